@@ -1,0 +1,71 @@
+"""RatioBarChart: horizontal bars of mean time per operation, one bar per ISA level side by side,
+99% CI error bars, the ratio to the group's baseline written at each bar, and failed
+verification drawn hatched in red with the benchmark's label marked."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+from analysis.aggregate import MEASURED  # noqa: E402
+
+UNVERIFIED_COLOR = "#c0392b"
+
+
+def _label(benchmark: str, rows: pd.DataFrame, baseline: str) -> str:
+    label = benchmark + ("  [baseline]" if benchmark == baseline else "")
+    if (rows["verification_status"] == "failed").any():
+        label += "\nUNVERIFIED: result differs from input"
+    return label
+
+
+def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figure:
+    """Figure for one group of one experiment (rows from with_ratios(), in display order)."""
+    benchmarks = list(dict.fromkeys(cells["benchmark"]))
+    baseline = cells["baseline"].iloc[0]
+    height = 0.8 / max(len(levels), 1)
+    colors = plt.get_cmap("viridis")([i / max(len(levels) - 1, 1) * 0.85 for i in range(len(levels))])
+    fig, ax = plt.subplots(figsize=(10, 0.5 + 0.32 * len(levels) * len(benchmarks) + 0.4))
+    x_max = cells.loc[cells["status"].isin(MEASURED), "ci99_upper_ns"].max()
+    x_max = x_max if pd.notna(x_max) else 1.0
+    for b_index, bench in enumerate(benchmarks):
+        rows = cells[cells["benchmark"] == bench]
+        for l_index, level in enumerate(levels):
+            y = b_index + (l_index - (len(levels) - 1) / 2) * height
+            at = rows[rows["isa_requested"] == level]
+            if at.empty:
+                continue
+            row = at.iloc[0]
+            if row["status"] not in MEASURED:
+                ax.text(0, y, "  same as native (not re-run)" if row["status"] == "skipped" else "  FAILED (see report)",
+                        va="center", fontsize=7, color="#555555")
+                continue
+            unverified = row["verification_status"] == "failed"
+            ax.barh(y, row["mean_ns"], height=height * 0.9, color="white" if unverified else colors[l_index],
+                    edgecolor=UNVERIFIED_COLOR if unverified else colors[l_index], hatch="///" if unverified else None,
+                    xerr=None if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"],
+                    error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"})
+            note = f"{row['ratio']:.2f}×" if pd.notna(row["ratio"]) else ""
+            if row["comparison_void"]:
+                note += " (void)"
+            ax.text(row["mean_ns"] + (row["ci99_half_width_ns"] if pd.notna(row["ci99_half_width_ns"]) else 0) + x_max * 0.01,
+                    y, note, va="center", fontsize=7, color=UNVERIFIED_COLOR if unverified else "#222222")
+    ax.set_yticks(range(len(benchmarks)), [_label(b, cells[cells["benchmark"] == b], baseline) for b in benchmarks], fontsize=8)
+    for tick, bench in zip(ax.get_yticklabels(), benchmarks):
+        if (cells[cells["benchmark"] == bench]["verification_status"] == "failed").any():
+            tick.set_color(UNVERIFIED_COLOR)
+    ax.invert_yaxis()
+    ax.set_xlim(0, x_max * 1.18)
+    ax.set_xlabel("mean time per operation (ns), error bars: 99% CI; label: ratio to baseline at the same ISA level")
+    ax.set_title(title, fontsize=10)
+    handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
+    handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
+    ax.legend(handles=handles, fontsize=7, loc="lower right", title="ISA level", title_fontsize=7)
+    ax.grid(axis="x", linewidth=0.3)
+    fig.tight_layout()
+    return fig

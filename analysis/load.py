@@ -1,0 +1,36 @@
+"""Loading a run folder into a tidy DataFrame (one row per cell) plus its environment."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from harness.defaults import ENVIRONMENT_FILE, RESULTS_FILE, RUN_FILE
+from harness.errors import HarnessError
+from harness.store import RunStore
+
+
+@dataclass(frozen=True)
+class RunData:
+    """A run's rows (last row per cell), environment and selection."""
+
+    directory: pathlib.Path
+    rows: pd.DataFrame
+    environment: dict[str, Any]
+    run: dict[str, Any]
+
+
+def load_run(directory: pathlib.Path) -> RunData:
+    """Reads results.jsonl, environment.json and run.json; schema versions are checked by RunStore."""
+    directory = directory.resolve()
+    if not (directory / RESULTS_FILE).is_file():
+        raise HarnessError(f"no {RESULTS_FILE} in {directory}", "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell")
+    store = RunStore(directory)
+    rows = pd.DataFrame([row.to_dict() for row in store.rows().values()])
+    environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
+    run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
+    return RunData(directory, rows, environment, run)

@@ -1,0 +1,133 @@
+"""report.md: the run's story in one markdown document (text only; the writer saves it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pandas as pd
+
+from analysis.aggregate import median_relative_ci
+from analysis.defaults import PARITY_BAND, TOLERANCE
+from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
+from harness.experiments import Experiment
+
+
+def header_markdown(env: dict[str, Any], run: dict[str, Any], cells: pd.DataFrame) -> str:
+    """Title and one paragraph saying where, when, on what and with what this was measured."""
+    labs = env.get("labs", {})
+    runtimes = "; ".join(f"lab {name}: {lab['env'].get('runtime_description', lab['env'].get('runtime'))}, "
+                         + ", ".join(f"{k} {v}" for k, v in lab["env"].get("libraries", {}).items())
+                         for name, lab in labs.items())
+    dirty = " (uncommitted changes)" if env.get("git_dirty") else ""
+    return (f"# JSON serializer lab report — run {run.get('run_id', '?')}\n\n"
+            f"Measured {env.get('captured_at', '?')} on **{env.get('cpu_model', '?')}** ({env.get('logical_cpus', '?')} logical CPUs, "
+            f"{env.get('machine', '?')}, {'virtual machine' if env.get('hypervisor') else 'bare metal or undetected VM'}), "
+            f"{env.get('os', '?')}, kernel {env.get('kernel', '?')}. {runtimes}. Profile `{run.get('profile', '?')}`; "
+            f"each cell ran in a fresh process pinned to CPU {env.get('lab_cpuset', '?')} ({env.get('backend', '?')} backend). "
+            f"Lab commit `{(env.get('git_commit') or '?')[:12]}`{dirty}.\n")
+
+
+def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+    """Counts of cells and verdicts, and the precision of the run."""
+    counts = Counter(cells["status"])
+    precision = median_relative_ci(cells)
+    primary = Counter(verdicts.loc[verdicts["primary"], "verdict"]) if not verdicts.empty else Counter()
+    lines = [
+        "## Summary\n",
+        f"- Cells: {len(cells)} — " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".",
+        f"- Median relative 99% CI half-width over measured cells: {'—' if precision is None else f'{100 * precision:.2f}%'}.",
+        "- Reproduction verdicts (at the ISA level matching each published CPU): "
+        + (", ".join(f"{n} {v}" for v, n in primary.most_common()) or "none") + ".",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def warnings_markdown(env: dict[str, Any]) -> str:
+    """The host's noise warnings, each with its fix."""
+    warnings = env.get("warnings") or []
+    if not warnings:
+        return ""
+    return "## Host warnings\n\n" + "\n".join(f"- {w}" for w in warnings) + "\n"
+
+
+def isa_markdown(env: dict[str, Any]) -> str:
+    """What each ISA level turned out to be, as read back inside the lab process."""
+    rows = []
+    for lab_name, lab in env.get("labs", {}).items():
+        for level in lab.get("isa_levels", {}).values():
+            switches = ", ".join(f"`{k}={v}`" for k, v in level["switches"].items()) or "none"
+            rows.append([lab_name, level["level"], switches, level["isa_effective"], level["state"] + (f": {level['detail']}" if level["detail"] else "")])
+    if not rows:
+        return ""
+    return ("## ISA levels\n\nEach level's switches were applied to a probe process, and again to every measured process, "
+            "whose in-process readback is stored in each cell's `env.json` and checked against the level.\n\n"
+            + markdown_table(["Lab", "Level", "Switches", "Effective ISA (read back)", "State"], rows))
+
+
+def verification_markdown(cells: pd.DataFrame) -> str:
+    """Which cells passed the field-by-field and round-trip check, and which did not."""
+    first = cells.sort_values("isa_rank").drop_duplicates(["experiment", "benchmark"])
+    failed = first[first["verification_status"] == "failed"]
+    passed = int((first["verification_status"] == "passed").sum())
+    text = ("## What was verified\n\nBefore timing, every measured process deserialized its dataset with its variant, compared the "
+            "object field by field with the dataset (JSON names matched to properties ignoring case and attributes), and "
+            f"checked that serializing and deserializing again preserved it. {passed} benchmark(s) passed; "
+            f"{len(failed)} failed and are marked VOID / ⚠ / hatched wherever they appear.\n")
+    if not failed.empty:
+        text += "\n" + markdown_table(["Experiment", "Benchmark", "Variant × dataset", "What differs"],
+                                      [[r["experiment"], r["benchmark"], f"{r['variant']} × {r['dataset']}", r["verification_message"]]
+                                       for _, r in failed.iterrows()])
+    return text
+
+
+def experiments_markdown(experiments: list[Experiment], cells: pd.DataFrame, levels: list[str], charts: dict[str, list[str]]) -> str:
+    """Per experiment: its tables, charts and CSV."""
+    parts = []
+    for exp in experiments:
+        if exp.id not in set(cells["experiment"]):
+            continue
+        images = "\n".join(f"![{name}](charts/{name}.png) ([SVG](charts/{name}.svg))" for name in charts.get(exp.id, []))
+        notes = "\n".join(f"- `{b.id}`: {b.note}" for b in exp.benchmarks.values() if b.note)
+        parts.append(f"## Experiment {exp.id}: {exp.title}\n\nWrite-up: {exp.writeup}.\n\n{experiment_markdown(exp, cells, levels)}\n"
+                     f"{images}\n\n{notes}\n\nAll rows: [tables/{exp.id}.csv](tables/{exp.id}.csv).\n")
+    return "\n".join(parts)
+
+
+def reproduction_section(experiments: list[Experiment], verdicts: pd.DataFrame) -> str:
+    """The published-vs-measured table with its legend and rules."""
+    hardware = {h.key: h for exp in experiments for h in exp.hardware.values()}
+    legend = "\n".join(f"- **{h.runtime}** ({h.key}): {h.description}; compared at ISA level `{h.isa_level}`." for h in hardware.values())
+    return ("## Reproduction of published claims\n\n"
+            f"Ratios to each claim's baseline are compared, never absolute times. **reproduced**: the measured ratio is within "
+            f"{TOLERANCE:.0%} of the published one; **same direction only**: both are below 1, above 1, or within {PARITY_BAND:.0%} of 1; "
+            "**not reproduced**: otherwise; **void: verification failed**: the variant or its baseline does not reproduce the "
+            "input, so the published comparison measured a different thing. Verdicts at every ISA level: "
+            "[tables/reproduction.csv](tables/reproduction.csv).\n\n"
+            f"{legend}\n\n{reproduction_markdown(verdicts)}")
+
+
+def failures_markdown(cells: pd.DataFrame) -> str:
+    """Cells without a valid measurement, with their error and log."""
+    failed = cells[cells["status"] == "failed"]
+    if failed.empty:
+        return ""
+    return "## Failed cells\n\n" + markdown_table(["Cell", "Error", "Log"], [[r["cell_id"], r["error"], f"`{r['log_path']}`"] for _, r in failed.iterrows()])
+
+
+def method_markdown(run: dict[str, Any]) -> str:
+    """How the numbers were made, in a few lines."""
+    return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell, MemoryDiagnoser on. "
+            "Statistics are BenchmarkDotNet's (upper outliers removed); the 99% CI is Student-t on its standard error "
+            "(BenchmarkDotNet's own Error column is a 99.9% interval). Ratio intervals combine both relative half-widths "
+            "(first order). Raw BenchmarkDotNet JSON, the process's env.json and verification.json for each cell are under `raw/`; "
+            "logs under `logs/`.\n")
+
+
+def compose_report(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame, env: dict[str, Any],
+                   run: dict[str, Any], levels: list[str], charts: dict[str, list[str]]) -> str:
+    """The whole report.md text."""
+    sections = [header_markdown(env, run, cells), summary_markdown(cells, verdicts), warnings_markdown(env), isa_markdown(env),
+                verification_markdown(cells), reproduction_section(experiments, verdicts),
+                experiments_markdown(experiments, cells, levels, charts), failures_markdown(cells), method_markdown(run)]
+    return "\n".join(s for s in sections if s)

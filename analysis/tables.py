@@ -1,0 +1,88 @@
+"""Tables: formatters that turn DataFrames into markdown text or CSV text (no disk access here)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from analysis.aggregate import MEASURED
+from harness.experiments import Experiment
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A GitHub-flavoured markdown table; pipes in cells are escaped."""
+    def clean(text: str) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(clean(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(clean(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def format_ns(ns: float | None) -> str:
+    """1234.5 → '1,234.5 ns'; 1.5e6 → '1.500 ms'."""
+    if ns is None or (isinstance(ns, float) and math.isnan(ns)):
+        return "—"
+    if ns >= 1e6:
+        return f"{ns / 1e6:,.3f} ms"
+    if ns >= 1e4:
+        return f"{ns / 1e3:,.2f} µs"
+    return f"{ns:,.1f} ns"
+
+
+def format_ratio(ratio: float | None, half: float | None = None) -> str:
+    """0.512 → '0.51×', with '±0.02' when an interval is known."""
+    if ratio is None or (isinstance(ratio, float) and math.isnan(ratio)):
+        return "—"
+    spread = f" ±{half:.2f}" if half is not None and not math.isnan(half) else ""
+    return f"{ratio:.2f}×{spread}"
+
+
+def _cell_text(row: pd.Series) -> str:
+    if row["status"] not in MEASURED:
+        return "same as native" if row["status"] == "skipped" else "FAILED"
+    rel = f" ±{100 * row['rel_ci99']:.1f}%" if not pd.isna(row["rel_ci99"]) else ""
+    void = " VOID" if row["comparison_void"] else ""
+    return f"{format_ns(row['mean_ns'])}{rel} ({format_ratio(row['ratio'])}{void})"
+
+
+def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: list[str]) -> str:
+    """One table per group: benchmarks × ISA levels, 'mean ±rel.CI (ratio)'; unverified rows flagged."""
+    parts = []
+    exp_cells = cells[cells["experiment"] == experiment.id]
+    for group in experiment.groups.values():
+        headers = ["Benchmark", "Variant", "Payload", "Verified", "Allocated/op", *levels]
+        rows = []
+        for bench in (b for b in experiment.benchmarks.values() if b.group == group.id):
+            mine = exp_cells[exp_cells["benchmark"] == bench.id]
+            if mine.empty:
+                continue
+            by_level = {r["isa_requested"]: r for _, r in mine.iterrows()}
+            first = mine.sort_values("isa_rank").iloc[0]
+            verified = {"passed": "yes", "failed": "**NO** — " + str(first["verification_message"])}.get(first["verification_status"], "—")
+            allocated = "—" if pd.isna(first["allocated_bytes_per_op"]) else f"{first['allocated_bytes_per_op']:,.0f} B"
+            name = bench.id + (" (baseline)" if bench.id == group.baseline else "") + (" ⚠" if first["verification_status"] == "failed" else "")
+            rows.append([name, bench.variant, f"{bench.dataset} ({first['payload_form'] or '—'})", verified, allocated,
+                         *[_cell_text(by_level[level]) if level in by_level else "—" for level in levels]])
+        if not rows:
+            continue
+        parts.append(f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: mean per operation ±99% CI half-width (ratio to baseline at the same ISA level).\n\n"
+                     + markdown_table(headers, rows))
+    return "\n".join(parts)
+
+
+def reproduction_markdown(verdicts: pd.DataFrame) -> str:
+    """The primary verdict of every claim (at the ISA level matching the published CPU)."""
+    primary = verdicts[verdicts["primary"]]
+    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio (99% CI)", "ISA level", "Verdict", "Published on"]
+    rows = [[r["scenario"], r["published_variant"], r["metric"],
+             f"{r['published_ratio']:.2f}× ({r['ratio_source']})",
+             format_ratio(r["measured_ratio"], r["measured_ratio_ci99"]), r["isa_level"],
+             f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""), r["published_runtime"]]
+            for _, r in primary.iterrows()]
+    return markdown_table(headers, rows)
+
+
+def to_csv(df: pd.DataFrame) -> str:
+    """CSV text of a DataFrame (dict columns are written as JSON-ish text by pandas)."""
+    return df.to_csv(index=False)

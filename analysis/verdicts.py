@@ -1,0 +1,160 @@
+"""Published claims against fresh measurements: one verdict per claim, metric and ISA level.
+
+Absolute times differ across machines, so what is compared is each claim's ratio to its
+baseline: published (printed, or derived from the published means of the same table) against
+measured at the same ISA level. A comparison whose variant or baseline failed verification is void.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+
+from analysis.aggregate import MEASURED, ratio_with_ci
+from analysis.defaults import PARITY_BAND, TOLERANCE
+from harness.experiments import Claim, Experiment
+
+REPRODUCED = "reproduced"
+SAME_DIRECTION = "same direction only"
+NOT_REPRODUCED = "not reproduced"
+VOID = "void: verification failed"
+NOT_MEASURED = "not measured"
+
+#: metric name → (claim attribute with the published value, measured column, its CI half-width column or None)
+METRICS = {
+    "time": ("mean_ns", "mean_ns", "ci99_half_width_ns"),
+    "allocated": ("allocated_bytes", "allocated_bytes_per_op", None),
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One row of the reproduction table."""
+
+    experiment: str
+    scenario: str
+    published_variant: str
+    benchmark: str
+    reference: str
+    metric: str
+    published_value: float | None
+    published_ratio: float
+    ratio_source: str
+    published_hardware: str
+    published_runtime: str
+    isa_level: str
+    primary: bool
+    measured_ratio: float | None
+    measured_ratio_ci99: float | None
+    measured_runtime: str | None
+    variant_verification: str | None
+    baseline_verification: str | None
+    verdict: str
+    note: str
+
+
+def direction(ratio: float, parity: float = PARITY_BAND) -> str:
+    """'<1', '>1' or '≈1' (within the parity band)."""
+    if ratio < 1 - parity:
+        return "<1"
+    if ratio > 1 + parity:
+        return ">1"
+    return "≈1"
+
+
+def judge(published: float, measured: float | None, void: bool, tolerance: float = TOLERANCE) -> str:
+    """The verdict for one published ratio against one measured ratio."""
+    if void:
+        return VOID
+    if measured is None or math.isnan(measured):
+        return NOT_MEASURED
+    if abs(measured / published - 1) <= tolerance:
+        return REPRODUCED
+    return SAME_DIRECTION if direction(measured) == direction(published) else NOT_REPRODUCED
+
+
+def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tuple[float, str] | None:
+    """(ratio, source) for a claim and metric, or None when the write-up gives nothing to compare."""
+    attribute = METRICS[metric][0]
+    value = getattr(claim, attribute)
+    if value is None:
+        return None
+    if metric == "time" and claim.ratio is not None:
+        return claim.ratio, "published"
+    reference = next((c for c in claims if c.scenario == claim.scenario and c.benchmark == claim.reference
+                      and getattr(c, attribute) not in (None, 0)), None)
+    if reference is None:
+        return None
+    return value / getattr(reference, attribute), f"derived from published {'means' if metric == 'time' else 'allocations'}"
+
+
+def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], str]:
+    """Levels to judge at, and a note when the hardware's level could not be used."""
+    levels = measured["isa_requested"].unique().tolist()
+    if wanted in levels:
+        return levels, ""
+    return levels, f"read at native: {wanted} not measured separately in this run"
+
+
+def verdicts_for(experiment: Experiment, cells: pd.DataFrame) -> list[Verdict]:
+    """Every verdict of one experiment; `cells` is the with_ratios() frame."""
+    planned = cells[cells["experiment"] == experiment.id]
+    # Emulated cells are functional checks only: never judged on time.
+    rows = planned[planned["status"].isin(MEASURED) & ~planned["emulated"].fillna(False).astype(bool)]
+    out: list[Verdict] = []
+    for claim in experiment.claims:
+        if claim.benchmark == claim.reference or claim.benchmark not in set(planned["benchmark"]):
+            continue  # the baseline itself (ratio 1 by definition), or a benchmark this run did not plan
+        hardware = experiment.hardware[claim.hardware]
+        levels, note = _compared_levels(rows[rows["benchmark"] == claim.benchmark], hardware.isa_level)
+        primary_level = hardware.isa_level if not note else "native"
+        for metric in METRICS:
+            published = published_ratio(claim, experiment.claims, metric)
+            if published is None:
+                continue
+            for level in levels or [primary_level]:
+                out.append(_verdict(experiment, claim, metric, published, rows, level, level == primary_level, note))
+    return out
+
+
+def _measured_ratio(row, ref, column: str, ci_column: str | None) -> tuple[float | None, float | None]:
+    """The claim benchmark's value over its reference's, with a propagated CI when one exists."""
+    if row is None or ref is None or pd.isna(row[column]) or pd.isna(ref[column]) or ref[column] == 0:
+        return None, None
+    if ci_column is None:
+        return float(row[column] / ref[column]), None
+    ratio, half = ratio_with_ci(row[column], row[ci_column], ref[column], ref[ci_column])
+    return float(ratio), None if pd.isna(half) else float(half)
+
+
+def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple[float, str], measured: pd.DataFrame,
+             level: str, primary: bool, note: str) -> Verdict:
+    hardware = experiment.hardware[claim.hardware]
+    _, column, ci_column = METRICS[metric]
+
+    def at(benchmark: str):
+        found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == level)]
+        return None if found.empty else found.iloc[0]
+
+    row, ref = at(claim.benchmark), at(claim.reference)
+    ratio, half = _measured_ratio(row, ref, column, ci_column)
+    void = any(r is not None and r["verification_status"] == "failed" for r in (row, ref))
+    return Verdict(
+        experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant,
+        benchmark=claim.benchmark, reference=claim.reference, metric=metric,
+        published_value=getattr(claim, METRICS[metric][0]), published_ratio=round(published[0], 4), ratio_source=published[1],
+        published_hardware=hardware.description, published_runtime=hardware.runtime, isa_level=level, primary=primary,
+        measured_ratio=ratio, measured_ratio_ci99=half,
+        measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
+        variant_verification=None if row is None else row["verification_status"],
+        baseline_verification=None if ref is None else ref["verification_status"],
+        verdict=judge(published[0], ratio, void), note=note,
+    )
+
+
+def verdict_table(experiments: list[Experiment], cells: pd.DataFrame) -> pd.DataFrame:
+    """All verdicts as a tidy DataFrame."""
+    verdicts = [asdict(v) for exp in experiments for v in verdicts_for(exp, cells)]
+    return pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__])

@@ -1,0 +1,7 @@
+"""`python3 -m harness ...` entry point."""
+
+import sys
+
+from harness.cli import main
+
+sys.exit(main())

@@ -1,0 +1,87 @@
+"""Fake backend: answers from captured real lab output, so pipeline tests need no runtime or containers.
+
+It simulates how .NET 10's ISA switches change the readback (as observed on 10.0.12), can ignore
+chosen switches (an unknown switch name), fail chosen cells, and fail verification of chosen
+variant × dataset pairs.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pathlib
+import shutil
+from typing import Any
+
+from harness.backends.base import CellRequest
+from harness.errors import CellError
+from harness.labs import LabSpec
+
+#: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
+SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
+    "DOTNET_EnableAVX512": ("avx512f", "vector512"),
+    "DOTNET_EnableAVX": ("avx", "avx2", "avx512f", "vector256", "vector512"),
+    "DOTNET_EnableSSE42": ("sse3", "ssse3", "sse41", "sse42", "avx", "avx2", "avx512f", "vector256", "vector512"),
+    "DOTNET_EnableHWIntrinsic": ("sse2", "sse3", "ssse3", "sse41", "sse42", "avx", "avx2", "avx512f",
+                                 "vector128", "vector256", "vector512"),
+}
+
+
+class FakeBackend:
+    """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell."""
+
+    name = "fake"
+
+    def __init__(self, fixture_dir: pathlib.Path, *, ignored_switches: frozenset[str] = frozenset(),
+                 failing_cells: frozenset[str] = frozenset(), failing_verification: frozenset[tuple[str, str]] = frozenset(),
+                 native_flags: dict[str, Any] | None = None) -> None:
+        self._fixture = fixture_dir
+        self._ignored = ignored_switches
+        self._failing_cells = failing_cells
+        self._failing_verification = failing_verification
+        self._env = json.loads((fixture_dir / "env.json").read_text())
+        if native_flags is not None:
+            self._env["isa"] = dict(native_flags)
+        self.calls: list[tuple[str, dict[str, str]]] = []
+        self.cells_run: list[str] = []
+
+    def flags_for(self, switches: dict[str, str]) -> dict[str, Any]:
+        """The readback a process with these switches would report."""
+        flags = dict(self._env["isa"])
+        for name, value in switches.items():
+            if value == "0" and name not in self._ignored:
+                for flag in SWITCH_EFFECTS.get(name, ()):
+                    flags[flag] = False
+        return flags
+
+    def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
+        log_path.write_text("fake backend: nothing to build\n")
+
+    def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
+        self.calls.append((args[0], dict(switches)))
+        if args[0] == "env":
+            env = copy.deepcopy(self._env)
+            env["isa"] = self.flags_for(switches)
+            return env
+        return json.loads((self._fixture / "list.json").read_text())
+
+    def run_cell(self, request: CellRequest) -> None:
+        cell = request.cell
+        self.cells_run.append(cell.cell_id)
+        request.log_path.write_text(f"fake run of {cell.cell_id}\n")
+        if cell.cell_id in self._failing_cells:
+            raise CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}")
+        out = request.out_dir
+        shutil.copytree(self._fixture / "bdn", out / "bdn", dirs_exist_ok=True)
+        described = json.loads((self._fixture / "cell.json").read_text())
+        described.update(variant=cell.variant, dataset=cell.dataset, operation=cell.operation,
+                         cell=f"{cell.variant}/{cell.dataset}/{cell.operation}")
+        (out / "cell.json").write_text(json.dumps(described))
+        env = copy.deepcopy(self._env)
+        env["isa"] = self.flags_for(request.switches)
+        (out / "env.json").write_text(json.dumps(env))
+        failed = (cell.variant, cell.dataset) in self._failing_verification
+        verification = {"variant": cell.variant, "dataset": cell.dataset, "status": "failed" if failed else "passed",
+                        "mismatch_count": 3 if failed else 0, "round_trip": "passed",
+                        "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches"}
+        (out / "verification.json").write_text(json.dumps(verification))

@@ -1,0 +1,45 @@
+"""Building a lab before its cells run, with known cryptic build failures turned into plain advice."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import subprocess
+
+from harness.defaults import BUILD_TIMEOUT_S
+from harness.errors import BuildError
+from harness.labs import LabSpec
+
+#: Known failure patterns in build output → what it means and what to do (cf. BenchmarkDotNet's MsBuildErrorMapper).
+BUILD_ERROR_PATTERNS: list[tuple[str, str]] = [
+    (r"NU1102|NU1101", "a NuGet package or version is not served by the configured feed; pin a version the feed has (dotnet add package NAME --version V) and commit packages.lock.json"),
+    (r"NU1004|NU1403|NU1005", "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder and commit the lock file"),
+    (r"NU1301|Unable to load the service index", "the NuGet feed is unreachable; check the network or the feed configured in NuGet.Config"),
+    (r"NETSDK1045|does not support targeting", "the installed .NET SDK is too old for this lab; install the .NET 10 SDK"),
+    (r"MSB1009|Project file does not exist", "the lab's project file is missing; check lab.toml's build command"),
+]
+
+
+def explain_build_failure(output: str) -> str:
+    """Plain explanation for a failed build's output, or a pointer to the log."""
+    for pattern, advice in BUILD_ERROR_PATTERNS:
+        if re.search(pattern, output):
+            return advice
+    return "read the build log; the first 'error' line names the cause"
+
+
+def build_lab(lab: LabSpec, log_path: pathlib.Path) -> None:
+    """Runs lab.toml's build command in the lab folder; raises BuildError with advice on failure."""
+    if not lab.build:
+        return
+    try:
+        done = subprocess.run(list(lab.build), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    except FileNotFoundError as e:
+        raise BuildError(f"cannot run the build of lab '{lab.name}': {e}", "install the lab's toolchain (see README prerequisites)") from e
+    except subprocess.TimeoutExpired as e:
+        raise BuildError(f"the build of lab '{lab.name}' took over {BUILD_TIMEOUT_S} s", "run it by hand to see where it stalls") from e
+    log_path.write_text(f"$ {' '.join(lab.build)}\n{done.stdout}{done.stderr}")
+    if done.returncode != 0:
+        errors = [line.strip() for line in (done.stdout + done.stderr).splitlines() if ": error " in line or line.strip().startswith("error")]
+        first = errors[0] if errors else f"exit code {done.returncode}"
+        raise BuildError(f"lab '{lab.name}' failed to build: {first}", f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})")

@@ -1,0 +1,109 @@
+"""Command line: `python3 -m harness run|list|env|check-datasets|build`.
+
+HarnessError becomes one `error:` and one `hint:` line and exit code 2; anything else is a bug
+and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+from harness.backends import BACKENDS
+from harness.datasets import load_manifest
+from harness.defaults import DEFAULT_PROFILE, RESULTS_DIR
+from harness.environment import collect_host_environment
+from harness.errors import HarnessError, UnknownNameError
+from harness.experiments import load_experiments
+from harness.isa import load_isa_table
+from harness.labs import load_labs
+from harness.probe import host_arch
+from harness.profiles import load_profiles
+from harness.runner import RunOptions, execute_run
+
+
+def _split(values: list[str] | None) -> tuple[str, ...] | None:
+    """Accepts both `--isa a --isa b` and `--isa a,b`."""
+    if not values:
+        return None
+    return tuple(part for value in values for part in value.split(",") if part)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="harness", description="JSON serializer lab harness")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run a profile's cells and store normalized results")
+    run.add_argument("--profile", default=DEFAULT_PROFILE, help="preset from experiments/profiles.toml")
+    run.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
+    run.add_argument("--isa", action="append", help="ISA level(s) instead of the profile's (or 'all')")
+    run.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
+    run.add_argument("--run-id", help="name of the run folder (default: UTC timestamp)")
+    run.add_argument("--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped")
+    run.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where run folders go")
+    run.add_argument("--cpuset", help="CPUs for the lab processes, taskset syntax (default: the highest CPU)")
+    run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU not used by the lab)")
+    run.add_argument("--no-build", action="store_true", help="use the labs as already built")
+    run.add_argument("--backend", default="native", help=f"one of: {', '.join(BACKENDS)}")
+    sub.add_parser("list", help="experiments, profiles, ISA levels and labs")
+    sub.add_parser("env", help="print this host's environment as JSON")
+    sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.backend not in BACKENDS:
+        raise UnknownNameError("backend", args.backend, BACKENDS)
+    options = RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa),
+                         benchmarks=_split(args.benchmark), run_id=args.run_id, resume=args.resume,
+                         results_dir=args.results_dir, lab_cpuset=args.cpuset, harness_cpuset=args.harness_cpuset,
+                         build=not args.no_build)
+    backend = BACKENDS[args.backend](load_isa_table().all_switch_names())
+    summary = execute_run(options, backend)
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
+    print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
+    print(summary.directory)
+    return 1 if summary.counts.get("failed") else 0
+
+
+def _list() -> int:
+    print("experiments:")
+    for exp in load_experiments().values():
+        print(f"  {exp.id}  {exp.title} ({len(exp.benchmarks)} benchmarks, {len(exp.claims)} claims)")
+    print("profiles:")
+    for profile in load_profiles().values():
+        print(f"  {profile.name:8} {profile.description}")
+    print(f"ISA levels ({host_arch()}):")
+    for level in load_isa_table().levels_for(host_arch()).values():
+        print(f"  {level.name:10} {level.description}")
+    print("labs:")
+    for lab in load_labs().values():
+        print(f"  {lab.name:8} {lab.language} ({lab.directory})")
+    return 0
+
+
+def _check_datasets() -> int:
+    manifest = load_manifest()
+    for name in manifest.datasets:
+        dataset = manifest.check(name)
+        print(f"ok  {name:16} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  {dataset.path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            return _run(args)
+        if args.command == "list":
+            return _list()
+        if args.command == "env":
+            print(json.dumps(collect_host_environment(), indent=2))
+            return 0
+        return _check_datasets()
+    except HarnessError as e:
+        print(f"error: {e}", file=sys.stderr)
+        print(f"hint: {e.hint}", file=sys.stderr)
+        return 2

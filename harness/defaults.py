@@ -1,0 +1,43 @@
+"""Every default the harness uses, in one place (paths, pinning, timeouts, file names)."""
+
+from __future__ import annotations
+
+import pathlib
+
+#: Repository root: the folder holding harness/, lab/, datasets/, experiments/.
+REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+EXPERIMENTS_DIR = REPO_ROOT / "experiments"
+PROFILES_FILE = EXPERIMENTS_DIR / "profiles.toml"
+LABS_DIR = REPO_ROOT / "lab"
+DATASETS_DIR = REPO_ROOT / "datasets"
+ISA_LEVELS_FILE = pathlib.Path(__file__).resolve().parent / "isa_levels.toml"
+RESULTS_DIR = REPO_ROOT / "results"
+
+#: Name of the symlink in the results folder that points at the newest run.
+LATEST_LINK = "latest"
+
+#: Result files inside results/<run-id>/.
+RESULTS_FILE = "results.jsonl"
+ENVIRONMENT_FILE = "environment.json"
+RUN_FILE = "run.json"
+RAW_DIR = "raw"
+LOGS_DIR = "logs"
+
+#: Version of results.jsonl rows, environment.json and run.json written by this harness.
+SCHEMA_VERSION = 1
+
+#: Profile used when none is named.
+DEFAULT_PROFILE = "default"
+
+#: Seconds one cell may take before it is stopped and recorded as failed.
+CELL_TIMEOUT_S = 30 * 60
+
+#: Seconds a lab's `env` probe may take.
+PROBE_TIMEOUT_S = 120
+
+#: Seconds a lab build may take.
+BUILD_TIMEOUT_S = 20 * 60
+
+#: Confidence level of the interval stored in result rows (BenchmarkDotNet prints 99.9%).
+CONFIDENCE_LEVEL = 0.99

@@ -1,0 +1,143 @@
+"""Experiments (experiments/NNN-*.toml): one per write-up; benchmarks to run and the claims to check.
+
+An experiment is data: groups with a baseline, benchmarks (variant × dataset), the published
+hardware, and the published figures. Loading validates every cross-reference.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import tomllib
+from dataclasses import dataclass
+
+from harness.defaults import EXPERIMENTS_DIR, SCHEMA_VERSION
+from harness.errors import ConfigError, UnknownNameError
+
+
+@dataclass(frozen=True)
+class Group:
+    """Benchmarks compared with each other, and the one their ratios are taken against."""
+
+    id: str
+    title: str
+    baseline: str
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One thing to measure: a lab variant on a dataset with one operation."""
+
+    id: str
+    group: str
+    lab: str
+    variant: str
+    dataset: str
+    operation: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """Where a published figure was measured, and the ISA level of this lab that matches it."""
+
+    key: str
+    description: str
+    runtime: str
+    isa_level: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One published figure. Exactly one of baseline / derived_baseline names the ratio's reference."""
+
+    scenario: str
+    published_variant: str
+    published_baseline: str
+    benchmark: str
+    hardware: str
+    baseline: str | None = None
+    derived_baseline: str | None = None
+    mean_ns: float | None = None
+    published_mean: str | None = None
+    allocated_bytes: int | None = None
+    ratio: float | None = None
+    note: str = ""
+
+    @property
+    def reference(self) -> str:
+        """The benchmark this claim's ratio is taken against."""
+        return self.baseline or self.derived_baseline or ""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One write-up's experiment."""
+
+    id: str
+    title: str
+    writeup: str
+    groups: dict[str, Group]
+    benchmarks: dict[str, Benchmark]
+    hardware: dict[str, Hardware]
+    claims: tuple[Claim, ...]
+    path: pathlib.Path
+
+    def baseline_of(self, benchmark: str) -> str:
+        """The baseline benchmark id of a benchmark's group."""
+        return self.groups[self.benchmarks[benchmark].group].baseline
+
+
+def _parse(path: pathlib.Path) -> Experiment:
+    data = tomllib.loads(path.read_text())
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {SCHEMA_VERSION}")
+    lab, operation = data["lab"], data.get("operation", "deserialize")
+    groups = {g["id"]: Group(g["id"], g["title"], g["baseline"]) for g in data["groups"]}
+    benchmarks = {
+        b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""))
+        for b in data["benchmarks"]
+    }
+    hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"]) for key, h in data.get("hardware", {}).items()}
+    claims = tuple(Claim(**c) for c in data.get("claims", []))
+    return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path)
+
+
+def _validate(exp: Experiment) -> None:
+    where = f"in {exp.path.name}"
+    for b in exp.benchmarks.values():
+        if b.group not in exp.groups:
+            raise UnknownNameError("group", b.group, exp.groups, f"(benchmark {b.id}) {where}")
+    for g in exp.groups.values():
+        if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
+            raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}", "name one of the group's benchmarks as baseline")
+    for c in exp.claims:
+        for name in (c.benchmark, c.reference):
+            if name not in exp.benchmarks:
+                raise UnknownNameError("benchmark", name, exp.benchmarks, f"(claim '{c.published_variant}' in '{c.scenario}') {where}")
+        if c.hardware not in exp.hardware:
+            raise UnknownNameError("hardware key", c.hardware, exp.hardware, where)
+        if bool(c.baseline) == bool(c.derived_baseline):
+            raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' needs exactly one of baseline / derived_baseline {where}", "see the comment above the claims")
+
+
+def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:
+    """All experiments in a folder, by id, validated."""
+    experiments: dict[str, Experiment] = {}
+    for path in sorted(directory.glob("[0-9]*.toml")):
+        try:
+            exp = _parse(path)
+        except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
+            raise ConfigError(f"{path} is malformed: {e!r}", "compare it with experiments/000-stj-case-sensitivity.toml") from e
+        _validate(exp)
+        experiments[exp.id] = exp
+    return experiments
+
+
+def select_experiments(experiments: dict[str, Experiment], names: list[str]) -> list[Experiment]:
+    """Experiments by id (or ["all"]), rejecting unknown ids."""
+    if names == ["all"]:
+        return list(experiments.values())
+    for name in names:
+        if name not in experiments:
+            raise UnknownNameError("experiment", name, experiments, "in experiments/")
+    return [experiments[name] for name in names]

@@ -1,0 +1,78 @@
+"""CPU pinning: which CPUs the lab process and the harness may use, and the taskset prefix."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+
+from harness.errors import MissingToolError, PinningError
+
+
+def parse_cpuset(text: str) -> tuple[int, ...]:
+    """'0-2,5' → (0, 1, 2, 5); raises PinningError on malformed text."""
+    cpus: set[int] = set()
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.strip().partition("-")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
+    except ValueError as e:
+        raise PinningError(f"malformed CPU set '{text}'", "write it like taskset does: 1 or 0-3 or 0,2") from e
+    if not cpus:
+        raise PinningError(f"empty CPU set '{text}'", "name at least one CPU, e.g. --cpuset 1")
+    return tuple(sorted(cpus))
+
+
+def format_cpuset(cpus: tuple[int, ...]) -> str:
+    """(0, 1, 2, 5) → '0-2,5'."""
+    parts, start = [], None
+    for i, cpu in enumerate(cpus):
+        if start is None:
+            start = cpu
+        if i + 1 == len(cpus) or cpus[i + 1] != cpu + 1:
+            parts.append(str(start) if start == cpu else f"{start}-{cpu}")
+            start = None
+    return ",".join(parts)
+
+
+@dataclass(frozen=True)
+class CpuPlan:
+    """CPUs for the measured lab processes, and for the harness itself (None: leave it unpinned)."""
+
+    lab: tuple[int, ...]
+    harness: tuple[int, ...] | None
+
+    @property
+    def lab_cpuset(self) -> str:
+        """The lab CPU set in taskset syntax."""
+        return format_cpuset(self.lab)
+
+
+def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = None) -> CpuPlan:
+    """Default: the lab on the highest allowed CPU, the harness on the lowest (when there are two or more)."""
+    allowed = allowed if allowed is not None else os.sched_getaffinity(0)
+    lab_cpus = parse_cpuset(lab) if lab else (max(allowed),)
+    if harness:
+        harness_cpus: tuple[int, ...] | None = parse_cpuset(harness)
+    else:
+        rest = sorted(allowed - set(lab_cpus))
+        harness_cpus = (rest[0],) if rest else None
+    for name, cpus in (("lab", lab_cpus), ("harness", harness_cpus or ())):
+        bad = sorted(set(cpus) - allowed)
+        if bad:
+            raise PinningError(f"{name} CPU set includes {format_cpuset(tuple(bad))}, which this process may not use",
+                               f"this machine allows CPUs {format_cpuset(tuple(sorted(allowed)))}")
+    return CpuPlan(lab_cpus, harness_cpus)
+
+
+def taskset_prefix(cpuset: str) -> list[str]:
+    """The command prefix that pins a child process to `cpuset`."""
+    if shutil.which("taskset") is None:
+        raise MissingToolError("'taskset' is not on PATH, so cells cannot be pinned", "install util-linux (apt-get install util-linux)")
+    return ["taskset", "-c", cpuset]
+
+
+def pin_current_process(cpus: tuple[int, ...] | None) -> None:
+    """Moves the harness off the lab's CPUs, so its own work does not disturb measurements."""
+    if cpus:
+        os.sched_setaffinity(0, set(cpus))

@@ -1,0 +1,97 @@
+"""Probing labs before any cell runs: runtime version, offered variants, and what each ISA level does here.
+
+Each level's switches are applied to a short `env` call. A level whose readback equals native's
+is 'same-as-native' (reported, not re-run); one whose readback contradicts the level is
+'not-effective' (its cells fail with the explanation, without being timed).
+"""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.backends.base import Backend
+from harness.errors import HarnessError, UnknownNameError
+from harness.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
+from harness.labs import LabSpec
+from harness.records import Cell
+
+#: platform.machine() → the architecture names labs report.
+HOST_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
+
+
+def host_arch() -> str:
+    """This host's architecture in lab terms (x64, arm64)."""
+    machine = platform.machine().lower()
+    return HOST_ARCH.get(machine, machine)
+
+
+@dataclass(frozen=True)
+class LevelProbe:
+    """What one ISA level turned out to be for one lab on this host."""
+
+    level: str
+    switches: dict[str, str]
+    flags: dict[str, Any]
+    isa_effective: str
+    state: str  # "run", "same-as-native" or "not-effective"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class LabProbe:
+    """A lab's native environment, its variant list, and its ISA levels here."""
+
+    lab: str
+    env: dict[str, Any]
+    listing: dict[str, Any]
+    levels: dict[str, LevelProbe] = field(default_factory=dict)
+
+    @property
+    def emulated(self) -> bool:
+        """True when the lab runs under emulation (its arch differs from the host's)."""
+        return self.env.get("arch") != host_arch()
+
+
+def probe_level(backend: Backend, lab: LabSpec, level: IsaLevel, switches: dict[str, str], native_flags: dict[str, Any]) -> LevelProbe:
+    """Applies one level's switches to an `env` call and classifies the result."""
+    flags = dict(backend.call(lab, ["env"], switches)["isa"])
+    unmet = unmet_expectations(level, flags)
+    effective = describe_effective(flags)
+    if unmet:
+        detail = (f"ISA level '{level.name}' did not take effect in lab {lab.name}: {', '.join(unmet)}; "
+                  f"switches applied: {switches or 'none'}")
+        return LevelProbe(level.name, switches, flags, effective, "not-effective", detail)
+    if level.name != "native" and flags == native_flags:
+        return LevelProbe(level.name, switches, flags, effective, "same-as-native",
+                          f"identical to native on this CPU ({effective}): reported, not re-run")
+    return LevelProbe(level.name, switches, flags, effective, "run")
+
+
+def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTable) -> LabProbe:
+    """Native env + list, then every requested level."""
+    env = backend.call(lab, ["env"], {})
+    listing = backend.call(lab, ["list"], {})
+    native = probe_level(backend, lab, isa.levels_for(env["arch"])["native"], {}, {})
+    probes = {"native": native}
+    for level in levels:
+        if level.name != "native":
+            switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
+            probes[level.name] = probe_level(backend, lab, level, switches, native.flags)
+    return LabProbe(lab.name, env, listing, probes)
+
+
+def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
+    """Every planned variant must be one the lab offers."""
+    offered = {v["variant"] for v in probe.listing["variants"]}
+    for cell in cells:
+        if cell.lab == probe.lab and cell.variant not in offered:
+            raise UnknownNameError("variant", cell.variant, offered, f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})")
+
+
+def check_arch(probe: LabProbe, arch: str) -> None:
+    """The levels were chosen for `arch`; a lab reporting another arch needs other levels."""
+    if probe.env.get("arch") != arch:
+        raise HarnessError(f"lab {probe.lab} runs as {probe.env.get('arch')}, but ISA levels were chosen for {arch}",
+                           "pick levels of the lab's architecture with --isa")

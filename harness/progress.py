@@ -1,0 +1,63 @@
+"""Progress of a run: one line per finished cell, plus a live bar when attached to a terminal."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from harness.records import Cell, ResultRow
+
+try:  # rich is optional: without it (or without a terminal) only the per-cell lines are printed
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as _RichProgress, TextColumn, TimeElapsedColumn
+except ImportError:  # pragma: no cover - depends on the host
+    _RichProgress = None
+
+
+def describe_row(row: ResultRow) -> str:
+    """'ok 912.3 ns ±1.2%' / 'unverified …' / 'failed: reason' for one finished cell."""
+    if row.status in ("ok", "unverified") and row.mean_ns is not None:
+        spread = f" ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}%" if row.ci99_half_width_ns else ""
+        return f"{row.status} {row.mean_ns:,.1f} ns{spread}"
+    return f"{row.status}: {row.error}"
+
+
+class RunProgress:
+    """Reports cells as they start and finish."""
+
+    def __init__(self, total: int, already_done: int, stream: TextIO = sys.stderr) -> None:
+        self._stream = stream
+        self._total = total
+        self._count = already_done
+        self._bar = None
+        if _RichProgress is not None and stream.isatty():
+            self._bar = _RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+            self._task = self._bar.add_task("cells", total=total, completed=already_done)
+            self._bar.start()
+
+    def started(self, cell: Cell) -> None:
+        """A cell is about to run."""
+        if self._bar is not None:
+            self._bar.update(self._task, description=cell.cell_id)
+
+    def finished(self, cell: Cell, row: ResultRow) -> None:
+        """A cell's row has been stored."""
+        self._count += 1
+        duration = f" ({row.duration_s:.1f} s)" if row.duration_s is not None else ""
+        line = f"[{self._count:>{len(str(self._total))}}/{self._total}] {cell.cell_id}: {describe_row(row)}{duration}"
+        if self._bar is not None:
+            self._bar.console.print(line, highlight=False)
+            self._bar.update(self._task, completed=self._count)
+        else:
+            print(line, file=self._stream, flush=True)
+
+    def note(self, message: str) -> None:
+        """A line that is not about one cell."""
+        if self._bar is not None:
+            self._bar.console.print(message, highlight=False)
+        else:
+            print(message, file=self._stream, flush=True)
+
+    def close(self) -> None:
+        """Stops the live bar."""
+        if self._bar is not None:
+            self._bar.stop()

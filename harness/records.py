@@ -1,0 +1,204 @@
+"""Typed records that flow through the harness: jobs, cells, statistics, verification, result rows.
+
+Units are in the field names. Unknown is None, never 0. What was requested and what took
+effect are separate fields (isa_requested / isa_effective).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.defaults import SCHEMA_VERSION
+
+#: Row statuses: measured and verified / measured but verification failed / no valid
+#: measurement / not run on purpose (e.g. an ISA level identical to native).
+STATUSES = ("ok", "unverified", "failed", "skipped")
+VERIFICATION_STATUSES = ("passed", "failed")
+
+
+def _require(condition: bool, record: str, name: str, value: Any, why: str) -> None:
+    if not condition:
+        raise ValueError(f"{record}.{name} = {value!r}: {why}")
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """How long a cell is measured; None leaves the choice to the lab's benchmark engine."""
+
+    launch_count: int | None = None
+    warmup_count: int | None = None
+    iteration_count: int | None = None
+    iteration_time_ms: int | None = None
+    invocation_count: int | None = None
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            _require(value is None or (isinstance(value, int) and value > 0), "JobSettings", f.name, value, "must be a positive integer or absent")
+
+    def to_args(self) -> list[str]:
+        """Lab command-line flags (--warmup-count 8 ...), only for the values that are set."""
+        args: list[str] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                args += [f"--{f.name.replace('_', '-')}", str(value)]
+        return args
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One measurement: lab × variant × dataset × operation × ISA level, inside one experiment."""
+
+    experiment: str
+    benchmark: str
+    group: str
+    baseline: str
+    lab: str
+    variant: str
+    dataset: str
+    operation: str
+    isa_level: str
+
+    @property
+    def cell_id(self) -> str:
+        """Unique id within a run: experiment:benchmark@isa_level."""
+        return f"{self.experiment}:{self.benchmark}@{self.isa_level}"
+
+    @property
+    def slug(self) -> str:
+        """File-system-safe form of cell_id, for raw/ and logs/ names."""
+        return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{self.experiment}__{self.benchmark}__{self.isa_level}")
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Per-operation timing statistics of one cell, in nanoseconds."""
+
+    n: int
+    mean_ns: float
+    median_ns: float
+    stddev_ns: float | None
+    ci99_lower_ns: float | None
+    ci99_upper_ns: float | None
+    min_ns: float
+    max_ns: float
+
+    def __post_init__(self) -> None:
+        _require(self.n > 0, "Statistics", "n", self.n, "needs at least one measurement")
+        _require(self.mean_ns > 0, "Statistics", "mean_ns", self.mean_ns, "must be positive")
+        _require(self.min_ns <= self.median_ns <= self.max_ns, "Statistics", "median_ns", self.median_ns, "must lie between min and max")
+        if self.ci99_lower_ns is not None and self.ci99_upper_ns is not None:
+            _require(self.ci99_lower_ns <= self.mean_ns <= self.ci99_upper_ns, "Statistics", "ci99", (self.ci99_lower_ns, self.ci99_upper_ns), "must contain the mean")
+
+    @property
+    def ci99_half_width_ns(self) -> float | None:
+        """Half the 99% confidence interval, or None when it is unknown (n < 2)."""
+        if self.ci99_lower_ns is None or self.ci99_upper_ns is None:
+            return None
+        return (self.ci99_upper_ns - self.ci99_lower_ns) / 2
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The lab's verdict on whether a variant really reproduced the dataset."""
+
+    status: str
+    message: str
+    mismatch_count: int | None = None
+    round_trip: str | None = None
+
+    def __post_init__(self) -> None:
+        _require(self.status in VERIFICATION_STATUSES, "Verification", "status", self.status, f"must be one of {VERIFICATION_STATUSES}")
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    """What normalizing a finished cell yields: descriptive fields, statistics, memory, verification."""
+
+    fields: dict[str, Any]
+    statistics: Statistics
+    verification: Verification
+    isa_flags: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One line of results.jsonl: one cell of one run, flat (tidy) for pandas."""
+
+    run_id: str
+    cell_id: str
+    status: str
+    experiment: str
+    benchmark: str
+    group: str
+    baseline: str
+    lab: str
+    variant: str
+    dataset: str
+    operation: str
+    isa_requested: str
+    cpuset: str
+    profile: str
+    error: str | None = None
+    language: str | None = None
+    runtime: str | None = None
+    runtime_version: str | None = None
+    library: str | None = None
+    library_version: str | None = None
+    dataset_sha256: str | None = None
+    payload_form: str | None = None
+    model_type: str | None = None
+    isa_effective: str | None = None
+    isa_switches: dict[str, str] = field(default_factory=dict)
+    isa_flags: dict[str, Any] = field(default_factory=dict)
+    arch: str | None = None
+    emulated: bool | None = None
+    n: int | None = None
+    mean_ns: float | None = None
+    median_ns: float | None = None
+    stddev_ns: float | None = None
+    ci99_lower_ns: float | None = None
+    ci99_upper_ns: float | None = None
+    ci99_half_width_ns: float | None = None
+    min_ns: float | None = None
+    max_ns: float | None = None
+    allocated_bytes_per_op: float | None = None
+    gen0_collections: int | None = None
+    gen1_collections: int | None = None
+    gen2_collections: int | None = None
+    total_operations: int | None = None
+    verification_status: str | None = None
+    verification_message: str | None = None
+    raw_path: str | None = None
+    log_path: str | None = None
+    started_at: str | None = None
+    duration_s: float | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    def __post_init__(self) -> None:
+        _require(self.status in STATUSES, "ResultRow", "status", self.status, f"must be one of {STATUSES}")
+        if self.status in ("ok", "unverified"):
+            _require(self.mean_ns is not None and self.mean_ns > 0, "ResultRow", "mean_ns", self.mean_ns, f"a '{self.status}' row needs a positive mean")
+        if self.status == "ok":
+            _require(self.verification_status == "passed", "ResultRow", "verification_status", self.verification_status, "an 'ok' row must have passed verification")
+        if self.status == "unverified":
+            _require(self.verification_status == "failed", "ResultRow", "verification_status", self.verification_status, "an 'unverified' row must have failed verification")
+        if self.status in ("failed", "skipped"):
+            _require(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict with named keys, for JSON."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ResultRow:
+        """Inverse of to_dict; unknown keys are an error (they mean a newer writer)."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        extra = set(data) - known
+        if extra:
+            raise ValueError(f"ResultRow has unknown fields {sorted(extra)}")
+        return cls(**data)

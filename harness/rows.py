@@ -1,0 +1,65 @@
+"""Building result rows for a cell: measured, failed or skipped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.isa import IsaLevel, describe_effective, unmet_expectations
+from harness.probe import LevelProbe
+from harness.records import Cell, CellOutcome, ResultRow
+
+
+@dataclass(frozen=True)
+class RowContext:
+    """What every row of a cell shares, whatever happened to it."""
+
+    run_id: str
+    cell: Cell
+    cpuset: str
+    profile: str
+    level: LevelProbe
+    emulated: bool | None
+    log_path: str | None = None
+    started_at: str | None = None
+    duration_s: float | None = None
+
+    def base(self) -> dict[str, Any]:
+        """Identity and configuration fields of the row."""
+        c = self.cell
+        return {
+            "run_id": self.run_id, "cell_id": c.cell_id, "experiment": c.experiment, "benchmark": c.benchmark,
+            "group": c.group, "baseline": c.baseline, "lab": c.lab, "variant": c.variant, "dataset": c.dataset,
+            "operation": c.operation, "isa_requested": c.isa_level, "cpuset": self.cpuset, "profile": self.profile,
+            "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
+            "started_at": self.started_at, "duration_s": self.duration_s,
+        }
+
+
+def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> ResultRow:
+    """Row for a cell that produced numbers. The ISA readback of the measured process is checked
+    here: a level that did not take effect makes the measurement invalid, so the cell fails."""
+    unmet = unmet_expectations(level, outcome.isa_flags)
+    stats = outcome.statistics
+    fields = {
+        **ctx.base(), **outcome.fields,
+        "isa_flags": outcome.isa_flags, "isa_effective": describe_effective(outcome.isa_flags),
+        "n": stats.n, "mean_ns": stats.mean_ns, "median_ns": stats.median_ns, "stddev_ns": stats.stddev_ns,
+        "ci99_lower_ns": stats.ci99_lower_ns, "ci99_upper_ns": stats.ci99_upper_ns,
+        "ci99_half_width_ns": stats.ci99_half_width_ns, "min_ns": stats.min_ns, "max_ns": stats.max_ns,
+        "verification_status": outcome.verification.status, "verification_message": outcome.verification.message,
+    }
+    if unmet:
+        return ResultRow(**fields, status="failed",
+                         error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}")
+    return ResultRow(**fields, status="ok" if outcome.verification.status == "passed" else "unverified")
+
+
+def failed_row(ctx: RowContext, error: str) -> ResultRow:
+    """Row for a cell that produced no valid measurement."""
+    return ResultRow(**ctx.base(), status="failed", error=error)
+
+
+def skipped_row(ctx: RowContext, reason: str) -> ResultRow:
+    """Row for a cell not run on purpose (its level is identical to native here)."""
+    return ResultRow(**ctx.base(), status="skipped", error=reason, isa_effective=ctx.level.isa_effective, isa_flags=dict(ctx.level.flags))

@@ -1,0 +1,107 @@
+"""The run folder results/<run-id>/: results.jsonl (append-only), environment.json, run.json, raw/, logs/.
+
+Each finished cell is appended at once, so an interrupted run keeps everything it measured.
+When a cell appears more than once (a resumed retry), the last row wins.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import pathlib
+from typing import Any
+
+from harness.defaults import LATEST_LINK, LOGS_DIR, RAW_DIR, RESULTS_FILE, RUN_FILE, SCHEMA_VERSION
+from harness.errors import OutputDirError, ResumeError, SchemaError
+from harness.records import ResultRow
+
+
+def new_run_id(now: _dt.datetime | None = None) -> str:
+    """A sortable, file-system-safe id: 2026-11-21T14-03-00Z."""
+    now = now or _dt.datetime.now(_dt.timezone.utc)
+    return now.strftime("%Y-%m-%dT%H-%M-%SZ")
+
+
+class RunStore:
+    """Reads and writes one run folder."""
+
+    def __init__(self, directory: pathlib.Path) -> None:
+        self.directory = directory
+        self.run_id = directory.name
+
+    @classmethod
+    def create(cls, results_dir: pathlib.Path, run_id: str) -> RunStore:
+        """Makes a new run folder; raises OutputDirError if it cannot be written."""
+        directory = results_dir / run_id
+        if directory.exists():
+            raise ResumeError(f"run folder {directory} already exists", "pass --resume to continue it, or choose another --run-id")
+        try:
+            for sub in ("", RAW_DIR, LOGS_DIR):
+                (directory / sub).mkdir(parents=True, exist_ok=True)
+            probe = directory / ".write-test"
+            probe.write_text("ok")
+            probe.unlink()
+        except OSError as e:
+            raise OutputDirError(f"cannot write results to {directory}: {e.strerror}", "choose a writable folder with --results-dir") from e
+        return cls(directory)
+
+    @classmethod
+    def open(cls, results_dir: pathlib.Path, run_id: str | None) -> RunStore:
+        """Opens an existing run to resume it: the named one, else the latest."""
+        directory = results_dir / (run_id or LATEST_LINK)
+        if not (directory / RUN_FILE).is_file():
+            raise ResumeError(f"no run to resume at {directory}", f"list runs with `ls {results_dir}`, then pass --run-id")
+        return cls(directory.resolve())
+
+    def path(self, *parts: str) -> pathlib.Path:
+        """A path inside the run folder."""
+        return self.directory.joinpath(*parts)
+
+    def relative(self, path: pathlib.Path) -> str:
+        """A path relative to the run folder, as stored in rows."""
+        return str(path.relative_to(self.directory))
+
+    def write_json(self, name: str, data: Any) -> None:
+        """Writes a JSON file in the run folder."""
+        self.path(name).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+    def read_json(self, name: str) -> Any:
+        """Reads a JSON file from the run folder, checking its schema version."""
+        data = json.loads(self.path(name).read_text())
+        _check_schema(data, self.path(name))
+        return data
+
+    def append(self, row: ResultRow) -> None:
+        """Appends one row and flushes it to disk before the next cell starts."""
+        with self.path(RESULTS_FILE).open("a") as f:
+            f.write(json.dumps(row.to_dict(), sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def rows(self) -> dict[str, ResultRow]:
+        """The current row per cell id (last one wins)."""
+        path = self.path(RESULTS_FILE)
+        rows: dict[str, ResultRow] = {}
+        if path.is_file():
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if line.strip():
+                    data = json.loads(line)
+                    _check_schema(data, path, number)
+                    rows[data["cell_id"]] = ResultRow.from_dict(data)
+        return rows
+
+    def mark_latest(self) -> None:
+        """Points results/latest at this run."""
+        link = self.directory.parent / LATEST_LINK
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(self.directory.name)
+
+
+def _check_schema(data: dict[str, Any], path: pathlib.Path, line: int | None = None) -> None:
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        where = f"{path}:{line}" if line else str(path)
+        raise SchemaError(f"{where} has schema_version {version!r}; this harness reads {SCHEMA_VERSION}",
+                          "re-run the experiment with this version (just run-all), or check out the commit that wrote it")

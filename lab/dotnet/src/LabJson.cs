@@ -1,0 +1,24 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace JsonLab;
+
+/// <summary>How the lab writes its own JSON outputs: snake_case keys, indented, enums as names.</summary>
+public static class LabJson
+{
+    public static readonly JsonSerializerOptions Options = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+        // Readable quotes and non-ASCII in messages; these files are never embedded in HTML.
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.SnakeCaseLower) },
+    };
+
+    /// <summary>Serializes a lab output object.</summary>
+    public static string Write(object value) => JsonSerializer.Serialize(value, value.GetType(), Options);
+
+    /// <summary>Writes a lab output object to a file.</summary>
+    public static void WriteFile(string path, object value) => File.WriteAllText(path, Write(value) + "\n");
+}

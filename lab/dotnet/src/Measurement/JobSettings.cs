@@ -1,0 +1,28 @@
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Perfolizer.Horology;
+
+namespace JsonLab.Measurement;
+
+/// <summary>
+/// The BenchmarkDotNet job a cell runs with. Unset values keep BenchmarkDotNet's own
+/// automatic choice (the "full" profile sets none). The harness's profiles supply the values.
+/// </summary>
+public sealed record JobSettings(int? LaunchCount, int? WarmupCount, int? IterationCount, int? IterationTimeMs, int? InvocationCount)
+{
+    /// <summary>
+    /// Builds the job. The in-process emit toolchain measures inside this process, so the ISA
+    /// switches and CPU pinning the harness applied to the process are exactly what is timed,
+    /// and no per-cell project build is needed.
+    /// </summary>
+    public Job ToJob()
+    {
+        var job = Job.Default.WithToolchain(InProcessEmitToolchain.Instance).WithId("lab");
+        if (LaunchCount is { } launches) job = job.WithLaunchCount(launches);
+        if (WarmupCount is { } warmups) job = job.WithWarmupCount(warmups);
+        if (IterationCount is { } iterations) job = job.WithIterationCount(iterations);
+        if (IterationTimeMs is { } ms) job = job.WithIterationTime(TimeInterval.FromMilliseconds(ms));
+        if (InvocationCount is { } invocations) job = job.WithInvocationCount(invocations).WithUnrollFactor(1);
+        return job;
+    }
+}

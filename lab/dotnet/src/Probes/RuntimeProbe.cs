@@ -1,0 +1,58 @@
+using System.Collections;
+using System.Runtime;
+using System.Runtime.InteropServices;
+using JsonLab.Adapters;
+
+namespace JsonLab.Probes;
+
+/// <summary>What the `env` verb reports: runtime, effective ISA, GC mode and loaded library versions.</summary>
+public static class RuntimeProbe
+{
+    /// <summary>Captures the environment of the current process.</summary>
+    public static SortedDictionary<string, object?> Capture() => new()
+    {
+        ["schema_version"] = 1,
+        ["lab"] = "dotnet",
+        ["language"] = "C#",
+        ["runtime"] = ".NET",
+        ["runtime_version"] = Environment.Version.ToString(),
+        ["runtime_description"] = RuntimeInformation.FrameworkDescription,
+        ["os"] = RuntimeInformation.OSDescription,
+        ["arch"] = RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
+        ["isa"] = IsaReadback.Capture(),
+        ["gc"] = new SortedDictionary<string, object>
+        {
+            ["server"] = GCSettings.IsServerGC,
+            ["concurrent"] = AppContext.TryGetSwitch("System.GC.Concurrent", out var c) ? c : true,
+            ["latency_mode"] = GCSettings.LatencyMode.ToString(),
+        },
+        ["tiered_pgo"] = AppContext.TryGetSwitch("System.Runtime.TieredPGO", out var pgo) ? pgo : null,
+        ["processor_count"] = Environment.ProcessorCount,
+        ["libraries"] = LoadedLibraries(),
+        ["runtime_switches"] = RuntimeSwitches(),
+    };
+
+    private static SortedDictionary<string, string> LoadedLibraries()
+    {
+        var versions = new SortedDictionary<string, string>
+        {
+            ["BenchmarkDotNet"] = LibraryVersions.Of(typeof(BenchmarkDotNet.Running.BenchmarkRunner).Assembly),
+        };
+        foreach (var adapter in VariantRegistry.All)
+            versions[adapter.Library] = adapter.LibraryVersion;
+        return versions;
+    }
+
+    /// <summary>DOTNET_* / COMPlus_* variables seen by this process (the ISA switches among them).</summary>
+    private static SortedDictionary<string, string> RuntimeSwitches()
+    {
+        var found = new SortedDictionary<string, string>();
+        foreach (DictionaryEntry e in Environment.GetEnvironmentVariables())
+        {
+            var key = (string)e.Key;
+            if (key.StartsWith("DOTNET_", StringComparison.Ordinal) || key.StartsWith("COMPlus_", StringComparison.Ordinal))
+                found[key] = (string?)e.Value ?? "";
+        }
+        return found;
+    }
+}

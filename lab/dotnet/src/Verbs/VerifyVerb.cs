@@ -1,0 +1,39 @@
+using JsonLab.Adapters;
+using JsonLab.Datasets;
+using JsonLab.Models;
+using JsonLab.Verification;
+
+namespace JsonLab.Verbs;
+
+/// <summary>
+/// `verify`: for every variant × dataset (or the ones named with --variant / --dataset),
+/// checks the variant deserializes the dataset correctly and round-trips it. Prints JSON.
+/// Exits 0 when all checks ran (failures are data), 1 with --strict when any failed.
+/// </summary>
+public static class VerifyVerb
+{
+    public static int Execute(CliArgs args)
+    {
+        var datasetsDir = args.Required("datasets");
+        var manifest = DatasetManifest.Load(datasetsDir);
+        var variants = args.All("variant").Count > 0 ? args.All("variant").Select(VariantRegistry.Find).ToList() : VariantRegistry.All.ToList();
+        var datasets = args.All("dataset").Count > 0
+            ? args.All("dataset").Select(manifest.Find).ToList()
+            : manifest.Datasets.Where(d => d.Model is not null).ToList();
+
+        var results = new List<VerificationResult>();
+        foreach (var entry in datasets)
+        {
+            var payload = Payload.Load(datasetsDir, entry);
+            foreach (var adapter in variants.Where(a => ModelCatalog.Find(payload.Model).TypeFor(a.Binding) is not null))
+            {
+                var result = Verifier.Verify(adapter, payload);
+                Console.Error.WriteLine($"{result.Status,-7} {adapter.Variant} × {entry.Name}: {result.Message}");
+                results.Add(result);
+            }
+        }
+        Console.WriteLine(LabJson.Write(results));
+        var strict = args.Optional("strict", "false") == "true";
+        return strict && results.Any(r => r.Status != "passed") ? 1 : 0;
+    }
+}

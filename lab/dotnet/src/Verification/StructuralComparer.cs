@@ -1,0 +1,110 @@
+using System.Collections;
+using System.Globalization;
+using System.Reflection;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace JsonLab.Verification;
+
+/// <summary>
+/// Compares a deserialized CLR object with the JSON it should hold, field by field.
+/// JSON members are matched to CLR properties by name, ignoring case and any serializer
+/// attributes: this is the model's meaning, independent of every variant's binding rules.
+/// </summary>
+public static class StructuralComparer
+{
+    /// <summary>Appends one line per differing field ("path: expected X, got Y") to <paramref name="mismatches"/>.</summary>
+    public static void Compare(object? actual, JsonNode? expected, Type type, string path, MismatchList mismatches)
+    {
+        if (expected is null)
+            CompareWithDefault(actual, type, path, mismatches);
+        else if (type == typeof(string))
+            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.String ? e.GetString() : null);
+        else if (type == typeof(bool))
+            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind is JsonValueKind.True or JsonValueKind.False ? e.GetBoolean() : null);
+        else if (IsInteger(type))
+            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var v) ? Convert.ChangeType(v, type, CultureInfo.InvariantCulture) : null);
+        else if (type == typeof(double) || type == typeof(float) || type == typeof(decimal))
+            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
+        else if (ElementTypeOf(type) is { } elementType)
+            CompareSequence(actual, expected, elementType, path, mismatches);
+        else if (type.IsClass)
+            CompareObject(actual, expected, type, path, mismatches);
+        else
+            throw new LabException($"the verifier cannot compare values of type {type} at {path}", "extend Verification/StructuralComparer.cs for this type");
+    }
+
+    private static void CompareWithDefault(object? actual, Type type, string path, MismatchList mismatches)
+    {
+        var expectedDefault = type.IsValueType ? Activator.CreateInstance(type) : null;
+        if (!Equals(actual, expectedDefault))
+            mismatches.Add(path, "null/absent", Describe(actual));
+    }
+
+    private static void CompareScalar(object? actual, JsonNode expected, string path, MismatchList mismatches, Func<JsonElement, object?> read)
+    {
+        var element = expected.GetValue<JsonElement>();
+        var want = read(element);
+        if (want is null || !Equals(actual, want))
+            mismatches.Add(path, element.GetRawText(), Describe(actual));
+    }
+
+    private static void CompareSequence(object? actual, JsonNode expected, Type elementType, string path, MismatchList mismatches)
+    {
+        if (expected is not JsonArray array)
+        {
+            mismatches.Add(path, expected.ToJsonString(), Describe(actual));
+            return;
+        }
+        if (actual is not IEnumerable items)
+        {
+            mismatches.Add(path, $"array of {array.Count}", Describe(actual));
+            return;
+        }
+        var list = items.Cast<object?>().ToList();
+        if (list.Count != array.Count)
+            mismatches.Add(path, $"{array.Count} elements", $"{list.Count} elements");
+        for (var i = 0; i < Math.Min(list.Count, array.Count); i++)
+            Compare(list[i], array[i], elementType, $"{path}[{i}]", mismatches);
+    }
+
+    private static void CompareObject(object? actual, JsonNode expected, Type type, string path, MismatchList mismatches)
+    {
+        if (expected is not JsonObject json || actual is null)
+        {
+            mismatches.Add(path, expected.ToJsonString(), Describe(actual));
+            return;
+        }
+        foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanRead))
+        {
+            var member = json.FirstOrDefault(kv => string.Equals(kv.Key, property.Name, StringComparison.OrdinalIgnoreCase));
+            var childPath = path.Length == 0 ? property.Name : $"{path}.{property.Name}";
+            Compare(property.GetValue(actual), member.Value, property.PropertyType, childPath, mismatches);
+        }
+    }
+
+    private static bool IsInteger(Type t) =>
+        t == typeof(int) || t == typeof(long) || t == typeof(short) || t == typeof(byte)
+        || t == typeof(uint) || t == typeof(ulong) || t == typeof(ushort) || t == typeof(sbyte);
+
+    /// <summary>T for arrays and IEnumerable&lt;T&gt; (string excluded), else null.</summary>
+    private static Type? ElementTypeOf(Type type)
+    {
+        if (type == typeof(string)) return null;
+        if (type.IsArray) return type.GetElementType();
+        var enumerable = type.IsGenericType && type.GetGenericTypeDefinition() == typeof(IEnumerable<>)
+            ? type
+            : type.GetInterfaces().FirstOrDefault(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IEnumerable<>));
+        return enumerable?.GetGenericArguments()[0];
+    }
+
+    private static string Describe(object? value) => value switch
+    {
+        null => "null",
+        string s => JsonSerializer.Serialize(s),
+        bool b => b ? "true" : "false",
+        IFormattable f => f.ToString(null, CultureInfo.InvariantCulture),
+        IEnumerable e => $"{e.Cast<object?>().Count()} elements",
+        _ => value.GetType().Name,
+    };
+}

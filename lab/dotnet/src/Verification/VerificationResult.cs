@@ -1,0 +1,20 @@
+namespace JsonLab.Verification;
+
+/// <summary>Outcome of verifying one variant on one dataset (written as verification.json).</summary>
+/// <param name="Variant">Variant name.</param>
+/// <param name="Dataset">Dataset name.</param>
+/// <param name="ModelType">CLR type the variant bound to.</param>
+/// <param name="Status">"passed" or "failed".</param>
+/// <param name="MismatchCount">Fields whose deserialized value differs from the dataset.</param>
+/// <param name="Mismatches">The first differing fields, "path: expected X, got Y".</param>
+/// <param name="RoundTrip">"passed", "failed" or "error": serialize then deserialize gives the same object.</param>
+/// <param name="Message">One line for reports.</param>
+public sealed record VerificationResult(
+    string Variant,
+    string Dataset,
+    string ModelType,
+    string Status,
+    int MismatchCount,
+    IReadOnlyList<string> Mismatches,
+    string RoundTrip,
+    string Message);
