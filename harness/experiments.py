@@ -111,13 +111,13 @@ def _validate(exp: Experiment) -> None:
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
             raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}", "name one of the group's benchmarks as baseline")
     for c in exp.claims:
+        if bool(c.baseline) == bool(c.derived_baseline):
+            raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' needs exactly one of baseline / derived_baseline {where}", "see the comment above the claims")
         for name in (c.benchmark, c.reference):
             if name not in exp.benchmarks:
                 raise UnknownNameError("benchmark", name, exp.benchmarks, f"(claim '{c.published_variant}' in '{c.scenario}') {where}")
         if c.hardware not in exp.hardware:
             raise UnknownNameError("hardware key", c.hardware, exp.hardware, where)
-        if bool(c.baseline) == bool(c.derived_baseline):
-            raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' needs exactly one of baseline / derived_baseline {where}", "see the comment above the claims")
 
 
 def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:

@@ -53,6 +53,7 @@ class RunOptions:
     labs_dir: pathlib.Path = LABS_DIR
     datasets_dir: pathlib.Path = DATASETS_DIR
     cell_timeout_s: float = CELL_TIMEOUT_S
+    pin_harness: bool = True
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     plan = resolve_plan(options)
     store = _open_store(options, plan)
     cpus = plan_cpus(options.lab_cpuset, options.harness_cpuset)
-    pin_current_process(cpus.harness)
+    if options.pin_harness:
+        pin_current_process(cpus.harness)
     probes: dict[str, LabProbe] = {}
     for name, lab in plan.labs.items():
         if options.build:

@@ -28,17 +28,19 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
 
 
 class FakeBackend:
-    """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell."""
+    """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell;
+    time_scale multiplies the captured timings per variant."""
 
     name = "fake"
 
     def __init__(self, fixture_dir: pathlib.Path, *, ignored_switches: frozenset[str] = frozenset(),
                  failing_cells: frozenset[str] = frozenset(), failing_verification: frozenset[tuple[str, str]] = frozenset(),
-                 native_flags: dict[str, Any] | None = None) -> None:
+                 native_flags: dict[str, Any] | None = None, time_scale: dict[str, float] | None = None) -> None:
         self._fixture = fixture_dir
         self._ignored = ignored_switches
         self._failing_cells = failing_cells
         self._failing_verification = failing_verification
+        self._time_scale = time_scale or {}
         self._env = json.loads((fixture_dir / "env.json").read_text())
         if native_flags is not None:
             self._env["isa"] = dict(native_flags)
@@ -53,6 +55,15 @@ class FakeBackend:
                 for flag in SWITCH_EFFECTS.get(name, ()):
                     flags[flag] = False
         return flags
+
+    @staticmethod
+    def _scale_report(report_path: pathlib.Path, factor: float) -> None:
+        """Multiplies the captured timings, so variants differ as real ones would."""
+        report = json.loads(report_path.read_text())
+        stats = report["Benchmarks"][0]["Statistics"]
+        for key in ("Mean", "Median", "Min", "Max", "StandardError", "StandardDeviation"):
+            stats[key] *= factor
+        report_path.write_text(json.dumps(report))
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         log_path.write_text("fake backend: nothing to build\n")
@@ -74,8 +85,13 @@ class FakeBackend:
         out = request.out_dir
         shutil.copytree(self._fixture / "bdn", out / "bdn", dirs_exist_ok=True)
         described = json.loads((self._fixture / "cell.json").read_text())
+        self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0))
+        offered = {v["variant"]: v for v in json.loads((self._fixture / "list.json").read_text())["variants"]}
+        variant = offered.get(cell.variant, {})
         described.update(variant=cell.variant, dataset=cell.dataset, operation=cell.operation,
-                         cell=f"{cell.variant}/{cell.dataset}/{cell.operation}")
+                         cell=f"{cell.variant}/{cell.dataset}/{cell.operation}",
+                         library=variant.get("library", described["library"]),
+                         payload_form=variant.get("payload_form", described["payload_form"]))
         (out / "cell.json").write_text(json.dumps(described))
         env = copy.deepcopy(self._env)
         env["isa"] = self.flags_for(request.switches)

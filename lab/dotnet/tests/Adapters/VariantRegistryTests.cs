@@ -1,0 +1,40 @@
+using JsonLab.Adapters;
+using JsonLab.Datasets;
+
+namespace JsonLab.Tests.Adapters;
+
+public class VariantRegistryTests
+{
+    [Fact]
+    public void Variant_names_are_unique()
+    {
+        var names = VariantRegistry.All.Select(a => a.Variant).ToList();
+
+        Assert.Equal(names.Count, names.Distinct().Count());
+    }
+
+    [Fact]
+    public void An_unknown_variant_lists_the_valid_names_and_suggests_a_near_spelling()
+    {
+        var error = Assert.Throws<LabException>(() => VariantRegistry.Find("stj-case-insensitve"));
+
+        Assert.Contains("did you mean 'stj-case-insensitive'", error.Message);
+        Assert.Contains("newtonsoft-default", error.Hint);
+    }
+
+    [Fact]
+    public void Utf8_variants_serialize_to_bytes_and_string_variants_to_strings()
+    {
+        foreach (var adapter in VariantRegistry.All)
+        {
+            var output = adapter.BindSerialize(new JsonLab.Models.Employee { FileId = 1 })();
+            Assert.IsType(adapter.Form == PayloadForm.Utf8Bytes ? typeof(byte[]) : typeof(string), output);
+        }
+    }
+
+    [Fact]
+    public void Every_library_reports_the_version_actually_loaded()
+    {
+        Assert.All(VariantRegistry.All, a => Assert.Matches(@"^\d+\.\d+", a.LibraryVersion));
+    }
+}

@@ -1,0 +1,31 @@
+"""A complete fake-backend run (default profile, two ISA levels) shared by the analysis tests."""
+
+import dataclasses
+
+import pytest
+
+from analysis.aggregate import with_ratios
+from analysis.load import load_run
+from harness.backends.fake import FakeBackend
+from harness.runner import RunOptions, execute_run
+
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def fake_run(tmp_path_factory):
+    """Run folder of a fake run: Newtonsoft 2× slower, stj-default 2× faster, the write-ups' binding failures."""
+    backend = FakeBackend(
+        FIXTURES / "dotnet-cell",
+        failing_verification=frozenset({("stj-default", "myclass-camel"), ("stj-default", "employee-single"), ("stj-default", "employee-data")}),
+        time_scale={"newtonsoft-default": 2.0, "stj-default": 0.5},
+    )
+    options = RunOptions(profile="default", isa_levels=("native", "no-avx512"), run_id="golden-run",
+                         results_dir=tmp_path_factory.mktemp("results"), lab_cpuset="0", pin_harness=False)
+    return execute_run(options, backend).directory
+
+
+@pytest.fixture(scope="module")
+def fake_cells(fake_run):
+    """with_ratios() of the fake run."""
+    return with_ratios(load_run(fake_run).rows)

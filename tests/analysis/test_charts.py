@@ -1,0 +1,15 @@
+from analysis.charts.ratio_bars import UNVERIFIED_COLOR, ratio_bar_chart
+from analysis.charts.save import render_figure
+
+
+def test_unverified_bars_are_hatched_and_their_labels_marked(fake_cells):
+    rows = fake_cells[(fake_cells["experiment"] == "000")]
+    fig = ratio_bar_chart(rows, "000", ["native", "no-avx512"])
+    ax = fig.axes[0]
+    hatched = [p for p in ax.patches if p.get_hatch() == "///"]
+    assert len(hatched) == 2  # SystemTextCaseSensitive_Camel at two levels
+    labels = {t.get_text().split("\n")[0]: t for t in ax.get_yticklabels()}
+    assert "UNVERIFIED" in [t.get_text() for t in ax.get_yticklabels() if t.get_text().startswith("SystemTextCaseSensitive_Camel")][0]
+    assert labels["SystemTextCaseSensitive_Camel"].get_color() == UNVERIFIED_COLOR
+    assert any(t.get_text() == "0.50×" for t in ax.texts)
+    assert set(render_figure(fig)) == {"png", "svg"}

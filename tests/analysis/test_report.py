@@ -1,0 +1,55 @@
+"""Report output pinned by golden files (set UPDATE_GOLDEN=1 to rewrite them after an intended change)."""
+
+import os
+
+import pytest
+
+from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
+from analysis.verdicts import verdict_table
+from analysis.writer import write_report
+from harness.experiments import load_experiments
+
+from tests.conftest import FIXTURES
+
+GOLDEN = FIXTURES / "golden"
+
+
+def _check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert text == path.read_text(), f"{name} changed; rerun with UPDATE_GOLDEN=1 if intended"
+
+
+def test_markdown_tables_escape_pipes():
+    assert markdown_table(["a"], [["x|y"]]) == "| a |\n|---|\n| x\\|y |\n"
+
+
+def test_experiment_tables_match_the_golden_file(fake_cells):
+    text = "\n".join(experiment_markdown(e, fake_cells, ["native", "no-avx512"]) for e in load_experiments().values())
+    _check_golden("experiment-tables.md", text)
+
+
+def test_reproduction_table_matches_the_golden_file(fake_cells):
+    _check_golden("reproduction.md", reproduction_markdown(verdict_table(list(load_experiments().values()), fake_cells)))
+
+
+def test_the_report_folder_has_markdown_tables_and_both_chart_formats(fake_run):
+    report = write_report(fake_run)
+    text = report.read_text()
+    out = report.parent
+    for name in ("000-myclass-ratio-bars", "001-single-ratio-bars", "001-file-ratio-bars"):
+        assert (out / "charts" / f"{name}.png").stat().st_size > 1000
+        assert (out / "charts" / f"{name}.svg").read_text().lstrip().startswith("<?xml")
+        assert f"charts/{name}.png" in text
+    for name in ("results.csv", "reproduction.csv", "000.csv", "001.csv"):
+        assert (out / "tables" / name).is_file()
+    assert (out / "reproduction.md").is_file()
+    assert "## What was verified" in text and "void: verification failed" in text
+    assert "Median relative 99% CI half-width" in text
+
+
+def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
+    from harness.errors import HarnessError
+    with pytest.raises(HarnessError, match="no results.jsonl"):
+        write_report(tmp_path)

@@ -1,0 +1,39 @@
+"""Shared pytest fixtures: the repository on sys.path, captured lab output, a fake-backend run."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from harness.backends.fake import FakeBackend  # noqa: E402
+from harness.runner import RunOptions  # noqa: E402
+
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+@pytest.fixture
+def fixture_dir() -> pathlib.Path:
+    """A real cell folder captured from the dotnet lab (smoke job, stj-case-insensitive × myclass-camel)."""
+    return FIXTURES / "dotnet-cell"
+
+
+@pytest.fixture
+def fake_backend(fixture_dir: pathlib.Path) -> FakeBackend:
+    """Fake backend with realistic per-variant speeds and the write-ups' verification failures."""
+    return FakeBackend(
+        fixture_dir,
+        failing_verification=frozenset({("stj-default", "myclass-camel"), ("stj-default", "employee-single")}),
+        time_scale={"newtonsoft-default": 2.0, "stj-default": 0.5},
+    )
+
+
+@pytest.fixture
+def smoke_options(tmp_path: pathlib.Path) -> RunOptions:
+    """Smoke profile into a temporary results folder; the test process itself is never pinned."""
+    return RunOptions(profile="smoke", results_dir=tmp_path / "results", build=True, lab_cpuset="0",
+                      pin_harness=False)

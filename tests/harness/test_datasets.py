@@ -1,0 +1,52 @@
+import json
+import shutil
+
+import pytest
+
+from harness.datasets import load_manifest
+from harness.defaults import DATASETS_DIR
+from harness.errors import DatasetError
+
+
+def test_every_shipped_dataset_matches_its_manifest():
+    manifest = load_manifest()
+    for name in manifest.datasets:
+        assert manifest.check(name).sha256
+
+
+def test_the_regenerated_employee_file_is_byte_identical_to_the_original():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen", DATASETS_DIR / "generators" / "employee_data.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    assert gen.employee_data() == (DATASETS_DIR / "writeups" / "employee-data.json").read_bytes()
+
+
+@pytest.fixture
+def copied_datasets(tmp_path):
+    target = tmp_path / "datasets"
+    (target / "writeups").mkdir(parents=True)
+    shutil.copy(DATASETS_DIR / "manifest.json", target)
+    for name in ("myclass-camel.json", "myclass-pascal.json"):
+        shutil.copy(DATASETS_DIR / "writeups" / name, target / "writeups")
+    return target
+
+
+def test_a_tampered_dataset_is_refused_naming_the_file_and_the_fix(copied_datasets):
+    (copied_datasets / "writeups" / "myclass-camel.json").write_text('{"myString":"abd"}')
+    with pytest.raises(DatasetError) as error:
+        load_manifest(copied_datasets).check("myclass-camel")
+    assert "myclass-camel" in str(error.value) and "does not match the manifest" in str(error.value)
+    assert "git checkout -- datasets/" in error.value.hint
+
+
+def test_a_missing_dataset_file_is_refused(copied_datasets):
+    with pytest.raises(DatasetError, match="'employee-data' is missing"):
+        load_manifest(copied_datasets).check("employee-data")
+
+
+def test_an_unknown_manifest_schema_is_refused(copied_datasets):
+    data = json.loads((copied_datasets / "manifest.json").read_text())
+    (copied_datasets / "manifest.json").write_text(json.dumps({**data, "schema_version": 99}))
+    with pytest.raises(Exception, match="schema_version 99"):
+        load_manifest(copied_datasets)

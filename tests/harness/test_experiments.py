@@ -1,0 +1,41 @@
+import pathlib
+
+import pytest
+
+from harness.errors import ConfigError, UnknownNameError
+from harness.experiments import load_experiments, select_experiments
+
+
+def test_the_shipped_experiments_load_with_all_their_claims():
+    experiments = load_experiments()
+    assert set(experiments) >= {"000", "001"}
+    assert len(experiments["000"].claims) == 21
+    assert len(experiments["001"].claims) == 7
+    assert experiments["001"].baseline_of("file-stj-default") == "file-newtonsoft"
+
+
+def test_an_unknown_experiment_suggests_the_nearest_id():
+    with pytest.raises(UnknownNameError, match="unknown experiment '01'") as error:
+        select_experiments(load_experiments(), ["01"])
+    assert "000" in error.value.hint
+
+
+def _write(tmp_path: pathlib.Path, text: str) -> pathlib.Path:
+    source = (pathlib.Path(__file__).parents[2] / "experiments" / "001-stj-vs-newtonsoft-employees.toml").read_text()
+    (tmp_path / "900-test.toml").write_text(source.replace('id = "001"', 'id = "900"') + text)
+    return tmp_path
+
+
+def test_a_claim_on_an_unknown_benchmark_lists_the_valid_ones(tmp_path):
+    directory = _write(tmp_path, '\n[[claims]]\nscenario = "s"\npublished_variant = "X"\npublished_baseline = "Y"\n'
+                                 'benchmark = "no-such-benchmark"\nbaseline = "file-newtonsoft"\nhardware = "H001"\n')
+    with pytest.raises(UnknownNameError, match="no-such-benchmark") as error:
+        load_experiments(directory)
+    assert "file-newtonsoft" in error.value.hint
+
+
+def test_a_claim_needs_exactly_one_kind_of_baseline(tmp_path):
+    directory = _write(tmp_path, '\n[[claims]]\nscenario = "s"\npublished_variant = "X"\npublished_baseline = "Y"\n'
+                                 'benchmark = "file-stj-default"\nhardware = "H001"\n')
+    with pytest.raises(ConfigError, match="exactly one of baseline / derived_baseline"):
+        load_experiments(directory)

@@ -1,0 +1,37 @@
+import shutil
+
+import pytest
+from scipy import stats
+
+from harness.errors import CellError
+from harness.normalize.bdn import normalize_bdn_cell
+
+from tests.conftest import FIXTURES
+
+
+def test_a_real_cell_folder_normalizes_to_bdn_statistics_with_a_99_percent_interval(fixture_dir):
+    outcome = normalize_bdn_cell(fixture_dir)
+    s = outcome.statistics
+    assert s.n == 3
+    assert s.mean_ns == pytest.approx(1690.880983909153)
+    half = stats.t.ppf(0.995, 2) * 113.92328139084584
+    assert s.ci99_half_width_ns == pytest.approx(half)
+    assert outcome.fields["allocated_bytes_per_op"] == 696
+    assert outcome.fields["library"] == "System.Text.Json"
+    assert outcome.fields["runtime_version"].startswith("10.")
+    assert outcome.verification.status == "passed"
+    assert outcome.isa_flags["avx512f"] is True
+
+
+def test_an_unverified_cell_keeps_the_labs_message():
+    outcome = normalize_bdn_cell(FIXTURES / "dotnet-cell-unverified")
+    assert outcome.verification.status == "failed"
+    assert "MyInteger: expected 123, got 0" in outcome.verification.message
+    assert outcome.isa_flags["vector128"] is False
+
+
+def test_a_cell_folder_without_its_report_is_a_cell_error(tmp_path, fixture_dir):
+    shutil.copytree(fixture_dir, tmp_path / "cell")
+    shutil.rmtree(tmp_path / "cell" / "bdn")
+    with pytest.raises(CellError, match="no JsonLab.Measurement.CellBenchmark-report-full.json"):
+        normalize_bdn_cell(tmp_path / "cell")

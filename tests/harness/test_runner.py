@@ -1,0 +1,103 @@
+"""The run loop end to end on the fake backend: rows, failures, resume, ISA checks, bad input."""
+
+import dataclasses
+import json
+import shutil
+
+import pytest
+
+from harness.backends.fake import FakeBackend
+from harness.defaults import DATASETS_DIR, LABS_DIR
+from harness.errors import DatasetError, MissingToolError, ResumeError, UnknownNameError
+from harness.runner import execute_run
+
+
+def _rows(summary):
+    return [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+
+
+def test_a_smoke_run_stores_one_row_per_cell_with_verification_and_effective_isa(fake_backend, smoke_options):
+    summary = execute_run(smoke_options, fake_backend)
+    rows = {r["cell_id"]: r for r in _rows(summary)}
+    assert len(rows) == 10
+    assert summary.counts == {"ok": 6, "unverified": 4}
+    camel = rows["000:SystemTextCaseSensitive_Camel@scalar"]
+    assert camel["status"] == "unverified" and camel["verification_status"] == "failed"
+    assert camel["isa_effective"] == "scalar" and camel["isa_switches"] == {"DOTNET_EnableHWIntrinsic": "0"}
+    assert rows["000:NewtonSoftJson_Camel@native"]["isa_effective"] == "avx512"
+    assert rows["000:NewtonSoftJson_Camel@native"]["raw_path"].startswith("raw/000__NewtonSoftJson_Camel__native/bdn/")
+    env = json.loads((summary.directory / "environment.json").read_text())
+    assert env["labs"]["dotnet"]["isa_levels"]["scalar"]["state"] == "run"
+    assert (summary.directory.parent / "latest").resolve() == summary.directory
+
+
+def test_a_failing_cell_is_recorded_and_the_run_goes_on(fixture_dir, smoke_options):
+    backend = FakeBackend(fixture_dir, failing_cells=frozenset({"000:NewtonSoftJson_Camel@native"}))
+    summary = execute_run(smoke_options, backend)
+    rows = {r["cell_id"]: r for r in _rows(summary)}
+    failed = rows["000:NewtonSoftJson_Camel@native"]
+    assert failed["status"] == "failed" and "simulated failure" in failed["error"]
+    assert len(backend.cells_run) == 10
+
+
+def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_options):
+    first = execute_run(smoke_options, FakeBackend(fixture_dir, failing_cells=frozenset({"001:single-newtonsoft@scalar"})))
+    second_backend = FakeBackend(fixture_dir)
+    second = execute_run(dataclasses.replace(smoke_options, resume=True), second_backend)
+    assert second.directory == first.directory
+    assert second_backend.cells_run == ["001:single-newtonsoft@scalar"]
+    assert second.counts.get("failed") is None
+    assert any(p.name.startswith("environment.resumed-") for p in second.directory.iterdir())
+
+
+def test_resume_with_another_selection_is_refused(fake_backend, smoke_options):
+    execute_run(smoke_options, fake_backend)
+    with pytest.raises(ResumeError, match="started with profile 'smoke'"):
+        execute_run(dataclasses.replace(smoke_options, resume=True, isa_levels=("native",)), fake_backend)
+
+
+def test_a_switch_that_does_not_take_effect_fails_its_cells_with_the_reason(fixture_dir, smoke_options):
+    backend = FakeBackend(fixture_dir, ignored_switches=frozenset({"DOTNET_EnableHWIntrinsic"}))
+    summary = execute_run(smoke_options, backend)
+    scalar = [r for r in _rows(summary) if r["isa_requested"] == "scalar"]
+    assert scalar and all(r["status"] == "failed" for r in scalar)
+    assert "did not take effect" in scalar[0]["error"] and "sse2=True (expected False)" in scalar[0]["error"]
+    assert not any(c.endswith("@scalar") for c in backend.cells_run)  # never timed
+
+
+def test_a_level_identical_to_native_is_reported_not_rerun(fixture_dir, smoke_options):
+    no_avx512_cpu = {**json.loads((fixture_dir / "env.json").read_text())["isa"], "avx512f": False, "vector512": False}
+    backend = FakeBackend(fixture_dir, native_flags=no_avx512_cpu)
+    summary = execute_run(dataclasses.replace(smoke_options, isa_levels=("native", "no-avx512")), backend)
+    skipped = [r for r in _rows(summary) if r["isa_requested"] == "no-avx512"]
+    assert skipped and all(r["status"] == "skipped" for r in skipped)
+    assert "identical to native" in skipped[0]["error"]
+    assert not any(c.endswith("@no-avx512") for c in backend.cells_run)
+
+
+def test_an_unknown_variant_in_an_experiment_lists_the_labs_variants(tmp_path, fixture_dir, smoke_options):
+    experiments = tmp_path / "experiments"
+    shutil.copytree(smoke_options.experiments_dir, experiments)
+    path = experiments / "001-stj-vs-newtonsoft-employees.toml"
+    path.write_text(path.read_text().replace('variant = "stj-default"\ndataset = "employee-single"', 'variant = "stj-defualt"\ndataset = "employee-single"'))
+    with pytest.raises(UnknownNameError, match="unknown variant 'stj-defualt'.*did you mean 'stj-default'") as error:
+        execute_run(dataclasses.replace(smoke_options, experiments_dir=experiments), FakeBackend(fixture_dir))
+    assert "newtonsoft-default" in error.value.hint
+
+
+def test_a_tampered_dataset_stops_the_run_before_anything_is_written(tmp_path, fake_backend, smoke_options):
+    datasets = tmp_path / "datasets"
+    shutil.copytree(DATASETS_DIR, datasets, ignore=shutil.ignore_patterns("corpus"))
+    (datasets / "writeups" / "employee-single.json").write_text("{}")
+    with pytest.raises(DatasetError, match="employee-single"):
+        execute_run(dataclasses.replace(smoke_options, datasets_dir=datasets), fake_backend)
+    assert not smoke_options.results_dir.exists()
+
+
+def test_a_lab_whose_runtime_is_missing_is_refused_with_the_program_name(tmp_path, fake_backend, smoke_options):
+    labs = tmp_path / "lab"
+    shutil.copytree(LABS_DIR / "dotnet", labs / "dotnet", ignore=shutil.ignore_patterns("bin", "obj", "tests"))
+    toml = labs / "dotnet" / "lab.toml"
+    toml.write_text(toml.read_text().replace('requires = ["dotnet"]', 'requires = ["dotnet-not-installed-here"]'))
+    with pytest.raises(MissingToolError, match="needs 'dotnet-not-installed-here'"):
+        execute_run(dataclasses.replace(smoke_options, labs_dir=labs), fake_backend)
