@@ -1,0 +1,53 @@
+# JSON serializer lab: the user's entry points. `just` alone lists the recipes.
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Debian's interpreter has the Debian python3-* packages the harness and analysis use.
+python := env_var_or_default("PYTHON", "/usr/bin/python3")
+
+# List the recipes.
+default:
+    @just --list
+
+# Build every lab (the run recipes also build before measuring).
+build:
+    dotnet build lab/dotnet/src/JsonLab.csproj -c Release --nologo -p:RestoreLockedMode=true
+
+# Every experiment at every ISA level of this CPU, then the report (results/latest/report/report.md).
+run-all profile="default" *args="":
+    just _run-and-report --profile {{profile}} {{args}}
+
+# A handful of cells with a very short job: checks the whole pipeline in about a minute.
+smoke *args="":
+    just _run-and-report --profile smoke {{args}}
+
+# Continue the latest interrupted run (same profile; finished cells are skipped).
+resume profile="default" *args="":
+    just _run-and-report --profile {{profile}} --resume {{args}}
+
+# Re-render a run's report from its stored results, without measuring.
+report run="results/latest":
+    {{python}} -m analysis report {{run}}
+
+# Unit tests (xunit, pytest) and the end-to-end smoke test of the real pipeline.
+test:
+    dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
+    {{python}} -m pytest -q tests
+
+# List experiments, profiles, ISA levels and labs.
+list:
+    {{python}} -m harness list
+
+# Remove build outputs and all results.
+clean:
+    rm -rf results lab/dotnet/src/bin lab/dotnet/src/obj lab/dotnet/tests/bin lab/dotnet/tests/obj
+
+# Measure, then write the report even when some cells failed (exit 1); bad input (exit 2) writes nothing.
+[private]
+_run-and-report *args:
+    #!/usr/bin/env bash
+    set -uo pipefail
+    run_dir=$({{python}} -m harness run {{args}}); status=$?
+    if [ "$status" -le 1 ] && [ -n "$run_dir" ]; then
+        {{python}} -m analysis report "$run_dir" || status=$?
+    fi
+    exit $status
