@@ -25,6 +25,7 @@ class LabSpec:
     requires: tuple[str, ...]
     build: tuple[str, ...]
     command: tuple[str, ...]
+    environment: dict[str, str]
 
     def check_requirements(self) -> None:
         """Raises MissingToolError naming the first required program that is not on PATH."""
@@ -49,6 +50,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             requires=tuple(data.get("requires", [])),
             build=tuple(data.get("build", [])),
             command=tuple(data["command"]),
+            environment={k: str(v) for k, v in data.get("environment", {}).items()},
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

@@ -108,10 +108,11 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     return store
 
 
-def _write_environment(store: RunStore, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend) -> None:
+def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend) -> None:
     env = collect_host_environment()
     env.update({"backend": backend.name, "lab_cpuset": cpus.lab_cpuset, "harness_cpus": list(cpus.harness or ())})
     env["labs"] = {name: {"env": p.env, "variants": p.listing["variants"], "emulated": p.emulated,
+                          "lab_environment": plan.labs[name].environment,
                           "isa_levels": {lvl: dataclasses.asdict(lp) for lvl, lp in p.levels.items()}}
                    for name, p in probes.items()}
     # The first session's environment stays environment.json; a resumed session adds its own file.
@@ -154,7 +155,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
         probes[name] = probe_lab(backend, lab, list(plan.levels.values()), plan.isa)
         check_arch(probes[name], host_arch())
         check_variants(probes[name], plan.cells)
-    _write_environment(store, cpus, probes, backend)
+    _write_environment(store, plan, cpus, probes, backend)
     store.mark_latest()
 
     done = {cell_id for cell_id, row in store.rows().items() if row.status in FINISHED}

@@ -38,9 +38,10 @@ class NativeBackend:
         # DOTNET_Enable* left in the user's shell cannot silently change the 'native' level.
         self._switch_names = switch_names
 
-    def environment(self, switches: dict[str, str]) -> dict[str, str]:
-        """The child environment: inherited, minus stray ISA switches, plus this level's switches."""
+    def environment(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, str]:
+        """The child environment: inherited, minus stray ISA switches, plus the lab's own settings and this level's switches."""
         env = {k: v for k, v in os.environ.items() if k not in self._switch_names}
+        env.update(lab.environment)
         env.update(switches)
         env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         return env
@@ -51,7 +52,7 @@ class NativeBackend:
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         command = [*lab.command, *args]
         try:
-            done = subprocess.run(command, cwd=lab.directory, env=self.environment(switches), capture_output=True,
+            done = subprocess.run(command, cwd=lab.directory, env=self.environment(lab, switches), capture_output=True,
                                   text=True, timeout=PROBE_TIMEOUT_S)
         except subprocess.TimeoutExpired as e:
             raise HarnessError(f"lab '{lab.name}' did not answer `{' '.join(args)}` within {PROBE_TIMEOUT_S} s", "run the command by hand to see where it hangs") from e
@@ -70,7 +71,7 @@ class NativeBackend:
             log.write(f"$ {' '.join(command)}\n# switches: {json.dumps(request.switches)}\n")
             log.flush()
             try:
-                done = subprocess.run(command, cwd=request.lab.directory, env=self.environment(request.switches),
+                done = subprocess.run(command, cwd=request.lab.directory, env=self.environment(request.lab, request.switches),
                                       stdout=log, stderr=subprocess.STDOUT, timeout=request.timeout_s)
             except subprocess.TimeoutExpired as e:
                 raise CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}") from e
