@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.aggregate import median_relative_ci
+from analysis.aggregate import isa_rank, median_relative_ci
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
 from harness.experiments import Experiment
@@ -55,7 +55,7 @@ def isa_markdown(env: dict[str, Any]) -> str:
     """What each ISA level turned out to be, as read back inside the lab process."""
     rows = []
     for lab_name, lab in env.get("labs", {}).items():
-        for level in lab.get("isa_levels", {}).values():
+        for level in sorted(lab.get("isa_levels", {}).values(), key=lambda lvl: isa_rank(lvl["level"])):
             switches = ", ".join(f"`{k}={v}`" for k, v in level["switches"].items()) or "none"
             rows.append([lab_name, level["level"], switches, level["isa_effective"], level["state"] + (f": {level['detail']}" if level["detail"] else "")])
     if not rows:

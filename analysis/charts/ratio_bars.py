@@ -30,7 +30,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
     baseline = cells["baseline"].iloc[0]
     height = 0.8 / max(len(levels), 1)
     colors = plt.get_cmap("viridis")([i / max(len(levels) - 1, 1) * 0.85 for i in range(len(levels))])
-    fig, ax = plt.subplots(figsize=(10, 0.5 + 0.32 * len(levels) * len(benchmarks) + 0.4))
+    fig, ax = plt.subplots(figsize=(10, 1.0 + 0.2 * len(levels) * len(benchmarks) + 0.25 * len(benchmarks)))
     x_max = cells.loc[cells["status"].isin(MEASURED), "ci99_upper_ns"].max()
     x_max = x_max if pd.notna(x_max) else 1.0
     for b_index, bench in enumerate(benchmarks):
@@ -65,7 +65,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
     ax.set_title(title, fontsize=10)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
-    ax.legend(handles=handles, fontsize=7, loc="lower right", title="ISA level", title_fontsize=7)
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7)
     ax.grid(axis="x", linewidth=0.3)
     fig.tight_layout()
     return fig
