@@ -39,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
     run.add_argument("--isa", action="append", help="ISA level(s) instead of the profile's (or 'all')")
     run.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
+    run.add_argument("--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)")
     run.add_argument("--run-id", help="name of the run folder (default: UTC timestamp)")
     run.add_argument("--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped")
     run.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where run folders go")
@@ -56,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.backend not in BACKENDS:
         raise UnknownNameError("backend", args.backend, BACKENDS)
     options = RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa),
-                         benchmarks=_split(args.benchmark), run_id=args.run_id, resume=args.resume,
+                         benchmarks=_split(args.benchmark), variants=_split(args.variant), run_id=args.run_id, resume=args.resume,
                          results_dir=args.results_dir, lab_cpuset=args.cpuset, harness_cpuset=args.harness_cpuset,
                          build=not args.no_build)
     backend = BACKENDS[args.backend](load_isa_table().all_switch_names())

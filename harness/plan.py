@@ -3,32 +3,34 @@
 from __future__ import annotations
 
 from harness.errors import UnknownNameError
-from harness.experiments import Experiment
+from harness.experiments import Benchmark, Experiment
 from harness.isa import IsaLevel
 from harness.records import Cell
 
 
-def plan_cells(experiments: list[Experiment], levels: list[IsaLevel], benchmarks: tuple[str, ...] | None = None) -> list[Cell]:
+def _check_filter(kind: str, wanted: tuple[str, ...] | None, known: set[str]) -> None:
+    for name in wanted or ():
+        if name not in known:
+            raise UnknownNameError(kind, name, sorted(known), "in the selected experiments")
+
+
+def _selected(exp: Experiment, benchmarks: tuple[str, ...] | None, variants: tuple[str, ...] | None) -> list[Benchmark]:
+    """Benchmarks passing both filters, plus the baselines they need so ratios stay computable."""
+    chosen = {b.id for b in exp.benchmarks.values()
+              if (benchmarks is None or b.id in benchmarks) and (variants is None or b.variant in variants)}
+    chosen |= {exp.baseline_of(b) for b in chosen}
+    return [b for b in exp.benchmarks.values() if b.id in chosen]
+
+
+def plan_cells(experiments: list[Experiment], levels: list[IsaLevel], benchmarks: tuple[str, ...] | None = None,
+               variants: tuple[str, ...] | None = None) -> list[Cell]:
     """Cells in run order. The ISA level is the outer loop so that the cells whose ratios are
     compared (same level, same group) run close together in time."""
-    if benchmarks is not None:
-        known = {b for exp in experiments for b in exp.benchmarks}
-        for name in benchmarks:
-            if name not in known:
-                raise UnknownNameError("benchmark", name, known, "in the selected experiments")
-    cells = []
-    for level in levels:
-        for exp in experiments:
-            for bench in exp.benchmarks.values():
-                if benchmarks is None or bench.id in benchmarks or _is_needed_baseline(exp, bench.id, benchmarks):
-                    cells.append(Cell(exp.id, bench.id, bench.group, exp.baseline_of(bench.id), bench.lab,
-                                      bench.variant, bench.dataset, bench.operation, level.name))
-    return cells
-
-
-def _is_needed_baseline(exp: Experiment, bench_id: str, selected: tuple[str, ...]) -> bool:
-    """A filtered run still measures each selected benchmark's baseline, so ratios stay computable."""
-    return any(b in exp.benchmarks and exp.baseline_of(b) == bench_id for b in selected)
+    _check_filter("benchmark", benchmarks, {b for exp in experiments for b in exp.benchmarks})
+    _check_filter("variant", variants, {b.variant for exp in experiments for b in exp.benchmarks.values()})
+    return [Cell(exp.id, bench.id, bench.group, exp.baseline_of(bench.id), bench.lab, bench.variant, bench.dataset,
+                 bench.operation, level.name)
+            for level in levels for exp in experiments for bench in _selected(exp, benchmarks, variants)]
 
 
 def datasets_of(cells: list[Cell]) -> list[str]:

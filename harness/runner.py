@@ -42,6 +42,7 @@ class RunOptions:
     experiments: tuple[str, ...] | None = None
     isa_levels: tuple[str, ...] | None = None
     benchmarks: tuple[str, ...] | None = None
+    variants: tuple[str, ...] | None = None
     run_id: str | None = None
     resume: bool = False
     results_dir: pathlib.Path = RESULTS_DIR
@@ -82,7 +83,7 @@ def resolve_plan(options: RunOptions) -> Plan:
     experiments = select_experiments(load_experiments(options.experiments_dir), list(options.experiments or profile.experiments))
     isa = load_isa_table()
     levels = isa.resolve(host_arch(), list(options.isa_levels or profile.isa_levels))
-    cells = plan_cells(experiments, levels, options.benchmarks or profile.benchmarks)
+    cells = plan_cells(experiments, levels, options.benchmarks or profile.benchmarks, options.variants)
     manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(cells):
         manifest.check(name)

@@ -22,3 +22,11 @@ def test_list_shows_experiments_profiles_and_levels(capsys):
 def test_check_datasets_passes_on_the_shipped_files(capsys):
     assert main(["check-datasets"]) == 0
     assert "employee-data" in capsys.readouterr().out
+
+
+def test_an_unknown_experiment_and_an_unknown_variant_are_explained(capsys):
+    assert main(["run", "--experiment", "007"]) == 2
+    assert "unknown experiment '007'" in capsys.readouterr().err
+    assert main(["run", "--variant", "jil"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown variant 'jil'" in err and "hint: valid: newtonsoft-default" in err

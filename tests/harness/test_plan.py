@@ -27,3 +27,14 @@ def test_a_benchmark_filter_keeps_the_baselines_it_needs():
 def test_an_unknown_benchmark_is_rejected_with_the_valid_names():
     with pytest.raises(UnknownNameError, match="did you mean 'file-stj-default'"):
         plan_cells([load_experiments()["001"]], _levels("native"), ("file-stj-defualt",))
+
+
+def test_a_variant_filter_selects_its_benchmarks_and_their_baselines():
+    cells = plan_cells([load_experiments()["000"]], _levels("native"), variants=("stj-annotated",))
+    assert [c.benchmark for c in cells] == ["SystemTextCaseSensitive_Annotated", "NewtonSoftJson_Camel"]
+
+
+def test_an_unknown_variant_lists_the_variants_the_experiments_use():
+    with pytest.raises(UnknownNameError, match="unknown variant 'stj-anotated'.*did you mean 'stj-annotated'") as error:
+        plan_cells([load_experiments()["000"]], _levels("native"), variants=("stj-anotated",))
+    assert "newtonsoft-default" in error.value.hint
