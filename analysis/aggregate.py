@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis.defaults import ISA_ORDER
 
-MEASURED = ("ok", "unverified")
+from analysis.rounds import MEASURED  # noqa: F401  (re-exported for tables and charts)
 
 
 def isa_rank(level: str) -> int:

@@ -117,9 +117,12 @@ def failures_markdown(cells: pd.DataFrame) -> str:
 
 def method_markdown(run: dict[str, Any]) -> str:
     """How the numbers were made, in a few lines."""
-    return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell, MemoryDiagnoser on. "
-            "Statistics are BenchmarkDotNet's (upper outliers removed); the 99% CI is Student-t on its standard error "
-            "(BenchmarkDotNet's own Error column is a 99.9% interval). Ratio intervals combine both relative half-widths "
+    rounds = run.get("rounds", 1)
+    return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
+            f"Each cell ran {rounds} round(s); the rounds of one ISA level are interleaved (every cell once, then again), so a "
+            "drift of the host's speed spreads over all cells. Per-round statistics are BenchmarkDotNet's (upper outliers removed); "
+            "rounds are pooled into one mean and variance (the spread between rounds included), and the 99% CI is Student-t on "
+            "the pooled standard error (BenchmarkDotNet's own Error column is a 99.9% interval). Ratio intervals combine both relative half-widths "
             "(first order). Raw BenchmarkDotNet JSON, the process's env.json and verification.json for each cell are under `raw/`; "
             "logs under `logs/`.\n")
 

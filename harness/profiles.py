@@ -13,7 +13,8 @@ from harness.records import JobSettings
 
 @dataclass(frozen=True)
 class Profile:
-    """One named preset."""
+    """One named preset. `rounds`: how many times each cell is run, interleaved with the other cells
+    of its ISA level, so slow drifts of the host's speed spread over every cell instead of biasing a few."""
 
     name: str
     description: str
@@ -21,6 +22,7 @@ class Profile:
     benchmarks: tuple[str, ...] | None
     isa_levels: tuple[str, ...]
     job: JobSettings
+    rounds: int = 1
 
 
 def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
@@ -36,7 +38,10 @@ def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
                 benchmarks=tuple(spec["benchmarks"]) if "benchmarks" in spec else None,
                 isa_levels=tuple(spec["isa_levels"]),
                 job=JobSettings(**spec.get("job", {})),
+                rounds=int(spec.get("rounds", 1)),
             )
+            if profiles[name].rounds < 1:
+                raise ValueError(f"rounds must be at least 1, got {profiles[name].rounds}")
         except (KeyError, TypeError, ValueError) as e:
             raise ConfigError(f"profile '{name}' in {path} is malformed: {e}", "compare it with the 'default' profile") from e
     return profiles

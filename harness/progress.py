@@ -43,7 +43,8 @@ class RunProgress:
         """A cell's row has been stored."""
         self._count += 1
         duration = f" ({row.duration_s:.1f} s)" if row.duration_s is not None else ""
-        line = f"[{self._count:>{len(str(self._total))}}/{self._total}] {cell.cell_id}: {describe_row(row)}{duration}"
+        round_note = f" round {row.round_index}/{row.round_count}" if row.round_count > 1 else ""
+        line = f"[{self._count:>{len(str(self._total))}}/{self._total}] {cell.cell_id}{round_note}: {describe_row(row)}{duration}"
         if self._bar is not None:
             self._bar.console.print(line, highlight=False)
             self._bar.update(self._task, completed=self._count)

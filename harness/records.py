@@ -127,7 +127,7 @@ class CellOutcome:
 
 @dataclass(frozen=True)
 class ResultRow:
-    """One line of results.jsonl: one cell of one run, flat (tidy) for pandas."""
+    """One line of results.jsonl: one round of one cell of one run, flat (tidy) for pandas."""
 
     run_id: str
     cell_id: str
@@ -177,6 +177,8 @@ class ResultRow:
     log_path: str | None = None
     started_at: str | None = None
     duration_s: float | None = None
+    round_index: int = 1
+    round_count: int = 1
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
@@ -189,6 +191,12 @@ class ResultRow:
             _require(self.verification_status == "failed", "ResultRow", "verification_status", self.verification_status, "an 'unverified' row must have failed verification")
         if self.status in ("failed", "skipped"):
             _require(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
+        _require(1 <= self.round_index <= self.round_count, "ResultRow", "round_index", self.round_index, f"must lie in 1..{self.round_count}")
+
+    @property
+    def row_key(self) -> str:
+        """Unique within a run: one row per cell and round."""
+        return f"{self.cell_id}#{self.round_index}"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict with named keys, for JSON."""

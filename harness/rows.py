@@ -23,6 +23,8 @@ class RowContext:
     log_path: str | None = None
     started_at: str | None = None
     duration_s: float | None = None
+    round_index: int = 1
+    round_count: int = 1
 
     def base(self) -> dict[str, Any]:
         """Identity and configuration fields of the row."""
@@ -33,6 +35,7 @@ class RowContext:
             "operation": c.operation, "isa_requested": c.isa_level, "cpuset": self.cpuset, "profile": self.profile,
             "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
             "started_at": self.started_at, "duration_s": self.duration_s,
+            "round_index": self.round_index, "round_count": self.round_count,
         }
 
 

@@ -75,6 +75,15 @@ class Plan:
     isa: IsaTable
     job: JobSettings
     levels: dict[str, IsaLevel]
+    rounds: int
+
+    def schedule(self) -> list[tuple[Cell, int]]:
+        """(cell, round) in run order: per ISA level, every round runs all of that level's cells."""
+        order = []
+        for level in self.levels:
+            cells = [c for c in self.cells if c.isa_level == level]
+            order += [(cell, r) for r in range(1, self.rounds + 1) for cell in cells]
+        return order
 
 
 def resolve_plan(options: RunOptions) -> Plan:
@@ -91,18 +100,18 @@ def resolve_plan(options: RunOptions) -> Plan:
     labs = {name: find_lab(all_labs, name) for name in labs_of(cells)}
     for lab in labs.values():
         lab.check_requirements()
-    return Plan(profile.name, cells, labs, isa, profile.job, {level.name: level for level in levels})
+    return Plan(profile.name, cells, labs, isa, profile.job, {level.name: level for level in levels}, profile.rounds)
 
 
 def _open_store(options: RunOptions, plan: Plan) -> RunStore:
-    selection = {"profile": plan.profile_name, "cells": [c.cell_id for c in plan.cells]}
+    selection = {"profile": plan.profile_name, "rounds": plan.rounds, "cells": [c.cell_id for c in plan.cells]}
     if not options.resume:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
         store.write_json(RUN_FILE, {"schema_version": 1, "run_id": store.run_id, **selection})
         return store
     store = RunStore.open(options.results_dir, options.run_id)
     recorded = store.read_json(RUN_FILE)
-    if recorded["profile"] != plan.profile_name or recorded["cells"] != selection["cells"]:
+    if any(recorded.get(key) != value for key, value in selection.items()):
         raise ResumeError(f"run {store.run_id} was started with profile '{recorded['profile']}' and {len(recorded['cells'])} cells; "
                           f"this command plans profile '{plan.profile_name}' with {len(plan.cells)} cells",
                           "resume with the same --profile / --experiment / --isa / --benchmark as the original run")
@@ -128,9 +137,9 @@ def run_one_cell(backend: Backend, plan: Plan, store: RunStore, ctx: RowContext,
         return skipped_row(ctx, ctx.level.detail)
     if ctx.level.state == "not-effective":
         return failed_row(ctx, ctx.level.detail)
-    out_dir = store.path(RAW_DIR, cell.slug)
+    out_dir = store.path(RAW_DIR, cell.slug, f"round-{ctx.round_index}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    request = CellRequest(lab, cell, options.datasets_dir.resolve(), out_dir, store.path(LOGS_DIR, f"{cell.slug}.log"),
+    request = CellRequest(lab, cell, options.datasets_dir.resolve(), out_dir, store.path(ctx.log_path or ""),
                           plan.job, ctx.level.switches, ctx.cpuset, options.cell_timeout_s)
     started = time.monotonic()
     try:
@@ -159,21 +168,24 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     _write_environment(store, plan, cpus, probes, backend)
     store.mark_latest()
 
-    done = {cell_id for cell_id, row in store.rows().items() if row.status in FINISHED}
-    progress = RunProgress(len(plan.cells), len(done))
-    progress.note(f"run {store.run_id}: {len(plan.cells)} cells ({len(done)} already done), lab pinned to CPU {cpus.lab_cpuset}; results in {store.directory}")
+    done = {key for key, row in store.rows().items() if row.status in FINISHED}
+    schedule = plan.schedule()
+    progress = RunProgress(len(schedule), len(done))
+    progress.note(f"run {store.run_id}: {len(plan.cells)} cells × {plan.rounds} round(s) ({len(done)} already done), "
+                  f"lab pinned to CPU {cpus.lab_cpuset}; results in {store.directory}")
     for lab_probe in probes.values():
         for level in lab_probe.levels.values():
             if level.state != "run":
                 progress.note(f"{lab_probe.lab} ISA level {level.level}: {level.state}: {level.detail}")
     try:
-        for cell in plan.cells:
-            if cell.cell_id in done:
+        for cell, round_index in schedule:
+            if f"{cell.cell_id}#{round_index}" in done:
                 continue
             progress.started(cell)
             ctx = RowContext(store.run_id, cell, cpus.lab_cpuset, plan.profile_name, probes[cell.lab].levels[cell.isa_level],
-                             probes[cell.lab].emulated, store.relative(store.path(LOGS_DIR, f"{cell.slug}.log")),
-                             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+                             probes[cell.lab].emulated, store.relative(store.path(LOGS_DIR, f"{cell.slug}.round-{round_index}.log")),
+                             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                             round_index=round_index, round_count=plan.rounds)
             row = run_one_cell(backend, plan, store, ctx, options)
             store.append(row)
             progress.finished(cell, row)

@@ -1,7 +1,7 @@
 """The run folder results/<run-id>/: results.jsonl (append-only), environment.json, run.json, raw/, logs/.
 
 Each finished cell is appended at once, so an interrupted run keeps everything it measured.
-When a cell appears more than once (a resumed retry), the last row wins.
+When a cell's round appears more than once (a resumed retry), the last row wins.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class RunStore:
             os.fsync(f.fileno())
 
     def rows(self) -> dict[str, ResultRow]:
-        """The current row per cell id (last one wins)."""
+        """The current row per cell and round (row_key; the last one written wins)."""
         path = self.path(RESULTS_FILE)
         rows: dict[str, ResultRow] = {}
         if path.is_file():
@@ -88,7 +88,8 @@ class RunStore:
                 if line.strip():
                     data = json.loads(line)
                     _check_schema(data, path, number)
-                    rows[data["cell_id"]] = ResultRow.from_dict(data)
+                    row = ResultRow.from_dict(data)
+                    rows[row.row_key] = row
         return rows
 
     def mark_latest(self) -> None:

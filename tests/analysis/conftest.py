@@ -6,6 +6,7 @@ import pytest
 
 from analysis.aggregate import with_ratios
 from analysis.load import load_run
+from analysis.rounds import pool_rounds
 from harness.backends.fake import FakeBackend
 from harness.runner import RunOptions, execute_run
 
@@ -28,4 +29,4 @@ def fake_run(tmp_path_factory):
 @pytest.fixture(scope="module")
 def fake_cells(fake_run):
     """with_ratios() of the fake run."""
-    return with_ratios(load_run(fake_run).rows)
+    return with_ratios(pool_rounds(load_run(fake_run).rows))

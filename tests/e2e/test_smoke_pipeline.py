@@ -1,6 +1,6 @@
 """One end-to-end run of the real pipeline: harness CLI → real dotnet lab (built here) → analysis report.
 
-Uses the smoke profile (two ISA levels, a few cells, a very short job); numbers are not checked,
+Uses the smoke profile (two ISA levels, a few cells, two rounds, a very short job); numbers are not checked,
 only that every stage produced what the next one needs.
 """
 
@@ -31,8 +31,9 @@ def smoke_run(tmp_path_factory):
 
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
     rows = [json.loads(line) for line in (smoke_run / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 10
+    assert len(rows) == 20  # 10 cells × 2 interleaved rounds
     assert {r["isa_requested"] for r in rows} == {"native", "scalar"}
+    assert {r["round_index"] for r in rows} == {1, 2}
     for row in rows:
         assert row["status"] in ("ok", "unverified"), row
         assert row["verification_status"] in ("passed", "failed")

@@ -16,16 +16,16 @@ def _rows(summary):
     return [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
 
 
-def test_a_smoke_run_stores_one_row_per_cell_with_verification_and_effective_isa(fake_backend, smoke_options):
+def test_a_smoke_run_stores_one_row_per_cell_and_round_with_verification_and_effective_isa(fake_backend, smoke_options):
     summary = execute_run(smoke_options, fake_backend)
-    rows = {r["cell_id"]: r for r in _rows(summary)}
-    assert len(rows) == 10
-    assert summary.counts == {"ok": 6, "unverified": 4}
-    camel = rows["000:SystemTextCaseSensitive_Camel@scalar"]
+    rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
+    assert len(rows) == 20  # 10 cells × 2 rounds
+    assert summary.counts == {"ok": 12, "unverified": 8}
+    camel = rows[("000:SystemTextCaseSensitive_Camel@scalar", 2)]
     assert camel["status"] == "unverified" and camel["verification_status"] == "failed"
     assert camel["isa_effective"] == "scalar" and camel["isa_switches"] == {"DOTNET_EnableHWIntrinsic": "0"}
-    assert rows["000:NewtonSoftJson_Camel@native"]["isa_effective"] == "avx512"
-    assert rows["000:NewtonSoftJson_Camel@native"]["raw_path"].startswith("raw/000__NewtonSoftJson_Camel__native/bdn/")
+    assert rows[("000:NewtonSoftJson_Camel@native", 1)]["isa_effective"] == "avx512"
+    assert rows[("000:NewtonSoftJson_Camel@native", 1)]["raw_path"].startswith("raw/000__NewtonSoftJson_Camel__native/round-1/bdn/")
     env = json.loads((summary.directory / "environment.json").read_text())
     assert env["labs"]["dotnet"]["isa_levels"]["scalar"]["state"] == "run"
     assert (summary.directory.parent / "latest").resolve() == summary.directory
@@ -34,10 +34,10 @@ def test_a_smoke_run_stores_one_row_per_cell_with_verification_and_effective_isa
 def test_a_failing_cell_is_recorded_and_the_run_goes_on(fixture_dir, smoke_options):
     backend = FakeBackend(fixture_dir, failing_cells=frozenset({"000:NewtonSoftJson_Camel@native"}))
     summary = execute_run(smoke_options, backend)
-    rows = {r["cell_id"]: r for r in _rows(summary)}
-    failed = rows["000:NewtonSoftJson_Camel@native"]
+    rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
+    failed = rows[("000:NewtonSoftJson_Camel@native", 1)]
     assert failed["status"] == "failed" and "simulated failure" in failed["error"]
-    assert len(backend.cells_run) == 10
+    assert len(backend.cells_run) == 20
 
 
 def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_options):
@@ -45,7 +45,7 @@ def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_
     second_backend = FakeBackend(fixture_dir)
     second = execute_run(dataclasses.replace(smoke_options, resume=True), second_backend)
     assert second.directory == first.directory
-    assert second_backend.cells_run == ["001:single-newtonsoft@scalar"]
+    assert second_backend.cells_run == ["001:single-newtonsoft@scalar", "001:single-newtonsoft@scalar"]  # both rounds
     assert second.counts.get("failed") is None
     assert any(p.name.startswith("environment.resumed-") for p in second.directory.iterdir())
 
@@ -101,3 +101,10 @@ def test_a_lab_whose_runtime_is_missing_is_refused_with_the_program_name(tmp_pat
     toml.write_text(toml.read_text().replace('requires = ["dotnet"]', 'requires = ["dotnet-not-installed-here"]'))
     with pytest.raises(MissingToolError, match="needs 'dotnet-not-installed-here'"):
         execute_run(dataclasses.replace(smoke_options, labs_dir=labs), fake_backend)
+
+
+def test_rounds_interleave_the_cells_of_a_level(fake_backend, smoke_options):
+    execute_run(smoke_options, fake_backend)
+    native = [c for c in fake_backend.cells_run if c.endswith("@native")]
+    assert native[:5] == native[5:10]  # round 2 repeats round 1's order after all of round 1
+    assert fake_backend.cells_run[:10] == native  # and a level finishes before the next starts

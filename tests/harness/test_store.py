@@ -10,11 +10,11 @@ from harness.store import RunStore
 from tests.harness.test_records import BASE
 
 
-def test_the_last_row_of_a_cell_wins(tmp_path):
+def test_the_last_row_of_a_cells_round_wins(tmp_path):
     store = RunStore.create(tmp_path, "run1")
     store.append(ResultRow(**BASE, status="failed", error="boom"))
     store.append(ResultRow(**BASE, status="ok", mean_ns=3.0, verification_status="passed"))
-    assert store.rows()["e:b@native"].status == "ok"
+    assert store.rows()["e:b@native#1"].status == "ok"
     assert len((tmp_path / "run1" / "results.jsonl").read_text().splitlines()) == 2
 
 
