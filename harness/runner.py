@@ -1,7 +1,8 @@
-"""Running a profile: load configuration, probe labs, then run every planned cell and store its row.
+"""Running a profile: load configuration, probe labs, then run every planned cell (once per round)
+and store its row.
 
-A failing cell is recorded and the run goes on; a resumed run skips cells that already have a
-measured or skipped row and retries failed ones.
+A failing cell is recorded and the run goes on; a resumed run skips the cell rounds that already
+have a measured or skipped row and retries failed ones.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from harness.backends.base import Backend, CellRequest
 from harness.datasets import load_manifest
-from harness.defaults import CELL_TIMEOUT_S, DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, EXPERIMENTS_DIR, LABS_DIR, LOGS_DIR, PROFILES_FILE, RAW_DIR, RESULTS_DIR, RUN_FILE
+from harness.defaults import SCHEMA_VERSION, CELL_TIMEOUT_S, DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, EXPERIMENTS_DIR, LABS_DIR, LOGS_DIR, PROFILES_FILE, RAW_DIR, RESULTS_DIR, RUN_FILE
 from harness.environment import collect_host_environment
 from harness.errors import HarnessError, ResumeError
 from harness.experiments import load_experiments, select_experiments
@@ -107,14 +108,14 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     selection = {"profile": plan.profile_name, "rounds": plan.rounds, "cells": [c.cell_id for c in plan.cells]}
     if not options.resume:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
-        store.write_json(RUN_FILE, {"schema_version": 1, "run_id": store.run_id, **selection})
+        store.write_json(RUN_FILE, {"schema_version": SCHEMA_VERSION, "run_id": store.run_id, **selection})
         return store
     store = RunStore.open(options.results_dir, options.run_id)
     recorded = store.read_json(RUN_FILE)
     if any(recorded.get(key) != value for key, value in selection.items()):
         raise ResumeError(f"run {store.run_id} was started with profile '{recorded['profile']}' and {len(recorded['cells'])} cells; "
                           f"this command plans profile '{plan.profile_name}' with {len(plan.cells)} cells",
-                          "resume with the same --profile / --experiment / --isa / --benchmark as the original run")
+                          "resume with the same --profile / --experiment / --isa / --benchmark / --variant as the original run")
     return store
 
 
