@@ -24,6 +24,15 @@ def _label(benchmark: str, rows: pd.DataFrame, baseline: str) -> str:
     return label
 
 
+def time_unit(max_ns: float) -> tuple[str, float]:
+    """(unit name, nanoseconds per unit) that keeps axis numbers short."""
+    if max_ns >= 1e6:
+        return "ms", 1e6
+    if max_ns >= 1e4:
+        return "µs", 1e3
+    return "ns", 1.0
+
+
 def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figure:
     """Figure for one group of one experiment (rows from with_ratios(), in display order)."""
     benchmarks = list(dict.fromkeys(cells["benchmark"]))
@@ -33,6 +42,8 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
     fig, ax = plt.subplots(figsize=(10, 1.0 + 0.2 * len(levels) * len(benchmarks) + 0.25 * len(benchmarks)))
     x_max = cells.loc[cells["status"].isin(MEASURED), "ci99_upper_ns"].max()
     x_max = x_max if pd.notna(x_max) else 1.0
+    unit, per_unit = time_unit(x_max)
+    x_max /= per_unit
     for b_index, bench in enumerate(benchmarks):
         rows = cells[cells["benchmark"] == bench]
         for l_index, level in enumerate(levels):
@@ -46,14 +57,16 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
                         va="center", fontsize=7, color="#555555")
                 continue
             unverified = row["verification_status"] == "failed"
-            ax.barh(y, row["mean_ns"], height=height * 0.9, color="white" if unverified else colors[l_index],
+            mean = row["mean_ns"] / per_unit
+            half = 0.0 if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"] / per_unit
+            ax.barh(y, mean, height=height * 0.9, color="white" if unverified else colors[l_index],
                     edgecolor=UNVERIFIED_COLOR if unverified else colors[l_index], hatch="///" if unverified else None,
-                    xerr=None if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"],
+                    xerr=half or None,
                     error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"})
             note = f"{row['ratio']:.2f}×" if pd.notna(row["ratio"]) else ""
             if row["comparison_void"]:
                 note += " (void)"
-            ax.text(row["mean_ns"] + (row["ci99_half_width_ns"] if pd.notna(row["ci99_half_width_ns"]) else 0) + x_max * 0.01,
+            ax.text(mean + half + x_max * 0.01,
                     y, note, va="center", fontsize=7, color=UNVERIFIED_COLOR if unverified else "#222222")
     ax.set_yticks(range(len(benchmarks)), [_label(b, cells[cells["benchmark"] == b], baseline) for b in benchmarks], fontsize=8)
     for tick, bench in zip(ax.get_yticklabels(), benchmarks):
@@ -61,7 +74,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
             tick.set_color(UNVERIFIED_COLOR)
     ax.invert_yaxis()
     ax.set_xlim(0, x_max * 1.18)
-    ax.set_xlabel("mean time per operation (ns), error bars: 99% CI; label: ratio to baseline at the same ISA level")
+    ax.set_xlabel(f"mean time per operation ({unit}), error bars: 99% CI; label: ratio to baseline at the same ISA level")
     ax.set_title(title, fontsize=10)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
