@@ -6,9 +6,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.defaults import ISA_ORDER
-
-from analysis.rounds import MEASURED  # noqa: F401  (re-exported for tables and charts)
-
+from analysis.rounds import MEASURED
 
 def isa_rank(level: str) -> int:
     """Display position of an ISA level."""

@@ -1,6 +1,5 @@
 """A complete fake-backend run (default profile, two ISA levels) shared by the analysis tests."""
 
-import dataclasses
 
 import pytest
 
