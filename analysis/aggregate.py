@@ -8,6 +8,7 @@ import pandas as pd
 from analysis.defaults import ISA_ORDER
 from analysis.rounds import MEASURED
 
+
 def isa_rank(level: str) -> int:
     """Display position of an ISA level."""
     return ISA_ORDER.index(level) if level in ISA_ORDER else len(ISA_ORDER)
