@@ -54,9 +54,8 @@ class LabProbe:
         return self.env.get("arch") != host_arch()
 
 
-def probe_level(backend: Backend, lab: LabSpec, level: IsaLevel, switches: dict[str, str], native_flags: dict[str, Any]) -> LevelProbe:
-    """Applies one level's switches to an `env` call and classifies the result."""
-    flags = dict(backend.call(lab, ["env"], switches)["isa"])
+def classify_level(lab: LabSpec, level: IsaLevel, switches: dict[str, str], flags: dict[str, Any], native_flags: dict[str, Any]) -> LevelProbe:
+    """What a level's readback means: runs, identical to native, or did not take effect."""
     unmet = unmet_expectations(level, flags)
     effective = describe_effective(flags)
     if unmet:
@@ -73,12 +72,13 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
     """Native env + list, then every requested level."""
     env = backend.call(lab, ["env"], {})
     listing = backend.call(lab, ["list"], {})
-    native = probe_level(backend, lab, isa.levels_for(env["arch"])["native"], {}, {})
+    native = classify_level(lab, isa.levels_for(env["arch"])["native"], {}, dict(env["isa"]), {})
     probes = {"native": native}
     for level in levels:
         if level.name != "native":
             switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
-            probes[level.name] = probe_level(backend, lab, level, switches, native.flags)
+            flags = dict(backend.call(lab, ["env"], switches)["isa"])
+            probes[level.name] = classify_level(lab, level, switches, flags, native.flags)
     return LabProbe(lab.name, env, listing, probes)
 
 

@@ -42,6 +42,7 @@ class FakeBackend:
         self._failing_verification = failing_verification
         self._time_scale = time_scale or {}
         self._env = json.loads((fixture_dir / "env.json").read_text())
+        self._listing = json.loads((fixture_dir / "list.json").read_text())
         if native_flags is not None:
             self._env["isa"] = dict(native_flags)
         self.calls: list[tuple[str, dict[str, str]]] = []
@@ -74,7 +75,7 @@ class FakeBackend:
             env = copy.deepcopy(self._env)
             env["isa"] = self.flags_for(switches)
             return env
-        return json.loads((self._fixture / "list.json").read_text())
+        return copy.deepcopy(self._listing)
 
     def run_cell(self, request: CellRequest) -> None:
         cell = request.cell
@@ -86,7 +87,7 @@ class FakeBackend:
         shutil.copytree(self._fixture / "bdn", out / "bdn", dirs_exist_ok=True)
         described = json.loads((self._fixture / "cell.json").read_text())
         self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0))
-        offered = {v["variant"]: v for v in json.loads((self._fixture / "list.json").read_text())["variants"]}
+        offered = {v["variant"]: v for v in self._listing["variants"]}
         variant = offered.get(cell.variant, {})
         described.update(variant=cell.variant, dataset=cell.dataset, operation=cell.operation,
                          cell=f"{cell.variant}/{cell.dataset}/{cell.operation}",

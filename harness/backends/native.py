@@ -59,9 +59,11 @@ class NativeBackend:
         except FileNotFoundError as e:
             raise HarnessError(f"cannot start lab '{lab.name}': {e}", "build it first (just build)") from e
         if done.returncode != 0:
+            message = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            hint = "build the lab (just build) and retry"
             found = last_lab_error(done.stderr)
-            tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            message, hint = found if found and found[1] else (found[0] if found else tail, "build the lab (just build) and retry")
+            if found:
+                message, hint = found[0], found[1] or hint
             raise HarnessError(f"lab '{lab.name}' `{' '.join(args)}` failed: {message}", hint)
         return json.loads(done.stdout)
 
