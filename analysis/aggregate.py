@@ -1,4 +1,9 @@
-"""Ratios to each group's baseline, at the same ISA level, with propagated 99% intervals."""
+"""Ratios to each group's baseline at the same ISA level, with intervals from paired replicates.
+
+Each ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's
+process of the same round, or of the same duet), with a Student-t interval on their logarithms
+(harness/stats.py); the pairs, not the iterations, are the independent observations.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.defaults import ISA_ORDER
-from analysis.rounds import MEASURED
+from analysis.replicates import MEASURED
+from harness.pairing import Replicate, paired_ratio_interval
+from harness.stats import Interval
 
 
 def isa_rank(level: str) -> int:
@@ -14,27 +21,41 @@ def isa_rank(level: str) -> int:
     return ISA_ORDER.index(level) if level in ISA_ORDER else len(ISA_ORDER)
 
 
-def ratio_with_ci(mean_a, half_a, mean_b, half_b):
-    """a / b and its 99% half-width by first-order propagation for two independent means
-    (works on scalars and on pandas/numpy arrays alike)."""
-    ratio = mean_a / mean_b
-    return ratio, ratio * np.sqrt((half_a / mean_a) ** 2 + (half_b / mean_b) ** 2)
+class RatioBook:
+    """Every measured replicate of a run, indexed for pairing (experiment, benchmark, ISA level)."""
+
+    def __init__(self, rows: pd.DataFrame) -> None:
+        self._replicates: dict[tuple[str, str, str], list[Replicate]] = {}
+        measured = rows[rows["status"].isin(MEASURED)]
+        for r in measured.itertuples():
+            partner = None if pd.isna(r.partner) else r.partner
+            key = (r.experiment, r.benchmark, r.isa_requested)
+            self._replicates.setdefault(key, []).append(Replicate(r.benchmark, int(r.round_index), partner, float(r.mean_ns)))
+
+    def interval(self, experiment: str, benchmark: str, reference: str, level: str) -> Interval | None:
+        """benchmark / reference at one level, or None when either has no measured replicate."""
+        mine = self._replicates.get((experiment, benchmark, level), [])
+        theirs = self._replicates.get((experiment, reference, level), [])
+        return paired_ratio_interval(mine, theirs)
 
 
-def with_ratios(rows: pd.DataFrame) -> pd.DataFrame:
-    """Adds baseline_* columns, ratio (mean / baseline mean), ratio_ci99_half_width,
-    allocated_ratio, rel_ci99 (half-width / mean) and comparison_void (either side unverified)."""
-    df = rows.copy()
-    base = df[["experiment", "benchmark", "isa_requested", "mean_ns", "ci99_half_width_ns",
-               "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
-        "benchmark": "baseline", "mean_ns": "baseline_mean_ns", "ci99_half_width_ns": "baseline_ci99_half_width_ns",
-        "allocated_bytes_per_op": "baseline_allocated_bytes_per_op", "status": "baseline_status",
-        "verification_status": "baseline_verification_status"})
+def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """Adds baseline_* columns, ratio with ratio_ci99_lower/upper and ratio_rel_ci99 (from paired replicates),
+    ratio_pairs, allocated_ratio, rel_ci99 (cell half-width / mean) and comparison_void (either side unverified)."""
+    df = cells.copy()
+    base = df[["experiment", "benchmark", "isa_requested", "mean_ns", "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
+        "benchmark": "baseline", "mean_ns": "baseline_mean_ns", "allocated_bytes_per_op": "baseline_allocated_bytes_per_op",
+        "status": "baseline_status", "verification_status": "baseline_verification_status"})
     df = df.merge(base, on=["experiment", "baseline", "isa_requested"], how="left")
+    book = RatioBook(rows)
+    intervals = [book.interval(r.experiment, r.benchmark, r.baseline, r.isa_requested)
+                 if r.status in MEASURED and r.baseline_status in MEASURED else None for r in df.itertuples()]
+    df["ratio"] = [np.nan if i is None else i.estimate for i in intervals]
+    df["ratio_ci99_lower"] = [np.nan if i is None or i.lower is None else i.lower for i in intervals]
+    df["ratio_ci99_upper"] = [np.nan if i is None or i.upper is None else i.upper for i in intervals]
+    df["ratio_rel_ci99"] = [np.nan if i is None or i.relative_half_width is None else i.relative_half_width for i in intervals]
+    df["ratio_pairs"] = [0 if i is None else i.n for i in intervals]
     measured = df["status"].isin(MEASURED) & df["baseline_status"].isin(MEASURED)
-    ratio, half = ratio_with_ci(df["mean_ns"], df["ci99_half_width_ns"], df["baseline_mean_ns"], df["baseline_ci99_half_width_ns"])
-    df["ratio"] = np.where(measured, ratio, np.nan)
-    df["ratio_ci99_half_width"] = np.where(measured, half, np.nan)
     df["allocated_ratio"] = np.where(measured, df["allocated_bytes_per_op"] / df["baseline_allocated_bytes_per_op"], np.nan)
     df["rel_ci99"] = df["ci99_half_width_ns"] / df["mean_ns"]
     df["comparison_void"] = (df["verification_status"] == "failed") | (df["baseline_verification_status"] == "failed")
@@ -42,7 +63,9 @@ def with_ratios(rows: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def median_relative_ci(df: pd.DataFrame) -> float | None:
-    """Median over measured cells of the 99% CI half-width relative to the mean."""
-    values = df.loc[df["status"].isin(MEASURED), "rel_ci99"].dropna()
+def median_relative_ci(df: pd.DataFrame, column: str = "rel_ci99") -> float | None:
+    """Median over measured cells of a relative 99% CI half-width column (cells: rel_ci99; ratios: ratio_rel_ci99)."""
+    values = df.loc[df["status"].isin(MEASURED), column].dropna()
+    if column == "ratio_rel_ci99":
+        values = df.loc[df["status"].isin(MEASURED) & (df["benchmark"] != df["baseline"]) & ~df["comparison_void"], column].dropna()
     return None if values.empty else float(values.median())

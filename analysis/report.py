@@ -32,11 +32,16 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
     """Counts of cells and verdicts, and the precision of the run."""
     counts = Counter(cells["status"])
     precision = median_relative_ci(cells)
+    ratio_precision = median_relative_ci(cells, "ratio_rel_ci99")
     primary = Counter(verdicts.loc[verdicts["primary"], "verdict"]) if not verdicts.empty else Counter()
+
+    def pct(value: float | None) -> str:
+        return "—" if value is None else f"{100 * value:.2f}%"
     lines = [
         "## Summary\n",
         f"- Cells: {len(cells)} — " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".",
-        f"- Median relative 99% CI half-width over measured cells: {'—' if precision is None else f'{100 * precision:.2f}%'}.",
+        f"- Median relative 99% CI half-width, over processes: {pct(ratio_precision)} for ratios to the baseline "
+        f"(paired processes), {pct(precision)} for cell means.",
         "- Reproduction verdicts (at the ISA level matching each published CPU): "
         + (", ".join(f"{n} {v}" for v, n in primary.most_common()) or "none") + ".",
     ]
@@ -117,14 +122,26 @@ def failures_markdown(cells: pd.DataFrame) -> str:
 
 def method_markdown(run: dict[str, Any]) -> str:
     """How the numbers were made, in a few lines."""
-    rounds = run.get("rounds", 1)
+    stopping = run.get("stopping", {})
+    rule = (f"at least {stopping.get('min_rounds', '?')} rounds, then more until every ratio of a group had a 99% CI within "
+            f"±{100 * stopping['target_rel_ci']:.1f}% or the group reached {stopping.get('max_rounds')} rounds or "
+            f"{stopping.get('group_time_cap_s')} s of machine time" if stopping.get("target_rel_ci")
+            else f"{stopping.get('min_rounds', '?')} round(s)")
     return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
-            f"Each cell ran {rounds} round(s); the rounds of one ISA level are interleaved (every cell once, then again), so a "
-            "drift of the host's speed spreads over all cells. Per-round statistics are BenchmarkDotNet's (upper outliers removed); "
-            "rounds are pooled into one mean and variance (the spread between rounds included), and the 99% CI is Student-t on "
-            "the pooled standard error (BenchmarkDotNet's own Error column is a 99.9% interval). Ratio intervals combine both relative half-widths "
-            "(first order). Raw BenchmarkDotNet JSON, the process's env.json and verification.json for each cell are under `raw/`; "
-            "logs under `logs/`.\n")
+            f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design'), '')}); {rule}. "
+            "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t 99% interval "
+            "over them; a ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's process of the same "
+            "round or duet), with a Student-t 99% interval on their logarithms. The within-process interval (iterations of one process) "
+            "is kept as a diagnostic in tables/results.csv (`within_rel_ci99`): it ignores the process-to-process spread and is several "
+            "times too narrow. Raw BenchmarkDotNet JSON, the process's env.json and verification.json are under `raw/`; logs under `logs/`.\n")
+
+
+#: One line per replication design, for the method section.
+DESIGN_TEXT = {
+    "sequential": "every cell of an ISA level once per round, in plan order",
+    "interleaved": "one group at a time, its cells once per round in a fresh random order",
+    "duet": "each benchmark at the same time as its baseline, on two CPUs swapped every round",
+}
 
 
 def compose_report(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame, env: dict[str, Any],

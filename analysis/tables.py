@@ -30,12 +30,24 @@ def format_ns(ns: float | None) -> str:
     return f"{ns:,.1f} ns"
 
 
-def format_ratio(ratio: float | None, half: float | None = None) -> str:
-    """0.512 → '0.51×', with '±0.02' when an interval is known."""
-    if ratio is None or (isinstance(ratio, float) and math.isnan(ratio)):
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def format_ratio(ratio: float | None, rel_half: float | None = None) -> str:
+    """0.512 → '0.51×', with ' ±1.8%' (relative 99% CI half-width) when an interval is known."""
+    if _missing(ratio):
         return "—"
-    spread = f" ±{half:.2f}" if half is not None and not math.isnan(half) else ""
-    return f"{ratio:.2f}×{spread}"
+    return f"{ratio:.2f}×" + ("" if _missing(rel_half) else f" ±{100 * rel_half:.1f}%")
+
+
+def format_interval(ratio: float | None, lower: float | None, upper: float | None) -> str:
+    """'0.51× [0.49, 0.53]'; '0.51× (no interval: one replicate)' when the bounds are unknown."""
+    if _missing(ratio):
+        return "—"
+    if _missing(lower) or _missing(upper):
+        return f"{ratio:.2f}× (no interval)"
+    return f"{ratio:.2f}× [{lower:.3f}, {upper:.3f}]"
 
 
 def _cell_text(row: pd.Series) -> str:
@@ -43,7 +55,8 @@ def _cell_text(row: pd.Series) -> str:
         return "same as native" if row["status"] == "skipped" else "FAILED"
     rel = f" ±{100 * row['rel_ci99']:.1f}%" if not pd.isna(row["rel_ci99"]) else ""
     void = " VOID" if row["comparison_void"] else ""
-    return f"{format_ns(row['mean_ns'])}{rel} ({format_ratio(row['ratio'])}{void})"
+    ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])
+    return f"{format_ns(row['mean_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])})"
 
 
 def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: list[str]) -> str:
@@ -66,7 +79,8 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
                          *[_cell_text(by_level[level]) if level in by_level else "—" for level in levels]])
         if not rows:
             continue
-        parts.append(f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: mean per operation ±99% CI half-width (ratio to baseline at the same ISA level).\n\n"
+        parts.append(f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: mean per operation ±99% CI half-width over its n "
+                     "processes (ratio to the baseline at the same ISA level ±99% CI half-width over paired processes).\n\n"
                      + markdown_table(headers, rows))
     return "\n".join(parts)
 
@@ -74,10 +88,11 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
 def reproduction_markdown(verdicts: pd.DataFrame) -> str:
     """The primary verdict of every claim (at the ISA level matching the published CPU)."""
     primary = verdicts[verdicts["primary"]]
-    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio (99% CI)", "ISA level", "Verdict", "Published on"]
+    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio [99% CI]", "ISA level", "Verdict", "Published on"]
     rows = [[r["scenario"], r["published_variant"], r["metric"],
              f"{r['published_ratio']:.2f}× ({r['ratio_source']})",
-             format_ratio(r["measured_ratio"], r["measured_ratio_ci99"]), r["isa_level"],
+             format_interval(r["measured_ratio"], r["measured_ratio_lower"], r["measured_ratio_upper"]) if r["metric"] == "time"
+             else format_ratio(r["measured_ratio"]), r["isa_level"],
              f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""), r["published_runtime"]]
             for _, r in primary.iterrows()]
     return markdown_table(headers, rows)

@@ -2,7 +2,10 @@
 
 Absolute times differ across machines, so what is compared is each claim's ratio to its
 baseline: published (printed, or derived from the published means of the same table) against
-measured at the same ISA level. A comparison whose variant or baseline failed verification is void.
+measured at the same ISA level, with the measured ratio's 99% interval from paired replicates.
+The verdict uses the interval, not the point: reproduced when all of it lies within the tolerance
+band around the published ratio, inconclusive when it straddles the band's edge. A comparison
+whose variant or baseline failed verification is void.
 """
 
 from __future__ import annotations
@@ -12,20 +15,23 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from analysis.aggregate import MEASURED, ratio_with_ci
+from analysis.aggregate import RatioBook
+from analysis.replicates import MEASURED
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from harness.experiments import Claim, Experiment
 
 REPRODUCED = "reproduced"
 SAME_DIRECTION = "same direction only"
 NOT_REPRODUCED = "not reproduced"
+INCONCLUSIVE = "inconclusive"
 VOID = "void: verification failed"
 NOT_MEASURED = "not measured"
 
-#: metric name → (claim attribute with the published value, measured column, its CI half-width column or None)
+#: metric name → (claim attribute with the published value, measured column). Time ratios come with an interval
+#: from paired replicates; allocations are deterministic per operation, so their ratio is judged as a point.
 METRICS = {
-    "time": ("mean_ns", "mean_ns", "ci99_half_width_ns"),
-    "allocated": ("allocated_bytes", "allocated_bytes_per_op", None),
+    "time": ("mean_ns", "mean_ns"),
+    "allocated": ("allocated_bytes", "allocated_bytes_per_op"),
 }
 
 
@@ -47,7 +53,9 @@ class Verdict:
     isa_level: str
     primary: bool
     measured_ratio: float | None
-    measured_ratio_ci99: float | None
+    measured_ratio_lower: float | None
+    measured_ratio_upper: float | None
+    pairs: int | None
     measured_runtime: str | None
     variant_verification: str | None
     baseline_verification: str | None
@@ -64,15 +72,28 @@ def direction(ratio: float, parity: float = PARITY_BAND) -> str:
     return "≈1"
 
 
-def judge(published: float, measured: float | None, void: bool, tolerance: float = TOLERANCE) -> str:
-    """The verdict for one published ratio against one measured ratio."""
+def judge(published: float, measured: float | None, void: bool, lower: float | None = None, upper: float | None = None,
+          interval: bool = True, tolerance: float = TOLERANCE) -> str:
+    """The verdict for one published ratio against a measured ratio and its interval.
+
+    With interval=True (time), [lower, upper] must lie inside [published × (1 ± tolerance)] to reproduce;
+    wholly outside it is 'same direction only' or 'not reproduced'; across its edge, or with no interval
+    (one replicate), 'inconclusive'. With interval=False (allocations) the point is judged alone."""
     if void:
         return VOID
     if measured is None or math.isnan(measured):
         return NOT_MEASURED
-    if abs(measured / published - 1) <= tolerance:
+    if not interval:
+        lower = upper = measured
+    if lower is None or upper is None or math.isnan(lower) or math.isnan(upper):
+        return INCONCLUSIVE
+    low, high = published * (1 - tolerance), published * (1 + tolerance)
+    if low <= lower and upper <= high:
         return REPRODUCED
-    return SAME_DIRECTION if direction(measured) == direction(published) else NOT_REPRODUCED
+    if lower <= high and upper >= low:
+        return INCONCLUSIVE
+    same = direction(lower) == direction(upper) == direction(published)
+    return SAME_DIRECTION if same else NOT_REPRODUCED
 
 
 def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tuple[float, str] | None:
@@ -98,8 +119,8 @@ def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], st
     return levels, f"read at native: {wanted} not measured separately in this run"
 
 
-def verdicts_for(experiment: Experiment, cells: pd.DataFrame) -> list[Verdict]:
-    """Every verdict of one experiment; `cells` is the with_ratios() frame."""
+def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -> list[Verdict]:
+    """Every verdict of one experiment; `cells` is the with_ratios() frame, `book` the run's replicates."""
     planned = cells[cells["experiment"] == experiment.id]
     # Emulated cells are functional checks only: never judged on time.
     rows = planned[planned["status"].isin(MEASURED) & ~planned["emulated"].fillna(False).astype(bool)]
@@ -115,46 +136,44 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame) -> list[Verdict]:
             if published is None:
                 continue
             for level in levels or [primary_level]:
-                out.append(_verdict(experiment, claim, metric, published, rows, level, level == primary_level, note))
+                out.append(_verdict(experiment, claim, metric, published, rows, book, level, level == primary_level, note))
     return out
 
 
-def _measured_ratio(row, ref, column: str, ci_column: str | None) -> tuple[float | None, float | None]:
-    """The claim benchmark's value over its reference's, with a propagated CI when one exists."""
-    if row is None or ref is None or pd.isna(row[column]) or pd.isna(ref[column]) or ref[column] == 0:
-        return None, None
-    if ci_column is None:
-        return float(row[column] / ref[column]), None
-    ratio, half = ratio_with_ci(row[column], row[ci_column], ref[column], ref[ci_column])
-    return float(ratio), None if pd.isna(half) else float(half)
-
-
 def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple[float, str], measured: pd.DataFrame,
-             level: str, primary: bool, note: str) -> Verdict:
+             book: RatioBook, level: str, primary: bool, note: str) -> Verdict:
     hardware = experiment.hardware[claim.hardware]
-    _, column, ci_column = METRICS[metric]
+    column = METRICS[metric][1]
 
     def at(benchmark: str):
         found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == level)]
         return None if found.empty else found.iloc[0]
 
     row, ref = at(claim.benchmark), at(claim.reference)
-    ratio, half = _measured_ratio(row, ref, column, ci_column)
+    ratio = lower = upper = pairs = None
+    if row is not None and ref is not None:
+        if metric == "time":
+            interval = book.interval(experiment.id, claim.benchmark, claim.reference, level)
+            if interval is not None:
+                ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
+        elif not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
+            ratio = float(row[column] / ref[column])
     void = any(r is not None and r["verification_status"] == "failed" for r in (row, ref))
     return Verdict(
         experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant,
         benchmark=claim.benchmark, reference=claim.reference, metric=metric,
         published_value=getattr(claim, METRICS[metric][0]), published_ratio=round(published[0], 4), ratio_source=published[1],
         published_hardware=hardware.description, published_runtime=hardware.runtime, isa_level=level, primary=primary,
-        measured_ratio=ratio, measured_ratio_ci99=half,
+        measured_ratio=ratio, measured_ratio_lower=lower, measured_ratio_upper=upper, pairs=pairs,
         measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
         variant_verification=None if row is None else row["verification_status"],
         baseline_verification=None if ref is None else ref["verification_status"],
-        verdict=judge(published[0], ratio, void), note=note,
+        verdict=judge(published[0], ratio, void, lower, upper, interval=metric == "time"), note=note,
     )
 
 
-def verdict_table(experiments: list[Experiment], cells: pd.DataFrame) -> pd.DataFrame:
-    """All verdicts as a tidy DataFrame."""
-    verdicts = [asdict(v) for exp in experiments for v in verdicts_for(exp, cells)]
+def verdict_table(experiments: list[Experiment], cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """All verdicts as a tidy DataFrame (`cells`: with_ratios(); `rows`: the run's replicate rows)."""
+    book = RatioBook(rows)
+    verdicts = [asdict(v) for exp in experiments for v in verdicts_for(exp, cells, book)]
     return pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__])

@@ -16,7 +16,7 @@ from analysis.charts import GROUP_CHARTS, render_figure
 from analysis.defaults import REPORT_DIR
 from analysis.load import load_run
 from analysis.report import compose_report, reproduction_section
-from analysis.rounds import pool_rounds
+from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
 from analysis.verdicts import verdict_table
 from harness.experiments import Experiment, load_experiments
@@ -57,10 +57,10 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     """Renders the report of one run folder; returns the path of report.md."""
     data = load_run(run_dir)
     all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
-    cells = with_ratios(pool_rounds(data.rows))
+    cells = with_ratios(summarize_cells(data.rows), data.rows)
     experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
     levels = _levels(cells)
-    verdicts = verdict_table(experiments, cells)
+    verdicts = verdict_table(experiments, cells, data.rows)
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))

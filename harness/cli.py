@@ -13,6 +13,7 @@ import sys
 
 from harness.backends import BACKENDS
 from harness.datasets import load_manifest
+from harness.designs import DESIGNS
 from harness.defaults import DEFAULT_PROFILE, RESULTS_DIR
 from harness.environment import collect_host_environment
 from harness.errors import HarnessError, UnknownNameError
@@ -47,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU not used by the lab)")
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
     run.add_argument("--backend", default="native", help=f"one of: {', '.join(BACKENDS)}")
+    run.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
+    run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     sub.add_parser("list", help="experiments, profiles, ISA levels and labs")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
@@ -59,7 +62,7 @@ def _run(args: argparse.Namespace) -> int:
     options = RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa),
                          benchmarks=_split(args.benchmark), variants=_split(args.variant), run_id=args.run_id, resume=args.resume,
                          results_dir=args.results_dir, lab_cpuset=args.cpuset, harness_cpuset=args.harness_cpuset,
-                         build=not args.no_build)
+                         build=not args.no_build, design=args.design, calibrate=not args.no_calibration)
     backend = BACKENDS[args.backend](load_isa_table().all_switch_names())
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))

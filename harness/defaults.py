@@ -25,7 +25,11 @@ RAW_DIR = "raw"
 LOGS_DIR = "logs"
 
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.
-SCHEMA_VERSION = 1
+#: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
+SCHEMA_VERSION = 2
+
+#: Version of the configuration files this harness reads (experiments/*.toml, profiles.toml).
+CONFIG_SCHEMA_VERSION = 1
 
 #: Profile used when none is named.
 DEFAULT_PROFILE = "default"

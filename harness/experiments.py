@@ -10,7 +10,7 @@ import pathlib
 import tomllib
 from dataclasses import dataclass
 
-from harness.defaults import EXPERIMENTS_DIR, SCHEMA_VERSION
+from harness.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.errors import ConfigError, UnknownNameError
 
 
@@ -89,8 +89,8 @@ class Experiment:
 
 def _parse(path: pathlib.Path) -> Experiment:
     data = tomllib.loads(path.read_text())
-    if data.get("schema_version") != SCHEMA_VERSION:
-        raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {SCHEMA_VERSION}")
+    if data.get("schema_version") != CONFIG_SCHEMA_VERSION:
+        raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}")
     lab, operation = data["lab"], data.get("operation", "deserialize")
     groups = {g["id"]: Group(g["id"], g["title"], g["baseline"]) for g in data["groups"]}
     benchmarks = {

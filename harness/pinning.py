@@ -48,10 +48,17 @@ class CpuPlan:
         return format_cpuset(self.lab)
 
 
-def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = None) -> CpuPlan:
-    """Default: the lab on the highest allowed CPU, the harness on the lowest (when there are two or more)."""
+def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = None, lab_count: int = 1) -> CpuPlan:
+    """Default: the lab on the highest allowed CPU(s), the harness on the lowest CPU left (when one is left;
+    a duet on a 2-CPU machine takes both, and the harness, which only waits, floats)."""
     allowed = allowed if allowed is not None else os.sched_getaffinity(0)
-    lab_cpus = parse_cpuset(lab) if lab else (max(allowed),)
+    if len(allowed) < lab_count and not lab:
+        raise PinningError(f"the design needs {lab_count} lab CPUs, this process may use {len(allowed)}",
+                           "choose a one-CPU design (--design interleaved) or run on a machine with more CPUs")
+    lab_cpus = parse_cpuset(lab) if lab else tuple(sorted(allowed)[-lab_count:])
+    if len(lab_cpus) < lab_count:
+        raise PinningError(f"the design needs {lab_count} lab CPUs, --cpuset {lab} names {len(lab_cpus)}",
+                           f"pass --cpuset with {lab_count} CPUs, e.g. 0,1")
     if harness:
         harness_cpus: tuple[int, ...] | None = parse_cpuset(harness)
     else:

@@ -1,4 +1,5 @@
-"""Run profiles (experiments/profiles.toml): named presets of experiments, benchmarks, ISA levels and job."""
+"""Run profiles (experiments/profiles.toml): named presets of experiments, benchmarks, ISA levels,
+the BenchmarkDotNet job of one replicate, the replication design, and when to stop replicating."""
 
 from __future__ import annotations
 
@@ -7,14 +8,35 @@ import tomllib
 from dataclasses import dataclass
 
 from harness.defaults import PROFILES_FILE
+from harness.designs import DESIGNS
 from harness.errors import ConfigError, UnknownNameError
 from harness.records import JobSettings
+
+@dataclass(frozen=True)
+class Stopping:
+    """When a group has enough replicates: at least min_rounds, then until every ratio of the group has a
+    relative 99% CI half-width ≤ target_rel_ci, or max_rounds, or the group's time cap (then it is 'imprecise')."""
+
+    min_rounds: int
+    max_rounds: int
+    target_rel_ci: float | None = None
+    group_time_cap_s: float | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_rounds <= self.max_rounds:
+            raise ValueError(f"need 1 ≤ min_rounds ≤ max_rounds, got {self.min_rounds} and {self.max_rounds}")
+        if self.target_rel_ci is not None and not 0 < self.target_rel_ci < 1:
+            raise ValueError(f"target_rel_ci must lie in (0, 1), got {self.target_rel_ci}")
+
+    @property
+    def adaptive(self) -> bool:
+        """True when the number of rounds depends on the precision reached."""
+        return self.target_rel_ci is not None and self.max_rounds > self.min_rounds
 
 
 @dataclass(frozen=True)
 class Profile:
-    """One named preset. `rounds`: how many times each cell is run, interleaved with the other cells
-    of its ISA level, so slow drifts of the host's speed spread over every cell instead of biasing a few."""
+    """One named preset."""
 
     name: str
     description: str
@@ -22,7 +44,32 @@ class Profile:
     benchmarks: tuple[str, ...] | None
     isa_levels: tuple[str, ...]
     job: JobSettings
-    rounds: int = 1
+    design: str
+    stopping: Stopping
+
+
+def _stopping(spec: dict) -> Stopping:
+    if "stopping" not in spec:
+        rounds = int(spec.get("rounds", 1))
+        return Stopping(rounds, rounds)
+    s = spec["stopping"]
+    return Stopping(int(s["min_rounds"]), int(s["max_rounds"]), s.get("target_rel_ci"), s.get("group_time_cap_s"))
+
+
+def _profile(name: str, spec: dict) -> Profile:
+    design = spec.get("design", "sequential")
+    if design not in DESIGNS:
+        raise ValueError(f"design '{design}' is not one of {', '.join(DESIGNS)}")
+    return Profile(
+        name=name,
+        description=spec["description"],
+        experiments=tuple(spec["experiments"]),
+        benchmarks=tuple(spec["benchmarks"]) if "benchmarks" in spec else None,
+        isa_levels=tuple(spec["isa_levels"]),
+        job=JobSettings(**spec.get("job", {})),
+        design=design,
+        stopping=_stopping(spec),
+    )
 
 
 def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
@@ -31,17 +78,7 @@ def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
     profiles = {}
     for name, spec in data["profiles"].items():
         try:
-            profiles[name] = Profile(
-                name=name,
-                description=spec["description"],
-                experiments=tuple(spec["experiments"]),
-                benchmarks=tuple(spec["benchmarks"]) if "benchmarks" in spec else None,
-                isa_levels=tuple(spec["isa_levels"]),
-                job=JobSettings(**spec.get("job", {})),
-                rounds=int(spec.get("rounds", 1)),
-            )
-            if profiles[name].rounds < 1:
-                raise ValueError(f"rounds must be at least 1, got {profiles[name].rounds}")
+            profiles[name] = _profile(name, spec)
         except (KeyError, TypeError, ValueError) as e:
             raise ConfigError(f"profile '{name}' in {path} is malformed: {e}", "compare it with the 'default' profile") from e
     return profiles

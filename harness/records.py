@@ -125,9 +125,34 @@ class CellOutcome:
     isa_flags: dict[str, Any]
 
 
+def row_key(cell_id: str, round_index: int, partner: str | None = None) -> str:
+    """The key of one replicate: cell_id#round, plus ~partner when it ran beside another benchmark."""
+    return f"{cell_id}#{round_index}" + (f"~{partner}" if partner else "")
+
+
+@dataclass(frozen=True)
+class ProcessUsage:
+    """What the measured process and its CPU did besides the benchmark: read from wait4's rusage and /proc/stat."""
+
+    wall_s: float
+    lab_cpu_s: float | None = None
+    cpu_other_ms: float | None = None
+    steal_ms: float | None = None
+    involuntary_context_switches: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The row fields this usage fills."""
+        return {"lab_cpu_s": self.lab_cpu_s, "cpu_other_ms": self.cpu_other_ms, "steal_ms": self.steal_ms,
+                "involuntary_context_switches": self.involuntary_context_switches}
+
+
 @dataclass(frozen=True)
 class ResultRow:
-    """One line of results.jsonl: one round of one cell of one run, flat (tidy) for pandas."""
+    """One line of results.jsonl: one process-level replicate (round) of one cell, flat (tidy) for pandas.
+
+    `design` says how replicates were placed in time (sequential sweeps, interleaved blocks, or duet pairs);
+    `partner` names the benchmark that ran at the same time on the other lab CPU (duet only). `cpu_other_ms`
+    is time the pinned CPU spent on anything but this process while it ran; `steal_ms` is the hypervisor's."""
 
     run_id: str
     cell_id: str
@@ -179,6 +204,12 @@ class ResultRow:
     duration_s: float | None = None
     round_index: int = 1
     round_count: int = 1
+    design: str = "sequential"
+    partner: str | None = None
+    lab_cpu_s: float | None = None
+    cpu_other_ms: float | None = None
+    steal_ms: float | None = None
+    involuntary_context_switches: int | None = None
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
@@ -195,8 +226,8 @@ class ResultRow:
 
     @property
     def row_key(self) -> str:
-        """Unique within a run: one row per cell and round."""
-        return f"{self.cell_id}#{self.round_index}"
+        """Unique within a run: one row per cell, round and (in duet designs) simultaneous partner."""
+        return row_key(self.cell_id, self.round_index, self.partner)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict with named keys, for JSON."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.isa import IsaLevel, describe_effective, unmet_expectations
 from harness.probe import LevelProbe
-from harness.records import Cell, CellOutcome, ResultRow
+from harness.records import Cell, CellOutcome, ProcessUsage, ResultRow
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,10 @@ class RowContext:
     duration_s: float | None = None
     round_index: int = 1
     round_count: int = 1
+    design: str = "sequential"
+    partner: str | None = None
+    usage: ProcessUsage | None = None
+    raw_folder: str = "round-1"
 
     def base(self) -> dict[str, Any]:
         """Identity and configuration fields of the row."""
@@ -36,6 +40,7 @@ class RowContext:
             "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
             "started_at": self.started_at, "duration_s": self.duration_s,
             "round_index": self.round_index, "round_count": self.round_count,
+            "design": self.design, "partner": self.partner, **(self.usage.fields() if self.usage else {}),
         }
 
 

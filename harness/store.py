@@ -79,6 +79,21 @@ class RunStore:
             f.flush()
             os.fsync(f.fileno())
 
+    def append_json_line(self, name: str, data: dict[str, Any]) -> None:
+        """Appends one JSON object as a line of a side log (calibration.jsonl)."""
+        with self.path(name).open("a") as f:
+            f.write(json.dumps(data, sort_keys=True) + "\n")
+
+    def json_lines(self, name: str) -> list[dict[str, Any]]:
+        """The objects of a side log, schema-checked; empty when it does not exist."""
+        path = self.path(name)
+        if not path.is_file():
+            return []
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for number, data in enumerate(lines, 1):
+            _check_schema(data, path, number)
+        return lines
+
     def rows(self) -> dict[str, ResultRow]:
         """The current row per cell and round (row_key; the last one written wins)."""
         path = self.path(RESULTS_FILE)

@@ -36,4 +36,4 @@ def fake_backend(fixture_dir: pathlib.Path) -> FakeBackend:
 def smoke_options(tmp_path: pathlib.Path) -> RunOptions:
     """Smoke profile into a temporary results folder; the test process itself is never pinned."""
     return RunOptions(profile="smoke", results_dir=tmp_path / "results", build=True, lab_cpuset="0",
-                      pin_harness=False)
+                      pin_harness=False, calibrate=False)

@@ -63,7 +63,9 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
                     edgecolor=UNVERIFIED_COLOR if unverified else colors[l_index], hatch="///" if unverified else None,
                     xerr=half or None,
                     error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"})
-            note = f"{row['ratio']:.2f}×" if pd.notna(row["ratio"]) else ""
+            note = ""
+            if pd.notna(row["ratio"]):
+                note = f"{row['ratio']:.2f}×" + (f" ±{100 * row['ratio_rel_ci99']:.1f}%" if pd.notna(row["ratio_rel_ci99"]) else "")
             if row["comparison_void"]:
                 note += " (void)"
             ax.text(mean + half + x_max * 0.01,
@@ -74,7 +76,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
             tick.set_color(UNVERIFIED_COLOR)
     ax.invert_yaxis()
     ax.set_xlim(0, x_max * 1.18)
-    ax.set_xlabel(f"mean time per operation ({unit}), error bars: 99% CI; label: ratio to baseline at the same ISA level")
+    ax.set_xlabel(f"mean time per operation ({unit}); error bars: 99% CI over processes; label: ratio to baseline at the same ISA level ±99% CI")
     ax.set_title(title, fontsize=10)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))

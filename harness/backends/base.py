@@ -6,8 +6,9 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from harness.errors import CellError
 from harness.labs import LabSpec
-from harness.records import Cell, JobSettings
+from harness.records import Cell, JobSettings, ProcessUsage
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,18 @@ class CellRequest:
                 "--operation", c.operation, "--out", str(self.out_dir), *self.job.to_args()]
 
 
+@dataclass(frozen=True)
+class CellRun:
+    """How one cell's process ended: its usage, and the error when it failed."""
+
+    usage: ProcessUsage
+    error: CellError | None = None
+
+
 class Backend(Protocol):
-    """Builds labs and runs their verbs. `call` answers env/list with parsed JSON; `run_cell` leaves the raw output in
-    request.out_dir and the log at request.log_path, raising CellError when the cell failed."""
+    """Builds labs and runs their verbs. `call` answers env/list with parsed JSON; `run_cells` starts one process
+    per request at the same time (one request, or a duet's two), leaves each raw output in request.out_dir and
+    its log at request.log_path, and returns one CellRun per request, in order."""
 
     name: str
 
@@ -45,6 +55,6 @@ class Backend(Protocol):
         """Runs a JSON-printing verb (env, list) and returns its parsed output."""
         ...
 
-    def run_cell(self, request: CellRequest) -> None:
-        """Runs one cell to completion."""
+    def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
+        """Runs the cells to completion, all started together."""
         ...

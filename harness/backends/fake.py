@@ -11,11 +11,13 @@ import copy
 import json
 import pathlib
 import shutil
+import zlib
 from typing import Any
 
-from harness.backends.base import CellRequest
+from harness.backends.base import CellRequest, CellRun
 from harness.errors import CellError
 from harness.labs import LabSpec
+from harness.records import ProcessUsage
 
 #: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
 SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
@@ -27,26 +29,36 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def process_offset(key: str, spread: float) -> float:
+    """A deterministic stand-in for a fresh process's own speed: 1 ± spread, fixed by the key."""
+    return 1.0 + spread * ((zlib.crc32(key.encode()) % 2001) / 1000.0 - 1.0)
+
+
 class FakeBackend:
     """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell;
-    time_scale multiplies the captured timings per variant."""
+    time_scale multiplies the captured timings per variant, process_spread gives every process its
+    own deterministic offset (as fresh processes have), and interference adds 'other' CPU time to cells."""
 
     name = "fake"
 
     def __init__(self, fixture_dir: pathlib.Path, *, ignored_switches: frozenset[str] = frozenset(),
                  failing_cells: frozenset[str] = frozenset(), failing_verification: frozenset[tuple[str, str]] = frozenset(),
-                 native_flags: dict[str, Any] | None = None, time_scale: dict[str, float] | None = None) -> None:
+                 native_flags: dict[str, Any] | None = None, time_scale: dict[str, float] | None = None,
+                 process_spread: float = 0.0, interference_ms: dict[str, float] | None = None) -> None:
         self._fixture = fixture_dir
         self._ignored = ignored_switches
         self._failing_cells = failing_cells
         self._failing_verification = failing_verification
         self._time_scale = time_scale or {}
+        self._spread = process_spread
+        self._interference = interference_ms or {}
         self._env = json.loads((fixture_dir / "env.json").read_text())
         self._listing = json.loads((fixture_dir / "list.json").read_text())
         if native_flags is not None:
             self._env["isa"] = dict(native_flags)
         self.calls: list[tuple[str, dict[str, str]]] = []
         self.cells_run: list[str] = []
+        self.slots: list[list[str]] = []
 
     def flags_for(self, switches: dict[str, str]) -> dict[str, Any]:
         """The readback a process with these switches would report."""
@@ -77,16 +89,24 @@ class FakeBackend:
             return env
         return copy.deepcopy(self._listing)
 
-    def run_cell(self, request: CellRequest) -> None:
+    def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
+        self.slots.append([r.cell.cell_id for r in requests])
+        return [self._run_one(request) for request in requests]
+
+    def _run_one(self, request: CellRequest) -> CellRun:
         cell = request.cell
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake run of {cell.cell_id}\n")
+        usage = ProcessUsage(wall_s=2.0, lab_cpu_s=1.9, cpu_other_ms=self._interference.get(cell.cell_id, 0.0), steal_ms=0.0,
+                             involuntary_context_switches=3)
         if cell.cell_id in self._failing_cells:
-            raise CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}")
+            return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
         out = request.out_dir
         shutil.copytree(self._fixture / "bdn", out / "bdn", dirs_exist_ok=True)
         described = json.loads((self._fixture / "cell.json").read_text())
-        self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0))
+        # The round folder name (round-3, round-3-with-X) keys the process's own offset.
+        offset = process_offset(f"{cell.cell_id}/{out.name}", self._spread) if self._spread else 1.0
+        self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0) * offset)
         offered = {v["variant"]: v for v in self._listing["variants"]}
         variant = offered.get(cell.variant, {})
         described.update(variant=cell.variant, dataset=cell.dataset, operation=cell.operation,
@@ -102,3 +122,4 @@ class FakeBackend:
                         "mismatch_count": 3 if failed else 0, "round_trip": "passed",
                         "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches"}
         (out / "verification.json").write_text(json.dumps(verification))
+        return CellRun(usage)

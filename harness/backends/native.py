@@ -1,20 +1,23 @@
-"""Native backend: each cell is a fresh lab process on this host, pinned with taskset."""
+"""Native backend: each cell is a fresh lab process on this host, pinned with taskset; a duet starts two at once."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-from typing import Any
-
 import pathlib
+import resource
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import IO, Any
 
-from harness.backends.base import CellRequest
+from harness.backends.base import CellRequest, CellRun
 from harness.build import build_lab
 from harness.defaults import PROBE_TIMEOUT_S
 from harness.errors import CellError, HarnessError
 from harness.labs import LabSpec
-from harness.pinning import taskset_prefix
+from harness.noise import CpuTimes, process_usage, read_cpu_times
+from harness.pinning import parse_cpuset, taskset_prefix
 
 
 def last_lab_error(output: str) -> tuple[str, str] | None:
@@ -67,17 +70,70 @@ class NativeBackend:
             raise HarnessError(f"lab '{lab.name}' `{' '.join(args)}` failed: {message}", hint)
         return json.loads(done.stdout)
 
-    def run_cell(self, request: CellRequest) -> None:
+    def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
+        started = [self._start(request) for request in requests]
+        return [self._finish(process) for process in _wait_all(started, max(r.timeout_s for r in requests))]
+
+    def _start(self, request: CellRequest) -> _Process:
         command = [*taskset_prefix(request.cpuset), *request.lab.command, *request.lab_args()]
-        with request.log_path.open("w") as log:
-            log.write(f"$ {' '.join(command)}\n# switches: {json.dumps(request.switches)}\n")
-            log.flush()
-            try:
-                done = subprocess.run(command, cwd=request.lab.directory, env=self.environment(request.lab, request.switches),
-                                      stdout=log, stderr=subprocess.STDOUT, timeout=request.timeout_s)
-            except subprocess.TimeoutExpired as e:
-                raise CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}") from e
-        if done.returncode != 0:
+        log = request.log_path.open("w")
+        log.write(f"$ {' '.join(command)}\n# switches: {json.dumps(request.switches)}\n")
+        log.flush()
+        cpus = parse_cpuset(request.cpuset)
+        before = read_cpu_times(cpus)
+        popen = subprocess.Popen(command, cwd=request.lab.directory, env=self.environment(request.lab, request.switches),
+                                 stdout=log, stderr=subprocess.STDOUT)
+        return _Process(request, popen, log, cpus, before, time.monotonic())
+
+    @staticmethod
+    def _finish(process: _Process) -> CellRun:
+        request = process.request
+        usage = process_usage(process.wall_s, process.rusage, process.before, process.after)
+        if process.timed_out:
+            return CellRun(usage, CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}"))
+        if process.returncode != 0:
             found = last_lab_error(request.log_path.read_text(errors="replace"))
-            detail = found[0] if found else f"lab exited with code {done.returncode}"
-            raise CellError(detail, (found[1] + "; " if found and found[1] else "") + f"full log: {request.log_path}")
+            detail = found[0] if found else f"lab exited with code {process.returncode}"
+            return CellRun(usage, CellError(detail, (found[1] + "; " if found and found[1] else "") + f"full log: {request.log_path}"))
+        return CellRun(usage)
+
+
+@dataclass
+class _Process:
+    """A started cell process and, once it has ended, how."""
+
+    request: CellRequest
+    popen: subprocess.Popen
+    log: IO[str]
+    cpus: tuple[int, ...]
+    before: CpuTimes | None
+    started: float
+    wall_s: float = 0.0
+    returncode: int | None = None
+    rusage: resource.struct_rusage | None = None
+    after: CpuTimes | None = None
+    timed_out: bool = False
+
+
+def _wait_all(processes: list[_Process], timeout_s: float) -> list[_Process]:
+    """Reaps every process with wait4 (for its own rusage), reading its CPUs' counters the moment it ends;
+    kills what is still running after timeout_s. Polls every 20 ms from the harness's own CPU."""
+    pending = list(processes)
+    while pending:
+        for process in list(pending):
+            pid, status, rusage = os.wait4(process.popen.pid, os.WNOHANG)
+            if pid == 0:
+                if time.monotonic() - process.started > timeout_s:
+                    process.popen.kill()
+                    process.timed_out = True
+                continue
+            process.after = read_cpu_times(process.cpus)
+            process.wall_s = time.monotonic() - process.started
+            process.returncode = os.waitstatus_to_exitcode(status)
+            process.popen.returncode = process.returncode
+            process.rusage = rusage
+            process.log.close()
+            pending.remove(process)
+        if pending:
+            time.sleep(0.02)
+    return processes

@@ -5,7 +5,7 @@ import pytest
 
 from analysis.aggregate import with_ratios
 from analysis.load import load_run
-from analysis.rounds import pool_rounds
+from analysis.replicates import summarize_cells
 from harness.backends.fake import FakeBackend
 from harness.runner import RunOptions, execute_run
 
@@ -19,13 +19,21 @@ def fake_run(tmp_path_factory):
         FIXTURES / "dotnet-cell",
         failing_verification=frozenset({("stj-default", "myclass-camel"), ("stj-default", "employee-single"), ("stj-default", "employee-data")}),
         time_scale={"newtonsoft-default": 2.0, "stj-default": 0.5},
+        process_spread=0.01,
     )
     options = RunOptions(profile="default", isa_levels=("native", "no-avx512"), run_id="golden-run",
-                         results_dir=tmp_path_factory.mktemp("results"), lab_cpuset="0", pin_harness=False)
+                         results_dir=tmp_path_factory.mktemp("results"), lab_cpuset="0", pin_harness=False, calibrate=False)
     return execute_run(options, backend).directory
+
+
+@pytest.fixture(scope="module")
+def fake_rows(fake_run):
+    """The fake run's replicate rows."""
+    return load_run(fake_run).rows
 
 
 @pytest.fixture(scope="module")
 def fake_cells(fake_run):
     """with_ratios() of the fake run."""
-    return with_ratios(pool_rounds(load_run(fake_run).rows))
+    rows = load_run(fake_run).rows
+    return with_ratios(summarize_cells(rows), rows)

@@ -30,8 +30,8 @@ def test_experiment_tables_match_the_golden_file(fake_cells):
     _check_golden("experiment-tables.md", text)
 
 
-def test_reproduction_table_matches_the_golden_file(fake_cells):
-    _check_golden("reproduction.md", reproduction_markdown(verdict_table(list(load_experiments().values()), fake_cells)))
+def test_reproduction_table_matches_the_golden_file(fake_cells, fake_rows):
+    _check_golden("reproduction.md", reproduction_markdown(verdict_table(list(load_experiments().values()), fake_cells, fake_rows)))
 
 
 def test_the_report_folder_has_markdown_tables_and_both_chart_formats(fake_run):
@@ -46,7 +46,7 @@ def test_the_report_folder_has_markdown_tables_and_both_chart_formats(fake_run):
         assert (out / "tables" / name).is_file()
     assert (out / "reproduction.md").is_file()
     assert "## What was verified" in text and "void: verification failed" in text
-    assert "Median relative 99% CI half-width" in text
+    assert "Median relative 99% CI half-width, over processes" in text
 
 
 def test_a_run_folder_without_results_is_an_explained_error(tmp_path):

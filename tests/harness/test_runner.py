@@ -37,7 +37,8 @@ def test_a_failing_cell_is_recorded_and_the_run_goes_on(fixture_dir, smoke_optio
     rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
     failed = rows[("000:NewtonSoftJson_Camel@native", 1)]
     assert failed["status"] == "failed" and "simulated failure" in failed["error"]
-    assert len(backend.cells_run) == 20
+    assert len(backend.cells_run) == 19  # the failed cell is not retried in this session's later rounds
+    assert ("000:NewtonSoftJson_Camel@native", 2) not in rows and ("000:NewtonSoftJson_Camel@scalar", 2) in rows
 
 
 def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_options):
@@ -103,8 +104,69 @@ def test_a_lab_whose_runtime_is_missing_is_refused_with_the_program_name(tmp_pat
         execute_run(dataclasses.replace(smoke_options, labs_dir=labs), fake_backend)
 
 
-def test_rounds_interleave_the_cells_of_a_level(fake_backend, smoke_options):
-    execute_run(smoke_options, fake_backend)
+def test_sequential_rounds_repeat_every_cell_of_a_level_in_plan_order(fake_backend, smoke_options):
+    execute_run(dataclasses.replace(smoke_options, design="sequential"), fake_backend)
     native = [c for c in fake_backend.cells_run if c.endswith("@native")]
     assert native[:5] == native[5:10]  # round 2 repeats round 1's order after all of round 1
     assert fake_backend.cells_run[:10] == native  # and a level finishes before the next starts
+
+
+def test_interleaved_rounds_finish_one_group_before_the_next_in_a_fresh_order_each_round(fixture_dir, smoke_options):
+    backend = FakeBackend(fixture_dir)
+    execute_run(dataclasses.replace(smoke_options, experiments=("000",), isa_levels=("native",),
+                                                  benchmarks=("SystemTextCaseSensitive_Camel", "SystemTextCaseInsensitive_Camel", "SystemTextCaseSensitive_Pascal")), backend)
+    cells = backend.cells_run
+    group_size = len(set(cells))
+    rounds = [cells[i:i + group_size] for i in range(0, len(cells), group_size)]
+    assert len(rounds) == 2 and all(sorted(r) == sorted(rounds[0]) for r in rounds)  # each round: every cell once
+
+
+def test_duet_runs_each_benchmark_beside_the_baseline_and_swaps_cpus_every_round(fixture_dir, smoke_options):
+    backend = FakeBackend(fixture_dir)
+    summary = execute_run(dataclasses.replace(smoke_options, design="duet", lab_cpuset="0,1", isa_levels=("native",)), backend)
+    assert all(len(slot) == 2 and slot[1].startswith("000:NewtonSoftJson_Camel") for slot in backend.slots[:4])
+    rows = _rows(summary)
+    camel = {r["round_index"]: r for r in rows if r["benchmark"] == "SystemTextCaseInsensitive_Camel"}
+    assert camel[1]["partner"] == "NewtonSoftJson_Camel" and camel[1]["cpuset"] != camel[2]["cpuset"]
+    baseline = [r for r in rows if r["benchmark"] == "NewtonSoftJson_Camel"]
+    assert {r["partner"] for r in baseline} == {"SystemTextCaseInsensitive_Camel", "SystemTextCaseSensitive_Camel"}
+    assert len(baseline) == 4  # one baseline process beside each benchmark, each round
+
+
+def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough(fixture_dir, smoke_options, tmp_path):
+    profiles = tmp_path / "profiles.toml"
+    profiles.write_text(smoke_options.profiles_file.read_text().replace(
+        "stopping = { min_rounds = 2, max_rounds = 2 }", "stopping = { min_rounds = 3, max_rounds = 30, target_rel_ci = 0.02 }", 1))
+    backend = FakeBackend(fixture_dir, time_scale={"newtonsoft-default": 2.0}, process_spread=0.02)
+    summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, experiments=("001",), isa_levels=("native",),
+                                                  benchmarks=("single-stj-case-insensitive",)), backend)
+    rounds = max(r["round_index"] for r in _rows(summary))
+    assert 3 < rounds < 30  # more than the minimum, fewer than the cap
+    from harness.records import ResultRow
+    from harness.stopping import group_precision
+    worst, comparable = group_precision([ResultRow.from_dict(r) for r in _rows(summary)])
+    assert comparable == 1 and worst <= 0.02
+
+
+def test_a_group_that_cannot_reach_the_target_stops_at_its_cap_and_says_so(fixture_dir, smoke_options, tmp_path, capsys):
+    profiles = tmp_path / "profiles.toml"
+    profiles.write_text(smoke_options.profiles_file.read_text().replace(
+        "stopping = { min_rounds = 2, max_rounds = 2 }", "stopping = { min_rounds = 2, max_rounds = 5, target_rel_ci = 0.001 }", 1))
+    backend = FakeBackend(fixture_dir, time_scale={"newtonsoft-default": 2.0}, process_spread=0.2)
+    summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, experiments=("001",), isa_levels=("native",),
+                                                  benchmarks=("single-stj-case-insensitive",)), backend)
+    assert max(r["round_index"] for r in _rows(summary)) == 5
+    assert "group 001/single@native: imprecise after 5 round(s)" in capsys.readouterr().err
+
+
+def test_calibration_is_timed_before_each_level_and_at_the_end(fake_backend, smoke_options):
+    summary = execute_run(dataclasses.replace(smoke_options, calibrate=True), fake_backend)
+    labels = [json.loads(line)["label"] for line in (summary.directory / "calibration.jsonl").read_text().splitlines()]
+    assert labels == ["before native", "before scalar", "end"]
+
+
+def test_each_row_records_what_else_its_cpu_did(fixture_dir, smoke_options):
+    backend = FakeBackend(fixture_dir, interference_ms={"001:single-newtonsoft@native": 1500.0})
+    rows = _rows(execute_run(smoke_options, backend))
+    disturbed = [r for r in rows if r["cell_id"] == "001:single-newtonsoft@native"]
+    assert all(r["cpu_other_ms"] == 1500.0 and r["involuntary_context_switches"] == 3 for r in disturbed)

@@ -1,0 +1,75 @@
+"""Summarizing a cell's replicates (one results.jsonl row per process) into one row per cell.
+
+The process is the unit of replication: the iterations of one process share its code layout,
+tier-up history and heap, so they are not independent draws, and pooling them (n = all
+iterations) gives intervals several times too narrow. A cell's mean is the mean of its processes'
+means, and its 99% interval is Student-t over those means (n = processes). The old within-process
+interval stays as a labelled diagnostic (`within_rel_ci99`): how steady each process was.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from harness.noise import interference_share
+from harness.stats import mean_interval
+
+MEASURED = ("ok", "unverified")
+
+
+def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:
+    """Mean, 99% CI and spread over the processes' means; min/max/median over their own statistics."""
+    interval = mean_interval(measured["mean_ns"].astype(float).tolist())
+    mean = interval.estimate
+    spread = measured["mean_ns"].std(ddof=1) / mean if len(measured) > 1 else None
+    within = (measured["ci99_half_width_ns"] / measured["mean_ns"]).median()
+    return {
+        "replicates": interval.n, "n": int(measured["n"].sum()), "mean_ns": mean,
+        "stddev_ns": None if spread is None else spread * mean, "between_process_cv": spread,
+        "median_ns": float(measured["median_ns"].median()),
+        "min_ns": float(measured["min_ns"].min()), "max_ns": float(measured["max_ns"].max()),
+        "ci99_half_width_ns": interval.half_width, "ci99_lower_ns": interval.lower, "ci99_upper_ns": interval.upper,
+        "within_rel_ci99": None if pd.isna(within) else float(within),
+    }
+
+
+def noise_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:
+    """The worst interference any of the cell's processes saw, and how many processes were disturbed."""
+    shares = [s for s in (interference_share(r) for r in measured.itertuples()) if s is not None]
+    return {
+        "interference_max": max(shares) if shares else None,
+        "steal_ms_total": measured["steal_ms"].sum(min_count=1) if "steal_ms" in measured else None,
+        "involuntary_context_switches_max": measured["involuntary_context_switches"].max() if "involuntary_context_switches" in measured else None,
+    }
+
+
+def _summarize_cell(rows: pd.DataFrame) -> pd.Series:
+    rows = rows.sort_values("round_index")
+    measured = rows[rows["status"].isin(MEASURED)]
+    first = (measured if not measured.empty else rows).iloc[0].copy()
+    first["rounds_measured"] = len(measured)
+    problems = rows[~rows["status"].isin(MEASURED)]
+    if measured.empty:
+        first["status"] = "skipped" if (rows["status"] == "skipped").all() else "failed"
+        return first
+    for key, value in {**replicate_statistics(measured), **noise_statistics(measured)}.items():
+        first[key] = value
+    unverified = measured[measured["verification_status"] == "failed"]
+    if not unverified.empty:
+        first["status"], first["verification_status"] = "unverified", "failed"
+        first["verification_message"] = unverified.iloc[0]["verification_message"]
+    first["allocated_bytes_per_op"] = measured["allocated_bytes_per_op"].mean()
+    for column in ("gen0_collections", "gen1_collections", "gen2_collections", "total_operations", "duration_s"):
+        first[column] = measured[column].sum()
+    first["partner"] = None
+    if not problems.empty:
+        first["error"] = f"{len(problems)} of {len(rows)} rounds not measured: {problems.iloc[0]['error']}"
+    return first
+
+
+def summarize_cells(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell_id, in first-appearance order."""
+    order = list(dict.fromkeys(rows["cell_id"]))
+    summarized = [_summarize_cell(group) for _, group in rows.groupby("cell_id", sort=False)]
+    frame = pd.DataFrame(summarized).reset_index(drop=True)
+    return frame.set_index("cell_id").loc[order].reset_index()

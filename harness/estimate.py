@@ -1,0 +1,37 @@
+"""An up-front estimate of a run's machine time, from the job of one replicate and the stopping rule."""
+
+from __future__ import annotations
+
+from harness.profiles import Stopping
+from harness.records import JobSettings
+
+#: Seconds a lab process spends outside the timed iterations: runtime start, dataset load, verification,
+#: BenchmarkDotNet's jitting, pilot and overhead stages (measured here: about 1.5 s with 100 ms iterations).
+PROCESS_OVERHEAD_S = 1.5
+
+#: Pilot iterations BenchmarkDotNet typically runs before it fixes the invocation count.
+PILOT_ITERATIONS = 5
+
+
+def process_seconds(job: JobSettings) -> float | None:
+    """Estimated wall time of one replicate process; None when the job leaves counts to BenchmarkDotNet."""
+    if None in (job.warmup_count, job.iteration_count, job.iteration_time_ms):
+        return None
+    iterations = PILOT_ITERATIONS + job.warmup_count + job.iteration_count
+    return PROCESS_OVERHEAD_S + iterations * job.iteration_time_ms / 1000
+
+
+def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1) -> str:
+    """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one."""
+    per_process = process_seconds(job)
+    rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
+    if per_process is None:
+        return f"{rounds} round(s) per cell of BenchmarkDotNet's automatic job (duration unknown up front)"
+    low = cells * stopping.min_rounds * per_process / lab_cpus
+    high = cells * stopping.max_rounds * per_process / lab_cpus
+    if stopping.group_time_cap_s is not None:
+        high = min(high, max(low, groups * stopping.group_time_cap_s))
+    text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
+    if stopping.adaptive:
+        text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{100 * stopping.target_rel_ci:.1f}%)"
+    return text

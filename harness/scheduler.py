@@ -1,0 +1,172 @@
+"""The replicate loop: units of cells, round after round, until each group's stopping rule is met.
+
+Each round of a unit is laid out by the run's design (sequential, interleaved, duet); every
+process's row is stored the moment it ends. Before each ISA level and at the end, the calibration
+workload is timed on the lab CPUs, so the report can show how much the machine drifted.
+A resumed run replays the same layout and skips the processes that already have a row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import time
+from dataclasses import dataclass
+
+from harness.backends.base import Backend, CellRequest, CellRun
+from harness.calibration import calibrate
+from harness.defaults import LOGS_DIR, RAW_DIR
+from harness.designs import Design, Placement, Slot, Unit, group_key
+from harness.errors import HarnessError
+from harness.normalize import NORMALIZERS
+from harness.probe import LabProbe
+from harness.profiles import Stopping
+from harness.progress import RunProgress
+from harness.records import Cell, JobSettings, ResultRow, row_key
+from harness.rows import RowContext, failed_row, measured_row, skipped_row
+from harness.stopping import GroupStatus, group_status, rows_by_group
+from harness.store import RunStore
+
+#: Row statuses a resumed run does not run again.
+FINISHED = ("ok", "unverified", "skipped")
+
+#: Name of the calibration log in the run folder.
+CALIBRATION_FILE = "calibration.jsonl"
+
+
+@dataclass
+class Session:
+    """Everything the replicate loop needs, fixed for one run (or one resumed session of it)."""
+
+    store: RunStore
+    backend: Backend
+    design: Design
+    stopping: Stopping
+    job: JobSettings
+    probes: dict[str, LabProbe]
+    levels: dict
+    labs: dict
+    lab_cpus: tuple[str, ...]
+    profile_name: str
+    datasets_dir: object
+    cell_timeout_s: float
+    progress: RunProgress
+    calibrate: bool = True
+
+    def __post_init__(self) -> None:
+        self.rows: dict[str, ResultRow] = dict(self.store.rows())
+        self.broken: set[str] = set()
+
+    # -- the loop ---------------------------------------------------------------------------------------
+
+    def run(self, cells: list[Cell]) -> None:
+        """Records cells that cannot run, then runs every unit of the rest, level by level."""
+        runnable = [c for c in cells if self._level(c).state == "run"]
+        for cell in cells:
+            if cell not in runnable and row_key(cell.cell_id, 1) not in self._finished():
+                self._store(self._unrunnable_row(cell))
+        level = None
+        for unit in self.design.units(runnable):
+            if unit.isa_level != level:
+                level = unit.isa_level
+                self._calibrate(f"before {level}")
+            self.run_unit(unit)
+        self._calibrate("end")
+
+    def run_unit(self, unit: Unit) -> dict[tuple[str, str, str], GroupStatus]:
+        """Rounds of one unit until all its groups have stopped; returns their final status."""
+        groups = {group_key(c) for c in unit.cells}
+        round_index = 0
+        while True:
+            statuses = {g: group_status(self._group_rows(g), round_index, self.stopping) for g in groups}
+            active = [c for c in unit.cells if not statuses[group_key(c)].finished and c.cell_id not in self.broken]
+            if not active:
+                break
+            round_index += 1
+            for slot in self.design.round(active, round_index, self.lab_cpus):
+                if all(row_key(p.cell.cell_id, round_index, p.partner) in self._finished() for p in slot):
+                    continue
+                self.run_slot(slot, round_index)
+        for g, status in sorted(statuses.items()):
+            self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}: {describe_status(status)}")
+        return statuses
+
+    def run_slot(self, slot: Slot, round_index: int) -> list[ResultRow]:
+        """Starts the slot's processes together and stores a row for each."""
+        contexts = [self._context(p, round_index) for p in slot]
+        requests = [self._request(ctx) for ctx in contexts]
+        for ctx in contexts:
+            self.progress.started(ctx.cell)
+        runs = self.backend.run_cells(requests)
+        rows = [self._row(ctx, request, run) for ctx, request, run in zip(contexts, requests, runs)]
+        for row in rows:
+            if row.status == "failed":
+                self.broken.add(row.cell_id)  # not retried in this session; a resumed run tries again
+            self._store(row)
+        return rows
+
+    # -- pieces -----------------------------------------------------------------------------------------
+
+    def _level(self, cell: Cell):
+        return self.probes[cell.lab].levels[cell.isa_level]
+
+    def _finished(self) -> set[str]:
+        return {key for key, row in self.rows.items() if row.status in FINISHED}
+
+    def _group_rows(self, group: tuple[str, str, str]) -> list[ResultRow]:
+        return rows_by_group(self.rows.values()).get(group, [])
+
+    def _store(self, row: ResultRow) -> None:
+        self.store.append(row)
+        self.rows[row.row_key] = row
+        self.progress.finished(row)
+
+    def _context(self, placement: Placement, round_index: int) -> RowContext:
+        cell = placement.cell
+        suffix = f"round-{round_index}" + (f"-with-{placement.partner}" if placement.partner else "")
+        return RowContext(self.store.run_id, cell, placement.cpuset, self.profile_name, self._level(cell),
+                          self.probes[cell.lab].emulated, self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
+                          _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), round_index=round_index,
+                          round_count=self.stopping.max_rounds, design=self.design.name, partner=placement.partner,
+                          raw_folder=suffix)
+
+    def _request(self, ctx: RowContext) -> CellRequest:
+        out_dir = self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return CellRequest(self.labs[ctx.cell.lab], ctx.cell, self.datasets_dir, out_dir, self.store.path(ctx.log_path or ""),
+                           self.job, ctx.level.switches, ctx.cpuset, self.cell_timeout_s)
+
+    def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
+        ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
+        if run.error is not None:
+            return failed_row(ctx, f"{run.error} ({run.error.hint})")
+        lab = self.labs[ctx.cell.lab]
+        try:
+            outcome = NORMALIZERS[lab.raw_format](request.out_dir)
+        except HarnessError as e:
+            return failed_row(ctx, f"{e} ({e.hint})")
+        outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
+        return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
+
+    def _unrunnable_row(self, cell: Cell) -> ResultRow:
+        level = self._level(cell)
+        ctx = RowContext(self.store.run_id, cell, self.lab_cpus[0], self.profile_name, level, self.probes[cell.lab].emulated,
+                         round_count=self.stopping.max_rounds, design=self.design.name)
+        return skipped_row(ctx, level.detail) if level.state == "same-as-native" else failed_row(ctx, level.detail)
+
+    def _calibrate(self, label: str) -> None:
+        if not self.calibrate:
+            return
+        started = time.monotonic()
+        for cpu in self.lab_cpus:
+            result = calibrate(label, cpu)
+            if result is not None:
+                self.store.append_json_line(CALIBRATION_FILE, result.to_dict())
+                self.progress.note(f"calibration {label} on CPU {cpu}: {result.median_ms:.2f} ms (CV {100 * result.cv:.1f}%)"
+                                   f" [{time.monotonic() - started:.1f} s]")
+
+
+def describe_status(status: GroupStatus) -> str:
+    """'precise after 12 rounds (worst ratio ±1.8%, 95 s)' and the like."""
+    width = "—" if status.worst_rel_ci is None else f"±{100 * status.worst_rel_ci:.1f}%"
+    return f"{status.state} after {status.rounds} round(s) (widest ratio CI {width}, {status.elapsed_s:.0f} s)"

@@ -1,0 +1,99 @@
+"""Adaptive stopping: whether a group of cells has enough replicates.
+
+A group (one experiment's group at one ISA level) keeps getting rounds until every ratio in it,
+each benchmark over the group's baseline, has a relative 99% CI half-width at or below the
+profile's target; or until its round or time cap, when it is 'imprecise'. Ratios whose sides
+failed verification are void and do not hold a group back.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from harness.designs import group_key
+from harness.pairing import Replicate, paired_ratio_interval
+from harness.profiles import Stopping
+from harness.records import ResultRow
+
+#: Row statuses with a usable measurement.
+MEASURED = ("ok", "unverified")
+
+#: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done.
+RUNNING, PRECISE, IMPRECISE, DONE = "running", "precise", "imprecise", "done"
+
+
+@dataclass(frozen=True)
+class GroupStatus:
+    """Where one group stands after its latest round."""
+
+    rounds: int
+    elapsed_s: float
+    worst_rel_ci: float | None
+    state: str
+
+    @property
+    def finished(self) -> bool:
+        """True when the group gets no more rounds."""
+        return self.state != RUNNING
+
+
+def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
+    """(widest relative 99% CI half-width over the group's comparable ratios, how many there are);
+    the width is None when one of them has fewer than two pairs yet, or there is none."""
+    by_benchmark: dict[str, list[ResultRow]] = defaultdict(list)
+    for row in rows:
+        if row.status in MEASURED:
+            by_benchmark[row.benchmark].append(row)
+    worst: float | None = None
+    comparable = 0
+    for benchmark, mine in by_benchmark.items():
+        baseline = mine[0].baseline
+        if benchmark == baseline or baseline not in by_benchmark:
+            continue
+        if any(r.verification_status == "failed" for r in mine + by_benchmark[baseline]):
+            continue  # void comparison: no precision is worth buying for it
+        comparable += 1
+        interval = paired_ratio_interval(_replicates(mine), _replicates(by_benchmark[baseline]))
+        width = None if interval is None else interval.relative_half_width
+        if width is None:
+            return None, comparable
+        worst = width if worst is None else max(worst, width)
+    return worst, comparable
+
+
+def _replicates(rows: list[ResultRow]) -> list[Replicate]:
+    return [Replicate(r.benchmark, r.round_index, r.partner, r.mean_ns) for r in rows if r.mean_ns is not None]
+
+
+def elapsed_s(rows: Iterable[ResultRow]) -> float:
+    """Machine time a group has used: each process's wall time, a duet's two processes counted once."""
+    return sum((r.duration_s or 0.0) / (2 if r.partner else 1) for r in rows)
+
+
+def group_status(rows: list[ResultRow], rounds_done: int, stopping: Stopping) -> GroupStatus:
+    """Applies the profile's stopping rule to a group's rows after `rounds_done` rounds."""
+    worst, comparable = group_precision(rows)
+    spent = elapsed_s(rows)
+    if rounds_done < stopping.min_rounds:
+        return GroupStatus(rounds_done, spent, worst, RUNNING)
+    if not stopping.adaptive:
+        return GroupStatus(rounds_done, spent, worst, DONE)
+    if worst is not None and worst <= stopping.target_rel_ci:
+        return GroupStatus(rounds_done, spent, worst, PRECISE)
+    if comparable == 0:
+        return GroupStatus(rounds_done, spent, worst, DONE)  # nothing to compare in this group
+    capped = rounds_done >= stopping.max_rounds or (stopping.group_time_cap_s is not None and spent >= stopping.group_time_cap_s)
+    return GroupStatus(rounds_done, spent, worst, IMPRECISE if capped else RUNNING)
+
+
+def rows_by_group(rows: Iterable[ResultRow]) -> dict[tuple[str, str, str], list[ResultRow]]:
+    """Rows keyed by (ISA level, experiment, group)."""
+    groups: dict[tuple[str, str, str], list[ResultRow]] = defaultdict(list)
+    for row in rows:
+        groups[(row.isa_requested, row.experiment, row.group)].append(row)
+    return groups
+
+
+__all__ = ["GroupStatus", "group_key", "group_precision", "group_status", "rows_by_group", "elapsed_s"]
