@@ -28,6 +28,26 @@ resume profile="default" *args="":
 report run="results/latest":
     {{python}} -m analysis report {{run}}
 
+# Measure what each replication design buys: the same cells under sequential, interleaved and duet, then the table
+# (results/comparisons/designs/designs.md). About 16 minutes; needs 2 CPUs for the duet.
+compare-designs:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    stamp=$(date -u +%Y-%m-%dT%H-%M-%SZ); runs=()
+    for design in interleaved duet sequential; do
+        cpus=$([ "$design" = duet ] && echo "--cpuset 0,1" || true)
+        runs+=("$({{python}} -m harness run --profile designs --design "$design" --run-id "designs-$design-$stamp" $cpus)")
+    done
+    {{python}} -m analysis designs "${runs[@]}"
+
+# Render a run's report.html in headless Chromium to report/report-screenshot.png (fails on console errors or broken images).
+screenshot run="results/latest":
+    {{python}} -m analysis screenshot {{run}}
+
+# Compare two runs cell by cell (b over a, with 99% CIs): results/comparisons/A_vs_B/compare.md.
+compare run_a run_b *args="":
+    {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}
+
 # Unit tests (xunit, pytest) and the end-to-end smoke test of the real pipeline.
 test:
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true

@@ -12,6 +12,7 @@ import pandas as pd
 
 from analysis.defaults import ISA_ORDER
 from analysis.replicates import MEASURED
+from harness.defaults import REPLICATE_STATISTIC
 from harness.pairing import Replicate, paired_ratio_interval
 from harness.stats import Interval
 
@@ -30,21 +31,23 @@ class RatioBook:
         for r in measured.itertuples():
             partner = None if pd.isna(r.partner) else r.partner
             key = (r.experiment, r.benchmark, r.isa_requested)
-            self._replicates.setdefault(key, []).append(Replicate(r.benchmark, int(r.round_index), partner, float(r.mean_ns)))
+            self._replicates.setdefault(key, []).append(Replicate(r.benchmark, int(r.round_index), partner, float(getattr(r, REPLICATE_STATISTIC))))
+
+    def replicates(self, experiment: str, benchmark: str, level: str) -> list[Replicate]:
+        """The measured processes of one cell."""
+        return self._replicates.get((experiment, benchmark, level), [])
 
     def interval(self, experiment: str, benchmark: str, reference: str, level: str) -> Interval | None:
         """benchmark / reference at one level, or None when either has no measured replicate."""
-        mine = self._replicates.get((experiment, benchmark, level), [])
-        theirs = self._replicates.get((experiment, reference, level), [])
-        return paired_ratio_interval(mine, theirs)
+        return paired_ratio_interval(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, level))
 
 
 def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """Adds baseline_* columns, ratio with ratio_ci99_lower/upper and ratio_rel_ci99 (from paired replicates),
     ratio_pairs, allocated_ratio, rel_ci99 (cell half-width / mean) and comparison_void (either side unverified)."""
     df = cells.copy()
-    base = df[["experiment", "benchmark", "isa_requested", "mean_ns", "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
-        "benchmark": "baseline", "mean_ns": "baseline_mean_ns", "allocated_bytes_per_op": "baseline_allocated_bytes_per_op",
+    base = df[["experiment", "benchmark", "isa_requested", "time_ns", "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
+        "benchmark": "baseline", "time_ns": "baseline_time_ns", "allocated_bytes_per_op": "baseline_allocated_bytes_per_op",
         "status": "baseline_status", "verification_status": "baseline_verification_status"})
     df = df.merge(base, on=["experiment", "baseline", "isa_requested"], how="left")
     book = RatioBook(rows)
@@ -57,7 +60,7 @@ def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     df["ratio_pairs"] = [0 if i is None else i.n for i in intervals]
     measured = df["status"].isin(MEASURED) & df["baseline_status"].isin(MEASURED)
     df["allocated_ratio"] = np.where(measured, df["allocated_bytes_per_op"] / df["baseline_allocated_bytes_per_op"], np.nan)
-    df["rel_ci99"] = df["ci99_half_width_ns"] / df["mean_ns"]
+    df["rel_ci99"] = df["ci99_half_width_ns"] / df["time_ns"]
     df["comparison_void"] = (df["verification_status"] == "failed") | (df["baseline_verification_status"] == "failed")
     df["isa_rank"] = df["isa_requested"].map(isa_rank)
     return df

@@ -1,4 +1,5 @@
-"""Command line: `python3 -m analysis report RUN_DIR` re-renders a run's report without measuring."""
+"""Command line: `python3 -m analysis report RUN_DIR` re-renders a run's report without measuring;
+`python3 -m analysis compare RUN_A RUN_B` compares two runs cell by cell."""
 
 from __future__ import annotations
 
@@ -6,8 +7,24 @@ import argparse
 import pathlib
 import sys
 
-from analysis.writer import write_report
+from analysis.compare import DEFAULT_THRESHOLD
+from analysis.defaults import REPORT_DIR
+from analysis.screenshot import check_page
+from analysis.writer import write_comparison, write_design_comparison, write_report
 from harness.errors import HarnessError
+
+
+def _screenshot(run_dir: pathlib.Path) -> int:
+    page = run_dir / REPORT_DIR / "report.html"
+    if not page.is_file():
+        raise HarnessError(f"no report.html in {page.parent}", f"render the report first: just report {run_dir}")
+    check = check_page(page)
+    out = page.parent / "report-screenshot.png"
+    out.write_bytes(check.screenshot_png)
+    for error in check.console_errors:
+        print(f"console error: {error}", file=sys.stderr)
+    print(f"{out} ({check.images} images, {check.broken_images} broken, {len(check.console_errors)} console errors)")
+    return 0 if not check.console_errors and not check.broken_images else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,9 +33,28 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser("report", help="write RUN_DIR/report/ from RUN_DIR/results.jsonl")
     report.add_argument("run_dir", type=pathlib.Path, help="results/<run-id> or results/latest")
+    compare = sub.add_parser("compare", help="every cell in both runs: b/a with 99% CI, and the drift of each baseline ratio")
+    compare.add_argument("run_a", type=pathlib.Path)
+    compare.add_argument("run_b", type=pathlib.Path)
+    compare.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="relative change below which a cell is 'same' (default 0.05)")
+    compare.add_argument("--out", type=pathlib.Path, help="output folder (default results/comparisons/A_vs_B)")
+    designs = sub.add_parser("designs", help="ratio CI width per machine-minute for runs of the same cells under different designs")
+    designs.add_argument("run_dirs", type=pathlib.Path, nargs="+")
+    designs.add_argument("--out", type=pathlib.Path, help="output folder (default: results/comparisons/designs)")
+    shot = sub.add_parser("screenshot", help="render RUN_DIR/report/report.html in headless Chromium to report-screenshot.png")
+    shot.add_argument("run_dir", type=pathlib.Path)
     args = parser.parse_args(argv)
     try:
-        path = write_report(args.run_dir)
+        if args.command == "screenshot":
+            return _screenshot(args.run_dir)
+        if args.command == "designs":
+            path = write_design_comparison(args.run_dirs, args.out)
+            print(path)
+            return 0
+        if args.command == "compare":
+            path = write_comparison(args.run_a, args.run_b, args.out, args.threshold)
+        else:
+            path = write_report(args.run_dir)
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)
         print(f"hint: {e.hint}", file=sys.stderr)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from harness.defaults import ENVIRONMENT_FILE, RESULTS_FILE, RUN_FILE
 from harness.errors import HarnessError
+from harness.scheduler import CALIBRATION_FILE
 from harness.store import RunStore
 
 
@@ -22,6 +23,7 @@ class RunData:
     rows: pd.DataFrame
     environment: dict[str, Any]
     run: dict[str, Any]
+    calibrations: list[dict[str, Any]]
 
 
 def load_run(directory: pathlib.Path) -> RunData:
@@ -33,4 +35,4 @@ def load_run(directory: pathlib.Path) -> RunData:
     rows = pd.DataFrame([row.to_dict() for row in store.rows().values()])
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
     run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
-    return RunData(directory, rows, environment, run)
+    return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from harness.defaults import REPLICATE_STATISTIC
 from harness.noise import interference_share
 from harness.stats import mean_interval
 
@@ -18,14 +19,16 @@ MEASURED = ("ok", "unverified")
 
 
 def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:
-    """Mean, 99% CI and spread over the processes' means; min/max/median over their own statistics."""
-    interval = mean_interval(measured["mean_ns"].astype(float).tolist())
-    mean = interval.estimate
-    spread = measured["mean_ns"].std(ddof=1) / mean if len(measured) > 1 else None
+    """time_ns: the mean over processes of each one's REPLICATE_STATISTIC, with its 99% CI and spread; mean_ns: the mean
+    of the processes' BenchmarkDotNet means (for reference: what the write-ups printed); min/max/median over their own."""
+    values = measured[REPLICATE_STATISTIC].astype(float)
+    interval = mean_interval(values.tolist())
+    center = interval.estimate
+    spread = values.std(ddof=1) / center if len(measured) > 1 else None
     within = (measured["ci99_half_width_ns"] / measured["mean_ns"]).median()
     return {
-        "replicates": interval.n, "n": int(measured["n"].sum()), "mean_ns": mean,
-        "stddev_ns": None if spread is None else spread * mean, "between_process_cv": spread,
+        "replicates": interval.n, "n": int(measured["n"].sum()), "time_ns": center, "mean_ns": float(measured["mean_ns"].mean()),
+        "stddev_ns": None if spread is None else spread * center, "between_process_cv": spread,
         "median_ns": float(measured["median_ns"].median()),
         "min_ns": float(measured["min_ns"].min()), "max_ns": float(measured["max_ns"].max()),
         "ci99_half_width_ns": interval.half_width, "ci99_lower_ns": interval.lower, "ci99_upper_ns": interval.upper,

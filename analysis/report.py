@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from analysis.aggregate import isa_rank, median_relative_ci
 from analysis.defaults import PARITY_BAND, TOLERANCE
+from analysis.noise import noise_markdown
+from analysis.precision import precision_markdown
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
 from harness.experiments import Experiment
 
@@ -46,14 +49,6 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
         + (", ".join(f"{n} {v}" for v, n in primary.most_common()) or "none") + ".",
     ]
     return "\n".join(lines) + "\n"
-
-
-def warnings_markdown(env: dict[str, Any]) -> str:
-    """The host's noise warnings, each with its fix."""
-    warnings = env.get("warnings") or []
-    if not warnings:
-        return ""
-    return "## Host warnings\n\n" + "\n".join(f"- {w}" for w in warnings) + "\n"
 
 
 def isa_markdown(env: dict[str, Any]) -> str:
@@ -104,11 +99,13 @@ def reproduction_section(experiments: list[Experiment], verdicts: pd.DataFrame) 
     hardware = {h.key: h for exp in experiments for h in exp.hardware.values()}
     legend = "\n".join(f"- **{h.runtime}** ({h.key}): {h.description}; compared at ISA level `{h.isa_level}`." for h in hardware.values())
     return ("## Reproduction of published claims\n\n"
-            f"Ratios to each claim's baseline are compared, never absolute times. **reproduced**: the measured ratio is within "
-            f"{TOLERANCE:.0%} of the published one; **same direction only**: both are below 1, above 1, or within {PARITY_BAND:.0%} of 1; "
+            "Ratios to each claim's baseline are compared, never absolute times, and the measured ratio's 99% interval "
+            f"(over paired processes) is judged, not its point. **reproduced**: the whole interval lies within ±{TOLERANCE:.0%} of the "
+            "published ratio; **inconclusive**: the interval straddles that band's edge (or there is only one process); "
+            f"**same direction only**: the interval lies outside the band, on the published side of 1 (beyond ±{PARITY_BAND:.0%}); "
             "**not reproduced**: otherwise; **void: verification failed**: the variant or its baseline does not reproduce the "
-            "input, so the published comparison measured a different thing. Verdicts at every ISA level: "
-            "[tables/reproduction.csv](tables/reproduction.csv).\n\n"
+            "input, so the published comparison measured a different thing. Allocations are deterministic per operation and are "
+            "judged as points. Verdicts at every ISA level: [tables/reproduction.csv](tables/reproduction.csv).\n\n"
             f"{legend}\n\n{reproduction_markdown(verdicts)}")
 
 
@@ -123,9 +120,11 @@ def failures_markdown(cells: pd.DataFrame) -> str:
 def method_markdown(run: dict[str, Any]) -> str:
     """How the numbers were made, in a few lines."""
     stopping = run.get("stopping", {})
+    caps = [f"{stopping[k]:g} s of machine time{per}" for k, per in (("group_time_cap_s", " per group"), ("cell_time_cap_s", " per cell"))
+            if stopping.get(k) is not None]
     rule = (f"at least {stopping.get('min_rounds', '?')} rounds, then more until every ratio of a group had a 99% CI within "
-            f"±{100 * stopping['target_rel_ci']:.1f}% or the group reached {stopping.get('max_rounds')} rounds or "
-            f"{stopping.get('group_time_cap_s')} s of machine time" if stopping.get("target_rel_ci")
+            f"±{100 * stopping['target_rel_ci']:.2g}% or the group reached {stopping.get('max_rounds')} rounds"
+            + (" or " + " or ".join(caps) if caps else "") if stopping.get("target_rel_ci")
             else f"{stopping.get('min_rounds', '?')} round(s)")
     return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
             f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design'), '')}); {rule}. "
@@ -144,10 +143,25 @@ DESIGN_TEXT = {
 }
 
 
-def compose_report(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame, env: dict[str, Any],
-                   run: dict[str, Any], levels: list[str], charts: dict[str, list[str]]) -> str:
+@dataclass(frozen=True)
+class ReportInputs:
+    """Everything a report is computed from."""
+
+    experiments: list[Experiment]
+    cells: pd.DataFrame
+    rows: pd.DataFrame
+    verdicts: pd.DataFrame
+    env: dict[str, Any]
+    run: dict[str, Any]
+    levels: list[str]
+    calibrations: list[dict[str, Any]]
+
+
+def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
     """The whole report.md text."""
-    sections = [header_markdown(env, run, cells), summary_markdown(cells, verdicts), warnings_markdown(env), isa_markdown(env),
-                verification_markdown(cells), reproduction_section(experiments, verdicts),
-                experiments_markdown(experiments, cells, levels, charts), failures_markdown(cells), method_markdown(run)]
+    i = inputs
+    sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run),
+                noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), verification_markdown(i.cells),
+                reproduction_section(i.experiments, i.verdicts), experiments_markdown(i.experiments, i.cells, i.levels, charts),
+                failures_markdown(i.cells), method_markdown(i.run)]
     return "\n".join(s for s in sections if s)

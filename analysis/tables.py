@@ -56,7 +56,7 @@ def _cell_text(row: pd.Series) -> str:
     rel = f" ±{100 * row['rel_ci99']:.1f}%" if not pd.isna(row["rel_ci99"]) else ""
     void = " VOID" if row["comparison_void"] else ""
     ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])
-    return f"{format_ns(row['mean_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])})"
+    return f"{format_ns(row['time_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])})"
 
 
 def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: list[str]) -> str:
@@ -79,7 +79,7 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
                          *[_cell_text(by_level[level]) if level in by_level else "—" for level in levels]])
         if not rows:
             continue
-        parts.append(f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: mean per operation ±99% CI half-width over its n "
+        parts.append(f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: time per operation (mean over its n processes of each one's median iteration) ±99% CI half-width "
                      "processes (ratio to the baseline at the same ISA level ±99% CI half-width over paired processes).\n\n"
                      + markdown_table(headers, rows))
     return "\n".join(parts)

@@ -1,4 +1,5 @@
-"""Writes a run's report folder: report.md, reproduction.md, tables/*.csv, charts/*.png|svg.
+"""Writes a run's report folder: report.md, report.html, reproduction.md, tables/*.csv, charts/*.png|svg|csv;
+and a two-run comparison folder.
 
 Everything is computed first; this is the one place that touches the disk. When one chart or
 table fails it is logged and the rest are still written.
@@ -12,10 +13,15 @@ import pathlib
 import pandas as pd
 
 from analysis.aggregate import with_ratios
-from analysis.charts import GROUP_CHARTS, render_figure
+from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, compare_dot_chart, render_figure
+from analysis.charts.style import caption_for
+from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells
+from analysis.compare_report import comparison_markdown
 from analysis.defaults import REPORT_DIR
+from analysis.designs import design_markdown, design_summary, ratio_noise
+from analysis.html import render_html
 from analysis.load import load_run
-from analysis.report import compose_report, reproduction_section
+from analysis.report import ReportInputs, compose_report, reproduction_section
 from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
 from analysis.verdicts import verdict_table
@@ -33,42 +39,93 @@ def _write(path: pathlib.Path, data: str | bytes) -> None:
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-def _write_charts(out: pathlib.Path, experiments: list[Experiment], cells: pd.DataFrame, levels: list[str]) -> dict[str, list[str]]:
+def _write_chart(out: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> bool:
+    """Renders one chart to PNG and SVG with its data as CSV beside it; False (logged) when it fails."""
+    try:
+        for fmt, content in render_figure(make_figure()).items():
+            _write(out / "charts" / f"{name}.{fmt}", content)
+        _write(out / "charts" / f"{name}.csv", to_csv(data))
+        return True
+    except Exception:  # one broken chart must not lose the report
+        log.exception("chart %s failed; the rest of the report is still written", name)
+        return False
+
+
+def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict[str, list[str]]:
     written: dict[str, list[str]] = {}
-    for exp in experiments:
+    verdicts = inputs.verdicts
+    for exp in inputs.experiments:
+        primary = verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["metric"] == "time")] if not verdicts.empty else verdicts
+        for chart_name, chart in EXPERIMENT_CHARTS.items():
+            name = f"{exp.id}-{chart_name}"
+            if not primary.empty and _write_chart(out, name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary):
+                written.setdefault(exp.id, []).append(name)
+        order = {b: i for i, b in enumerate(exp.benchmarks)}
         for group in exp.groups.values():
-            rows = cells[(cells["experiment"] == exp.id) & (cells["group"] == group.id)]
+            rows = inputs.cells[(inputs.cells["experiment"] == exp.id) & (inputs.cells["group"] == group.id)]
             if rows.empty:
                 continue
-            order = {b: i for i, b in enumerate(exp.benchmarks)}
             rows = rows.sort_values(["benchmark"], key=lambda s: s.map(order))
             for chart_name, chart in GROUP_CHARTS.items():
                 name = f"{exp.id}-{group.id}-{chart_name}"
-                try:
-                    for fmt, data in render_figure(chart(rows, f"{exp.id}: {group.title}", levels)).items():
-                        _write(out / "charts" / f"{name}.{fmt}", data)
+                if _write_chart(out, name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows):
                     written.setdefault(exp.id, []).append(name)
-                except Exception:  # one broken chart must not lose the report
-                    log.exception("chart %s failed; the rest of the report is still written", name)
     return written
 
 
 def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = None) -> pathlib.Path:
-    """Renders the report of one run folder; returns the path of report.md."""
+    """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
     data = load_run(run_dir)
     all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
     cells = with_ratios(summarize_cells(data.rows), data.rows)
     experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
-    levels = _levels(cells)
-    verdicts = verdict_table(experiments, cells, data.rows)
+    inputs = ReportInputs(experiments, cells, data.rows, verdict_table(experiments, cells, data.rows), data.environment, data.run,
+                          _levels(cells), data.calibrations)
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))
-    _write(out / "tables" / "reproduction.csv", to_csv(verdicts))
+    _write(out / "tables" / "reproduction.csv", to_csv(inputs.verdicts))
     for exp in experiments:
         _write(out / "tables" / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
-    charts = _write_charts(out, experiments, cells, levels)
-    _write(out / "reproduction.md", reproduction_section(experiments, verdicts))
+    charts = _write_charts(out, inputs, caption_for(data.environment, data.run))
+    _write(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts))
     report = out / "report.md"
-    _write(report, compose_report(experiments, cells, verdicts, data.environment, data.run, levels, charts))
+    text = compose_report(inputs, charts)
+    _write(report, text)
+    _write(out / "report.html", render_html(text, out))
     return report
+
+
+def write_comparison(run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path | None = None,
+                     threshold: float = DEFAULT_THRESHOLD) -> pathlib.Path:
+    """Compares two run folders; writes compare.md, cells.csv, baseline-ratios.csv and the chart; returns compare.md's path."""
+    a, b = load_run(run_a), load_run(run_b)
+    out = out or a.directory.parent / "comparisons" / f"{a.directory.name}_vs_{b.directory.name}"
+    cells, ratios = compare_cells(a.rows, b.rows, threshold), compare_baseline_ratios(a.rows, b.rows)
+    _write(out / "cells.csv", to_csv(cells))
+    _write(out / "baseline-ratios.csv", to_csv(ratios))
+    chart = None
+    if not cells.empty:
+        try:
+            caption = f"a: {caption_for(a.environment, a.run)}\nb: {caption_for(b.environment, b.run)}"
+            for fmt, data in render_figure(compare_dot_chart(cells, f"{b.directory.name} / {a.directory.name}", threshold, caption)).items():
+                _write(out / f"compare.{fmt}", data)
+            _write(out / "compare.csv", to_csv(cells))
+            chart = "compare"
+        except Exception:  # the tables are still written
+            log.exception("the comparison chart failed; compare.md is still written")
+    path = out / "compare.md"
+    _write(path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart))
+    return path
+
+
+def write_design_comparison(run_dirs: list[pathlib.Path], out: pathlib.Path | None = None) -> pathlib.Path:
+    """Summarizes runs of the same cells under different designs; writes designs.md and the per-ratio CSV."""
+    runs = [load_run(d) for d in run_dirs]
+    out = out or runs[0].directory.parent / "comparisons" / "designs"
+    _write(out / "ratios.csv", to_csv(pd.concat([ratio_noise(r) for r in runs], ignore_index=True)))
+    summary = design_summary(runs)
+    _write(out / "designs.csv", to_csv(summary))
+    path = out / "designs.md"
+    _write(path, design_markdown(summary) + "\nRuns: " + ", ".join(f"`{r.directory.name}`" for r in runs) + "\n")
+    return path

@@ -43,5 +43,10 @@ PROBE_TIMEOUT_S = 120
 #: Seconds a lab build may take.
 BUILD_TIMEOUT_S = 20 * 60
 
+#: What one process (replicate) contributes to a cell: the median of its timed iterations. On this kind of VM a
+#: process's iterations are steady except for transient bursts (100–300 ms at about 2× the time) that BenchmarkDotNet's
+#: upper-outlier removal misses with few iterations; the median is robust to them, the mean is not (README).
+REPLICATE_STATISTIC = "median_ns"
+
 #: Confidence level of the interval stored in result rows (BenchmarkDotNet prints 99.9%).
 CONFIDENCE_LEVEL = 0.99

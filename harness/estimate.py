@@ -18,7 +18,7 @@ def process_seconds(job: JobSettings) -> float | None:
     if None in (job.warmup_count, job.iteration_count, job.iteration_time_ms):
         return None
     iterations = PILOT_ITERATIONS + job.warmup_count + job.iteration_count
-    return PROCESS_OVERHEAD_S + iterations * job.iteration_time_ms / 1000
+    return PROCESS_OVERHEAD_S + iterations * job.iteration_time_ms / 1000 + (job.prewarm_ms or 0) / 1000
 
 
 def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1) -> str:
@@ -29,8 +29,11 @@ def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: 
         return f"{rounds} round(s) per cell of BenchmarkDotNet's automatic job (duration unknown up front)"
     low = cells * stopping.min_rounds * per_process / lab_cpus
     high = cells * stopping.max_rounds * per_process / lab_cpus
-    if stopping.group_time_cap_s is not None:
-        high = min(high, max(low, groups * stopping.group_time_cap_s))
+    caps = [c for c in (None if stopping.group_time_cap_s is None else groups * stopping.group_time_cap_s,
+                        None if stopping.cell_time_cap_s is None else cells * stopping.cell_time_cap_s) if c is not None]
+    if caps:
+        # A group stops at the first round that ends past its cap: allow one more round of every cell.
+        high = min(high, max(low, min(caps) + cells * per_process / lab_cpus))
     text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
     if stopping.adaptive:
         text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{100 * stopping.target_rel_ci:.1f}%)"

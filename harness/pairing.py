@@ -17,19 +17,20 @@ from harness.stats import CONFIDENCE_LEVEL, Interval, ratio_interval
 
 @dataclass(frozen=True)
 class Replicate:
-    """One measured process of one benchmark (one results.jsonl row, reduced to what pairing needs)."""
+    """One measured process of one benchmark (one results.jsonl row, reduced to what pairing needs);
+    value_ns is the row's REPLICATE_STATISTIC."""
 
     benchmark: str
     round_index: int
     partner: str | None
-    mean_ns: float
+    value_ns: float
 
 
 def _by_round(replicates: Iterable[Replicate]) -> dict[int, float]:
     """Mean per round index (a duet baseline has one replicate per partner in each round)."""
     sums: dict[int, list[float]] = defaultdict(list)
     for r in replicates:
-        sums[r.round_index].append(r.mean_ns)
+        sums[r.round_index].append(r.value_ns)
     return {k: sum(v) / len(v) for k, v in sums.items()}
 
 
@@ -41,8 +42,8 @@ def paired_ratios(variant: list[Replicate], reference: list[Replicate]) -> list[
     if not variant or not reference:
         return []
     name, ref_name = variant[0].benchmark, reference[0].benchmark
-    duet_ref = {r.round_index: r.mean_ns for r in reference if r.partner == name}
-    duet = sorted((r.round_index, r.mean_ns) for r in variant if r.partner == ref_name)
+    duet_ref = {r.round_index: r.value_ns for r in reference if r.partner == name}
+    duet = sorted((r.round_index, r.value_ns) for r in variant if r.partner == ref_name)
     if duet:
         return [mean / duet_ref[k] for k, mean in duet if k in duet_ref]
     mine, theirs = _by_round(variant), _by_round(reference)

@@ -15,12 +15,20 @@ from harness.records import JobSettings
 @dataclass(frozen=True)
 class Stopping:
     """When a group has enough replicates: at least min_rounds, then until every ratio of the group has a
-    relative 99% CI half-width ≤ target_rel_ci, or max_rounds, or the group's time cap (then it is 'imprecise')."""
+    relative 99% CI half-width ≤ target_rel_ci, or max_rounds, or the group's time cap (then it is 'imprecise').
+    The cap is group_time_cap_s, or cell_time_cap_s × the group's cells (machine time spread evenly over cells),
+    the smaller where both are set."""
 
     min_rounds: int
     max_rounds: int
     target_rel_ci: float | None = None
     group_time_cap_s: float | None = None
+    cell_time_cap_s: float | None = None
+
+    def time_cap_s(self, cells: int) -> float | None:
+        """The machine-time cap of a group of `cells` cells, or None when there is none."""
+        caps = [c for c in (self.group_time_cap_s, None if self.cell_time_cap_s is None else self.cell_time_cap_s * cells) if c is not None]
+        return min(caps) if caps else None
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_rounds <= self.max_rounds:
@@ -53,7 +61,7 @@ def _stopping(spec: dict) -> Stopping:
         rounds = int(spec.get("rounds", 1))
         return Stopping(rounds, rounds)
     s = spec["stopping"]
-    return Stopping(int(s["min_rounds"]), int(s["max_rounds"]), s.get("target_rel_ci"), s.get("group_time_cap_s"))
+    return Stopping(int(s["min_rounds"]), int(s["max_rounds"]), s.get("target_rel_ci"), s.get("group_time_cap_s"), s.get("cell_time_cap_s"))
 
 
 def _profile(name: str, spec: dict) -> Profile:

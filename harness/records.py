@@ -26,13 +26,15 @@ def _require(condition: bool, record: str, name: str, value: Any, why: str) -> N
 
 @dataclass(frozen=True)
 class JobSettings:
-    """How long a cell is measured; None leaves the choice to the lab's benchmark engine."""
+    """How long a cell is measured; None leaves the choice to the lab's benchmark engine. prewarm_ms: wall-clock
+    time the lab calls the operation before its benchmark engine starts, so tier-up is over before the pilot stage."""
 
     launch_count: int | None = None
     warmup_count: int | None = None
     iteration_count: int | None = None
     iteration_time_ms: int | None = None
     invocation_count: int | None = None
+    prewarm_ms: int | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from harness.defaults import REPLICATE_STATISTIC
 from harness.designs import group_key
 from harness.pairing import Replicate, paired_ratio_interval
 from harness.profiles import Stopping
@@ -64,7 +65,8 @@ def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
 
 
 def _replicates(rows: list[ResultRow]) -> list[Replicate]:
-    return [Replicate(r.benchmark, r.round_index, r.partner, r.mean_ns) for r in rows if r.mean_ns is not None]
+    return [Replicate(r.benchmark, r.round_index, r.partner, getattr(r, REPLICATE_STATISTIC)) for r in rows
+            if getattr(r, REPLICATE_STATISTIC) is not None]
 
 
 def elapsed_s(rows: Iterable[ResultRow]) -> float:
@@ -84,7 +86,8 @@ def group_status(rows: list[ResultRow], rounds_done: int, stopping: Stopping) ->
         return GroupStatus(rounds_done, spent, worst, PRECISE)
     if comparable == 0:
         return GroupStatus(rounds_done, spent, worst, DONE)  # nothing to compare in this group
-    capped = rounds_done >= stopping.max_rounds or (stopping.group_time_cap_s is not None and spent >= stopping.group_time_cap_s)
+    cap = stopping.time_cap_s(len({r.benchmark for r in rows}))
+    capped = rounds_done >= stopping.max_rounds or (cap is not None and spent >= cap)
     return GroupStatus(rounds_done, spent, worst, IMPRECISE if capped else RUNNING)
 
 

@@ -1,9 +1,14 @@
 """Charts: each module turns a tidy DataFrame into a matplotlib Figure; save.py renders the bytes."""
 
+from analysis.charts.claims_dots import claims_chart
+from analysis.charts.compare_dots import compare_dot_chart
 from analysis.charts.ratio_bars import ratio_bar_chart
 from analysis.charts.save import render_figure
 
-#: The visible registry of per-group charts: name → function(cells, title, levels) → Figure.
+#: The visible registry of per-group charts: name → function(cells, title, levels, caption) → Figure.
 GROUP_CHARTS = {"ratio-bars": ratio_bar_chart}
 
-__all__ = ["GROUP_CHARTS", "ratio_bar_chart", "render_figure"]
+#: The visible registry of per-experiment charts: name → function(primary time verdicts, title, caption) → Figure.
+EXPERIMENT_CHARTS = {"published-vs-measured": claims_chart}
+
+__all__ = ["EXPERIMENT_CHARTS", "GROUP_CHARTS", "claims_chart", "compare_dot_chart", "ratio_bar_chart", "render_figure"]

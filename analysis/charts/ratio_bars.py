@@ -12,7 +12,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
-from analysis.aggregate import MEASURED  # noqa: E402
+from analysis.charts.style import titled  # noqa: E402
+from analysis.replicates import MEASURED  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
 
@@ -33,7 +34,7 @@ def time_unit(max_ns: float) -> tuple[str, float]:
     return "ns", 1.0
 
 
-def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figure:
+def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:
     """Figure for one group of one experiment (rows from with_ratios(), in display order)."""
     benchmarks = list(dict.fromkeys(cells["benchmark"]))
     baseline = cells["baseline"].iloc[0]
@@ -57,14 +58,16 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
                         va="center", fontsize=7, color="#555555")
                 continue
             unverified = row["verification_status"] == "failed"
-            mean = row["mean_ns"] / per_unit
+            mean = row["time_ns"] / per_unit
             half = 0.0 if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"] / per_unit
             ax.barh(y, mean, height=height * 0.9, color="white" if unverified else colors[l_index],
                     edgecolor=UNVERIFIED_COLOR if unverified else colors[l_index], hatch="///" if unverified else None,
                     xerr=half or None,
                     error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"})
             note = ""
-            if pd.notna(row["ratio"]):
+            if bench == baseline:
+                note = "baseline"
+            elif pd.notna(row["ratio"]):
                 note = f"{row['ratio']:.2f}×" + (f" ±{100 * row['ratio_rel_ci99']:.1f}%" if pd.notna(row["ratio_rel_ci99"]) else "")
             if row["comparison_void"]:
                 note += " (void)"
@@ -76,8 +79,9 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str]) -> Figur
             tick.set_color(UNVERIFIED_COLOR)
     ax.invert_yaxis()
     ax.set_xlim(0, x_max * 1.18)
-    ax.set_xlabel(f"mean time per operation ({unit}); error bars: 99% CI over processes; label: ratio to baseline at the same ISA level ±99% CI")
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(f"time per operation ({unit}), mean of per-process medians; bars: 99% CI over processes;\n"
+                  "label: ratio to the baseline at the same ISA level, ±99% CI over paired processes", fontsize=8)
+    titled(ax, title, caption)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7)

@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import os
 import shutil
 
 import pytest
@@ -121,6 +122,7 @@ def test_interleaved_rounds_finish_one_group_before_the_next_in_a_fresh_order_ea
     assert len(rounds) == 2 and all(sorted(r) == sorted(rounds[0]) for r in rounds)  # each round: every cell once
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="a duet needs two CPUs this process may use")
 def test_duet_runs_each_benchmark_beside_the_baseline_and_swaps_cpus_every_round(fixture_dir, smoke_options):
     backend = FakeBackend(fixture_dir)
     summary = execute_run(dataclasses.replace(smoke_options, design="duet", lab_cpuset="0,1", isa_levels=("native",)), backend)

@@ -14,7 +14,7 @@ namespace JsonLab.Verbs;
 
 /// <summary>
 /// `run`: one cell in this process. Order matters: capture the environment (the ISA the JIT
-/// will use), verify the variant's output, then time it with BenchmarkDotNet. Everything is
+/// will use), verify the variant's output, warm it up by time (--prewarm-ms), then time it with BenchmarkDotNet. Everything is
 /// written to --out: env.json, verification.json, cell.json and BenchmarkDotNet's artifacts.
 /// </summary>
 public static class RunVerb
@@ -33,6 +33,9 @@ public static class RunVerb
 
         CellBenchmark.Bound = OperationBinder.Bind(request.Adapter, request.Payload, request.Operation);
         CellBenchmark.CurrentCell = request.Name;
+        var prewarmMs = args.OptionalInt("prewarm-ms");
+        var prewarmCalls = prewarmMs is { } ms ? Prewarm.Run(CellBenchmark.Bound, ms) : 0;
+        Console.Error.WriteLine($"prewarm: {prewarmCalls} calls in {prewarmMs ?? 0} ms");
         var artifacts = Path.Combine(outDir, "bdn");
         var summary = BenchmarkRunner.Run<CellBenchmark>(BuildConfig(JobFrom(args), artifacts));
 
@@ -40,7 +43,7 @@ public static class RunVerb
         if (summary.HasCriticalValidationErrors || report is null || summary.Reports.Any(r => !r.Success))
             throw new LabException($"BenchmarkDotNet did not produce a result for {request.Name}", $"read the BenchmarkDotNet log in {artifacts}");
 
-        LabJson.WriteFile(Path.Combine(outDir, "cell.json"), Describe(request, verification, Path.GetRelativePath(outDir, report)));
+        LabJson.WriteFile(Path.Combine(outDir, "cell.json"), Describe(request, verification, Path.GetRelativePath(outDir, report), prewarmMs, prewarmCalls));
         return 0;
     }
 
@@ -60,7 +63,7 @@ public static class RunVerb
             .AddColumnProvider(DefaultColumnProviders.Instance)
             .WithArtifactsPath(artifacts);
 
-    private static object Describe(CellRequest request, VerificationResult verification, string reportPath) => new
+    private static object Describe(CellRequest request, VerificationResult verification, string reportPath, int? prewarmMs, long prewarmCalls) => new
     {
         SchemaVersion = 1,
         Cell = request.Name,
@@ -75,6 +78,8 @@ public static class RunVerb
         request.Operation,
         request.Adapter.Description,
         VerificationStatus = verification.Status,
+        PrewarmMs = prewarmMs,
+        PrewarmCalls = prewarmCalls,
         RawReport = reportPath,
     };
 }

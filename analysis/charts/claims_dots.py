@@ -1,0 +1,51 @@
+"""ClaimsDotChart: published against measured ratios for one experiment's claims.
+
+One row per claim (primary ISA level, time metric): the published ratio as a hollow diamond inside its
+±tolerance band, the measured ratio as a dot with its 99% CI as whiskers, coloured by verdict. The
+x axis is logarithmic, so 0.5× and 2× sit at the same distance from 1."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+from analysis.charts.style import VERDICT_COLORS, ratio_axis, titled  # noqa: E402
+from analysis.defaults import TOLERANCE  # noqa: E402
+
+
+def _label(row) -> str:
+    scenario = row.scenario if len(row.scenario) <= 48 else row.scenario[:47] + "…"
+    return f"{row.published_variant}\n{scenario}"
+
+
+def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
+    """Figure for the primary time verdicts of one experiment (verdict_table() rows, in table order)."""
+    fig, ax = plt.subplots(figsize=(10, 1.3 + 0.42 * len(verdicts)))
+    for y, row in enumerate(verdicts.itertuples()):
+        low, high = row.published_ratio * (1 - TOLERANCE), row.published_ratio * (1 + TOLERANCE)
+        ax.fill_betweenx([y - 0.3, y + 0.3], low, high, color="#eeeeee", zorder=0)
+        ax.plot(row.published_ratio, y, marker="D", markersize=6, markerfacecolor="white", markeredgecolor="#222222", zorder=3)
+        if pd.notna(row.measured_ratio):
+            color = VERDICT_COLORS.get(row.verdict, "#555555")
+            if pd.notna(row.measured_ratio_lower) and pd.notna(row.measured_ratio_upper):
+                ax.plot([row.measured_ratio_lower, row.measured_ratio_upper], [y, y], color=color, linewidth=2, zorder=2)
+            ax.plot(row.measured_ratio, y, "o", color=color, markersize=5, zorder=4)
+    ratio_axis(ax)
+    ax.axvline(1.0, color="#888888", linewidth=0.8)
+    ax.set_yticks(range(len(verdicts)), [_label(r) for r in verdicts.itertuples()], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; whiskers: 99% CI over paired processes",
+                  fontsize=8)
+    titled(ax, title, caption)
+    used = [v for v in VERDICT_COLORS if v in set(verdicts["verdict"])]
+    handles = [Line2D([0], [0], marker="D", color="white", markeredgecolor="#222222", label="published")]
+    handles += [Line2D([0], [0], marker="o", color=VERDICT_COLORS[v], label=v) for v in used]
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(axis="x", which="both", linewidth=0.3)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,106 @@
+"""Comparing two runs: every cell present in both, its time ratio b/a, and the drift of its ratio to the baseline.
+
+Both comparisons work on the log scale over process-level replicates: the two runs' processes are
+independent samples, so the interval of b/a is Welch's t interval on the difference of mean log
+process means (scipy's Welch t-test gives its p-value). As in dotnet/performance's ResultsComparer,
+a noise threshold separates a change worth reporting from one too small to matter:
+**faster** / **slower** need the whole 99% interval beyond 1 and the estimate beyond the threshold;
+**same** needs the whole interval within ±threshold; anything else is **inconclusive**.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _stats
+
+from analysis.aggregate import RatioBook
+from analysis.replicates import MEASURED
+from harness.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
+from harness.pairing import paired_ratios
+
+#: A change smaller than this (relative) is reported as 'same' when the interval allows it.
+DEFAULT_THRESHOLD = 0.05
+
+FASTER, SLOWER, SAME, INCONCLUSIVE = "faster", "slower", "same", "inconclusive"
+
+
+def welch_log_ratio(a: list[float], b: list[float], level: float = CONFIDENCE_LEVEL) -> tuple[float, float | None, float | None, float | None]:
+    """(exp(mean log b − mean log a), lower, upper, p-value); bounds None when a side has fewer than two values."""
+    la, lb = np.log(np.asarray(a, float)), np.log(np.asarray(b, float))
+    diff = float(lb.mean() - la.mean())
+    if len(la) < 2 or len(lb) < 2:
+        return math.exp(diff), None, None, None
+    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return math.exp(diff), math.exp(diff), math.exp(diff), None
+    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
+    half = float(_stats.t.ppf(0.5 + level / 2, df)) * se
+    p = float(_stats.ttest_ind(lb, la, equal_var=False).pvalue)
+    return math.exp(diff), math.exp(diff - half), math.exp(diff + half), p
+
+
+def classify(ratio: float, lower: float | None, upper: float | None, threshold: float = DEFAULT_THRESHOLD) -> str:
+    """faster / slower / same / inconclusive, from the ratio b/a and its interval."""
+    if lower is None or upper is None:
+        return INCONCLUSIVE
+    if lower > 1 and ratio >= 1 + threshold:
+        return SLOWER
+    if upper < 1 and ratio <= 1 - threshold:
+        return FASTER
+    if 1 - threshold <= lower and upper <= 1 + threshold:
+        return SAME
+    return INCONCLUSIVE
+
+
+def _measured(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows[rows["status"].isin(MEASURED) & ~rows["emulated"].fillna(False).astype(bool)]
+
+
+def compare_cells(rows_a: pd.DataFrame, rows_b: pd.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pd.DataFrame:
+    """One row per cell measured in both runs: means, b/a with 99% CI and p-value, and its class."""
+    a, b = _measured(rows_a), _measured(rows_b)
+    out = []
+    for cell_id in [c for c in dict.fromkeys(a["cell_id"]) if c in set(b["cell_id"])]:
+        ma = a.loc[a["cell_id"] == cell_id, REPLICATE_STATISTIC].tolist()
+        mb = b.loc[b["cell_id"] == cell_id, REPLICATE_STATISTIC].tolist()
+        ratio, lower, upper, p = welch_log_ratio(ma, mb)
+        first = a[a["cell_id"] == cell_id].iloc[0]
+        out.append({"cell_id": cell_id, "experiment": first["experiment"], "benchmark": first["benchmark"],
+                    "baseline": first["baseline"], "isa_level": first["isa_requested"],
+                    "time_a_ns": float(np.mean(ma)), "time_b_ns": float(np.mean(mb)), "processes_a": len(ma), "processes_b": len(mb),
+                    "ratio_b_over_a": ratio, "ci99_lower": lower, "ci99_upper": upper, "p_value": p,
+                    "change": classify(ratio, lower, upper, threshold)})
+    return pd.DataFrame(out)
+
+
+def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.DataFrame:
+    """Per non-baseline cell in both runs: its ratio to the baseline in each run, and whether they agree
+    (the 99% interval of their quotient, Welch over the two runs' paired log ratios, contains 1)."""
+    book_a, book_b = RatioBook(_measured(rows_a)), RatioBook(_measured(rows_b))
+    a, b = _measured(rows_a), _measured(rows_b)
+    out = []
+    for cell_id in [c for c in dict.fromkeys(a["cell_id"]) if c in set(b["cell_id"])]:
+        first = a[a["cell_id"] == cell_id].iloc[0]
+        if first["benchmark"] == first["baseline"]:
+            continue
+        key = (first["experiment"], first["benchmark"], first["baseline"], first["isa_requested"])
+        ia, ib = book_a.interval(*key), book_b.interval(*key)
+        pairs_a, pairs_b = _pairs(book_a, key), _pairs(book_b, key)
+        if ia is None or ib is None or not pairs_a or not pairs_b:
+            continue
+        drift, lower, upper, p = welch_log_ratio(pairs_a, pairs_b)
+        out.append({"cell_id": cell_id, "experiment": key[0], "benchmark": key[1], "isa_level": key[3],
+                    "ratio_a": ia.estimate, "ratio_a_lower": ia.lower, "ratio_a_upper": ia.upper,
+                    "ratio_b": ib.estimate, "ratio_b_lower": ib.lower, "ratio_b_upper": ib.upper,
+                    "drift": drift, "drift_ci99_lower": lower, "drift_ci99_upper": upper, "p_value": p,
+                    "agree": None if lower is None else bool(lower <= 1 <= upper)})
+    return pd.DataFrame(out)
+
+
+def _pairs(book: RatioBook, key: tuple[str, str, str, str]) -> list[float]:
+    experiment, benchmark, baseline, level = key
+    return paired_ratios(book.replicates(experiment, benchmark, level), book.replicates(experiment, baseline, level))

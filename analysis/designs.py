@@ -1,0 +1,94 @@
+"""What each replication design buys: ratio CI width per machine-minute, from runs of the same cells under each design.
+
+For every comparable ratio (a benchmark over its group's baseline, both verified) of each run:
+the spread of its per-pair log ratios (the noise one pair carries), the correlation between the
+two sides of a pair (what measuring them close together shares), the half-width reached, and the
+machine time its group used. From the spread and the cost of one pair, the machine-minutes one
+ratio needs to reach a target half-width follow (harness.stats.replicates_for).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analysis.aggregate import RatioBook
+from analysis.load import RunData
+from analysis.replicates import MEASURED
+from analysis.tables import markdown_table
+from harness.pairing import paired_ratios
+from harness.stats import replicates_for
+from harness.stopping import elapsed_s, rows_by_group
+from harness.records import ResultRow
+
+
+def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str], float]:
+    records = [ResultRow.from_dict({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()})
+               for r in rows.to_dict("records")]
+    return {key: elapsed_s(group) for key, group in rows_by_group(records).items()}
+
+
+def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
+    """One row per comparable ratio of one run."""
+    rows = run.rows[run.rows["status"].isin(MEASURED)]
+    book = RatioBook(rows)
+    seconds = _group_seconds(run.rows)
+    out = []
+    for (level, experiment, group), g in rows.groupby(["isa_requested", "experiment", "group"], sort=False):
+        benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0]]
+        baseline = g["baseline"].iloc[0]
+        if (g["verification_status"] == "failed").any():
+            benchmarks = [b for b in benchmarks if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()]
+        for benchmark in benchmarks:
+            mine, theirs = book.replicates(experiment, benchmark, level), book.replicates(experiment, baseline, level)
+            ratios = paired_ratios(mine, theirs)
+            interval = book.interval(experiment, benchmark, baseline, level)
+            if len(ratios) < 3 or interval is None:
+                continue
+            logs = np.log(ratios)
+            group_s = seconds.get((level, experiment, group), float("nan"))
+            rounds = max(r.round_index for r in mine)
+            per_ratio_round_s = group_s / rounds / len(benchmarks)
+            cv = float(np.std(logs, ddof=1))
+            out.append({"design": run.run.get("design"), "run_id": run.run.get("run_id"), "cell": f"{experiment}:{benchmark}@{level}",
+                        "pairs": len(ratios), "pair_cv": cv, "pair_correlation": _pair_correlation(mine, theirs),
+                        "rel_half_width": interval.relative_half_width, "group_machine_s": group_s,
+                        "machine_s_per_pair": per_ratio_round_s,
+                        "minutes_to_target": replicates_for(target, cv) * per_ratio_round_s / 60})
+    return pd.DataFrame(out)
+
+
+def _pair_correlation(mine, theirs) -> float | None:
+    """Pearson correlation of the log means of the two sides of each pair (None under three pairs)."""
+    duet = {r.round_index: r.value_ns for r in theirs if r.partner == (mine[0].benchmark if mine else None)}
+    by_round = duet or {r.round_index: r.value_ns for r in theirs if r.partner is None}
+    pairs = [(math.log(r.value_ns), math.log(by_round[r.round_index])) for r in mine if r.round_index in by_round]
+    if len(pairs) < 3:
+        return None
+    a, b = zip(*pairs)
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def design_summary(runs: list[RunData], target: float = 0.02) -> pd.DataFrame:
+    """Per design: medians over its ratios."""
+    per_ratio = pd.concat([ratio_noise(run, target) for run in runs], ignore_index=True)
+    if per_ratio.empty:
+        return per_ratio
+    return per_ratio.groupby("design", sort=False).agg(
+        ratios=("cell", "count"), pairs=("pairs", "median"), pair_cv=("pair_cv", "median"),
+        pair_correlation=("pair_correlation", "median"), rel_half_width=("rel_half_width", "median"),
+        machine_s_per_pair=("machine_s_per_pair", "median"), minutes_to_target=("minutes_to_target", "median")).reset_index()
+
+
+def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
+    """The comparison table with its reading."""
+    headers = ["Design", "Ratios", "Pairs per ratio", "Per-pair CV of the ratio", "Correlation within a pair",
+               "Half-width reached (99%)", "Machine time per pair", f"Machine-minutes per ratio for ±{100 * target:.0f}%"]
+    rows = [[r.design, r.ratios, f"{r.pairs:.0f}", f"{100 * r.pair_cv:.1f}%", "—" if pd.isna(r.pair_correlation) else f"{r.pair_correlation:.2f}",
+             f"±{100 * r.rel_half_width:.1f}%", f"{r.machine_s_per_pair:.1f} s", f"{r.minutes_to_target:.1f}"] for r in summary.itertuples()]
+    return ("# Replication designs compared\n\nSame cells, same machine, the same machine-time budget per group. Medians over each "
+            "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a duet "
+            "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for a 99% CI "
+            f"of ±{100 * target:.0f}% from the per-pair CV (Student-t).\n\n" + markdown_table(headers, rows))

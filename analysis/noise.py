@@ -1,0 +1,71 @@
+"""How noisy the machine was during a run, in numbers: calibration drift, disturbed processes, process spread.
+
+Calibration (calibration.jsonl) times the same fixed workload before each ISA level and at the end:
+its change is the machine drifting. Each replicate row says how much of its CPU's time went to other
+work or to other guests (cpu_other_ms, steal_ms); a process above harness.noise.INTERFERENCE_THRESHOLD
+is flagged as disturbed. The spread between processes of one cell (between_process_cv) is the noise
+the intervals have to absorb.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from analysis.replicates import MEASURED
+from analysis.tables import markdown_table
+from harness.noise import INTERFERENCE_THRESHOLD, interference_share
+
+
+def calibration_drift(calibrations: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per calibration, with its median relative to the first one on the same CPU set."""
+    df = pd.DataFrame(calibrations)
+    if df.empty:
+        return df
+    first = df.groupby("cpuset")["median_ms"].transform("first")
+    return df.assign(relative_to_first=df["median_ms"] / first)
+
+
+def disturbed_processes(rows: pd.DataFrame, threshold: float = INTERFERENCE_THRESHOLD) -> pd.DataFrame:
+    """Measured processes whose CPU spent more than `threshold` of their wall time on other work or other guests."""
+    measured = rows[rows["status"].isin(MEASURED)]
+    if measured.empty or "cpu_other_ms" not in measured:
+        return measured.iloc[0:0].assign(interference=[])
+    share = pd.Series([interference_share(r) for r in measured.itertuples()], index=measured.index, dtype=float)
+    return measured.assign(interference=share)[share > threshold]
+
+
+def noise_markdown(rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[dict[str, Any]], env: dict[str, Any]) -> str:
+    """The 'Noise' section: quantified, then the host's risks with their fixes."""
+    lines = ["## Noise on this host\n"]
+    measured = cells[cells["status"].isin(MEASURED)]
+    spread = measured["between_process_cv"].dropna()
+    within = measured["within_rel_ci99"].dropna()
+    if not spread.empty:
+        lines.append(f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of variation of their "
+                     f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the iterations inside "
+                     f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, is the unit of "
+                     "replication.")
+    drift = calibration_drift(calibrations)
+    if not drift.empty:
+        swing = drift.groupby("cpuset")["relative_to_first"].agg(lambda s: s.max() / s.min() - 1).max()
+        lines.append(f"- Calibration workload (SHA-256 of 32 MiB, the same work each time): {len(drift)} timings, which varied by up to "
+                     f"{100 * swing:.1f}% over the run (table below).")
+    disturbed = disturbed_processes(rows)
+    total = int(rows["status"].isin(MEASURED).sum())
+    steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
+    lines.append(f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen by the "
+                 f"hypervisor): {len(disturbed)} of {total}." + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s."))
+    for warning in env.get("warnings") or []:
+        lines.append(f"- Risk: {warning}")
+    text = "\n".join(lines) + "\n"
+    if not drift.empty:
+        text += "\n" + markdown_table(["When", "CPU", "Median per repetition", "Relative to the first", "CV of repetitions"],
+                                      [[r.label, r.cpuset, f"{r.median_ms:.2f} ms", f"{r.relative_to_first:.3f}", f"{100 * r.cv:.1f}%"]
+                                       for r in drift.itertuples()])
+    if not disturbed.empty:
+        text += "\n" + markdown_table(["Disturbed process", "Round", "Other work + steal", "Involuntary context switches", "Log"],
+                                      [[r.cell_id, r.round_index, f"{100 * r.interference:.0f}% of {r.duration_s:.1f} s",
+                                        r.involuntary_context_switches, f"`{r.log_path}`"] for r in disturbed.itertuples()])
+    return text

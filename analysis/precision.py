@@ -1,0 +1,45 @@
+"""How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), or fixed rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from analysis.replicates import MEASURED
+from analysis.tables import markdown_table
+
+
+def group_precision(cells: pd.DataFrame, target: float | None) -> pd.DataFrame:
+    """One row per (ISA level, experiment, group): processes per cell, widest ratio CI, state."""
+    comparable = cells[cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]]
+    out = []
+    for (level, experiment, group), g in cells[cells["status"].isin(MEASURED)].groupby(["isa_requested", "experiment", "group"], sort=False):
+        mine = comparable[(comparable["isa_requested"] == level) & (comparable["experiment"] == experiment) & (comparable["group"] == group)]
+        widest = mine["ratio_rel_ci99"].max() if not mine.empty else None
+        if target is None or mine.empty:
+            state = "fixed rounds" if not mine.empty else "nothing to compare"
+        else:
+            state = "precise" if pd.notna(widest) and widest <= target else "imprecise"
+        out.append({"isa_level": level, "experiment": experiment, "group": group, "processes_per_cell": int(g["replicates"].max()),
+                    "widest_ratio_rel_ci99": widest, "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
+                    "machine_s": float(g["duration_s"].sum()), "state": state})
+    return pd.DataFrame(out)
+
+
+def precision_markdown(cells: pd.DataFrame, run: dict[str, Any]) -> str:
+    """The 'Precision' section: each group against the stopping rule's target."""
+    target = (run.get("stopping") or {}).get("target_rel_ci")
+    table = group_precision(cells, target)
+    if table.empty:
+        return ""
+    imprecise = int((table["state"] == "imprecise").sum())
+    goal = f"target: every ratio within ±{100 * target:.2g}% (99% CI)" if target else "fixed number of rounds, no precision target"
+    text = (f"## Precision\n\nPer group ({goal}); {imprecise} of {len(table)} groups stopped at a cap before reaching it.\n\n")
+
+    def pct(v) -> str:
+        return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
+    return text + markdown_table(["ISA level", "Experiment", "Group", "Processes per cell", "Widest ratio CI", "Median ratio CI", "Machine time", "State"],
+                                 [[r.isa_level, r.experiment, r.group, r.processes_per_cell, pct(r.widest_ratio_rel_ci99),
+                                   pct(r.median_ratio_rel_ci99), f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state == "imprecise" else r.state]
+                                  for r in table.itertuples()])

@@ -1,0 +1,57 @@
+import math
+
+import pytest
+from scipy import stats
+
+from analysis.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, welch_log_ratio
+from analysis.writer import write_comparison
+from harness.backends.fake import FakeBackend
+from harness.runner import RunOptions, execute_run
+
+from tests.conftest import FIXTURES
+
+
+def _run(results, run_id, newtonsoft_scale, spread=0.01):
+    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": newtonsoft_scale}, process_spread=spread)
+    options = RunOptions(profile="smoke", run_id=run_id, results_dir=results, lab_cpuset="0", pin_harness=False, calibrate=False,
+                         isa_levels=("native",))
+    return execute_run(options, backend).directory
+
+
+@pytest.mark.parametrize("ratio, lower, upper, expected", [
+    (1.20, 1.15, 1.25, SLOWER), (0.80, 0.75, 0.85, FASTER), (1.01, 0.98, 1.03, SAME),
+    (1.03, 1.01, 1.05, SAME),  # significant, but all of it within the 5% threshold
+    (1.03, 1.01, 1.06, INCONCLUSIVE),  # significant, estimate under the threshold, interval across it
+    (1.10, 0.90, 1.30, INCONCLUSIVE), (1.10, None, None, INCONCLUSIVE),
+])
+def test_classify_needs_the_interval_beyond_one_and_the_estimate_beyond_the_threshold(ratio, lower, upper, expected):
+    assert classify(ratio, lower, upper, 0.05) == expected
+
+
+def test_the_welch_interval_matches_scipys_test_on_log_means():
+    a, b = [100.0, 104.0, 98.0, 101.0], [110.0, 113.0, 108.0, 115.0, 111.0]
+    ratio, lower, upper, p = welch_log_ratio(a, b)
+    assert ratio == pytest.approx(math.exp(sum(map(math.log, b)) / 5 - sum(map(math.log, a)) / 4))
+    assert p == pytest.approx(stats.ttest_ind([math.log(x) for x in b], [math.log(x) for x in a], equal_var=False).pvalue)
+    assert lower < ratio < upper
+
+
+def test_comparing_two_runs_finds_the_changed_baseline_and_the_ratios_that_moved_with_it(tmp_path):
+    a = _run(tmp_path / "results", "a", 2.0)
+    b = _run(tmp_path / "results", "b", 2.6)
+    path = write_comparison(a, b, tmp_path / "cmp")
+    text = path.read_text()
+    cells = (tmp_path / "cmp" / "cells.csv").read_text()
+    assert "| 000:NewtonSoftJson_Camel@native |" in text and "| **slower** |" in text
+    assert (tmp_path / "cmp" / "compare.png").stat().st_size > 1000 and (tmp_path / "cmp" / "compare.svg").is_file()
+    assert cells.count("slower") == 2  # the two Newtonsoft cells
+    ratios = (tmp_path / "cmp" / "baseline-ratios.csv").read_text()
+    assert "False" in ratios  # ratios against the slowed baseline no longer agree
+
+
+def test_a_run_compared_with_itself_agrees_everywhere(tmp_path):
+    a = _run(tmp_path / "results", "a", 2.0)
+    write_comparison(a, a, tmp_path / "cmp")
+    cells = (tmp_path / "cmp" / "cells.csv").read_text()
+    assert "slower" not in cells and "faster" not in cells
+    assert "False" not in (tmp_path / "cmp" / "baseline-ratios.csv").read_text()
