@@ -6,7 +6,8 @@ import math
 
 import pandas as pd
 
-from analysis.aggregate import MEASURED
+from analysis.replicates import MEASURED
+from harness.noise import INTERFERENCE_THRESHOLD
 from harness.experiments import Experiment
 
 
@@ -56,7 +57,9 @@ def _cell_text(row: pd.Series) -> str:
     rel = f" ±{100 * row['rel_ci99']:.1f}%" if not pd.isna(row["rel_ci99"]) else ""
     void = " VOID" if row["comparison_void"] else ""
     ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])
-    return f"{format_ns(row['time_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])})"
+    disturbed = row.get("interference_max")
+    flag = f" ⚡ disturbed ({100 * disturbed:.0f}%)" if disturbed is not None and not pd.isna(disturbed) and disturbed > INTERFERENCE_THRESHOLD else ""
+    return f"{format_ns(row['time_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])}){flag}"
 
 
 def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: list[str]) -> str:

@@ -25,7 +25,7 @@ from analysis.report import ReportInputs, compose_report, reproduction_section
 from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
 from analysis.verdicts import verdict_table
-from harness.experiments import Experiment, load_experiments
+from harness.experiments import load_experiments
 
 log = logging.getLogger(__name__)
 

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import pathlib
 import time
 from dataclasses import dataclass
 
 from harness.backends.base import Backend, CellRequest, CellRun
-from harness.calibration import calibrate
+from harness.calibration import WORKLOADS, calibrate
 from harness.defaults import LOGS_DIR, RAW_DIR
 from harness.designs import Design, Placement, Slot, Unit, group_key
 from harness.errors import HarnessError
+from harness.isa import IsaLevel
+from harness.labs import LabSpec
 from harness.normalize import NORMALIZERS
-from harness.probe import LabProbe
+from harness.probe import LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
 from harness.records import Cell, JobSettings, ResultRow, row_key
@@ -44,11 +47,11 @@ class Session:
     stopping: Stopping
     job: JobSettings
     probes: dict[str, LabProbe]
-    levels: dict
-    labs: dict
+    levels: dict[str, IsaLevel]
+    labs: dict[str, LabSpec]
     lab_cpus: tuple[str, ...]
     profile_name: str
-    datasets_dir: object
+    datasets_dir: pathlib.Path
     cell_timeout_s: float
     progress: RunProgress
     calibrate: bool = True
@@ -107,7 +110,7 @@ class Session:
 
     # -- pieces -----------------------------------------------------------------------------------------
 
-    def _level(self, cell: Cell):
+    def _level(self, cell: Cell) -> LevelProbe:
         return self.probes[cell.lab].levels[cell.isa_level]
 
     def _finished(self) -> set[str]:
@@ -159,11 +162,12 @@ class Session:
             return
         started = time.monotonic()
         for cpu in self.lab_cpus:
-            result = calibrate(label, cpu)
-            if result is not None:
-                self.store.append_json_line(CALIBRATION_FILE, result.to_dict())
-                self.progress.note(f"calibration {label} on CPU {cpu}: {result.median_ms:.2f} ms (CV {100 * result.cv:.1f}%)"
-                                   f" [{time.monotonic() - started:.1f} s]")
+            for workload in WORKLOADS:
+                result = calibrate(label, cpu, workload)
+                if result is not None:
+                    self.store.append_json_line(CALIBRATION_FILE, result.to_dict())
+                    self.progress.note(f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
+                                       f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]")
 
 
 def describe_status(status: GroupStatus) -> str:

@@ -1,17 +1,37 @@
-from harness.backends.native import NativeBackend, last_lab_error
-from harness.labs import load_labs
+"""The native backend with real child processes (a tiny Python stand-in for a lab): pinning, usage, failures."""
+
+import pathlib
+import sys
+
+from harness.backends.base import CellRequest
+from harness.backends.native import NativeBackend
+from harness.labs import LabSpec
+from harness.records import Cell, JobSettings
+
+BUSY = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
 
 
-def test_the_child_environment_drops_stray_isa_switches_and_adds_the_labs_settings(monkeypatch):
-    monkeypatch.setenv("DOTNET_EnableAVX2", "0")  # left over in the user's shell
-    lab = load_labs()["dotnet"]
-    env = NativeBackend({"DOTNET_EnableAVX2", "DOTNET_EnableHWIntrinsic"}).environment(lab, {"DOTNET_EnableHWIntrinsic": "0"})
-    assert "DOTNET_EnableAVX2" not in env
-    assert env["DOTNET_EnableHWIntrinsic"] == "0"
-    assert env["DOTNET_TC_DelaySingleProcMultiplier"] == "1"
+def _request(tmp_path: pathlib.Path, script: str, name: str, timeout_s: float = 30) -> CellRequest:
+    lab = LabSpec("stand-in", tmp_path, "Python", "bdn", (), (), (sys.executable, "-c", script), {})
+    cell = Cell("000", name, "g", name, "stand-in", "v", "ds", "deserialize", "native")
+    return CellRequest(lab, cell, tmp_path, tmp_path, tmp_path / f"{name}.log", JobSettings(), {}, "0", timeout_s)
 
 
-def test_the_labs_error_and_hint_lines_are_found_in_its_output():
-    output = "some log\nerror: unknown variant 'x' for lab dotnet\nhint: valid variants: a, b\n"
-    assert last_lab_error(output) == ("unknown variant 'x' for lab dotnet", "valid variants: a, b")
-    assert last_lab_error("all fine\n") is None
+def test_a_process_reports_its_own_cpu_time_and_what_else_its_cpu_did(tmp_path):
+    [run] = NativeBackend(set()).run_cells([_request(tmp_path, BUSY, "busy")])
+    assert run.error is None
+    assert run.usage.lab_cpu_s >= 0.3 and run.usage.wall_s >= run.usage.lab_cpu_s * 0.9
+    assert run.usage.cpu_other_ms is not None and run.usage.involuntary_context_switches is not None
+    assert "taskset -c 0" in (tmp_path / "busy.log").read_text()
+
+
+def test_a_lab_error_line_becomes_the_cells_error_and_the_others_still_finish(tmp_path):
+    failing = "import sys\nprint('error: the dataset is gone'); print('hint: restore it'); sys.exit(2)"
+    runs = NativeBackend(set()).run_cells([_request(tmp_path, failing, "bad"), _request(tmp_path, BUSY, "good")])
+    assert "the dataset is gone" in str(runs[0].error) and "restore it" in runs[0].error.hint
+    assert runs[1].error is None
+
+
+def test_a_process_over_its_timeout_is_killed_and_reported(tmp_path):
+    [run] = NativeBackend(set()).run_cells([_request(tmp_path, "import time; time.sleep(30)", "slow", timeout_s=0.5)])
+    assert "timed out" in str(run.error) and run.usage.wall_s < 10

@@ -135,13 +135,18 @@ def test_duet_runs_each_benchmark_beside_the_baseline_and_swaps_cpus_every_round
     assert len(baseline) == 4  # one baseline process beside each benchmark, each round
 
 
-def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough(fixture_dir, smoke_options, tmp_path):
+def _single_group_run(smoke_options, tmp_path, stopping: str, spread: float):
+    """One group (001/single at native, one ratio) with the smoke profile's stopping rule replaced."""
     profiles = tmp_path / "profiles.toml"
-    profiles.write_text(smoke_options.profiles_file.read_text().replace(
-        "stopping = { min_rounds = 2, max_rounds = 2 }", "stopping = { min_rounds = 3, max_rounds = 30, target_rel_ci = 0.02 }", 1))
-    backend = FakeBackend(fixture_dir, time_scale={"newtonsoft-default": 2.0}, process_spread=0.02)
-    summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, experiments=("001",), isa_levels=("native",),
-                                                  benchmarks=("single-stj-case-insensitive",)), backend)
+    profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", stopping, 1))
+    backend = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell",
+                          time_scale={"newtonsoft-default": 2.0}, process_spread=spread)
+    return execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, experiments=("001",), isa_levels=("native",),
+                                           benchmarks=("single-stj-case-insensitive",)), backend)
+
+
+def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough(smoke_options, tmp_path):
+    summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 3, max_rounds = 30, target_rel_ci = 0.02 }", 0.02)
     rounds = max(r["round_index"] for r in _rows(summary))
     assert 3 < rounds < 30  # more than the minimum, fewer than the cap
     from harness.records import ResultRow
@@ -150,21 +155,24 @@ def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough
     assert comparable == 1 and worst <= 0.02
 
 
-def test_a_group_that_cannot_reach_the_target_stops_at_its_cap_and_says_so(fixture_dir, smoke_options, tmp_path, capsys):
-    profiles = tmp_path / "profiles.toml"
-    profiles.write_text(smoke_options.profiles_file.read_text().replace(
-        "stopping = { min_rounds = 2, max_rounds = 2 }", "stopping = { min_rounds = 2, max_rounds = 5, target_rel_ci = 0.001 }", 1))
-    backend = FakeBackend(fixture_dir, time_scale={"newtonsoft-default": 2.0}, process_spread=0.2)
-    summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, experiments=("001",), isa_levels=("native",),
-                                                  benchmarks=("single-stj-case-insensitive",)), backend)
+def test_a_group_that_cannot_reach_the_target_stops_at_its_cap_and_says_so(smoke_options, tmp_path, capsys):
+    summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 2, max_rounds = 5, target_rel_ci = 0.001 }", 0.2)
     assert max(r["round_index"] for r in _rows(summary)) == 5
     assert "group 001/single@native: imprecise after 5 round(s)" in capsys.readouterr().err
 
 
+def test_a_per_cell_time_cap_stops_a_group_after_its_cells_have_used_it(smoke_options, tmp_path):
+    # Fake processes take 2 s each; 2 cells × 5 s allows 3 rounds (the cap is checked after each round).
+    summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 2, max_rounds = 40, target_rel_ci = 0.001, cell_time_cap_s = 5 }", 0.2)
+    assert max(r["round_index"] for r in _rows(summary)) == 3
+
+
 def test_calibration_is_timed_before_each_level_and_at_the_end(fake_backend, smoke_options):
     summary = execute_run(dataclasses.replace(smoke_options, calibrate=True), fake_backend)
-    labels = [json.loads(line)["label"] for line in (summary.directory / "calibration.jsonl").read_text().splitlines()]
-    assert labels == ["before native", "before scalar", "end"]
+    lines = [json.loads(line) for line in (summary.directory / "calibration.jsonl").read_text().splitlines()]
+    assert [(c["label"], c["workload"]) for c in lines] == [(label, w) for label in ("before native", "before scalar", "end")
+                                                            for w in ("sha256", "memory")]
+    assert all(c["median_ms"] > 0 for c in lines)
 
 
 def test_each_row_records_what_else_its_cpu_did(fixture_dir, smoke_options):

@@ -1,0 +1,40 @@
+import pytest
+
+from harness.calibration import summarize
+from harness.errors import ConfigError
+from harness.estimate import describe_estimate, process_seconds
+from harness.profiles import Stopping, load_profiles
+from harness.records import JobSettings
+
+
+def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
+    profiles = load_profiles()
+    assert profiles["default"].design == "interleaved" and profiles["default"].stopping.adaptive
+    assert profiles["smoke"].stopping == Stopping(2, 2)
+    assert profiles["default"].job.prewarm_ms == 1000
+
+
+def test_an_unknown_design_is_a_config_error_naming_the_valid_ones(tmp_path):
+    path = tmp_path / "profiles.toml"
+    path.write_text('schema_version = 1\n[profiles.x]\ndescription = "d"\nexperiments = ["all"]\nisa_levels = ["all"]\ndesign = "dual"\n')
+    with pytest.raises(ConfigError, match="design 'dual' is not one of sequential, interleaved, duet"):
+        load_profiles(path)
+
+
+def test_the_group_cap_is_the_smaller_of_the_group_and_per_cell_caps():
+    assert Stopping(1, 9, 0.02, group_time_cap_s=100, cell_time_cap_s=30).time_cap_s(5) == 100
+    assert Stopping(1, 9, 0.02, cell_time_cap_s=30).time_cap_s(2) == 60
+    assert Stopping(1, 9).time_cap_s(3) is None
+
+
+def test_the_estimate_names_both_ends_for_adaptive_runs_and_admits_what_it_cannot_know():
+    job = JobSettings(warmup_count=4, iteration_count=15, iteration_time_ms=50, prewarm_ms=1000)
+    assert process_seconds(job) == pytest.approx(1.5 + 24 * 0.05 + 1.0)
+    text = describe_estimate(job, Stopping(3, 40, 0.02, cell_time_cap_s=26), cells=105, groups=15)
+    assert text.startswith("about 19 min at 3 round(s), at most 52 min")
+    assert "duration unknown" in describe_estimate(JobSettings(), Stopping(5, 5), 10, 2)
+
+
+def test_calibration_summary_is_median_and_cv():
+    cal = summarize("before native", "1", "sha256", [10.0, 10.2, 9.8, 10.0])
+    assert cal.median_ms == 10.0 and 0 < cal.cv < 0.02 and cal.repetitions == 4
