@@ -68,7 +68,8 @@ def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
 
 def median_relative_ci(df: pd.DataFrame, column: str = "rel_ci99") -> float | None:
     """Median over measured cells of a relative 99% CI half-width column (cells: rel_ci99; ratios: ratio_rel_ci99)."""
-    values = df.loc[df["status"].isin(MEASURED), column].dropna()
-    if column == "ratio_rel_ci99":
-        values = df.loc[df["status"].isin(MEASURED) & (df["benchmark"] != df["baseline"]) & ~df["comparison_void"], column].dropna()
+    rows = df["status"].isin(MEASURED)
+    if column == "ratio_rel_ci99":  # a baseline's ratio to itself and void comparisons carry no precision
+        rows &= (df["benchmark"] != df["baseline"]) & ~df["comparison_void"]
+    values = df.loc[rows, column].dropna()
     return None if values.empty else float(values.median())

@@ -13,9 +13,10 @@ import pandas as pd
 
 from harness.defaults import REPLICATE_STATISTIC
 from harness.noise import interference_share
+from harness.records import MEASURED
 from harness.stats import mean_interval
 
-MEASURED = ("ok", "unverified")
+__all__ = ["MEASURED", "replicate_statistics", "noise_statistics", "summarize_cells"]
 
 
 def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:

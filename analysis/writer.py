@@ -39,12 +39,12 @@ def _write(path: pathlib.Path, data: str | bytes) -> None:
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-def _write_chart(out: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> bool:
+def _write_chart(folder: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> bool:
     """Renders one chart to PNG and SVG with its data as CSV beside it; False (logged) when it fails."""
     try:
         for fmt, content in render_figure(make_figure()).items():
-            _write(out / "charts" / f"{name}.{fmt}", content)
-        _write(out / "charts" / f"{name}.csv", to_csv(data))
+            _write(folder / f"{name}.{fmt}", content)
+        _write(folder / f"{name}.csv", to_csv(data))
         return True
     except Exception:  # one broken chart must not lose the report
         log.exception("chart %s failed; the rest of the report is still written", name)
@@ -58,7 +58,7 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
         primary = verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["metric"] == "time")] if not verdicts.empty else verdicts
         for chart_name, chart in EXPERIMENT_CHARTS.items():
             name = f"{exp.id}-{chart_name}"
-            if not primary.empty and _write_chart(out, name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary):
+            if not primary.empty and _write_chart(out / "charts", name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary):
                 written.setdefault(exp.id, []).append(name)
         order = {b: i for i, b in enumerate(exp.benchmarks)}
         for group in exp.groups.values():
@@ -68,7 +68,7 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
             rows = rows.sort_values(["benchmark"], key=lambda s: s.map(order))
             for chart_name, chart in GROUP_CHARTS.items():
                 name = f"{exp.id}-{group.id}-{chart_name}"
-                if _write_chart(out, name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows):
+                if _write_chart(out / "charts", name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows):
                     written.setdefault(exp.id, []).append(name)
     return written
 
@@ -104,16 +104,10 @@ def write_comparison(run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path
     cells, ratios = compare_cells(a.rows, b.rows, threshold), compare_baseline_ratios(a.rows, b.rows)
     _write(out / "cells.csv", to_csv(cells))
     _write(out / "baseline-ratios.csv", to_csv(ratios))
-    chart = None
-    if not cells.empty:
-        try:
-            caption = f"a: {caption_for(a.environment, a.run)}\nb: {caption_for(b.environment, b.run)}"
-            for fmt, data in render_figure(compare_dot_chart(cells, f"{b.directory.name} / {a.directory.name}", threshold, caption)).items():
-                _write(out / f"compare.{fmt}", data)
-            _write(out / "compare.csv", to_csv(cells))
-            chart = "compare"
-        except Exception:  # the tables are still written
-            log.exception("the comparison chart failed; compare.md is still written")
+    caption = f"a: {caption_for(a.environment, a.run)}\nb: {caption_for(b.environment, b.run)}"
+    title = f"{b.directory.name} / {a.directory.name}"
+    drawn = not cells.empty and _write_chart(out, "compare", lambda: compare_dot_chart(cells, title, threshold, caption), cells)
+    chart = "compare" if drawn else None
     path = out / "compare.md"
     _write(path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart))
     return path

@@ -18,6 +18,9 @@ from harness.defaults import SCHEMA_VERSION
 STATUSES = ("ok", "unverified", "failed", "skipped")
 VERIFICATION_STATUSES = ("passed", "failed")
 
+#: Row statuses that carry a usable measurement (a failed verification still has timings).
+MEASURED = ("ok", "unverified")
+
 
 def _require(condition: bool, record: str, name: str, value: Any, why: str) -> None:
     if not condition:

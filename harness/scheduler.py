@@ -27,7 +27,7 @@ from harness.profiles import Stopping
 from harness.progress import RunProgress
 from harness.records import Cell, JobSettings, ResultRow, row_key
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
-from harness.stopping import GroupStatus, group_status, rows_by_group
+from harness.stopping import GroupStatus, group_status
 from harness.store import RunStore
 
 #: Row statuses a resumed run does not run again.
@@ -66,7 +66,7 @@ class Session:
         """Records cells that cannot run, then runs every unit of the rest, level by level."""
         runnable = [c for c in cells if self._level(c).state == "run"]
         for cell in cells:
-            if cell not in runnable and row_key(cell.cell_id, 1) not in self._finished():
+            if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
         level = None
         for unit in self.design.units(runnable):
@@ -87,7 +87,7 @@ class Session:
                 break
             round_index += 1
             for slot in self.design.round(active, round_index, self.lab_cpus):
-                if all(row_key(p.cell.cell_id, round_index, p.partner) in self._finished() for p in slot):
+                if all(self._finished(row_key(p.cell.cell_id, round_index, p.partner)) for p in slot):
                     continue
                 self.run_slot(slot, round_index)
         for g, status in sorted(statuses.items()):
@@ -113,11 +113,12 @@ class Session:
     def _level(self, cell: Cell) -> LevelProbe:
         return self.probes[cell.lab].levels[cell.isa_level]
 
-    def _finished(self) -> set[str]:
-        return {key for key, row in self.rows.items() if row.status in FINISHED}
+    def _finished(self, key: str) -> bool:
+        row = self.rows.get(key)
+        return row is not None and row.status in FINISHED
 
     def _group_rows(self, group: tuple[str, str, str]) -> list[ResultRow]:
-        return rows_by_group(self.rows.values()).get(group, [])
+        return [r for r in self.rows.values() if (r.isa_requested, r.experiment, r.group) == group]
 
     def _store(self, row: ResultRow) -> None:
         self.store.append(row)

@@ -13,13 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.defaults import REPLICATE_STATISTIC
-from harness.designs import group_key
 from harness.pairing import Replicate, paired_ratio_interval
 from harness.profiles import Stopping
-from harness.records import ResultRow
-
-#: Row statuses with a usable measurement.
-MEASURED = ("ok", "unverified")
+from harness.records import MEASURED, ResultRow
 
 #: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done.
 RUNNING, PRECISE, IMPRECISE, DONE = "running", "precise", "imprecise", "done"
@@ -98,5 +94,3 @@ def rows_by_group(rows: Iterable[ResultRow]) -> dict[tuple[str, str, str], list[
         groups[(row.isa_requested, row.experiment, row.group)].append(row)
     return groups
 
-
-__all__ = ["GroupStatus", "group_key", "group_precision", "group_status", "rows_by_group", "elapsed_s"]
