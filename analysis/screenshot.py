@@ -12,6 +12,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -102,7 +103,8 @@ def check_page(page: pathlib.Path, width: int = 1280, timeout_s: float = 120) ->
     binary = find_chromium()
     to_browser_r, to_browser_w = os.pipe()
     from_browser_r, from_browser_w = os.pipe()
-    with tempfile.TemporaryDirectory() as profile:
+    # Chromium's helper processes can still be writing to the profile for a moment after it is killed.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         def child_fds() -> None:
             # Chromium reads commands on fd 3 and writes replies on fd 4; copy first, so neither end is overwritten.
             commands, replies = os.dup(to_browser_r), os.dup(from_browser_w)
@@ -112,17 +114,25 @@ def check_page(page: pathlib.Path, width: int = 1280, timeout_s: float = 120) ->
         # close_fds=False: subprocess would close fds 3 and 4 after preexec_fn has placed them.
         proc = subprocess.Popen([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                close_fds=False, preexec_fn=child_fds)
+                                close_fds=False, preexec_fn=child_fds, start_new_session=True)
         os.close(to_browser_r)
         os.close(from_browser_w)
         pipe = _Pipe(proc, to_browser_w, from_browser_r)
         try:
             return _inspect(pipe, page.resolve().as_uri(), width, timeout_s)
         finally:
-            proc.kill()
-            proc.wait()
+            _stop(proc)
             os.close(to_browser_w)
             os.close(from_browser_r)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Kills Chromium and every helper it started (they share its new session's process group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 
 
 def _inspect(pipe: _Pipe, url: str, width: int, timeout_s: float) -> PageCheck:
