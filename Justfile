@@ -53,6 +53,14 @@ test:
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
     {{python}} -m pytest -q tests
 
+# What `just run-all` (or another profile) would measure: cells per experiment and ISA level, estimated duration.
+plan profile="default" *args="":
+    {{python}} -m harness plan --profile {{profile}} {{args}}
+
+# Regenerate the generated datasets (Bogus, fixed seeds) with the lab and check them against datasets/manifest.json.
+datasets: build
+    {{python}} -m harness regenerate-datasets
+
 # List experiments, profiles, ISA levels and labs.
 list:
     {{python}} -m harness list

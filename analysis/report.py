@@ -65,6 +65,31 @@ def isa_markdown(env: dict[str, Any]) -> str:
             + markdown_table(["Lab", "Level", "Switches", "Effective ISA (read back)", "State"], rows))
 
 
+def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells: pd.DataFrame) -> str:
+    """Each write-up's library versions beside the versions this run loaded (read inside the lab process)."""
+    loaded: dict[str, str] = {}
+    runtimes: list[str] = []
+    for lab in env.get("labs", {}).values():
+        loaded.update(lab["env"].get("libraries", {}))
+        runtimes.append(str(lab["env"].get("runtime_description") or lab["env"].get("runtime", "?")))
+    rows = []
+    for exp in experiments:
+        if exp.id not in set(cells["experiment"]):
+            continue
+        for library, published in exp.published_versions.items():
+            measured = loaded.get(library, "not loaded")
+            if library.startswith("System.Text.Json") and measured != "not loaded":
+                measured = f"in-box {measured} ({'; '.join(runtimes)})"
+            same = "same" if published == loaded.get(library) else "**differs**"
+            rows.append([exp.id, library, published, measured, same])
+    if not rows:
+        return ""
+    return ("## Versions: published and measured\n\nThe versions each write-up used, beside the ones this run loaded. Where the "
+            "NuGet feed of this machine does not serve the published version, the nearest served one is used and the "
+            "difference is part of any disagreement.\n\n"
+            + markdown_table(["Experiment", "Library", "Published", "Measured here", ""], rows))
+
+
 def verification_markdown(cells: pd.DataFrame) -> str:
     """Which cells passed the field-by-field and round-trip check, and which did not."""
     first = cells.sort_values("isa_rank").drop_duplicates(["experiment", "benchmark"])
@@ -161,7 +186,8 @@ def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
     """The whole report.md text."""
     i = inputs
     sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run),
-                noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), verification_markdown(i.cells),
+                noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), versions_markdown(i.experiments, i.env, i.cells),
+                verification_markdown(i.cells),
                 reproduction_section(i.experiments, i.verdicts), experiments_markdown(i.experiments, i.cells, i.levels, charts),
                 failures_markdown(i.cells), method_markdown(i.run)]
     return "\n".join(s for s in sections if s)

@@ -51,9 +51,21 @@ def format_interval(ratio: float | None, lower: float | None, upper: float | Non
     return f"{ratio:.2f}× [{lower:.3f}, {upper:.3f}]"
 
 
+def failure_reason(error: object, width: int | None = None) -> str:
+    """The first line of a failed cell's error, without the hint and log path the harness appends in parentheses;
+    cut to `width` characters when given."""
+    text = str(error or "no error recorded").splitlines()[0].split(" (")[0].strip()
+    return text if width is None or len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def status_text(row: pd.Series, width: int | None = None) -> str:
+    """What stands in for a number when a cell has none: 'failed: <reason>' or 'same as native'."""
+    return "same as native" if row["status"] == "skipped" else f"failed: {failure_reason(row.get('error'), width)}"
+
+
 def _cell_text(row: pd.Series) -> str:
     if row["status"] not in MEASURED:
-        return "same as native" if row["status"] == "skipped" else "FAILED"
+        return status_text(row)
     rel = f" ±{100 * row['rel_ci99']:.1f}%" if not pd.isna(row["rel_ci99"]) else ""
     void = " VOID" if row["comparison_void"] else ""
     ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])

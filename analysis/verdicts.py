@@ -11,12 +11,13 @@ whose variant or baseline failed verification is void.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import pandas as pd
 
 from analysis.aggregate import RatioBook
 from analysis.replicates import MEASURED
+from analysis.tables import failure_reason
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from harness.experiments import Claim, Experiment
 
@@ -124,6 +125,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
     planned = cells[cells["experiment"] == experiment.id]
     # Emulated cells are functional checks only: never judged on time.
     rows = planned[planned["status"].isin(MEASURED) & ~planned["emulated"].fillna(False).astype(bool)]
+    failed = planned[planned["status"] == "failed"]
     out: list[Verdict] = []
     for claim in experiment.claims:
         if claim.benchmark == claim.reference or claim.benchmark not in set(planned["benchmark"]):
@@ -136,8 +138,21 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
             if published is None:
                 continue
             for level in levels or [primary_level]:
-                out.append(_verdict(experiment, claim, metric, published, rows, book, level, level == primary_level, note))
+                verdict = _verdict(experiment, claim, metric, published, rows, book, level, level == primary_level, note)
+                out.append(_with_failure(verdict, failed))
     return out
+
+
+def _with_failure(verdict: Verdict, failed: pd.DataFrame) -> Verdict:
+    """A claim whose benchmark or baseline failed at that level says why, instead of 'not measured'."""
+    if verdict.verdict != NOT_MEASURED:
+        return verdict
+    for benchmark in (verdict.benchmark, verdict.reference):
+        hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == verdict.isa_level)]
+        if not hit.empty:
+            who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
+            return replace(verdict, verdict=f"{who}failed: {failure_reason(hit.iloc[0]['error'])}")
+    return verdict
 
 
 def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple[float, str], measured: pd.DataFrame,
@@ -168,7 +183,7 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
         measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
         variant_verification=None if row is None else row["verification_status"],
         baseline_verification=None if ref is None else ref["verification_status"],
-        verdict=judge(published[0], ratio, void, lower, upper, interval=metric == "time"), note=note,
+        verdict=judge(published[0], ratio, void, lower, upper, interval=metric == "time"), note="; ".join(n for n in (claim.note, note) if n),
     )
 
 

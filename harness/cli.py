@@ -1,4 +1,4 @@
-"""Command line: `python3 -m harness run|list|env|check-datasets|build`.
+"""Command line: `python3 -m harness run|plan|list|env|check-datasets`.
 
 HarnessError becomes one `error:` and one `hint:` line and exit code 2; anything else is a bug
 and keeps its traceback.
@@ -12,7 +12,7 @@ import pathlib
 import sys
 
 from harness.backends import BACKENDS
-from harness.datasets import load_manifest
+from harness.datasets import load_manifest, regenerate
 from harness.designs import DESIGNS
 from harness.defaults import DEFAULT_PROFILE, RESULTS_DIR
 from harness.environment import collect_host_environment
@@ -22,7 +22,7 @@ from harness.isa import load_isa_table
 from harness.labs import load_labs
 from harness.probe import host_arch
 from harness.profiles import load_profiles
-from harness.runner import RunOptions, execute_run
+from harness.runner import RunOptions, execute_run, plan_summary, resolve_plan
 
 
 def _split(values: list[str] | None) -> tuple[str, ...] | None:
@@ -32,15 +32,26 @@ def _split(values: list[str] | None) -> tuple[str, ...] | None:
     return tuple(part for value in values for part in value.split(",") if part)
 
 
+def _add_selection(parser: argparse.ArgumentParser) -> None:
+    """The options that choose what a run measures (shared by run and plan)."""
+    parser.add_argument("--profile", default=DEFAULT_PROFILE, help="preset from experiments/profiles.toml")
+    parser.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
+    parser.add_argument("--isa", action="append", help="ISA level(s) instead of the profile's ('all', or 'claims': the published CPUs' levels)")
+    parser.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
+    parser.add_argument("--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)")
+    parser.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
+
+
+def _options(args: argparse.Namespace, **extra) -> RunOptions:
+    return RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa),
+                      benchmarks=_split(args.benchmark), variants=_split(args.variant), design=args.design, **extra)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness", description="JSON serializer lab harness")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a profile's cells and store normalized results")
-    run.add_argument("--profile", default=DEFAULT_PROFILE, help="preset from experiments/profiles.toml")
-    run.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
-    run.add_argument("--isa", action="append", help="ISA level(s) instead of the profile's (or 'all')")
-    run.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
-    run.add_argument("--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)")
+    _add_selection(run)
     run.add_argument("--run-id", help="name of the run folder (default: UTC timestamp)")
     run.add_argument("--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped")
     run.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where run folders go")
@@ -48,27 +59,28 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU not used by the lab)")
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
     run.add_argument("--backend", default="native", help=f"one of: {', '.join(BACKENDS)}")
-    run.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
+    run.add_argument("--strict", action="store_true",
+                     help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)")
+    _add_selection(sub.add_parser("plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"))
     sub.add_parser("list", help="experiments, profiles, ISA levels and labs")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
+    sub.add_parser("regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them")
     return parser
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.backend not in BACKENDS:
         raise UnknownNameError("backend", args.backend, BACKENDS)
-    options = RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa),
-                         benchmarks=_split(args.benchmark), variants=_split(args.variant), run_id=args.run_id, resume=args.resume,
-                         results_dir=args.results_dir, lab_cpuset=args.cpuset, harness_cpuset=args.harness_cpuset,
-                         build=not args.no_build, design=args.design, calibrate=not args.no_calibration)
+    options = _options(args, run_id=args.run_id, resume=args.resume, results_dir=args.results_dir, lab_cpuset=args.cpuset,
+                       harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration)
     backend = BACKENDS[args.backend](load_isa_table().all_switch_names())
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
     print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
     print(summary.directory)
-    return 1 if summary.counts.get("failed") else 0
+    return 1 if args.strict and summary.counts.get("failed") else 0
 
 
 def _list() -> int:
@@ -84,6 +96,18 @@ def _list() -> int:
     print("labs:")
     for lab in load_labs().values():
         print(f"  {lab.name:8} {lab.language} ({lab.directory})")
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    plan = resolve_plan(_options(args))
+    print(plan_summary(plan))
+    return 0
+
+
+def _regenerate_datasets() -> int:
+    for dataset in regenerate(load_manifest(), load_labs()):
+        print(f"regenerated {dataset.name:20} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  matches the manifest")
     return 0
 
 
@@ -103,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
             return _run(args)
         if args.command == "list":
             return _list()
+        if args.command == "plan":
+            return _plan(args)
+        if args.command == "regenerate-datasets":
+            return _regenerate_datasets()
         if args.command == "env":
             print(json.dumps(collect_host_environment(), indent=2))
             return 0

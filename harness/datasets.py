@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pathlib
+import subprocess
 from dataclasses import dataclass
 
 from harness.defaults import DATASETS_DIR
@@ -25,6 +26,8 @@ class Dataset:
     model: str | None
     provenance: str
     licence: str
+    layout: str = "document"  # or "lines": JSON Lines, one document of the model per line
+    generator: dict | None = None  # {"lab", "name", "count", "seed"}: the lab verb that regenerates the file
 
 
 @dataclass(frozen=True)
@@ -69,3 +72,25 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
         raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}", "update the harness to the commit that wrote the manifest")
     datasets = {d["name"]: Dataset(**d) for d in data["datasets"]}
     return Manifest(directory, datasets)
+
+
+def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Dataset]:
+    """Rewrites every generated dataset with its lab's `generate` verb, then checks it against the manifest.
+
+    The generators are deterministic (fixed seeds, pinned Bogus): a changed hash means a generator or a library
+    version changed, and the DatasetError says which file."""
+    done = []
+    for dataset in manifest.datasets.values():
+        spec = dataset.generator
+        if spec is None:
+            continue
+        lab = labs[spec["lab"]]
+        lab.check_requirements()
+        target = (manifest.directory / dataset.path).resolve()
+        args = ["generate", "--generator", spec["name"], "--count", str(spec["count"]), "--seed", str(spec["seed"]), "--out", str(target)]
+        finished = run([*lab.command, *args], cwd=lab.directory, capture_output=True, text=True)
+        if finished.returncode != 0:
+            raise DatasetError(f"lab {lab.name} could not generate dataset '{dataset.name}': {finished.stderr.strip()}",
+                               "build the lab first (just build)")
+        done.append(manifest.check(dataset.name))
+    return done

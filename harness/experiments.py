@@ -6,6 +6,7 @@ hardware, and the published figures. Loading validates every cross-reference.
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import tomllib
 from dataclasses import dataclass
@@ -81,6 +82,7 @@ class Experiment:
     hardware: dict[str, Hardware]
     claims: tuple[Claim, ...]
     path: pathlib.Path
+    published_versions: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
@@ -99,7 +101,8 @@ def _parse(path: pathlib.Path) -> Experiment:
     }
     hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"]) for key, h in data.get("hardware", {}).items()}
     claims = tuple(Claim(**c) for c in data.get("claims", []))
-    return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path)
+    versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
+    return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path, versions)
 
 
 def _validate(exp: Experiment) -> None:

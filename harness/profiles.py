@@ -54,6 +54,7 @@ class Profile:
     job: JobSettings
     design: str
     stopping: Stopping
+    only_claimed: bool = False
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -77,6 +78,7 @@ def _profile(name: str, spec: dict) -> Profile:
         job=JobSettings(**spec.get("job", {})),
         design=design,
         stopping=_stopping(spec),
+        only_claimed=bool(spec.get("only_claimed", False)),
     )
 
 

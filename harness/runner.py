@@ -22,7 +22,7 @@ from harness.experiments import load_experiments, select_experiments
 from harness.isa import IsaLevel, IsaTable, load_isa_table
 from harness.labs import LabSpec, find_lab, load_labs
 from harness.pinning import CpuPlan, pin_current_process, plan_cpus
-from harness.plan import datasets_of, labs_of, plan_cells
+from harness.plan import claimed_benchmarks, datasets_of, labs_of, levels_by_experiment, plan_cells
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
@@ -88,8 +88,10 @@ def resolve_plan(options: RunOptions) -> Plan:
     profile = find_profile(load_profiles(options.profiles_file), options.profile)
     experiments = select_experiments(load_experiments(options.experiments_dir), list(options.experiments or profile.experiments))
     isa = load_isa_table()
-    levels = isa.resolve(host_arch(), list(options.isa_levels or profile.isa_levels))
-    cells = plan_cells(experiments, levels, options.benchmarks or profile.benchmarks, options.variants)
+    per_experiment = levels_by_experiment(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
+    levels = list({level.name: level for exp_levels in per_experiment.values() for level in exp_levels}.values())
+    benchmarks = options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
+    cells = plan_cells(experiments, per_experiment, benchmarks, options.variants)
     manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(cells):
         manifest.check(name)
@@ -139,6 +141,18 @@ def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> d
         check_arch(probes[name], host_arch())
         check_variants(probes[name], plan.cells)
     return probes
+
+
+def plan_summary(plan: Plan) -> str:
+    """Cells per experiment and ISA level, published figures covered, and the estimated duration."""
+    counts: dict[tuple[str, str], int] = {}
+    for cell in plan.cells:
+        counts[(cell.experiment, cell.isa_level)] = counts.get((cell.experiment, cell.isa_level), 0) + 1
+    groups = len({group_key(c) for c in plan.cells})
+    lines = [f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
+             *(f"  {exp} @ {level}: {n} cells" for (exp, level), n in counts.items()),
+             f"estimate: {describe_estimate(plan.job, plan.stopping, len(plan.cells), groups, plan.design.lab_cpus_needed)}"]
+    return "\n".join(lines)
 
 
 def execute_run(options: RunOptions, backend: Backend) -> RunSummary:

@@ -14,6 +14,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from analysis.charts.style import titled  # noqa: E402
 from analysis.replicates import MEASURED  # noqa: E402
+from analysis.tables import status_text  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
 
@@ -45,6 +46,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     x_max = x_max if pd.notna(x_max) else 1.0
     unit, per_unit = time_unit(x_max)
     x_max /= per_unit
+    failures: dict[str, str] = {}
     for b_index, bench in enumerate(benchmarks):
         rows = cells[cells["benchmark"] == bench]
         for l_index, level in enumerate(levels):
@@ -54,8 +56,8 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
                 continue
             row = at.iloc[0]
             if row["status"] not in MEASURED:
-                ax.text(0, y, "  same as native (not re-run)" if row["status"] == "skipped" else "  FAILED (see report)",
-                        va="center", fontsize=7, color="#555555")
+                ax.text(0, y, "  " + status_text(row, width=110), va="center", fontsize=7, color="#555555")
+                failures.setdefault(bench, status_text(row, width=60))
                 continue
             unverified = row["verification_status"] == "failed"
             mean = row["time_ns"] / per_unit
@@ -84,6 +86,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     titled(ax, title, caption)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
+    handles += [Patch(facecolor="none", edgecolor="none", label=f"{bench}: {text}") for bench, text in failures.items()]
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7)
     ax.grid(axis="x", linewidth=0.3)
     fig.tight_layout()

@@ -29,4 +29,4 @@ def test_an_unknown_experiment_and_an_unknown_variant_are_explained(capsys):
     assert "unknown experiment '007'" in capsys.readouterr().err
     assert main(["run", "--variant", "jil"]) == 2
     err = capsys.readouterr().err
-    assert "unknown variant 'jil'" in err and "hint: valid: newtonsoft-default" in err
+    assert "unknown variant 'jil'" in err and "hint: valid: jil-camel-iso, " in err

@@ -1,4 +1,6 @@
+import dataclasses
 import json
+import pathlib
 import shutil
 
 import pytest
@@ -50,3 +52,27 @@ def test_an_unknown_manifest_schema_is_refused(copied_datasets):
     (copied_datasets / "manifest.json").write_text(json.dumps({**data, "schema_version": 99}))
     with pytest.raises(Exception, match="schema_version 99"):
         load_manifest(copied_datasets)
+
+
+def test_regeneration_calls_the_lab_generator_and_rejects_bytes_that_differ(copied_datasets, tmp_path):
+    import subprocess
+    from harness.datasets import regenerate
+    from harness.labs import load_labs
+    manifest = load_manifest(copied_datasets)
+    generated = [d for d in manifest.datasets.values() if d.generator]
+    assert {d.generator["name"] for d in generated} == {"simple-models", "persons", "person-lines"}
+    calls = []
+
+    def fake_lab(argv, cwd, capture_output, text):
+        calls.append(argv)
+        out = argv[argv.index("--out") + 1]
+        source = DATASETS_DIR / pathlib.Path(out).relative_to(copied_datasets)
+        data = source.read_bytes()
+        pathlib.Path(out).write_bytes(data if "simple-models" in out else data + b" ")
+        return subprocess.CompletedProcess(argv, 0, "", "")
+
+    labs = load_labs()
+    labs = {name: dataclasses.replace(lab, requires=()) for name, lab in labs.items()}
+    with pytest.raises(DatasetError, match="persons-10000"):
+        regenerate(manifest, labs, run=fake_lab)
+    assert calls[0][-8:-2] == ["--generator", "simple-models", "--count", "1", "--seed", "4"]

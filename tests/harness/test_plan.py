@@ -38,3 +38,25 @@ def test_an_unknown_variant_lists_the_variants_the_experiments_use():
     with pytest.raises(UnknownNameError, match="unknown variant 'stj-anotated'.*did you mean 'stj-annotated'") as error:
         plan_cells([load_experiments()["000"]], _levels("native"), variants=("stj-anotated",))
     assert "newtonsoft-default" in error.value.hint
+
+
+def test_claims_levels_give_each_experiment_the_level_of_its_published_cpus():
+    from harness.plan import levels_by_experiment
+    experiments = list(load_experiments().values())
+    per_exp = levels_by_experiment(load_isa_table(), "x64", ["claims"], experiments)
+    assert [lvl.name for lvl in per_exp["004"]] == ["no-avx512"]  # H004: an AVX2 laptop CPU
+    assert [lvl.name for lvl in per_exp["003"]] == ["native"]  # H003: hardware not published
+    both = levels_by_experiment(load_isa_table(), "x64", ["claims", "scalar"], experiments)
+    assert [lvl.name for lvl in both["004"]] == ["no-avx512", "scalar"]
+    cells = plan_cells(experiments, per_exp)
+    assert {(c.experiment, c.isa_level) for c in cells} >= {("004", "no-avx512"), ("003", "native")}
+    assert not any(c.experiment == "004" and c.isa_level == "native" for c in cells)
+
+
+def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_published_for():
+    from harness.plan import claimed_benchmarks
+    experiments = [load_experiments()["004"]]
+    claimed = claimed_benchmarks(experiments)
+    cells = plan_cells(experiments, _levels("native"), claimed)
+    assert len(cells) == 72
+    assert not any(c.dataset == "simple-models-100" for c in cells)

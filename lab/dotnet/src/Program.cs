@@ -1,7 +1,7 @@
 using JsonLab;
 using JsonLab.Verbs;
 
-// The lab contract: one executable, five verbs (see DESIGN.md "The lab contract").
+// The lab contract: one executable, five verbs (see DESIGN.md "The lab contract"), plus `generate` for datasets.
 try
 {
     var parsed = CliArgs.Parse(args);
@@ -12,7 +12,8 @@ try
         "verify" => VerifyVerb.Execute(parsed),
         "run" => RunVerb.Execute(parsed),
         "once" => OnceVerb.Execute(parsed),
-        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, once"),
+        "generate" => GenerateVerb.Execute(parsed),
+        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, once, generate"),
     };
 }
 catch (LabException e)

@@ -1,24 +1,34 @@
+using System.Text;
 using JsonLab.Datasets;
-using JsonLab.Models;
 using Newtonsoft.Json;
 
 namespace JsonLab.Adapters;
 
-/// <summary>Newtonsoft.Json JsonConvert with its default settings (case-insensitive matching), string form.</summary>
-public sealed class NewtonsoftAdapter(string variant, string description) : ISerializerAdapter
+/// <summary>
+/// Newtonsoft.Json JsonConvert with one settings object (null: its defaults). Newtonsoft has no UTF-8 API: the
+/// UTF-8 form converts with Encoding.UTF8 inside the measured call, as write-up 004's "bytes" methods did.
+/// </summary>
+public sealed class NewtonsoftAdapter(string variant, string description, PayloadForm form = PayloadForm.String,
+    Func<JsonSerializerSettings>? settings = null) : AdapterBase(variant, description, form)
 {
-    public string Variant => variant;
-    public string Library => "Newtonsoft.Json";
-    public string LibraryVersion => LibraryVersions.Of(typeof(JsonConvert).Assembly);
-    public string Description => description;
-    public PayloadForm Form => PayloadForm.String;
-    public ModelBinding Binding => ModelBinding.Plain;
+    private readonly Lazy<JsonSerializerSettings?> _settings = new(() => settings?.Invoke());
 
-    public Func<T?> BindDeserialize<T>(Payload payload)
+    public override string Library => "Newtonsoft.Json";
+    public override string LibraryVersion => LibraryVersions.OfPackage("Newtonsoft.Json");
+
+    public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
     {
-        var text = payload.Text;
-        return () => JsonConvert.DeserializeObject<T>(text);
+        var (text, utf8, s) = (payload.Text, payload.Utf8, _settings.Value);
+        return ByForm<Func<T?>>(
+            () => JsonConvert.DeserializeObject<T>(text, s),
+            () => JsonConvert.DeserializeObject<T>(Encoding.UTF8.GetString(utf8), s));
     }
 
-    public Func<object> BindSerialize<T>(T value) => () => JsonConvert.SerializeObject(value);
+    public override Func<object> BindSerialize<T>(T value)
+    {
+        var s = _settings.Value;
+        return ByForm<Func<object>>(
+            () => JsonConvert.SerializeObject(value, s),
+            () => Encoding.UTF8.GetBytes(JsonConvert.SerializeObject(value, s)));
+    }
 }

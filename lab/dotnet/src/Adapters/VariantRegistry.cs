@@ -1,5 +1,6 @@
 using System.Text.Json;
 using JsonLab.Models;
+using Newtonsoft.Json.Serialization;
 
 namespace JsonLab.Adapters;
 
@@ -18,6 +19,18 @@ public static class VariantRegistry
     private static JsonSerializerOptions AspNetCore3Defaults() =>
         new() { PropertyNameCaseInsensitive = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
+    // Write-up 004's settings per library (shared/reference seed-sources §5.2).
+    private static Newtonsoft.Json.JsonSerializerSettings NewtonsoftCamelIso() =>
+        new() { ContractResolver = new CamelCasePropertyNamesContractResolver(), DateFormatHandling = Newtonsoft.Json.DateFormatHandling.IsoDateFormat };
+
+    private static Jil.Options JilCamelIso() => new(dateFormat: Jil.DateTimeFormat.ISO8601, serializationNameFormat: Jil.SerializationNameFormat.CamelCase);
+
+    private static NetJSON.NetJSONSettings NetJsonCamelIsoUtc() =>
+        new() { DateFormat = NetJSON.NetJSONDateFormat.ISO, TimeZoneFormat = NetJSON.NetJSONTimeZoneFormat.Utc, UseStringOptimization = true, CamelCase = true };
+
+    private static ServiceStack.Text.Config ServiceStackCamelIsoUtc() =>
+        new() { DateHandler = ServiceStack.Text.DateHandler.ISO8601, AlwaysUseUtc = true, TextCase = ServiceStack.Text.TextCase.CamelCase };
+
     public static readonly IReadOnlyList<ISerializerAdapter> All =
     [
         new StjAdapter("stj-default", "System.Text.Json default options (case-sensitive), string input", PayloadForm.String, () => null),
@@ -33,6 +46,22 @@ public static class VariantRegistry
         new StjAdapter("stj-aspnetcore3-defaults-utf8", "ASP.NET Core 3.x MVC defaults: case-insensitive + CamelCase policy, UTF-8 input", PayloadForm.Utf8Bytes, AspNetCore3Defaults),
         new StjAdapter("stj-web-defaults", "JsonSerializerDefaults.Web (case-insensitive, CamelCase, quoted numbers allowed), string input", PayloadForm.String, () => new(JsonSerializerDefaults.Web)),
         new NewtonsoftAdapter("newtonsoft-default", "Newtonsoft.Json JsonConvert default settings (case-insensitive), string input"),
+        new StjSourceGenAdapter("stj-sourcegen-camel", "System.Text.Json source-generated context, CamelCase policy, string", PayloadForm.String, SimpleModelJsonContext.Default),
+        new StjSourceGenAdapter("stj-sourcegen-camel-utf8", "System.Text.Json source-generated context, CamelCase policy, UTF-8 bytes", PayloadForm.Utf8Bytes, SimpleModelJsonContext.Default),
+        new NewtonsoftAdapter("newtonsoft-camel-iso", "Newtonsoft.Json, camelCase contract resolver, ISO dates, string", PayloadForm.String, NewtonsoftCamelIso),
+        new NewtonsoftAdapter("newtonsoft-camel-iso-utf8", "Newtonsoft.Json, camelCase contract resolver, ISO dates; UTF-8 through Encoding.UTF8 string conversion", PayloadForm.Utf8Bytes, NewtonsoftCamelIso),
+        new JilAdapter("jil-camel-iso", "Jil, ISO 8601 dates, camelCase names, string", PayloadForm.String, JilCamelIso),
+        new JilAdapter("jil-camel-iso-utf8", "Jil, ISO 8601 dates, camelCase names; UTF-8 through Encoding.UTF8 (read) and a StringWriter (write)", PayloadForm.Utf8Bytes, JilCamelIso),
+        new NetJsonAdapter("netjson-camel-iso-utc", "NetJSON, camelCase, ISO UTC dates, string optimization, string", PayloadForm.String, NetJsonCamelIsoUtc),
+        new NetJsonAdapter("netjson-camel-iso-utc-utf8", "NetJSON, camelCase, ISO UTC dates; UTF-8 through Encoding.UTF8 (read) and a StringWriter (write)", PayloadForm.Utf8Bytes, NetJsonCamelIsoUtc),
+        new ServiceStackAdapter("servicestack-camel-iso-utc", "ServiceStack.Text, JsConfig.With(camelCase, ISO 8601, UTC) around every call, string", PayloadForm.String, ServiceStackCamelIsoUtc),
+        new ServiceStackAdapter("servicestack-camel-iso-utc-utf8", "ServiceStack.Text, JsConfig.With(camelCase, ISO 8601, UTC) around every call; UTF-8 through Encoding.UTF8 and a StringWriter", PayloadForm.Utf8Bytes, ServiceStackCamelIsoUtc),
+        new SpanJsonAdapter("spanjson-default", "SpanJson default resolver, JsonSerializer.Generic.Utf16 (string)", PayloadForm.String),
+        new SpanJsonAdapter("spanjson-default-utf8", "SpanJson default resolver, JsonSerializer.Generic.Utf8 (UTF-8 bytes)", PayloadForm.Utf8Bytes),
+        new Utf8JsonAdapter("utf8json-default", "Utf8Json default resolver, string (writes UTF-8, then Encoding.UTF8.GetString)", PayloadForm.String),
+        new Utf8JsonAdapter("utf8json-default-utf8", "Utf8Json default resolver, UTF-8 bytes", PayloadForm.Utf8Bytes),
+        new JsonSrcGenAdapter("jsonsrcgen", "JsonSrcGen compile-time converter, string (ToJson(...).ToString())", PayloadForm.String),
+        new JsonSrcGenAdapter("jsonsrcgen-utf8", "JsonSrcGen compile-time converter, UTF-8 bytes (ToJsonUtf8(...).ToArray())", PayloadForm.Utf8Bytes),
     ];
 
     /// <summary>Finds a variant by name, or throws listing valid names and the nearest spelling.</summary>

@@ -11,8 +11,12 @@ namespace JsonLab.Datasets;
 /// <param name="Text">UTF-16 text as File.ReadAllText yields it (a UTF-8 BOM is stripped).</param>
 /// <param name="Utf8">UTF-8 bytes of <paramref name="Text"/>, without BOM.</param>
 /// <param name="FileSha256">sha256 of the file bytes actually read (hex).</param>
-public sealed record Payload(string Name, string Model, string Text, byte[] Utf8, string FileSha256)
+/// <param name="Parts">For a JSON Lines dataset, one payload per document (in file order); null for one document.</param>
+public sealed record Payload(string Name, string Model, string Text, byte[] Utf8, string FileSha256, IReadOnlyList<Payload>? Parts = null)
 {
+    /// <summary>The documents an operation works through: the parts of a JSON Lines dataset, or the payload itself.</summary>
+    public IReadOnlyList<Payload> Documents => Parts ?? [this];
+
     /// <summary>Loads a dataset file; the lab records the hash of what it read.</summary>
     public static Payload Load(string datasetsDir, DatasetEntry entry)
     {
@@ -25,6 +29,13 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
         // Same decoding as File.ReadAllText: UTF-8, BOM detected and dropped.
         var text = new StreamReader(new MemoryStream(bytes), Encoding.UTF8, detectEncodingFromByteOrderMarks: true).ReadToEnd();
         var sha = Convert.ToHexStringLower(SHA256.HashData(bytes));
-        return new Payload(entry.Name, entry.Model, text, Encoding.UTF8.GetBytes(text), sha);
+        var parts = (entry.Layout ?? DatasetEntry.Document) switch
+        {
+            DatasetEntry.Document => null,
+            DatasetEntry.Lines => text.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+                .Select((line, i) => new Payload($"{entry.Name}[{i}]", entry.Model, line, Encoding.UTF8.GetBytes(line), sha)).ToList(),
+            var other => throw new LabException($"dataset '{entry.Name}' has unknown layout '{other}'", $"valid layouts: {DatasetEntry.Document}, {DatasetEntry.Lines}"),
+        };
+        return new Payload(entry.Name, entry.Model, text, Encoding.UTF8.GetBytes(text), sha, parts);
     }
 }

@@ -14,32 +14,56 @@ public static class OperationBinder
     /// <summary>Operations a cell may measure; names match the result row's "operation".</summary>
     public static readonly IReadOnlyList<string> Operations = ["deserialize", "serialize"];
 
+    /// <summary>The CLR type an operation works on for this variant and dataset.</summary>
+    public static Type TypeOf(ISerializerAdapter adapter, Payload payload, string operation)
+    {
+        var shape = ModelCatalog.Resolve(payload.Model, adapter.Binding);
+        return operation switch
+        {
+            "deserialize" => shape.Read,
+            "serialize" => shape.Write,
+            _ => throw new LabException($"unknown operation '{operation}'", $"valid operations: {string.Join(", ", Operations)}"),
+        };
+    }
+
     /// <summary>Returns the bound operation for a cell.</summary>
     public static Func<object?> Bind(ISerializerAdapter adapter, Payload payload, string operation)
     {
-        var type = ModelCatalog.Resolve(payload.Model, adapter.Binding);
-        var name = operation switch
-        {
-            "deserialize" => nameof(BindDeserialize),
-            "serialize" => nameof(BindSerialize),
-            _ => throw new LabException($"unknown operation '{operation}'", $"valid operations: {string.Join(", ", Operations)}"),
-        };
+        var type = TypeOf(adapter, payload, operation);
+        var name = operation == "deserialize" ? nameof(BindDeserialize) : nameof(BindSerialize);
         var method = typeof(OperationBinder).GetMethod(name, BindingFlags.NonPublic | BindingFlags.Static)!;
-        return (Func<object?>)method.MakeGenericMethod(type).Invoke(null, [adapter, payload])!;
+        try
+        {
+            return (Func<object?>)method.MakeGenericMethod(type).Invoke(null, [adapter, payload])!;
+        }
+        catch (TargetInvocationException e) when (e.InnerException is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e.InnerException);
+            throw;
+        }
     }
 
     private static Func<object?> BindDeserialize<T>(ISerializerAdapter adapter, Payload payload)
     {
+        if (payload.Parts is { } parts)
+            return Loop(parts.Select(adapter.BindDeserialize<T>).ToArray());
         var op = adapter.BindDeserialize<T>(payload);
         // Func<T> is covariant for reference types: no wrapper, so no extra call in the measured path.
         return op as Func<object?> ?? (() => op());
     }
 
-    private static Func<object?> BindSerialize<T>(ISerializerAdapter adapter, Payload payload)
+    private static Func<object?> BindSerialize<T>(ISerializerAdapter adapter, Payload payload) =>
+        // Every variant writes the same values, read by the reference reader (verified separately).
+        payload.Parts is { } parts
+            ? Loop(parts.Select(p => adapter.BindSerialize((T)ReferenceReader.Read(p, typeof(T)))).ToArray())
+            : adapter.BindSerialize((T)ReferenceReader.Read(payload, typeof(T)));
+
+    /// <summary>One call per document of a JSON Lines dataset, in order; the last result is returned.</summary>
+    private static Func<object?> Loop<TResult>(Func<TResult>[] calls) => () =>
     {
-        // The value to serialize is what this variant reads from the dataset (verified separately).
-        var value = adapter.BindDeserialize<T>(payload)();
-        var op = adapter.BindSerialize(value);
-        return op;
-    }
+        object? last = null;
+        foreach (var call in calls)
+            last = call();
+        return last;
+    };
 }

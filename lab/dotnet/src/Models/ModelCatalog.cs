@@ -1,28 +1,46 @@
 namespace JsonLab.Models;
 
-/// <summary>One model a dataset can declare, with the CLR type for each binding that exists.</summary>
-public sealed record ModelEntry(string Name, Type Plain, Type? CamelAnnotated = null)
+/// <summary>
+/// The CLR types one binding of a model uses: <paramref name="Read"/> is what deserialize cells produce,
+/// <paramref name="Write"/> what serialize cells consume. They differ where a write-up did (004 reads
+/// ICollection&lt;SimpleModel&gt; and writes SimpleModel[]).
+/// </summary>
+public sealed record ModelShape(Type Read, Type Write)
 {
-    /// <summary>The CLR type for a binding, or null when no such twin is registered.</summary>
-    public Type? TypeFor(ModelBinding binding) => binding switch
-    {
-        ModelBinding.Plain => Plain,
-        ModelBinding.CamelAnnotated => CamelAnnotated,
-        _ => null,
-    };
+    public ModelShape(Type both) : this(both, both) { }
+}
+
+/// <summary>One model a dataset can declare, with its shape for each binding that exists.</summary>
+public sealed record ModelEntry(string Name, IReadOnlyDictionary<ModelBinding, ModelShape> Shapes)
+{
+    public ModelEntry(string name, Type plain) : this(name, new Dictionary<ModelBinding, ModelShape> { [ModelBinding.Plain] = new(plain) }) { }
+
+    /// <summary>The shape for a binding, or null when no such twin is registered.</summary>
+    public ModelShape? ShapeFor(ModelBinding binding) => Shapes.GetValueOrDefault(binding);
 }
 
 /// <summary>
 /// The registry of models named in datasets/manifest.json ("model" field).
-/// Adding a dataset with a new shape means one model class and one line here.
+/// Adding a dataset with a new shape means one model class and one entry here.
 /// </summary>
 public static class ModelCatalog
 {
     public static readonly IReadOnlyList<ModelEntry> All =
     [
-        new("MyClass", typeof(MyClass), typeof(MyClassCamelAnnotated)),
+        new("MyClass", new Dictionary<ModelBinding, ModelShape>
+        {
+            [ModelBinding.Plain] = new(typeof(MyClass)),
+            [ModelBinding.CamelAnnotated] = new(typeof(MyClassCamelAnnotated)),
+        }),
         new("Employee", typeof(Employee)),
         new("List<Employee>", typeof(List<Employee>)),
+        new("Person", typeof(Person)),
+        new("List<Person>", typeof(List<Person>)),
+        new("SimpleModel[]", new Dictionary<ModelBinding, ModelShape>
+        {
+            [ModelBinding.Plain] = new(typeof(ICollection<SimpleModel>), typeof(SimpleModel[])),
+            [ModelBinding.JsonSrcGen] = new(typeof(SimpleSrcGenModel[])),
+        }),
     ];
 
     /// <summary>Finds a model by its manifest name, or throws a LabException listing valid names.</summary>
@@ -32,9 +50,9 @@ public static class ModelCatalog
             $"unknown model '{name}'",
             $"valid models: {string.Join(", ", All.Select(m => m.Name))}; register new ones in Models/ModelCatalog.cs");
 
-    /// <summary>Resolves the CLR type a variant binds to, or explains which twin is missing.</summary>
-    public static Type Resolve(string name, ModelBinding binding) =>
-        Find(name).TypeFor(binding)
+    /// <summary>Resolves the CLR shape a variant binds to, or explains which twin is missing.</summary>
+    public static ModelShape Resolve(string name, ModelBinding binding) =>
+        Find(name).ShapeFor(binding)
         ?? throw new LabException(
             $"model '{name}' has no {binding} twin",
             "add the twin class and register it in Models/ModelCatalog.cs, or pick a variant with the plain binding");

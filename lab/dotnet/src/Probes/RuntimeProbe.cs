@@ -36,7 +36,8 @@ public static class RuntimeProbe
     {
         var versions = new SortedDictionary<string, string>
         {
-            ["BenchmarkDotNet"] = LibraryVersions.Of(typeof(BenchmarkDotNet.Running.BenchmarkRunner).Assembly),
+            ["BenchmarkDotNet"] = LibraryVersions.OfPackage("BenchmarkDotNet"),
+            ["Bogus"] = LibraryVersions.OfPackage("Bogus"),
         };
         foreach (var adapter in VariantRegistry.All)
             versions[adapter.Library] = adapter.LibraryVersion;

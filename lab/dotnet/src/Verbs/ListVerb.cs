@@ -30,5 +30,5 @@ public static class ListVerb
     }
 
     private static IEnumerable<ModelBinding> BindingsOf(ModelEntry model) =>
-        Enum.GetValues<ModelBinding>().Where(b => model.TypeFor(b) is not null);
+        model.Shapes.Keys;
 }

@@ -26,10 +26,13 @@ public static class RunVerb
         Directory.CreateDirectory(outDir);
         LabJson.WriteFile(Path.Combine(outDir, "env.json"), RuntimeProbe.Capture());
 
-        // Verify before timing: a failed check is recorded, and the cell is still measured.
-        var verification = Verifier.Verify(request.Adapter, request.Payload);
+        // Verify before timing: a failed check is recorded, and the cell is still measured, unless the
+        // operation itself throws (a library that cannot run here), which fails the cell with that error.
+        var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
         LabJson.WriteFile(Path.Combine(outDir, "verification.json"), verification);
         Console.Error.WriteLine($"verification {verification.Status}: {verification.Message}");
+        if (verification.OperationError is { } error)
+            throw new LabException(error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; its other cells still run");
 
         CellBenchmark.Bound = OperationBinder.Bind(request.Adapter, request.Payload, request.Operation);
         CellBenchmark.CurrentCell = request.Name;
@@ -72,7 +75,7 @@ public static class RunVerb
         request.Adapter.LibraryVersion,
         PayloadForm = request.Adapter.Form,
         ModelBinding = request.Adapter.Binding,
-        ModelType = Verifier.TypeName(ModelCatalog.Resolve(request.Payload.Model, request.Adapter.Binding)),
+        ModelType = Verifier.TypeName(OperationBinder.TypeOf(request.Adapter, request.Payload, request.Operation)),
         Dataset = request.Payload.Name,
         DatasetSha256 = request.Payload.FileSha256,
         request.Operation,

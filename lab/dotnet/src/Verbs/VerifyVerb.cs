@@ -1,13 +1,14 @@
 using JsonLab.Adapters;
 using JsonLab.Datasets;
+using JsonLab.Measurement;
 using JsonLab.Models;
 using JsonLab.Verification;
 
 namespace JsonLab.Verbs;
 
 /// <summary>
-/// `verify`: for every variant × dataset (or the ones named with --variant / --dataset),
-/// checks the variant deserializes the dataset correctly and round-trips it. Prints JSON.
+/// `verify`: for every variant × dataset (or the ones named with --variant / --dataset) and operation
+/// (--operation, default both), checks the variant reads or writes the dataset correctly. Prints JSON.
 /// Exits 0 when all checks ran (failures are data), 1 with --strict when any failed.
 /// </summary>
 public static class VerifyVerb
@@ -21,16 +22,18 @@ public static class VerifyVerb
             ? args.All("dataset").Select(manifest.Find).ToList()
             : manifest.Datasets.Where(d => d.Model is not null).ToList();
 
+        var operations = args.All("operation").Count > 0 ? args.All("operation").ToList() : OperationBinder.Operations.ToList();
         var results = new List<VerificationResult>();
         foreach (var entry in datasets)
         {
             var payload = Payload.Load(datasetsDir, entry);
-            foreach (var adapter in variants.Where(a => ModelCatalog.Find(payload.Model).TypeFor(a.Binding) is not null))
-            {
-                var result = Verifier.Verify(adapter, payload);
-                Console.Error.WriteLine($"{result.Status,-7} {adapter.Variant} × {entry.Name}: {result.Message}");
-                results.Add(result);
-            }
+            foreach (var adapter in variants.Where(a => ModelCatalog.Find(payload.Model).ShapeFor(a.Binding) is not null))
+                foreach (var operation in operations)
+                {
+                    var result = Verifier.Verify(adapter, payload, operation);
+                    Console.Error.WriteLine($"{result.Status,-7} {adapter.Variant} × {entry.Name} {operation}: {result.Message}");
+                    results.Add(result);
+                }
         }
         Console.WriteLine(LabJson.Write(results));
         var strict = args.Optional("strict", "false") == "true";

@@ -26,6 +26,8 @@ public static class StructuralComparer
             CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var v) ? Convert.ChangeType(v, type, CultureInfo.InvariantCulture) : null);
         else if (type == typeof(double) || type == typeof(float) || type == typeof(decimal))
             CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
+        else if (type == typeof(DateTime) || type == typeof(DateTimeOffset))
+            CompareScalar(ToInstant(actual), expected, path, mismatches, e => e.ValueKind == JsonValueKind.String ? ReadInstant(e.GetString()!) : null);
         else if (ElementTypeOf(type) is { } elementType)
             CompareSequence(actual, expected, elementType, path, mismatches);
         else if (type.IsClass)
@@ -83,6 +85,21 @@ public static class StructuralComparer
         }
     }
 
+    /// <summary>
+    /// Normalization rule for dates: both sides are compared as UTC instants to the tick. A JSON date is ISO 8601;
+    /// one without an offset, and a DateTime of unspecified kind, are taken as UTC.
+    /// </summary>
+    private static object? ToInstant(object? value) => value switch
+    {
+        DateTime { Kind: DateTimeKind.Local } local => local.ToUniversalTime(),
+        DateTime other => DateTime.SpecifyKind(other, DateTimeKind.Utc),
+        DateTimeOffset offset => offset.UtcDateTime,
+        _ => value,
+    };
+
+    private static object? ReadInstant(string text) =>
+        DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var parsed) ? parsed.UtcDateTime : null;
+
     private static bool IsInteger(Type t) =>
         t == typeof(int) || t == typeof(long) || t == typeof(short) || t == typeof(byte)
         || t == typeof(uint) || t == typeof(ulong) || t == typeof(ushort) || t == typeof(sbyte);
@@ -103,6 +120,7 @@ public static class StructuralComparer
         null => "null",
         string s => JsonSerializer.Serialize(s),
         bool b => b ? "true" : "false",
+        DateTime d => d.ToString("O", CultureInfo.InvariantCulture),
         IFormattable f => f.ToString(null, CultureInfo.InvariantCulture),
         IEnumerable e => $"{e.Cast<object?>().Count()} elements",
         _ => value.GetType().Name,

@@ -7,8 +7,9 @@ namespace JsonLab.Verification;
 /// <param name="Status">"passed" or "failed".</param>
 /// <param name="MismatchCount">Fields whose deserialized value differs from the dataset.</param>
 /// <param name="Mismatches">The first differing fields, "path: expected X, got Y".</param>
-/// <param name="RoundTrip">"passed", "failed" or "error": serialize then deserialize gives the same object.</param>
+/// <param name="RoundTrip">"passed", "failed" or "error": serialize then deserialize gives the same object; "skipped" for serialize cells.</param>
 /// <param name="Message">One line for reports.</param>
+/// <param name="OperationError">Set when the measured operation itself throws: the cell cannot be timed.</param>
 public sealed record VerificationResult(
     string Variant,
     string Dataset,
@@ -17,4 +18,5 @@ public sealed record VerificationResult(
     int MismatchCount,
     IReadOnlyList<string> Mismatches,
     string RoundTrip,
-    string Message);
+    string Message,
+    string? OperationError = null);

@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using JsonLab.Adapters;
 using JsonLab.Datasets;
+using JsonLab.Measurement;
 using JsonLab.Models;
 
 namespace JsonLab.Verification;
@@ -15,16 +16,39 @@ namespace JsonLab.Verification;
 /// </summary>
 public static class Verifier
 {
-    private static readonly MethodInfo VerifyTypedMethod =
-        typeof(Verifier).GetMethod(nameof(VerifyTyped), BindingFlags.NonPublic | BindingFlags.Static)!;
+    private static readonly MethodInfo VerifyReadMethod =
+        typeof(Verifier).GetMethod(nameof(VerifyRead), BindingFlags.NonPublic | BindingFlags.Static)!;
 
-    /// <summary>Verifies one variant on one prepared dataset.</summary>
-    public static VerificationResult Verify(ISerializerAdapter adapter, Payload payload)
+    private static readonly MethodInfo VerifyWriteMethod =
+        typeof(Verifier).GetMethod(nameof(VerifyWrite), BindingFlags.NonPublic | BindingFlags.Static)!;
+
+    /// <summary>
+    /// Verifies one variant on one prepared dataset for one operation. Deserialize: the variant's object matches
+    /// the dataset field by field and survives a round trip. Serialize: the variant's output is strict JSON whose
+    /// fields match the value it was given (a member left out must hold its type's default).
+    /// </summary>
+    public static VerificationResult Verify(ISerializerAdapter adapter, Payload payload, string operation = "deserialize")
     {
-        var type = ModelCatalog.Resolve(payload.Model, adapter.Binding);
+        if (payload.Parts is not { } parts)
+            return VerifyDocument(adapter, payload, operation);
+        // A JSON Lines dataset: every document is checked; the first that fails speaks for the dataset.
+        foreach (var part in parts)
+        {
+            var result = VerifyDocument(adapter, part, operation);
+            if (result.Status != "passed")
+                return result with { Dataset = payload.Name, Message = $"document {part.Name}: {result.Message}" };
+        }
+        var first = VerifyDocument(adapter, parts[0], operation);
+        return first with { Dataset = payload.Name, Message = $"all {parts.Count} documents: {first.Message}" };
+    }
+
+    private static VerificationResult VerifyDocument(ISerializerAdapter adapter, Payload payload, string operation)
+    {
+        var type = OperationBinder.TypeOf(adapter, payload, operation);
+        var method = operation == "serialize" ? VerifyWriteMethod : VerifyReadMethod;
         try
         {
-            return (VerificationResult)VerifyTypedMethod.MakeGenericMethod(type).Invoke(null, [adapter, payload])!;
+            return (VerificationResult)method.MakeGenericMethod(type).Invoke(null, [adapter, payload])!;
         }
         catch (TargetInvocationException e) when (e.InnerException is not null)
         {
@@ -33,7 +57,16 @@ public static class Verifier
         }
     }
 
-    private static VerificationResult VerifyTyped<T>(ISerializerAdapter adapter, Payload payload)
+    /// <summary>"Type: first line of the message" plus the innermost cause, for a failed operation.</summary>
+    public static string Describe(Exception e)
+    {
+        static string Line(Exception x) => $"{x.GetType().Name}: {x.Message.Split('\n')[0].Trim()}";
+        var root = e;
+        while (root.InnerException is not null) root = root.InnerException;
+        return ReferenceEquals(root, e) ? Line(e) : $"{Line(e)} Root cause: {Line(root)}";
+    }
+
+    private static VerificationResult VerifyRead<T>(ISerializerAdapter adapter, Payload payload)
     {
         var modelType = TypeName(typeof(T));
         T? actual;
@@ -43,13 +76,13 @@ public static class Verifier
         }
         catch (Exception e)
         {
-            return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "error",
-                $"deserialize threw {e.GetType().Name}: {e.Message}");
+            var error = $"{adapter.Library} {adapter.LibraryVersion} cannot deserialize {modelType}: {Describe(e)}";
+            return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "error", error, error);
         }
 
         var mismatches = new MismatchList();
         StructuralComparer.Compare(actual, JsonNode.Parse(payload.Text), typeof(T), "", mismatches);
-        var (roundTrip, roundTripDetail) = CheckRoundTrip(adapter, payload, actual);
+        var (roundTrip, roundTripDetail) = CheckRoundTrip<T>(adapter, payload);
         var passed = mismatches.Count == 0 && roundTrip == "passed";
         var message = passed
             ? "deserialized object matches the dataset field by field; round trip preserved it"
@@ -58,26 +91,81 @@ public static class Verifier
             mismatches.Count, mismatches.Kept, roundTrip, message);
     }
 
-    /// <summary>Serialize with the variant, check the output is strict JSON, deserialize it again, compare.</summary>
-    private static (string Status, string Detail) CheckRoundTrip<T>(ISerializerAdapter adapter, Payload payload, T? actual)
+    private static VerificationResult VerifyWrite<T>(ISerializerAdapter adapter, Payload payload)
+    {
+        var modelType = TypeName(typeof(T));
+        var value = (T)ReferenceReader.Read(payload, typeof(T));
+        string text;
+        try
+        {
+            text = AsText(adapter.BindSerialize(value)());
+        }
+        catch (Exception e)
+        {
+            var error = $"{adapter.Library} {adapter.LibraryVersion} cannot serialize {modelType}: {Describe(e)}";
+            return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "skipped", error, error);
+        }
+        JsonNode? written;
+        try
+        {
+            written = JsonNode.Parse(text);
+        }
+        catch (JsonException e)
+        {
+            return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "skipped", $"output is not strict JSON: {e.Message}");
+        }
+        var mismatches = new MismatchList();
+        StructuralComparer.Compare(value, written, typeof(T), "", mismatches);
+        var message = mismatches.Count == 0
+            ? "serialized output is strict JSON and matches the value field by field"
+            : Describe(mismatches, "");
+        return new(adapter.Variant, payload.Name, modelType, mismatches.Count == 0 ? "passed" : "failed",
+            mismatches.Count, mismatches.Kept, "skipped", message);
+    }
+
+    private static string AsText(object serialized) => serialized is byte[] bytes ? Encoding.UTF8.GetString(bytes) : (string)serialized;
+
+    /// <summary>
+    /// The variant reads back what it writes: the dataset's value (reference reader, the serialize cells' type) is
+    /// serialized by the variant, must be strict JSON, and deserialized by the variant must match the dataset again.
+    /// </summary>
+    private static (string Status, string Detail) CheckRoundTrip<T>(ISerializerAdapter adapter, Payload payload)
     {
         try
         {
-            var serialized = adapter.BindSerialize(actual)();
-            var text = serialized is byte[] bytes ? Encoding.UTF8.GetString(bytes) : (string)serialized;
+            var writeType = OperationBinder.TypeOf(adapter, payload, "serialize");
+            var text = AsText(SerializeAs(writeType, adapter, ReferenceReader.Read(payload, writeType)));
             using (JsonDocument.Parse(text)) { }
             var again = adapter.BindDeserialize<T>(payload with { Text = text, Utf8 = Encoding.UTF8.GetBytes(text) })();
             var mismatches = new MismatchList(keep: 5);
-            StructuralComparer.Compare(again, JsonSerializer.SerializeToNode(actual), typeof(T), "", mismatches);
+            StructuralComparer.Compare(again, JsonNode.Parse(payload.Text), typeof(T), "", mismatches);
             return mismatches.Count == 0
                 ? ("passed", "")
                 : ("failed", $"round trip changed {mismatches.Count} field(s): {string.Join("; ", mismatches.Kept)}");
         }
         catch (Exception e)
         {
-            return ("error", $"round trip threw {e.GetType().Name}: {e.Message}");
+            return ("error", $"round trip threw {Describe(e)}");
         }
     }
+
+    private static readonly MethodInfo SerializeTypedMethod =
+        typeof(Verifier).GetMethod(nameof(SerializeTyped), BindingFlags.NonPublic | BindingFlags.Static)!;
+
+    private static object SerializeAs(Type type, ISerializerAdapter adapter, object value)
+    {
+        try
+        {
+            return SerializeTypedMethod.MakeGenericMethod(type).Invoke(null, [adapter, value])!;
+        }
+        catch (TargetInvocationException e) when (e.InnerException is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e.InnerException);
+            throw;
+        }
+    }
+
+    private static object SerializeTyped<T>(ISerializerAdapter adapter, object value) => adapter.BindSerialize((T)value)();
 
     private static string Describe(MismatchList mismatches, string roundTripDetail)
     {

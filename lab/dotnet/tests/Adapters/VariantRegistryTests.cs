@@ -25,9 +25,10 @@ public class VariantRegistryTests
     [Fact]
     public void Utf8_variants_serialize_to_bytes_and_string_variants_to_strings()
     {
-        foreach (var adapter in VariantRegistry.All)
+        var payload = TestPayloads.Dataset("simple-models-1");
+        foreach (var adapter in VariantRegistry.All.Where(a => a.Binding != JsonLab.Models.ModelBinding.CamelAnnotated))
         {
-            var output = adapter.BindSerialize(new JsonLab.Models.Employee { FileId = 1 })();
+            var output = JsonLab.Measurement.OperationBinder.Bind(adapter, payload, "serialize")();
             Assert.IsType(adapter.Form == PayloadForm.Utf8Bytes ? typeof(byte[]) : typeof(string), output);
         }
     }

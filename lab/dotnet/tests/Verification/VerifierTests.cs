@@ -74,6 +74,32 @@ public class VerifierTests
         var result = Verifier.Verify(VariantRegistry.Find("stj-default"), TestPayloads.Of("MyClass", """{"MyInteger" : "not a number"}"""));
 
         Assert.Equal("failed", result.Status);
-        Assert.StartsWith("deserialize threw", result.Message);
+        Assert.StartsWith("System.Text.Json ", result.Message);
+        Assert.Contains("cannot deserialize MyClass: JsonException:", result.Message);
+        Assert.Equal(result.Message, result.OperationError);
+    }
+
+    [Fact]
+    public void A_mismatch_that_is_only_a_date_format_passes_because_dates_compare_as_instants()
+    {
+        var json = """[{"Name":"A","Age":1,"DateOfBirth":"2024-12-02T07:14:10.4654521+00:00","IsMarried":true,"Children":["x"]}]""";
+
+        var result = Verifier.Verify(VariantRegistry.Find("newtonsoft-default"), TestPayloads.Of("List<Person>", json));
+
+        Assert.Equal("passed", result.Status);
+    }
+
+    [Fact]
+    public void A_date_that_differs_by_a_fraction_of_a_second_is_a_mismatch()
+    {
+        var json = """[{"Name":"A","Age":1,"DateOfBirth":"2024-12-02T07:14:10.4654521Z","IsMarried":true,"Children":["x"]}]""";
+        var payload = TestPayloads.Of("List<Person>", json);
+        var value = (List<JsonLab.Models.Person>)JsonLab.Datasets.ReferenceReader.Read(payload, typeof(List<JsonLab.Models.Person>));
+        var mismatches = new MismatchList();
+
+        StructuralComparer.Compare(value, System.Text.Json.Nodes.JsonNode.Parse(json.Replace(".4654521", ".0465452")), value.GetType(), "", mismatches);
+
+        Assert.Equal(1, mismatches.Count);
+        Assert.StartsWith("[0].DateOfBirth:", mismatches.Kept[0]);
     }
 }

@@ -1,0 +1,46 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
+using JsonLab.Datasets;
+using JsonLab.Models;
+
+namespace JsonLab.Adapters;
+
+/// <summary>
+/// System.Text.Json with compile-time (source-generated) metadata from a <see cref="JsonSerializerContext"/>.
+/// Write-up 004 used one context entry, ICollection&lt;SimpleModel&gt;, for both directions, and serialized its
+/// SimpleModel[] through the untyped Serialize(object, JsonTypeInfo) overload: a type the context does not list
+/// is written with the metadata of the listed type it implements, as there.
+/// </summary>
+public sealed class StjSourceGenAdapter(string variant, string description, PayloadForm form, JsonSerializerContext context)
+    : AdapterBase(variant, description, form)
+{
+    public override string Library => "System.Text.Json (source generated)";
+    public override string LibraryVersion => LibraryVersions.Of(typeof(JsonSerializer).Assembly);
+
+    public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
+    {
+        var info = (JsonTypeInfo<T>)(context.GetTypeInfo(typeof(T)) ?? throw Unlisted(typeof(T)));
+        var (text, utf8) = (payload.Text, payload.Utf8);
+        return ByForm<Func<T?>>(() => JsonSerializer.Deserialize(text, info), () => JsonSerializer.Deserialize(utf8, info));
+    }
+
+    public override Func<object> BindSerialize<T>(T value)
+    {
+        var info = context.GetTypeInfo(typeof(T)) ?? ListedSupertypeOf(typeof(T));
+        object? boxed = value;
+        return ByForm<Func<object>>(() => JsonSerializer.Serialize(boxed, info), () => JsonSerializer.SerializeToUtf8Bytes(boxed, info));
+    }
+
+    private JsonTypeInfo ListedSupertypeOf(Type type) =>
+        type.GetInterfaces().Select(context.GetTypeInfo).FirstOrDefault(info => info is not null) ?? throw Unlisted(type);
+
+    private LabException Unlisted(Type type) =>
+        new($"{context.GetType().Name} has no source-generated metadata for {type}",
+            $"add [JsonSerializable(typeof(...))] for it to {context.GetType().Name}");
+}
+
+/// <summary>Source-generated metadata for the models write-up 004 serialized, with its options (camelCase names).</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, GenerationMode = JsonSourceGenerationMode.Default)]
+[JsonSerializable(typeof(ICollection<SimpleModel>))]
+public sealed partial class SimpleModelJsonContext : JsonSerializerContext;
