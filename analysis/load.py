@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.defaults import ENVIRONMENT_FILE, RESULTS_FILE, RUN_FILE
+from harness.defaults import ENVIRONMENT_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.errors import HarnessError
 from harness.scheduler import CALIBRATION_FILE
 from harness.store import RunStore
@@ -24,6 +24,7 @@ class RunData:
     environment: dict[str, Any]
     run: dict[str, Any]
     calibrations: list[dict[str, Any]]
+    timeline: list[dict[str, Any]]
 
 
 def load_run(directory: pathlib.Path) -> RunData:
@@ -35,4 +36,4 @@ def load_run(directory: pathlib.Path) -> RunData:
     rows = pd.DataFrame([row.to_dict() for row in store.rows().values()])
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
     run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
-    return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE))
+    return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE), store.json_lines(TIMELINE_FILE))

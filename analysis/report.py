@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,7 @@ from analysis.aggregate import isa_rank, median_relative_ci
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
 from analysis.precision import precision_markdown
+from analysis.timing import timing_markdown
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
 from harness.experiments import Experiment
 
@@ -180,12 +182,14 @@ class ReportInputs:
     run: dict[str, Any]
     levels: list[str]
     calibrations: list[dict[str, Any]]
+    timeline: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
     """The whole report.md text."""
     i = inputs
     sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run),
+                timing_markdown(i.rows, i.timeline),
                 noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), versions_markdown(i.experiments, i.env, i.cells),
                 verification_markdown(i.cells),
                 reproduction_section(i.experiments, i.verdicts), experiments_markdown(i.experiments, i.cells, i.levels, charts),

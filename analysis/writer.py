@@ -80,7 +80,7 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     cells = with_ratios(summarize_cells(data.rows), data.rows)
     experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
     inputs = ReportInputs(experiments, cells, data.rows, verdict_table(experiments, cells, data.rows), data.environment, data.run,
-                          _levels(cells), data.calibrations)
+                          _levels(cells), data.calibrations, data.timeline)
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))

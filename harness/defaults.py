@@ -21,6 +21,8 @@ LATEST_LINK = "latest"
 RESULTS_FILE = "results.jsonl"
 ENVIRONMENT_FILE = "environment.json"
 RUN_FILE = "run.json"
+#: Where each session of a run spent its wall time (one JSON line per phase: prepare, calibration, session).
+TIMELINE_FILE = "timeline.jsonl"
 RAW_DIR = "raw"
 LOGS_DIR = "logs"
 

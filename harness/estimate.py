@@ -5,20 +5,32 @@ from __future__ import annotations
 from harness.profiles import Stopping
 from harness.records import JobSettings
 
-#: Seconds a lab process spends outside the timed iterations: runtime start, dataset load, verification,
-#: BenchmarkDotNet's jitting, pilot and overhead stages (measured here: about 1.5 s with 100 ms iterations).
-PROCESS_OVERHEAD_S = 1.5
+#: Seconds a lab process spends outside its prewarm and BenchmarkDotNet's iterations: runtime start, dataset load,
+#: verification, BenchmarkDotNet's jitting, overhead and memory stages, forced collections, export, exit
+#: (measured here: 0.7–0.9 s; README "Where the time goes").
+PROCESS_OVERHEAD_S = 0.8
 
-#: Pilot iterations BenchmarkDotNet typically runs before it fixes the invocation count.
+#: Pilot iterations BenchmarkDotNet typically runs before it fixes the invocation count (none when the lab sizes
+#: iterations from its prewarm).
 PILOT_ITERATIONS = 5
+
+#: Typical prewarm until the JIT is quiet, for the libraries here (0.3–1.1 s measured; the cap bounds it).
+QUIET_PREWARM_S = 0.8
+
+#: Iterations run about this much longer than their target time (the invocation count is rounded up from the prewarm).
+ITERATION_SLACK = 1.1
 
 
 def process_seconds(job: JobSettings) -> float | None:
     """Estimated wall time of one replicate process; None when the job leaves counts to BenchmarkDotNet."""
     if None in (job.warmup_count, job.iteration_count, job.iteration_time_ms):
         return None
-    iterations = PILOT_ITERATIONS + job.warmup_count + job.iteration_count
-    return PROCESS_OVERHEAD_S + iterations * job.iteration_time_ms / 1000 + (job.prewarm_ms or 0) / 1000
+    prewarm_s = (job.prewarm_ms or 0) / 1000
+    if job.prewarm_quiet_ms:
+        prewarm_s = min(prewarm_s, QUIET_PREWARM_S)
+    pilot = 0 if job.prewarm_ms or job.invocation_count else PILOT_ITERATIONS
+    iterations = pilot + job.warmup_count + job.iteration_count
+    return PROCESS_OVERHEAD_S + prewarm_s + iterations * job.iteration_time_ms / 1000 * ITERATION_SLACK
 
 
 def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1) -> str:

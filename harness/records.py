@@ -30,7 +30,8 @@ def _require(condition: bool, record: str, name: str, value: Any, why: str) -> N
 @dataclass(frozen=True)
 class JobSettings:
     """How long a cell is measured; None leaves the choice to the lab's benchmark engine. prewarm_ms: wall-clock
-    time the lab calls the operation before its benchmark engine starts, so tier-up is over before the pilot stage."""
+    time the lab calls the operation before its benchmark engine starts, so tier-up is over before measuring; with
+    prewarm_quiet_ms it stops earlier, once the JIT has compiled nothing for that long (prewarm_ms is then the cap)."""
 
     launch_count: int | None = None
     warmup_count: int | None = None
@@ -38,6 +39,7 @@ class JobSettings:
     iteration_time_ms: int | None = None
     invocation_count: int | None = None
     prewarm_ms: int | None = None
+    prewarm_quiet_ms: int | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -157,7 +159,9 @@ class ResultRow:
 
     `design` says how replicates were placed in time (sequential sweeps, interleaved blocks, or duet pairs);
     `partner` names the benchmark that ran at the same time on the other lab CPU (duet only). `cpu_other_ms`
-    is time the pinned CPU spent on anything but this process while it ran; `steal_ms` is the hypervisor's."""
+    is time the pinned CPU spent on anything but this process while it ran; `steal_ms` is the hypervisor's.
+    Where the process's wall time went: `start_to_main_ms` (runtime start), `verify_ms`, `prewarm_ms`, and inside
+    BenchmarkDotNet's run (`bdn_run_ms`) its stages, `bdn_actual_ms` being the measured samples the statistics use."""
 
     run_id: str
     cell_id: str
@@ -215,6 +219,16 @@ class ResultRow:
     cpu_other_ms: float | None = None
     steal_ms: float | None = None
     involuntary_context_switches: int | None = None
+    invocation_count: int | None = None
+    start_to_main_ms: float | None = None
+    verify_ms: float | None = None
+    prewarm_ms: float | None = None
+    bdn_run_ms: float | None = None
+    bdn_jitting_ms: float | None = None
+    bdn_pilot_ms: float | None = None
+    bdn_overhead_ms: float | None = None
+    bdn_warmup_ms: float | None = None
+    bdn_actual_ms: float | None = None
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:

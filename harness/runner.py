@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import time
 from dataclasses import dataclass
 
 from harness.backends.base import Backend
@@ -157,6 +158,7 @@ def plan_summary(plan: Plan) -> str:
 
 def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     """The whole run: plan, build, probe, then the replicate loop, storing each row as it finishes."""
+    started = time.monotonic()
     plan = resolve_plan(options)
     cpus = plan_cpus(options.lab_cpuset, options.harness_cpuset, lab_count=plan.design.lab_cpus_needed)
     store = _open_store(options, plan)
@@ -165,6 +167,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     probes = _probe_labs(plan, backend, store, options.build)
     _write_environment(store, plan, cpus, probes, backend)
     store.mark_latest()
+    store.record_phase("prepare", started, "plan, build, probe the labs and their ISA levels, capture the environment")
 
     progress = RunProgress(len(store.rows()))
     progress.note(f"run {store.run_id}: {len(plan.cells)} cells, design {plan.design.name}, "
@@ -181,6 +184,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
         session.run(plan.cells)
     finally:
         progress.close()
+        store.record_phase("session", started, "the whole session, from plan to the last row")
     counts: dict[str, int] = {}
     for row in store.rows().values():
         counts[row.status] = counts.get(row.status, 0) + 1

@@ -162,6 +162,12 @@ class Session:
         if not self.calibrate:
             return
         started = time.monotonic()
+        try:
+            self._calibrate_all(label, started)
+        finally:
+            self.store.record_phase("calibration", started, f"calibration workloads {label}")
+
+    def _calibrate_all(self, label: str, started: float) -> None:
         for cpu in self.lab_cpus:
             for workload in WORKLOADS:
                 result = calibrate(label, cpu, workload)

@@ -10,9 +10,10 @@ import datetime as _dt
 import json
 import os
 import pathlib
+import time
 from typing import Any
 
-from harness.defaults import LATEST_LINK, LOGS_DIR, RAW_DIR, RESULTS_FILE, RUN_FILE, SCHEMA_VERSION
+from harness.defaults import LATEST_LINK, LOGS_DIR, RAW_DIR, RESULTS_FILE, RUN_FILE, SCHEMA_VERSION, TIMELINE_FILE
 from harness.errors import OutputDirError, ResumeError, SchemaError
 from harness.records import ResultRow
 
@@ -106,6 +107,12 @@ class RunStore:
                     row = ResultRow.from_dict(data)
                     rows[row.row_key] = row
         return rows
+
+    def record_phase(self, phase: str, started: float, what: str) -> None:
+        """Appends one line to the run's timeline: a phase of this session and its wall time since `started` (monotonic)."""
+        self.append_json_line(TIMELINE_FILE, {"schema_version": SCHEMA_VERSION, "phase": phase, "what": what,
+                                              "seconds": round(time.monotonic() - started, 2),
+                                              "ended_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")})
 
     def mark_latest(self) -> None:
         """Points results/latest at this run."""

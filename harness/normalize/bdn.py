@@ -55,9 +55,38 @@ def memory_from_bdn(benchmark: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def stage_times_ms(benchmark: dict[str, Any]) -> dict[str, float]:
+    """Wall time BenchmarkDotNet spent in each stage of one benchmark, from its raw measurements: the measured
+    samples (workload actual), and pilot, warm-up, jitting and the overhead stages around them."""
+    totals = {"bdn_actual_ms": 0.0, "bdn_pilot_ms": 0.0, "bdn_warmup_ms": 0.0, "bdn_overhead_ms": 0.0, "bdn_jitting_ms": 0.0}
+    for m in benchmark.get("Measurements") or []:
+        mode, stage, ms = m.get("IterationMode"), m.get("IterationStage"), m.get("Nanoseconds", 0) / 1e6
+        if stage == "Result":
+            continue  # derived from the actual iterations, not run again
+        if mode == "Overhead":
+            totals["bdn_overhead_ms"] += ms
+        elif stage in ("Actual", "Pilot", "Warmup", "Jitting"):
+            totals[f"bdn_{stage.lower()}_ms"] += ms
+    return {k: round(v, 1) for k, v in totals.items()}
+
+
+def timings_from_lab(cell: dict[str, Any], process: dict[str, Any] | None) -> dict[str, Any]:
+    """The lab's own phase timings of a cell (schema 2 of cell.json; absent in older runs)."""
+    timings = cell.get("timings_ms") or {}
+    return {
+        "verify_ms": timings.get("verify_ms"),
+        "prewarm_ms": timings.get("prewarm_ms"),
+        "bdn_run_ms": timings.get("benchmark_dot_net_ms"),
+        "start_to_main_ms": (process or {}).get("start_to_main_ms"),
+        "invocation_count": cell.get("invocation_count"),
+    }
+
+
 def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder."""
     cell = _read(cell_dir / "cell.json")
+    if cell.get("status") == "failed":
+        raise CellError(cell.get("error") or "the lab marked the cell failed", cell.get("hint") or "see the cell's log")
     env = _read(cell_dir / "env.json")
     verification = _read(cell_dir / "verification.json")
     report = _read(cell_dir / cell["raw_report"])
@@ -76,6 +105,8 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "arch": env["arch"],
         "raw_path": cell["raw_report"],
         **memory_from_bdn(benchmarks[0]),
+        **stage_times_ms(benchmarks[0]),
+        **timings_from_lab(cell, _read(cell_dir / "process.json") if (cell_dir / "process.json").is_file() else None),
     }
     return CellOutcome(
         fields=fields,

@@ -11,7 +11,8 @@ def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
     profiles = load_profiles()
     assert profiles["default"].design == "interleaved" and profiles["default"].stopping.adaptive
     assert profiles["smoke"].stopping == Stopping(2, 2)
-    assert profiles["default"].job.prewarm_ms == 1000
+    assert profiles["default"].job.prewarm_ms == 3000 and profiles["default"].job.prewarm_quiet_ms == 300
+    assert profiles["default"].only_claimed and profiles["default"].isa_levels == ("claims",)
 
 
 def test_an_unknown_design_is_a_config_error_naming_the_valid_ones(tmp_path):
@@ -28,10 +29,14 @@ def test_the_group_cap_is_the_smaller_of_the_group_and_per_cell_caps():
 
 
 def test_the_estimate_names_both_ends_for_adaptive_runs_and_admits_what_it_cannot_know():
-    job = JobSettings(warmup_count=4, iteration_count=15, iteration_time_ms=50, prewarm_ms=1000)
-    assert process_seconds(job) == pytest.approx(1.5 + 24 * 0.05 + 1.0)
-    text = describe_estimate(job, Stopping(3, 40, 0.02, cell_time_cap_s=26), cells=105, groups=15)
-    assert text.startswith("about 19 min at 3 round(s), at most 52 min")
+    job = JobSettings(warmup_count=1, iteration_count=40, iteration_time_ms=50, prewarm_ms=3000, prewarm_quiet_ms=300)
+    assert process_seconds(job) == pytest.approx(0.8 + 0.8 + 41 * 0.05 * 1.1)  # quiet prewarm, no pilot
+    fixed = JobSettings(warmup_count=4, iteration_count=15, iteration_time_ms=50, prewarm_ms=1000)
+    assert process_seconds(fixed) == pytest.approx(0.8 + 1.0 + 19 * 0.05 * 1.1)
+    piloted = JobSettings(warmup_count=4, iteration_count=15, iteration_time_ms=50)
+    assert process_seconds(piloted) == pytest.approx(0.8 + 24 * 0.05 * 1.1)
+    text = describe_estimate(job, Stopping(3, 40, 0.02, cell_time_cap_s=26), cells=100, groups=15)
+    assert text.startswith("about 19 min at 3 round(s), at most 50 min")
     assert "duration unknown" in describe_estimate(JobSettings(), Stopping(5, 5), 10, 2)
 
 

@@ -3,20 +3,19 @@ using BenchmarkDotNet.Attributes;
 namespace JsonLab.Measurement;
 
 /// <summary>
-/// The one benchmark class: it measures whichever operation the run verb bound before starting
-/// BenchmarkDotNet in-process. The cell name is a parameter so the raw JSON names its cell.
+/// The one benchmark class: each value of its Cell parameter is one cell the run verb bound before starting
+/// BenchmarkDotNet in-process. The run verb runs BenchmarkDotNet once per cell (filtered to that value), so each
+/// cell has its own job and its own raw JSON; one process can measure several cells of one variant in a row.
 /// </summary>
 public class CellBenchmark
 {
-    /// <summary>Bound operation for the current cell; set once before BenchmarkRunner.Run.</summary>
-    public static Func<object?>? Bound { get; set; }
+    /// <summary>Bound operations by cell key; filled before BenchmarkRunner.Run.</summary>
+    public static Dictionary<string, Func<object?>> Bound { get; } = new();
 
-    /// <summary>Cell name ("variant/dataset/operation") recorded in the raw results.</summary>
-    public static string CurrentCell { get; set; } = "";
+    /// <summary>Values for <see cref="Cell"/>: the bound cells' keys.</summary>
+    public static IEnumerable<string> CellNames() => Bound.Keys;
 
-    /// <summary>Values for <see cref="Cell"/>: exactly the current cell.</summary>
-    public static IEnumerable<string> CellNames() => [CurrentCell];
-
+    /// <summary>The cell's key ("cell-0", "cell-1", …: short, so BenchmarkDotNet prints it whole).</summary>
     [ParamsSource(nameof(CellNames))]
     public string Cell { get; set; } = "";
 
@@ -24,7 +23,9 @@ public class CellBenchmark
 
     [GlobalSetup]
     public void Setup() =>
-        _operation = Bound ?? throw new InvalidOperationException("no operation bound: CellBenchmark is started by the run verb only");
+        _operation = Bound.TryGetValue(Cell, out var op)
+            ? op
+            : throw new InvalidOperationException($"no operation bound for cell '{Cell}': CellBenchmark is started by the run verb only");
 
     /// <summary>One call of the bound library operation; the result is returned so it cannot be optimized away.</summary>
     [Benchmark]

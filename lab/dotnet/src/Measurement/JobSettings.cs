@@ -10,6 +10,19 @@ namespace JsonLab.Measurement;
 /// </summary>
 public sealed record JobSettings(int? LaunchCount, int? WarmupCount, int? IterationCount, int? IterationTimeMs, int? InvocationCount)
 {
+    /// <summary>True when <see cref="InvocationCount"/> was derived from the prewarm's speed rather than given.</summary>
+    public bool InvocationsFromPrewarm { get; init; }
+
+    /// <summary>
+    /// With an iteration time and no explicit invocation count, the invocation count that fills one iteration at the
+    /// warm speed the prewarm measured; BenchmarkDotNet's pilot stage then has nothing left to find and is skipped.
+    /// Without a prewarm speed the job is unchanged (BenchmarkDotNet pilots as usual).
+    /// </summary>
+    public JobSettings WithInvocationsFrom(double? nsPerCall) =>
+        InvocationCount is null && IterationTimeMs is { } ms && nsPerCall is > 0
+            ? this with { InvocationCount = (int)Math.Clamp(Math.Round(ms * 1e6 / nsPerCall.Value), 1, int.MaxValue), InvocationsFromPrewarm = true }
+            : this;
+
     /// <summary>
     /// Builds the job. The in-process emit toolchain measures inside this process, so the ISA
     /// switches and CPU pinning the harness applied to the process are exactly what is timed,

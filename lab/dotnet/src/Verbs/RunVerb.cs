@@ -1,53 +1,125 @@
+using System.Diagnostics;
+using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Loggers;
-using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Running;
 using JsonLab.Measurement;
-using JsonLab.Models;
 using JsonLab.Probes;
 using JsonLab.Verification;
 
 namespace JsonLab.Verbs;
 
 /// <summary>
-/// `run`: one cell in this process. Order matters: capture the environment (the ISA the JIT
-/// will use), verify the variant's output, warm it up by time (--prewarm-ms), then time it with BenchmarkDotNet. Everything is
-/// written to --out: env.json, verification.json, cell.json and BenchmarkDotNet's artifacts.
+/// `run`: one or more cells of one variant in this process. Order matters: capture the environment (the ISA the
+/// JIT will use), verify every cell, then let BenchmarkDotNet measure the cells one after the other, each after a
+/// warm-up by time (--prewarm-ms, inside its GlobalSetup). A cell whose operation throws (a library that cannot
+/// run here) is written as failed and left out; the others are still measured. Files: env.json in --out and in
+/// every cell folder; per cell verification.json and cell.json; BenchmarkDotNet's artifacts under --out/bdn.
 /// </summary>
 public static class RunVerb
 {
     public static int Execute(CliArgs args)
     {
-        var request = CellRequest.From(args);
+        var mainEntered = DateTime.Now;
+        var requests = CellRequest.AllFrom(args);
         var outDir = Path.GetFullPath(args.Required("out"));
         Directory.CreateDirectory(outDir);
-        LabJson.WriteFile(Path.Combine(outDir, "env.json"), RuntimeProbe.Capture());
+        var env = RuntimeProbe.Capture();
+        LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
 
-        // Verify before timing: a failed check is recorded, and the cell is still measured, unless the
-        // operation itself throws (a library that cannot run here), which fails the cell with that error.
-        var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
-        LabJson.WriteFile(Path.Combine(outDir, "verification.json"), verification);
-        Console.Error.WriteLine($"verification {verification.Status}: {verification.Message}");
-        if (verification.OperationError is { } error)
-            throw new LabException(error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; its other cells still run");
+        var measured = new List<(CellRequest Request, VerificationResult Verification, double VerifyMs, double BindMs, string Key)>();
+        foreach (var request in requests)
+        {
+            Directory.CreateDirectory(request.OutDir);
+            LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
+            var clock = Stopwatch.StartNew();
+            // Verify before timing: a failed check is recorded and the cell is still measured, unless the operation
+            // itself throws (a library that cannot run here): that cell fails with the error, the others go on.
+            var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
+            var verifyMs = clock.Elapsed.TotalMilliseconds;
+            LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
+            Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
+            if (verification.OperationError is { } error)
+            {
+                WriteFailed(request, error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; its other cells still run");
+                continue;
+            }
+            clock.Restart();
+            var key = $"cell-{measured.Count}";
+            CellBenchmark.Bound[key] = OperationBinder.Bind(request.Adapter, request.Payload, request.Operation);
+            measured.Add((request, verification, verifyMs, clock.Elapsed.TotalMilliseconds, key));
+        }
+        if (measured.Count == 0)
+            throw new LabException(FirstError(requests), "every cell of this process failed before timing; see the cell folders' cell.json");
 
-        CellBenchmark.Bound = OperationBinder.Bind(request.Adapter, request.Payload, request.Operation);
-        CellBenchmark.CurrentCell = request.Name;
-        var prewarmMs = args.OptionalInt("prewarm-ms");
-        var prewarmCalls = prewarmMs is { } ms ? Prewarm.Run(CellBenchmark.Bound, ms) : 0;
-        Console.Error.WriteLine($"prewarm: {prewarmCalls} calls in {prewarmMs ?? 0} ms");
-        var artifacts = Path.Combine(outDir, "bdn");
-        var summary = BenchmarkRunner.Run<CellBenchmark>(BuildConfig(JobFrom(args), artifacts));
-
-        var report = Directory.EnumerateFiles(Path.Combine(artifacts, "results"), "*-report-full.json").FirstOrDefault();
-        if (summary.HasCriticalValidationErrors || report is null || summary.Reports.Any(r => !r.Success))
-            throw new LabException($"BenchmarkDotNet did not produce a result for {request.Name}", $"read the BenchmarkDotNet log in {artifacts}");
-
-        LabJson.WriteFile(Path.Combine(outDir, "cell.json"), Describe(request, verification, Path.GetRelativePath(outDir, report), prewarmMs, prewarmCalls));
+        var baseJob = JobFrom(args);
+        var prewarmMs = args.OptionalInt("prewarm-ms") ?? 0;
+        var prewarmQuietMs = args.OptionalInt("prewarm-quiet-ms") ?? 0;
+        BdnHostInfo.AvoidSubprocesses();
+        var benchmarkMs = 0.0;
+        foreach (var (request, verification, verifyMs, bindMs, key) in measured)
+        {
+            // Warm up by time, then size the iterations from the warm speed instead of BenchmarkDotNet's pilot stage
+            // (which costs up to half a second for a fast operation); the job says which it did.
+            var prewarm = prewarmMs > 0 ? Prewarm.Run(CellBenchmark.Bound[key], prewarmMs, prewarmQuietMs) : Prewarm.Result.None;
+            Console.Error.WriteLine($"{request.Name}: prewarm {prewarm.Calls} calls in {prewarm.Ms:F0} ms, {prewarm.Compilations} JIT compilations, "
+                                    + (prewarm.JitQuiet ? $"JIT quiet for {prewarmQuietMs} ms" : prewarmQuietMs > 0 ? "JIT still busy at the cap" : "fixed time"));
+            var job = baseJob.WithInvocationsFrom(prewarm.NsPerCallAtEnd);
+            var artifacts = Path.Combine(request.OutDir, "bdn");
+            var clock = Stopwatch.StartNew();
+            var summary = BenchmarkRunner.Run<CellBenchmark>(BuildConfig(job, artifacts, key));
+            benchmarkMs += clock.Elapsed.TotalMilliseconds;
+            var report = Directory.Exists(Path.Combine(artifacts, "results"))
+                ? Directory.EnumerateFiles(Path.Combine(artifacts, "results"), "*-report-full.json").FirstOrDefault()
+                : null;
+            if (summary.HasCriticalValidationErrors || report is null || summary.Reports.Any(r => !r.Success))
+            {
+                WriteFailed(request, $"BenchmarkDotNet could not measure {request.Name}", $"read the BenchmarkDotNet log in {artifacts}");
+                continue;
+            }
+            LabJson.WriteFile(Path.Combine(request.OutDir, "cell.json"), Describe(request, verification, Path.GetRelativePath(request.OutDir, report), new
+            {
+                VerifyMs = Math.Round(verifyMs, 1),
+                BindMs = Math.Round(bindMs, 1),
+                PrewarmMs = Math.Round(prewarm.Ms, 1),
+                BenchmarkDotNetMs = Math.Round(clock.Elapsed.TotalMilliseconds, 1),
+            }, prewarm, job));
+        }
+        LabJson.WriteFile(Path.Combine(outDir, "process.json"), new
+        {
+            SchemaVersion = 1,
+            Cells = measured.Select(m => m.Request.Name),
+            StartToMainMs = Math.Round((mainEntered - Process.GetCurrentProcess().StartTime).TotalMilliseconds, 1),
+            BenchmarkDotNetMs = Math.Round(benchmarkMs, 1),
+        });
         return 0;
+    }
+
+    private static string FirstError(IReadOnlyList<CellRequest> requests) =>
+        requests.Select(r => Path.Combine(r.OutDir, "cell.json")).Where(File.Exists)
+            .Select(p => System.Text.Json.JsonDocument.Parse(File.ReadAllText(p)).RootElement.GetProperty("error").GetString())
+            .FirstOrDefault() ?? "no cell could be measured";
+
+    private static void WriteFailed(CellRequest request, string error, string hint)
+    {
+        Console.Error.WriteLine($"{request.Name}: failed: {error}");
+        LabJson.WriteFile(Path.Combine(request.OutDir, "cell.json"), new
+        {
+            SchemaVersion = 1,
+            Cell = request.Name,
+            request.Adapter.Variant,
+            request.Adapter.Library,
+            request.Adapter.LibraryVersion,
+            Dataset = request.Payload.Name,
+            request.Operation,
+            Status = "failed",
+            Error = error,
+            Hint = hint,
+        });
     }
 
     private static JobSettings JobFrom(CliArgs args) => new(
@@ -57,19 +129,22 @@ public static class RunVerb
         args.OptionalInt("iteration-time-ms"),
         args.OptionalInt("invocation-count"));
 
-    private static IConfig BuildConfig(JobSettings job, string artifacts) =>
+    private static IConfig BuildConfig(JobSettings job, string artifacts, string key) =>
         ManualConfig.CreateEmpty()
             .AddJob(job.ToJob())
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddExporter(JsonExporter.Full, MarkdownExporter.GitHub)
             .AddLogger(ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
+            .AddFilter(new SimpleFilter(b => Equals(b.Parameters["Cell"], key)))
             .WithArtifactsPath(artifacts);
 
-    private static object Describe(CellRequest request, VerificationResult verification, string reportPath, int? prewarmMs, long prewarmCalls) => new
+    private static object Describe(CellRequest request, VerificationResult verification, string reportPath, object timings,
+        Prewarm.Result prewarm, JobSettings job) => new
     {
-        SchemaVersion = 1,
+        SchemaVersion = 2,
         Cell = request.Name,
+        Status = "measured",
         request.Adapter.Variant,
         request.Adapter.Library,
         request.Adapter.LibraryVersion,
@@ -81,8 +156,13 @@ public static class RunVerb
         request.Operation,
         request.Adapter.Description,
         VerificationStatus = verification.Status,
-        PrewarmMs = prewarmMs,
-        PrewarmCalls = prewarmCalls,
+        PrewarmCalls = prewarm.Calls,
+        PrewarmCompilations = prewarm.Compilations,
+        PrewarmJitQuiet = prewarm.JitQuiet,
+        PrewarmNsPerCall = prewarm.NsPerCallAtEnd is { } ns ? Math.Round(ns, 2) : (double?)null,
+        InvocationCount = job.InvocationCount,
+        InvocationCountFrom = job.InvocationCount is null ? "BenchmarkDotNet pilot" : job.InvocationsFromPrewarm ? "prewarm speed" : "job",
+        TimingsMs = timings,
         RawReport = reportPath,
     };
 }

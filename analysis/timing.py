@@ -1,0 +1,81 @@
+"""Where a run's wall time went: the measured samples its statistics use, and everything around them.
+
+Computed from the run's timeline (sessions, preparation, calibration), each process's wall time, the lab's own
+phase timings (runtime start, verification, prewarm, BenchmarkDotNet's run) and BenchmarkDotNet's raw per-stage
+measurements (jitting, pilot, overhead, warm-up, actual), all stored on the result rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from analysis.replicates import MEASURED
+
+#: Components of a measured process, in the order they happen: (row column in ms, label).
+PROCESS_PARTS = (
+    ("start_to_main_ms", "runtime start"),
+    ("verify_ms", "verification (and the first, cold calls)"),
+    ("prewarm_ms", "prewarm until the JIT is quiet"),
+    ("bdn_jitting_ms", "BenchmarkDotNet jitting stage"),
+    ("bdn_pilot_ms", "BenchmarkDotNet pilot"),
+    ("bdn_overhead_ms", "BenchmarkDotNet overhead stages"),
+    ("bdn_warmup_ms", "BenchmarkDotNet warm-up iterations"),
+    ("bdn_actual_ms", "measured samples (workload actual)"),
+)
+
+SAMPLES = "measured samples (workload actual)"
+
+
+@dataclass(frozen=True)
+class TimeAccount:
+    """Seconds per component of a run, and the share of measured samples in its wall time."""
+
+    wall_s: float
+    parts: dict[str, float]
+
+    @property
+    def samples_share(self) -> float | None:
+        """Measured samples over the run's wall time."""
+        return None if self.wall_s <= 0 else self.parts.get(SAMPLES, 0.0) / self.wall_s
+
+
+def account(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> TimeAccount | None:
+    """The run's time split; None when the run has no timeline (made before this was recorded)."""
+    sessions = sum(p["seconds"] for p in timeline if p["phase"] == "session")
+    if sessions <= 0 or rows.empty:
+        return None
+    parts: dict[str, float] = {"build, lab probes, ISA checks": sum(p["seconds"] for p in timeline if p["phase"] == "prepare"),
+                               "calibration workloads": sum(p["seconds"] for p in timeline if p["phase"] == "calibration")}
+    measured = rows[rows["status"].isin(MEASURED)]
+    unmeasured = rows[~rows["status"].isin(MEASURED)]
+    inside = 0.0
+    for column, label in PROCESS_PARTS:
+        seconds = float(measured[column].fillna(0).sum()) / 1000 if column in measured else 0.0
+        parts[label] = seconds
+        inside += seconds
+    bdn_stages = sum(float(measured[c].fillna(0).sum()) for c, _ in PROCESS_PARTS if c.startswith("bdn_") and c in measured) / 1000
+    bdn_run = float(measured["bdn_run_ms"].fillna(0).sum()) / 1000 if "bdn_run_ms" in measured else 0.0
+    parts["BenchmarkDotNet other (forced GCs, memory diagnoser run, export)"] = max(bdn_run - bdn_stages, 0.0)
+    process_wall = float(measured["duration_s"].fillna(0).sum())
+    parts["process other (dataset load, environment probe, exit)"] = max(process_wall - inside - parts["BenchmarkDotNet other (forced GCs, memory diagnoser run, export)"], 0.0)
+    parts["failed or skipped processes"] = float(unmeasured["duration_s"].fillna(0).sum())
+    accounted = sum(parts.values())
+    parts["harness between processes"] = max(sessions - accounted, 0.0)
+    return TimeAccount(sessions, parts)
+
+
+def timing_markdown(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> str:
+    """The report section: a table of where the time went, with the share of measured samples."""
+    acc = account(rows, timeline)
+    if acc is None:
+        return ""
+    processes = int(rows["duration_s"].notna().sum())
+    table = "\n".join(f"| {label} | {seconds / 60:.1f} min | {100 * seconds / acc.wall_s:.1f}% |" for label, seconds in acc.parts.items())
+    return ("## Where the time went\n\n"
+            f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab processes; "
+            f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations the statistics "
+            "use. The rest, from the run's timeline, each process's wall time, the lab's phase timings and BenchmarkDotNet's "
+            "raw per-stage measurements:\n\n| Component | Time | Share of the run |\n|---|---|---|\n" + table + "\n")

@@ -1,0 +1,51 @@
+using JsonLab.Measurement;
+
+namespace JsonLab.Tests.Measurement;
+
+public class PrewarmTests
+{
+    [Fact]
+    public void A_prewarm_with_a_quiet_window_stops_once_the_jit_has_compiled_nothing_for_that_long()
+    {
+        var calls = 0;
+        var result = Prewarm.Run(() => ++calls, maxMs: 5000, quietMs: 100);
+
+        Assert.True(result.JitQuiet);
+        Assert.InRange(result.Ms, 100, 4999);
+        Assert.Equal(calls, result.Calls);
+        Assert.NotNull(result.NsPerCallAtEnd);
+    }
+
+    [Fact]
+    public void A_prewarm_without_a_quiet_window_runs_for_its_fixed_time_and_times_its_last_quarter()
+    {
+        var result = Prewarm.Run(() => new object(), maxMs: 120);
+
+        Assert.False(result.JitQuiet);
+        Assert.InRange(result.Ms, 120, 1000);
+        Assert.True(result.NsPerCallAtEnd > 0);
+    }
+
+    [Fact]
+    public void A_slow_operation_does_not_overshoot_its_cap_by_more_than_one_call()
+    {
+        var result = Prewarm.Run(() => { Thread.Sleep(30); return null; }, maxMs: 100);
+
+        Assert.InRange(result.Ms, 100, 170);
+        Assert.InRange(result.Calls, 3, 6);
+    }
+
+    [Fact]
+    public void Iterations_are_sized_from_the_warm_speed_only_when_the_job_leaves_the_count_open()
+    {
+        var job = new JobSettings(null, 1, 40, 50, null);
+
+        var sized = job.WithInvocationsFrom(250.0);
+
+        Assert.Equal(200_000, sized.InvocationCount);
+        Assert.True(sized.InvocationsFromPrewarm);
+        Assert.Equal(job, job.WithInvocationsFrom(null));
+        Assert.Equal(7, (job with { InvocationCount = 7 }).WithInvocationsFrom(250.0).InvocationCount);
+        Assert.Equal(1, job.WithInvocationsFrom(1e9).InvocationCount);
+    }
+}

@@ -1,0 +1,41 @@
+"""Where the time went: the run's wall time split into measured samples and everything around them."""
+
+import pandas as pd
+import pytest
+
+from analysis.load import load_run
+from analysis.timing import SAMPLES, account, timing_markdown
+
+
+def _rows(**overrides):
+    row = {"status": "ok", "duration_s": 4.0, "start_to_main_ms": 50.0, "verify_ms": 100.0, "prewarm_ms": 800.0,
+           "bdn_run_ms": 2800.0, "bdn_jitting_ms": 1.0, "bdn_pilot_ms": 0.0, "bdn_overhead_ms": 9.0, "bdn_warmup_ms": 60.0,
+           "bdn_actual_ms": 2230.0}
+    row.update(overrides)
+    return row
+
+
+def test_the_parts_add_up_to_the_session_and_samples_are_their_own_line():
+    rows = pd.DataFrame([_rows(), _rows(), {**_rows(status="failed"), "duration_s": 0.5}])
+    timeline = [{"phase": "prepare", "seconds": 10.0}, {"phase": "calibration", "seconds": 5.0}, {"phase": "session", "seconds": 30.0}]
+    acc = account(rows, timeline)
+    assert acc.wall_s == 30.0
+    assert acc.parts[SAMPLES] == pytest.approx(4.46)
+    assert acc.parts["BenchmarkDotNet other (forced GCs, memory diagnoser run, export)"] == pytest.approx(2 * 0.5)
+    assert acc.parts["process other (dataset load, environment probe, exit)"] == pytest.approx(2 * 0.25)
+    assert acc.parts["failed or skipped processes"] == pytest.approx(0.5)
+    assert sum(acc.parts.values()) == pytest.approx(30.0)
+    assert acc.samples_share == pytest.approx(4.46 / 30)
+
+
+def test_a_run_without_a_timeline_has_no_section():
+    assert account(pd.DataFrame([_rows()]), []) is None
+    assert timing_markdown(pd.DataFrame([_rows()]), []) == ""
+
+
+def test_a_real_fake_run_records_its_timeline(fake_run):
+    data = load_run(fake_run)
+    phases = {p["phase"] for p in data.timeline}
+    assert {"prepare", "session"} <= phases
+    text = timing_markdown(data.rows, data.timeline)
+    assert text.startswith("## Where the time went") and "measured samples" in text
