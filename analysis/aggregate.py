@@ -13,8 +13,8 @@ import pandas as pd
 from analysis.defaults import ISA_ORDER
 from analysis.replicates import MEASURED
 from harness.defaults import REPLICATE_STATISTIC
-from harness.pairing import Replicate, paired_ratio_interval
-from harness.stats import Interval
+from harness.pairing import Replicate, paired_ratio_interval, paired_ratios
+from harness.stats import Interval, ratio_interval
 
 
 def isa_rank(level: str) -> int:
@@ -40,6 +40,12 @@ class RatioBook:
     def interval(self, experiment: str, benchmark: str, reference: str, level: str) -> Interval | None:
         """benchmark / reference at one level, or None when either has no measured replicate."""
         return paired_ratio_interval(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, level))
+
+    def interval_across(self, experiment: str, benchmark: str, level: str, reference: str, reference_level: str) -> Interval | None:
+        """benchmark at `level` over reference at `reference_level`, pairing processes of the same round index; the two
+        levels run in different blocks, so the pairs share no time and the interval is correspondingly wider."""
+        ratios = paired_ratios(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, reference_level))
+        return ratio_interval(ratios) if ratios else None
 
 
 def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
 from analysis.precision import precision_markdown
 from analysis.timing import timing_markdown
+from analysis.verdicts import coverage
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
 from harness.experiments import Experiment
 
@@ -121,7 +122,24 @@ def experiments_markdown(experiments: list[Experiment], cells: pd.DataFrame, lev
     return "\n".join(parts)
 
 
-def reproduction_section(experiments: list[Experiment], verdicts: pd.DataFrame) -> str:
+def coverage_markdown(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+    """How every published figure of the write-ups is accounted for in this run."""
+    table = coverage(experiments, cells, verdicts)
+    if table.empty:
+        return ""
+    counts = table.groupby(["experiment", "status"]).size().unstack(fill_value=0)
+    statuses = list(counts.columns)
+    rows = [[exp, *[int(counts.loc[exp, s]) for s in statuses], int(counts.loc[exp].sum())] for exp in counts.index]
+    rows.append(["all", *[int(counts[s].sum()) for s in statuses], int(counts.values.sum())])
+    return ("### Every published figure\n\n**compared**: a measured ratio and verdict below; **baseline, measured**: the "
+            "figure is its table's baseline (ratio 1 by definition), and its cell is measured (absolute time in the "
+            "experiment's table); **cannot reproduce**: the reason is in the table below; **failed**: the library could "
+            "not run here (reason below); **not in this run**: the profile did not plan it (`just run-all full` does). "
+            "One row per figure in `tables/coverage.csv`.\n\n"
+            + markdown_table(["Experiment", *statuses, "Figures"], rows))
+
+
+def reproduction_section(experiments: list[Experiment], verdicts: pd.DataFrame, cells: pd.DataFrame | None = None) -> str:
     """The published-vs-measured table with its legend and rules."""
     hardware = {h.key: h for exp in experiments for h in exp.hardware.values()}
     legend = "\n".join(f"- **{h.runtime}** ({h.key}): {h.description}; compared at ISA level `{h.isa_level}`." for h in hardware.values())
@@ -133,7 +151,8 @@ def reproduction_section(experiments: list[Experiment], verdicts: pd.DataFrame) 
             "**not reproduced**: otherwise; **void: verification failed**: the variant or its baseline does not reproduce the "
             "input, so the published comparison measured a different thing. Allocations are deterministic per operation and are "
             "judged as points. Verdicts at every ISA level: [tables/reproduction.csv](tables/reproduction.csv).\n\n"
-            f"{legend}\n\n{reproduction_markdown(verdicts)}")
+            f"{legend}\n\n" + ("" if cells is None else coverage_markdown(experiments, cells, verdicts) + "\n")
+            + reproduction_markdown(verdicts))
 
 
 def failures_markdown(cells: pd.DataFrame) -> str:
@@ -192,6 +211,6 @@ def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
                 timing_markdown(i.rows, i.timeline),
                 noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), versions_markdown(i.experiments, i.env, i.cells),
                 verification_markdown(i.cells),
-                reproduction_section(i.experiments, i.verdicts), experiments_markdown(i.experiments, i.cells, i.levels, charts),
+                reproduction_section(i.experiments, i.verdicts, i.cells), experiments_markdown(i.experiments, i.cells, i.levels, charts),
                 failures_markdown(i.cells), method_markdown(i.run)]
     return "\n".join(s for s in sections if s)

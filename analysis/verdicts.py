@@ -27,6 +27,7 @@ NOT_REPRODUCED = "not reproduced"
 INCONCLUSIVE = "inconclusive"
 VOID = "void: verification failed"
 NOT_MEASURED = "not measured"
+CANNOT_REPRODUCE = "cannot reproduce"
 
 #: metric name → (claim attribute with the published value, measured column). Time ratios come with an interval
 #: from paired replicates; allocations are deterministic per operation, so their ratio is judged as a point.
@@ -106,7 +107,7 @@ def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tup
     if metric == "time" and claim.ratio is not None:
         return claim.ratio, "published"
     reference = next((c for c in claims if c.scenario == claim.scenario and c.benchmark == claim.reference
-                      and getattr(c, attribute) not in (None, 0)), None)
+                      and c.isa_level == claim.reference_isa_level and getattr(c, attribute) not in (None, 0)), None)
     if reference is None:
         return None
     return value / getattr(reference, attribute), f"derived from published {'means' if metric == 'time' else 'allocations'}"
@@ -128,10 +129,18 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
     failed = planned[planned["status"] == "failed"]
     out: list[Verdict] = []
     for claim in experiment.claims:
+        if claim.cannot_reproduce:
+            out.append(_cannot_reproduce(experiment, claim))
+            continue
+        if claim.across_levels:
+            if claim.benchmark in set(planned["benchmark"]):
+                out += _across_levels(experiment, claim, rows, failed, book)
+            continue
         if claim.benchmark == claim.reference or claim.benchmark not in set(planned["benchmark"]):
             continue  # the baseline itself (ratio 1 by definition), or a benchmark this run did not plan
         hardware = experiment.hardware[claim.hardware]
-        levels, note = _compared_levels(rows[rows["benchmark"] == claim.benchmark], hardware.isa_level)
+        ran = rows[rows["benchmark"] == claim.benchmark]
+        levels, note = _compared_levels(ran if not ran.empty else failed[failed["benchmark"] == claim.benchmark], hardware.isa_level)
         primary_level = hardware.isa_level if not note else "native"
         for metric in METRICS:
             published = published_ratio(claim, experiment.claims, metric)
@@ -141,6 +150,80 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
                 verdict = _verdict(experiment, claim, metric, published, rows, book, level, level == primary_level, note)
                 out.append(_with_failure(verdict, failed))
     return out
+
+
+def _cannot_reproduce(experiment: Experiment, claim: Claim) -> Verdict:
+    """A published figure the lab declares impossible to re-measure, with the reason, as a row of the table."""
+    hardware = experiment.hardware[claim.hardware]
+    published = published_ratio(claim, experiment.claims, "time") or (float("nan"), "—")
+    return Verdict(
+        experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant, benchmark="",
+        reference="", metric="time", published_value=claim.mean_ns, published_ratio=round(published[0], 4),
+        ratio_source=published[1], published_hardware=hardware.description, published_runtime=hardware.runtime,
+        isa_level="—", primary=True, measured_ratio=None, measured_ratio_lower=None, measured_ratio_upper=None, pairs=None,
+        measured_runtime=None, variant_verification=None, baseline_verification=None,
+        verdict=f"{CANNOT_REPRODUCE}: {claim.cannot_reproduce}", note=claim.note)
+
+
+def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
+    """One row per published figure: how this run accounts for it (compared, baseline, cannot reproduce, failed,
+    or not in this run's plan)."""
+    measured = cells[cells["status"].isin(MEASURED)]
+    out = []
+    for exp in experiments:
+        for claim in exp.claims:
+            judged = verdicts[(verdicts["experiment"] == exp.id) & (verdicts["scenario"] == claim.scenario)
+                              & (verdicts["published_variant"] == claim.published_variant) & verdicts["primary"]]
+            if claim.cannot_reproduce:
+                status = CANNOT_REPRODUCE
+            elif claim.benchmark == claim.reference and (not claim.across_levels or claim.isa_level == claim.reference_isa_level):
+                level = claim.reference_isa_level or exp.hardware[claim.hardware].isa_level
+                hit = measured[(measured["experiment"] == exp.id) & (measured["benchmark"] == claim.benchmark)]
+                status = "baseline, measured" if not hit.empty else "not in this run"
+                status += "" if hit.empty or level in set(hit["isa_requested"]) else " (at native)"
+            elif judged.empty or (judged["verdict"] == NOT_MEASURED).all():
+                status = "not in this run"
+            elif judged["verdict"].str.contains("failed: ").any():
+                status = "failed"
+            else:
+                status = "compared"
+            out.append({"experiment": exp.id, "scenario": claim.scenario, "published_variant": claim.published_variant, "status": status})
+    return pd.DataFrame(out, columns=["experiment", "scenario", "published_variant", "status"])
+
+
+def _across_levels(experiment: Experiment, claim: Claim, rows: pd.DataFrame, failed: pd.DataFrame, book: RatioBook) -> list[Verdict]:
+    """A before/after claim re-measured as one benchmark at two ISA levels (time only: allocations do not depend on the ISA)."""
+    if claim.isa_level == claim.reference_isa_level:
+        return []  # the 'before' row itself
+    published = published_ratio(claim, experiment.claims, "time")
+    if published is None:
+        return []
+    hardware = experiment.hardware[claim.hardware]
+
+    def at(benchmark: str, level: str):
+        found = rows[(rows["benchmark"] == benchmark) & (rows["isa_requested"] == level)]
+        return None if found.empty else found.iloc[0]
+
+    row, ref = at(claim.benchmark, claim.isa_level), at(claim.reference, claim.reference_isa_level)
+    interval = book.interval_across(experiment.id, claim.benchmark, claim.isa_level, claim.reference, claim.reference_isa_level)
+    ratio, lower, upper, pairs = (None,) * 4 if interval is None else (interval.estimate, interval.lower, interval.upper, interval.n)
+    void = any(r is not None and r["verification_status"] == "failed" for r in (row, ref))
+    note = "; ".join(n for n in (claim.note, f"measured as {claim.benchmark} at {claim.isa_level} over {claim.reference} at {claim.reference_isa_level}") if n)
+    verdict = Verdict(
+        experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant, benchmark=claim.benchmark,
+        reference=claim.reference, metric="time", published_value=claim.mean_ns, published_ratio=round(published[0], 4),
+        ratio_source=published[1], published_hardware=hardware.description, published_runtime=hardware.runtime,
+        isa_level=f"{claim.isa_level}/{claim.reference_isa_level}", primary=True, measured_ratio=ratio,
+        measured_ratio_lower=lower, measured_ratio_upper=upper, pairs=pairs,
+        measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
+        variant_verification=None if row is None else row["verification_status"],
+        baseline_verification=None if ref is None else ref["verification_status"],
+        verdict=judge(published[0], ratio, void, lower, upper), note=note)
+    hit = failed[((failed["benchmark"] == claim.benchmark) & (failed["isa_requested"] == claim.isa_level))
+                 | ((failed["benchmark"] == claim.reference) & (failed["isa_requested"] == claim.reference_isa_level))]
+    if verdict.verdict == NOT_MEASURED and not hit.empty:
+        verdict = replace(verdict, verdict=f"failed: {failure_reason(hit.iloc[0]['error'])}")
+    return [verdict]
 
 
 def _with_failure(verdict: Verdict, failed: pd.DataFrame) -> Verdict:

@@ -24,7 +24,7 @@ from analysis.load import load_run
 from analysis.report import ReportInputs, compose_report, reproduction_section
 from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
-from analysis.verdicts import verdict_table
+from analysis.verdicts import coverage, verdict_table
 from harness.experiments import load_experiments
 
 log = logging.getLogger(__name__)
@@ -85,10 +85,11 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))
     _write(out / "tables" / "reproduction.csv", to_csv(inputs.verdicts))
+    _write(out / "tables" / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
     for exp in experiments:
         _write(out / "tables" / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
     charts = _write_charts(out, inputs, caption_for(data.environment, data.run))
-    _write(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts))
+    _write(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
     report = out / "report.md"
     text = compose_report(inputs, charts)
     _write(report, text)

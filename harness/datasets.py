@@ -27,7 +27,7 @@ class Dataset:
     provenance: str
     licence: str
     layout: str = "document"  # or "lines": JSON Lines, one document of the model per line
-    generator: dict | None = None  # {"lab", "name", "count", "seed"}: the lab verb that regenerates the file
+    generator: dict | None = None  # {"lab", "name", "count", "seed"[, "item"]}: the lab verb that regenerates the file
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Datas
         lab = labs[spec["lab"]]
         lab.check_requirements()
         target = (manifest.directory / dataset.path).resolve()
-        args = ["generate", "--generator", spec["name"], "--count", str(spec["count"]), "--seed", str(spec["seed"]), "--out", str(target)]
+        args = ["generate", "--generator", spec["name"], "--count", str(spec["count"]), "--seed", str(spec["seed"]),
+                *(["--item", str(spec["item"])] if "item" in spec else []), "--out", str(target)]
         finished = run([*lab.command, *args], cwd=lab.directory, capture_output=True, text=True)
         if finished.returncode != 0:
             raise DatasetError(f"lab {lab.name} could not generate dataset '{dataset.name}': {finished.stderr.strip()}",

@@ -49,13 +49,15 @@ class Hardware:
 
 @dataclass(frozen=True)
 class Claim:
-    """One published figure. Exactly one of baseline / derived_baseline names the ratio's reference."""
+    """One published figure. Exactly one of baseline / derived_baseline names the ratio's reference. With isa_level and
+    reference_isa_level the measured counterpart is a ratio across ISA levels (a write-up's before/after of a
+    vectorization, re-measured as today's code with and without the instruction set) instead of the same level."""
 
     scenario: str
     published_variant: str
     published_baseline: str
-    benchmark: str
     hardware: str
+    benchmark: str = ""
     baseline: str | None = None
     derived_baseline: str | None = None
     mean_ns: float | None = None
@@ -63,6 +65,14 @@ class Claim:
     allocated_bytes: int | None = None
     ratio: float | None = None
     note: str = ""
+    isa_level: str | None = None
+    reference_isa_level: str | None = None
+    cannot_reproduce: str | None = None
+
+    @property
+    def across_levels(self) -> bool:
+        """True for a ratio between ISA levels (isa_level over reference_isa_level), not between benchmarks."""
+        return self.isa_level is not None
 
     @property
     def reference(self) -> str:
@@ -114,13 +124,21 @@ def _validate(exp: Experiment) -> None:
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
             raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}", "name one of the group's benchmarks as baseline")
     for c in exp.claims:
+        if c.hardware not in exp.hardware:
+            raise UnknownNameError("hardware key", c.hardware, exp.hardware, where)
+        if c.cannot_reproduce:
+            if c.benchmark:
+                raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' has a benchmark and cannot_reproduce {where}",
+                                  "a figure is either measured by a benchmark or declared impossible to reproduce, with the reason")
+            continue
         if bool(c.baseline) == bool(c.derived_baseline):
             raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' needs exactly one of baseline / derived_baseline {where}", "see the comment above the claims")
         for name in (c.benchmark, c.reference):
             if name not in exp.benchmarks:
                 raise UnknownNameError("benchmark", name, exp.benchmarks, f"(claim '{c.published_variant}' in '{c.scenario}') {where}")
-        if c.hardware not in exp.hardware:
-            raise UnknownNameError("hardware key", c.hardware, exp.hardware, where)
+        if (c.isa_level is None) != (c.reference_isa_level is None):
+            raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' sets only one of isa_level / reference_isa_level {where}",
+                              "a ratio across ISA levels names both levels")
 
 
 def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:

@@ -23,7 +23,7 @@ from harness.experiments import load_experiments, select_experiments
 from harness.isa import IsaLevel, IsaTable, load_isa_table
 from harness.labs import LabSpec, find_lab, load_labs
 from harness.pinning import CpuPlan, pin_current_process, plan_cpus
-from harness.plan import claimed_benchmarks, datasets_of, labs_of, levels_by_experiment, plan_cells
+from harness.plan import claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
@@ -89,10 +89,11 @@ def resolve_plan(options: RunOptions) -> Plan:
     profile = find_profile(load_profiles(options.profiles_file), options.profile)
     experiments = select_experiments(load_experiments(options.experiments_dir), list(options.experiments or profile.experiments))
     isa = load_isa_table()
-    per_experiment = levels_by_experiment(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
-    levels = list({level.name: level for exp_levels in per_experiment.values() for level in exp_levels}.values())
+    per_benchmark = levels_by_benchmark(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
     benchmarks = options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
-    cells = plan_cells(experiments, per_experiment, benchmarks, options.variants)
+    cells = plan_cells(experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark)
+    planned = {c.isa_level for c in cells}
+    levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
     manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(cells):
         manifest.check(name)

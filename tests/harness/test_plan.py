@@ -40,15 +40,16 @@ def test_an_unknown_variant_lists_the_variants_the_experiments_use():
     assert "newtonsoft-default" in error.value.hint
 
 
-def test_claims_levels_give_each_experiment_the_level_of_its_published_cpus():
-    from harness.plan import levels_by_experiment
+def test_claims_levels_give_each_benchmark_the_levels_its_published_figures_need():
+    from harness.plan import levels_by_benchmark
     experiments = list(load_experiments().values())
-    per_exp = levels_by_experiment(load_isa_table(), "x64", ["claims"], experiments)
-    assert [lvl.name for lvl in per_exp["004"]] == ["no-avx512"]  # H004: an AVX2 laptop CPU
-    assert [lvl.name for lvl in per_exp["003"]] == ["native"]  # H003: hardware not published
-    both = levels_by_experiment(load_isa_table(), "x64", ["claims", "scalar"], experiments)
-    assert [lvl.name for lvl in both["004"]] == ["no-avx512", "scalar"]
-    cells = plan_cells(experiments, per_exp)
+    table = load_isa_table()
+    per_bench = levels_by_benchmark(table, "x64", ["claims"], experiments)
+    assert [lvl.name for lvl in per_bench[("004", "ser-string-1-jil")]] == ["no-avx512"]  # H004: an AVX2 laptop CPU
+    assert [lvl.name for lvl in per_bench[("003", "serialize-big-stj")]] == ["native"]  # H003: hardware not published
+    both = levels_by_benchmark(table, "x64", ["claims", "scalar"], experiments)
+    assert [lvl.name for lvl in both[("004", "ser-string-1-newtonsoft")]] == ["no-avx512", "scalar"]
+    cells = plan_cells(experiments, list(table.levels_for("x64").values()), per_benchmark=per_bench)
     assert {(c.experiment, c.isa_level) for c in cells} >= {("004", "no-avx512"), ("003", "native")}
     assert not any(c.experiment == "004" and c.isa_level == "native" for c in cells)
 

@@ -12,7 +12,13 @@ namespace JsonLab.Measurement;
 public static class OperationBinder
 {
     /// <summary>Operations a cell may measure; names match the result row's "operation".</summary>
-    public static readonly IReadOnlyList<string> Operations = ["deserialize", "serialize"];
+    public static readonly IReadOnlyList<string> Operations = ["deserialize", "serialize", NeedsEscaping];
+
+    /// <summary>Write-up 002's micro-benchmark: an escaping check over the dataset's string (escaping variants only).</summary>
+    public const string NeedsEscaping = "needs-escaping";
+
+    /// <summary>Boxed results -1..255, so an escaping check returns its index without allocating.</summary>
+    private static readonly object[] BoxedIndex = Enumerable.Range(-1, 257).Select(i => (object)i).ToArray();
 
     /// <summary>The CLR type an operation works on for this variant and dataset.</summary>
     public static Type TypeOf(ISerializerAdapter adapter, Payload payload, string operation)
@@ -22,6 +28,7 @@ public static class OperationBinder
         {
             "deserialize" => shape.Read,
             "serialize" => shape.Write,
+            NeedsEscaping => shape.Read,
             _ => throw new LabException($"unknown operation '{operation}'", $"valid operations: {string.Join(", ", Operations)}"),
         };
     }
@@ -30,6 +37,8 @@ public static class OperationBinder
     public static Func<object?> Bind(ISerializerAdapter adapter, Payload payload, string operation)
     {
         var type = TypeOf(adapter, payload, operation);
+        if (operation == NeedsEscaping)
+            return BindEscaping(adapter, payload);
         var name = operation == "deserialize" ? nameof(BindDeserialize) : nameof(BindSerialize);
         var method = typeof(OperationBinder).GetMethod(name, BindingFlags.NonPublic | BindingFlags.Static)!;
         try
@@ -57,6 +66,18 @@ public static class OperationBinder
         payload.Parts is { } parts
             ? Loop(parts.Select(p => adapter.BindSerialize((T)ReferenceReader.Read(p, typeof(T)))).ToArray())
             : adapter.BindSerialize((T)ReferenceReader.Read(payload, typeof(T)));
+
+    /// <summary>The escaping check over the dataset's string; the index comes back pre-boxed (no allocation per call).</summary>
+    private static Func<object?> BindEscaping(ISerializerAdapter adapter, Payload payload)
+    {
+        var check = adapter as IEscapingCheckAdapter
+            ?? throw new LabException($"operation {NeedsEscaping} needs an escaping-check variant, not {adapter.Variant}", "use needs-escaping-scalar or needs-escaping-sse2");
+        var text = ReferenceReader.Read(payload, typeof(string)) as string
+            ?? throw new LabException($"dataset '{payload.Name}' is not a JSON string", $"operation {NeedsEscaping} reads a dataset of model string");
+        if (text.Length > 255)
+            throw new LabException($"dataset '{payload.Name}' is longer than 255 characters", "the escaping cases are at most 100 characters");
+        return () => BoxedIndex[check.FirstToEscape(text) + 1];
+    }
 
     /// <summary>One call per document of a JSON Lines dataset, in order; the last result is returned.</summary>
     private static Func<object?> Loop<TResult>(Func<TResult>[] calls) => () =>

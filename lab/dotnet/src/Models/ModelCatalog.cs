@@ -34,6 +34,11 @@ public static class ModelCatalog
         }),
         new("Employee", typeof(Employee)),
         new("List<Employee>", typeof(List<Employee>)),
+        new("string", typeof(string)),
+        new(nameof(LoginViewModel), typeof(LoginViewModel)),
+        new(nameof(Location), typeof(Location)),
+        new(nameof(IndexViewModel), typeof(IndexViewModel)),
+        new(nameof(MyEventsListerViewModel), typeof(MyEventsListerViewModel)),
         new("Person", typeof(Person)),
         new("List<Person>", typeof(List<Person>)),
         new("SimpleModel[]", new Dictionary<ModelBinding, ModelShape>

@@ -28,7 +28,7 @@ public static class VerifyVerb
         {
             var payload = Payload.Load(datasetsDir, entry);
             foreach (var adapter in variants.Where(a => ModelCatalog.Find(payload.Model).ShapeFor(a.Binding) is not null))
-                foreach (var operation in operations)
+                foreach (var operation in operations.Where(op => (op == OperationBinder.NeedsEscaping) == (adapter is IEscapingCheckAdapter)))
                 {
                     var result = Verifier.Verify(adapter, payload, operation);
                     Console.Error.WriteLine($"{result.Status,-7} {adapter.Variant} × {entry.Name} {operation}: {result.Message}");

@@ -16,6 +16,8 @@ public static class StructuralComparer
     /// <summary>Appends one line per differing field ("path: expected X, got Y") to <paramref name="mismatches"/>.</summary>
     public static void Compare(object? actual, JsonNode? expected, Type type, string path, MismatchList mismatches)
     {
+        if (Nullable.GetUnderlyingType(type) is { } underlying && expected is not null)
+            type = underlying;
         if (expected is null)
             CompareWithDefault(actual, type, path, mismatches);
         else if (type == typeof(string))

@@ -44,6 +44,8 @@ public static class Verifier
 
     private static VerificationResult VerifyDocument(ISerializerAdapter adapter, Payload payload, string operation)
     {
+        if (operation == OperationBinder.NeedsEscaping)
+            return VerifyEscaping(adapter, payload);
         var type = OperationBinder.TypeOf(adapter, payload, operation);
         var method = operation == "serialize" ? VerifyWriteMethod : VerifyReadMethod;
         try
@@ -64,6 +66,30 @@ public static class Verifier
         var root = e;
         while (root.InnerException is not null) root = root.InnerException;
         return ReferenceEquals(root, e) ? Line(e) : $"{Line(e)} Root cause: {Line(root)}";
+    }
+
+    /// <summary>The characters the default encoder escapes, defined independently of both implementations' tables.</summary>
+    public static int ReferenceFirstToEscape(string text) =>
+        text.AsSpan().IndexOfAnyExcept(System.Buffers.SearchValues.Create(Enumerable.Range(0x20, 0x7F - 0x20).Select(c => (char)c).Where(c => !"\"&'+<>\\`".Contains(c)).ToArray()));
+
+    private static VerificationResult VerifyEscaping(ISerializerAdapter adapter, Payload payload)
+    {
+        var text = (string)ReferenceReader.Read(payload, typeof(string));
+        var expected = ReferenceFirstToEscape(text);
+        int actual;
+        try
+        {
+            actual = (int)OperationBinder.Bind(adapter, payload, OperationBinder.NeedsEscaping)()!;
+        }
+        catch (Exception e)
+        {
+            var error = $"{adapter.Variant} cannot run here: {Describe(e)}";
+            return new(adapter.Variant, payload.Name, "string", "failed", 0, [], "skipped", error, error);
+        }
+        return actual == expected
+            ? new(adapter.Variant, payload.Name, "string", "passed", 0, [], "skipped", $"first character to escape at {expected}, as the reference rule says")
+            : new(adapter.Variant, payload.Name, "string", "failed", 1, [$"index: expected {expected}, got {actual}"], "skipped",
+                $"returned {actual}, the reference rule says {expected}");
     }
 
     private static VerificationResult VerifyRead<T>(ISerializerAdapter adapter, Payload payload)

@@ -26,7 +26,7 @@ public class VariantRegistryTests
     public void Utf8_variants_serialize_to_bytes_and_string_variants_to_strings()
     {
         var payload = TestPayloads.Dataset("simple-models-1");
-        foreach (var adapter in VariantRegistry.All.Where(a => a.Binding != JsonLab.Models.ModelBinding.CamelAnnotated))
+        foreach (var adapter in VariantRegistry.All.Where(a => a.Binding != JsonLab.Models.ModelBinding.CamelAnnotated && a is not IEscapingCheckAdapter))
         {
             var output = JsonLab.Measurement.OperationBinder.Bind(adapter, payload, "serialize")();
             Assert.IsType(adapter.Form == PayloadForm.Utf8Bytes ? typeof(byte[]) : typeof(string), output);

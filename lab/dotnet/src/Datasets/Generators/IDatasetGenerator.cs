@@ -13,14 +13,15 @@ public interface IDatasetGenerator
     /// <summary>One sentence on what is generated and how, for `list` and provenance.</summary>
     string Description { get; }
 
-    /// <summary>The file's bytes for <paramref name="count"/> items from <paramref name="seed"/>.</summary>
-    byte[] Generate(int count, int seed);
+    /// <summary>The file's bytes for <paramref name="count"/> items from <paramref name="seed"/>; <paramref name="item"/>
+    /// picks one of several outputs where a generator has them (a model, a test case).</summary>
+    byte[] Generate(int count, int seed, string? item = null);
 }
 
 /// <summary>Every generator, by name.</summary>
 public static class DatasetGenerators
 {
-    public static readonly IReadOnlyList<IDatasetGenerator> All = [new SimpleModelGenerator(), new PersonArrayGenerator(), new PersonLinesGenerator()];
+    public static readonly IReadOnlyList<IDatasetGenerator> All = [new SimpleModelGenerator(), new PersonArrayGenerator(), new PersonLinesGenerator(), new DotnetPerformanceGenerator(), new EscapingCaseGenerator()];
 
     public static IDatasetGenerator Find(string name) =>
         All.FirstOrDefault(g => g.Name == name)

@@ -33,7 +33,7 @@ public sealed class PersonArrayGenerator : IDatasetGenerator
     public string Name => "persons";
     public string Description => "write-up 003: Bogus Person list serialized as one array by System.Text.Json defaults (PascalCase)";
 
-    public byte[] Generate(int count, int seed) => JsonSerializer.SerializeToUtf8Bytes(PersonFaker.Generate(count, seed));
+    public byte[] Generate(int count, int seed, string? item = null) => JsonSerializer.SerializeToUtf8Bytes(PersonFaker.Generate(count, seed));
 }
 
 /// <summary>Write-up 003's "small data": each person its own document, written by System.Text.Json defaults; one per line.</summary>
@@ -42,7 +42,7 @@ public sealed class PersonLinesGenerator : IDatasetGenerator
     public string Name => "person-lines";
     public string Description => "write-up 003: the same persons, each serialized alone by System.Text.Json defaults, one document per line (JSON Lines)";
 
-    public byte[] Generate(int count, int seed)
+    public byte[] Generate(int count, int seed, string? item = null)
     {
         var text = new StringBuilder();
         foreach (var person in PersonFaker.Generate(count, seed))

@@ -16,7 +16,7 @@ public sealed class SimpleModelGenerator : IDatasetGenerator
     public string Name => "simple-models";
     public string Description => "write-up 004: Bogus SimpleModel array, written like SimpleModel.ToString() joined into a JSON array";
 
-    public byte[] Generate(int count, int seed)
+    public byte[] Generate(int count, int seed, string? item = null)
     {
         var faker = new Faker<SimpleModel>()
             .UseSeed(seed)
