@@ -43,6 +43,8 @@ public class PrewarmTests
         var sized = job.WithInvocationsFrom(250.0);
 
         Assert.Equal(200_000, sized.InvocationCount);
+        Assert.Equal(0, sized.InvocationCount % JobSettings.Unroll);
+        Assert.Equal(208, job.WithInvocationsFrom(50e6 / 200).InvocationCount);  // 200 rounded up to a multiple of 16
         Assert.True(sized.InvocationsFromPrewarm);
         Assert.Equal(job, job.WithInvocationsFrom(null));
         Assert.Equal(7, (job with { InvocationCount = 7 }).WithInvocationsFrom(250.0).InvocationCount);
