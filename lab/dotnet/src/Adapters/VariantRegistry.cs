@@ -61,8 +61,8 @@ public static class VariantRegistry
         new Utf8JsonAdapter("utf8json-default", "Utf8Json default resolver, string (writes UTF-8, then Encoding.UTF8.GetString)", PayloadForm.String),
         new Utf8JsonAdapter("utf8json-default-utf8", "Utf8Json default resolver, UTF-8 bytes", PayloadForm.Utf8Bytes),
         new JsonSrcGenAdapter("jsonsrcgen", "JsonSrcGen compile-time converter, string (ToJson(...).ToString())", PayloadForm.String),
-        new EscapingCheckAdapter("needs-escaping-scalar", "write-up 002 'Current': one character at a time against the default encoder's allow-list", JsonLab.Escaping.NeedsEscaping.Scalar),
-        new EscapingCheckAdapter("needs-escaping-sse2", "write-up 002 'Intrinsics': eight characters at a time with SSE2 compares, then the scalar tail", JsonLab.Escaping.NeedsEscaping.Sse2Vectorized),
+        new EscapingCheckAdapter("needs-escaping-scalar", "write-up 002 'Current': one character at a time against the default encoder's allow-list", JsonLab.Escaping.NeedsEscaping.Scalar, nameof(JsonLab.Measurement.EscapingBenchmark.Scalar)),
+        new EscapingCheckAdapter("needs-escaping-sse2", "write-up 002 'Intrinsics': eight characters at a time with SSE2 compares, then the scalar tail", JsonLab.Escaping.NeedsEscaping.Sse2Vectorized, nameof(JsonLab.Measurement.EscapingBenchmark.Sse2)),
         new JsonSrcGenAdapter("jsonsrcgen-utf8", "JsonSrcGen compile-time converter, UTF-8 bytes (ToJsonUtf8(...).ToArray())", PayloadForm.Utf8Bytes),
     ];
 

@@ -7,6 +7,7 @@ using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Running;
+using JsonLab.Adapters;
 using JsonLab.Measurement;
 using JsonLab.Probes;
 using JsonLab.Verification;
@@ -71,7 +72,8 @@ public static class RunVerb
             var job = baseJob.WithInvocationsFrom(prewarm.NsPerCallAtEnd);
             var artifacts = Path.Combine(request.OutDir, "bdn");
             var clock = Stopwatch.StartNew();
-            var summary = BenchmarkRunner.Run<CellBenchmark>(BuildConfig(job, artifacts, key));
+            var (benchmarkType, method) = BenchmarkFor(request, key);
+            var summary = BenchmarkRunner.Run(benchmarkType, BuildConfig(job, artifacts, key, method));
             benchmarkMs += clock.Elapsed.TotalMilliseconds;
             var report = Directory.Exists(Path.Combine(artifacts, "results"))
                 ? Directory.EnumerateFiles(Path.Combine(artifacts, "results"), "*-report-full.json").FirstOrDefault()
@@ -129,14 +131,24 @@ public static class RunVerb
         args.OptionalInt("iteration-time-ms"),
         args.OptionalInt("invocation-count"));
 
-    private static IConfig BuildConfig(JobSettings job, string artifacts, string key) =>
+    /// <summary>The benchmark class and method that measure a cell: the escaping checks directly, everything else through
+    /// <see cref="CellBenchmark"/>.</summary>
+    private static (Type Type, string? Method) BenchmarkFor(CellRequest request, string key)
+    {
+        if (request.Adapter is not IEscapingCheckAdapter escaping)
+            return (typeof(CellBenchmark), null);
+        EscapingBenchmark.Texts[key] = (string)JsonLab.Datasets.ReferenceReader.Read(request.Payload, typeof(string));
+        return (typeof(EscapingBenchmark), escaping.BenchmarkMethod);
+    }
+
+    private static IConfig BuildConfig(JobSettings job, string artifacts, string key, string? method) =>
         ManualConfig.CreateEmpty()
             .AddJob(job.ToJob())
             .AddDiagnoser(MemoryDiagnoser.Default)
             .AddExporter(JsonExporter.Full, MarkdownExporter.GitHub)
             .AddLogger(ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
-            .AddFilter(new SimpleFilter(b => Equals(b.Parameters["Cell"], key)))
+            .AddFilter(new SimpleFilter(b => Equals(b.Parameters["Cell"], key) && (method is null || b.Descriptor.WorkloadMethod.Name == method)))
             .WithArtifactsPath(artifacts);
 
     private static object Describe(CellRequest request, VerificationResult verification, string reportPath, object timings,
