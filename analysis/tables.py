@@ -8,6 +8,7 @@ import pandas as pd
 
 from analysis.replicates import MEASURED
 from harness.noise import INTERFERENCE_THRESHOLD
+from harness.records import UNAVAILABLE
 from harness.experiments import Experiment
 
 
@@ -60,7 +61,10 @@ def failure_reason(error: object, width: int | None = None) -> str:
 
 def status_text(row: pd.Series, width: int | None = None) -> str:
     """What stands in for a number when a cell has none: 'failed: <reason>' or 'same as native'."""
-    return "same as native" if row["status"] == "skipped" else f"failed: {failure_reason(row.get('error'), width)}"
+    if row["status"] == "skipped":
+        error = str(row.get("error") or "")
+        return failure_reason(error, width) if error.startswith(UNAVAILABLE) else "same as native"
+    return f"failed: {failure_reason(row.get('error'), width)}"
 
 
 def _cell_text(row: pd.Series) -> str:

@@ -20,6 +20,7 @@ from analysis.replicates import MEASURED
 from analysis.tables import failure_reason
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from harness.experiments import Claim, Experiment
+from harness.records import UNAVAILABLE
 
 REPRODUCED = "reproduced"
 SAME_DIRECTION = "same direction only"
@@ -126,7 +127,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
     planned = cells[cells["experiment"] == experiment.id]
     # Emulated cells are functional checks only: never judged on time.
     rows = planned[planned["status"].isin(MEASURED) & ~planned["emulated"].fillna(False).astype(bool)]
-    failed = planned[planned["status"] == "failed"]
+    failed = planned[(planned["status"] == "failed") | planned["error"].fillna("").str.startswith(UNAVAILABLE)]
     out: list[Verdict] = []
     for claim in experiment.claims:
         if claim.cannot_reproduce:
@@ -183,6 +184,8 @@ def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.Da
                 status += "" if hit.empty or level in set(hit["isa_requested"]) else " (at native)"
             elif judged.empty or (judged["verdict"] == NOT_MEASURED).all():
                 status = "not in this run"
+            elif judged["verdict"].str.startswith(UNAVAILABLE).any():
+                status = UNAVAILABLE
             elif judged["verdict"].str.contains("failed: ").any():
                 status = "failed"
             else:
@@ -234,7 +237,9 @@ def _with_failure(verdict: Verdict, failed: pd.DataFrame) -> Verdict:
         hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == verdict.isa_level)]
         if not hit.empty:
             who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
-            return replace(verdict, verdict=f"{who}failed: {failure_reason(hit.iloc[0]['error'])}")
+            error = str(hit.iloc[0]["error"])
+            what = failure_reason(error) if error.startswith(UNAVAILABLE) else f"failed: {failure_reason(error)}"
+            return replace(verdict, verdict=f"{who}{what}")
     return verdict
 
 

@@ -35,6 +35,7 @@ class Benchmark:
     dataset: str
     operation: str
     note: str = ""
+    unavailable: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,8 @@ def _parse(path: pathlib.Path) -> Experiment:
     lab, operation = data["lab"], data.get("operation", "deserialize")
     groups = {g["id"]: Group(g["id"], g["title"], g["baseline"]) for g in data["groups"]}
     benchmarks = {
-        b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""))
+        b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""),
+                           b.get("unavailable", ""))
         for b in data["benchmarks"]
     }
     hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"]) for key, h in data.get("hardware", {}).items()}

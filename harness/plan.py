@@ -71,7 +71,7 @@ def plan_cells(experiments: list[Experiment], levels: list[IsaLevel], benchmarks
     _check_filter("benchmark", benchmarks, {b for exp in experiments for b in exp.benchmarks})
     _check_filter("variant", variants, {b.variant for exp in experiments for b in exp.benchmarks.values()})
     return [Cell(exp.id, bench.id, bench.group, exp.baseline_of(bench.id), bench.lab, bench.variant, bench.dataset,
-                 bench.operation, level.name)
+                 bench.operation, level.name, bench.unavailable)
             for level in levels for exp in experiments for bench in _selected(exp, benchmarks, variants)
             if per_benchmark is None or level in per_benchmark[(exp.id, bench.id)]]
 

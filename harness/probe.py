@@ -86,7 +86,7 @@ def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
     """Every planned variant must be one the lab offers."""
     offered = {v["variant"] for v in probe.listing["variants"]}
     for cell in cells:
-        if cell.lab == probe.lab and cell.variant not in offered:
+        if cell.lab == probe.lab and cell.variant not in offered and not cell.unavailable:
             raise UnknownNameError("variant", cell.variant, offered, f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})")
 
 

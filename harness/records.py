@@ -18,6 +18,9 @@ from harness.defaults import SCHEMA_VERSION
 STATUSES = ("ok", "unverified", "failed", "skipped")
 VERIFICATION_STATUSES = ("passed", "failed")
 
+#: The error prefix of a skipped row whose library has no package here (its benchmark declares `unavailable`).
+UNAVAILABLE = "unavailable"
+
 #: Row statuses that carry a usable measurement (a failed verification still has timings).
 MEASURED = ("ok", "unverified")
 
@@ -69,6 +72,7 @@ class Cell:
     dataset: str
     operation: str
     isa_level: str
+    unavailable: str = ""  # why this benchmark cannot run at all (no package for its library): a row, never a process
 
     @property
     def cell_id(self) -> str:

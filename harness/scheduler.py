@@ -25,7 +25,7 @@ from harness.normalize import NORMALIZERS
 from harness.probe import LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
-from harness.records import Cell, JobSettings, ResultRow, row_key
+from harness.records import UNAVAILABLE, Cell, JobSettings, ResultRow, row_key
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
 from harness.stopping import GroupStatus, group_status
 from harness.store import RunStore
@@ -64,7 +64,7 @@ class Session:
 
     def run(self, cells: list[Cell]) -> None:
         """Records cells that cannot run, then runs every unit of the rest, level by level."""
-        runnable = [c for c in cells if self._level(c).state == "run"]
+        runnable = [c for c in cells if self._level(c).state == "run" and not c.unavailable]
         for cell in cells:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
@@ -156,6 +156,8 @@ class Session:
         level = self._level(cell)
         ctx = RowContext(self.store.run_id, cell, self.lab_cpus[0], self.profile_name, level, self.probes[cell.lab].emulated,
                          round_count=self.stopping.max_rounds, design=self.design.name)
+        if cell.unavailable:
+            return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")
         return skipped_row(ctx, level.detail) if level.state == "same-as-native" else failed_row(ctx, level.detail)
 
     def _calibrate(self, label: str) -> None:

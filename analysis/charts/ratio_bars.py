@@ -57,7 +57,8 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
             row = at.iloc[0]
             if row["status"] not in MEASURED:
                 ax.text(0, y, "  " + status_text(row, width=110), va="center", fontsize=7, color="#555555")
-                failures.setdefault(bench, status_text(row, width=60))
+                if row["status"] == "failed" or str(row.get("error") or "").startswith("unavailable"):
+                    failures.setdefault(bench, status_text(row, width=60))
                 continue
             unverified = row["verification_status"] == "failed"
             mean = row["time_ns"] / per_unit

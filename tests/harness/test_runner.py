@@ -180,3 +180,30 @@ def test_each_row_records_what_else_its_cpu_did(fixture_dir, smoke_options):
     rows = _rows(execute_run(smoke_options, backend))
     disturbed = [r for r in rows if r["cell_id"] == "001:single-newtonsoft@native"]
     assert all(r["cpu_other_ms"] == 1500.0 and r["involuntary_context_switches"] == 3 for r in disturbed)
+
+
+def test_a_benchmark_whose_library_has_no_package_is_an_unavailable_row_and_never_a_process(fixture_dir, smoke_options, tmp_path):
+    experiments = tmp_path / "experiments"
+    shutil.copytree(smoke_options.experiments_dir, experiments)
+    toml = experiments / "001-stj-vs-newtonsoft-employees.toml"
+    toml.write_text(toml.read_text().replace('[hardware.H001]', '''[[benchmarks]]
+id = "single-missing-lib"
+group = "single"
+variant = "no-such-variant"
+dataset = "employee-single"
+unavailable = "no package for MissingLib 1.0 on this feed"
+
+[hardware.H001]'''))
+    backend = FakeBackend(fixture_dir)
+    options = dataclasses.replace(smoke_options, experiments_dir=experiments, experiments=("001",), benchmarks=("single-missing-lib",),
+                                  isa_levels=("native",))
+    summary = execute_run(options, backend)
+    rows = {r["benchmark"]: r for r in _rows(summary)}
+    missing = rows["single-missing-lib"]
+    assert missing["status"] == "skipped" and missing["error"] == "unavailable: no package for MissingLib 1.0 on this feed"
+    assert not any("single-missing-lib" in c for c in backend.cells_run)
+    assert rows["single-newtonsoft"]["status"] == "ok"  # its baseline still ran
+
+    from analysis.tables import status_text
+    import pandas as pd
+    assert status_text(pd.Series(missing)) == "unavailable: no package for MissingLib 1.0 on this feed"
