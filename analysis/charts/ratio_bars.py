@@ -4,6 +4,8 @@ verification drawn hatched in red with the benchmark's label marked."""
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -39,6 +41,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     """Figure for one group of one experiment (rows from with_ratios(), in display order)."""
     benchmarks = list(dict.fromkeys(cells["benchmark"]))
     baseline = cells["baseline"].iloc[0]
+    levels = [level for level in levels if level in set(cells["isa_requested"])] or levels
     height = 0.8 / max(len(levels), 1)
     colors = plt.get_cmap("viridis")([i / max(len(levels) - 1, 1) * 0.85 for i in range(len(levels))])
     fig, ax = plt.subplots(figsize=(10, 1.0 + 0.2 * len(levels) * len(benchmarks) + 0.25 * len(benchmarks)))
@@ -56,9 +59,12 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
                 continue
             row = at.iloc[0]
             if row["status"] not in MEASURED:
-                ax.text(0, y, "  " + status_text(row, width=110), va="center", fontsize=7, color="#555555")
-                if row["status"] == "failed" or str(row.get("error") or "").startswith("unavailable"):
-                    failures.setdefault(bench, status_text(row, width=60))
+                text = status_text(row)
+                if text == "same as native":
+                    ax.text(0, y, "  same as native (not re-run)", va="center", fontsize=7, color="#555555")
+                else:
+                    failures.setdefault(bench, text)
+                    ax.text(0, y, f"  {text.split(':')[0]} (note {len(failures)} below)", va="center", fontsize=7, color=UNVERIFIED_COLOR)
                 continue
             unverified = row["verification_status"] == "failed"
             mean = row["time_ns"] / per_unit
@@ -87,8 +93,13 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     titled(ax, title, caption)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
-    handles += [Patch(facecolor="none", edgecolor="none", label=f"{bench}: {text}") for bench, text in failures.items()]
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7)
     ax.grid(axis="x", linewidth=0.3)
+    if failures:
+        notes = "\n".join(textwrap.fill(f"{i}. {bench}: {text}", 150) for i, (bench, text) in enumerate(failures.items(), 1))
+        fig.text(0.01, 0.005, notes, fontsize=6.5, color=UNVERIFIED_COLOR, va="bottom", ha="left")
+        fig.set_figheight(fig.get_figheight() + 0.16 * (notes.count("\n") + 1))
+        fig.tight_layout(rect=(0, 0.16 * (notes.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))
+        return fig
     fig.tight_layout()
     return fig
