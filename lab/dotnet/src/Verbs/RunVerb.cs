@@ -33,10 +33,12 @@ public static class RunVerb
         LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
 
         var measured = new List<(CellRequest Request, VerificationResult Verification, double VerifyMs, double BindMs, string Key)>();
+        string? firstError = null;
         foreach (var request in requests)
         {
             Directory.CreateDirectory(request.OutDir);
-            LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
+            if (request.OutDir != outDir)
+                LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
             var clock = Stopwatch.StartNew();
             // Verify before timing: a failed check is recorded and the cell is still measured, unless the operation
             // itself throws (a library that cannot run here): that cell fails with the error, the others go on.
@@ -46,6 +48,7 @@ public static class RunVerb
             Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
             if (verification.OperationError is { } error)
             {
+                firstError ??= error;
                 WriteFailed(request, error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; its other cells still run");
                 continue;
             }
@@ -55,7 +58,7 @@ public static class RunVerb
             measured.Add((request, verification, verifyMs, clock.Elapsed.TotalMilliseconds, key));
         }
         if (measured.Count == 0)
-            throw new LabException(FirstError(requests), "every cell of this process failed before timing; see the cell folders' cell.json");
+            throw new LabException(firstError ?? "no cell could be measured", "every cell of this process failed before timing; see the cell folders' cell.json");
 
         var baseJob = JobFrom(args);
         var prewarmMs = args.OptionalInt("prewarm-ms") ?? 0;
@@ -100,11 +103,6 @@ public static class RunVerb
         });
         return 0;
     }
-
-    private static string FirstError(IReadOnlyList<CellRequest> requests) =>
-        requests.Select(r => Path.Combine(r.OutDir, "cell.json")).Where(File.Exists)
-            .Select(p => System.Text.Json.JsonDocument.Parse(File.ReadAllText(p)).RootElement.GetProperty("error").GetString())
-            .FirstOrDefault() ?? "no cell could be measured";
 
     private static void WriteFailed(CellRequest request, string error, string hint)
     {

@@ -69,8 +69,11 @@ public static class Verifier
     }
 
     /// <summary>The characters the default encoder escapes, defined independently of both implementations' tables.</summary>
-    public static int ReferenceFirstToEscape(string text) =>
-        text.AsSpan().IndexOfAnyExcept(System.Buffers.SearchValues.Create(Enumerable.Range(0x20, 0x7F - 0x20).Select(c => (char)c).Where(c => !"\"&'+<>\\`".Contains(c)).ToArray()));
+    public static int ReferenceFirstToEscape(string text) => text.AsSpan().IndexOfAnyExcept(WrittenAsIs);
+
+    /// <summary>Printable ASCII except the characters the default encoder escapes.</summary>
+    private static readonly System.Buffers.SearchValues<char> WrittenAsIs = System.Buffers.SearchValues.Create(
+        Enumerable.Range(0x20, 0x7F - 0x20).Select(c => (char)c).Where(c => !"\"&'+<>\\`".Contains(c)).ToArray());
 
     private static VerificationResult VerifyEscaping(ISerializerAdapter adapter, Payload payload)
     {
