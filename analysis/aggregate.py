@@ -37,16 +37,14 @@ class RatioBook:
         """The measured processes of one cell."""
         return self._replicates.get((experiment, benchmark, level), [])
 
-    def interval(self, experiment: str, benchmark: str, reference: str, level: str) -> Interval | None:
-        """benchmark / reference at one level, or None when either has no measured replicate."""
-        return paired_ratio_interval(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, level))
-
-    def interval_across(self, experiment: str, benchmark: str, level: str, reference: str, reference_level: str) -> Interval | None:
-        """benchmark at `level` over reference at `reference_level`, pairing processes of the same round index; the two
-        levels run in different blocks, so the pairs share no time and the interval is correspondingly wider."""
+    def interval(self, experiment: str, benchmark: str, reference: str, level: str, reference_level: str | None = None) -> Interval | None:
+        """benchmark / reference at one level (or the reference at `reference_level`), None when either has no
+        measured replicate. Across two levels the processes of the same round index are paired; the levels run in
+        different blocks, so those pairs share no time and the interval is correspondingly wider."""
+        if reference_level is None or reference_level == level:
+            return paired_ratio_interval(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, level))
         ratios = paired_ratios(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, reference_level))
         return ratio_interval(ratios) if ratios else None
-
 
 def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """Adds baseline_* columns, ratio with ratio_ci99_lower/upper and ratio_rel_ci99 (from paired replicates),

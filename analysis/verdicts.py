@@ -149,7 +149,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
                 continue
             for level in levels or [primary_level]:
                 verdict = _verdict(experiment, claim, metric, published, rows, book, level, level == primary_level, note)
-                out.append(_with_failure(verdict, failed))
+                out.append(_with_failure(verdict, failed, level))
     return out
 
 
@@ -201,40 +201,17 @@ def _across_levels(experiment: Experiment, claim: Claim, rows: pd.DataFrame, fai
     published = published_ratio(claim, experiment.claims, "time")
     if published is None:
         return []
-    hardware = experiment.hardware[claim.hardware]
-
-    def at(benchmark: str, level: str):
-        found = rows[(rows["benchmark"] == benchmark) & (rows["isa_requested"] == level)]
-        return None if found.empty else found.iloc[0]
-
-    row, ref = at(claim.benchmark, claim.isa_level), at(claim.reference, claim.reference_isa_level)
-    interval = book.interval_across(experiment.id, claim.benchmark, claim.isa_level, claim.reference, claim.reference_isa_level)
-    ratio, lower, upper, pairs = (None,) * 4 if interval is None else (interval.estimate, interval.lower, interval.upper, interval.n)
-    void = any(r is not None and r["verification_status"] == "failed" for r in (row, ref))
-    note = "; ".join(n for n in (claim.note, f"measured as {claim.benchmark} at {claim.isa_level} over {claim.reference} at {claim.reference_isa_level}") if n)
-    verdict = Verdict(
-        experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant, benchmark=claim.benchmark,
-        reference=claim.reference, metric="time", published_value=claim.mean_ns, published_ratio=round(published[0], 4),
-        ratio_source=published[1], published_hardware=hardware.description, published_runtime=hardware.runtime,
-        isa_level=f"{claim.isa_level}/{claim.reference_isa_level}", primary=True, measured_ratio=ratio,
-        measured_ratio_lower=lower, measured_ratio_upper=upper, pairs=pairs,
-        measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
-        variant_verification=None if row is None else row["verification_status"],
-        baseline_verification=None if ref is None else ref["verification_status"],
-        verdict=judge(published[0], ratio, void, lower, upper), note=note)
-    hit = failed[((failed["benchmark"] == claim.benchmark) & (failed["isa_requested"] == claim.isa_level))
-                 | ((failed["benchmark"] == claim.reference) & (failed["isa_requested"] == claim.reference_isa_level))]
-    if verdict.verdict == NOT_MEASURED and not hit.empty:
-        verdict = replace(verdict, verdict=f"failed: {failure_reason(hit.iloc[0]['error'])}")
-    return [verdict]
+    note = f"measured as {claim.benchmark} at {claim.isa_level} over {claim.reference} at {claim.reference_isa_level}"
+    verdict = _verdict(experiment, claim, "time", published, rows, book, claim.isa_level, True, note, claim.reference_isa_level)
+    return [_with_failure(verdict, failed, claim.isa_level, claim.reference_isa_level)]
 
 
-def _with_failure(verdict: Verdict, failed: pd.DataFrame) -> Verdict:
-    """A claim whose benchmark or baseline failed at that level says why, instead of 'not measured'."""
+def _with_failure(verdict: Verdict, failed: pd.DataFrame, level: str, reference_level: str | None = None) -> Verdict:
+    """A claim whose benchmark or baseline failed at its level says why, instead of 'not measured'."""
     if verdict.verdict != NOT_MEASURED:
         return verdict
-    for benchmark in (verdict.benchmark, verdict.reference):
-        hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == verdict.isa_level)]
+    for benchmark, at in ((verdict.benchmark, level), (verdict.reference, reference_level or level)):
+        hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == at)]
         if not hit.empty:
             who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
             error = str(hit.iloc[0]["error"])
@@ -244,19 +221,21 @@ def _with_failure(verdict: Verdict, failed: pd.DataFrame) -> Verdict:
 
 
 def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple[float, str], measured: pd.DataFrame,
-             book: RatioBook, level: str, primary: bool, note: str) -> Verdict:
+             book: RatioBook, level: str, primary: bool, note: str, reference_level: str | None = None) -> Verdict:
+    """The claim's benchmark at `level` against its reference at `reference_level` (default: the same level)."""
     hardware = experiment.hardware[claim.hardware]
     column = METRICS[metric][1]
+    reference_level = reference_level or level
 
-    def at(benchmark: str):
-        found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == level)]
+    def at(benchmark: str, isa_level: str):
+        found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == isa_level)]
         return None if found.empty else found.iloc[0]
 
-    row, ref = at(claim.benchmark), at(claim.reference)
+    row, ref = at(claim.benchmark, level), at(claim.reference, reference_level)
     ratio = lower = upper = pairs = None
     if row is not None and ref is not None:
         if metric == "time":
-            interval = book.interval(experiment.id, claim.benchmark, claim.reference, level)
+            interval = book.interval(experiment.id, claim.benchmark, claim.reference, level, reference_level)
             if interval is not None:
                 ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
         elif not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
@@ -266,7 +245,8 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
         experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant,
         benchmark=claim.benchmark, reference=claim.reference, metric=metric,
         published_value=getattr(claim, METRICS[metric][0]), published_ratio=round(published[0], 4), ratio_source=published[1],
-        published_hardware=hardware.description, published_runtime=hardware.runtime, isa_level=level, primary=primary,
+        published_hardware=hardware.description, published_runtime=hardware.runtime,
+        isa_level=level if reference_level == level else f"{level}/{reference_level}", primary=primary,
         measured_ratio=ratio, measured_ratio_lower=lower, measured_ratio_upper=upper, pairs=pairs,
         measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
         variant_verification=None if row is None else row["verification_status"],
