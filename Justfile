@@ -8,9 +8,9 @@ python := env_var_or_default("PYTHON", "/usr/bin/python3")
 default:
     @just --list
 
-# Build every lab (the run recipes also build before measuring).
+# Build every lab for every runtime it offers (the run recipes build what they need; a current build is reused).
 build:
-    dotnet build lab/dotnet/src/JsonLab.csproj -c Release --nologo -p:RestoreLockedMode=true
+    {{python}} -m harness build
 
 # Every experiment at every ISA level of this CPU, then the report (results/latest/report/report.md).
 run-all profile="default" *args="":
@@ -67,7 +67,7 @@ list:
 
 # Remove build outputs and all results.
 clean:
-    rm -rf results lab/dotnet/src/bin lab/dotnet/src/obj lab/dotnet/tests/bin lab/dotnet/tests/obj
+    rm -rf results lab/dotnet/build lab/dotnet/src/bin lab/dotnet/src/obj lab/dotnet/tests/bin lab/dotnet/tests/obj
 
 # Measure, then write the report even when some cells failed (exit 1); bad input (exit 2) writes nothing.
 [private]

@@ -13,6 +13,7 @@ import pandas as pd
 from analysis.defaults import ISA_ORDER
 from analysis.replicates import MEASURED
 from harness.defaults import REPLICATE_STATISTIC
+from harness.records import DEFAULT_RUNTIME
 from harness.pairing import Replicate, paired_ratio_interval, paired_ratios
 from harness.stats import Interval, ratio_interval
 
@@ -23,39 +24,41 @@ def isa_rank(level: str) -> int:
 
 
 class RatioBook:
-    """Every measured replicate of a run, indexed for pairing (experiment, benchmark, ISA level)."""
+    """Every measured replicate of a run, indexed for pairing (experiment, benchmark, ISA level, runtime)."""
 
     def __init__(self, rows: pd.DataFrame) -> None:
-        self._replicates: dict[tuple[str, str, str], list[Replicate]] = {}
+        self._replicates: dict[tuple[str, str, str, str], list[Replicate]] = {}
         measured = rows[rows["status"].isin(MEASURED)]
         for r in measured.itertuples():
             partner = None if pd.isna(r.partner) else r.partner
-            key = (r.experiment, r.benchmark, r.isa_requested)
+            key = (r.experiment, r.benchmark, r.isa_requested, r.runtime_requested)
             self._replicates.setdefault(key, []).append(Replicate(r.benchmark, int(r.round_index), partner, float(getattr(r, REPLICATE_STATISTIC))))
 
-    def replicates(self, experiment: str, benchmark: str, level: str) -> list[Replicate]:
+    def replicates(self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME) -> list[Replicate]:
         """The measured processes of one cell."""
-        return self._replicates.get((experiment, benchmark, level), [])
+        return self._replicates.get((experiment, benchmark, level, runtime), [])
 
-    def interval(self, experiment: str, benchmark: str, reference: str, level: str, reference_level: str | None = None) -> Interval | None:
-        """benchmark / reference at one level (or the reference at `reference_level`), None when either has no
-        measured replicate. Across two levels the processes of the same round index are paired; the levels run in
+    def interval(self, experiment: str, benchmark: str, reference: str, level: str, reference_level: str | None = None,
+                 runtime: str = DEFAULT_RUNTIME) -> Interval | None:
+        """benchmark / reference at one level and runtime (or the reference at `reference_level`), None when either has
+        no measured replicate. Across two levels the processes of the same round index are paired; the levels run in
         different blocks, so those pairs share no time and the interval is correspondingly wider."""
+        mine = self.replicates(experiment, benchmark, level, runtime)
         if reference_level is None or reference_level == level:
-            return paired_ratio_interval(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, level))
-        ratios = paired_ratios(self.replicates(experiment, benchmark, level), self.replicates(experiment, reference, reference_level))
+            return paired_ratio_interval(mine, self.replicates(experiment, reference, level, runtime))
+        ratios = paired_ratios(mine, self.replicates(experiment, reference, reference_level, runtime))
         return ratio_interval(ratios) if ratios else None
 
 def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """Adds baseline_* columns, ratio with ratio_ci99_lower/upper and ratio_rel_ci99 (from paired replicates),
     ratio_pairs, allocated_ratio, rel_ci99 (cell half-width / mean) and comparison_void (either side unverified)."""
     df = cells.copy()
-    base = df[["experiment", "benchmark", "isa_requested", "time_ns", "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
+    base = df[["experiment", "benchmark", "isa_requested", "runtime_requested", "time_ns", "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
         "benchmark": "baseline", "time_ns": "baseline_time_ns", "allocated_bytes_per_op": "baseline_allocated_bytes_per_op",
         "status": "baseline_status", "verification_status": "baseline_verification_status"})
-    df = df.merge(base, on=["experiment", "baseline", "isa_requested"], how="left")
+    df = df.merge(base, on=["experiment", "baseline", "isa_requested", "runtime_requested"], how="left")
     book = RatioBook(rows)
-    intervals = [book.interval(r.experiment, r.benchmark, r.baseline, r.isa_requested)
+    intervals = [book.interval(r.experiment, r.benchmark, r.baseline, r.isa_requested, runtime=r.runtime_requested)
                  if r.status in MEASURED and r.baseline_status in MEASURED else None for r in df.itertuples()]
     df["ratio"] = [np.nan if i is None else i.estimate for i in intervals]
     df["ratio_ci99_lower"] = [np.nan if i is None or i.lower is None else i.lower for i in intervals]
@@ -67,7 +70,17 @@ def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     df["rel_ci99"] = df["ci99_half_width_ns"] / df["time_ns"]
     df["comparison_void"] = (df["verification_status"] == "failed") | (df["baseline_verification_status"] == "failed")
     df["isa_rank"] = df["isa_requested"].map(isa_rank)
+    add_settings(df)
     return df
+
+
+def add_settings(df: pd.DataFrame) -> None:
+    """Adds `setting` (what a table column or a chart bar stands for: the ISA level, prefixed by the runtime when the
+    run measured more than one) and `setting_rank` (runtimes in run order, then ISA levels in display order)."""
+    runtimes = list(dict.fromkeys(df["runtime_requested"]))
+    several = len([r for r in runtimes if r != DEFAULT_RUNTIME]) > 1
+    df["setting"] = [f"{r} {level}" if several else level for r, level in zip(df["runtime_requested"], df["isa_requested"])]
+    df["setting_rank"] = [runtimes.index(r) * 100 + rank for r, rank in zip(df["runtime_requested"], df["isa_rank"])]
 
 
 def median_relative_ci(df: pd.DataFrame, column: str = "rel_ci99") -> float | None:

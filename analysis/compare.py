@@ -87,8 +87,8 @@ def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.Da
         first = a[a["cell_id"] == cell_id].iloc[0]
         if first["benchmark"] == first["baseline"]:
             continue
-        key = (first["experiment"], first["benchmark"], first["baseline"], first["isa_requested"])
-        ia, ib = book_a.interval(*key), book_b.interval(*key)
+        key = (first["experiment"], first["benchmark"], first["baseline"], first["isa_requested"], first["runtime_requested"])
+        ia, ib = (book.interval(*key[:4], runtime=key[4]) for book in (book_a, book_b))
         pairs_a, pairs_b = _pairs(book_a, key), _pairs(book_b, key)
         if ia is None or ib is None or not pairs_a or not pairs_b:
             continue
@@ -101,6 +101,6 @@ def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.Da
     return pd.DataFrame(out)
 
 
-def _pairs(book: RatioBook, key: tuple[str, str, str, str]) -> list[float]:
-    experiment, benchmark, baseline, level = key
-    return paired_ratios(book.replicates(experiment, benchmark, level), book.replicates(experiment, baseline, level))
+def _pairs(book: RatioBook, key: tuple[str, str, str, str, str]) -> list[float]:
+    experiment, benchmark, baseline, level, runtime = key
+    return paired_ratios(book.replicates(experiment, benchmark, level, runtime), book.replicates(experiment, baseline, level, runtime))

@@ -24,7 +24,7 @@ from harness.stopping import elapsed_s, rows_by_group
 from harness.records import ResultRow
 
 
-def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str], float]:
+def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]:
     records = [ResultRow.from_dict({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()})
                for r in rows.to_dict("records")]
     return {key: elapsed_s(group) for key, group in rows_by_group(records).items()}
@@ -36,19 +36,19 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
     book = RatioBook(rows)
     seconds = _group_seconds(run.rows)
     out = []
-    for (level, experiment, group), g in rows.groupby(["isa_requested", "experiment", "group"], sort=False):
+    for (level, experiment, group, runtime), g in rows.groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
         benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0]]
         baseline = g["baseline"].iloc[0]
         if (g["verification_status"] == "failed").any():
             benchmarks = [b for b in benchmarks if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()]
         for benchmark in benchmarks:
-            mine, theirs = book.replicates(experiment, benchmark, level), book.replicates(experiment, baseline, level)
+            mine, theirs = book.replicates(experiment, benchmark, level, runtime), book.replicates(experiment, baseline, level, runtime)
             ratios = paired_ratios(mine, theirs)
-            interval = book.interval(experiment, benchmark, baseline, level)
+            interval = book.interval(experiment, benchmark, baseline, level, runtime=runtime)
             if len(ratios) < 3 or interval is None:
                 continue
             logs = np.log(ratios)
-            group_s = seconds.get((level, experiment, group), float("nan"))
+            group_s = seconds.get((level, experiment, group, runtime), float("nan"))
             rounds = max(r.round_index for r in mine)
             per_ratio_round_s = group_s / rounds / len(benchmarks)
             cv = float(np.std(logs, ddof=1))

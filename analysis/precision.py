@@ -11,17 +11,18 @@ from analysis.tables import markdown_table
 
 
 def group_precision(cells: pd.DataFrame, target: float | None) -> pd.DataFrame:
-    """One row per (ISA level, experiment, group): processes per cell, widest ratio CI, state."""
+    """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state."""
     comparable = cells[cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]]
     out = []
-    for (level, experiment, group), g in cells[cells["status"].isin(MEASURED)].groupby(["isa_requested", "experiment", "group"], sort=False):
-        mine = comparable[(comparable["isa_requested"] == level) & (comparable["experiment"] == experiment) & (comparable["group"] == group)]
+    for (level, experiment, group, runtime), g in cells[cells["status"].isin(MEASURED)].groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
+        mine = comparable[(comparable["isa_requested"] == level) & (comparable["experiment"] == experiment) & (comparable["group"] == group)
+                          & (comparable["runtime_requested"] == runtime)]
         widest = mine["ratio_rel_ci99"].max() if not mine.empty else None
         if target is None or mine.empty:
             state = "fixed rounds" if not mine.empty else "nothing to compare"
         else:
             state = "precise" if pd.notna(widest) and widest <= target else "imprecise"
-        out.append({"isa_level": level, "experiment": experiment, "group": group, "processes_per_cell": int(g["replicates"].max()),
+        out.append({"isa_level": level, "runtime": runtime, "experiment": experiment, "group": group, "processes_per_cell": int(g["replicates"].max()),
                     "widest_ratio_rel_ci99": widest, "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
                     "machine_s": float(g["duration_s"].sum()), "state": state})
     return pd.DataFrame(out)
@@ -39,7 +40,7 @@ def precision_markdown(cells: pd.DataFrame, run: dict[str, Any]) -> str:
 
     def pct(v) -> str:
         return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
-    return text + markdown_table(["ISA level", "Experiment", "Group", "Processes per cell", "Widest ratio CI", "Median ratio CI", "Machine time", "State"],
-                                 [[r.isa_level, r.experiment, r.group, r.processes_per_cell, pct(r.widest_ratio_rel_ci99),
+    return text + markdown_table(["ISA level (· runtime)", "Experiment", "Group", "Processes per cell", "Widest ratio CI", "Median ratio CI", "Machine time", "State"],
+                                 [[r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"), r.experiment, r.group, r.processes_per_cell, pct(r.widest_ratio_rel_ci99),
                                    pct(r.median_ratio_rel_ci99), f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state == "imprecise" else r.state]
                                   for r in table.itertuples()])

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.aggregate import isa_rank, median_relative_ci
+from harness.records import DEFAULT_RUNTIME, Cell
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
 from analysis.precision import precision_markdown
@@ -68,22 +69,46 @@ def isa_markdown(env: dict[str, Any]) -> str:
             + markdown_table(["Lab", "Level", "Switches", "Effective ISA (read back)", "State"], rows))
 
 
-def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells: pd.DataFrame) -> str:
-    """Each write-up's library versions beside the versions this run loaded (read inside the lab process)."""
-    loaded: dict[str, str] = {}
-    runtimes: list[str] = []
-    for lab in env.get("labs", {}).values():
-        loaded.update(lab["env"].get("libraries", {}))
-        runtimes.append(str(lab["env"].get("runtime_description") or lab["env"].get("runtime", "?")))
+def runtimes_markdown(experiments: list[Experiment], verdicts: pd.DataFrame, env: dict[str, Any]) -> str:
+    """Which lab runtime stood in for each published runtime (the one its primary verdicts were read on)."""
+    if verdicts.empty or set(verdicts["runtime"]) <= {DEFAULT_RUNTIME, "—"}:
+        return ""
+    versions = {lab.get("runtime"): lab["env"].get("runtime_description") for lab in env.get("labs", {}).values() if lab.get("runtime")}
     rows = []
     for exp in experiments:
-        if exp.id not in set(cells["experiment"]):
+        mine = verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["runtime"] != "—")]
+        for runtime_text, hits in mine.groupby("published_runtime", sort=False):
+            for runtime in dict.fromkeys(hits["runtime"]):
+                wanted = next((h.lab_runtimes for h in exp.hardware.values() if h.runtime == runtime_text), ())
+                if not wanted:
+                    how = "the lab's default runtime"
+                else:
+                    how = "the published runtime" if runtime == wanted[0] else f"stand-in ({wanted[0]} is not built by this lab)"
+                rows.append([exp.id, runtime_text, runtime, versions.get(runtime, "—"), how, str(len(hits[hits["runtime"] == runtime]))])
+    return ("## Runtimes: published and measured\n\nEach figure's primary verdict is read on the lab runtime standing in for the "
+            "runtime it was published on (the experiment's `lab_runtimes`, first one the lab is built for). Each runtime is a "
+            "self-contained build of the lab whose version was read back inside every measured process. Other runtimes of "
+            "the run are verdicts too, marked not primary.\n\n"
+            + markdown_table(["Experiment", "Published on", "Lab runtime", "Measured runtime", "", "Primary verdicts"], rows))
+
+
+def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells: pd.DataFrame) -> str:
+    """Each write-up's library versions beside the versions this run loaded (read inside the lab processes of the
+    builds that ran the experiment's cells; one version per runtime where they differ)."""
+    labs = env.get("labs", {})
+    rows = []
+    for exp in experiments:
+        mine = cells[cells["experiment"] == exp.id]
+        if mine.empty:
             continue
+        targets = [t for t in dict.fromkeys(Cell.target_of(lab, runtime) for lab, runtime in zip(mine["lab"], mine["runtime_requested"])) if t in labs]
         for library, published in exp.published_versions.items():
-            measured = loaded.get(library, "not loaded")
-            if library.startswith("System.Text.Json") and measured != "not loaded":
-                measured = f"in-box {measured} ({'; '.join(runtimes)})"
-            same = "same" if published == loaded.get(library) else "**differs**"
+            versions = [v for v in dict.fromkeys(labs[t]["env"].get("libraries", {}).get(library) for t in targets) if v]
+            measured = ", ".join(versions) or "not loaded"
+            if library.startswith("System.Text.Json") and versions:
+                runtimes = "; ".join(dict.fromkeys(str(labs[t]["env"].get("runtime_description") or labs[t]["env"].get("runtime", "?")) for t in targets))
+                measured = f"in-box {measured} ({runtimes})"
+            same = "same" if versions == [published] else "**differs**"
             rows.append([exp.id, library, published, measured, same])
     if not rows:
         return ""
@@ -209,7 +234,8 @@ def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
     i = inputs
     sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run),
                 timing_markdown(i.rows, i.timeline),
-                noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), versions_markdown(i.experiments, i.env, i.cells),
+                noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), runtimes_markdown(i.experiments, i.verdicts, i.env),
+                versions_markdown(i.experiments, i.env, i.cells),
                 verification_markdown(i.cells),
                 reproduction_section(i.experiments, i.verdicts, i.cells), experiments_markdown(i.experiments, i.cells, i.levels, charts),
                 failures_markdown(i.cells), method_markdown(i.run)]

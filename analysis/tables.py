@@ -89,8 +89,8 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
             mine = exp_cells[exp_cells["benchmark"] == bench.id]
             if mine.empty:
                 continue
-            by_level = {r["isa_requested"]: r for _, r in mine.iterrows()}
-            first = mine.sort_values("isa_rank").iloc[0]
+            by_level = {r["setting"]: r for _, r in mine.iterrows()}
+            first = mine.sort_values("setting_rank").iloc[0]
             verified = {"passed": "yes", "failed": "**NO** — " + str(first["verification_message"])}.get(first["verification_status"], "—")
             allocated = "—" if pd.isna(first["allocated_bytes_per_op"]) else f"{first['allocated_bytes_per_op']:,.0f} B"
             name = bench.id + (" (baseline)" if bench.id == group.baseline else "") + (" ⚠" if first["verification_status"] == "failed" else "")
@@ -107,11 +107,11 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
 def reproduction_markdown(verdicts: pd.DataFrame) -> str:
     """The primary verdict of every claim (at the ISA level matching the published CPU)."""
     primary = verdicts[verdicts["primary"]]
-    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio [99% CI]", "ISA level", "Verdict", "Published on"]
+    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio [99% CI]", "ISA level (· runtime)", "Verdict", "Published on"]
     rows = [[r["scenario"], r["published_variant"], r["metric"],
              f"{r['published_ratio']:.2f}× ({r['ratio_source']})",
              format_interval(r["measured_ratio"], r["measured_ratio_lower"], r["measured_ratio_upper"]) if r["metric"] == "time"
-             else format_ratio(r["measured_ratio"]), r["isa_level"],
+             else format_ratio(r["measured_ratio"]), r["isa_level"] + ("" if r.get("runtime", "—") in ("—", "default") else f" · {r['runtime']}"),
              f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""), r["published_runtime"]]
             for _, r in primary.iterrows()]
     return markdown_table(headers, rows)

@@ -19,8 +19,8 @@ from analysis.aggregate import RatioBook
 from analysis.replicates import MEASURED
 from analysis.tables import failure_reason
 from analysis.defaults import PARITY_BAND, TOLERANCE
-from harness.experiments import Claim, Experiment
-from harness.records import UNAVAILABLE
+from harness.experiments import Claim, Experiment, Hardware
+from harness.records import DEFAULT_RUNTIME, UNAVAILABLE
 
 REPRODUCED = "reproduced"
 SAME_DIRECTION = "same direction only"
@@ -54,6 +54,7 @@ class Verdict:
     published_hardware: str
     published_runtime: str
     isa_level: str
+    runtime: str
     primary: bool
     measured_ratio: float | None
     measured_ratio_lower: float | None
@@ -122,6 +123,12 @@ def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], st
     return levels, f"read at native: {wanted} not measured separately in this run"
 
 
+def primary_runtime(hardware: Hardware, runtimes: list[str]) -> str:
+    """The runtime a figure's primary verdict is read on: the first of its hardware's stand-ins that was measured, else
+    the lab's only (or first planned) runtime."""
+    return next((r for r in hardware.lab_runtimes if r in runtimes), runtimes[0] if runtimes else DEFAULT_RUNTIME)
+
+
 def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -> list[Verdict]:
     """Every verdict of one experiment; `cells` is the with_ratios() frame, `book` the run's replicates."""
     planned = cells[cells["experiment"] == experiment.id]
@@ -141,15 +148,20 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
             continue  # the baseline itself (ratio 1 by definition), or a benchmark this run did not plan
         hardware = experiment.hardware[claim.hardware]
         ran = rows[rows["benchmark"] == claim.benchmark]
-        levels, note = _compared_levels(ran if not ran.empty else failed[failed["benchmark"] == claim.benchmark], hardware.isa_level)
+        seen = ran if not ran.empty else failed[failed["benchmark"] == claim.benchmark]
+        levels, note = _compared_levels(seen, hardware.isa_level)
         primary_level = hardware.isa_level if not note else "native"
+        runtimes = list(dict.fromkeys(planned.loc[planned["benchmark"] == claim.benchmark, "runtime_requested"]))
+        primary = primary_runtime(hardware, runtimes)
         for metric in METRICS:
             published = published_ratio(claim, experiment.claims, metric)
             if published is None:
                 continue
-            for level in levels or [primary_level]:
-                verdict = _verdict(experiment, claim, metric, published, rows, book, level, level == primary_level, note)
-                out.append(_with_failure(verdict, failed, level))
+            for runtime in runtimes or [primary]:
+                for level in levels or [primary_level]:
+                    verdict = _verdict(experiment, claim, metric, published, rows, book, level, level == primary_level and runtime == primary,
+                                       note, runtime=runtime)
+                    out.append(_with_failure(verdict, failed, level, runtime=runtime))
     return out
 
 
@@ -161,7 +173,7 @@ def _cannot_reproduce(experiment: Experiment, claim: Claim) -> Verdict:
         experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant, benchmark="",
         reference="", metric="time", published_value=claim.mean_ns, published_ratio=round(published[0], 4),
         ratio_source=published[1], published_hardware=hardware.description, published_runtime=hardware.runtime,
-        isa_level="—", primary=True, measured_ratio=None, measured_ratio_lower=None, measured_ratio_upper=None, pairs=None,
+        isa_level="—", runtime="—", primary=True, measured_ratio=None, measured_ratio_lower=None, measured_ratio_upper=None, pairs=None,
         measured_runtime=None, variant_verification=None, baseline_verification=None,
         verdict=f"{CANNOT_REPRODUCE}: {claim.cannot_reproduce}", note=claim.note)
 
@@ -202,16 +214,18 @@ def _across_levels(experiment: Experiment, claim: Claim, rows: pd.DataFrame, fai
     if published is None:
         return []
     note = f"measured as {claim.benchmark} at {claim.isa_level} over {claim.reference} at {claim.reference_isa_level}"
-    verdict = _verdict(experiment, claim, "time", published, rows, book, claim.isa_level, True, note, claim.reference_isa_level)
-    return [_with_failure(verdict, failed, claim.isa_level, claim.reference_isa_level)]
+    runtime = primary_runtime(experiment.hardware[claim.hardware], list(dict.fromkeys(rows.loc[rows["benchmark"] == claim.benchmark, "runtime_requested"])))
+    verdict = _verdict(experiment, claim, "time", published, rows, book, claim.isa_level, True, note, claim.reference_isa_level, runtime)
+    return [_with_failure(verdict, failed, claim.isa_level, claim.reference_isa_level, runtime)]
 
 
-def _with_failure(verdict: Verdict, failed: pd.DataFrame, level: str, reference_level: str | None = None) -> Verdict:
-    """A claim whose benchmark or baseline failed at its level says why, instead of 'not measured'."""
+def _with_failure(verdict: Verdict, failed: pd.DataFrame, level: str, reference_level: str | None = None,
+                  runtime: str = DEFAULT_RUNTIME) -> Verdict:
+    """A claim whose benchmark or baseline failed at its level and runtime says why, instead of 'not measured'."""
     if verdict.verdict != NOT_MEASURED:
         return verdict
     for benchmark, at in ((verdict.benchmark, level), (verdict.reference, reference_level or level)):
-        hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == at)]
+        hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == at) & (failed["runtime_requested"] == runtime)]
         if not hit.empty:
             who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
             error = str(hit.iloc[0]["error"])
@@ -221,21 +235,23 @@ def _with_failure(verdict: Verdict, failed: pd.DataFrame, level: str, reference_
 
 
 def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple[float, str], measured: pd.DataFrame,
-             book: RatioBook, level: str, primary: bool, note: str, reference_level: str | None = None) -> Verdict:
-    """The claim's benchmark at `level` against its reference at `reference_level` (default: the same level)."""
+             book: RatioBook, level: str, primary: bool, note: str, reference_level: str | None = None,
+             runtime: str = DEFAULT_RUNTIME) -> Verdict:
+    """The claim's benchmark at `level` against its reference at `reference_level` (default: the same level), both on
+    one runtime."""
     hardware = experiment.hardware[claim.hardware]
     column = METRICS[metric][1]
     reference_level = reference_level or level
 
     def at(benchmark: str, isa_level: str):
-        found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == isa_level)]
+        found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == isa_level) & (measured["runtime_requested"] == runtime)]
         return None if found.empty else found.iloc[0]
 
     row, ref = at(claim.benchmark, level), at(claim.reference, reference_level)
     ratio = lower = upper = pairs = None
     if row is not None and ref is not None:
         if metric == "time":
-            interval = book.interval(experiment.id, claim.benchmark, claim.reference, level, reference_level)
+            interval = book.interval(experiment.id, claim.benchmark, claim.reference, level, reference_level, runtime)
             if interval is not None:
                 ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
         elif not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
@@ -246,7 +262,7 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
         benchmark=claim.benchmark, reference=claim.reference, metric=metric,
         published_value=getattr(claim, METRICS[metric][0]), published_ratio=round(published[0], 4), ratio_source=published[1],
         published_hardware=hardware.description, published_runtime=hardware.runtime,
-        isa_level=level if reference_level == level else f"{level}/{reference_level}", primary=primary,
+        isa_level=level if reference_level == level else f"{level}/{reference_level}", runtime=runtime, primary=primary,
         measured_ratio=ratio, measured_ratio_lower=lower, measured_ratio_upper=upper, pairs=pairs,
         measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
         variant_verification=None if row is None else row["verification_status"],

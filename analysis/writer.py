@@ -30,8 +30,9 @@ from harness.experiments import load_experiments
 log = logging.getLogger(__name__)
 
 
-def _levels(cells: pd.DataFrame) -> list[str]:
-    return cells.sort_values("isa_rank")["isa_requested"].drop_duplicates().tolist()
+def _settings(cells: pd.DataFrame) -> list[str]:
+    """Table columns and chart bars, in display order: ISA levels (per runtime when the run measured several)."""
+    return cells.sort_values("setting_rank")["setting"].drop_duplicates().tolist()
 
 
 def _write(path: pathlib.Path, data: str | bytes) -> None:
@@ -67,6 +68,8 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
                 continue
             rows = rows.sort_values(["benchmark"], key=lambda s: s.map(order))
             for chart_name, chart in GROUP_CHARTS.items():
+                if not getattr(chart, "applies", lambda _: True)(rows):
+                    continue
                 name = f"{exp.id}-{group.id}-{chart_name}"
                 if _write_chart(out / "charts", name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows):
                     written.setdefault(exp.id, []).append(name)
@@ -80,7 +83,7 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     cells = with_ratios(summarize_cells(data.rows), data.rows)
     experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
     inputs = ReportInputs(experiments, cells, data.rows, verdict_table(experiments, cells, data.rows), data.environment, data.run,
-                          _levels(cells), data.calibrations, data.timeline)
+                          _settings(cells), data.calibrations, data.timeline)
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))

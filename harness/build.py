@@ -1,7 +1,11 @@
-"""Building a lab before its cells run, with known cryptic build failures turned into plain advice."""
+"""Building a lab before its cells run, with known cryptic build failures turned into plain advice.
+
+A lab that names its build inputs and output folder in lab.toml is built only when needed: the output
+keeps a fingerprint of the inputs and the build command, and a build whose fingerprint matches is reused."""
 
 from __future__ import annotations
 
+import hashlib
 import pathlib
 import re
 import subprocess
@@ -28,9 +32,36 @@ def explain_build_failure(output: str) -> str:
     return "read the build log; the first 'error' line names the cause"
 
 
+#: The fingerprint file inside a lab's build output.
+STAMP_FILE = ".lab-build.sha256"
+
+
+def build_fingerprint(lab: LabSpec) -> str | None:
+    """sha256 over the build command and every file matching lab.toml's build_inputs (paths and contents);
+    None when the lab names no inputs or no output (then it is always rebuilt)."""
+    if not lab.build_inputs or not lab.build_output:
+        return None
+    digest = hashlib.sha256("\0".join(lab.build).encode())
+    files = sorted({f for pattern in lab.build_inputs for f in lab.directory.glob(pattern) if f.is_file()})
+    for f in files:
+        digest.update(f.relative_to(lab.directory).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def build_is_current(lab: LabSpec) -> bool:
+    """True when the lab's build output holds a build of exactly these inputs."""
+    fingerprint = build_fingerprint(lab)
+    stamp = lab.directory / lab.build_output / STAMP_FILE
+    return fingerprint is not None and stamp.is_file() and stamp.read_text().strip() == fingerprint
+
+
 def build_lab(lab: LabSpec, log_path: pathlib.Path) -> None:
-    """Runs lab.toml's build command in the lab folder; raises BuildError with advice on failure."""
+    """Runs lab.toml's build command in the lab folder, unless its output is current; raises BuildError with
+    advice on failure."""
     if not lab.build:
+        return
+    if build_is_current(lab):
+        log_path.write_text(f"build of {lab.target} is current ({lab.build_output}/{STAMP_FILE}); not rebuilt\n")
         return
     try:
         done = subprocess.run(list(lab.build), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
@@ -43,3 +74,6 @@ def build_lab(lab: LabSpec, log_path: pathlib.Path) -> None:
         errors = [line.strip() for line in (done.stdout + done.stderr).splitlines() if ": error " in line or line.strip().startswith("error")]
         first = errors[0] if errors else f"exit code {done.returncode}"
         raise BuildError(f"lab '{lab.name}' failed to build: {first}", f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})")
+    fingerprint = build_fingerprint(lab)
+    if fingerprint is not None:
+        (lab.directory / lab.build_output / STAMP_FILE).write_text(fingerprint + "\n")

@@ -19,7 +19,8 @@ from harness.environment import collect_host_environment
 from harness.errors import HarnessError, UnknownNameError
 from harness.experiments import load_experiments
 from harness.isa import load_isa_table
-from harness.labs import load_labs
+from harness.build import build_is_current, build_lab
+from harness.labs import find_lab, load_labs
 from harness.probe import host_arch
 from harness.profiles import load_profiles
 from harness.runner import RunOptions, execute_run, plan_summary, resolve_plan
@@ -37,13 +38,15 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", default=DEFAULT_PROFILE, help="preset from experiments/profiles.toml")
     parser.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
     parser.add_argument("--isa", action="append", help="ISA level(s) instead of the profile's ('all', or 'claims': the published CPUs' levels)")
+    parser.add_argument("--runtime", action="append", help="lab runtime(s) instead of the profile's (e.g. 8.0.0; 'all'; 'claims': the stand-ins "
+                        "for the published runtimes; 'sweep': every runtime for the experiments' runtime_sweep benchmarks)")
     parser.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
     parser.add_argument("--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)")
     parser.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
 
 
 def _options(args: argparse.Namespace, **extra) -> RunOptions:
-    return RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa),
+    return RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa), runtimes=_split(args.runtime),
                       benchmarks=_split(args.benchmark), variants=_split(args.variant), design=args.design, **extra)
 
 
@@ -63,7 +66,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--strict", action="store_true",
                      help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)")
     _add_selection(sub.add_parser("plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"))
-    sub.add_parser("list", help="experiments, profiles, ISA levels and labs")
+    build = sub.add_parser("build", help="build every lab for every runtime it offers (a current build is reused)")
+    build.add_argument("--lab", action="append", help="only these labs")
+    build.add_argument("--runtime", action="append", help="only these runtimes")
+    sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
     sub.add_parser("regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them")
@@ -96,6 +102,25 @@ def _list() -> int:
     print("labs:")
     for lab in load_labs().values():
         print(f"  {lab.name:8} {lab.language} ({lab.directory})")
+        for name, runtime in lab.runtimes.items():
+            default = " (default)" if name == lab.default_runtime else ""
+            print(f"    runtime {name:10} {runtime.note}{default}")
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    labs = load_labs()
+    names = _split(args.lab) or list(labs)
+    log_dir = RESULTS_DIR / "build-logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        lab = find_lab(labs, name)
+        lab.check_requirements()
+        for runtime in _split(args.runtime) or lab.runtime_names:
+            build = lab.for_runtime(runtime)
+            current = build_is_current(build)
+            build_lab(build, log_dir / f"build-{build.target}.log")
+            print(f"{build.target}: {'current, reused' if current else 'built'}", file=sys.stderr)
     return 0
 
 
@@ -125,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "run":
             return _run(args)
+        if args.command == "build":
+            return _build(args)
         if args.command == "list":
             return _list()
         if args.command == "plan":

@@ -84,7 +84,7 @@ def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Datas
         spec = dataset.generator
         if spec is None:
             continue
-        lab = labs[spec["lab"]]
+        lab = labs[spec["lab"]].for_runtime()  # the lab's default runtime (its build must exist: just build)
         lab.check_requirements()
         target = (manifest.directory / dataset.path).resolve()
         args = ["generate", "--generator", spec["name"], "--count", str(spec["count"]), "--seed", str(spec["seed"]),

@@ -28,7 +28,11 @@ LOGS_DIR = "logs"
 
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.
 #: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
-SCHEMA_VERSION = 2
+#: 3: rows carry runtime_requested, the lab build (runtime) a cell ran on; rows of version 2 read as "default".
+SCHEMA_VERSION = 3
+
+#: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default").
+READABLE_SCHEMA_VERSIONS = (2, 3)
 
 #: Version of the configuration files this harness reads (experiments/*.toml, profiles.toml).
 CONFIG_SCHEMA_VERSION = 1

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.errors import PinningError
-from harness.records import Cell
+from harness.records import DEFAULT_RUNTIME, Cell
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,9 @@ class Placement:
 Slot = tuple[Placement, ...]
 
 
-def group_key(cell: Cell) -> tuple[str, str, str]:
-    """(ISA level, experiment, group): the cells whose ratios are taken against one baseline."""
-    return cell.isa_level, cell.experiment, cell.group
+def group_key(cell: Cell) -> tuple[str, str, str, str]:
+    """(ISA level, experiment, group, runtime): the cells whose ratios are taken against one baseline."""
+    return cell.isa_level, cell.experiment, cell.group, cell.runtime
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,9 @@ def _by(cells: list[Cell], key) -> list[Unit]:
 def _shuffled(cells: list[Cell], round_index: int) -> list[Cell]:
     """A fresh order per unit and round, reproducible across resumes (seeded by names, not by time)."""
     order = list(cells)
-    seed = zlib.crc32(f"{cells[0].isa_level}/{cells[0].experiment}/{cells[0].group}#{round_index}".encode())
+    first = cells[0]
+    runtime = "" if first.runtime == DEFAULT_RUNTIME else f"/{first.runtime}"
+    seed = zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}{runtime}#{round_index}".encode())
     random.Random(seed).shuffle(order)
     return order
 

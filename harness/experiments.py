@@ -40,12 +40,15 @@ class Benchmark:
 
 @dataclass(frozen=True)
 class Hardware:
-    """Where a published figure was measured, and the ISA level of this lab that matches it."""
+    """Where a published figure was measured, the ISA level of this lab that matches it, and the lab runtimes that
+    stand in for its runtime, in order of preference (the first one the benchmark's lab is built for is used;
+    none: the lab's default runtime)."""
 
     key: str
     description: str
     runtime: str
     isa_level: str
+    lab_runtimes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class Experiment:
     claims: tuple[Claim, ...]
     path: pathlib.Path
     published_versions: dict[str, str] = dataclasses.field(default_factory=dict)
+    runtime_sweep: tuple[str, ...] = ()  # benchmarks also measured on every runtime of their lab (profiles' "sweep")
 
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
@@ -111,10 +115,12 @@ def _parse(path: pathlib.Path) -> Experiment:
                            b.get("unavailable", ""))
         for b in data["benchmarks"]
     }
-    hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"]) for key, h in data.get("hardware", {}).items()}
+    hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))
+                for key, h in data.get("hardware", {}).items()}
     claims = tuple(Claim(**c) for c in data.get("claims", []))
     versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
-    return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path, versions)
+    return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path, versions,
+                      tuple(data.get("runtime_sweep", ())))
 
 
 def _validate(exp: Experiment) -> None:
@@ -125,6 +131,9 @@ def _validate(exp: Experiment) -> None:
     for g in exp.groups.values():
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
             raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}", "name one of the group's benchmarks as baseline")
+    for name in exp.runtime_sweep:
+        if name not in exp.benchmarks:
+            raise UnknownNameError("benchmark", name, exp.benchmarks, f"(runtime_sweep) {where}")
     for c in exp.claims:
         if c.hardware not in exp.hardware:
             raise UnknownNameError("hardware key", c.hardware, exp.hardware, where)

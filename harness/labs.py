@@ -1,17 +1,36 @@
 """Lab descriptors: lab/<name>/lab.toml says how to build and invoke a lab that speaks the lab contract.
 
 Adding a lab is adding a folder with a lab.toml; nothing here names a particular lab.
+
+A lab may be built for several runtimes (lab.toml's [runtimes] tables: one self-contained build per exact
+runtime version). Its build, command and environment are then templates: `{runtime}` and every string
+key of a runtime's table are filled in by `LabSpec.for_runtime`, which yields the descriptor of that one
+build. A lab without [runtimes] has one build, called "default", whose version is whatever it reports.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import shutil
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.defaults import LABS_DIR
 from harness.errors import ConfigError, MissingToolError, UnknownNameError
+from harness.records import DEFAULT_RUNTIME, Cell
+
+
+@dataclass(frozen=True)
+class LabRuntime:
+    """One runtime a lab is built for: its name in experiments and profiles, the exact version the build pins
+    (and the process must report), template values for the build, and extra environment."""
+
+    name: str
+    version: str
+    values: dict[str, str]
+    environment: dict[str, str]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -26,6 +45,11 @@ class LabSpec:
     build: tuple[str, ...]
     command: tuple[str, ...]
     environment: dict[str, str]
+    runtimes: dict[str, LabRuntime] = field(default_factory=dict)
+    default_runtime: str = DEFAULT_RUNTIME
+    build_inputs: tuple[str, ...] = ()
+    build_output: str = ""
+    runtime: str | None = None  # set on the descriptor of one build (for_runtime)
 
     def check_requirements(self) -> None:
         """Raises MissingToolError naming the first required program that is not on PATH."""
@@ -36,12 +60,60 @@ class LabSpec:
                     f"install it (for dotnet: the .NET 10 SDK) or run another lab; see README prerequisites",
                 )
 
+    @property
+    def runtime_names(self) -> tuple[str, ...]:
+        """The runtimes this lab can be built for, in lab.toml order."""
+        return tuple(self.runtimes) or (DEFAULT_RUNTIME,)
+
+    @property
+    def target(self) -> str:
+        """'dotnet' or, for one runtime's build, 'dotnet@8.0.0': the key of a build in probes and logs."""
+        return Cell.target_of(self.name, self.runtime or DEFAULT_RUNTIME)
+
+    def expected_version(self) -> str | None:
+        """The exact runtime version this build must report; None when the lab does not pin one."""
+        spec = self.runtimes.get(self.runtime or "")
+        return spec.version if spec else None
+
+    def for_runtime(self, name: str | None = None) -> LabSpec:
+        """The descriptor of one build (None: the lab's default runtime), templates filled in."""
+        name = name or self.default_runtime
+        if not self.runtimes:
+            if name != DEFAULT_RUNTIME:
+                raise UnknownNameError("runtime", name, [DEFAULT_RUNTIME], f"for lab {self.name} (its lab.toml declares no [runtimes])")
+            return dataclasses.replace(self, runtime=DEFAULT_RUNTIME)
+        if name not in self.runtimes:
+            raise UnknownNameError("runtime", name, self.runtimes, f"for lab {self.name} (lab/{self.name}/lab.toml [runtimes])")
+        spec = self.runtimes[name]
+        values = {"runtime": name, "version": spec.version, **spec.values}
+
+        def fill(text: str) -> str:
+            try:
+                return text.format(**values)
+            except KeyError as e:
+                raise ConfigError(f"lab/{self.name}/lab.toml: {text!r} names {e}, which runtime {name} does not define",
+                                  f"add {e.args[0]} = \"...\" to [runtimes.\"{name}\"]") from e
+
+        return dataclasses.replace(
+            self, runtime=name, build=tuple(fill(a) for a in self.build), command=tuple(fill(a) for a in self.command),
+            environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
+            build_output=fill(self.build_output))
+
+
+def _runtime(name: str, spec: dict) -> LabRuntime:
+    values = {k: str(v) for k, v in spec.items() if k not in ("version", "environment", "note")}
+    return LabRuntime(name, str(spec["version"]), values, {k: str(v) for k, v in spec.get("environment", {}).items()}, spec.get("note", ""))
+
 
 def load_lab(directory: pathlib.Path) -> LabSpec:
     """Reads one lab.toml."""
     path = directory / "lab.toml"
     try:
         data = tomllib.loads(path.read_text())
+        runtimes = {name: _runtime(name, spec) for name, spec in data.get("runtimes", {}).items()}
+        default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
+        if runtimes and default_runtime not in runtimes:
+            raise ConfigError(f"{path}: default_runtime {default_runtime!r} is not one of its [runtimes]", f"pick one of {', '.join(runtimes)}")
         return LabSpec(
             name=data["name"],
             directory=directory,
@@ -51,6 +123,10 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             build=tuple(data.get("build", [])),
             command=tuple(data["command"]),
             environment={k: str(v) for k, v in data.get("environment", {}).items()},
+            runtimes=runtimes,
+            default_runtime=default_runtime,
+            build_inputs=tuple(data.get("build_inputs", [])),
+            build_output=data.get("build_output", ""),
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

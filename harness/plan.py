@@ -1,16 +1,63 @@
-"""Planning: experiments × benchmarks × ISA levels → the ordered list of cells of a run."""
+"""Planning: experiments × benchmarks × ISA levels × runtimes → the ordered list of cells of a run."""
 
 from __future__ import annotations
 
 from harness.errors import UnknownNameError
 from harness.experiments import Benchmark, Experiment
 from harness.isa import IsaLevel, IsaTable
-from harness.records import Cell
+from harness.labs import LabSpec
+from harness.records import DEFAULT_RUNTIME, Cell
 
 #: ISA level names a profile may use besides the levels themselves: every level of this CPU, or the levels
 #: matching the CPUs each experiment's claims were published on (their hardware's isa_level).
 ALL_LEVELS = "all"
 CLAIMED_LEVELS = "claims"
+
+#: Runtime names a profile may use besides a lab's runtime names: "all" (every runtime of the benchmark's lab),
+#: "claims" (the runtime standing in for each figure's published one) and "sweep" (every runtime, for the benchmarks
+#: an experiment lists in runtime_sweep, so the same variant can be charted across runtimes).
+ALL_RUNTIMES = "all"
+CLAIMED_RUNTIMES = "claims"
+SWEEP_RUNTIMES = "sweep"
+
+
+def stand_in_runtime(lab: LabSpec, preferred: tuple[str, ...]) -> str:
+    """The first of a published runtime's stand-ins that the lab is built for; the lab's default when none is."""
+    return next((name for name in preferred if name in lab.runtime_names), lab.default_runtime)
+
+
+def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiments: list[Experiment]) -> dict[tuple[str, str], list[str]]:
+    """The runtimes each (experiment, benchmark) runs on, in the order of its lab's runtimes.
+
+    A runtime name or "all" applies to every benchmark of a lab that has it; "claims" gives each benchmark the runtime
+    standing in for the runtime of each figure naming it (a benchmark no figure names: its lab's default); "sweep" adds
+    every runtime for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does."""
+    wanted: dict[tuple[str, str], set[str]] = {}
+    for exp in experiments:
+        claimed: dict[str, set[str]] = {}
+        for c in exp.claims:
+            if c.cannot_reproduce:
+                continue
+            for bench in (c.benchmark, c.reference):
+                lab = labs[exp.benchmarks[bench].lab]
+                claimed.setdefault(bench, set()).add(stand_in_runtime(lab, exp.hardware[c.hardware].lab_runtimes))
+        for bench in exp.benchmarks.values():
+            lab = labs[bench.lab]
+            chosen: set[str] = set()
+            for name in names:
+                if name == ALL_RUNTIMES or (name == SWEEP_RUNTIMES and bench.id in exp.runtime_sweep):
+                    chosen |= set(lab.runtime_names)
+                elif name == CLAIMED_RUNTIMES:
+                    chosen |= claimed.get(bench.id, {lab.default_runtime})
+                elif name in lab.runtime_names:
+                    chosen.add(name)
+                elif name != SWEEP_RUNTIMES:
+                    raise UnknownNameError("runtime", name, [*lab.runtime_names, ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES], f"for lab {lab.name}")
+            wanted[(exp.id, bench.id)] = chosen
+        for bench in exp.benchmarks.values():
+            wanted[(exp.id, exp.baseline_of(bench.id))] |= wanted[(exp.id, bench.id)]
+    by_id = {exp.id: exp for exp in experiments}
+    return {(e, b): [r for r in labs[by_id[e].benchmarks[b].lab].runtime_names if r in names_] for (e, b), names_ in wanted.items()}
 
 
 def levels_by_benchmark(isa: IsaTable, arch: str, names: list[str], experiments: list[Experiment]) -> dict[tuple[str, str], list[IsaLevel]]:
@@ -64,16 +111,19 @@ def _selected(exp: Experiment, benchmarks: tuple[str, ...] | None, variants: tup
 
 
 def plan_cells(experiments: list[Experiment], levels: list[IsaLevel], benchmarks: tuple[str, ...] | None = None,
-               variants: tuple[str, ...] | None = None, per_benchmark: dict[tuple[str, str], list[IsaLevel]] | None = None) -> list[Cell]:
-    """Cells in run order: `levels` in order, each benchmark at the levels `per_benchmark` gives it (default: all).
-    The ISA level is the outer loop so that the cells whose ratios are compared (same level, same group) run close
-    together in time."""
+               variants: tuple[str, ...] | None = None, per_benchmark: dict[tuple[str, str], list[IsaLevel]] | None = None,
+               runtimes: dict[tuple[str, str], list[str]] | None = None) -> list[Cell]:
+    """Cells in run order: `levels` in order, each benchmark at the levels `per_benchmark` gives it (default: all) and
+    on the runtimes `runtimes` gives it (default: its lab's default build). The ISA level is the outer loop, then the
+    runtime, so that the cells whose ratios are compared (same level, runtime and group) run close together in time."""
     _check_filter("benchmark", benchmarks, {b for exp in experiments for b in exp.benchmarks})
     _check_filter("variant", variants, {b.variant for exp in experiments for b in exp.benchmarks.values()})
+    runtime_order = list(dict.fromkeys(r for names in (runtimes or {}).values() for r in names)) or [DEFAULT_RUNTIME]
     return [Cell(exp.id, bench.id, bench.group, exp.baseline_of(bench.id), bench.lab, bench.variant, bench.dataset,
-                 bench.operation, level.name, bench.unavailable)
-            for level in levels for exp in experiments for bench in _selected(exp, benchmarks, variants)
-            if per_benchmark is None or level in per_benchmark[(exp.id, bench.id)]]
+                 bench.operation, level.name, bench.unavailable, runtime)
+            for level in levels for runtime in runtime_order for exp in experiments for bench in _selected(exp, benchmarks, variants)
+            if (per_benchmark is None or level in per_benchmark[(exp.id, bench.id)])
+            and (runtime in runtimes[(exp.id, bench.id)] if runtimes else runtime == DEFAULT_RUNTIME)]
 
 
 def datasets_of(cells: list[Cell]) -> list[str]:
@@ -84,3 +134,8 @@ def datasets_of(cells: list[Cell]) -> list[str]:
 def labs_of(cells: list[Cell]) -> list[str]:
     """Distinct labs the cells use, in first-use order."""
     return list(dict.fromkeys(c.lab for c in cells))
+
+
+def builds_of(cells: list[Cell], labs: dict[str, LabSpec]) -> dict[str, LabSpec]:
+    """The lab builds the cells run on, by target name (Cell.target), in first-use order."""
+    return {c.target: labs[c.lab].for_runtime(c.runtime) for c in cells}

@@ -41,7 +41,8 @@ class LevelProbe:
 
 @dataclass(frozen=True)
 class LabProbe:
-    """A lab's native environment, its variant list, and its ISA levels here."""
+    """A lab build's native environment, its variant list, and its ISA levels here; `lab` is the build's target
+    name (LabSpec.target: 'dotnet', or 'dotnet@8.0.0' for one runtime of a lab built per runtime)."""
 
     lab: str
     env: dict[str, Any]
@@ -68,9 +69,18 @@ def classify_level(lab: LabSpec, level: IsaLevel, switches: dict[str, str], flag
     return LevelProbe(level.name, switches, flags, effective, "run")
 
 
+def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
+    """A build pinned to a runtime version must report exactly that version from inside its process."""
+    expected = lab.expected_version()
+    if expected is not None and env.get("runtime_version") != expected:
+        raise HarnessError(f"lab build {lab.target} should run on {env.get('runtime')} {expected} but its process reports {env.get('runtime_version')}",
+                           f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained with RuntimeFrameworkVersion={expected}")
+
+
 def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTable) -> LabProbe:
-    """Native env + list, then every requested level."""
+    """Native env + list (the runtime version checked against the build's pin), then every requested level."""
     env = backend.call(lab, ["env"], {})
+    check_runtime_version(lab, env)
     listing = backend.call(lab, ["list"], {})
     native = classify_level(lab, isa.levels_for(env["arch"])["native"], {}, dict(env["isa"]), {})
     probes = {"native": native}
@@ -79,14 +89,14 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
             switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
             flags = dict(backend.call(lab, ["env"], switches)["isa"])
             probes[level.name] = classify_level(lab, level, switches, flags, native.flags)
-    return LabProbe(lab.name, env, listing, probes)
+    return LabProbe(lab.target, env, listing, probes)
 
 
 def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
     """Every planned variant must be one the lab offers."""
     offered = {v["variant"] for v in probe.listing["variants"]}
     for cell in cells:
-        if cell.lab == probe.lab and cell.variant not in offered and not cell.unavailable:
+        if cell.target == probe.lab and cell.variant not in offered and not cell.unavailable:
             raise UnknownNameError("variant", cell.variant, offered, f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})")
 
 

@@ -55,6 +55,7 @@ class Profile:
     design: str
     stopping: Stopping
     only_claimed: bool = False
+    runtimes: tuple[str, ...] = ("claims",)
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -79,6 +80,7 @@ def _profile(name: str, spec: dict) -> Profile:
         design=design,
         stopping=_stopping(spec),
         only_claimed=bool(spec.get("only_claimed", False)),
+        runtimes=tuple(spec.get("runtimes", ("claims",))),
     )
 
 

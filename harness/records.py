@@ -21,6 +21,9 @@ VERIFICATION_STATUSES = ("passed", "failed")
 #: The error prefix of a skipped row whose library has no package here (its benchmark declares `unavailable`).
 UNAVAILABLE = "unavailable"
 
+#: The runtime name of a cell whose lab has one build (lab.toml without [runtimes]).
+DEFAULT_RUNTIME = "default"
+
 #: Row statuses that carry a usable measurement (a failed verification still has timings).
 MEASURED = ("ok", "unverified")
 
@@ -73,16 +76,28 @@ class Cell:
     operation: str
     isa_level: str
     unavailable: str = ""  # why this benchmark cannot run at all (no package for its library): a row, never a process
+    runtime: str = DEFAULT_RUNTIME  # the lab build (lab.toml [runtimes]) this cell runs on
 
     @property
     def cell_id(self) -> str:
-        """Unique id within a run: experiment:benchmark@isa_level."""
-        return f"{self.experiment}:{self.benchmark}@{self.isa_level}"
+        """Unique id within a run: experiment:benchmark@isa_level, plus /runtime for a lab built per runtime."""
+        return f"{self.experiment}:{self.benchmark}@{self.isa_level}" + ("" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}")
+
+    @property
+    def target(self) -> str:
+        """The lab build this cell runs on: 'dotnet@8.0.0', or the lab's name when it has one build."""
+        return Cell.target_of(self.lab, self.runtime)
+
+    @staticmethod
+    def target_of(lab: str, runtime: str) -> str:
+        """The name of a lab's build for one runtime (probes, logs, environment.json)."""
+        return lab if runtime == DEFAULT_RUNTIME else f"{lab}@{runtime}"
 
     @property
     def slug(self) -> str:
         """File-system-safe form of cell_id, for raw/ and logs/ names."""
-        return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{self.experiment}__{self.benchmark}__{self.isa_level}")
+        suffix = "" if self.runtime == DEFAULT_RUNTIME else f"__{self.runtime}"
+        return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{self.experiment}__{self.benchmark}__{self.isa_level}{suffix}")
 
 
 @dataclass(frozen=True)
@@ -182,6 +197,7 @@ class ResultRow:
     cpuset: str
     profile: str
     error: str | None = None
+    runtime_requested: str = DEFAULT_RUNTIME
     language: str | None = None
     runtime: str | None = None
     runtime_version: str | None = None

@@ -23,11 +23,11 @@ from harness.experiments import load_experiments, select_experiments
 from harness.isa import IsaLevel, IsaTable, load_isa_table
 from harness.labs import LabSpec, find_lab, load_labs
 from harness.pinning import CpuPlan, pin_current_process, plan_cpus
-from harness.plan import claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells
+from harness.plan import builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
-from harness.records import Cell, JobSettings
+from harness.records import DEFAULT_RUNTIME, Cell, JobSettings
 from harness.scheduler import Session
 from harness.store import RunStore, new_run_id
 
@@ -39,6 +39,7 @@ class RunOptions:
     profile: str = DEFAULT_PROFILE
     experiments: tuple[str, ...] | None = None
     isa_levels: tuple[str, ...] | None = None
+    runtimes: tuple[str, ...] | None = None
     benchmarks: tuple[str, ...] | None = None
     variants: tuple[str, ...] | None = None
     run_id: str | None = None
@@ -71,7 +72,7 @@ class Plan:
 
     profile_name: str
     cells: list[Cell]
-    labs: dict[str, LabSpec]
+    labs: dict[str, LabSpec]  # the lab builds the cells run on, by target (Cell.target)
     isa: IsaTable
     job: JobSettings
     levels: dict[str, IsaLevel]
@@ -89,18 +90,22 @@ def resolve_plan(options: RunOptions) -> Plan:
     profile = find_profile(load_profiles(options.profiles_file), options.profile)
     experiments = select_experiments(load_experiments(options.experiments_dir), list(options.experiments or profile.experiments))
     isa = load_isa_table()
+    all_labs = load_labs(options.labs_dir)
+    for exp in experiments:
+        for bench in exp.benchmarks.values():
+            find_lab(all_labs, bench.lab)
     per_benchmark = levels_by_benchmark(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
+    runtimes = runtimes_by_benchmark(all_labs, list(options.runtimes or profile.runtimes), experiments)
     benchmarks = options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
-    cells = plan_cells(experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark)
+    cells = plan_cells(experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes)
     planned = {c.isa_level for c in cells}
     levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
     manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(cells):
         manifest.check(name)
-    all_labs = load_labs(options.labs_dir)
-    labs = {name: find_lab(all_labs, name) for name in labs_of(cells)}
-    for lab in labs.values():
-        lab.check_requirements()
+    for name in labs_of(cells):
+        all_labs[name].check_requirements()
+    labs = builds_of(cells, all_labs)
     design_name = options.design or profile.design
     if design_name not in DESIGNS:
         raise UnknownNameError("design", design_name, DESIGNS)
@@ -126,6 +131,7 @@ def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[
     env = collect_host_environment()
     env.update({"backend": backend.name, "lab_cpuset": cpus.lab_cpuset, "harness_cpus": list(cpus.harness or ())})
     env["labs"] = {name: {"env": p.env, "variants": p.listing["variants"], "emulated": p.emulated,
+                          "runtime": plan.labs[name].runtime, "expected_runtime_version": plan.labs[name].expected_version(),
                           "lab_environment": plan.labs[name].environment,
                           "isa_levels": {lvl: dataclasses.asdict(lp) for lvl, lp in p.levels.items()}}
                    for name, p in probes.items()}
@@ -146,13 +152,14 @@ def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> d
 
 
 def plan_summary(plan: Plan) -> str:
-    """Cells per experiment and ISA level, published figures covered, and the estimated duration."""
-    counts: dict[tuple[str, str], int] = {}
+    """Cells per experiment, ISA level and runtime, and the estimated duration."""
+    counts: dict[tuple[str, str, str], int] = {}
     for cell in plan.cells:
-        counts[(cell.experiment, cell.isa_level)] = counts.get((cell.experiment, cell.isa_level), 0) + 1
+        key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
+        counts[key] = counts.get(key, 0) + 1
     groups = len({group_key(c) for c in plan.cells})
     lines = [f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
-             *(f"  {exp} @ {level}: {n} cells" for (exp, level), n in counts.items()),
+             *(f"  {exp} @ {level}{runtime}: {n} cells" for (exp, level, runtime), n in counts.items()),
              f"estimate: {describe_estimate(plan.job, plan.stopping, len(plan.cells), groups, plan.design.lab_cpus_needed)}"]
     return "\n".join(lines)
 

@@ -25,9 +25,9 @@ from harness.normalize import NORMALIZERS
 from harness.probe import LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
-from harness.records import UNAVAILABLE, Cell, JobSettings, ResultRow, row_key
+from harness.records import DEFAULT_RUNTIME, UNAVAILABLE, Cell, JobSettings, ResultRow, row_key
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
-from harness.stopping import GroupStatus, group_status
+from harness.stopping import GroupStatus, group_status, row_group
 from harness.store import RunStore
 
 #: Row statuses a resumed run does not run again.
@@ -91,7 +91,8 @@ class Session:
                     continue
                 self.run_slot(slot, round_index)
         for g, status in sorted(statuses.items()):
-            self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}: {describe_status(status)}")
+            runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
+            self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
         return statuses
 
     def run_slot(self, slot: Slot, round_index: int) -> list[ResultRow]:
@@ -111,14 +112,14 @@ class Session:
     # -- pieces -----------------------------------------------------------------------------------------
 
     def _level(self, cell: Cell) -> LevelProbe:
-        return self.probes[cell.lab].levels[cell.isa_level]
+        return self.probes[cell.target].levels[cell.isa_level]
 
     def _finished(self, key: str) -> bool:
         row = self.rows.get(key)
         return row is not None and row.status in FINISHED
 
-    def _group_rows(self, group: tuple[str, str, str]) -> list[ResultRow]:
-        return [r for r in self.rows.values() if (r.isa_requested, r.experiment, r.group) == group]
+    def _group_rows(self, group: tuple[str, str, str, str]) -> list[ResultRow]:
+        return [r for r in self.rows.values() if row_group(r) == group]
 
     def _store(self, row: ResultRow) -> None:
         self.store.append(row)
@@ -129,7 +130,7 @@ class Session:
         cell = placement.cell
         suffix = f"round-{round_index}" + (f"-with-{placement.partner}" if placement.partner else "")
         return RowContext(self.store.run_id, cell, placement.cpuset, self.profile_name, self._level(cell),
-                          self.probes[cell.lab].emulated, self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
+                          self.probes[cell.target].emulated, self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
                           _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), round_index=round_index,
                           round_count=self.stopping.max_rounds, design=self.design.name, partner=placement.partner,
                           raw_folder=suffix)
@@ -137,14 +138,14 @@ class Session:
     def _request(self, ctx: RowContext) -> CellRequest:
         out_dir = self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
         out_dir.mkdir(parents=True, exist_ok=True)
-        return CellRequest(self.labs[ctx.cell.lab], ctx.cell, self.datasets_dir, out_dir, self.store.path(ctx.log_path or ""),
+        return CellRequest(self.labs[ctx.cell.target], ctx.cell, self.datasets_dir, out_dir, self.store.path(ctx.log_path or ""),
                            self.job, ctx.level.switches, ctx.cpuset, self.cell_timeout_s)
 
     def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
         ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
         if run.error is not None:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
-        lab = self.labs[ctx.cell.lab]
+        lab = self.labs[ctx.cell.target]
         try:
             outcome = NORMALIZERS[lab.raw_format](request.out_dir)
         except HarnessError as e:
@@ -154,7 +155,7 @@ class Session:
 
     def _unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self._level(cell)
-        ctx = RowContext(self.store.run_id, cell, self.lab_cpus[0], self.profile_name, level, self.probes[cell.lab].emulated,
+        ctx = RowContext(self.store.run_id, cell, self.lab_cpus[0], self.profile_name, level, self.probes[cell.target].emulated,
                          round_count=self.stopping.max_rounds, design=self.design.name)
         if cell.unavailable:
             return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")

@@ -87,10 +87,15 @@ def group_status(rows: list[ResultRow], rounds_done: int, stopping: Stopping) ->
     return GroupStatus(rounds_done, spent, worst, IMPRECISE if capped else RUNNING)
 
 
-def rows_by_group(rows: Iterable[ResultRow]) -> dict[tuple[str, str, str], list[ResultRow]]:
-    """Rows keyed by (ISA level, experiment, group)."""
-    groups: dict[tuple[str, str, str], list[ResultRow]] = defaultdict(list)
+def row_group(row: ResultRow) -> tuple[str, str, str, str]:
+    """(ISA level, experiment, group, runtime) of a row: the same key as harness.designs.group_key of its cell."""
+    return row.isa_requested, row.experiment, row.group, row.runtime_requested
+
+
+def rows_by_group(rows: Iterable[ResultRow]) -> dict[tuple[str, str, str, str], list[ResultRow]]:
+    """Rows keyed by (ISA level, experiment, group, runtime)."""
+    groups: dict[tuple[str, str, str, str], list[ResultRow]] = defaultdict(list)
     for row in rows:
-        groups[(row.isa_requested, row.experiment, row.group)].append(row)
+        groups[row_group(row)].append(row)
     return groups
 

@@ -13,7 +13,7 @@ import pathlib
 import time
 from typing import Any
 
-from harness.defaults import LATEST_LINK, LOGS_DIR, RAW_DIR, RESULTS_FILE, RUN_FILE, SCHEMA_VERSION, TIMELINE_FILE
+from harness.defaults import LATEST_LINK, LOGS_DIR, RAW_DIR, RESULTS_FILE, RUN_FILE, READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, TIMELINE_FILE
 from harness.errors import OutputDirError, ResumeError, SchemaError
 from harness.records import ResultRow
 
@@ -124,7 +124,7 @@ class RunStore:
 
 def _check_schema(data: dict[str, Any], path: pathlib.Path, line: int | None = None) -> None:
     version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_SCHEMA_VERSIONS:
         where = f"{path}:{line}" if line else str(path)
-        raise SchemaError(f"{where} has schema_version {version!r}; this harness reads {SCHEMA_VERSION}",
+        raise SchemaError(f"{where} has schema_version {version!r}; this harness reads {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
                           "re-run the experiment with this version (just run-all), or check out the commit that wrote it")

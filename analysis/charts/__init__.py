@@ -3,12 +3,14 @@
 from analysis.charts.claims_dots import claims_chart
 from analysis.charts.compare_dots import compare_dot_chart
 from analysis.charts.ratio_bars import ratio_bar_chart
+from analysis.charts.runtime_sweep import runtime_sweep_chart
 from analysis.charts.save import render_figure
 
-#: The visible registry of per-group charts: name → function(cells, title, levels, caption) → Figure.
-GROUP_CHARTS = {"ratio-bars": ratio_bar_chart}
+#: The visible registry of per-group charts: name → function(cells, title, levels, caption) → Figure. A chart with an
+#: `applies(cells)` attribute is drawn only for the groups it returns True for.
+GROUP_CHARTS = {"ratio-bars": ratio_bar_chart, "runtime-sweep": runtime_sweep_chart}
 
 #: The visible registry of per-experiment charts: name → function(primary time verdicts, title, caption) → Figure.
 EXPERIMENT_CHARTS = {"published-vs-measured": claims_chart}
 
-__all__ = ["EXPERIMENT_CHARTS", "GROUP_CHARTS", "claims_chart", "compare_dot_chart", "ratio_bar_chart", "render_figure"]
+__all__ = ["EXPERIMENT_CHARTS", "GROUP_CHARTS", "claims_chart", "compare_dot_chart", "ratio_bar_chart", "render_figure", "runtime_sweep_chart"]

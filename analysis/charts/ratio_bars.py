@@ -41,7 +41,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     """Figure for one group of one experiment (rows from with_ratios(), in display order)."""
     benchmarks = list(dict.fromkeys(cells["benchmark"]))
     baseline = cells["baseline"].iloc[0]
-    levels = [level for level in levels if level in set(cells["isa_requested"])] or levels
+    levels = [level for level in levels if level in set(cells["setting"])] or levels
     height = 0.8 / max(len(levels), 1)
     colors = plt.get_cmap("viridis")([i / max(len(levels) - 1, 1) * 0.85 for i in range(len(levels))])
     fig, ax = plt.subplots(figsize=(10, 1.0 + 0.2 * len(levels) * len(benchmarks) + 0.25 * len(benchmarks)))
@@ -54,7 +54,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
         rows = cells[cells["benchmark"] == bench]
         for l_index, level in enumerate(levels):
             y = b_index + (l_index - (len(levels) - 1) / 2) * height
-            at = rows[rows["isa_requested"] == level]
+            at = rows[rows["setting"] == level]
             if at.empty:
                 continue
             row = at.iloc[0]

@@ -78,15 +78,20 @@ class FakeBackend:
             stats[key] *= factor
         report_path.write_text(json.dumps(report))
 
+    def _env_of(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, Any]:
+        """The captured env, as the given build would report it: its pinned runtime version, these switches' flags."""
+        env = copy.deepcopy(self._env)
+        env["isa"] = self.flags_for(switches)
+        env["runtime_version"] = lab.expected_version() or env["runtime_version"]
+        return env
+
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         log_path.write_text("fake backend: nothing to build\n")
 
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         self.calls.append((args[0], dict(switches)))
         if args[0] == "env":
-            env = copy.deepcopy(self._env)
-            env["isa"] = self.flags_for(switches)
-            return env
+            return self._env_of(lab, switches)
         return copy.deepcopy(self._listing)
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
@@ -114,9 +119,7 @@ class FakeBackend:
                          library=variant.get("library", described["library"]),
                          payload_form=variant.get("payload_form", described["payload_form"]))
         (out / "cell.json").write_text(json.dumps(described))
-        env = copy.deepcopy(self._env)
-        env["isa"] = self.flags_for(request.switches)
-        (out / "env.json").write_text(json.dumps(env))
+        (out / "env.json").write_text(json.dumps(self._env_of(request.lab, request.switches)))
         failed = (cell.variant, cell.dataset) in self._failing_verification
         verification = {"variant": cell.variant, "dataset": cell.dataset, "status": "failed" if failed else "passed",
                         "mismatch_count": 3 if failed else 0, "round_trip": "passed",

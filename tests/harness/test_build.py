@@ -32,3 +32,30 @@ def test_a_missing_build_tool_is_explained(tmp_path: pathlib.Path):
     lab = LabSpec("broken", tmp_path, "C#", "bdn", (), ("no-such-compiler-here",), ("true",), {})
     with pytest.raises(BuildError, match="cannot run the build"):
         build_lab(lab, tmp_path / "build.log")
+
+
+def _counting_lab(tmp_path: pathlib.Path) -> LabSpec:
+    """A lab whose 'build' appends a line to builds.txt and writes its output folder."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.txt").write_text("v1")
+    build = ("sh", "-c", "mkdir -p out && echo built >> builds.txt")
+    return LabSpec("counting", tmp_path, "sh", "bdn", (), build, ("true",), {}, build_inputs=("src/*.txt",), build_output="out")
+
+
+def test_a_current_build_is_reused_and_a_changed_input_rebuilds(tmp_path: pathlib.Path):
+    lab = _counting_lab(tmp_path)
+    build_lab(lab, tmp_path / "1.log")
+    build_lab(lab, tmp_path / "2.log")
+    assert (tmp_path / "builds.txt").read_text().count("built") == 1
+    assert "not rebuilt" in (tmp_path / "2.log").read_text()
+    (tmp_path / "src" / "main.txt").write_text("v2")
+    build_lab(lab, tmp_path / "3.log")
+    assert (tmp_path / "builds.txt").read_text().count("built") == 2
+
+
+def test_a_lab_without_declared_inputs_is_always_rebuilt(tmp_path: pathlib.Path):
+    from dataclasses import replace
+    lab = replace(_counting_lab(tmp_path), build_inputs=())
+    build_lab(lab, tmp_path / "1.log")
+    build_lab(lab, tmp_path / "2.log")
+    assert (tmp_path / "builds.txt").read_text().count("built") == 2

@@ -61,3 +61,37 @@ def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_pub
     cells = plan_cells(experiments, _levels("native"), claimed)
     assert len(cells) == 72
     assert not any(c.dataset == "simple-models-100" for c in cells)
+
+
+def _runtimes(names, experiments=None):
+    from harness.labs import load_labs
+    from harness.plan import runtimes_by_benchmark
+    return runtimes_by_benchmark(load_labs(), names, experiments or list(load_experiments().values()))
+
+
+def test_claims_runtimes_put_each_figure_on_the_runtime_standing_in_for_its_own():
+    per_bench = _runtimes(["claims"])
+    assert per_bench[("004", "ser-string-1-jil")] == ["8.0.0"]  # write-up 004 ran .NET 8.0.0
+    assert per_bench[("003", "serialize-big-stj")] == ["9.0.20"]  # write-up 003 ran .NET 9
+    assert per_bench[("003", "serialize-big-newtonsoft")] == ["9.0.20"]  # the baseline follows its group
+
+
+def test_sweep_adds_every_runtime_for_the_sweep_benchmarks_and_their_baselines_only():
+    from harness.labs import load_labs
+    every = list(load_labs()["dotnet"].runtime_names)
+    per_bench = _runtimes(["claims", "sweep"])
+    assert per_bench[("000", "SystemTextCaseInsensitive_Pascal")] == every
+    assert per_bench[("000", "NewtonSoftJson_Camel")] == every  # baseline of the swept group
+    assert len(per_bench[("000", "SystemText_CamelNamingPolicy")]) == 1
+
+
+def test_an_unknown_runtime_name_is_rejected_with_the_valid_ones():
+    with pytest.raises(UnknownNameError, match="unknown runtime '7.0.0'"):
+        _runtimes(["7.0.0"])
+
+
+def test_cells_carry_their_runtime_and_run_each_runtime_in_one_block_per_level():
+    experiments = [load_experiments()["001"]]
+    cells = plan_cells(experiments, _levels("native"), runtimes=_runtimes(["8.0.0", "10.0.12"], experiments))
+    assert [c.runtime for c in cells] == ["8.0.0"] * 5 + ["10.0.12"] * 5
+    assert cells[0].cell_id.endswith("@native/8.0.0") and cells[0].target == "dotnet@8.0.0"

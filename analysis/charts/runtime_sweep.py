@@ -1,0 +1,73 @@
+"""RuntimeSweepChart: one group's benchmarks across the runtimes they ran on, as ratios to the group's baseline on
+the same runtime and ISA level (99% CI over paired processes), one line per benchmark and ISA level. It answers
+"did this finding hold from one runtime to the next": a ratio that crosses 1 between runtimes is a changed finding.
+Drawn only for groups measured on more than one runtime; failed or unverified points are left out and listed."""
+
+from __future__ import annotations
+
+import textwrap
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from analysis.charts.style import titled  # noqa: E402
+from analysis.replicates import MEASURED  # noqa: E402
+from analysis.tables import status_text  # noqa: E402
+
+
+def _version_key(runtime: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in runtime.split("."))
+
+
+def applies(cells: pd.DataFrame) -> bool:
+    """True when the group ran on more than one runtime."""
+    return cells["runtime_requested"].nunique() > 1
+
+
+def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:
+    """Figure for one group of one experiment (rows from with_ratios())."""
+    runtimes = sorted(set(cells["runtime_requested"]), key=_version_key)
+    baseline = cells["baseline"].iloc[0]
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    problems: list[str] = []
+    compared = cells[cells["benchmark"] != baseline]
+    markers = "osD^v<>ph"
+    for index, ((bench, level), rows) in enumerate(compared.groupby(["benchmark", "isa_requested"], sort=False)):
+        xs, ys, low, high = [], [], [], []
+        for _, row in rows.iterrows():
+            x = runtimes.index(row["runtime_requested"])
+            if row["status"] not in MEASURED or row["comparison_void"] or pd.isna(row["ratio"]):
+                why = status_text(row) if row["status"] not in MEASURED else "void: verification failed" if row["comparison_void"] else "no ratio"
+                problems.append(f"{bench} on {row['runtime_requested']}: {why}")
+                continue
+            xs.append(x)
+            ys.append(row["ratio"])
+            low.append(row["ratio"] - (row["ratio_ci99_lower"] if pd.notna(row["ratio_ci99_lower"]) else row["ratio"]))
+            high.append((row["ratio_ci99_upper"] if pd.notna(row["ratio_ci99_upper"]) else row["ratio"]) - row["ratio"])
+        if not xs:
+            continue
+        label = bench if compared["isa_requested"].nunique() == 1 else f"{bench} @ {level}"
+        ax.errorbar(xs, ys, yerr=[low, high], marker=markers[index % len(markers)], capsize=3, linewidth=1.2, label=label)
+    ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
+    ax.set_xticks(range(len(runtimes)), runtimes)
+    ax.set_xlim(-0.4, len(runtimes) - 0.6)
+    ax.set_xlabel("runtime (self-contained build, version read back in the measured process)", fontsize=8)
+    ax.set_ylabel(f"time ratio to {baseline}\n(same runtime and ISA level; 99% CI)", fontsize=8)
+    titled(ax, title, caption)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(axis="y", linewidth=0.3)
+    if problems:
+        notes = "\n".join(textwrap.fill(f"not drawn: {p}", 150) for p in problems)
+        fig.text(0.01, 0.005, notes, fontsize=6.5, color="#c0392b", va="bottom", ha="left")
+        fig.set_figheight(fig.get_figheight() + 0.16 * (notes.count("\n") + 1))
+        fig.tight_layout(rect=(0, 0.16 * (notes.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))
+        return fig
+    fig.tight_layout()
+    return fig
+
+
+runtime_sweep_chart.applies = applies  # type: ignore[attr-defined]
