@@ -150,6 +150,8 @@ class Session:
             outcome = NORMALIZERS[lab.raw_format](request.out_dir)
         except HarnessError as e:
             return failed_row(ctx, f"{e} ({e.hint})")
+        except (ValueError, KeyError, TypeError) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
+            return failed_row(ctx, f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {request.out_dir})")
         outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
         return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
 

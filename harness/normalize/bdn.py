@@ -30,6 +30,10 @@ def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
     s = benchmark.get("Statistics")
     if not s:
         raise CellError("BenchmarkDotNet reported no statistics for this cell", "see the cell's log for the benchmark's error")
+    if s["Mean"] <= 0:
+        raise CellError("BenchmarkDotNet measured 0 ns per operation after subtracting its overhead: the operation is below "
+                        "what its loop can resolve on this machine",
+                        "the raw iterations are in the cell's bdn/ folder; a longer input, or the operation inside a larger one, is measurable")
     half = ci_half_width(s["N"], s["StandardError"])
     return Statistics(
         n=s["N"],

@@ -35,3 +35,15 @@ def test_a_cell_folder_without_its_report_is_a_cell_error(tmp_path, fixture_dir)
     shutil.rmtree(tmp_path / "cell" / "bdn")
     with pytest.raises(CellError, match="no JsonLab.Measurement.CellBenchmark-report-full.json"):
         normalize_bdn_cell(tmp_path / "cell")
+
+
+def test_a_zero_mean_after_overhead_subtraction_is_a_cell_error_not_a_crash(tmp_path, fixture_dir):
+    import json
+    shutil.copytree(fixture_dir, tmp_path / "cell")
+    report_path = next((tmp_path / "cell" / "bdn").rglob("*-report-full.json"))
+    report = json.loads(report_path.read_text())
+    for key in ("Mean", "Median", "Min", "Max"):
+        report["Benchmarks"][0]["Statistics"][key] = 0.0
+    report_path.write_text(json.dumps(report))
+    with pytest.raises(CellError, match="0 ns per operation after subtracting its overhead"):
+        normalize_bdn_cell(tmp_path / "cell")

@@ -207,3 +207,20 @@ unavailable = "no package for MissingLib 1.0 on this feed"
     from analysis.tables import status_text
     import pandas as pd
     assert status_text(pd.Series(missing)) == "unavailable: no package for MissingLib 1.0 on this feed"
+
+
+def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_on(fake_backend, smoke_options, monkeypatch):
+    from harness import scheduler
+    real = scheduler.NORMALIZERS["bdn"]
+
+    def picky(folder):
+        if "NewtonSoftJson_Camel__native" in str(folder):
+            raise ValueError("Statistics.mean_ns = 0: must be positive")
+        return real(folder)
+
+    monkeypatch.setitem(scheduler.NORMALIZERS, "bdn", picky)
+    summary = execute_run(smoke_options, fake_backend)
+    rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
+    failed = rows[("000:NewtonSoftJson_Camel@native", 1)]
+    assert failed["status"] == "failed" and "could not be normalized: ValueError: Statistics.mean_ns = 0" in failed["error"]
+    assert rows[("000:NewtonSoftJson_Camel@scalar", 2)]["status"] == "ok"
