@@ -80,10 +80,12 @@ def runtimes_markdown(experiments: list[Experiment], verdicts: pd.DataFrame, env
         for runtime_text, hits in mine.groupby("published_runtime", sort=False):
             for runtime in dict.fromkeys(hits["runtime"]):
                 wanted = next((h.lab_runtimes for h in exp.hardware.values() if h.runtime == runtime_text), ())
-                if not wanted:
-                    how = "the lab's default runtime"
+                if runtime in runtime_text.split():
+                    how = "the published runtime"
+                elif not wanted:
+                    how = "stand-in: the lab's default runtime"
                 else:
-                    how = "the published runtime" if runtime == wanted[0] else f"stand-in ({wanted[0]} is not built by this lab)"
+                    how = "stand-in" + ("" if runtime == wanted[0] else f" ({wanted[0]}, preferred, is not built by this lab)")
                 rows.append([exp.id, runtime_text, runtime, versions.get(runtime, "—"), how, str(len(hits[hits["runtime"] == runtime]))])
     return ("## Runtimes: published and measured\n\nEach figure's primary verdict is read on the lab runtime standing in for the "
             "runtime it was published on (the experiment's `lab_runtimes`, first one the lab is built for). Each runtime is a "

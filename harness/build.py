@@ -37,12 +37,15 @@ STAMP_FILE = ".lab-build.sha256"
 
 
 def build_fingerprint(lab: LabSpec) -> str | None:
-    """sha256 over the build command and every file matching lab.toml's build_inputs (paths and contents);
+    """sha256 over the build command and every file matching lab.toml's build_inputs (paths and contents) outside its
+    build_ignore folders (the build's own intermediate output);
     None when the lab names no inputs or no output (then it is always rebuilt)."""
     if not lab.build_inputs or not lab.build_output:
         return None
     digest = hashlib.sha256("\0".join(lab.build).encode())
-    files = sorted({f for pattern in lab.build_inputs for f in lab.directory.glob(pattern) if f.is_file()})
+    ignored = tuple(lab.directory / folder for folder in lab.build_ignore)
+    files = sorted({f for pattern in lab.build_inputs for f in lab.directory.glob(pattern)
+                    if f.is_file() and not any(f.is_relative_to(folder) for folder in ignored)})
     for f in files:
         digest.update(f.relative_to(lab.directory).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()

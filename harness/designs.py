@@ -75,7 +75,7 @@ def _by(cells: list[Cell], key) -> list[Unit]:
     units: dict[tuple, list[Cell]] = {}
     for cell in cells:
         units.setdefault(key(cell), []).append(cell)
-    return [Unit("/".join(k), tuple(v)) for k, v in units.items()]
+    return [Unit("/".join(part for part in k if part != DEFAULT_RUNTIME), tuple(v)) for k, v in units.items()]
 
 
 def _shuffled(cells: list[Cell], round_index: int) -> list[Cell]:

@@ -48,6 +48,7 @@ class LabSpec:
     runtimes: dict[str, LabRuntime] = field(default_factory=dict)
     default_runtime: str = DEFAULT_RUNTIME
     build_inputs: tuple[str, ...] = ()
+    build_ignore: tuple[str, ...] = ()
     build_output: str = ""
     runtime: str | None = None  # set on the descriptor of one build (for_runtime)
 
@@ -126,6 +127,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             runtimes=runtimes,
             default_runtime=default_runtime,
             build_inputs=tuple(data.get("build_inputs", [])),
+            build_ignore=tuple(data.get("build_ignore", [])),
             build_output=data.get("build_output", ""),
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:

@@ -30,7 +30,8 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
     """The runtimes each (experiment, benchmark) runs on, in the order of its lab's runtimes.
 
     A runtime name or "all" applies to every benchmark of a lab that has it; "claims" gives each benchmark the runtime
-    standing in for the runtime of each figure naming it (a benchmark no figure names: its lab's default); "sweep" adds
+    standing in for the runtime of each figure naming it (a benchmark no figure names: those of its experiment's
+    figures, as for ISA levels); "sweep" adds
     every runtime for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does."""
     wanted: dict[tuple[str, str], set[str]] = {}
     for exp in experiments:
@@ -48,7 +49,8 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
                 if name == ALL_RUNTIMES or (name == SWEEP_RUNTIMES and bench.id in exp.runtime_sweep):
                     chosen |= set(lab.runtime_names)
                 elif name == CLAIMED_RUNTIMES:
-                    chosen |= claimed.get(bench.id, {lab.default_runtime})
+                    fallback = {stand_in_runtime(lab, exp.hardware[c.hardware].lab_runtimes) for c in exp.claims if not c.cannot_reproduce}
+                    chosen |= claimed.get(bench.id, fallback or {lab.default_runtime})
                 elif name in lab.runtime_names:
                     chosen.add(name)
                 elif name != SWEEP_RUNTIMES:

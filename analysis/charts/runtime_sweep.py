@@ -36,13 +36,14 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
     problems: list[str] = []
     compared = cells[cells["benchmark"] != baseline]
     markers = "osD^v<>ph"
+    points: list[float] = []
     for index, ((bench, level), rows) in enumerate(compared.groupby(["benchmark", "isa_requested"], sort=False)):
         xs, ys, low, high = [], [], [], []
         for _, row in rows.iterrows():
             x = runtimes.index(row["runtime_requested"])
             if row["status"] not in MEASURED or row["comparison_void"] or pd.isna(row["ratio"]):
                 why = status_text(row) if row["status"] not in MEASURED else "void: verification failed" if row["comparison_void"] else "no ratio"
-                problems.append(f"{bench} on {row['runtime_requested']}: {why}")
+                problems.append(f"{bench} @ {level} on {row['runtime_requested']}: {why}")
                 continue
             xs.append(x)
             ys.append(row["ratio"])
@@ -51,14 +52,21 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
         if not xs:
             continue
         label = bench if compared["isa_requested"].nunique() == 1 else f"{bench} @ {level}"
+        points += ys
         ax.errorbar(xs, ys, yerr=[low, high], marker=markers[index % len(markers)], capsize=3, linewidth=1.2, label=label)
     ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
+    # Ratios are multiplicative: a log axis, kept around the estimates (an interval from very few processes can be
+    # wider than any useful axis; its bar is then cut at the edge).
+    ax.set_yscale("log")
+    if points:
+        ax.set_ylim(min(min(points), 1.0) / 2, max(max(points), 1.0) * 2)
     ax.set_xticks(range(len(runtimes)), runtimes)
     ax.set_xlim(-0.4, len(runtimes) - 0.6)
     ax.set_xlabel("runtime (self-contained build, version read back in the measured process)", fontsize=8)
     ax.set_ylabel(f"time ratio to {baseline}\n(same runtime and ISA level; 99% CI)", fontsize=8)
     titled(ax, title, caption)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="y", linewidth=0.3)
     if problems:
         notes = "\n".join(textwrap.fill(f"not drawn: {p}", 150) for p in problems)

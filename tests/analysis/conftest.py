@@ -21,7 +21,7 @@ def fake_run(tmp_path_factory):
         time_scale={"newtonsoft-default": 2.0, "stj-default": 0.5},
         process_spread=0.01,
     )
-    options = RunOptions(profile="default", experiments=("000", "001"), isa_levels=("native", "no-avx512"), run_id="golden-run",
+    options = RunOptions(profile="default", runtimes=("10.0.12",), experiments=("000", "001"), isa_levels=("native", "no-avx512"), run_id="golden-run",
                          results_dir=tmp_path_factory.mktemp("results"), lab_cpuset="0", pin_harness=False, calibrate=False)
     return execute_run(options, backend).directory
 

@@ -26,7 +26,7 @@ def test_ratio_intervals_come_from_paired_processes_and_are_narrower_than_the_ce
     assert row["ratio_pairs"] == row["replicates"] >= 3
     assert row["ratio_ci99_lower"] < row["ratio"] < row["ratio_ci99_upper"]
     mine = fake_rows[(fake_rows["cell_id"] == row["cell_id"])].sort_values("round_index")["median_ns"].to_numpy()
-    base = fake_rows[(fake_rows["cell_id"] == "000:NewtonSoftJson_Camel@native")].sort_values("round_index")["median_ns"].to_numpy()
+    base = fake_rows[(fake_rows["cell_id"] == "000:NewtonSoftJson_Camel@native/10.0.12")].sort_values("round_index")["median_ns"].to_numpy()
     assert row["ratio"] == pytest.approx(math.exp(sum(math.log(a / b) for a, b in zip(mine, base)) / len(mine)))
 
 

@@ -13,7 +13,7 @@ from tests.conftest import FIXTURES
 
 def _run(results, run_id, newtonsoft_scale, spread=0.01):
     backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": newtonsoft_scale}, process_spread=spread)
-    options = RunOptions(profile="smoke", run_id=run_id, results_dir=results, lab_cpuset="0", pin_harness=False, calibrate=False,
+    options = RunOptions(profile="smoke", runtimes=("10.0.12",), run_id=run_id, results_dir=results, lab_cpuset="0", pin_harness=False, calibrate=False,
                          isa_levels=("native",))
     return execute_run(options, backend).directory
 
@@ -42,7 +42,7 @@ def test_comparing_two_runs_finds_the_changed_baseline_and_the_ratios_that_moved
     path = write_comparison(a, b, tmp_path / "cmp")
     text = path.read_text()
     cells = (tmp_path / "cmp" / "cells.csv").read_text()
-    assert "| 000:NewtonSoftJson_Camel@native |" in text and "| **slower** |" in text
+    assert "| 000:NewtonSoftJson_Camel@native/10.0.12 |" in text and "| **slower** |" in text
     assert (tmp_path / "cmp" / "compare.png").stat().st_size > 1000 and (tmp_path / "cmp" / "compare.svg").is_file()
     assert cells.count("slower") == 2  # the two Newtonsoft cells
     ratios = (tmp_path / "cmp" / "baseline-ratios.csv").read_text()

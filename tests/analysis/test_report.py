@@ -63,9 +63,9 @@ def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
 def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_and_its_table(tmp_path):
     from harness.backends.fake import FakeBackend
     from harness.runner import RunOptions, execute_run
-    backend = FakeBackend(FIXTURES / "dotnet-cell", interference_ms={"001:single-newtonsoft@native": 1000.0})
-    options = RunOptions(profile="smoke", results_dir=tmp_path, lab_cpuset="0", pin_harness=False, calibrate=False, isa_levels=("native",))
+    backend = FakeBackend(FIXTURES / "dotnet-cell", interference_ms={"001:single-newtonsoft@native/10.0.12": 1000.0})
+    options = RunOptions(profile="smoke", runtimes=("10.0.12",), results_dir=tmp_path, lab_cpuset="0", pin_harness=False, calibrate=False, isa_levels=("native",))
     text = write_report(execute_run(options, backend).directory).read_text()
     assert "Disturbed processes (over 5% of their CPU's time spent on other work or stolen by the hypervisor): 2 of" in text
-    assert "| 001:single-newtonsoft@native | 1 | 50% of 2.0 s |" in text
+    assert "| 001:single-newtonsoft@native/10.0.12 | 1 | 50% of 2.0 s |" in text
     assert "⚡ disturbed (50%)" in text

@@ -70,7 +70,7 @@ def _rows_002(values: dict[str, list[float]]) -> pd.DataFrame:
     rows = []
     for level, medians in values.items():
         for i, median in enumerate(medians, 1):
-            rows.append({"experiment": "002", "benchmark": "serialize-LoginViewModel", "isa_requested": level, "status": "ok",
+            rows.append({"experiment": "002", "benchmark": "serialize-LoginViewModel", "isa_requested": level, "runtime_requested": "default", "status": "ok",
                          "partner": None, "round_index": i, "median_ns": median, "verification_status": "passed",
                          "runtime": ".NET", "runtime_version": "10.0.12", "emulated": False, "error": None})
     return pd.DataFrame(rows)

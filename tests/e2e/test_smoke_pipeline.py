@@ -31,12 +31,14 @@ def smoke_run(tmp_path_factory):
 
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
     all_rows = [json.loads(line) for line in (smoke_run / "results.jsonl").read_text().splitlines()]
-    # Jil 3.0.0-alpha2 cannot deserialize on .NET 9+: its cell fails once per level (a failed cell is not retried).
+    # Two runtimes (8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+: its
+    # cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 8.0.0.
+    assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {("8.0.0", "8.0.0"), ("10.0.12", "10.0.12")}
     failed = [r for r in all_rows if r["status"] == "failed"]
     rows = [r for r in all_rows if r["status"] != "failed"]
-    jil_fails = int(rows[0]["runtime_version"].split(".")[0]) >= 9
-    assert len(rows) == 2 * (16 if jil_fails else 18)  # 9 benchmarks × 2 levels, 2 interleaved rounds each
-    assert {(r["benchmark"], r["isa_requested"]) for r in failed} == ({("deser-string-1-jil", "native"), ("deser-string-1-jil", "scalar")} if jil_fails else set())
+    assert len(rows) == 2 * (16 + 18)  # 9 benchmarks × 2 levels × 2 runtimes, 2 interleaved rounds each, minus Jil on 10
+    assert {(r["benchmark"], r["isa_requested"], r["runtime_requested"]) for r in failed} == {
+        ("deser-string-1-jil", "native", "10.0.12"), ("deser-string-1-jil", "scalar", "10.0.12")}
     assert all(r["error"].startswith("Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: ") for r in failed)
     assert {r["isa_requested"] for r in rows} == {"native", "scalar"}
     assert {r["round_index"] for r in rows} == {1, 2}
@@ -56,12 +58,15 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
 
 def test_the_report_marks_verification_and_effective_isa(smoke_run):
     report = (smoke_run / "report" / "report.md").read_text()
-    assert "| dotnet | scalar | `DOTNET_EnableHWIntrinsic=0` | scalar | run |" in report
+    assert "| dotnet@10.0.12 | scalar | `DOTNET_EnableHWIntrinsic=0` | scalar | run |" in report
+    assert "| dotnet@8.0.0 | scalar | `DOTNET_EnableHWIntrinsic=0` | scalar | run |" in report
     assert "void: verification failed" in report
     assert "SystemTextCaseSensitive_Camel ⚠" in report
     assert (smoke_run / "report" / "charts" / "000-myclass-ratio-bars.png").is_file()
     assert (smoke_run / "report" / "charts" / "004-ser-bytes-1-ratio-bars.png").is_file()
+    assert (smoke_run / "report" / "charts" / "000-myclass-runtime-sweep.png").is_file()  # the group ran on two runtimes
     if "| deser-string-1-jil |" in report and "Jil 3.0.0-alpha2" in report:
         assert "failed: Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: " in report
     environment = json.loads((smoke_run / "environment.json").read_text())
-    assert environment["labs"]["dotnet"]["env"]["libraries"]["BenchmarkDotNet"].startswith("0.")
+    assert environment["labs"]["dotnet@8.0.0"]["env"]["libraries"]["System.Text.Json"] == "8.0.0"  # in-box: moves with the runtime
+    assert environment["labs"]["dotnet@10.0.12"]["env"]["libraries"]["BenchmarkDotNet"].startswith("0.")

@@ -53,6 +53,16 @@ def test_a_current_build_is_reused_and_a_changed_input_rebuilds(tmp_path: pathli
     assert (tmp_path / "builds.txt").read_text().count("built") == 2
 
 
+def test_files_in_ignored_folders_do_not_force_a_rebuild(tmp_path: pathlib.Path):
+    from dataclasses import replace
+    lab = replace(_counting_lab(tmp_path), build_inputs=("src/**/*.txt",), build_ignore=("src/obj",))
+    build_lab(lab, tmp_path / "1.log")
+    (tmp_path / "src" / "obj").mkdir()
+    (tmp_path / "src" / "obj" / "generated.txt").write_text("written by the build")
+    build_lab(lab, tmp_path / "2.log")
+    assert (tmp_path / "builds.txt").read_text().count("built") == 1
+
+
 def test_a_lab_without_declared_inputs_is_always_rebuilt(tmp_path: pathlib.Path):
     from dataclasses import replace
     lab = replace(_counting_lab(tmp_path), build_inputs=())

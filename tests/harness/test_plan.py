@@ -93,5 +93,5 @@ def test_an_unknown_runtime_name_is_rejected_with_the_valid_ones():
 def test_cells_carry_their_runtime_and_run_each_runtime_in_one_block_per_level():
     experiments = [load_experiments()["001"]]
     cells = plan_cells(experiments, _levels("native"), runtimes=_runtimes(["8.0.0", "10.0.12"], experiments))
-    assert [c.runtime for c in cells] == ["8.0.0"] * 5 + ["10.0.12"] * 5
+    assert [c.runtime for c in cells] == ["8.0.0"] * 7 + ["10.0.12"] * 7
     assert cells[0].cell_id.endswith("@native/8.0.0") and cells[0].target == "dotnet@8.0.0"

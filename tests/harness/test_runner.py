@@ -22,32 +22,32 @@ def test_a_smoke_run_stores_one_row_per_cell_and_round_with_verification_and_eff
     rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
     assert len(rows) == 20  # 10 cells × 2 rounds
     assert summary.counts == {"ok": 12, "unverified": 8}
-    camel = rows[("000:SystemTextCaseSensitive_Camel@scalar", 2)]
+    camel = rows[("000:SystemTextCaseSensitive_Camel@scalar/10.0.12", 2)]
     assert camel["status"] == "unverified" and camel["verification_status"] == "failed"
     assert camel["isa_effective"] == "scalar" and camel["isa_switches"] == {"DOTNET_EnableHWIntrinsic": "0"}
-    assert rows[("000:NewtonSoftJson_Camel@native", 1)]["isa_effective"] == "avx512"
-    assert rows[("000:NewtonSoftJson_Camel@native", 1)]["raw_path"].startswith("raw/000__NewtonSoftJson_Camel__native/round-1/bdn/")
+    assert rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]["isa_effective"] == "avx512"
+    assert rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]["raw_path"].startswith("raw/000__NewtonSoftJson_Camel__native__10.0.12/round-1/bdn/")
     env = json.loads((summary.directory / "environment.json").read_text())
-    assert env["labs"]["dotnet"]["isa_levels"]["scalar"]["state"] == "run"
+    assert env["labs"]["dotnet@10.0.12"]["isa_levels"]["scalar"]["state"] == "run"
     assert (summary.directory.parent / "latest").resolve() == summary.directory
 
 
 def test_a_failing_cell_is_recorded_and_the_run_goes_on(fixture_dir, smoke_options):
-    backend = FakeBackend(fixture_dir, failing_cells=frozenset({"000:NewtonSoftJson_Camel@native"}))
+    backend = FakeBackend(fixture_dir, failing_cells=frozenset({"000:NewtonSoftJson_Camel@native/10.0.12"}))
     summary = execute_run(smoke_options, backend)
     rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
-    failed = rows[("000:NewtonSoftJson_Camel@native", 1)]
+    failed = rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]
     assert failed["status"] == "failed" and "simulated failure" in failed["error"]
     assert len(backend.cells_run) == 19  # the failed cell is not retried in this session's later rounds
-    assert ("000:NewtonSoftJson_Camel@native", 2) not in rows and ("000:NewtonSoftJson_Camel@scalar", 2) in rows
+    assert ("000:NewtonSoftJson_Camel@native/10.0.12", 2) not in rows and ("000:NewtonSoftJson_Camel@scalar/10.0.12", 2) in rows
 
 
 def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_options):
-    first = execute_run(smoke_options, FakeBackend(fixture_dir, failing_cells=frozenset({"001:single-newtonsoft@scalar"})))
+    first = execute_run(smoke_options, FakeBackend(fixture_dir, failing_cells=frozenset({"001:single-newtonsoft@scalar/10.0.12"})))
     second_backend = FakeBackend(fixture_dir)
     second = execute_run(dataclasses.replace(smoke_options, resume=True), second_backend)
     assert second.directory == first.directory
-    assert second_backend.cells_run == ["001:single-newtonsoft@scalar", "001:single-newtonsoft@scalar"]  # both rounds
+    assert second_backend.cells_run == ["001:single-newtonsoft@scalar/10.0.12", "001:single-newtonsoft@scalar/10.0.12"]  # both rounds
     assert second.counts.get("failed") is None
     assert any(p.name.startswith("environment.resumed-") for p in second.directory.iterdir())
 
@@ -64,7 +64,7 @@ def test_a_switch_that_does_not_take_effect_fails_its_cells_with_the_reason(fixt
     scalar = [r for r in _rows(summary) if r["isa_requested"] == "scalar"]
     assert scalar and all(r["status"] == "failed" for r in scalar)
     assert "did not take effect" in scalar[0]["error"] and "sse2=True (expected False)" in scalar[0]["error"]
-    assert not any(c.endswith("@scalar") for c in backend.cells_run)  # never timed
+    assert not any(c.endswith("@scalar/10.0.12") for c in backend.cells_run)  # never timed
 
 
 def test_a_level_identical_to_native_is_reported_not_rerun(fixture_dir, smoke_options):
@@ -74,7 +74,7 @@ def test_a_level_identical_to_native_is_reported_not_rerun(fixture_dir, smoke_op
     skipped = [r for r in _rows(summary) if r["isa_requested"] == "no-avx512"]
     assert skipped and all(r["status"] == "skipped" for r in skipped)
     assert "identical to native" in skipped[0]["error"]
-    assert not any(c.endswith("@no-avx512") for c in backend.cells_run)
+    assert not any(c.endswith("@no-avx512/10.0.12") for c in backend.cells_run)
 
 
 def test_an_unknown_variant_in_an_experiment_lists_the_labs_variants(tmp_path, fixture_dir, smoke_options):
@@ -107,7 +107,7 @@ def test_a_lab_whose_runtime_is_missing_is_refused_with_the_program_name(tmp_pat
 
 def test_sequential_rounds_repeat_every_cell_of_a_level_in_plan_order(fake_backend, smoke_options):
     execute_run(dataclasses.replace(smoke_options, design="sequential"), fake_backend)
-    native = [c for c in fake_backend.cells_run if c.endswith("@native")]
+    native = [c for c in fake_backend.cells_run if c.endswith("@native/10.0.12")]
     assert native[:5] == native[5:10]  # round 2 repeats round 1's order after all of round 1
     assert fake_backend.cells_run[:10] == native  # and a level finishes before the next starts
 
@@ -158,7 +158,7 @@ def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough
 def test_a_group_that_cannot_reach_the_target_stops_at_its_cap_and_says_so(smoke_options, tmp_path, capsys):
     summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 2, max_rounds = 5, target_rel_ci = 0.001 }", 0.2)
     assert max(r["round_index"] for r in _rows(summary)) == 5
-    assert "group 001/single@native: imprecise after 5 round(s)" in capsys.readouterr().err
+    assert "group 001/single@native on 10.0.12: imprecise after 5 round(s)" in capsys.readouterr().err
 
 
 def test_a_per_cell_time_cap_stops_a_group_after_its_cells_have_used_it(smoke_options, tmp_path):
@@ -176,9 +176,9 @@ def test_calibration_is_timed_before_each_level_and_at_the_end(fake_backend, smo
 
 
 def test_each_row_records_what_else_its_cpu_did(fixture_dir, smoke_options):
-    backend = FakeBackend(fixture_dir, interference_ms={"001:single-newtonsoft@native": 1500.0})
+    backend = FakeBackend(fixture_dir, interference_ms={"001:single-newtonsoft@native/10.0.12": 1500.0})
     rows = _rows(execute_run(smoke_options, backend))
-    disturbed = [r for r in rows if r["cell_id"] == "001:single-newtonsoft@native"]
+    disturbed = [r for r in rows if r["cell_id"] == "001:single-newtonsoft@native/10.0.12"]
     assert all(r["cpu_other_ms"] == 1500.0 and r["involuntary_context_switches"] == 3 for r in disturbed)
 
 
@@ -221,6 +221,6 @@ def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_
     monkeypatch.setitem(scheduler.NORMALIZERS, "bdn", picky)
     summary = execute_run(smoke_options, fake_backend)
     rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
-    failed = rows[("000:NewtonSoftJson_Camel@native", 1)]
+    failed = rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]
     assert failed["status"] == "failed" and "could not be normalized: ValueError: Statistics.mean_ns = 0" in failed["error"]
-    assert rows[("000:NewtonSoftJson_Camel@scalar", 2)]["status"] == "ok"
+    assert rows[("000:NewtonSoftJson_Camel@scalar/10.0.12", 2)]["status"] == "ok"

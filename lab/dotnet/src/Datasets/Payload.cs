@@ -28,7 +28,7 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
         var bytes = File.ReadAllBytes(path);
         // Same decoding as File.ReadAllText: UTF-8, BOM detected and dropped.
         var text = new StreamReader(new MemoryStream(bytes), Encoding.UTF8, detectEncodingFromByteOrderMarks: true).ReadToEnd();
-        var sha = Convert.ToHexStringLower(SHA256.HashData(bytes));
+        var sha = Convert.ToHexString(SHA256.HashData(bytes)).ToLowerInvariant();
         var parts = (entry.Layout ?? DatasetEntry.Document) switch
         {
             DatasetEntry.Document => null,
