@@ -126,7 +126,7 @@ def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], st
 def primary_runtime(hardware: Hardware, runtimes: list[str]) -> str:
     """The runtime a figure's primary verdict is read on: the first of its hardware's stand-ins that was measured, else
     the lab's only (or first planned) runtime."""
-    return next((r for r in hardware.lab_runtimes if r in runtimes), runtimes[0] if runtimes else DEFAULT_RUNTIME)
+    return hardware.stand_in(runtimes, runtimes[0] if runtimes else DEFAULT_RUNTIME)
 
 
 def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -> list[Verdict]:

@@ -51,21 +51,21 @@ def build_fingerprint(lab: LabSpec) -> str | None:
     return digest.hexdigest()
 
 
-def build_is_current(lab: LabSpec) -> bool:
-    """True when the lab's build output holds a build of exactly these inputs."""
-    fingerprint = build_fingerprint(lab)
+def _is_current(lab: LabSpec, fingerprint: str | None) -> bool:
+    """True when the lab's build output holds a build of exactly the inputs with this fingerprint."""
     stamp = lab.directory / lab.build_output / STAMP_FILE
     return fingerprint is not None and stamp.is_file() and stamp.read_text().strip() == fingerprint
 
 
-def build_lab(lab: LabSpec, log_path: pathlib.Path) -> None:
-    """Runs lab.toml's build command in the lab folder, unless its output is current; raises BuildError with
-    advice on failure."""
+def build_lab(lab: LabSpec, log_path: pathlib.Path) -> bool:
+    """Runs lab.toml's build command in the lab folder, unless its output is current; returns whether it built.
+    Raises BuildError with advice on failure."""
     if not lab.build:
-        return
-    if build_is_current(lab):
+        return False
+    fingerprint = build_fingerprint(lab)
+    if _is_current(lab, fingerprint):
         log_path.write_text(f"build of {lab.target} is current ({lab.build_output}/{STAMP_FILE}); not rebuilt\n")
-        return
+        return False
     try:
         done = subprocess.run(list(lab.build), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
     except FileNotFoundError as e:
@@ -77,6 +77,6 @@ def build_lab(lab: LabSpec, log_path: pathlib.Path) -> None:
         errors = [line.strip() for line in (done.stdout + done.stderr).splitlines() if ": error " in line or line.strip().startswith("error")]
         first = errors[0] if errors else f"exit code {done.returncode}"
         raise BuildError(f"lab '{lab.name}' failed to build: {first}", f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})")
-    fingerprint = build_fingerprint(lab)
     if fingerprint is not None:
         (lab.directory / lab.build_output / STAMP_FILE).write_text(fingerprint + "\n")
+    return True

@@ -19,7 +19,7 @@ from harness.environment import collect_host_environment
 from harness.errors import HarnessError, UnknownNameError
 from harness.experiments import load_experiments
 from harness.isa import load_isa_table
-from harness.build import build_is_current, build_lab
+from harness.build import build_lab
 from harness.labs import find_lab, load_labs
 from harness.probe import host_arch
 from harness.profiles import load_profiles
@@ -118,9 +118,8 @@ def _build(args: argparse.Namespace) -> int:
         lab.check_requirements()
         for runtime in _split(args.runtime) or lab.runtime_names:
             build = lab.for_runtime(runtime)
-            current = build_is_current(build)
-            build_lab(build, log_dir / f"build-{build.target}.log")
-            print(f"{build.target}: {'current, reused' if current else 'built'}", file=sys.stderr)
+            built = build_lab(build, log_dir / f"build-{build.target}.log")
+            print(f"{build.target}: {'built' if built else 'current, reused'}", file=sys.stderr)
     return 0
 
 

@@ -7,6 +7,7 @@ hardware, and the published figures. Loading validates every cross-reference.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 import pathlib
 import tomllib
 from dataclasses import dataclass
@@ -49,6 +50,10 @@ class Hardware:
     runtime: str
     isa_level: str
     lab_runtimes: tuple[str, ...] = ()
+
+    def stand_in(self, available: Sequence[str], fallback: str) -> str:
+        """The first of this hardware's stand-in runtimes that is available; `fallback` when none is."""
+        return next((name for name in self.lab_runtimes if name in available), fallback)
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,6 @@ CLAIMED_RUNTIMES = "claims"
 SWEEP_RUNTIMES = "sweep"
 
 
-def stand_in_runtime(lab: LabSpec, preferred: tuple[str, ...]) -> str:
-    """The first of a published runtime's stand-ins that the lab is built for; the lab's default when none is."""
-    return next((name for name in preferred if name in lab.runtime_names), lab.default_runtime)
-
-
 def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiments: list[Experiment]) -> dict[tuple[str, str], list[str]]:
     """The runtimes each (experiment, benchmark) runs on, in the order of its lab's runtimes.
 
@@ -35,22 +30,21 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
     every runtime for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does."""
     wanted: dict[tuple[str, str], set[str]] = {}
     for exp in experiments:
+        measured = [c for c in exp.claims if not c.cannot_reproduce]
         claimed: dict[str, set[str]] = {}
-        for c in exp.claims:
-            if c.cannot_reproduce:
-                continue
+        for c in measured:
             for bench in (c.benchmark, c.reference):
                 lab = labs[exp.benchmarks[bench].lab]
-                claimed.setdefault(bench, set()).add(stand_in_runtime(lab, exp.hardware[c.hardware].lab_runtimes))
+                claimed.setdefault(bench, set()).add(exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime))
         for bench in exp.benchmarks.values():
             lab = labs[bench.lab]
+            fallback = {exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime) for c in measured} or {lab.default_runtime}
             chosen: set[str] = set()
             for name in names:
                 if name == ALL_RUNTIMES or (name == SWEEP_RUNTIMES and bench.id in exp.runtime_sweep):
                     chosen |= set(lab.runtime_names)
                 elif name == CLAIMED_RUNTIMES:
-                    fallback = {stand_in_runtime(lab, exp.hardware[c.hardware].lab_runtimes) for c in exp.claims if not c.cannot_reproduce}
-                    chosen |= claimed.get(bench.id, fallback or {lab.default_runtime})
+                    chosen |= claimed.get(bench.id, fallback)
                 elif name in lab.runtime_names:
                     chosen.add(name)
                 elif name != SWEEP_RUNTIMES:
