@@ -29,10 +29,12 @@ LOGS_DIR = "logs"
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.
 #: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
 #: 3: rows carry runtime_requested, the lab build (runtime) a cell ran on; rows of version 2 read as "default".
-SCHEMA_VERSION = 3
+#: 4: rows carry runtime_switches (the runtime variables the process saw) and engine_version (e.g. BenchmarkDotNet 0.14.0).
+SCHEMA_VERSION = 4
 
-#: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default").
-READABLE_SCHEMA_VERSIONS = (2, 3)
+#: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default"); a
+#: version-3 row lacks only the two version-4 fields (empty switches, unknown engine).
+READABLE_SCHEMA_VERSIONS = (2, 3, 4)
 
 #: Version of the configuration files this harness reads (experiments/*.toml, profiles.toml).
 CONFIG_SCHEMA_VERSION = 1

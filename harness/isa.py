@@ -82,12 +82,16 @@ def load_isa_table(path: pathlib.Path = ISA_LEVELS_FILE) -> IsaTable:
 
 
 def unmet_expectations(level: IsaLevel, flags: dict[str, Any]) -> list[str]:
-    """Flags that contradict the level, as 'avx2=True (expected False)'; empty when it took effect."""
-    return [
-        f"{name}={flags.get(name)!r} (expected {want!r})"
-        for name, want in level.expect.items()
-        if flags.get(name) != want
-    ]
+    """Flags that contradict the level, as 'avx2=True (expected False)'; empty when it took effect.
+
+    A flag the process does not report is unknown, not a contradiction: a runtime older than the API cannot say
+    (.NET Core 3.1 has no Vector128.IsHardwareAccelerated and no AVX-512 API). The level must still be shown by at
+    least one flag the process reports; a level none of whose flags can be read back is unmet."""
+    expected = level.expect.items()
+    reported = [(name, want) for name, want in expected if name in flags]
+    if expected and not reported:
+        return [f"none of {', '.join(sorted(level.expect))} is reported by this runtime, so level {level.name!r} cannot be verified"]
+    return [f"{name}={flags[name]!r} (expected {want!r})" for name, want in reported if flags[name] != want]
 
 
 def describe_effective(flags: dict[str, Any]) -> str:

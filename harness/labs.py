@@ -31,6 +31,7 @@ class LabRuntime:
     values: dict[str, str]
     environment: dict[str, str]
     note: str = ""
+    sweep: bool = True  # part of a runtime sweep (lab.toml `sweep = false`: only by name or with "all")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,11 @@ class LabSpec:
     def runtime_names(self) -> tuple[str, ...]:
         """The runtimes this lab can be built for, in lab.toml order."""
         return tuple(self.runtimes) or (DEFAULT_RUNTIME,)
+
+    @property
+    def sweep_runtime_names(self) -> tuple[str, ...]:
+        """The runtimes a runtime sweep shows (all but those lab.toml marks `sweep = false`)."""
+        return tuple(name for name, spec in self.runtimes.items() if spec.sweep) or self.runtime_names
 
     @property
     def target(self) -> str:
@@ -102,8 +108,9 @@ class LabSpec:
 
 
 def _runtime(name: str, spec: dict) -> LabRuntime:
-    values = {k: str(v) for k, v in spec.items() if k not in ("version", "environment", "note")}
-    return LabRuntime(name, str(spec["version"]), values, {k: str(v) for k, v in spec.get("environment", {}).items()}, spec.get("note", ""))
+    values = {k: str(v) for k, v in spec.items() if k not in ("version", "environment", "note", "sweep")}
+    return LabRuntime(name, str(spec["version"]), values, {k: str(v) for k, v in spec.get("environment", {}).items()},
+                      spec.get("note", ""), bool(spec.get("sweep", True)))
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:

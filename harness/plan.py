@@ -27,7 +27,7 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
     A runtime name or "all" applies to every benchmark of a lab that has it; "claims" gives each benchmark the runtime
     standing in for the runtime of each figure naming it (a benchmark no figure names: those of its experiment's
     figures, as for ISA levels); "sweep" adds
-    every runtime for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does."""
+    the lab's sweep runtimes (lab.toml: all but `sweep = false`) for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does."""
     wanted: dict[tuple[str, str], set[str]] = {}
     for exp in experiments:
         measured = [c for c in exp.claims if not c.cannot_reproduce]
@@ -41,8 +41,10 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
             fallback = {exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime) for c in measured} or {lab.default_runtime}
             chosen: set[str] = set()
             for name in names:
-                if name == ALL_RUNTIMES or (name == SWEEP_RUNTIMES and bench.id in exp.runtime_sweep):
+                if name == ALL_RUNTIMES:
                     chosen |= set(lab.runtime_names)
+                elif name == SWEEP_RUNTIMES and bench.id in exp.runtime_sweep:
+                    chosen |= set(lab.sweep_runtime_names)
                 elif name == CLAIMED_RUNTIMES:
                     chosen |= claimed.get(bench.id, fallback)
                 elif name in lab.runtime_names:

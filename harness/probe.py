@@ -65,7 +65,7 @@ def classify_level(lab: LabSpec, level: IsaLevel, switches: dict[str, str], flag
         return LevelProbe(level.name, switches, flags, effective, "not-effective", detail)
     if level.name != "native" and flags == native_flags:
         return LevelProbe(level.name, switches, flags, effective, "same-as-native",
-                          f"identical to native on this CPU ({effective}): reported, not re-run")
+                          f"identical to native on this CPU ({effective}): measured only where the run does not measure native too")
     return LevelProbe(level.name, switches, flags, effective, "run")
 
 

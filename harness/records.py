@@ -201,6 +201,8 @@ class ResultRow:
     language: str | None = None
     runtime: str | None = None
     runtime_version: str | None = None
+    runtime_switches: dict[str, str] = field(default_factory=dict)
+    engine_version: str | None = None
     library: str | None = None
     library_version: str | None = None
     dataset_sha256: str | None = None

@@ -64,7 +64,7 @@ class Session:
 
     def run(self, cells: list[Cell]) -> None:
         """Records cells that cannot run, then runs every unit of the rest, level by level."""
-        runnable = [c for c in cells if self._level(c).state == "run" and not c.unavailable]
+        runnable = [c for c in cells if self._runnable(c, cells)]
         for cell in cells:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
@@ -154,6 +154,18 @@ class Session:
             return failed_row(ctx, f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {request.out_dir})")
         outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
         return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
+
+    def _runnable(self, cell: Cell, cells: list[Cell]) -> bool:
+        """A cell runs when its level took effect, or when its level is the same as native here and the run does not
+        measure that benchmark at native anyway: a figure published on a CPU without AVX-512 is measured at no-avx512,
+        which on a CPU (or runtime) without AVX-512 is native itself. Only a true duplicate is reported, not re-run."""
+        if cell.unavailable:
+            return False
+        state = self._level(cell).state
+        if state == "same-as-native":
+            native = dataclasses.replace(cell, isa_level="native")
+            return native not in cells
+        return state == "run"
 
     def _unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self._level(cell)

@@ -101,6 +101,11 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "language": env["language"],
         "runtime": env["runtime"],
         "runtime_version": env["runtime_version"],
+        # Every DOTNET_/COMPlus_ variable the process saw (ISA switches, tiering, invariant globalization on 3.1).
+        "runtime_switches": dict(env.get("runtime_switches") or {}),
+        # The measuring engine as it reported itself: BenchmarkDotNet 0.15.8, or 0.14.0 on .NET Core 3.1.
+        "engine_version": f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
+                          f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetVersion', 'unknown')}",
         "library": cell["library"],
         "library_version": cell["library_version"],
         "dataset_sha256": cell["dataset_sha256"],

@@ -31,12 +31,13 @@ def smoke_run(tmp_path_factory):
 
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
     all_rows = [json.loads(line) for line in (smoke_run / "results.jsonl").read_text().splitlines()]
-    # Two runtimes (8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+: its
-    # cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 8.0.0.
-    assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {("8.0.0", "8.0.0"), ("10.0.12", "10.0.12")}
+    # Three runtimes (3.1.3, 8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+:
+    # its cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 3.1.3 and 8.0.0.
+    assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {
+        ("3.1.3", "3.1.3"), ("8.0.0", "8.0.0"), ("10.0.12", "10.0.12")}
     failed = [r for r in all_rows if r["status"] == "failed"]
     rows = [r for r in all_rows if r["status"] != "failed"]
-    assert len(rows) == 2 * (16 + 18)  # 9 benchmarks × 2 levels × 2 runtimes, 2 interleaved rounds each, minus Jil on 10
+    assert len(rows) == 2 * (18 + 18 + 16)  # 9 benchmarks × 2 levels × 3 runtimes, 2 interleaved rounds each, minus Jil on 10
     assert {(r["benchmark"], r["isa_requested"], r["runtime_requested"]) for r in failed} == {
         ("deser-string-1-jil", "native", "10.0.12"), ("deser-string-1-jil", "scalar", "10.0.12")}
     assert all(r["error"].startswith("Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: ") for r in failed)
@@ -48,7 +49,17 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
         assert row["mean_ns"] > 0 and row["allocated_bytes_per_op"] is not None
         assert (smoke_run / row["raw_path"]).is_file() and (smoke_run / row["log_path"]).is_file()
     scalar = [r for r in rows if r["isa_requested"] == "scalar"]
-    assert all(r["isa_effective"] == "scalar" and r["isa_flags"]["vector128"] is False for r in scalar)
+    assert all(r["isa_effective"] == "scalar" and r["isa_flags"]["sse2"] is False for r in scalar)
+    # .NET Core 3.1 cannot say whether Vector128 is accelerated (no API): the flag is absent there, not false.
+    assert all(r["isa_flags"]["vector128"] is False for r in scalar if r["runtime_requested"] != "3.1.3")
+    assert all("vector128" not in r["isa_flags"] for r in rows if r["runtime_requested"] == "3.1.3")
+    # Each row names its measuring engine and the runtime variables its process saw: BenchmarkDotNet 0.14.0 on 3.1, whose
+    # switches take the COMPlus_ prefix, with invariant globalization (no ICU it knows on Debian 12).
+    assert {(r["runtime_requested"], r["engine_version"]) for r in rows} == {
+        ("3.1.3", "BenchmarkDotNet 0.14.0"), ("8.0.0", "BenchmarkDotNet 0.15.8"), ("10.0.12", "BenchmarkDotNet 0.15.8")}
+    legacy = [r for r in rows if r["runtime_requested"] == "3.1.3"]
+    assert all(r["runtime_switches"]["DOTNET_SYSTEM_GLOBALIZATION_INVARIANT"] == "1" for r in legacy)
+    assert all(r["runtime_switches"]["COMPlus_EnableHWIntrinsic"] == "0" for r in legacy if r["isa_requested"] == "scalar")
     native = [r for r in rows if r["isa_requested"] == "native"]
     assert all(r["isa_effective"] != "scalar" for r in native)
     # The write-ups' case-sensitive camelCase benchmarks bind nothing: the real lab must say so.
@@ -60,6 +71,7 @@ def test_the_report_marks_verification_and_effective_isa(smoke_run):
     report = (smoke_run / "report" / "report.md").read_text()
     assert "| dotnet@10.0.12 | scalar | `DOTNET_EnableHWIntrinsic=0` | scalar | run |" in report
     assert "| dotnet@8.0.0 | scalar | `DOTNET_EnableHWIntrinsic=0` | scalar | run |" in report
+    assert "| dotnet@3.1.3 | scalar | `COMPlus_EnableHWIntrinsic=0` | scalar | run |" in report
     assert "void: verification failed" in report
     assert "SystemTextCaseSensitive_Camel ⚠" in report
     assert (smoke_run / "report" / "charts" / "000-myclass-ratio-bars.png").is_file()
@@ -69,4 +81,5 @@ def test_the_report_marks_verification_and_effective_isa(smoke_run):
         assert "failed: Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: " in report
     environment = json.loads((smoke_run / "environment.json").read_text())
     assert environment["labs"]["dotnet@8.0.0"]["env"]["libraries"]["System.Text.Json"] == "8.0.0"  # in-box: moves with the runtime
+    assert environment["labs"]["dotnet@3.1.3"]["env"]["libraries"]["System.Text.Json"] == "3.1.3"  # not the package BDN 0.14 brings
     assert environment["labs"]["dotnet@10.0.12"]["env"]["libraries"]["BenchmarkDotNet"].startswith("0.")

@@ -19,6 +19,8 @@ def test_a_real_cell_folder_normalizes_to_bdn_statistics_with_a_99_percent_inter
     assert outcome.fields["allocated_bytes_per_op"] == 696
     assert outcome.fields["library"] == "System.Text.Json"
     assert outcome.fields["runtime_version"].startswith("10.")
+    assert outcome.fields["engine_version"].startswith("BenchmarkDotNet 0.")  # as BenchmarkDotNet's report names itself
+    assert isinstance(outcome.fields["runtime_switches"], dict)
     assert outcome.verification.status == "passed"
     assert outcome.isa_flags["avx512f"] is True
 

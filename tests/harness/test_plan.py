@@ -74,14 +74,19 @@ def test_claims_runtimes_put_each_figure_on_the_runtime_standing_in_for_its_own(
     assert per_bench[("004", "ser-string-1-jil")] == ["8.0.0"]  # write-up 004 ran .NET 8.0.0
     assert per_bench[("003", "serialize-big-stj")] == ["9.0.20"]  # write-up 003 ran .NET 9
     assert per_bench[("003", "serialize-big-newtonsoft")] == ["9.0.20"]  # the baseline follows its group
+    # Write-up 000 ran .NET Core 3.1; its commenter's figures (H000b) stand on 8.0.0.
+    assert per_bench[("000", "SystemTextCaseInsensitive_Camel")] == ["3.1.3", "8.0.0"]
 
 
-def test_sweep_adds_every_runtime_for_the_sweep_benchmarks_and_their_baselines_only():
+def test_sweep_adds_the_sweep_runtimes_for_the_sweep_benchmarks_and_their_baselines_only():
     from harness.labs import load_labs
-    every = list(load_labs()["dotnet"].runtime_names)
+    lab = load_labs()["dotnet"]
+    sweep = list(lab.sweep_runtime_names)
+    assert sweep == ["3.1.3", "8.0.0", "9.0.20", "10.0.12"]  # one per major version; 8.0.31 only by name or with "all"
     per_bench = _runtimes(["claims", "sweep"])
-    assert per_bench[("000", "SystemTextCaseInsensitive_Pascal")] == every
-    assert per_bench[("000", "NewtonSoftJson_Camel")] == every  # baseline of the swept group
+    assert per_bench[("000", "SystemTextCaseInsensitive_Pascal")] == sweep
+    assert per_bench[("000", "NewtonSoftJson_Camel")] == sweep  # baseline of the swept group
+    assert _runtimes(["all"])[("000", "SystemTextCaseInsensitive_Pascal")] == list(lab.runtime_names)
     assert len(per_bench[("000", "SystemText_CamelNamingPolicy")]) == 1
 
 

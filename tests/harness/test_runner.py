@@ -77,6 +77,17 @@ def test_a_level_identical_to_native_is_reported_not_rerun(fixture_dir, smoke_op
     assert not any(c.endswith("@no-avx512/10.0.12") for c in backend.cells_run)
 
 
+def test_a_level_identical_to_native_is_measured_when_the_run_does_not_measure_native(fixture_dir, smoke_options):
+    # A figure published on a CPU without AVX-512 asks for no-avx512; on a CPU (or runtime) without AVX-512 that is native.
+    no_avx512_cpu = {**json.loads((fixture_dir / "env.json").read_text())["isa"], "avx512f": False, "vector512": False}
+    backend = FakeBackend(fixture_dir, native_flags=no_avx512_cpu)
+    summary = execute_run(dataclasses.replace(smoke_options, isa_levels=("no-avx512",)), backend)
+    rows = _rows(summary)
+    assert rows and {r["status"] for r in rows} <= {"ok", "unverified"}
+    assert {r["isa_requested"] for r in rows} == {"no-avx512"} and {r["isa_effective"] for r in rows} == {"avx2"}
+    assert all(c.endswith("@no-avx512/10.0.12") for c in backend.cells_run)
+
+
 def test_an_unknown_variant_in_an_experiment_lists_the_labs_variants(tmp_path, fixture_dir, smoke_options):
     experiments = tmp_path / "experiments"
     shutil.copytree(smoke_options.experiments_dir, experiments)

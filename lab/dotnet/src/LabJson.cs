@@ -9,12 +9,18 @@ public static class LabJson
 {
     public static readonly JsonSerializerOptions Options = new()
     {
-        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        PropertyNamingPolicy = SnakeCase,
         WriteIndented = true,
         // Readable quotes and non-ASCII in messages; these files are never embedded in HTML.
         Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.SnakeCaseLower) },
+        Converters = { new JsonStringEnumConverter(SnakeCase) },
     };
+
+#if LEGACY_RUNTIME
+    private static JsonNamingPolicy SnakeCase => new Compat.SnakeCaseLowerPolicy();
+#else
+    private static JsonNamingPolicy SnakeCase => JsonNamingPolicy.SnakeCaseLower;
+#endif
 
     /// <summary>Serializes a lab output object.</summary>
     public static string Write(object value) => JsonSerializer.Serialize(value, value.GetType(), Options);

@@ -1,3 +1,4 @@
+#if !LEGACY_RUNTIME
 using JsonLab.Datasets;
 using SpanJson;
 
@@ -18,3 +19,4 @@ public sealed class SpanJsonAdapter(string variant, string description, PayloadF
     public override Func<object> BindSerialize<T>(T value) =>
         ByForm<Func<object>>(() => JsonSerializer.Generic.Utf16.Serialize(value), () => JsonSerializer.Generic.Utf8.Serialize(value));
 }
+#endif

@@ -1,3 +1,4 @@
+#if !LEGACY_RUNTIME
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
@@ -44,3 +45,4 @@ public sealed class StjSourceGenAdapter(string variant, string description, Payl
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, GenerationMode = JsonSourceGenerationMode.Default)]
 [JsonSerializable(typeof(ICollection<SimpleModel>))]
 public sealed partial class SimpleModelJsonContext : JsonSerializerContext;
+#endif

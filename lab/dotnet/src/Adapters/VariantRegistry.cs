@@ -19,6 +19,28 @@ public static class VariantRegistry
     private static JsonSerializerOptions AspNetCore3Defaults() =>
         new() { PropertyNameCaseInsensitive = true, PropertyNamingPolicy = JsonNamingPolicy.CamelCase };
 
+    // Libraries with no build for .NET Core 3.1 keep their variant names there, as variants that fail with the reason.
+#if LEGACY_RUNTIME
+    private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
+        new NotOnThisRuntimeAdapter(variant, "System.Text.Json (source generated)", description, form,
+            "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures");
+
+    private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
+        new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, PayloadForm.String, "JsonSerializerDefaults.Web arrived in .NET 5");
+
+    private static ISerializerAdapter SpanJson(string variant, string description, PayloadForm form) =>
+        new NotOnThisRuntimeAdapter(variant, "SpanJson", description, form, "SpanJson 4.0.1 ships lib/net6.0 only");
+#else
+    private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
+        new StjSourceGenAdapter(variant, description, form, SimpleModelJsonContext.Default);
+
+    private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
+        new StjAdapter(variant, description, PayloadForm.String, () => new(JsonSerializerDefaults.Web));
+
+    private static ISerializerAdapter SpanJson(string variant, string description, PayloadForm form) =>
+        new SpanJsonAdapter(variant, description, form);
+#endif
+
     // Write-up 004's settings per library (shared/reference seed-sources §5.2).
     private static Newtonsoft.Json.JsonSerializerSettings NewtonsoftCamelIso() =>
         new() { ContractResolver = new CamelCasePropertyNamesContractResolver(), DateFormatHandling = Newtonsoft.Json.DateFormatHandling.IsoDateFormat };
@@ -44,10 +66,10 @@ public static class VariantRegistry
         new StjAdapter("stj-camel-policy-utf8", "PropertyNamingPolicy=CamelCase (case-sensitive), UTF-8 input", PayloadForm.Utf8Bytes, CamelPolicy),
         new StjAdapter("stj-aspnetcore3-defaults", "ASP.NET Core 3.x MVC defaults: case-insensitive + CamelCase policy, string input", PayloadForm.String, AspNetCore3Defaults),
         new StjAdapter("stj-aspnetcore3-defaults-utf8", "ASP.NET Core 3.x MVC defaults: case-insensitive + CamelCase policy, UTF-8 input", PayloadForm.Utf8Bytes, AspNetCore3Defaults),
-        new StjAdapter("stj-web-defaults", "JsonSerializerDefaults.Web (case-insensitive, CamelCase, quoted numbers allowed), string input", PayloadForm.String, () => new(JsonSerializerDefaults.Web)),
+        StjWebDefaults("stj-web-defaults", "JsonSerializerDefaults.Web (case-insensitive, CamelCase, quoted numbers allowed), string input"),
         new NewtonsoftAdapter("newtonsoft-default", "Newtonsoft.Json JsonConvert default settings (case-insensitive), string input"),
-        new StjSourceGenAdapter("stj-sourcegen-camel", "System.Text.Json source-generated context, CamelCase policy, string", PayloadForm.String, SimpleModelJsonContext.Default),
-        new StjSourceGenAdapter("stj-sourcegen-camel-utf8", "System.Text.Json source-generated context, CamelCase policy, UTF-8 bytes", PayloadForm.Utf8Bytes, SimpleModelJsonContext.Default),
+        StjSourceGen("stj-sourcegen-camel", "System.Text.Json source-generated context, CamelCase policy, string", PayloadForm.String),
+        StjSourceGen("stj-sourcegen-camel-utf8", "System.Text.Json source-generated context, CamelCase policy, UTF-8 bytes", PayloadForm.Utf8Bytes),
         new NewtonsoftAdapter("newtonsoft-camel-iso", "Newtonsoft.Json, camelCase contract resolver, ISO dates, string", PayloadForm.String, NewtonsoftCamelIso),
         new NewtonsoftAdapter("newtonsoft-camel-iso-utf8", "Newtonsoft.Json, camelCase contract resolver, ISO dates; UTF-8 through Encoding.UTF8 string conversion", PayloadForm.Utf8Bytes, NewtonsoftCamelIso),
         new JilAdapter("jil-camel-iso", "Jil, ISO 8601 dates, camelCase names, string", PayloadForm.String, JilCamelIso),
@@ -56,8 +78,8 @@ public static class VariantRegistry
         new NetJsonAdapter("netjson-camel-iso-utc-utf8", "NetJSON, camelCase, ISO UTC dates; UTF-8 through Encoding.UTF8 (read) and a StringWriter (write)", PayloadForm.Utf8Bytes, NetJsonCamelIsoUtc),
         new ServiceStackAdapter("servicestack-camel-iso-utc", "ServiceStack.Text, JsConfig.With(camelCase, ISO 8601, UTC) around every call, string", PayloadForm.String, ServiceStackCamelIsoUtc),
         new ServiceStackAdapter("servicestack-camel-iso-utc-utf8", "ServiceStack.Text, JsConfig.With(camelCase, ISO 8601, UTC) around every call; UTF-8 through Encoding.UTF8 and a StringWriter", PayloadForm.Utf8Bytes, ServiceStackCamelIsoUtc),
-        new SpanJsonAdapter("spanjson-default", "SpanJson default resolver, JsonSerializer.Generic.Utf16 (string)", PayloadForm.String),
-        new SpanJsonAdapter("spanjson-default-utf8", "SpanJson default resolver, JsonSerializer.Generic.Utf8 (UTF-8 bytes)", PayloadForm.Utf8Bytes),
+        SpanJson("spanjson-default", "SpanJson default resolver, JsonSerializer.Generic.Utf16 (string)", PayloadForm.String),
+        SpanJson("spanjson-default-utf8", "SpanJson default resolver, JsonSerializer.Generic.Utf8 (UTF-8 bytes)", PayloadForm.Utf8Bytes),
         new Utf8JsonAdapter("utf8json-default", "Utf8Json default resolver, string (writes UTF-8, then Encoding.UTF8.GetString)", PayloadForm.String),
         new Utf8JsonAdapter("utf8json-default-utf8", "Utf8Json default resolver, UTF-8 bytes", PayloadForm.Utf8Bytes),
         new JsonSrcGenAdapter("jsonsrcgen", "JsonSrcGen compile-time converter, string (ToJson(...).ToString())", PayloadForm.String),
@@ -75,7 +97,7 @@ public static class VariantRegistry
 
     private static string Suggest(string name)
     {
-        var best = All.Select(a => a.Variant).MinBy(v => Levenshtein(v, name));
+        var best = All.Select(a => a.Variant).OrderBy(v => Levenshtein(v, name)).FirstOrDefault();
         return best is not null && Levenshtein(best, name) <= 3 ? $" (did you mean '{best}'?)" : "";
     }
 

@@ -28,7 +28,7 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
         var bytes = File.ReadAllBytes(path);
         // Same decoding as File.ReadAllText: UTF-8, BOM detected and dropped.
         var text = new StreamReader(new MemoryStream(bytes), Encoding.UTF8, detectEncodingFromByteOrderMarks: true).ReadToEnd();
-        var sha = Convert.ToHexString(SHA256.HashData(bytes)).ToLowerInvariant();
+        var sha = string.Concat(Sha256(bytes).Select(b => b.ToString("x2")));
         var parts = (entry.Layout ?? DatasetEntry.Document) switch
         {
             DatasetEntry.Document => null,
@@ -37,5 +37,14 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
             var other => throw new LabException($"dataset '{entry.Name}' has unknown layout '{other}'", $"valid layouts: {DatasetEntry.Document}, {DatasetEntry.Lines}"),
         };
         return new Payload(entry.Name, entry.Model, text, Encoding.UTF8.GetBytes(text), sha, parts);
+    }
+
+    private static byte[] Sha256(byte[] bytes)
+    {
+#if LEGACY_RUNTIME
+        return Compat.ManagedSha256.Hash(bytes);
+#else
+        return SHA256.HashData(bytes);
+#endif
     }
 }

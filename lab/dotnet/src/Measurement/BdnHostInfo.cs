@@ -1,6 +1,10 @@
 using System.Reflection;
 using BenchmarkDotNet.Environments;
+#if LEGACY_RUNTIME
+using BenchmarkDotNet.Portability.Cpu;
+#else
 using Perfolizer.Models;
+#endif
 
 namespace JsonLab.Measurement;
 
@@ -17,11 +21,16 @@ public static class BdnHostInfo
     {
         var info = HostEnvironmentInfo.GetCurrent();
         Set(info, nameof(HostEnvironmentInfo.DotNetSdkVersion), new Lazy<string>(() => "not queried (in-process toolchain; runtime in env.json)"));
+#if LEGACY_RUNTIME
+        // BenchmarkDotNet 0.14 (the version that runs on .NET Core 3.1) names the property CpuInfo.
+        Set(info, nameof(HostEnvironmentInfo.CpuInfo), new Lazy<CpuInfo>(() => new CpuInfo(ModelName(), null, null, Environment.ProcessorCount, null, null, null)));
+#else
         Set(info, nameof(HostEnvironmentInfo.Cpu), new Lazy<CpuInfo>(() => new CpuInfo
         {
             ProcessorName = ModelName(),
             LogicalCoreCount = Environment.ProcessorCount,
         }));
+#endif
     }
 
     private static void Set(object target, string property, object value) =>

@@ -26,7 +26,11 @@ public static class RuntimeProbe
             ["concurrent"] = AppContext.TryGetSwitch("System.GC.Concurrent", out var c) ? c : true,
             ["latency_mode"] = GCSettings.LatencyMode.ToString(),
         },
+#if LEGACY_RUNTIME
+        ["tiered_pgo"] = false, // dynamic PGO arrived in .NET 6; 3.1 ignores the runtimeconfig switch
+#else
         ["tiered_pgo"] = AppContext.TryGetSwitch("System.Runtime.TieredPGO", out var pgo) ? pgo : null,
+#endif
         ["processor_count"] = Environment.ProcessorCount,
         ["libraries"] = LoadedLibraries(),
         ["runtime_switches"] = RuntimeSwitches(),
@@ -39,7 +43,7 @@ public static class RuntimeProbe
             ["BenchmarkDotNet"] = LibraryVersions.OfPackage("BenchmarkDotNet"),
             ["Bogus"] = LibraryVersions.OfPackage("Bogus"),
         };
-        foreach (var adapter in VariantRegistry.All)
+        foreach (var adapter in VariantRegistry.All.Where(a => a is not NotOnThisRuntimeAdapter))
             versions[adapter.Library] = adapter.LibraryVersion;
         return versions;
     }

@@ -70,8 +70,8 @@ public static class RunVerb
             // Warm up by time, then size the iterations from the warm speed instead of BenchmarkDotNet's pilot stage
             // (which costs up to half a second for a fast operation); the job says which it did.
             var prewarm = prewarmMs > 0 ? Prewarm.Run(CellBenchmark.Bound[key], prewarmMs, prewarmQuietMs) : Prewarm.Result.None;
-            Console.Error.WriteLine($"{request.Name}: prewarm {prewarm.Calls} calls in {prewarm.Ms:F0} ms, {prewarm.Compilations} JIT compilations, "
-                                    + (prewarm.JitQuiet ? $"JIT quiet for {prewarmQuietMs} ms" : prewarmQuietMs > 0 ? "JIT still busy at the cap" : "fixed time"));
+            Console.Error.WriteLine($"{request.Name}: prewarm {prewarm.Calls} calls in {prewarm.Ms:F0} ms, {prewarm.Compilations?.ToString() ?? "uncounted"} JIT compilations, "
+                                    + (prewarm.JitQuiet ? $"JIT quiet for {prewarmQuietMs} ms" : prewarmQuietMs > 0 && prewarm.Compilations is not null ? "JIT still busy at the cap" : "fixed time"));
             var job = baseJob.WithInvocationsFrom(prewarm.NsPerCallAtEnd);
             var artifacts = Path.Combine(request.OutDir, "bdn");
             var clock = Stopwatch.StartNew();

@@ -2,7 +2,6 @@ using System.Collections;
 using System.Globalization;
 using System.Reflection;
 using System.Text.Json;
-using System.Text.Json.Nodes;
 
 namespace JsonLab.Verification;
 
@@ -13,27 +12,37 @@ namespace JsonLab.Verification;
 /// </summary>
 public static class StructuralComparer
 {
+    /// <summary>The expected value for <see cref="Compare"/>: the parsed JSON text, or null for a JSON null.</summary>
+    public static JsonElement? Parse(string json)
+    {
+        using var document = JsonDocument.Parse(json);
+        return Present(document.RootElement.Clone());
+    }
+
+    /// <summary>A JSON null is compared like an absent member: with the CLR default.</summary>
+    private static JsonElement? Present(JsonElement element) => element.ValueKind == JsonValueKind.Null ? null : element;
+
     /// <summary>Appends one line per differing field ("path: expected X, got Y") to <paramref name="mismatches"/>.</summary>
-    public static void Compare(object? actual, JsonNode? expected, Type type, string path, MismatchList mismatches)
+    public static void Compare(object? actual, JsonElement? expected, Type type, string path, MismatchList mismatches)
     {
         if (Nullable.GetUnderlyingType(type) is { } underlying && expected is not null)
             type = underlying;
-        if (expected is null)
+        if (expected is not { } json)
             CompareWithDefault(actual, type, path, mismatches);
         else if (type == typeof(string))
-            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.String ? e.GetString() : null);
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.String ? e.GetString() : null);
         else if (type == typeof(bool))
-            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind is JsonValueKind.True or JsonValueKind.False ? e.GetBoolean() : null);
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind is JsonValueKind.True or JsonValueKind.False ? e.GetBoolean() : null);
         else if (IsInteger(type))
-            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var v) ? Convert.ChangeType(v, type, CultureInfo.InvariantCulture) : null);
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var v) ? Convert.ChangeType(v, type, CultureInfo.InvariantCulture) : null);
         else if (type == typeof(double) || type == typeof(float) || type == typeof(decimal))
-            CompareScalar(actual, expected, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
         else if (type == typeof(DateTime) || type == typeof(DateTimeOffset))
-            CompareScalar(ToInstant(actual), expected, path, mismatches, e => e.ValueKind == JsonValueKind.String ? ReadInstant(e.GetString()!) : null);
+            CompareScalar(ToInstant(actual), json, path, mismatches, e => e.ValueKind == JsonValueKind.String ? ReadInstant(e.GetString()!) : null);
         else if (ElementTypeOf(type) is { } elementType)
-            CompareSequence(actual, expected, elementType, path, mismatches);
+            CompareSequence(actual, json, elementType, path, mismatches);
         else if (type.IsClass)
-            CompareObject(actual, expected, type, path, mismatches);
+            CompareObject(actual, json, type, path, mismatches);
         else
             throw new LabException($"the verifier cannot compare values of type {type} at {path}", "extend Verification/StructuralComparer.cs for this type");
     }
@@ -45,21 +54,21 @@ public static class StructuralComparer
             mismatches.Add(path, "null/absent", Describe(actual));
     }
 
-    private static void CompareScalar(object? actual, JsonNode expected, string path, MismatchList mismatches, Func<JsonElement, object?> read)
+    private static void CompareScalar(object? actual, JsonElement expected, string path, MismatchList mismatches, Func<JsonElement, object?> read)
     {
-        var element = expected.GetValue<JsonElement>();
-        var want = read(element);
+        var want = read(expected);
         if (want is null || !Equals(actual, want))
-            mismatches.Add(path, element.GetRawText(), Describe(actual));
+            mismatches.Add(path, expected.GetRawText(), Describe(actual));
     }
 
-    private static void CompareSequence(object? actual, JsonNode expected, Type elementType, string path, MismatchList mismatches)
+    private static void CompareSequence(object? actual, JsonElement expected, Type elementType, string path, MismatchList mismatches)
     {
-        if (expected is not JsonArray array)
+        if (expected.ValueKind != JsonValueKind.Array)
         {
-            mismatches.Add(path, expected.ToJsonString(), Describe(actual));
+            mismatches.Add(path, expected.GetRawText(), Describe(actual));
             return;
         }
+        var array = expected.EnumerateArray().ToList();
         if (actual is not IEnumerable items)
         {
             mismatches.Add(path, $"array of {array.Count}", Describe(actual));
@@ -69,21 +78,22 @@ public static class StructuralComparer
         if (list.Count != array.Count)
             mismatches.Add(path, $"{array.Count} elements", $"{list.Count} elements");
         for (var i = 0; i < Math.Min(list.Count, array.Count); i++)
-            Compare(list[i], array[i], elementType, $"{path}[{i}]", mismatches);
+            Compare(list[i], Present(array[i]), elementType, $"{path}[{i}]", mismatches);
     }
 
-    private static void CompareObject(object? actual, JsonNode expected, Type type, string path, MismatchList mismatches)
+    private static void CompareObject(object? actual, JsonElement expected, Type type, string path, MismatchList mismatches)
     {
-        if (expected is not JsonObject json || actual is null)
+        if (expected.ValueKind != JsonValueKind.Object || actual is null)
         {
-            mismatches.Add(path, expected.ToJsonString(), Describe(actual));
+            mismatches.Add(path, expected.GetRawText(), Describe(actual));
             return;
         }
+        var members = expected.EnumerateObject().ToList();
         foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanRead))
         {
-            var member = json.FirstOrDefault(kv => string.Equals(kv.Key, property.Name, StringComparison.OrdinalIgnoreCase));
+            var member = members.FindIndex(m => string.Equals(m.Name, property.Name, StringComparison.OrdinalIgnoreCase));
             var childPath = path.Length == 0 ? property.Name : $"{path}.{property.Name}";
-            Compare(property.GetValue(actual), member.Value, property.PropertyType, childPath, mismatches);
+            Compare(property.GetValue(actual), member < 0 ? null : Present(members[member].Value), property.PropertyType, childPath, mismatches);
         }
     }
 

@@ -1,7 +1,6 @@
 using System.Reflection;
 using System.Text;
 using System.Text.Json;
-using System.Text.Json.Nodes;
 using JsonLab.Adapters;
 using JsonLab.Datasets;
 using JsonLab.Measurement;
@@ -69,11 +68,16 @@ public static class Verifier
     }
 
     /// <summary>The characters the default encoder escapes, defined independently of both implementations' tables.</summary>
-    public static int ReferenceFirstToEscape(string text) => text.AsSpan().IndexOfAnyExcept(WrittenAsIs);
+    public static int ReferenceFirstToEscape(string text)
+    {
+        for (var i = 0; i < text.Length; i++)
+            if (text[i] >= WrittenAsIs.Length || !WrittenAsIs[text[i]])
+                return i;
+        return -1;
+    }
 
     /// <summary>Printable ASCII except the characters the default encoder escapes.</summary>
-    private static readonly System.Buffers.SearchValues<char> WrittenAsIs = System.Buffers.SearchValues.Create(
-        Enumerable.Range(0x20, 0x7F - 0x20).Select(c => (char)c).Where(c => !"\"&'+<>\\`".Contains(c)).ToArray());
+    private static readonly bool[] WrittenAsIs = Enumerable.Range(0, 0x7F).Select(c => c >= 0x20 && !"\"&'+<>\\`".Contains((char)c)).ToArray();
 
     private static VerificationResult VerifyEscaping(ISerializerAdapter adapter, Payload payload)
     {
@@ -110,7 +114,7 @@ public static class Verifier
         }
 
         var mismatches = new MismatchList();
-        StructuralComparer.Compare(actual, JsonNode.Parse(payload.Text), typeof(T), "", mismatches);
+        StructuralComparer.Compare(actual, StructuralComparer.Parse(payload.Text), typeof(T), "", mismatches);
         var (roundTrip, roundTripDetail) = CheckRoundTrip<T>(adapter, payload);
         var passed = mismatches.Count == 0 && roundTrip == "passed";
         var message = passed
@@ -134,10 +138,10 @@ public static class Verifier
             var error = $"{adapter.Library} {adapter.LibraryVersion} cannot serialize {modelType}: {Describe(e)}";
             return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "skipped", error, error);
         }
-        JsonNode? written;
+        JsonElement? written;
         try
         {
-            written = JsonNode.Parse(text);
+            written = StructuralComparer.Parse(text);
         }
         catch (JsonException e)
         {
@@ -167,7 +171,7 @@ public static class Verifier
             using (JsonDocument.Parse(text)) { }
             var again = adapter.BindDeserialize<T>(payload with { Text = text, Utf8 = Encoding.UTF8.GetBytes(text) })();
             var mismatches = new MismatchList(keep: 5);
-            StructuralComparer.Compare(again, JsonNode.Parse(payload.Text), typeof(T), "", mismatches);
+            StructuralComparer.Compare(again, StructuralComparer.Parse(payload.Text), typeof(T), "", mismatches);
             return mismatches.Count == 0
                 ? ("passed", "")
                 : ("failed", $"round trip changed {mismatches.Count} field(s): {string.Join("; ", mismatches.Kept)}");

@@ -1,4 +1,3 @@
-using System.Text.Json.Nodes;
 using JsonLab.Models;
 using JsonLab.Verification;
 
@@ -9,7 +8,7 @@ public class StructuralComparerTests
     private static MismatchList Compare(object? actual, string json, Type type)
     {
         var mismatches = new MismatchList();
-        StructuralComparer.Compare(actual, JsonNode.Parse(json), type, "", mismatches);
+        StructuralComparer.Compare(actual, StructuralComparer.Parse(json), type, "", mismatches);
         return mismatches;
     }
 

@@ -28,8 +28,8 @@ public sealed class SimpleModelGenerator : IDatasetGenerator
         {
             if (model.TestString.Any(c => c is '"' or '\\' || char.IsControl(c)))
                 throw new LabException($"generated name '{model.TestString}' would need JSON escaping", "the write-up's ToString() does not escape: pick another seed");
-            text.Append(i == 0 ? "" : ",").Append(CultureInfo.InvariantCulture,
-                $"{{\"testInt\":{model.TestInt},\"testString\":\"{model.TestString}\",\"testBool\":{(model.TestBool ? "true" : "false")}}}");
+            text.Append(i == 0 ? "" : ",").Append(FormattableString.Invariant(
+                $"{{\"testInt\":{model.TestInt},\"testString\":\"{model.TestString}\",\"testBool\":{(model.TestBool ? "true" : "false")}}}"));
         }
         return Encoding.UTF8.GetBytes(text.Append(']').ToString());
     }

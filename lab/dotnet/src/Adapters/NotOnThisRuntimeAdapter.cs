@@ -1,0 +1,22 @@
+using JsonLab.Datasets;
+
+namespace JsonLab.Adapters;
+
+/// <summary>
+/// A variant whose library has no build for the runtime this lab was published for (e.g. SpanJson ships net6.0 only, and
+/// System.Text.Json source generation needs STJ 6+, not .NET Core 3.1's in-box 4.0.1). It keeps the variant's name so
+/// the harness can ask for it everywhere; binding it throws, and the cell is "failed: reason" on this runtime only.
+/// </summary>
+public sealed class NotOnThisRuntimeAdapter(string variant, string library, string description, PayloadForm form, string reason)
+    : AdapterBase(variant, description, form)
+{
+    public override string Library => library;
+    public override string LibraryVersion => "not loaded";
+
+    public override Func<T?> BindDeserialize<T>(Payload payload) where T : default => throw Unavailable();
+
+    public override Func<object> BindSerialize<T>(T value) => throw Unavailable();
+
+    private PlatformNotSupportedException Unavailable() =>
+        new($"{library} cannot run on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}: {reason}");
+}
