@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.aggregate import isa_rank, median_relative_ci
+from analysis.cold_start import cold_start_markdown
 from harness.records import DEFAULT_RUNTIME, Cell
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
@@ -216,6 +217,10 @@ DESIGN_TEXT = {
 }
 
 
+#: The key of the cold-start charts in compose_report's `charts` (experiment ids key the others).
+COLD_CHARTS = "cold-start"
+
+
 @dataclass(frozen=True)
 class ReportInputs:
     """Everything a report is computed from."""
@@ -229,6 +234,7 @@ class ReportInputs:
     levels: list[str]
     calibrations: list[dict[str, Any]]
     timeline: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    cold: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cold_start.cold_table()
 
 
 def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
@@ -240,5 +246,6 @@ def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
                 versions_markdown(i.experiments, i.env, i.cells),
                 verification_markdown(i.cells),
                 reproduction_section(i.experiments, i.verdicts, i.cells), experiments_markdown(i.experiments, i.cells, i.levels, charts),
+                cold_start_markdown(i.cold, charts.get(COLD_CHARTS, [])),
                 failures_markdown(i.cells), method_markdown(i.run)]
     return "\n".join(s for s in sections if s)

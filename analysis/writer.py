@@ -13,7 +13,7 @@ import pathlib
 import pandas as pd
 
 from analysis.aggregate import with_ratios
-from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, compare_dot_chart, render_figure
+from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, compare_dot_chart, render_figure
 from analysis.charts.style import caption_for
 from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells
 from analysis.compare_report import comparison_markdown
@@ -21,7 +21,8 @@ from analysis.defaults import REPORT_DIR
 from analysis.designs import design_markdown, design_summary, ratio_noise
 from analysis.html import render_html
 from analysis.load import load_run
-from analysis.report import ReportInputs, compose_report, reproduction_section
+from analysis.cold_start import cold_table, split_measures
+from analysis.report import COLD_CHARTS, ReportInputs, compose_report, reproduction_section
 from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
 from analysis.verdicts import coverage, verdict_table
@@ -73,6 +74,10 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
                 name = f"{exp.id}-{group.id}-{chart_name}"
                 if _write_chart(out / "charts", name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows):
                     written.setdefault(exp.id, []).append(name)
+    for experiment, table in inputs.cold.groupby("experiment", sort=False) if not inputs.cold.empty else ():
+        name = f"{experiment}-cold-start"
+        if _write_chart(out / "charts", name, lambda: cold_start_chart(table, f"{experiment}: cold start, whole process", caption), table):
+            written.setdefault(COLD_CHARTS, []).append(name)
     return written
 
 
@@ -80,15 +85,19 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
     data = load_run(run_dir)
     all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
-    cells = with_ratios(summarize_cells(data.rows), data.rows)
+    rows, cold_rows = split_measures(data.rows)  # steady-state cells get ratios and verdicts; cold starts their own table
+    cells = with_ratios(summarize_cells(rows), rows)
     experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
-    inputs = ReportInputs(experiments, cells, data.rows, verdict_table(experiments, cells, data.rows), data.environment, data.run,
-                          _settings(cells), data.calibrations, data.timeline)
+    cold = cold_table(cold_rows)
+    inputs = ReportInputs(experiments, cells, rows, verdict_table(experiments, cells, rows), data.environment, data.run,
+                          _settings(cells), data.calibrations, data.timeline, cold)
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))
     _write(out / "tables" / "reproduction.csv", to_csv(inputs.verdicts))
     _write(out / "tables" / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
+    if not cold.empty:
+        _write(out / "tables" / "cold-start.csv", to_csv(cold))
     for exp in experiments:
         _write(out / "tables" / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
     charts = _write_charts(out, inputs, caption_for(data.environment, data.run))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.profiles import Stopping
-from harness.records import JobSettings
+from harness.records import ColdSettings, JobSettings
 
 #: Seconds a lab process spends outside its prewarm and BenchmarkDotNet's iterations: runtime start, dataset load,
 #: verification, BenchmarkDotNet's jitting, overhead and memory stages, forced collections, export, exit
@@ -21,6 +21,16 @@ QUIET_PREWARM_S = 0.8
 ITERATION_SLACK = 1.1
 
 
+#: A cold-start process of the .NET lab (start, dataset, one call, exit), and the `verify` call before a cold cell.
+COLD_PROCESS_S = 0.15
+COLD_VERIFY_S = 1.0
+
+
+def cold_cell_seconds(cold: ColdSettings) -> float:
+    """One cold cell: verification, each command once, hyperfine's warm-up and timed runs of both, the RSS runs."""
+    return COLD_VERIFY_S + COLD_PROCESS_S * (2 * (1 + cold.warmup + cold.runs) + cold.rss_runs)
+
+
 def process_seconds(job: JobSettings) -> float | None:
     """Estimated wall time of one replicate process; None when the job leaves counts to BenchmarkDotNet."""
     if None in (job.warmup_count, job.iteration_count, job.iteration_time_ms):
@@ -33,19 +43,22 @@ def process_seconds(job: JobSettings) -> float | None:
     return PROCESS_OVERHEAD_S + prewarm_s + iterations * job.iteration_time_ms / 1000 * ITERATION_SLACK
 
 
-def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1) -> str:
-    """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one."""
+def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1,
+                      cold_cells: int = 0, cold: ColdSettings = ColdSettings()) -> str:
+    """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
+    steady-state cells; cold-start cells add a fixed time each."""
     per_process = process_seconds(job)
+    cold_s = cold_cells * cold_cell_seconds(cold)
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
     if per_process is None:
         return f"{rounds} round(s) per cell of BenchmarkDotNet's automatic job (duration unknown up front)"
-    low = cells * stopping.min_rounds * per_process / lab_cpus
-    high = cells * stopping.max_rounds * per_process / lab_cpus
+    low = cells * stopping.min_rounds * per_process / lab_cpus + cold_s
+    high = cells * stopping.max_rounds * per_process / lab_cpus + cold_s
     caps = [c for c in (None if stopping.group_time_cap_s is None else groups * stopping.group_time_cap_s,
                         None if stopping.cell_time_cap_s is None else cells * stopping.cell_time_cap_s) if c is not None]
     if caps:
         # A group stops at the first round that ends past its cap: allow one more round of every cell.
-        high = min(high, max(low, min(caps) + cells * per_process / lab_cpus))
+        high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))
     text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
     if stopping.adaptive:
         text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{100 * stopping.target_rel_ci:.1f}%)"

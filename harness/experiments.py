@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from harness.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.errors import ConfigError, UnknownNameError
+from harness.records import MEASURES, STEADY
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class Benchmark:
     operation: str
     note: str = ""
     unavailable: str = ""
+    runtimes: tuple[str, ...] = ()  # only these lab runtimes (e.g. a Native AOT build); empty: as the profile chooses
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class Experiment:
     path: pathlib.Path
     published_versions: dict[str, str] = dataclasses.field(default_factory=dict)
     runtime_sweep: tuple[str, ...] = ()  # benchmarks also measured on every runtime of their lab (profiles' "sweep")
+    measure: str = STEADY  # "steady" (the lab's benchmark engine) or "cold" (whole processes timed with hyperfine)
 
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
@@ -117,7 +120,7 @@ def _parse(path: pathlib.Path) -> Experiment:
     groups = {g["id"]: Group(g["id"], g["title"], g["baseline"]) for g in data["groups"]}
     benchmarks = {
         b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""),
-                           b.get("unavailable", ""))
+                           b.get("unavailable", ""), tuple(b.get("runtimes", ())))
         for b in data["benchmarks"]
     }
     hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))
@@ -125,11 +128,13 @@ def _parse(path: pathlib.Path) -> Experiment:
     claims = tuple(Claim(**c) for c in data.get("claims", []))
     versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
     return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path, versions,
-                      tuple(data.get("runtime_sweep", ())))
+                      tuple(data.get("runtime_sweep", ())), data.get("measure", STEADY))
 
 
 def _validate(exp: Experiment) -> None:
     where = f"in {exp.path.name}"
+    if exp.measure not in MEASURES:
+        raise UnknownNameError("measure", exp.measure, MEASURES, where)
     for b in exp.benchmarks.values():
         if b.group not in exp.groups:
             raise UnknownNameError("group", b.group, exp.groups, f"(benchmark {b.id}) {where}")

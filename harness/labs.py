@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from harness.defaults import LABS_DIR
 from harness.errors import ConfigError, MissingToolError, UnknownNameError
-from harness.records import DEFAULT_RUNTIME, Cell
+from harness.records import DEFAULT_RUNTIME, MEASURES, Cell
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class LabRuntime:
     environment: dict[str, str]
     note: str = ""
     sweep: bool = True  # part of a runtime sweep (lab.toml `sweep = false`: only by name or with "all")
+    measures: tuple[str, ...] = MEASURES  # what this build can measure: steady state (a benchmark engine) and/or cold starts
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ class LabSpec:
         """The runtimes a runtime sweep shows (all but those lab.toml marks `sweep = false`)."""
         return tuple(name for name, spec in self.runtimes.items() if spec.sweep) or self.runtime_names
 
+    def runtimes_measuring(self, measure: str) -> tuple[str, ...]:
+        """The runtimes whose build can measure `measure` ("steady" or "cold"), in lab.toml order."""
+        return tuple(name for name in self.runtime_names if name not in self.runtimes or measure in self.runtimes[name].measures)
+
     @property
     def target(self) -> str:
         """'dotnet' or, for one runtime's build, 'dotnet@8.0.0': the key of a build in probes and logs."""
@@ -107,10 +112,14 @@ class LabSpec:
             build_output=fill(self.build_output))
 
 
-def _runtime(name: str, spec: dict) -> LabRuntime:
-    values = {k: str(v) for k, v in spec.items() if k not in ("version", "environment", "note", "sweep")}
+def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
+    values = {k: str(v) for k, v in {**defaults, **spec}.items() if k not in ("version", "environment", "note", "sweep", "measures")}
+    measures = tuple(spec.get("measures", MEASURES))
+    for measure in measures:
+        if measure not in MEASURES:
+            raise UnknownNameError("measure", measure, MEASURES, f"for runtime {name}")
     return LabRuntime(name, str(spec["version"]), values, {k: str(v) for k, v in spec.get("environment", {}).items()},
-                      spec.get("note", ""), bool(spec.get("sweep", True)))
+                      spec.get("note", ""), bool(spec.get("sweep", True)), measures)
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:
@@ -118,7 +127,8 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
     path = directory / "lab.toml"
     try:
         data = tomllib.loads(path.read_text())
-        runtimes = {name: _runtime(name, spec) for name, spec in data.get("runtimes", {}).items()}
+        defaults = data.get("runtime_defaults", {})
+        runtimes = {name: _runtime(name, spec, defaults) for name, spec in data.get("runtimes", {}).items()}
         default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
         if runtimes and default_runtime not in runtimes:
             raise ConfigError(f"{path}: default_runtime {default_runtime!r} is not one of its [runtimes]", f"pick one of {', '.join(runtimes)}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.errors import UnknownNameError
+from harness.errors import ConfigError, UnknownNameError
 from harness.experiments import Benchmark, Experiment
 from harness.isa import IsaLevel, IsaTable
 from harness.labs import LabSpec
@@ -39,6 +39,9 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
         for bench in exp.benchmarks.values():
             lab = labs[bench.lab]
             fallback = {exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime) for c in measured} or {lab.default_runtime}
+            if bench.runtimes:
+                wanted[(exp.id, bench.id)] = _pinned(exp, bench, lab, names)
+                continue
             chosen: set[str] = set()
             for name in names:
                 if name == ALL_RUNTIMES:
@@ -51,11 +54,24 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
                     chosen.add(name)
                 elif name != SWEEP_RUNTIMES:
                     raise UnknownNameError("runtime", name, [*lab.runtime_names, ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES], f"for lab {lab.name}")
-            wanted[(exp.id, bench.id)] = chosen
+            wanted[(exp.id, bench.id)] = chosen & set(lab.runtimes_measuring(exp.measure))
         for bench in exp.benchmarks.values():
             wanted[(exp.id, exp.baseline_of(bench.id))] |= wanted[(exp.id, bench.id)]
     by_id = {exp.id: exp for exp in experiments}
     return {(e, b): [r for r in labs[by_id[e].benchmarks[b].lab].runtime_names if r in names_] for (e, b), names_ in wanted.items()}
+
+
+def _pinned(exp: Experiment, bench: Benchmark, lab: LabSpec, names: list[str]) -> set[str]:
+    """A benchmark that names its runtimes (a Native AOT build) runs on those: all of them for the profile's tokens
+    (claims, sweep, all), the ones also named when runtimes are named."""
+    for name in bench.runtimes:
+        if name not in lab.runtime_names:
+            raise UnknownNameError("runtime", name, lab.runtime_names, f"(benchmark {bench.id} in experiment {exp.id})")
+        if exp.measure not in lab.runtimes[name].measures:
+            raise ConfigError(f"benchmark {bench.id} in experiment {exp.id} is pinned to runtime {name}, which cannot measure {exp.measure}",
+                              f"runtime {name} measures {', '.join(lab.runtimes[name].measures)} (lab/{lab.name}/lab.toml)")
+    tokens = {ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES}
+    return set(bench.runtimes) if any(name in tokens for name in names) else set(bench.runtimes) & set(names)
 
 
 def levels_by_benchmark(isa: IsaTable, arch: str, names: list[str], experiments: list[Experiment]) -> dict[tuple[str, str], list[IsaLevel]]:
@@ -90,8 +106,11 @@ def levels_by_benchmark(isa: IsaTable, arch: str, names: list[str], experiments:
 
 
 def claimed_benchmarks(experiments: list[Experiment]) -> tuple[str, ...]:
-    """Benchmarks some published figure refers to (as the measured benchmark or as its reference)."""
-    return tuple(dict.fromkeys(name for exp in experiments for c in exp.claims if not c.cannot_reproduce for name in (c.benchmark, c.reference)))
+    """Benchmarks some published figure refers to (as the measured benchmark or as its reference); an experiment with no
+    published figures (the lab's own, such as cold starts) keeps all its benchmarks."""
+    return tuple(dict.fromkeys(
+        [name for exp in experiments for c in exp.claims if not c.cannot_reproduce for name in (c.benchmark, c.reference)]
+        + [name for exp in experiments if not exp.claims for name in exp.benchmarks]))
 
 
 def _check_filter(kind: str, wanted: tuple[str, ...] | None, known: set[str]) -> None:
@@ -118,7 +137,7 @@ def plan_cells(experiments: list[Experiment], levels: list[IsaLevel], benchmarks
     _check_filter("variant", variants, {b.variant for exp in experiments for b in exp.benchmarks.values()})
     runtime_order = list(dict.fromkeys(r for names in (runtimes or {}).values() for r in names)) or [DEFAULT_RUNTIME]
     return [Cell(exp.id, bench.id, bench.group, exp.baseline_of(bench.id), bench.lab, bench.variant, bench.dataset,
-                 bench.operation, level.name, bench.unavailable, runtime)
+                 bench.operation, level.name, bench.unavailable, runtime, exp.measure)
             for level in levels for runtime in runtime_order for exp in experiments for bench in _selected(exp, benchmarks, variants)
             if (per_benchmark is None or level in per_benchmark[(exp.id, bench.id)])
             and (runtime in runtimes[(exp.id, bench.id)] if runtimes else runtime == DEFAULT_RUNTIME)]

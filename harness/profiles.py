@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from harness.defaults import PROFILES_FILE
 from harness.designs import DESIGNS
 from harness.errors import ConfigError, UnknownNameError
-from harness.records import JobSettings
+from harness.records import ColdSettings, JobSettings
 
 @dataclass(frozen=True)
 class Stopping:
@@ -56,6 +56,7 @@ class Profile:
     stopping: Stopping
     only_claimed: bool = False
     runtimes: tuple[str, ...] = ("claims",)
+    cold: ColdSettings = ColdSettings()
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -81,6 +82,7 @@ def _profile(name: str, spec: dict) -> Profile:
         stopping=_stopping(spec),
         only_claimed=bool(spec.get("only_claimed", False)),
         runtimes=tuple(spec.get("runtimes", ("claims",))),
+        cold=ColdSettings(**spec.get("cold", {})),
     )
 
 

@@ -24,6 +24,11 @@ UNAVAILABLE = "unavailable"
 #: The runtime name of a cell whose lab has one build (lab.toml without [runtimes]).
 DEFAULT_RUNTIME = "default"
 
+#: What a cell measures: the steady state inside one process (the lab's benchmark engine), or a whole cold process
+#: (hyperfine timing the lab's `once` verb).
+STEADY, COLD = "steady", "cold"
+MEASURES = (STEADY, COLD)
+
 #: Row statuses that carry a usable measurement (a failed verification still has timings).
 MEASURED = ("ok", "unverified")
 
@@ -63,6 +68,21 @@ class JobSettings:
 
 
 @dataclass(frozen=True)
+class ColdSettings:
+    """How a cold-start cell is timed: hyperfine's warm-up runs (they warm the file cache, not the process) and timed
+    runs of each of its two commands, and extra runs whose peak RSS is read from the kernel."""
+
+    warmup: int = 2
+    runs: int = 10
+    rss_runs: int = 3
+
+    def __post_init__(self) -> None:
+        _require(self.warmup >= 0, "ColdSettings", "warmup", self.warmup, "must be 0 or more")
+        _require(self.runs >= 2, "ColdSettings", "runs", self.runs, "needs at least 2 runs for an interval")
+        _require(self.rss_runs >= 1, "ColdSettings", "rss_runs", self.rss_runs, "needs at least 1 run")
+
+
+@dataclass(frozen=True)
 class Cell:
     """One measurement: lab × variant × dataset × operation × ISA level, inside one experiment."""
 
@@ -77,6 +97,7 @@ class Cell:
     isa_level: str
     unavailable: str = ""  # why this benchmark cannot run at all (no package for its library): a row, never a process
     runtime: str = DEFAULT_RUNTIME  # the lab build (lab.toml [runtimes]) this cell runs on
+    measure: str = STEADY  # what its experiment measures (MEASURES)
 
     @property
     def cell_id(self) -> str:
@@ -203,6 +224,9 @@ class ResultRow:
     runtime_version: str | None = None
     runtime_switches: dict[str, str] = field(default_factory=dict)
     engine_version: str | None = None
+    measure: str = STEADY
+    prepare_median_ns: float | None = None  # cold cells: the same process without the call (start + preparation)
+    peak_rss_bytes: int | None = None  # cold cells: median of the runs' peak resident set (kernel's ru_maxrss)
     library: str | None = None
     library_version: str | None = None
     dataset_sha256: str | None = None

@@ -36,7 +36,8 @@ class RowContext:
         return {
             "run_id": self.run_id, "cell_id": c.cell_id, "experiment": c.experiment, "benchmark": c.benchmark,
             "group": c.group, "baseline": c.baseline, "lab": c.lab, "variant": c.variant, "dataset": c.dataset,
-            "operation": c.operation, "isa_requested": c.isa_level, "runtime_requested": c.runtime, "cpuset": self.cpuset, "profile": self.profile,
+            "operation": c.operation, "isa_requested": c.isa_level, "runtime_requested": c.runtime, "measure": c.measure,
+            "cpuset": self.cpuset, "profile": self.profile,
             "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
             "started_at": self.started_at, "duration_s": self.duration_s,
             "round_index": self.round_index, "round_count": self.round_count,

@@ -27,7 +27,7 @@ from harness.plan import builds_of, claimed_benchmarks, datasets_of, labs_of, le
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
-from harness.records import DEFAULT_RUNTIME, Cell, JobSettings
+from harness.records import DEFAULT_RUNTIME, STEADY, Cell, ColdSettings, JobSettings
 from harness.scheduler import Session
 from harness.store import RunStore, new_run_id
 
@@ -78,6 +78,13 @@ class Plan:
     levels: dict[str, IsaLevel]
     design: Design
     stopping: Stopping
+    cold: ColdSettings = ColdSettings()
+
+    def estimate(self) -> str:
+        """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
+        steady = [c for c in self.cells if c.measure == STEADY]
+        return describe_estimate(self.job, self.stopping, len(steady), len({group_key(c) for c in steady}), self.design.lab_cpus_needed,
+                                 len(self.cells) - len(steady), self.cold)
 
     def selection(self) -> dict:
         """What run.json records, and what a resumed run must match."""
@@ -109,7 +116,8 @@ def resolve_plan(options: RunOptions) -> Plan:
     design_name = options.design or profile.design
     if design_name not in DESIGNS:
         raise UnknownNameError("design", design_name, DESIGNS)
-    return Plan(profile.name, cells, labs, isa, profile.job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping)
+    return Plan(profile.name, cells, labs, isa, profile.job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping,
+                profile.cold)
 
 
 def _open_store(options: RunOptions, plan: Plan) -> RunStore:
@@ -160,7 +168,7 @@ def plan_summary(plan: Plan) -> str:
     groups = len({group_key(c) for c in plan.cells})
     lines = [f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
              *(f"  {exp} @ {level}{runtime}: {n} cells" for (exp, level, runtime), n in counts.items()),
-             f"estimate: {describe_estimate(plan.job, plan.stopping, len(plan.cells), groups, plan.design.lab_cpus_needed)}"]
+             f"estimate: {plan.estimate()}"]
     return "\n".join(lines)
 
 
@@ -179,7 +187,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
 
     progress = RunProgress(len(store.rows()))
     progress.note(f"run {store.run_id}: {len(plan.cells)} cells, design {plan.design.name}, "
-                  f"{describe_estimate(plan.job, plan.stopping, len(plan.cells), len({group_key(c) for c in plan.cells}), plan.design.lab_cpus_needed)}; "
+                  f"{plan.estimate()}; "
                   f"lab pinned to CPU {cpus.lab_cpuset}; results in {store.directory}")
     for lab_probe in probes.values():
         for level in lab_probe.levels.values():
@@ -187,7 +195,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
                 progress.note(f"{lab_probe.lab} ISA level {level.level}: {level.state}: {level.detail}")
     session = Session(store, backend, plan.design, plan.stopping, plan.job, probes, plan.levels, plan.labs,
                       tuple(str(c) for c in cpus.lab), plan.profile_name, options.datasets_dir.resolve(),
-                      options.cell_timeout_s, progress, calibrate=options.calibrate)
+                      options.cell_timeout_s, progress, calibrate=options.calibrate, cold=plan.cold)
     try:
         session.run(plan.cells)
     finally:

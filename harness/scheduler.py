@@ -25,7 +25,9 @@ from harness.normalize import NORMALIZERS
 from harness.probe import LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
-from harness.records import DEFAULT_RUNTIME, UNAVAILABLE, Cell, JobSettings, ResultRow, row_key
+from harness.cold import variant_info, verify_cold_cell
+from harness.normalize.hyperfine import normalize_cold_cell
+from harness.records import COLD, DEFAULT_RUNTIME, STEADY, UNAVAILABLE, Cell, ColdSettings, JobSettings, ResultRow, row_key
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
 from harness.stopping import GroupStatus, group_status, row_group
 from harness.store import RunStore
@@ -55,6 +57,7 @@ class Session:
     cell_timeout_s: float
     progress: RunProgress
     calibrate: bool = True
+    cold: ColdSettings = ColdSettings()
 
     def __post_init__(self) -> None:
         self.rows: dict[str, ResultRow] = dict(self.store.rows())
@@ -69,11 +72,15 @@ class Session:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
         level = None
-        for unit in self.design.units(runnable):
+        for unit in self.design.units([c for c in runnable if c.measure == STEADY]):
             if unit.isa_level != level:
                 level = unit.isa_level
                 self._calibrate(f"before {level}")
             self.run_unit(unit)
+        for cell in runnable:
+            if cell.measure == COLD and not self._finished(row_key(cell.cell_id, 1)):
+                self.progress.started(cell)
+                self._store(self._cold_row(cell))
         self._calibrate("end")
 
     def run_unit(self, unit: Unit) -> dict[tuple[str, str, str], GroupStatus]:
@@ -154,6 +161,23 @@ class Session:
             return failed_row(ctx, f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {request.out_dir})")
         outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
         return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
+
+    def _cold_row(self, cell: Cell) -> ResultRow:
+        """One cold-start cell: verified, then timed as whole processes (one row; its runs are the replicates)."""
+        ctx = dataclasses.replace(self._context(Placement(cell, self.lab_cpus[0]), 1), round_count=1, design=COLD)
+        request = dataclasses.replace(self._request(ctx), cold=self.cold)
+        verification = verify_cold_cell(self.backend, request)
+        run = self.backend.run_cold(request)
+        ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
+        if run.error is not None:
+            return failed_row(ctx, f"{run.error} ({run.error.hint})")
+        probe = self.probes[cell.target]
+        try:
+            outcome = normalize_cold_cell(request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags)
+        except HarnessError as e:
+            return failed_row(ctx, f"{e} ({e.hint})")
+        outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
+        return measured_row(ctx, outcome, self.levels[cell.isa_level])
 
     def _runnable(self, cell: Cell, cells: list[Cell]) -> bool:
         """A cell runs when its level took effect, or when its level is the same as native here and the run does not

@@ -1,6 +1,7 @@
 """Charts: each module turns a tidy DataFrame into a matplotlib Figure; save.py renders the bytes."""
 
 from analysis.charts.claims_dots import claims_chart
+from analysis.charts.cold_start import cold_start_chart
 from analysis.charts.compare_dots import compare_dot_chart
 from analysis.charts.ratio_bars import ratio_bar_chart
 from analysis.charts.runtime_sweep import runtime_sweep_chart
@@ -13,4 +14,4 @@ GROUP_CHARTS = {"ratio-bars": ratio_bar_chart, "runtime-sweep": runtime_sweep_ch
 #: The visible registry of per-experiment charts: name → function(primary time verdicts, title, caption) → Figure.
 EXPERIMENT_CHARTS = {"published-vs-measured": claims_chart}
 
-__all__ = ["EXPERIMENT_CHARTS", "GROUP_CHARTS", "claims_chart", "compare_dot_chart", "ratio_bar_chart", "render_figure", "runtime_sweep_chart"]
+__all__ = ["EXPERIMENT_CHARTS", "GROUP_CHARTS", "claims_chart", "cold_start_chart", "compare_dot_chart", "ratio_bar_chart", "render_figure", "runtime_sweep_chart"]

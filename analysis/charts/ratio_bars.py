@@ -4,7 +4,6 @@ verification drawn hatched in red with the benchmark's label marked."""
 
 from __future__ import annotations
 
-import textwrap
 
 import matplotlib
 
@@ -14,7 +13,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
-from analysis.charts.style import titled  # noqa: E402
+from analysis.charts.style import finish, titled  # noqa: E402
 from analysis.replicates import MEASURED  # noqa: E402
 from analysis.tables import status_text  # noqa: E402
 
@@ -95,11 +94,4 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7)
     ax.grid(axis="x", linewidth=0.3)
-    if failures:
-        notes = "\n".join(textwrap.fill(f"{i}. {bench}: {text}", 150) for i, (bench, text) in enumerate(failures.items(), 1))
-        fig.text(0.01, 0.005, notes, fontsize=6.5, color=UNVERIFIED_COLOR, va="bottom", ha="left")
-        fig.set_figheight(fig.get_figheight() + 0.16 * (notes.count("\n") + 1))
-        fig.tight_layout(rect=(0, 0.16 * (notes.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))
-        return fig
-    fig.tight_layout()
-    return fig
+    return finish(fig, [f"{i}. {bench}: {text}" for i, (bench, text) in enumerate(failures.items(), 1)], UNVERIFIED_COLOR)

@@ -5,8 +5,6 @@ Drawn only for groups measured on more than one runtime; failed or unverified po
 
 from __future__ import annotations
 
-import textwrap
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -14,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analysis.charts.style import titled  # noqa: E402
+from analysis.charts.style import finish, titled  # noqa: E402
 from analysis.replicates import MEASURED  # noqa: E402
 from analysis.tables import status_text  # noqa: E402
 
@@ -68,14 +66,7 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="y", linewidth=0.3)
-    if problems:
-        notes = "\n".join(textwrap.fill(f"not drawn: {p}", 150) for p in problems)
-        fig.text(0.01, 0.005, notes, fontsize=6.5, color="#c0392b", va="bottom", ha="left")
-        fig.set_figheight(fig.get_figheight() + 0.16 * (notes.count("\n") + 1))
-        fig.tight_layout(rect=(0, 0.16 * (notes.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))
-        return fig
-    fig.tight_layout()
-    return fig
+    return finish(fig, [f"not drawn: {p}" for p in problems])
 
 
 runtime_sweep_chart.applies = applies  # type: ignore[attr-defined]

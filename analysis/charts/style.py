@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 #: Reproduction verdicts → colour (colour-blind safe: Okabe–Ito).
@@ -47,3 +49,15 @@ def ratio_axis(ax: Axes) -> None:
     # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5).
     ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:.2g}×" if f"{x:.1e}"[0] in "235" else ""))
     ax.tick_params(axis="x", which="both", labelsize=7)
+
+
+def finish(fig: Figure, notes: list[str], color: str = "#c0392b") -> Figure:
+    """Lays the figure out, with the notes (what was not drawn, and why) under the plot, the figure grown to fit."""
+    if not notes:
+        fig.tight_layout()
+        return fig
+    text = "\n".join(textwrap.fill(note, 150) for note in notes)
+    fig.text(0.01, 0.005, text, fontsize=6.5, color=color, va="bottom", ha="left")
+    fig.set_figheight(fig.get_figheight() + 0.16 * (text.count("\n") + 1))
+    fig.tight_layout(rect=(0, 0.16 * (text.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))
+    return fig

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from harness.errors import CellError
 from harness.labs import LabSpec
-from harness.records import Cell, JobSettings, ProcessUsage
+from harness.records import Cell, ColdSettings, JobSettings, ProcessUsage
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,12 @@ class CellRequest:
     switches: dict[str, str]
     cpuset: str
     timeout_s: float
+    cold: ColdSettings | None = None  # set for a cold-start cell
+
+    def once_args(self) -> list[str]:
+        """The `once` verb's arguments: one cold call of the cell's operation."""
+        c = self.cell
+        return ["once", "--datasets", str(self.datasets_dir), "--variant", c.variant, "--dataset", c.dataset, "--operation", c.operation]
 
     def lab_args(self) -> list[str]:
         """The `run` verb's arguments, per the lab contract."""
@@ -57,4 +63,9 @@ class Backend(Protocol):
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         """Runs the cells to completion, all started together."""
+        ...
+
+    def run_cold(self, request: CellRequest) -> CellRun:
+        """Times a cold-start cell as whole processes: leaves hyperfine.json (the `once` command and the same with
+        --prepare-only) and rss.json (peak RSS per extra run) in request.out_dir, its log at request.log_path."""
         ...

@@ -92,7 +92,33 @@ class FakeBackend:
         self.calls.append((args[0], dict(switches)))
         if args[0] == "env":
             return self._env_of(lab, switches)
+        if args[0] == "verify":
+            variant, dataset = args[args.index("--variant") + 1], args[args.index("--dataset") + 1]
+            failed = (variant, dataset) in self._failing_verification
+            return [{"variant": variant, "dataset": dataset, "status": "failed" if failed else "passed",
+                     "message": "3 field(s) differ from the dataset" if failed else "matches"}]
         return copy.deepcopy(self._listing)
+
+    def run_cold(self, request: CellRequest) -> CellRun:
+        """A cold cell: hyperfine-shaped JSON whose whole process takes 60 ms × the variant's time scale (± the process
+        spread per run), 45 ms of it before the call; peak RSS 40 MiB."""
+        cell = request.cell
+        self.cells_run.append(cell.cell_id)
+        request.log_path.write_text(f"fake cold run of {cell.cell_id}\n")
+        usage = ProcessUsage(wall_s=1.0)
+        if cell.cell_id in self._failing_cells:
+            return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
+        cold = request.cold
+        runs = cold.runs if cold else 10
+        scale = self._time_scale.get(cell.variant, 1.0)
+
+        def times(ms: float) -> list[float]:
+            return [ms / 1000 * (process_offset(f"{cell.cell_id}/{i}", self._spread) if self._spread else 1.0 + 0.01 * (i % 3)) for i in range(runs)]
+
+        results = [{"command": "once", "times": times(60 * scale)}, {"command": "prepare-only", "times": times(45 * scale)}]
+        (request.out_dir / "hyperfine.json").write_text(json.dumps({"results": results}))
+        (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": [40 << 20] * (cold.rss_runs if cold else 1)}))
+        return CellRun(usage)
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         self.slots.append([r.cell.cell_id for r in requests])

@@ -6,6 +6,8 @@ import json
 import os
 import pathlib
 import resource
+import shlex
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from harness.defaults import PROBE_TIMEOUT_S
 from harness.errors import CellError, HarnessError
 from harness.labs import LabSpec
 from harness.noise import CpuTimes, process_usage, read_cpu_times
+from harness.records import ColdSettings, ProcessUsage
 from harness.pinning import parse_cpuset, taskset_prefix
 
 
@@ -73,6 +76,54 @@ class NativeBackend:
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         started = [self._start(request) for request in requests]
         return [self._finish(process) for process in _wait_all(started, max(r.timeout_s for r in requests))]
+
+    def run_cold(self, request: CellRequest) -> CellRun:
+        settings = request.cold or ColdSettings()
+        env = self.environment(request.lab, request.switches)
+        once = [*request.lab.command, *request.once_args()]
+        prepare = [*once, "--prepare-only", "true"]
+        pinned = taskset_prefix(request.cpuset)
+        started = time.monotonic()
+        with request.log_path.open("w") as log:
+            log.write(f"# switches: {json.dumps(request.switches)}\n")
+
+            def failed(error: str, hint: str) -> CellRun:
+                return CellRun(ProcessUsage(wall_s=time.monotonic() - started), CellError(error, f"{hint}; full log: {request.log_path}"))
+
+            # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
+            for command in (once, prepare):
+                log.write(f"$ {shlex.join([*pinned, *command])}\n")
+                done = subprocess.run([*pinned, *command], cwd=request.lab.directory, env=env, capture_output=True, text=True,
+                                      timeout=request.timeout_s)
+                log.write(done.stdout + done.stderr)
+                if done.returncode != 0:
+                    found = last_lab_error(done.stderr)
+                    return failed(found[0] if found else f"lab exited with code {done.returncode}", found[1] if found and found[1] else "run the command by hand")
+            if shutil.which("hyperfine") is None:
+                return failed("hyperfine is not installed, so cold starts cannot be timed", "install it (apt-get install hyperfine) and resume the run")
+            # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no shell).
+            hyperfine = [*pinned, "hyperfine", "-N", "--style", "basic", "--warmup", str(settings.warmup), "--runs", str(settings.runs),
+                         "--export-json", str(request.out_dir / "hyperfine.json"),
+                         "--command-name", "once", shlex.join(once), "--command-name", "prepare-only", shlex.join(prepare)]
+            log.write(f"$ {shlex.join(hyperfine)}\n")
+            log.flush()
+            done = subprocess.run(hyperfine, cwd=request.lab.directory, env=env, capture_output=True, text=True,
+                                  timeout=request.timeout_s * (settings.warmup + settings.runs))
+            log.write(done.stdout + done.stderr)
+            if done.returncode != 0:
+                return failed(f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}", "see the log")
+            # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
+            # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
+            rss = []
+            for _ in range(settings.rss_runs):
+                done = subprocess.run([*pinned, *once, "--report-rss", "true"], cwd=request.lab.directory, env=env, capture_output=True,
+                                      text=True, timeout=request.timeout_s)
+                found = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("peak_rss_bytes ")]
+                if done.returncode != 0 or not found:
+                    return failed(f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log")
+                rss.append(int(found[-1]))
+            (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss}) + "\n")
+        return CellRun(ProcessUsage(wall_s=time.monotonic() - started))
 
     def _start(self, request: CellRequest) -> _Process:
         command = [*taskset_prefix(request.cpuset), *request.lab.command, *request.lab_args()]

@@ -2,6 +2,7 @@
 
 import os
 
+import pandas as pd
 import pytest
 
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
@@ -69,3 +70,25 @@ def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_
     assert "Disturbed processes (over 5% of their CPU's time spent on other work or stolen by the hypervisor): 2 of" in text
     assert "| 001:single-newtonsoft@native/10.0.12 | 1 | 50% of 2.0 s |" in text
     assert "⚡ disturbed (50%)" in text
+
+
+def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_the_ratios(tmp_path):
+    from harness.backends.fake import FakeBackend
+    from harness.runner import RunOptions, execute_run
+    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"stj-sourcegen-camel-utf8": 0.5},
+                          failing_cells=frozenset({"005:cold-ser-stj@native/8.0.0"}))
+    options = RunOptions(profile="smoke", runtimes=("8.0.0", "10.0.12"), experiments=("001", "005"), isa_levels=("native",),
+                         benchmarks=("single-stj-default", "cold-ser-stj-sourcegen"), results_dir=tmp_path, lab_cpuset="0",
+                         pin_harness=False, calibrate=False)
+    report = write_report(execute_run(options, backend).directory)
+    text, out = report.read_text(), report.parent
+    section = text[text.index("## Cold start"):]
+    # 60 ms × 0.5 (runs at 1.00, 1.01, 1.02 of it): median 30.3 ms, 22.7 before the call, 7.6 the call, 40 MiB, 3 runs.
+    assert "| cold-ser-stj-sourcegen | System.Text.Json (source generated) | 10.0.12 | 30.3 [28.6, 32.0] | 22.7 | 7.6 | 40.0 | 3 |" in section
+    assert "| cold-ser-stj | " in section and "failed: simulated failure of 005:cold-ser-stj@native/8.0.0" in section
+    assert "![005-cold-start](charts/005-cold-start.png)" in section
+    assert (out / "charts" / "005-cold-start.png").stat().st_size > 1000
+    cold = pd.read_csv(out / "tables" / "cold-start.csv")
+    assert len(cold) == 4 and set(cold["runtime"]) == {"8.0.0", "10.0.12"}
+    results = pd.read_csv(out / "tables" / "results.csv", dtype={"experiment": str})
+    assert set(results["experiment"]) == {"001"}  # steady-state cells only: cold starts have no ratios or verdicts

@@ -29,8 +29,12 @@ def smoke_run(tmp_path_factory):
     return run_dir
 
 
+def _rows(run_dir):
+    return [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+
+
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
-    all_rows = [json.loads(line) for line in (smoke_run / "results.jsonl").read_text().splitlines()]
+    all_rows = [r for r in _rows(smoke_run) if r["measure"] == "steady"]
     # Three runtimes (3.1.3, 8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+:
     # its cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 3.1.3 and 8.0.0.
     assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {
@@ -83,3 +87,33 @@ def test_the_report_marks_verification_and_effective_isa(smoke_run):
     assert environment["labs"]["dotnet@8.0.0"]["env"]["libraries"]["System.Text.Json"] == "8.0.0"  # in-box: moves with the runtime
     assert environment["labs"]["dotnet@3.1.3"]["env"]["libraries"]["System.Text.Json"] == "3.1.3"  # not the package BDN 0.14 brings
     assert environment["labs"]["dotnet@10.0.12"]["env"]["libraries"]["BenchmarkDotNet"].startswith("0.")
+
+
+def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke_run):
+    cold = {(r["benchmark"], r["isa_requested"], r["runtime_requested"]): r for r in _rows(smoke_run) if r["measure"] == "cold"}
+    aot = cold[("cold-ser-stj-sourcegen-aot", "native", "10.0.12-aot")]
+    jit = cold[("cold-ser-stj-sourcegen", "native", "10.0.12")]
+    for row in (aot, jit):
+        assert row["status"] == "ok" and row["n"] == 3 and row["engine_version"] == "hyperfine"
+        assert 0 < row["prepare_median_ns"] and 0 < row["median_ns"] < 10e9  # a whole process, not a hang
+        assert 10 << 20 < row["peak_rss_bytes"] < 1 << 30
+        assert (smoke_run / row["raw_path"]).is_file()
+    assert aot["runtime_version"] == "10.0.12" and jit["runtime_version"] == "10.0.12"
+    # No JIT: the AOT process is several times shorter (measured here about 22 ms against 68-90 ms); a one-way check, far
+    # inside that margin. Its peak RSS is not smaller (48 vs 44 MiB): the AOT binary holds the whole lab program.
+    assert aot["median_ns"] < jit["median_ns"]
+    # Native AOT targets the SDK's default instruction set (x86-64-v2 on x64), whatever this CPU has, and reads that back.
+    assert aot["isa_flags"]["avx2"] is False
+    # Failures are rows with the library's own reason, on that build only.
+    reflection = cold[("cold-ser-stj", "native", "10.0.12-aot")]
+    assert reflection["status"] == "failed" and "Reflection-based serialization has been disabled" in reflection["error"]
+    legacy = cold[("cold-ser-stj-sourcegen", "native", "3.1.3")]
+    assert legacy["status"] == "failed" and "source generation needs System.Text.Json 6.0" in legacy["error"]
+    assert cold[("cold-ser-stj", "native", "3.1.3")]["status"] == "ok"
+    # A switch the ahead-of-time code cannot honour is a failed level there, not a silent native measurement.
+    assert "did not take effect" in cold[("cold-ser-stj-sourcegen-aot", "scalar", "10.0.12-aot")]["error"]
+    report = (smoke_run / "report" / "report.md").read_text()
+    assert "## Cold start" in report and "| cold-ser-stj-sourcegen-aot | System.Text.Json (source generated) | 10.0.12-aot | " in report
+    assert (smoke_run / "report" / "charts" / "005-cold-start.png").is_file()
+    assert (smoke_run / "report" / "tables" / "cold-start.csv").is_file()
+

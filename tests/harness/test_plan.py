@@ -3,7 +3,7 @@ import pytest
 from harness.errors import UnknownNameError
 from harness.experiments import load_experiments
 from harness.isa import load_isa_table
-from harness.plan import datasets_of, plan_cells
+from harness.plan import claimed_benchmarks, datasets_of, plan_cells
 
 
 def _levels(*names):
@@ -86,8 +86,25 @@ def test_sweep_adds_the_sweep_runtimes_for_the_sweep_benchmarks_and_their_baseli
     per_bench = _runtimes(["claims", "sweep"])
     assert per_bench[("000", "SystemTextCaseInsensitive_Pascal")] == sweep
     assert per_bench[("000", "NewtonSoftJson_Camel")] == sweep  # baseline of the swept group
-    assert _runtimes(["all"])[("000", "SystemTextCaseInsensitive_Pascal")] == list(lab.runtime_names)
     assert len(per_bench[("000", "SystemText_CamelNamingPolicy")]) == 1
+    # "all": every build that can measure the steady state (the Native AOT build serves cold starts only).
+    assert _runtimes(["all"])[("000", "SystemTextCaseInsensitive_Pascal")] == list(lab.runtimes_measuring("steady"))
+    assert "10.0.12-aot" in lab.runtime_names and "10.0.12-aot" not in lab.runtimes_measuring("steady")
+
+
+def test_a_cold_start_benchmark_pinned_to_the_aot_build_runs_there_only():
+    per_bench = _runtimes(["claims"])
+    assert per_bench[("005", "cold-ser-stj-sourcegen-aot")] == ["10.0.12-aot"]
+    assert per_bench[("005", "cold-ser-stj-sourcegen")] == ["10.0.12"]  # no published figure: the lab's default runtime
+    assert _runtimes(["8.0.0"])[("005", "cold-ser-stj-sourcegen-aot")] == []  # named runtimes intersect the pin
+    assert "10.0.12-aot" in _runtimes(["all"])[("005", "cold-ser-stj")]  # cold cells may run on every build that measures cold
+
+
+def test_an_experiment_without_published_figures_keeps_all_its_benchmarks_when_only_claimed():
+    experiments = list(load_experiments().values())
+    claimed = set(claimed_benchmarks(experiments))
+    assert {b for b in load_experiments()["005"].benchmarks} <= claimed
+    assert "ser-string-100-jil" not in claimed  # write-up 004 published no 100-model figures
 
 
 def test_an_unknown_runtime_name_is_rejected_with_the_valid_ones():

@@ -235,3 +235,32 @@ def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_
     failed = rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]
     assert failed["status"] == "failed" and "could not be normalized: ValueError: Statistics.mean_ns = 0" in failed["error"]
     assert rows[("000:NewtonSoftJson_Camel@scalar/10.0.12", 2)]["status"] == "ok"
+
+
+def _cold_options(smoke_options, **changes):
+    return dataclasses.replace(smoke_options, experiments=("005",), benchmarks=("cold-ser-stj-sourcegen",), isa_levels=("native",), **changes)
+
+
+def test_cold_start_cells_are_verified_then_timed_as_whole_processes_one_row_each(fixture_dir, smoke_options):
+    backend = FakeBackend(fixture_dir, time_scale={"stj-sourcegen-camel-utf8": 0.5})
+    summary = execute_run(_cold_options(smoke_options), backend)
+    rows = {r["benchmark"]: r for r in _rows(summary)}
+    assert set(rows) == {"cold-ser-stj", "cold-ser-stj-sourcegen"}  # the group's baseline comes along
+    cold = rows["cold-ser-stj-sourcegen"]
+    assert cold["measure"] == "cold" and cold["status"] == "ok" and cold["design"] == "cold" and cold["round_count"] == 1
+    assert cold["n"] == 3  # the smoke profile's cold runs: each run a process, so the interval is over processes
+    assert cold["median_ns"] == pytest.approx(30e6, rel=0.03) and cold["prepare_median_ns"] == pytest.approx(22.5e6, rel=0.03)
+    assert cold["ci99_lower_ns"] < cold["mean_ns"] < cold["ci99_upper_ns"]
+    assert cold["peak_rss_bytes"] == 40 << 20 and cold["engine_version"] == "hyperfine"
+    assert cold["raw_path"].endswith("hyperfine.json") and cold["library"]
+    assert ("verify", {}) in backend.calls  # verified before it was timed
+    assert backend.cells_run == ["005:cold-ser-stj@native/10.0.12", "005:cold-ser-stj-sourcegen@native/10.0.12"]
+
+
+def test_a_cold_cell_that_fails_is_a_failed_row_and_a_resume_retries_only_it(fixture_dir, smoke_options):
+    failing = "005:cold-ser-stj-sourcegen@native/10.0.12"
+    first = execute_run(_cold_options(smoke_options), FakeBackend(fixture_dir, failing_cells=frozenset({failing})))
+    assert {r["cell_id"]: r["status"] for r in _rows(first)} == {"005:cold-ser-stj@native/10.0.12": "ok", failing: "failed"}
+    again = FakeBackend(fixture_dir)
+    execute_run(_cold_options(smoke_options, resume=True), again)
+    assert again.cells_run == [failing]

@@ -14,6 +14,11 @@ public static class LabJson
         // Readable quotes and non-ASCII in messages; these files are never embedded in HTML.
         Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
         Converters = { new JsonStringEnumConverter(SnakeCase) },
+#if !LEGACY_RUNTIME
+        // The lab's own files use reflection metadata even in the Native AOT build, where the default is off: only the
+        // serializer variants under test keep that default (reflection-based STJ variants fail there, as for a user).
+        TypeInfoResolver = new System.Text.Json.Serialization.Metadata.DefaultJsonTypeInfoResolver(),
+#endif
     };
 
 #if LEGACY_RUNTIME
@@ -21,6 +26,9 @@ public static class LabJson
 #else
     private static JsonNamingPolicy SnakeCase => JsonNamingPolicy.SnakeCaseLower;
 #endif
+
+    /// <summary>An enum value's name as the lab's files write it (snake_case).</summary>
+    public static string Name(Enum value) => SnakeCase.ConvertName(value.ToString());
 
     /// <summary>Serializes a lab output object.</summary>
     public static string Write(object value) => JsonSerializer.Serialize(value, value.GetType(), Options);

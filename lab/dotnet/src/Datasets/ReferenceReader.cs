@@ -1,18 +1,105 @@
+using System.Collections;
+using System.Reflection;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace JsonLab.Datasets;
 
 /// <summary>
-/// Reads a dataset into a model with one fixed reader (System.Text.Json, case-insensitive names), independent of
-/// the variant under test. Serialize cells serialize this value, so a library that cannot read (Jil on .NET 9+)
-/// can still be measured writing, and every library writes the same objects.
+/// Reads a dataset into a model with one fixed reader, independent of the variant under test. Serialize cells serialize
+/// this value, so a library that cannot read (Jil on .NET 9+) can still be measured writing, and every library writes
+/// the same objects.
+///
+/// It walks a JsonDocument and sets the model's properties itself (member names matched case-insensitively, a
+/// [JsonPropertyName] taking precedence; interfaces of collections become List&lt;T&gt;; scalars parsed by JsonElement,
+/// i.e. as System.Text.Json parses them). It does not use System.Text.Json's serializer, so a cold process that
+/// prepares a serialize call has not already built the serializer's metadata for the model: the first call a cold-start
+/// cell times is the library's own.
 /// </summary>
 public static class ReferenceReader
 {
-    private static readonly JsonSerializerOptions Options = new() { PropertyNameCaseInsensitive = true };
-
     /// <summary>The dataset as an instance of <paramref name="type"/>.</summary>
-    public static object Read(Payload payload, Type type) =>
-        JsonSerializer.Deserialize(payload.Text, type, Options)
-        ?? throw new LabException($"dataset '{payload.Name}' is JSON null", "a dataset must hold a value of its model");
+    public static object Read(Payload payload, Type type)
+    {
+        using var document = JsonDocument.Parse(payload.Text);
+        return Materialize(document.RootElement, type, "$")
+               ?? throw new LabException($"dataset '{payload.Name}' is JSON null", "a dataset must hold a value of its model");
+    }
+
+    private static object? Materialize(JsonElement json, Type type, string path)
+    {
+        if (json.ValueKind == JsonValueKind.Null)
+            return type.IsValueType && Nullable.GetUnderlyingType(type) is null
+                ? throw new LabException($"{path} is null but {type.Name} cannot be", "fix the dataset or the model")
+                : null;
+        type = Nullable.GetUnderlyingType(type) ?? type;
+        if (Scalar(json, type) is { } scalar)
+            return scalar;
+        if (ElementTypeOf(type) is { } item)
+            return Collection(json, type, item, path);
+        if (type.IsClass && json.ValueKind == JsonValueKind.Object)
+            return Populate(json, type, path);
+        throw new LabException($"{path}: the reference reader cannot make a {type.Name} from a JSON {json.ValueKind}",
+            "extend Datasets/ReferenceReader.cs for this type, or fix the dataset");
+    }
+
+    private static object? Scalar(JsonElement json, Type type) =>
+        type == typeof(string) ? json.GetString()
+        : type == typeof(bool) ? json.GetBoolean()
+        : type == typeof(int) ? json.GetInt32()
+        : type == typeof(long) ? json.GetInt64()
+        : type == typeof(short) ? json.GetInt16()
+        : type == typeof(byte) ? json.GetByte()
+        : type == typeof(double) ? json.GetDouble()
+        : type == typeof(float) ? json.GetSingle()
+        : type == typeof(decimal) ? json.GetDecimal()
+        : type == typeof(DateTime) ? json.GetDateTime()
+        : type == typeof(DateTimeOffset) ? json.GetDateTimeOffset()
+        : type == typeof(Guid) ? json.GetGuid()
+        : (object?)null;
+
+    /// <summary>T[] for arrays, otherwise a List&lt;T&gt; (as System.Text.Json builds one for collection interfaces).</summary>
+    private static object Collection(JsonElement json, Type type, Type item, string path)
+    {
+        if (json.ValueKind != JsonValueKind.Array)
+            throw new LabException($"{path}: expected a JSON array for {type.Name}, found {json.ValueKind}", "fix the dataset or the model");
+        var values = json.EnumerateArray().Select((element, i) => Materialize(element, item, $"{path}[{i}]")).ToList();
+        if (type.IsArray)
+        {
+            var array = Array.CreateInstance(item, values.Count);
+            for (var i = 0; i < values.Count; i++)
+                array.SetValue(values[i], i);
+            return array;
+        }
+        var list = (IList)Activator.CreateInstance(type.IsInterface ? typeof(List<>).MakeGenericType(item) : type)!;
+        foreach (var value in values)
+            list.Add(value);
+        return list;
+    }
+
+    private static object Populate(JsonElement json, Type type, string path)
+    {
+        var instance = Activator.CreateInstance(type)
+                       ?? throw new LabException($"{path}: cannot create a {type.Name}", "the model needs a public parameterless constructor");
+        var members = json.EnumerateObject().ToList();
+        foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanWrite && p.GetIndexParameters().Length == 0))
+        {
+            var name = property.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? property.Name;
+            var at = members.FindLastIndex(m => string.Equals(m.Name, name, StringComparison.OrdinalIgnoreCase));
+            if (at >= 0)
+                property.SetValue(instance, Materialize(members[at].Value, property.PropertyType, $"{path}.{members[at].Name}"));
+        }
+        return instance;
+    }
+
+    /// <summary>T for arrays and IEnumerable&lt;T&gt; (string excluded), else null.</summary>
+    public static Type? ElementTypeOf(Type type)
+    {
+        if (type == typeof(string)) return null;
+        if (type.IsArray) return type.GetElementType();
+        var enumerable = type.IsGenericType && type.GetGenericTypeDefinition() == typeof(IEnumerable<>)
+            ? type
+            : type.GetInterfaces().FirstOrDefault(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IEnumerable<>));
+        return enumerable?.GetGenericArguments()[0];
+    }
 }

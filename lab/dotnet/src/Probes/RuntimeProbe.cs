@@ -28,8 +28,12 @@ public static class RuntimeProbe
         },
 #if LEGACY_RUNTIME
         ["tiered_pgo"] = false, // dynamic PGO arrived in .NET 6; 3.1 ignores the runtimeconfig switch
+        ["jit"] = true,
 #else
-        ["tiered_pgo"] = AppContext.TryGetSwitch("System.Runtime.TieredPGO", out var pgo) ? pgo : null,
+        // Native AOT has no JIT, so no tiering and no PGO, whatever the runtimeconfig says.
+        ["tiered_pgo"] = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled
+            && (AppContext.TryGetSwitch("System.Runtime.TieredPGO", out var pgo) ? pgo : true),
+        ["jit"] = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled,
 #endif
         ["processor_count"] = Environment.ProcessorCount,
         ["libraries"] = LoadedLibraries(),

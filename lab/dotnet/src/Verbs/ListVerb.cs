@@ -14,16 +14,18 @@ public static class ListVerb
             SchemaVersion = 1,
             Lab = "dotnet",
             Operations = OperationBinder.Operations,
-            Models = ModelCatalog.All.Select(m => new { m.Name, Bindings = BindingsOf(m) }),
+            // Enums are written as their snake_case names here, not through a converter: the Native AOT build has no
+            // generic converter instances for the lab's own enum collections.
+            Models = ModelCatalog.All.Select(m => new { m.Name, Bindings = BindingsOf(m).Select(b => LabJson.Name(b)).ToArray() }).ToArray(),
             Variants = VariantRegistry.All.Select(a => new
             {
                 a.Variant,
                 a.Library,
                 a.LibraryVersion,
-                PayloadForm = a.Form,
-                ModelBinding = a.Binding,
+                PayloadForm = LabJson.Name(a.Form),
+                ModelBinding = LabJson.Name(a.Binding),
                 a.Description,
-            }),
+            }).ToArray(),
         };
         Console.WriteLine(LabJson.Write(listing));
         return 0;

@@ -39,7 +39,7 @@ public static class StructuralComparer
             CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
         else if (type == typeof(DateTime) || type == typeof(DateTimeOffset))
             CompareScalar(ToInstant(actual), json, path, mismatches, e => e.ValueKind == JsonValueKind.String ? ReadInstant(e.GetString()!) : null);
-        else if (ElementTypeOf(type) is { } elementType)
+        else if (Datasets.ReferenceReader.ElementTypeOf(type) is { } elementType)
             CompareSequence(actual, json, elementType, path, mismatches);
         else if (type.IsClass)
             CompareObject(actual, json, type, path, mismatches);
@@ -115,17 +115,6 @@ public static class StructuralComparer
     private static bool IsInteger(Type t) =>
         t == typeof(int) || t == typeof(long) || t == typeof(short) || t == typeof(byte)
         || t == typeof(uint) || t == typeof(ulong) || t == typeof(ushort) || t == typeof(sbyte);
-
-    /// <summary>T for arrays and IEnumerable&lt;T&gt; (string excluded), else null.</summary>
-    private static Type? ElementTypeOf(Type type)
-    {
-        if (type == typeof(string)) return null;
-        if (type.IsArray) return type.GetElementType();
-        var enumerable = type.IsGenericType && type.GetGenericTypeDefinition() == typeof(IEnumerable<>)
-            ? type
-            : type.GetInterfaces().FirstOrDefault(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IEnumerable<>));
-        return enumerable?.GetGenericArguments()[0];
-    }
 
     private static string Describe(object? value) => value switch
     {

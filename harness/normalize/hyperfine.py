@@ -1,0 +1,73 @@
+"""hyperfine cold-start output → CellOutcome.
+
+Reads what a cold cell leaves in its folder (harness/backends/native.py `run_cold`): hyperfine.json with two commands,
+`once` (a whole process: runtime start, dataset read, binding, the first call) and `prepare-only` (the same without
+the call), and rss.json (peak resident set of extra runs, from wait4). Every timed run is its own process, so the
+interval over runs is already one over processes. The runtime, libraries and ISA readback come from the build's probe
+(`env` under the same switches), the verification from the lab's `verify` verb.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import statistics
+from typing import Any
+
+from harness.errors import CellError
+from harness.records import CellOutcome, Statistics, Verification
+from harness.stats import mean_interval
+
+#: The two commands of a cold cell's hyperfine run, by --command-name.
+ONCE, PREPARE_ONLY = "once", "prepare-only"
+
+
+def _times_ns(results: dict[str, dict[str, Any]], name: str) -> list[float]:
+    if name not in results or not results[name].get("times"):
+        raise CellError(f"hyperfine.json has no timed runs of '{name}'", "see the cell's log for hyperfine's output")
+    return [t * 1e9 for t in results[name]["times"]]
+
+
+def statistics_from_times(times_ns: list[float]) -> Statistics:
+    """Statistics of whole-process wall times, with a Student-t 99% interval over the runs (processes)."""
+    interval = mean_interval(times_ns)
+    return Statistics(
+        n=len(times_ns),
+        mean_ns=statistics.fmean(times_ns),
+        median_ns=statistics.median(times_ns),
+        stddev_ns=statistics.stdev(times_ns) if len(times_ns) > 1 else None,
+        ci99_lower_ns=interval.lower if len(times_ns) > 1 else None,
+        ci99_upper_ns=interval.upper if len(times_ns) > 1 else None,
+        min_ns=min(times_ns),
+        max_ns=max(times_ns),
+    )
+
+
+def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: dict[str, Any], verification: dict[str, Any],
+                        isa_flags: dict[str, Any]) -> CellOutcome:
+    """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build."""
+    try:
+        report = json.loads((cell_dir / "hyperfine.json").read_text())
+        rss = json.loads((cell_dir / "rss.json").read_text())["peak_rss_bytes"]
+    except (FileNotFoundError, json.JSONDecodeError, KeyError) as e:
+        raise CellError(f"the cold cell left no readable hyperfine.json / rss.json in {cell_dir}: {e}", "see the cell's log") from e
+    results = {r.get("command"): r for r in report.get("results", [])}
+    once, prepare = _times_ns(results, ONCE), _times_ns(results, PREPARE_ONLY)
+    fields = {
+        "language": env["language"],
+        "runtime": env["runtime"],
+        "runtime_version": env["runtime_version"],
+        "runtime_switches": dict(env.get("runtime_switches") or {}),
+        "engine_version": "hyperfine",
+        "library": variant.get("library"),
+        "library_version": variant.get("library_version"),
+        "payload_form": variant.get("payload_form"),
+        "arch": env["arch"],
+        "raw_path": "hyperfine.json",
+        "prepare_median_ns": statistics.median(prepare),
+        "peak_rss_bytes": int(statistics.median(rss)) if rss else None,
+    }
+    status = "passed" if verification.get("status") == "passed" else "failed"
+    return CellOutcome(fields=fields, statistics=statistics_from_times(once),
+                       verification=Verification(status, verification.get("message", "no verification result")),
+                       isa_flags=dict(isa_flags))
