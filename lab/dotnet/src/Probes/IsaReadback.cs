@@ -16,38 +16,31 @@ public static class IsaReadback
     /// <summary>Flag name to value; names are the harness's isa flag names (snake_case). A runtime that predates an
     /// API reports no value for its flag (unknown, not false): .NET Core 3.1 cannot say whether Vector64/128/256 are
     /// accelerated, and has no Arm intrinsics API.</summary>
+    public static SortedDictionary<string, object> Capture()
+    {
+        var flags = new SortedDictionary<string, object>
+        {
+            ["sse2"] = Sse2.IsSupported,
+            ["sse3"] = Sse3.IsSupported,
+            ["ssse3"] = Ssse3.IsSupported,
+            ["sse41"] = Sse41.IsSupported,
+            ["sse42"] = Sse42.IsSupported,
+            ["avx"] = Avx.IsSupported,
+            ["avx2"] = Avx2.IsSupported,
+            ["vector_byte_count"] = Vector<byte>.Count,
+        };
 #if LEGACY_RUNTIME
-    public static SortedDictionary<string, object> Capture() => new()
-    {
-        ["sse2"] = Sse2.IsSupported,
-        ["sse3"] = Sse3.IsSupported,
-        ["ssse3"] = Ssse3.IsSupported,
-        ["sse41"] = Sse41.IsSupported,
-        ["sse42"] = Sse42.IsSupported,
-        ["avx"] = Avx.IsSupported,
-        ["avx2"] = Avx2.IsSupported,
         // Known, not read: .NET Core 3.1 has no AVX-512 or Vector512 API, so its code never uses them.
-        ["avx512f"] = false,
-        ["vector512"] = false,
-        ["vector_byte_count"] = Vector<byte>.Count,
-    };
+        flags["avx512f"] = false;
+        flags["vector512"] = false;
 #else
-    public static SortedDictionary<string, object> Capture() => new()
-    {
-        ["sse2"] = Sse2.IsSupported,
-        ["sse3"] = Sse3.IsSupported,
-        ["ssse3"] = Ssse3.IsSupported,
-        ["sse41"] = Sse41.IsSupported,
-        ["sse42"] = Sse42.IsSupported,
-        ["avx"] = Avx.IsSupported,
-        ["avx2"] = Avx2.IsSupported,
-        ["avx512f"] = Avx512F.IsSupported,
-        ["adv_simd"] = AdvSimd.IsSupported,
-        ["vector64"] = Vector64.IsHardwareAccelerated,
-        ["vector128"] = Vector128.IsHardwareAccelerated,
-        ["vector256"] = Vector256.IsHardwareAccelerated,
-        ["vector512"] = Vector512.IsHardwareAccelerated,
-        ["vector_byte_count"] = Vector<byte>.Count,
-    };
+        flags["avx512f"] = Avx512F.IsSupported;
+        flags["adv_simd"] = AdvSimd.IsSupported;
+        flags["vector64"] = Vector64.IsHardwareAccelerated;
+        flags["vector128"] = Vector128.IsHardwareAccelerated;
+        flags["vector256"] = Vector256.IsHardwareAccelerated;
+        flags["vector512"] = Vector512.IsHardwareAccelerated;
 #endif
+        return flags;
+    }
 }
