@@ -57,8 +57,8 @@ def cold_start_markdown(table: pd.DataFrame, charts: list[str] | None = None) ->
              "Whole processes timed by hyperfine (each run a fresh process: runtime start, dataset read, binding, one call, exit). "
              "*Before the call* is the same process with `--prepare-only`; *first call* is the difference of the two medians, the "
              "price of the first serialize or deserialize (JIT compilation, metadata, the library's own start-up). Process times are "
-             "medians with the 99% interval of the mean over the runs; peak RSS is the median of the kernel's `ru_maxrss` over extra "
-             "runs. Raw hyperfine JSON per cell is under `raw/`; the table is `tables/cold-start.csv`.", ""]
+             "medians with the 99% interval of the mean over the runs; peak RSS is the median over extra runs of the process's own "
+             "VmHWM (`once --report-rss`). Raw hyperfine JSON per cell is under `raw/`; the table is `tables/cold-start.csv`.", ""]
     for (experiment, group), rows in table.groupby(["experiment", "group"], sort=False):
         lines += [f"### {experiment}: {group}", "",
                   "| benchmark | library | runtime | process ms [99% CI] | before the call ms | first call ms | peak RSS MiB | runs |",

@@ -9,29 +9,45 @@ namespace JsonLab.Measurement;
 /// Measured here, processes warmed for a fixed 0.5 s were still tiering up during their measured iterations
 /// (Newtonsoft.Json 1.4–1.5× slower than after 1 s). So the prewarm calls the operation until no method has been
 /// compiled for <c>quietMs</c> (JitInfo.GetCompiledMethodCount counts every tier-up as a compilation), or until
-/// <c>maxMs</c>; with no quiet window it warms for a fixed <c>maxMs</c>. .NET Core 3.1 has no JIT counter
-/// (JitInfo arrived in .NET 6): there the prewarm always runs its fixed <c>maxMs</c> and says so.
+/// <c>maxMs</c>; with no quiet window it warms for a fixed <c>maxMs</c>.
+///
+/// .NET Core 3.1 has no JIT counter (JitInfo arrived in .NET 6). There the quiet window is judged by speed instead: the
+/// prewarm stops when two consecutive windows of <c>quietMs</c> take the same time per call within 2% (a method that
+/// tiers up changes the speed), or at <c>maxMs</c>. Without it every 3.1 process warmed for the whole cap (3 s).
 /// </summary>
 public static class Prewarm
 {
-    /// <summary>What a prewarm did: calls, wall time, JIT compilations during it, whether the JIT went quiet, and the
-    /// time per call over the final quiet window (or the last quarter of a fixed prewarm).</summary>
-    public sealed record Result(long Calls, double Ms, long? Compilations, bool JitQuiet, double? NsPerCallAtEnd)
+    /// <summary>How a prewarm ended.</summary>
+    public const string JitQuietRule = "jit-quiet", SpeedStableRule = "speed-stable", CapRule = "cap", FixedRule = "fixed";
+
+    /// <summary>Two windows whose time per call differs by less than this count as the same speed.</summary>
+    public const double StableSpeed = 0.02;
+
+    /// <summary>What a prewarm did: calls, wall time, JIT compilations during it (null: the runtime cannot count them), how
+    /// it ended (<see cref="JitQuietRule"/>, <see cref="SpeedStableRule"/>, <see cref="CapRule"/>, <see cref="FixedRule"/>),
+    /// and the time per call over the final window (or the last quarter of a fixed prewarm).</summary>
+    public sealed record Result(long Calls, double Ms, long? Compilations, string Rule, double? NsPerCallAtEnd)
     {
-        public static readonly Result None = new(0, 0, 0, false, null);
+        public static readonly Result None = new(0, 0, 0, FixedRule, null);
+
+        /// <summary>True when the prewarm stopped because the code had settled (by the JIT counter or by speed).</summary>
+        public bool Settled => Rule is JitQuietRule or SpeedStableRule;
     }
 
     /// <summary>
     /// Calls the operation in batches that grow to about 1 ms, so the clock is read rarely for fast operations and
-    /// a slow one (milliseconds per call) does not overshoot.
+    /// a slow one (milliseconds per call) does not overshoot. <paramref name="jitCounter"/> replaces the runtime's JIT
+    /// counter (tests: a runtime without one).
     /// </summary>
-    public static Result Run(Func<object?> operation, int maxMs, int quietMs = 0)
+    public static Result Run(Func<object?> operation, int maxMs, int quietMs = 0, Func<long?>? jitCounter = null)
     {
+        var counter = jitCounter ?? CompiledMethodCount;
         var clock = Stopwatch.StartNew();
-        var compiledAtStart = CompiledMethodCount();
-        quietMs = compiledAtStart is null ? 0 : quietMs;
+        var compiledAtStart = counter();
+        var bySpeed = quietMs > 0 && compiledAtStart is null;
         var compiled = compiledAtStart;
         double windowStartMs = 0;
+        double? previousWindowNs = null;
         long calls = 0, windowCalls = 0, batch = 1;
         var fixedTailFromMs = maxMs * 0.75;
         while (true)
@@ -44,9 +60,21 @@ public static class Prewarm
             var now = clock.Elapsed.TotalMilliseconds;
             if (now - before < 0.5 && batch < 1 << 16)
                 batch *= 2;
-            if (quietMs > 0)
+            if (bySpeed)
             {
-                var count = CompiledMethodCount();
+                if (now - windowStartMs >= quietMs)
+                {
+                    var windowNs = (now - windowStartMs) * 1e6 / windowCalls;
+                    if (previousWindowNs is { } previous && Math.Abs(windowNs / previous - 1) < StableSpeed)
+                        return Done(SpeedStableRule);
+                    previousWindowNs = windowNs;
+                    windowStartMs = now;
+                    windowCalls = 0;
+                }
+            }
+            else if (quietMs > 0)
+            {
+                var count = counter();
                 if (count != compiled)
                 {
                     compiled = count;
@@ -54,7 +82,7 @@ public static class Prewarm
                     windowCalls = 0;
                 }
                 else if (now - windowStartMs >= quietMs)
-                    return Done(true);
+                    return Done(JitQuietRule);
             }
             else if (windowStartMs == 0 && now >= fixedTailFromMs)
             {
@@ -62,14 +90,14 @@ public static class Prewarm
                 windowCalls = 0;
             }
             if (now >= maxMs)
-                return Done(false);
+                return Done(quietMs > 0 ? CapRule : FixedRule);
         }
 
-        Result Done(bool quiet)
+        Result Done(string rule)
         {
             var end = clock.Elapsed.TotalMilliseconds;
-            return new Result(calls, end, CompiledMethodCount() - compiledAtStart, quiet,
-                windowCalls > 0 && end > windowStartMs ? (end - windowStartMs) * 1e6 / windowCalls : null);
+            return new Result(calls, end, counter() - compiledAtStart, rule,
+                windowCalls > 0 && end > windowStartMs ? (end - windowStartMs) * 1e6 / windowCalls : previousWindowNs);
         }
     }
 

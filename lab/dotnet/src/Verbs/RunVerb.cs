@@ -71,7 +71,13 @@ public static class RunVerb
             // (which costs up to half a second for a fast operation); the job says which it did.
             var prewarm = prewarmMs > 0 ? Prewarm.Run(CellBenchmark.Bound[key], prewarmMs, prewarmQuietMs) : Prewarm.Result.None;
             Console.Error.WriteLine($"{request.Name}: prewarm {prewarm.Calls} calls in {prewarm.Ms:F0} ms, {prewarm.Compilations?.ToString() ?? "uncounted"} JIT compilations, "
-                                    + (prewarm.JitQuiet ? $"JIT quiet for {prewarmQuietMs} ms" : prewarmQuietMs > 0 && prewarm.Compilations is not null ? "JIT still busy at the cap" : "fixed time"));
+                                    + prewarm.Rule switch
+                                    {
+                                        Prewarm.JitQuietRule => $"JIT quiet for {prewarmQuietMs} ms",
+                                        Prewarm.SpeedStableRule => $"speed stable over two windows of {prewarmQuietMs} ms (no JIT counter on this runtime)",
+                                        Prewarm.CapRule => "still settling at the cap",
+                                        _ => "fixed time",
+                                    });
             var job = baseJob.WithInvocationsFrom(prewarm.NsPerCallAtEnd);
             var artifacts = Path.Combine(request.OutDir, "bdn");
             var clock = Stopwatch.StartNew();
@@ -168,7 +174,8 @@ public static class RunVerb
         VerificationStatus = verification.Status,
         PrewarmCalls = prewarm.Calls,
         PrewarmCompilations = prewarm.Compilations,
-        PrewarmJitQuiet = prewarm.JitQuiet,
+        PrewarmJitQuiet = prewarm.Rule == Prewarm.JitQuietRule,
+        PrewarmRule = prewarm.Rule,
         PrewarmNsPerCall = prewarm.NsPerCallAtEnd is { } ns ? Math.Round(ns, 2) : (double?)null,
         InvocationCount = job.InvocationCount,
         InvocationCountFrom = job.InvocationCount is null ? "BenchmarkDotNet pilot" : job.InvocationsFromPrewarm ? "prewarm speed" : "job",

@@ -10,7 +10,7 @@ public class PrewarmTests
         var calls = 0;
         var result = Prewarm.Run(() => ++calls, maxMs: 5000, quietMs: 100);
 
-        Assert.True(result.JitQuiet);
+        Assert.Equal(Prewarm.JitQuietRule, result.Rule);
         Assert.InRange(result.Ms, 100, 4999);
         Assert.Equal(calls, result.Calls);
         Assert.NotNull(result.NsPerCallAtEnd);
@@ -21,9 +21,33 @@ public class PrewarmTests
     {
         var result = Prewarm.Run(() => new object(), maxMs: 120);
 
-        Assert.False(result.JitQuiet);
+        Assert.Equal(Prewarm.FixedRule, result.Rule);
         Assert.InRange(result.Ms, 120, 1000);
         Assert.True(result.NsPerCallAtEnd > 0);
+    }
+
+    [Fact]
+    public void Without_a_jit_counter_a_steady_operation_stops_once_two_windows_run_at_the_same_speed()
+    {
+        // .NET Core 3.1 cannot count JIT compilations; an operation of constant cost settles after two windows.
+        var result = Prewarm.Run(() => new string('x', 64), maxMs: 5000, quietMs: 100, jitCounter: () => null);
+
+        Assert.Equal(Prewarm.SpeedStableRule, result.Rule);
+        Assert.True(result.Settled);
+        Assert.InRange(result.Ms, 200, 4999);
+        Assert.Null(result.Compilations);
+        Assert.True(result.NsPerCallAtEnd > 0);
+    }
+
+    [Fact]
+    public void Without_a_jit_counter_an_operation_that_keeps_changing_speed_runs_to_the_cap()
+    {
+        // Each call slower than the last: no two windows agree, as while code is still tiering up.
+        var calls = 0;
+        var result = Prewarm.Run(() => { Thread.SpinWait(10 * ++calls); return null; }, maxMs: 400, quietMs: 50, jitCounter: () => null);
+
+        Assert.Equal(Prewarm.CapRule, result.Rule);
+        Assert.False(result.Settled);
     }
 
     [Fact]
