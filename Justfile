@@ -53,6 +53,25 @@ test:
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
     {{python}} -m pytest -q tests
 
+# Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; plain docker build without Buildx).
+# Where no registry answers, `just local-bases` first: then the images build offline from those bases.
+images *args="":
+    {{python}} -m harness images {{args}}
+
+# Base images made with mmdebstrap from this host's Debian mirror, for machines without a registry (about a minute each).
+local-bases *args="":
+    {{python}} -m harness local-bases {{args}}
+
+# Start a Docker engine for the lab (no bridge, no iptables), or stop the one this started (by its PID).
+docker-up:
+    containers/dockerd.sh start
+docker-down:
+    containers/dockerd.sh stop
+
+# Rewrite compose.yaml from the labs' lab.toml (a test checks the committed file is current).
+compose:
+    {{python}} -m harness compose
+
 # What `just run-all` (or another profile) would measure: cells per experiment and ISA level, estimated duration.
 plan profile="default" *args="":
     {{python}} -m harness plan --profile {{profile}} {{args}}

@@ -10,13 +10,14 @@ import argparse
 import json
 import pathlib
 import sys
+import time
 
-from harness.backends import BACKENDS
+from harness.backends import BACKEND_CHOICES, select_backend
 from harness.datasets import load_manifest, regenerate
 from harness.designs import DESIGNS
 from harness.defaults import DEFAULT_PROFILE, RESULTS_DIR
 from harness.environment import collect_host_environment
-from harness.errors import HarnessError, UnknownNameError
+from harness.errors import HarnessError
 from harness.experiments import load_experiments
 from harness.isa import load_isa_table
 from harness.build import build_lab
@@ -61,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--cpuset", help="CPUs for the lab processes, taskset syntax (default: the highest CPU)")
     run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU not used by the lab)")
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
-    run.add_argument("--backend", default="native", help=f"one of: {', '.join(BACKENDS)}")
+    run.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)")
+    run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones when built, else upstream), local or upstream")
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument("--strict", action="store_true",
                      help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)")
@@ -69,6 +71,15 @@ def _parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="build every lab for every runtime it offers (a current build is reused)")
     build.add_argument("--lab", action="append", help="only these labs")
     build.add_argument("--runtime", action="append", help="only these runtimes")
+    images = sub.add_parser("images", help="build the lab images (one per lab × runtime) with Buildx bake, or docker build without Buildx")
+    images.add_argument("--lab", action="append", help="only these labs")
+    images.add_argument("--runtime", action="append", help="only these runtimes")
+    images.add_argument("--bases", default="auto", help="auto (local bases when built, else upstream), local or upstream")
+    images.add_argument("--platform", help="build for this platform (e.g. linux/arm64) instead of the engine's")
+    bases = sub.add_parser("local-bases", help="build the base images of containers/local-bases.toml with mmdebstrap (no registry needed)")
+    bases.add_argument("--base", action="append", help="only these bases (default: those for this host's architecture)")
+    bases.add_argument("--rebuild", action="store_true", help="rebuild bases that exist")
+    sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
@@ -77,11 +88,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.backend not in BACKENDS:
-        raise UnknownNameError("backend", args.backend, BACKENDS)
     options = _options(args, run_id=args.run_id, resume=args.resume, results_dir=args.results_dir, lab_cpuset=args.cpuset,
                        harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration)
-    backend = BACKENDS[args.backend](load_isa_table().all_switch_names())
+    resolve_plan(options)  # a bad selection is reported before anything else happens
+    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases)
+    print(notice, file=sys.stderr)
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
     print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
@@ -123,6 +134,52 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _images(args: argparse.Namespace) -> int:
+    from harness.containers.images import LabImage, build_images, inspect_image
+    from harness.backends.docker import DockerBackend
+    backend = DockerBackend(set(), args.bases)
+    labs = load_labs()
+    builds = [find_lab(labs, name).for_runtime(runtime) for name in (_split(args.lab) or [n for n, lab in labs.items() if lab.container])
+              for runtime in (_split(args.runtime) or labs[name].runtime_names)]
+    images = [LabImage(build) for build in builds]
+    choices = {backend.bases_for(build) for build in builds}
+    if len(choices) != 1:
+        raise HarnessError("the labs would build on different bases", "pick one with --bases local or --bases upstream")
+    bases = choices.pop()
+    log_dir = RESULTS_DIR / "build-logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    if bases == "local":
+        from harness.containers.bases import ensure_local_bases
+        ensure_local_bases(sorted({b for build in builds for b in build.container.local_bases.values()}), log_dir / "local-bases.log")
+    started = time.monotonic()
+    how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log", args.platform)
+    print(f"built {len(images)} image(s) with {how}, {bases} bases, in {time.monotonic() - started:.0f} s (log: {log_dir / 'images.log'})",
+          file=sys.stderr)
+    for image in images:
+        info = inspect_image(image.tag)
+        print(f"  {image.tag:28} {info.image_id[:19] if info else 'missing'}  {info.size_bytes / 2**20 if info else 0:7.1f} MiB  {info.architecture if info else ''}")
+    return 0
+
+
+def _local_bases(args: argparse.Namespace) -> int:
+    from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, load_local_bases
+    names = _split(args.base) or [name for name, base in load_local_bases().items() if base.architecture == DOCKER_ARCH_HOST]
+    log_dir = RESULTS_DIR / "build-logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    built = ensure_local_bases(list(names), log_dir / "local-bases.log", rebuild=args.rebuild)
+    for name in names:
+        print(f"{name}: {'built' if name in built else 'present, reused'}", file=sys.stderr)
+    return 0
+
+
+def _compose() -> int:
+    from harness.containers.compose import render_compose
+    from harness.containers.images import COMPOSE_FILE
+    COMPOSE_FILE.write_text(render_compose(load_labs()))
+    print(f"wrote {COMPOSE_FILE}", file=sys.stderr)
+    return 0
+
+
 def _plan(args: argparse.Namespace) -> int:
     plan = resolve_plan(_options(args))
     print(plan_summary(plan))
@@ -151,6 +208,12 @@ def main(argv: list[str] | None = None) -> int:
             return _run(args)
         if args.command == "build":
             return _build(args)
+        if args.command == "images":
+            return _images(args)
+        if args.command == "local-bases":
+            return _local_bases(args)
+        if args.command == "compose":
+            return _compose()
         if args.command == "list":
             return _list()
         if args.command == "plan":

@@ -36,6 +36,22 @@ class LabRuntime:
 
 
 @dataclass(frozen=True)
+class ContainerSpec:
+    """lab.toml [container]: the Dockerfile (relative to the lab folder), its build arguments (templates, filled in per
+    runtime), the folder lab.toml's command runs from inside the image, the locally built bases that stand in for the
+    Dockerfile's base-image arguments where no registry answers, and the NuGet configuration of an offline build."""
+
+    dockerfile: str
+    workdir: str
+    build_args: dict[str, str]
+    local_bases: dict[str, str] = field(default_factory=dict)
+    offline_nuget_config: str | None = None
+    offline_seed: str | None = None
+    offline_lock_files: tuple[str, ...] = ()
+    offline_packs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class LabSpec:
     """One lab: where it lives, how to build it, how to call its verbs."""
 
@@ -53,6 +69,7 @@ class LabSpec:
     build_ignore: tuple[str, ...] = ()
     build_output: str = ""
     runtime: str | None = None  # set on the descriptor of one build (for_runtime)
+    container: ContainerSpec | None = None  # how to build the lab as an image (lab.toml [container]); None: native only
 
     def check_requirements(self) -> None:
         """Raises MissingToolError naming the first required program that is not on PATH."""
@@ -106,10 +123,11 @@ class LabSpec:
                 raise ConfigError(f"lab/{self.name}/lab.toml: {text!r} names {e}, which runtime {name} does not define",
                                   f"add {e.args[0]} = \"...\" to [runtimes.\"{name}\"]") from e
 
+        container = self.container and dataclasses.replace(self.container, build_args={k: fill(v) for k, v in self.container.build_args.items()})
         return dataclasses.replace(
             self, runtime=name, build=tuple(fill(a) for a in self.build), command=tuple(fill(a) for a in self.command),
             environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
-            build_output=fill(self.build_output))
+            build_output=fill(self.build_output), container=container)
 
 
 def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
@@ -120,6 +138,12 @@ def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
             raise UnknownNameError("measure", measure, MEASURES, f"for runtime {name}")
     return LabRuntime(name, str(spec["version"]), values, {k: str(v) for k, v in spec.get("environment", {}).items()},
                       spec.get("note", ""), bool(spec.get("sweep", True)), measures)
+
+
+def _container(data: dict) -> ContainerSpec:
+    return ContainerSpec(data["dockerfile"], data.get("workdir", "/"), {k: str(v) for k, v in data.get("build_args", {}).items()},
+                         {k: str(v) for k, v in data.get("local_bases", {}).items()}, data.get("offline_nuget_config"),
+                         data.get("offline_seed"), tuple(data.get("offline_lock_files", [])), tuple(data.get("offline_packs", [])))
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:
@@ -146,6 +170,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             build_inputs=tuple(data.get("build_inputs", [])),
             build_ignore=tuple(data.get("build_ignore", [])),
             build_output=data.get("build_output", ""),
+            container=_container(data["container"]) if "container" in data else None,
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

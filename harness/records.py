@@ -237,6 +237,10 @@ class ResultRow:
     isa_flags: dict[str, Any] = field(default_factory=dict)
     arch: str | None = None
     emulated: bool | None = None
+    backend: str | None = None  # native or docker
+    image: str | None = None  # docker: the lab build's image tag (jsonlab/<lab>:<runtime>)
+    image_id: str | None = None  # docker: its image id (sha256:…), as Docker reported it when the run started
+    cpuset_effective: str | None = None  # the CPUs the measured process was allowed on, read back from inside it
     n: int | None = None
     mean_ns: float | None = None
     median_ns: float | None = None

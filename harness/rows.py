@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.isa import IsaLevel, describe_effective, unmet_expectations
+from harness.pinning import parse_cpuset
 from harness.probe import LevelProbe
 from harness.records import Cell, CellOutcome, ProcessUsage, ResultRow
 
@@ -29,6 +30,7 @@ class RowContext:
     partner: str | None = None
     usage: ProcessUsage | None = None
     raw_folder: str = "round-1"
+    where: dict[str, Any] = field(default_factory=dict)  # the backend's identity fields (backend, image, image_id)
 
     def base(self) -> dict[str, Any]:
         """Identity and configuration fields of the row."""
@@ -41,7 +43,7 @@ class RowContext:
             "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
             "started_at": self.started_at, "duration_s": self.duration_s,
             "round_index": self.round_index, "round_count": self.round_count,
-            "design": self.design, "partner": self.partner, **(self.usage.fields() if self.usage else {}),
+            "design": self.design, "partner": self.partner, **(self.usage.fields() if self.usage else {}), **self.where,
         }
 
 
@@ -49,6 +51,7 @@ def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> Resu
     """Row for a cell that produced numbers. The ISA readback of the measured process is checked
     here: a level that did not take effect makes the measurement invalid, so the cell fails."""
     unmet = unmet_expectations(level, outcome.isa_flags)
+    wrong_cpus = cpuset_mismatch(ctx.cpuset, outcome.fields.get("cpuset_effective"))
     stats = outcome.statistics
     fields = {
         **ctx.base(), **outcome.fields,
@@ -61,7 +64,19 @@ def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> Resu
     if unmet:
         return ResultRow(**fields, status="failed",
                          error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}")
+    if wrong_cpus:
+        return ResultRow(**fields, status="failed", error=wrong_cpus)
     return ResultRow(**fields, status="ok" if outcome.verification.status == "passed" else "unverified")
+
+
+def cpuset_mismatch(requested: str, effective: str | None) -> str | None:
+    """Why the process's own CPU set (read back inside it) voids the cell; None when it matches or was not reported."""
+    if not effective:
+        return None
+    if all(parse_cpuset(one) == parse_cpuset(requested) for one in effective.split(";")):
+        return None
+    return (f"the measured process ran on CPUs {effective}, not the requested {requested}: the pinning did not take effect "
+            "(a container engine without cpuset support, or an affinity changed by the lab)")
 
 
 def failed_row(ctx: RowContext, error: str) -> ResultRow:

@@ -137,10 +137,12 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
 
 def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend) -> None:
     env = collect_host_environment()
-    env.update({"backend": backend.name, "lab_cpuset": cpus.lab_cpuset, "harness_cpus": list(cpus.harness or ())})
+    engine = getattr(backend, "engine", None)
+    env.update({"backend": backend.name, "lab_cpuset": cpus.lab_cpuset, "harness_cpus": list(cpus.harness or ()),
+                "container_engine": engine.describe() if engine else None})
     env["labs"] = {name: {"env": p.env, "variants": p.listing["variants"], "emulated": p.emulated,
                           "runtime": plan.labs[name].runtime, "expected_runtime_version": plan.labs[name].expected_version(),
-                          "lab_environment": plan.labs[name].environment,
+                          "lab_environment": plan.labs[name].environment, "where": backend.details(plan.labs[name]),
                           "isa_levels": {lvl: dataclasses.asdict(lp) for lvl, lp in p.levels.items()}}
                    for name, p in probes.items()}
     # The first session's environment stays environment.json; a resumed session adds its own file.

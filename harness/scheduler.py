@@ -140,7 +140,7 @@ class Session:
                           self.probes[cell.target].emulated, self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
                           _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), round_index=round_index,
                           round_count=self.stopping.max_rounds, design=self.design.name, partner=placement.partner,
-                          raw_folder=suffix)
+                          raw_folder=suffix, where=self.backend.identity(self.labs[cell.target]))
 
     def _request(self, ctx: RowContext) -> CellRequest:
         out_dir = self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
@@ -194,7 +194,7 @@ class Session:
     def _unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self._level(cell)
         ctx = RowContext(self.store.run_id, cell, self.lab_cpus[0], self.profile_name, level, self.probes[cell.target].emulated,
-                         round_count=self.stopping.max_rounds, design=self.design.name)
+                         round_count=self.stopping.max_rounds, design=self.design.name, where=self.backend.identity(self.labs[cell.target]))
         if cell.unavailable:
             return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")
         return skipped_row(ctx, level.detail) if level.state == "same-as-native" else failed_row(ctx, level.detail)

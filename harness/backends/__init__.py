@@ -1,10 +1,31 @@
-"""Backends run the lab contract's verbs somewhere: natively (taskset), in Docker (later), or faked for tests."""
+"""Backends run the lab contract's verbs somewhere: natively (taskset), in Docker containers, or faked for tests."""
+
+from __future__ import annotations
 
 from harness.backends.base import Backend, CellRequest
+from harness.backends.docker import DockerBackend
 from harness.backends.fake import FakeBackend
 from harness.backends.native import NativeBackend
+from harness.containers.engine import find_engine
+from harness.errors import UnknownNameError
 
-#: The visible registry of backends by name.
-BACKENDS = {"native": NativeBackend}
+#: The visible registry of backends by name; "auto" picks docker when an engine answers, native otherwise.
+BACKENDS = {"native": NativeBackend, "docker": DockerBackend}
+BACKEND_CHOICES = ("auto", *BACKENDS)
 
-__all__ = ["BACKENDS", "Backend", "CellRequest", "FakeBackend", "NativeBackend"]
+
+def select_backend(name: str, switch_names: set[str], bases: str = "auto") -> tuple[Backend, str]:
+    """The backend to run with, and a one-line notice saying which and why."""
+    if name not in BACKEND_CHOICES:
+        raise UnknownNameError("backend", name, BACKEND_CHOICES)
+    if name == "native":
+        return NativeBackend(switch_names), "backend: native (asked for with --backend native)"
+    engine, reason = find_engine()
+    if name == "docker":
+        return DockerBackend(switch_names, bases, engine), f"backend: docker (asked for; {reason})"
+    if engine is None:
+        return NativeBackend(switch_names), f"backend: native ({reason}; --backend docker needs one)"
+    return DockerBackend(switch_names, bases, engine), f"backend: docker ({engine.describe()}; --backend native runs without containers)"
+
+
+__all__ = ["BACKENDS", "BACKEND_CHOICES", "Backend", "CellRequest", "DockerBackend", "FakeBackend", "NativeBackend", "select_backend"]

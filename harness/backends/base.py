@@ -57,6 +57,14 @@ class Backend(Protocol):
         """Makes the lab runnable (compile, image build); raises BuildError with advice."""
         ...
 
+    def identity(self, lab: LabSpec) -> dict[str, Any]:
+        """Row fields saying where this lab build runs: {"backend": name} and, in containers, the image and its id."""
+        ...
+
+    def details(self, lab: LabSpec) -> dict[str, Any]:
+        """What environment.json records about where this lab build runs (the identity, and an image's labels)."""
+        ...
+
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         """Runs a JSON-printing verb (env, list) and returns its parsed output."""
         ...

@@ -85,6 +85,12 @@ class FakeBackend:
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
         return env
 
+    def identity(self, lab: LabSpec) -> dict[str, Any]:
+        return {"backend": self.name}
+
+    def details(self, lab: LabSpec) -> dict[str, Any]:
+        return self.identity(lab)
+
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         log_path.write_text("fake backend: nothing to build\n")
 

@@ -7,20 +7,39 @@ import os
 import pathlib
 import resource
 import shlex
-import shutil
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, Callable
 
 from harness.backends.base import CellRequest, CellRun
 from harness.build import build_lab
+from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.defaults import PROBE_TIMEOUT_S
 from harness.errors import CellError, HarnessError
 from harness.labs import LabSpec
 from harness.noise import CpuTimes, process_usage, read_cpu_times
 from harness.records import ColdSettings, ProcessUsage
 from harness.pinning import parse_cpuset, taskset_prefix
+
+
+#: Host folders a command reads or writes, by host path: (path inside the lab's environment, read-only).
+Mounts = dict[pathlib.Path, tuple[str, bool]]
+
+#: The lab contract's path options: where the datasets are (read) and where raw output goes (written).
+CONTRACT_PATH_OPTIONS = {"--datasets": True, "--out": False}
+
+
+def contract_mounts(args: list[str]) -> Mounts:
+    """The folders named by the contract's path options in `args` (a container backend maps them to mounts)."""
+    targets = {"--datasets": DATASETS_MOUNT, "--out": OUT_MOUNT}
+    return {pathlib.Path(value): (targets[option], CONTRACT_PATH_OPTIONS[option])
+            for option, value in zip(args, args[1:]) if option in CONTRACT_PATH_OPTIONS}
+
+
+def request_mounts(request: CellRequest) -> Mounts:
+    """A cell's folders: its datasets (read-only) and its output folder (written; hyperfine.json and rss.json go there too)."""
+    return {request.datasets_dir: (DATASETS_MOUNT, True), request.out_dir: (OUT_MOUNT, False)}
 
 
 def last_lab_error(output: str) -> tuple[str, str] | None:
@@ -34,10 +53,25 @@ def last_lab_error(output: str) -> tuple[str, str] | None:
     return (error, hint or "") if error else None
 
 
+@dataclass(frozen=True)
+class Launch:
+    """How to start one command: its argv, environment (None: inherit) and working directory."""
+
+    argv: list[str]
+    env: dict[str, str] | None
+    cwd: pathlib.Path | None
+
+
 class NativeBackend:
-    """Runs the lab's command directly; ISA switches go in the process environment."""
+    """Runs the lab's command directly, pinned with taskset; ISA switches go in the process environment.
+
+    Every command goes through `launch`, which a backend that runs elsewhere (DockerBackend) overrides: `argv` is the
+    command as it would run here (the lab's command with the contract's arguments, or hyperfine around it), `mounts`
+    the host folders it reads and writes."""
 
     name = "native"
+    #: wait4's rusage is the lab process's own (a container backend's child is only the docker CLI).
+    child_is_lab = True
 
     def __init__(self, switch_names: set[str]) -> None:
         # Every variable any ISA table knows is removed from the inherited environment first, so a
@@ -52,14 +86,25 @@ class NativeBackend:
         env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         return env
 
+    def launch(self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts) -> Launch:
+        """The command pinned to `cpuset` (None: unpinned), in the lab's folder, with its environment."""
+        return Launch([*(taskset_prefix(cpuset) if cpuset else []), *argv], self.environment(lab, switches), lab.directory)
+
+    def identity(self, lab: LabSpec) -> dict[str, Any]:
+        """What every row of this lab build records about where it ran."""
+        return {"backend": self.name}
+
+    def details(self, lab: LabSpec) -> dict[str, Any]:
+        """What environment.json records about where this lab build runs."""
+        return self.identity(lab)
+
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         build_lab(lab, log_path)
 
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
-        command = [*lab.command, *args]
+        launch = self.launch(lab, [*lab.command, *args], switches, None, contract_mounts(args))
         try:
-            done = subprocess.run(command, cwd=lab.directory, env=self.environment(lab, switches), capture_output=True,
-                                  text=True, timeout=PROBE_TIMEOUT_S)
+            done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
         except subprocess.TimeoutExpired as e:
             raise HarnessError(f"lab '{lab.name}' did not answer `{' '.join(args)}` within {PROBE_TIMEOUT_S} s", "run the command by hand to see where it hangs") from e
         except FileNotFoundError as e:
@@ -75,15 +120,27 @@ class NativeBackend:
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         started = [self._start(request) for request in requests]
-        return [self._finish(process) for process in _wait_all(started, max(r.timeout_s for r in requests))]
+        return [self._finish(process) for process in _wait_all(started, max(r.timeout_s for r in requests), self._stop)]
+
+    def _stop(self, process: _Process) -> None:
+        """Stops a process that ran over its time."""
+        process.popen.kill()
 
     def run_cold(self, request: CellRequest) -> CellRun:
         settings = request.cold or ColdSettings()
-        env = self.environment(request.lab, request.switches)
+        mounts = request_mounts(request)
         once = [*request.lab.command, *request.once_args()]
         prepare = [*once, "--prepare-only", "true"]
-        pinned = taskset_prefix(request.cpuset)
         started = time.monotonic()
+
+        def run(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+            launch = self.launch(request.lab, argv, request.switches, request.cpuset, mounts)
+            log.write(f"$ {shlex.join(launch.argv)}\n")
+            log.flush()
+            done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout)
+            log.write(done.stdout + done.stderr)
+            return done
+
         with request.log_path.open("w") as log:
             log.write(f"# switches: {json.dumps(request.switches)}\n")
 
@@ -92,54 +149,49 @@ class NativeBackend:
 
             # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
             for command in (once, prepare):
-                log.write(f"$ {shlex.join([*pinned, *command])}\n")
-                done = subprocess.run([*pinned, *command], cwd=request.lab.directory, env=env, capture_output=True, text=True,
-                                      timeout=request.timeout_s)
-                log.write(done.stdout + done.stderr)
+                done = run(command, request.timeout_s)
                 if done.returncode != 0:
                     found = last_lab_error(done.stderr)
                     return failed(found[0] if found else f"lab exited with code {done.returncode}", found[1] if found and found[1] else "run the command by hand")
-            if shutil.which("hyperfine") is None:
-                return failed("hyperfine is not installed, so cold starts cannot be timed", "install it (apt-get install hyperfine) and resume the run")
             # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no shell).
-            hyperfine = [*pinned, "hyperfine", "-N", "--style", "basic", "--warmup", str(settings.warmup), "--runs", str(settings.runs),
+            hyperfine = ["hyperfine", "-N", "--style", "basic", "--warmup", str(settings.warmup), "--runs", str(settings.runs),
                          "--export-json", str(request.out_dir / "hyperfine.json"),
                          "--command-name", "once", shlex.join(once), "--command-name", "prepare-only", shlex.join(prepare)]
-            log.write(f"$ {shlex.join(hyperfine)}\n")
-            log.flush()
-            done = subprocess.run(hyperfine, cwd=request.lab.directory, env=env, capture_output=True, text=True,
-                                  timeout=request.timeout_s * (settings.warmup + settings.runs))
-            log.write(done.stdout + done.stderr)
+            try:
+                done = run(hyperfine, request.timeout_s * (settings.warmup + settings.runs))
+            except FileNotFoundError:
+                done = None
+            if done is None or done.returncode == 127 or "hyperfine: not found" in done.stderr:
+                return failed("hyperfine is not installed where the lab runs, so cold starts cannot be timed",
+                              "install it (apt-get install hyperfine; the lab images carry it) and resume the run")
             if done.returncode != 0:
                 return failed(f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}", "see the log")
             # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
             # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
-            rss = []
+            rss, cpus = [], []
             for _ in range(settings.rss_runs):
-                done = subprocess.run([*pinned, *once, "--report-rss", "true"], cwd=request.lab.directory, env=env, capture_output=True,
-                                      text=True, timeout=request.timeout_s)
-                found = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("peak_rss_bytes ")]
-                if done.returncode != 0 or not found:
+                done = run([*once, "--report-rss", "true"], request.timeout_s)
+                reported = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
+                if done.returncode != 0 or "peak_rss_bytes" not in reported:
                     return failed(f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log")
-                rss.append(int(found[-1]))
-            (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss}) + "\n")
+                rss.append(int(reported["peak_rss_bytes"]))
+                cpus.append(reported.get("cpus_allowed"))
+            (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
         return CellRun(ProcessUsage(wall_s=time.monotonic() - started))
 
     def _start(self, request: CellRequest) -> _Process:
-        command = [*taskset_prefix(request.cpuset), *request.lab.command, *request.lab_args()]
+        launch = self.launch(request.lab, [*request.lab.command, *request.lab_args()], request.switches, request.cpuset, request_mounts(request))
         log = request.log_path.open("w")
-        log.write(f"$ {' '.join(command)}\n# switches: {json.dumps(request.switches)}\n")
+        log.write(f"$ {shlex.join(launch.argv)}\n# switches: {json.dumps(request.switches)}\n")
         log.flush()
         cpus = parse_cpuset(request.cpuset)
         before = read_cpu_times(cpus)
-        popen = subprocess.Popen(command, cwd=request.lab.directory, env=self.environment(request.lab, request.switches),
-                                 stdout=log, stderr=subprocess.STDOUT)
+        popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, stdout=log, stderr=subprocess.STDOUT)
         return _Process(request, popen, log, cpus, before, time.monotonic())
 
-    @staticmethod
-    def _finish(process: _Process) -> CellRun:
+    def _finish(self, process: _Process) -> CellRun:
         request = process.request
-        usage = process_usage(process.wall_s, process.rusage, process.before, process.after)
+        usage = process_usage(process.wall_s, process.rusage if self.child_is_lab else None, process.before, process.after)
         if process.timed_out:
             return CellRun(usage, CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}"))
         if process.returncode != 0:
@@ -166,7 +218,7 @@ class _Process:
     timed_out: bool = False
 
 
-def _wait_all(processes: list[_Process], timeout_s: float) -> list[_Process]:
+def _wait_all(processes: list[_Process], timeout_s: float, stop: Callable[[_Process], None]) -> list[_Process]:
     """Reaps every process with wait4 (for its own rusage), reading its CPUs' counters the moment it ends;
     kills what is still running after timeout_s. Polls every 20 ms from the harness's own CPU."""
     pending = list(processes)
@@ -174,8 +226,8 @@ def _wait_all(processes: list[_Process], timeout_s: float) -> list[_Process]:
         for process in list(pending):
             pid, status, rusage = os.wait4(process.popen.pid, os.WNOHANG)
             if pid == 0:
-                if time.monotonic() - process.started > timeout_s:
-                    process.popen.kill()
+                if time.monotonic() - process.started > timeout_s and not process.timed_out:
+                    stop(process)
                     process.timed_out = True
                 continue
             process.after = read_cpu_times(process.cpus)

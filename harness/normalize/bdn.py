@@ -112,6 +112,7 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "payload_form": cell["payload_form"],
         "model_type": cell["model_type"],
         "arch": env["arch"],
+        "cpuset_effective": env.get("cpus_allowed"),
         "raw_path": cell["raw_report"],
         **memory_from_bdn(benchmarks[0]),
         **stage_times_ms(benchmarks[0]),

@@ -48,7 +48,8 @@ def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: di
     """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build."""
     try:
         report = json.loads((cell_dir / "hyperfine.json").read_text())
-        rss = json.loads((cell_dir / "rss.json").read_text())["peak_rss_bytes"]
+        rss_report = json.loads((cell_dir / "rss.json").read_text())
+        rss = rss_report["peak_rss_bytes"]
     except (FileNotFoundError, json.JSONDecodeError, KeyError) as e:
         raise CellError(f"the cold cell left no readable hyperfine.json / rss.json in {cell_dir}: {e}", "see the cell's log") from e
     results = {r.get("command"): r for r in report.get("results", [])}
@@ -63,6 +64,8 @@ def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: di
         "library_version": variant.get("library_version"),
         "payload_form": variant.get("payload_form"),
         "arch": env["arch"],
+        # The CPUs the timed processes were allowed on, read back by the peak-RSS runs (one set, or the differing sets).
+        "cpuset_effective": ";".join(sorted({c for c in rss_report.get("cpus_allowed") or [] if c})) or None,
         "raw_path": "hyperfine.json",
         "prepare_median_ns": statistics.median(prepare),
         "peak_rss_bytes": int(statistics.median(rss)) if rss else None,

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(shutil.which("dotnet") is None, reason="dotnet S
 @pytest.fixture(scope="module")
 def smoke_run(tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
-    done = subprocess.run([sys.executable, "-m", "harness", "run", "--profile", "smoke", "--results-dir", str(results)],
+    done = subprocess.run([sys.executable, "-m", "harness", "run", "--profile", "smoke", "--backend", "native", "--results-dir", str(results)],
                           cwd=REPO, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])

@@ -36,6 +36,7 @@ public static class RuntimeProbe
         ["jit"] = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled,
 #endif
         ["processor_count"] = Environment.ProcessorCount,
+        ["cpus_allowed"] = ProcStatus.CpusAllowed(),
         ["libraries"] = LoadedLibraries(),
         ["runtime_switches"] = RuntimeSwitches(),
     };

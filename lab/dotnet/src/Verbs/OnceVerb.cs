@@ -1,3 +1,4 @@
+using JsonLab.Probes;
 using JsonLab.Measurement;
 using JsonLab.Verification;
 
@@ -6,9 +7,9 @@ namespace JsonLab.Verbs;
 /// <summary>
 /// `once`: one cold call of a cell's operation, then exit; a whole process for hyperfine to time. With --prepare-only
 /// the process does everything but the call (runtime start, dataset read, binding), so the difference of the two is
-/// what the first call costs. With --report-rss it prints the process's peak resident set (the kernel's VmHWM) before it
-/// exits: read from inside because a parent's ru_maxrss is inherited across exec, so wait4 from the harness would report
-/// the harness's own peak for a small process. An operation that throws is an error with the library's reason (exit 2).
+/// what the first call costs. With --report-rss it prints, before it exits, the process's peak resident set (the kernel's
+/// VmHWM) and the CPUs it was allowed to run on. The peak is read from inside because a parent's ru_maxrss is inherited
+/// across exec, so wait4 from the harness would report the harness's own peak for a small process. An operation that throws is an error with the library's reason (exit 2).
 /// </summary>
 public static class OnceVerb
 {
@@ -29,15 +30,10 @@ public static class OnceVerb
                 $"the variant fails on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; its other cells still run");
         }
         if (args.Optional("report-rss", "false") == "true")
-            Console.WriteLine($"peak_rss_bytes {PeakResidentBytes()}");
+        {
+            Console.WriteLine($"peak_rss_bytes {ProcStatus.PeakResidentBytes()}");
+            Console.WriteLine($"cpus_allowed {ProcStatus.CpusAllowed()}");
+        }
         return exit;
-    }
-
-    /// <summary>VmHWM from /proc/self/status, in bytes.</summary>
-    private static long PeakResidentBytes()
-    {
-        var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal))
-            ?? throw new LabException("/proc/self/status has no VmHWM line", "peak RSS is read from Linux's /proc; run the lab on Linux");
-        return long.Parse(line.Substring(6).Trim().Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture) * 1024;
     }
 }

@@ -1,0 +1,153 @@
+"""Locally built base images (containers/local-bases.toml): Debian root filesystems made with mmdebstrap from the apt
+sources this host uses, imported into Docker. They stand in for the upstream bases on a machine with no registry."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import tomllib
+from dataclasses import dataclass
+
+from harness.containers.engine import docker
+from harness.defaults import REPO_ROOT
+from harness.errors import BuildError, ConfigError, MissingToolError
+
+LOCAL_BASES_FILE = REPO_ROOT / "containers" / "local-bases.toml"
+
+#: Debian architecture → Docker's (architecture, variant).
+DOCKER_ARCH = {"amd64": ("amd64", ""), "arm64": ("arm64", "v8")}
+
+#: This host's Debian architecture.
+DOCKER_ARCH_HOST = {"x86_64": "amd64", "aarch64": "arm64"}.get(os.uname().machine, os.uname().machine)
+
+#: Seconds one mmdebstrap may take (an arm64 root filesystem under emulation takes about 2 minutes).
+MMDEBSTRAP_TIMEOUT_S = 20 * 60
+
+
+@dataclass(frozen=True)
+class LocalBase:
+    """One base image to build locally."""
+
+    name: str
+    stands_in_for: str
+    suite: str
+    architecture: str
+    include: tuple[str, ...]
+    host_dotnet_sdk: bool = False
+
+    @property
+    def platform(self) -> str:
+        arch, variant = DOCKER_ARCH[self.architecture]
+        return f"linux/{arch}" + (f"/{variant}" if variant else "")
+
+
+def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBase]:
+    try:
+        data = tomllib.loads(path.read_text())
+        return {name: LocalBase(name, spec.get("stands_in_for", ""), spec["suite"], spec.get("architecture", "amd64"),
+                                tuple(spec.get("include", [])), bool(spec.get("host_dotnet_sdk", False)))
+                for name, spec in data["bases"].items()}
+    except (KeyError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path} is malformed: {e}", "compare it with the entries already there") from e
+
+
+def host_dotnet_root() -> pathlib.Path:
+    """The folder the host's `dotnet` runs from (its SDKs, packs and shared runtime)."""
+    found = shutil.which("dotnet")
+    if found is None:
+        raise MissingToolError("the SDK base copies the host's .NET SDK, and `dotnet` is not on PATH", "install the .NET 10 SDK")
+    return pathlib.Path(found).resolve().parent
+
+
+def mmdebstrap_command(base: LocalBase, output: pathlib.Path) -> list[str]:
+    """The mmdebstrap call for one base (no mirror argument: it uses this host's apt sources)."""
+    command = ["mmdebstrap", "--variant=minbase", f"--architectures={base.architecture}", "--format=tar"]
+    if base.include:
+        command.append("--include=" + ",".join(base.include))
+    if base.host_dotnet_sdk:
+        command += [f"--customize-hook=copy-in {host_dotnet_root()} /usr/share",
+                    f"--customize-hook=mv \"$1/usr/share/{host_dotnet_root().name}\" \"$1/usr/share/dotnet\" 2>/dev/null || true",
+                    "--customize-hook=chroot \"$1\" ln -sf /usr/share/dotnet/dotnet /usr/bin/dotnet"]
+    # Apt lists and caches are not part of an image.
+    command += ["--customize-hook=rm -rf \"$1\"/var/lib/apt/lists/* \"$1\"/var/cache/apt/*", base.suite, str(output)]
+    return command
+
+
+def image_exists(name: str) -> bool:
+    return docker("image", "inspect", name, timeout=30).returncode == 0
+
+
+def build_local_base(base: LocalBase, log: pathlib.Path) -> None:
+    """mmdebstrap, then `docker import` with the base's platform recorded in the image config."""
+    if shutil.which("mmdebstrap") is None:
+        raise MissingToolError("local base images are made with mmdebstrap, which is not on PATH", "apt-get install mmdebstrap")
+    with tempfile.TemporaryDirectory(prefix="jsonlab-base-") as scratch:
+        tar = pathlib.Path(scratch) / "rootfs.tar"
+        command = mmdebstrap_command(base, tar)
+        with log.open("a") as out:
+            out.write(f"$ {' '.join(command)}\n")
+            out.flush()
+            done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, timeout=MMDEBSTRAP_TIMEOUT_S)
+        if done.returncode != 0:
+            hint = ("a foreign architecture needs qemu-user-static and binfmt-support" if base.architecture != DOCKER_ARCH_HOST
+                    else "check that apt can reach this host's Debian mirror")
+            raise BuildError(f"mmdebstrap could not make base {base.name} (exit {done.returncode})", f"{hint}; log: {log}")
+        changes = ["ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
+        if base.host_dotnet_sdk:
+            changes += ["ENV DOTNET_ROOT=/usr/share/dotnet", "ENV DOTNET_CLI_TELEMETRY_OPTOUT=1"]
+        args = ["import", *(x for c in changes for x in ("--change", c)), str(tar), base.name]
+        done = docker(*args, timeout=MMDEBSTRAP_TIMEOUT_S)
+        if done.returncode != 0:
+            raise BuildError(f"docker import of base {base.name} failed: {done.stderr.strip()}", f"log: {log}")
+    if base.architecture != DOCKER_ARCH_HOST:
+        _set_platform(base, pathlib.Path(log).parent)
+
+
+def _set_platform(base: LocalBase, scratch_parent: pathlib.Path) -> None:
+    """dockerd 20.10 ignores `docker import --platform`: the image is re-labelled by editing its saved config."""
+    arch, variant = DOCKER_ARCH[base.architecture]
+    with tempfile.TemporaryDirectory(prefix="jsonlab-base-", dir=scratch_parent) as scratch:
+        folder = pathlib.Path(scratch)
+        saved = folder / "image.tar"
+        if docker("save", "-o", str(saved), base.name, timeout=600).returncode != 0:
+            raise BuildError(f"docker save of {base.name} failed", "check the Docker engine")
+        unpacked = folder / "image"
+        with tarfile.open(saved) as tar:
+            tar.extractall(unpacked, filter="tar") if hasattr(tarfile, "data_filter") else tar.extractall(unpacked)
+        manifest = json.loads((unpacked / "manifest.json").read_text())
+        config_name = manifest[0]["Config"]
+        config = json.loads((unpacked / config_name).read_text())
+        config["architecture"], config["variant"] = arch, variant
+        if not variant:
+            config.pop("variant")
+        data = json.dumps(config, separators=(",", ":")).encode()
+        new_name = hashlib.sha256(data).hexdigest() + ".json"
+        (unpacked / config_name).unlink()
+        (unpacked / new_name).write_bytes(data)
+        manifest[0]["Config"] = new_name
+        (unpacked / "manifest.json").write_text(json.dumps(manifest))
+        repacked = folder / "relabelled.tar"
+        with tarfile.open(repacked, "w") as tar:
+            for item in sorted(unpacked.iterdir()):
+                tar.add(item, arcname=item.name)
+        if docker("load", "-i", str(repacked), timeout=600).returncode != 0:
+            raise BuildError(f"docker load of the relabelled {base.name} failed", "check the Docker engine")
+
+
+def ensure_local_bases(names: list[str], log: pathlib.Path, rebuild: bool = False) -> list[str]:
+    """Builds the named local bases that are missing (all of them with rebuild); returns the ones it built."""
+    bases = load_local_bases()
+    built = []
+    for name in names:
+        if name not in bases:
+            raise ConfigError(f"no local base {name!r} in {LOCAL_BASES_FILE}", f"known: {', '.join(bases)}")
+        if rebuild or not image_exists(name):
+            build_local_base(bases[name], log)
+            built.append(name)
+    return built

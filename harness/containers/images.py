@@ -1,0 +1,192 @@
+"""Lab images: one per lab × runtime, built from the lab's Dockerfile (lab.toml [container]).
+
+An image is tagged jsonlab/<lab>:<runtime> and labelled with what produced it (runtime version, library versions, the
+lab's git commit, its base image, and the fingerprint of the build inputs); an image whose fingerprint matches is
+reused, so changing one adapter rebuilds only what the Dockerfile's cache says it must. Builds go through
+`docker buildx bake` over compose.yaml when the Buildx plugin is there, plain `docker build` per image otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+import subprocess
+from dataclasses import dataclass
+
+from harness.build import build_fingerprint, build_lab
+from harness.containers.engine import Engine, docker
+from harness.containers.seed import make_seed
+from harness.defaults import BUILD_TIMEOUT_S, REPO_ROOT
+from harness.environment import git_state
+from harness.errors import BuildError, ConfigError
+from harness.labs import LabSpec
+
+#: Repository part of every lab image's tag.
+IMAGE_REPOSITORY = "jsonlab"
+
+#: compose.yaml at the repository root: one service per lab × runtime.
+COMPOSE_FILE = REPO_ROOT / "compose.yaml"
+
+#: Image label holding the fingerprint of the build inputs.
+INPUTS_LABEL = "jsonlab.inputs"
+
+#: Base images: "upstream" (the Dockerfile's defaults, pulled from their registry) or "local" (containers/local-bases.toml).
+BASES = ("upstream", "local")
+
+
+@dataclass(frozen=True)
+class LabImage:
+    """The image of one lab build (a LabSpec from for_runtime)."""
+
+    lab: LabSpec
+
+    def __post_init__(self) -> None:
+        if self.lab.container is None:
+            raise ConfigError(f"lab {self.lab.name} has no [container] table in its lab.toml", "add one (see lab/dotnet/lab.toml) or run it with --backend native")
+
+    @property
+    def tag(self) -> str:
+        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{self.lab.runtime}"
+
+    @property
+    def service(self) -> str:
+        """The compose service (and Buildx bake target) name: dots are not allowed in bake target names."""
+        return f"{self.lab.name}-{self.lab.runtime}".replace(".", "-")
+
+    @property
+    def dockerfile(self) -> pathlib.Path:
+        return self.lab.directory / self.lab.container.dockerfile
+
+    def inputs_fingerprint(self, bases: str) -> str:
+        """The lab's build fingerprint, extended by the Dockerfile, its build arguments and the choice of bases."""
+        digest = hashlib.sha256((build_fingerprint(self.lab) or "").encode())
+        digest.update(self.dockerfile.read_bytes())
+        digest.update(json.dumps(self.lab.container.build_args, sort_keys=True).encode() + bases.encode())
+        return digest.hexdigest()
+
+    def build_args(self, bases: str) -> dict[str, str]:
+        """Build arguments for this image: the lab's own, the local bases and offline NuGet configuration when asked,
+        and the identity the Dockerfile writes into labels."""
+        spec = self.lab.container
+        args = dict(spec.build_args)
+        if bases == "local":
+            args.update(spec.local_bases)
+            if spec.offline_nuget_config:
+                args["NUGET_CONFIG"] = spec.offline_nuget_config
+        state = git_state()
+        args["LAB_COMMIT"] = (state["git_commit"] or "unknown") + ("-dirty" if state["git_dirty"] else "")
+        args["LAB_INPUTS"] = self.inputs_fingerprint(bases)
+        args["LIBRARY_VERSIONS"] = library_versions_label(self.lab)
+        base = args.get("RUNTIME_DEPS_IMAGE")
+        if base:
+            args["BASE_IMAGE_DIGEST"] = image_reference(base)
+        return args
+
+
+def library_versions_label(lab: LabSpec) -> str:
+    """'Id=version,...' of the packages the build references directly, from its NuGet lock file (empty when it has none)."""
+    lock_name, tfm = lab.container.build_args.get("LOCK_FILE"), lab.container.build_args.get("TFM")
+    lock = lab.directory / "src" / lock_name if lock_name else None
+    if lock is None or not lock.is_file() or not tfm:
+        return ""
+    targets = json.loads(lock.read_text()).get("dependencies", {})
+    target = targets.get(tfm) or targets.get(f".NETCoreApp,Version=v{tfm.removeprefix('netcoreapp')}") or {}
+    return ",".join(f"{name}={entry['resolved']}" for name, entry in sorted(target.items()) if entry.get("type") == "Direct")
+
+
+def image_reference(name: str) -> str:
+    """The most exact name of a local image: its repository digest when it came from a registry, else its image id."""
+    done = docker("image", "inspect", name, "--format", "{{json .}}", timeout=30)
+    if done.returncode != 0:
+        return "not present locally"
+    info = json.loads(done.stdout)
+    return (info.get("RepoDigests") or [None])[0] or info.get("Id", "unknown")
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """A built image as Docker reports it."""
+
+    tag: str
+    image_id: str
+    labels: dict[str, str]
+    size_bytes: int
+    architecture: str
+
+
+def inspect_image(tag: str) -> ImageInfo | None:
+    done = docker("image", "inspect", tag, "--format", "{{json .}}", timeout=30)
+    if done.returncode != 0:
+        return None
+    info = json.loads(done.stdout)
+    return ImageInfo(tag, info["Id"], dict((info.get("Config") or {}).get("Labels") or {}), int(info.get("Size") or 0),
+                     info.get("Architecture", "unknown"))
+
+
+def is_current(image: LabImage, bases: str) -> bool:
+    found = inspect_image(image.tag)
+    return found is not None and found.labels.get(INPUTS_LABEL) == image.inputs_fingerprint(bases)
+
+
+def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: pathlib.Path, log_path: pathlib.Path,
+                 platform: str | None = None) -> str:
+    """Builds the images (all together with Buildx bake, else one `docker build` each); returns how it built them.
+    Local bases build offline: the lab's NuGet seed folder (in its build context) is filled first."""
+    if bases not in BASES:
+        raise ConfigError(f"unknown base choice {bases!r}", f"one of {', '.join(BASES)}")
+    if not images:
+        return "nothing to build"
+    if bases == "local":
+        # The seed is copied from this host's restores: a native build of each runtime (reused when current) makes sure
+        # every package and runtime pack it needs has been downloaded here.
+        for image in images:
+            build_lab(image.lab, log_path.parent / f"build-{image.lab.target}.log")
+        for lab in {image.lab.name: image.lab for image in images}.values():
+            if lab.container.offline_seed:
+                make_seed(lab, lab.directory / lab.container.offline_seed)
+    platform = platform or f"linux/{engine.arch}"
+    if engine.buildx_version is not None:
+        _bake(images, bases, work_dir, log_path, platform)
+        return f"docker buildx bake ({engine.buildx_version}) over {COMPOSE_FILE.name}"
+    for image in images:
+        _docker_build(image, bases, log_path, platform)
+    return "docker build per image (no Buildx plugin)"
+
+
+def bake_overrides(images: list[LabImage], bases: str, platform: str) -> dict:
+    """A bake file merged over compose.yaml: this build's arguments, tags and one platform (Buildx's docker driver
+    builds one platform at a time)."""
+    return {"target": {image.service: {"args": image.build_args(bases), "tags": [image.tag], "platforms": [platform]} for image in images}}
+
+
+def _bake(images: list[LabImage], bases: str, work_dir: pathlib.Path, log_path: pathlib.Path, platform: str) -> None:
+    override = work_dir / "bake-override.json"
+    override.write_text(json.dumps(bake_overrides(images, bases, platform), indent=2))
+    command = ["docker", "buildx", "bake", "-f", str(COMPOSE_FILE), "-f", str(override), "--load", "--progress", "plain",
+               *(image.service for image in images)]
+    _run_build(command, log_path, {"BUILD_NETWORK": "none"} if bases == "local" else {})
+
+
+def _docker_build(image: LabImage, bases: str, log_path: pathlib.Path, platform: str) -> None:
+    args = [x for key, value in image.build_args(bases).items() for x in ("--build-arg", f"{key}={value}")]
+    network = ["--network", "none"] if bases == "local" else []
+    command = ["docker", "build", "-f", str(image.dockerfile), "-t", image.tag, *args, "--platform", platform, *network,
+               str(image.lab.directory)]
+    _run_build(command, log_path, {"DOCKER_BUILDKIT": "1"})
+
+
+def _run_build(command: list[str], log_path: pathlib.Path, extra_env: dict[str, str]) -> None:
+    import os
+    with log_path.open("a") as log:
+        log.write(f"$ {' '.join(command)}\n")
+        log.flush()
+        try:
+            done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT_S, env={**os.environ, **extra_env},
+                                  cwd=REPO_ROOT)
+        except subprocess.TimeoutExpired as e:
+            raise BuildError(f"the image build took over {BUILD_TIMEOUT_S} s", f"log: {log_path}") from e
+    if done.returncode != 0:
+        lines = log_path.read_text(errors="replace").splitlines()
+        errors = [line for line in lines if "ERROR" in line or "error:" in line.lower()]
+        raise BuildError(f"the image build failed: {(errors or lines or ['no output'])[-1].strip()}", f"full log: {log_path}")

@@ -1,0 +1,80 @@
+"""End to end in containers: local base images (mmdebstrap), the lab images built with Buildx bake from compose.yaml
+(plain docker build without the plugin), then the `containers` profile with the Docker backend: one .NET cell per lab
+runtime in a pinned, network-less container, and the Native AOT cold start.
+
+Skipped where no Docker engine answers, unless JSONLAB_REQUIRE_DOCKER=1 (CI sets it: there the test must run)."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from harness.containers.engine import find_engine
+from harness.labs import load_labs
+from harness.probe import host_arch
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+ENGINE, WHY = find_engine()
+
+if ENGINE is None and os.environ.get("JSONLAB_REQUIRE_DOCKER") == "1":
+    pytest.fail(f"JSONLAB_REQUIRE_DOCKER=1 but {WHY}", pytrace=False)
+pytestmark = pytest.mark.skipif(ENGINE is None, reason=f"no Docker engine: {WHY}")
+
+
+def _harness(*args, timeout=3600):
+    done = subprocess.run([sys.executable, "-m", "harness", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"harness {' '.join(args)} failed:\n{done.stderr[-4000:]}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def images():
+    _harness("local-bases")
+    return _harness("images", "--bases", "local")
+
+
+@pytest.fixture(scope="module")
+def container_run(images, tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    done = _harness("run", "--profile", "containers", "--backend", "docker", "--bases", "local", "--results-dir", str(results), "--no-calibration")
+    assert "backend: docker" in done.stderr
+    return pathlib.Path(done.stdout.strip().splitlines()[-1])
+
+
+def _inspect(tag):
+    return json.loads(subprocess.run(["docker", "image", "inspect", tag], capture_output=True, text=True, check=True).stdout)[0]
+
+
+def test_the_images_were_built_with_bake_and_carry_their_identity(images):
+    dotnet = load_labs()["dotnet"]
+    how = images.stderr
+    assert ("docker buildx bake" in how) == (ENGINE.buildx_version is not None), how
+    for runtime in dotnet.runtime_names:
+        info = _inspect(f"jsonlab/dotnet:{runtime}")
+        labels = info["Config"]["Labels"]
+        assert labels["jsonlab.runtime"] == runtime and labels["jsonlab.runtime-version"] == dotnet.runtimes[runtime].version
+        assert "Newtonsoft.Json=13.0.4" in labels["jsonlab.libraries"].split(",")
+        assert len(labels["org.opencontainers.image.revision"]) >= 40 and labels["jsonlab.base-digest"].startswith("sha256:")
+        assert info["Config"]["User"] == "10001:10001"
+
+
+def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
+    rows = [json.loads(line) for line in (container_run / "results.jsonl").read_text().splitlines()]
+    dotnet = load_labs()["dotnet"]
+    assert {r["runtime_requested"] for r in rows} >= set(dotnet.runtime_names)
+    for row in rows:
+        assert row["status"] == "ok", row
+        assert row["backend"] == "docker" and row["image"] == f"jsonlab/dotnet:{row['runtime_requested']}"
+        assert row["image_id"].startswith("sha256:") and row["image_id"] == _inspect(row["image"])["Id"]
+        assert row["cpuset_effective"] == row["cpuset"], "the CPU set read back inside the container"
+        assert row["emulated"] is False and row["arch"] == host_arch()
+        assert row["runtime_version"] == dotnet.runtimes[row["runtime_requested"]].version
+    cold = [r for r in rows if r["measure"] == "cold"]
+    assert {r["runtime_requested"] for r in cold} >= {"10.0.12-aot"} and all(r["peak_rss_bytes"] > 0 for r in cold)
+    environment = json.loads((container_run / "environment.json").read_text())
+    assert environment["backend"] == "docker" and environment["container_engine"].startswith("Docker engine ")
+    where = environment["labs"]["dotnet@10.0.12"]["where"]
+    assert where["image_labels"]["jsonlab.runtime"] == "10.0.12" and where["image_size_bytes"] > 0

@@ -1,0 +1,194 @@
+"""Containers without an engine: compose.yaml, the docker run command line, path mapping, the NuGet seed, local bases,
+bake overrides and backend selection. The end-to-end container test (tests/e2e/test_container_pipeline.py) runs them
+for real where a Docker engine answers."""
+
+import json
+import pathlib
+import re
+
+import pytest
+
+import harness.backends as backends
+from harness.backends.base import CellRequest
+from harness.backends.docker import DockerBackend, _map_paths
+from harness.backends.native import contract_mounts, request_mounts
+from harness.containers import bases, images
+from harness.containers.compose import compose_services, render_compose
+from harness.containers.engine import Engine
+from harness.containers.images import LabImage, bake_overrides, library_versions_label
+from harness.containers.isolation import CONTAINER_ISOLATION
+from harness.containers.seed import locked_packages, make_seed
+from harness.defaults import REPO_ROOT
+from harness.errors import BuildError
+from harness.labs import load_labs
+from harness.records import Cell, JobSettings
+from harness.rows import cpuset_mismatch
+
+ENGINE = Engine("20.10.24", "amd64", "v0.10.5")
+
+
+@pytest.fixture(scope="module")
+def dotnet():
+    return load_labs()["dotnet"]
+
+
+def test_the_committed_compose_file_is_generated_from_the_labs(dotnet):
+    assert (REPO_ROOT / "compose.yaml").read_text() == render_compose(load_labs()), "run `just compose` and commit compose.yaml"
+
+
+def test_every_runtime_is_a_locked_down_service_for_both_platforms(dotnet):
+    services = compose_services({"dotnet": dotnet})["services"]
+    assert set(services) == {f"dotnet-{r.replace('.', '-')}" for r in dotnet.runtime_names}
+    for name, service in services.items():
+        assert re.fullmatch(r"[a-zA-Z0-9_-]+", name), "bake target names allow no dots"
+        assert service["network_mode"] == "none" and service["read_only"] is True and service["cap_drop"] == ["ALL"]
+        assert service["security_opt"] == ["no-new-privileges:true"] and service["user"] == "10001:10001"
+        assert service["cpuset"] == "${LAB_CPUSET:-1}" and service["mem_limit"]
+        assert "./datasets:/datasets:ro" in service["volumes"]
+        assert service["build"]["platforms"] == ["linux/amd64", "linux/arm64"] == service["x-bake"]["platforms"]
+    legacy = services["dotnet-3-1-3"]
+    assert legacy["build"]["args"]["TFM"] == "netcoreapp3.1" and legacy["environment"]["COMPlus_TC_DelaySingleProcMultiplier"] == "1"
+    assert services["dotnet-10-0-12-aot"]["build"]["args"]["LOCK_FILE"] == "packages.aot.lock.json"
+
+
+def test_the_dockerfile_declares_every_build_argument_and_pulls_no_frontend(dotnet):
+    text = (dotnet.directory / "Dockerfile").read_text()
+    declared = set(re.findall(r"^ARG (\w+)", text, re.MULTILINE))
+    image = LabImage(dotnet.for_runtime("10.0.12"))
+    assert set(image.build_args("local")) <= declared
+    assert not re.search(r"^#\s*syntax=", text, re.MULTILINE), "a syntax line pulls a frontend image from a registry"
+    assert "USER 10001:10001" in text and "FROM ${RUNTIME_DEPS_IMAGE} AS lab" in text
+
+
+def test_local_bases_switch_to_the_offline_nuget_configuration(dotnet):
+    build = dotnet.for_runtime("8.0.0")
+    local, upstream = LabImage(build).build_args("local"), LabImage(build).build_args("upstream")
+    assert local["SDK_IMAGE"] == "jsonlab-local/dotnet-sdk:bookworm" and local["NUGET_CONFIG"] == "docker/NuGet.seed.config"
+    assert "SDK_IMAGE" not in upstream and "NUGET_CONFIG" not in upstream
+    assert (dotnet.directory / local["NUGET_CONFIG"]).is_file()
+    assert local["LAB_INPUTS"] != upstream["LAB_INPUTS"], "a change of bases is a change of inputs"
+    assert "Newtonsoft.Json=13.0.4" in local["LIBRARY_VERSIONS"].split(",")
+
+
+def test_library_versions_come_from_the_builds_own_lock_target(dotnet):
+    legacy = library_versions_label(dotnet.for_runtime("3.1.3")).split(",")
+    assert "BenchmarkDotNet=0.14.0" in legacy and not any(v.startswith("SpanJson=") for v in legacy)
+    assert "BenchmarkDotNet=0.15.8" in library_versions_label(dotnet.for_runtime("9.0.20")).split(",")
+
+
+def test_bake_overrides_carry_tags_arguments_and_one_platform(dotnet):
+    build = dotnet.for_runtime("10.0.12")
+    override = bake_overrides([LabImage(build)], "local", "linux/amd64")
+    target = override["target"]["dotnet-10-0-12"]
+    assert target["tags"] == ["jsonlab/dotnet:10.0.12"] and target["args"]["NUGET_CONFIG"] == "docker/NuGet.seed.config"
+    assert target["platforms"] == ["linux/amd64"] and target["args"]["RUNTIME"] == "10.0.12"
+    json.dumps(override)
+
+
+def _request(tmp_path, lab):
+    cell = Cell("001", "b", "g", "b", "dotnet", "stj-default", "simple-models-1", "serialize", "native", runtime=lab.runtime)
+    return CellRequest(lab, cell, tmp_path / "datasets", tmp_path / "out", tmp_path / "cell.log", JobSettings(), {"DOTNET_EnableAVX2": "0"}, "1", 60)
+
+
+def test_a_cell_runs_as_docker_run_of_its_image_with_the_isolation_and_mapped_paths(tmp_path, dotnet):
+    build = dotnet.for_runtime("3.1.3")
+    request = _request(tmp_path, build)
+    launch = DockerBackend(set(), "local", ENGINE).launch(build, [*build.command, *request.lab_args()], request.switches, "1",
+                                                          request_mounts(request))
+    argv = launch.argv
+    assert argv[:2] == ["docker", "run"] and "--rm" in argv
+    for flag in CONTAINER_ISOLATION.run_flags():
+        assert flag in argv
+    assert argv[argv.index("--cpuset-cpus") + 1] == "1" and argv[argv.index("--network") + 1] == "none"
+    assert f"type=bind,source={(tmp_path / 'datasets').resolve()},target=/datasets,readonly" in argv
+    assert f"type=bind,source={(tmp_path / 'out').resolve()},target=/out" in argv
+    env = {argv[i + 1] for i, a in enumerate(argv) if a == "--env"}
+    assert {"DOTNET_EnableAVX2=0", "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1", "COMPlus_TC_DelaySingleProcMultiplier=1"} <= env
+    image_at = argv.index("jsonlab/dotnet:3.1.3")
+    assert argv[image_at - 2:image_at] == ["--entrypoint", "build/3.1.3/JsonLab"] and argv[argv.index("--workdir") + 1] == "/lab"
+    inner = argv[image_at + 1:]
+    assert inner[:1] == ["run"] and inner[inner.index("--datasets") + 1] == "/datasets" and inner[inner.index("--out") + 1] == "/out"
+    assert str(tmp_path) not in " ".join(inner)
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777, "the container's non-root user writes the output folder"
+
+
+def test_host_paths_inside_hyperfine_commands_are_mapped_too(tmp_path):
+    mounts = {tmp_path / "datasets": ("/datasets", True), tmp_path / "out": ("/out", False)}
+    once = f"build/x/JsonLab once --datasets {tmp_path / 'datasets'} --variant v"
+    assert _map_paths(once, mounts) == "build/x/JsonLab once --datasets /datasets --variant v"
+    assert _map_paths(str(tmp_path / "out" / "hyperfine.json"), mounts) == "/out/hyperfine.json"
+
+
+def test_the_contracts_path_options_become_mounts():
+    mounts = contract_mounts(["verify", "--datasets", "/d", "--variant", "v", "--out", "/o"])
+    assert mounts == {pathlib.Path("/d"): ("/datasets", True), pathlib.Path("/o"): ("/out", False)}
+
+
+def test_a_process_that_saw_other_cpus_voids_its_cell():
+    assert cpuset_mismatch("1", "1") is None and cpuset_mismatch("1", None) is None
+    assert cpuset_mismatch("0-1", "0,1") is None and cpuset_mismatch("1", "1;1") is None
+    assert "ran on CPUs 0-1, not the requested 1" in cpuset_mismatch("1", "0-1")
+    assert cpuset_mismatch("1", "1;0") is not None
+
+
+def test_auto_picks_native_with_the_reason_when_no_engine_answers(monkeypatch):
+    monkeypatch.setattr(backends, "find_engine", lambda: (None, "no Docker engine answers (connection refused)"))
+    backend, notice = backends.select_backend("auto", set())
+    assert backend.name == "native" and notice == "backend: native (no Docker engine answers (connection refused); --backend docker needs one)"
+    monkeypatch.setattr(backends, "find_engine", lambda: (ENGINE, "a Docker engine answers"))
+    backend, notice = backends.select_backend("auto", set())
+    assert backend.name == "docker" and "Docker engine 20.10.24 (amd64), Buildx v0.10.5" in notice
+    with pytest.raises(Exception, match="unknown backend"):
+        backends.select_backend("podman", set())
+
+
+def _package(root: pathlib.Path, name: str, version: str) -> None:
+    folder = root / name / version
+    folder.mkdir(parents=True)
+    (folder / f"{name}.{version}.nupkg").write_bytes(b"PK")
+
+
+def test_the_seed_holds_the_locked_packages_and_the_framework_packs(tmp_path, dotnet):
+    lock = tmp_path / "lab" / "src" / "packages.lock.json"
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"version": 1, "dependencies": {"net8.0": {
+        "Newtonsoft.Json": {"type": "Direct", "resolved": "13.0.4"}, "JsonLab.Models": {"type": "Project"}},
+        "net8.0/linux-x64": {"Bogus": {"type": "Transitive", "resolved": "34.0.2"}}}}))
+    assert locked_packages(lock) == {("newtonsoft.json", "13.0.4"), ("bogus", "34.0.2")}
+    packages = tmp_path / "packages"
+    for name, version in [("newtonsoft.json", "13.0.4"), ("newtonsoft.json", "12.0.1"), ("bogus", "34.0.2"),
+                          ("microsoft.netcore.app.runtime.linux-x64", "8.0.0"), ("unrelated", "1.0.0")]:
+        _package(packages, name, version)
+    container = dotnet.container.__class__(**{**dotnet.container.__dict__, "offline_lock_files": ("src/packages.lock.json",)})
+    lab = dotnet.__class__(**{**dotnet.__dict__, "directory": tmp_path / "lab", "container": container})
+    assert make_seed(lab, tmp_path / "seed", packages) == 3
+    held = {p.relative_to(tmp_path / "seed").as_posix() for p in (tmp_path / "seed").glob("*/*")}
+    assert held == {"newtonsoft.json/13.0.4", "bogus/34.0.2", "microsoft.netcore.app.runtime.linux-x64/8.0.0"}
+    (packages / "bogus" / "34.0.2" / "bogus.34.0.2.nupkg").unlink()
+    (packages / "bogus" / "34.0.2").rmdir()
+    with pytest.raises(BuildError, match="bogus 34.0.2"):
+        make_seed(lab, tmp_path / "seed2", packages)
+
+
+def test_local_bases_are_made_from_this_hosts_apt_sources(monkeypatch):
+    known = bases.load_local_bases()
+    sdk = known["jsonlab-local/dotnet-sdk:bookworm"]
+    monkeypatch.setattr(bases, "host_dotnet_root", lambda: pathlib.Path("/usr/share/dotnet"))
+    command = bases.mmdebstrap_command(sdk, pathlib.Path("/tmp/rootfs.tar"))
+    assert command[:4] == ["mmdebstrap", "--variant=minbase", "--architectures=amd64", "--format=tar"]
+    assert command[-2:] == ["bookworm", "/tmp/rootfs.tar"]
+    assert "--customize-hook=copy-in /usr/share/dotnet /usr/share" in command
+    assert any("gcc" in part for part in command if part.startswith("--include="))
+    assert known["jsonlab-local/runtime-deps:bookworm-arm64"].platform == "linux/arm64/v8"
+    runtime_deps = {b for b in dotnet_local_bases()}
+    assert runtime_deps <= set(known), "lab.toml names only bases that local-bases.toml can build"
+
+
+def dotnet_local_bases():
+    return load_labs()["dotnet"].container.local_bases.values()
+
+
+def test_image_names_and_services(dotnet):
+    image = LabImage(dotnet.for_runtime("10.0.12-aot"))
+    assert image.tag == "jsonlab/dotnet:10.0.12-aot" and image.service == "dotnet-10-0-12-aot"
+    assert images.COMPOSE_FILE == REPO_ROOT / "compose.yaml"
