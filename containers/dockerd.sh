@@ -2,10 +2,11 @@
 # Start or stop a Docker engine for the lab on a machine where none runs: no bridge network and no iptables rules
 # (lab containers run with --network none; image builds use --network none too). Only the daemon this script
 # started is ever stopped, by the PID it recorded.
-#   containers/dockerd.sh start   # prints the PID; the log is in $STATE_DIR/dockerd.log
+#   containers/dockerd.sh start   # prints the PID; the log is in results/dockerd/dockerd.log
 #   containers/dockerd.sh stop
 set -euo pipefail
-STATE_DIR=${JSONLAB_DOCKERD_DIR:-/tmp/jsonlab-dockerd}
+# State (PID file, log) lives in this checkout, so a daemon started from another checkout is never stopped from this one.
+STATE_DIR=${JSONLAB_DOCKERD_DIR:-$(cd "$(dirname "$0")/.." && pwd)/results/dockerd}
 PID_FILE=$STATE_DIR/dockerd.pid
 mkdir -p "$STATE_DIR"
 
