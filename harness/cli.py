@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU not used by the lab)")
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
     run.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)")
+    run.add_argument("--platform", help="docker backend: run images built for this platform (e.g. linux/arm64); another architecture than "
+                     "this host's runs under emulation and its rows are functional checks only (marked emulated)")
     run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones when built, else upstream), local or upstream")
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument("--strict", action="store_true",
@@ -91,7 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     options = _options(args, run_id=args.run_id, resume=args.resume, results_dir=args.results_dir, lab_cpuset=args.cpuset,
                        harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration)
     resolve_plan(options)  # a bad selection is reported before anything else happens
-    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases)
+    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform)
     print(notice, file=sys.stderr)
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
@@ -135,13 +137,13 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _images(args: argparse.Namespace) -> int:
-    from harness.containers.images import LabImage, build_images, inspect_image
+    from harness.containers.images import build_images, inspect_image
     from harness.backends.docker import DockerBackend
-    backend = DockerBackend(set(), args.bases)
+    backend = DockerBackend(set(), args.bases, platform=args.platform)
     labs = load_labs()
     builds = [find_lab(labs, name).for_runtime(runtime) for name in (_split(args.lab) or [n for n, lab in labs.items() if lab.container])
               for runtime in (_split(args.runtime) or labs[name].runtime_names)]
-    images = [LabImage(build) for build in builds]
+    images = [backend.image(build) for build in builds]
     choices = {backend.bases_for(build) for build in builds}
     if len(choices) != 1:
         raise HarnessError("the labs would build on different bases", "pick one with --bases local or --bases upstream")
@@ -150,9 +152,9 @@ def _images(args: argparse.Namespace) -> int:
     log_dir.mkdir(parents=True, exist_ok=True)
     if bases == "local":
         from harness.containers.bases import ensure_local_bases
-        ensure_local_bases(sorted({b for build in builds for b in build.container.local_bases.values()}), log_dir / "local-bases.log")
+        ensure_local_bases(sorted({b for image in images for b in image.local_bases().values()}), log_dir / "local-bases.log")
     started = time.monotonic()
-    how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log", args.platform)
+    how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log")
     print(f"built {len(images)} image(s) with {how}, {bases} bases, in {time.monotonic() - started:.0f} s (log: {log_dir / 'images.log'})",
           file=sys.stderr)
     for image in images:

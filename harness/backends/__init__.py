@@ -7,22 +7,26 @@ from harness.backends.docker import DockerBackend
 from harness.backends.fake import FakeBackend
 from harness.backends.native import NativeBackend
 from harness.containers.engine import find_engine
-from harness.errors import UnknownNameError
+from harness.errors import HarnessError, UnknownNameError
 
 #: The visible registry of backends by name; "auto" picks docker when an engine answers, native otherwise.
 BACKENDS = {"native": NativeBackend, "docker": DockerBackend}
 BACKEND_CHOICES = ("auto", *BACKENDS)
 
 
-def select_backend(name: str, switch_names: set[str], bases: str = "auto") -> tuple[Backend, str]:
+def select_backend(name: str, switch_names: set[str], bases: str = "auto", platform: str | None = None) -> tuple[Backend, str]:
     """The backend to run with, and a one-line notice saying which and why."""
     if name not in BACKEND_CHOICES:
         raise UnknownNameError("backend", name, BACKEND_CHOICES)
+    if platform and name != "docker":
+        raise HarnessError(f"--platform {platform} needs the docker backend", "add --backend docker")
     if name == "native":
         return NativeBackend(switch_names), "backend: native (asked for with --backend native)"
     engine, reason = find_engine()
     if name == "docker":
-        return DockerBackend(switch_names, bases, engine), f"backend: docker (asked for; {reason})"
+        backend = DockerBackend(switch_names, bases, engine, platform)
+        emulated = f", images for {platform} under emulation: functional checks only" if backend.emulates else ""
+        return backend, f"backend: docker (asked for; {reason}{emulated})"
     if engine is None:
         return NativeBackend(switch_names), f"backend: native ({reason}; --backend docker needs one)"
     return DockerBackend(switch_names, bases, engine), f"backend: docker ({engine.describe()}; --backend native runs without containers)"

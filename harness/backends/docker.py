@@ -14,8 +14,8 @@ from typing import Any
 
 from harness.backends.native import Launch, Mounts, NativeBackend, _Process
 from harness.containers.engine import Engine, docker, find_engine
-from harness.containers.images import BASES, LabImage, build_images, inspect_image, is_current
-from harness.containers.bases import ensure_local_bases, image_exists
+from harness.containers.images import BASES, LabImage, build_images, debian_arch, inspect_image, is_current
+from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, image_exists
 from harness.containers.isolation import CONTAINER_ISOLATION, mount_flag
 from harness.errors import BuildError, HarnessError, MissingToolError
 from harness.labs import LabSpec
@@ -27,8 +27,9 @@ class DockerBackend(NativeBackend):
     name = "docker"
     child_is_lab = False  # the child is the docker CLI; the lab's own CPU time is not in its rusage
 
-    def __init__(self, switch_names: set[str], bases: str = "auto", engine: Engine | None = None) -> None:
+    def __init__(self, switch_names: set[str], bases: str = "auto", engine: Engine | None = None, platform: str | None = None) -> None:
         super().__init__(switch_names)
+        self.platform = platform
         if engine is None:
             engine, reason = find_engine()
             if engine is None:
@@ -43,22 +44,30 @@ class DockerBackend(NativeBackend):
 
     # -- images -------------------------------------------------------------------------------------------
 
+    def image(self, lab: LabSpec) -> LabImage:
+        return LabImage(lab, self.platform)
+
+    @property
+    def emulates(self) -> bool:
+        """True when the images are for another architecture than this host's (run under QEMU: functional checks only)."""
+        return self.platform is not None and debian_arch(self.platform) != DOCKER_ARCH_HOST
+
     def bases_for(self, lab: LabSpec) -> str:
         """'local' when asked, or (auto) when every local base the lab names is present here; else 'upstream'."""
         if self.bases != "auto":
             return self.bases
-        local = list((lab.container.local_bases if lab.container else {}).values())
+        local = list(self.image(lab).local_bases().values()) if lab.container else []
         return "local" if local and all(image_exists(name) for name in local) else "upstream"
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         """Builds the build's image unless one with the same inputs exists (a missing local base is built first)."""
-        image = LabImage(lab)
+        image = self.image(lab)
         bases = self.bases_for(lab)
         if is_current(image, bases):
             log_path.write_text(f"image {image.tag} is current (label jsonlab.inputs); not rebuilt\n")
             return
         if bases == "local":
-            ensure_local_bases(list(lab.container.local_bases.values()), log_path)
+            ensure_local_bases(list(image.local_bases().values()), log_path)
         work = log_path.parent / "image-build"
         work.mkdir(parents=True, exist_ok=True)
         how = build_images([image], self.engine, bases, work, log_path)
@@ -67,7 +76,7 @@ class DockerBackend(NativeBackend):
 
     def identity(self, lab: LabSpec) -> dict[str, Any]:
         if lab.target not in self._identity:
-            image = LabImage(lab)
+            image = self.image(lab)
             info = inspect_image(image.tag)
             if info is None:
                 raise BuildError(f"image {image.tag} does not exist", "build it: just images (or run without --no-build)")
@@ -99,7 +108,10 @@ class DockerBackend(NativeBackend):
                 _writable_by_lab_user(host)
             flags += mount_flag(str(host.resolve()), inside, read_only)
         inner = [_map_paths(arg, mounts) for arg in argv]
-        return Launch(["docker", "run", *flags, "--entrypoint", inner[0], LabImage(lab).tag, *inner[1:]], None, None)
+        image = self.image(lab)
+        if image.foreign:
+            flags += ["--platform", self.platform]
+        return Launch(["docker", "run", *flags, "--entrypoint", inner[0], image.tag, *inner[1:]], None, None)
 
     def _stop(self, process: _Process) -> None:
         """Stops the container itself (killing the docker CLI would leave it running)."""

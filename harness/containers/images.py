@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from harness.build import build_fingerprint, build_lab
 from harness.containers.engine import Engine, docker
+from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
 from harness.containers.seed import make_seed
 from harness.defaults import BUILD_TIMEOUT_S, REPO_ROOT
 from harness.environment import git_state
@@ -37,9 +38,26 @@ BASES = ("upstream", "local")
 
 @dataclass(frozen=True)
 class LabImage:
-    """The image of one lab build (a LabSpec from for_runtime)."""
+    """The image of one lab build (a LabSpec from for_runtime) for one platform (None: the engine's own). An image for
+    another architecture than this host's is tagged with it (jsonlab/dotnet:10.0.12-arm64): Docker keeps one image per
+    tag, and it runs here only under emulation."""
 
     lab: LabSpec
+    platform: str | None = None
+
+    @property
+    def target_arch(self) -> str:
+        """The Debian architecture the image is for."""
+        return debian_arch(self.platform) if self.platform else DOCKER_ARCH_HOST
+
+    @property
+    def foreign(self) -> bool:
+        return self.target_arch != DOCKER_ARCH_HOST
+
+    def local_bases(self) -> dict[str, str]:
+        """lab.toml's local bases for this image: `{target_arch}` is the image's architecture, `{build_arch}` this host's
+        (the SDK stage runs on the build machine's platform)."""
+        return {k: v.format(target_arch=self.target_arch, build_arch=DOCKER_ARCH_HOST) for k, v in self.lab.container.local_bases.items()}
 
     def __post_init__(self) -> None:
         if self.lab.container is None:
@@ -47,7 +65,7 @@ class LabImage:
 
     @property
     def tag(self) -> str:
-        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{self.lab.runtime}"
+        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{self.lab.runtime}" + (f"-{self.target_arch}" if self.foreign else "")
 
     @property
     def service(self) -> str:
@@ -62,7 +80,7 @@ class LabImage:
         """The lab's build fingerprint, extended by the Dockerfile, its build arguments and the choice of bases."""
         digest = hashlib.sha256((build_fingerprint(self.lab) or "").encode())
         digest.update(self.dockerfile.read_bytes())
-        digest.update(json.dumps(self.lab.container.build_args, sort_keys=True).encode() + bases.encode())
+        digest.update(json.dumps(self.lab.container.build_args, sort_keys=True).encode() + bases.encode() + self.target_arch.encode())
         return digest.hexdigest()
 
     def build_args(self, bases: str) -> dict[str, str]:
@@ -71,7 +89,7 @@ class LabImage:
         spec = self.lab.container
         args = dict(spec.build_args)
         if bases == "local":
-            args.update(spec.local_bases)
+            args.update(self.local_bases())
             if spec.offline_nuget_config:
                 args["NUGET_CONFIG"] = spec.offline_nuget_config
         state = git_state()
@@ -82,6 +100,14 @@ class LabImage:
         if base:
             args["BASE_IMAGE_DIGEST"] = image_reference(base)
         return args
+
+
+def debian_arch(platform: str) -> str:
+    """'linux/arm64/v8' → 'arm64'; 'linux/amd64' → 'amd64'."""
+    parts = platform.split("/")
+    if len(parts) < 2 or parts[0] != "linux" or parts[1] not in DOCKER_ARCH:
+        raise ConfigError(f"unsupported platform {platform!r}", f"use one of {', '.join('linux/' + a for a in DOCKER_ARCH)}")
+    return parts[1]
 
 
 def library_versions_label(lab: LabSpec) -> str:
@@ -129,8 +155,7 @@ def is_current(image: LabImage, bases: str) -> bool:
     return found is not None and found.labels.get(INPUTS_LABEL) == image.inputs_fingerprint(bases)
 
 
-def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: pathlib.Path, log_path: pathlib.Path,
-                 platform: str | None = None) -> str:
+def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: pathlib.Path, log_path: pathlib.Path) -> str:
     """Builds the images (all together with Buildx bake, else one `docker build` each); returns how it built them.
     Local bases build offline: the lab's NuGet seed folder (in its build context) is filled first."""
     if bases not in BASES:
@@ -145,33 +170,37 @@ def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: p
         for lab in {image.lab.name: image.lab for image in images}.values():
             if lab.container.offline_seed:
                 make_seed(lab, lab.directory / lab.container.offline_seed)
-    platform = platform or f"linux/{engine.arch}"
     if engine.buildx_version is not None:
-        _bake(images, bases, work_dir, log_path, platform)
+        _bake(images, bases, work_dir, log_path)
         return f"docker buildx bake ({engine.buildx_version}) over {COMPOSE_FILE.name}"
     for image in images:
-        _docker_build(image, bases, log_path, platform)
+        _docker_build(image, bases, log_path)
     return "docker build per image (no Buildx plugin)"
 
 
-def bake_overrides(images: list[LabImage], bases: str, platform: str) -> dict:
-    """A bake file merged over compose.yaml: this build's arguments, tags and one platform (Buildx's docker driver
-    builds one platform at a time)."""
-    return {"target": {image.service: {"args": image.build_args(bases), "tags": [image.tag], "platforms": [platform]} for image in images}}
+def bake_overrides(images: list[LabImage], bases: str) -> dict:
+    """A bake file merged over compose.yaml: this build's arguments, tags and one platform per image (Buildx's docker
+    driver builds one platform at a time)."""
+    return {"target": {image.service: {"args": image.build_args(bases), "tags": [image.tag], "platforms": [image_platform(image)]}
+                       for image in images}}
 
 
-def _bake(images: list[LabImage], bases: str, work_dir: pathlib.Path, log_path: pathlib.Path, platform: str) -> None:
+def image_platform(image: LabImage) -> str:
+    return image.platform or f"linux/{image.target_arch}"
+
+
+def _bake(images: list[LabImage], bases: str, work_dir: pathlib.Path, log_path: pathlib.Path) -> None:
     override = work_dir / "bake-override.json"
-    override.write_text(json.dumps(bake_overrides(images, bases, platform), indent=2))
+    override.write_text(json.dumps(bake_overrides(images, bases), indent=2))
     command = ["docker", "buildx", "bake", "-f", str(COMPOSE_FILE), "-f", str(override), "--load", "--progress", "plain",
                *(image.service for image in images)]
     _run_build(command, log_path, {"BUILD_NETWORK": "none"} if bases == "local" else {})
 
 
-def _docker_build(image: LabImage, bases: str, log_path: pathlib.Path, platform: str) -> None:
+def _docker_build(image: LabImage, bases: str, log_path: pathlib.Path) -> None:
     args = [x for key, value in image.build_args(bases).items() for x in ("--build-arg", f"{key}={value}")]
     network = ["--network", "none"] if bases == "local" else []
-    command = ["docker", "build", "-f", str(image.dockerfile), "-t", image.tag, *args, "--platform", platform, *network,
+    command = ["docker", "build", "-f", str(image.dockerfile), "-t", image.tag, *args, "--platform", image_platform(image), *network,
                str(image.lab.directory)]
     _run_build(command, log_path, {"DOCKER_BUILDKIT": "1"})
 

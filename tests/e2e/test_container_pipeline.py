@@ -78,3 +78,26 @@ def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
     assert environment["backend"] == "docker" and environment["container_engine"].startswith("Docker engine ")
     where = environment["labs"]["dotnet@10.0.12"]["where"]
     assert where["image_labels"]["jsonlab.runtime"] == "10.0.12" and where["image_size_bytes"] > 0
+
+
+def _runs_arm64_under_qemu() -> bool:
+    entry = pathlib.Path("/proc/sys/fs/binfmt_misc/qemu-aarch64")
+    return host_arch() == "x64" and entry.is_file() and entry.read_text().startswith("enabled")
+
+
+@pytest.mark.skipif(not _runs_arm64_under_qemu(), reason="no qemu-aarch64 binfmt handler here (qemu-user-static, binfmt-support)")
+def test_the_arm64_image_verifies_and_runs_a_cell_under_emulation(images, tmp_path):
+    # The feed here serves a linux-arm64 runtime pack for .NET 10 only; the SDK stage cross-publishes on x64.
+    _harness("local-bases", "--base", "jsonlab-local/runtime-deps:bookworm-arm64")
+    built = _harness("images", "--bases", "local", "--platform", "linux/arm64", "--runtime", "10.0.12")
+    assert "jsonlab/dotnet:10.0.12-arm64" in built.stdout and "arm64" in built.stdout
+    done = _harness("run", "--profile", "containers", "--backend", "docker", "--bases", "local", "--platform", "linux/arm64",
+                    "--runtime", "10.0.12", "--benchmark", "single-newtonsoft", "--results-dir", str(tmp_path), "--no-calibration")
+    assert "under emulation: functional checks only" in done.stderr
+    run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])
+    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+    assert rows and all(r["status"] == "ok" for r in rows), rows
+    for row in rows:
+        assert row["emulated"] is True and row["arch"] == "arm64" and row["image"] == "jsonlab/dotnet:10.0.12-arm64"
+        assert row["verification_status"] == "passed" and row["cpuset_effective"] == row["cpuset"]
+    assert _inspect("jsonlab/dotnet:10.0.12-arm64")["Architecture"] == "arm64"

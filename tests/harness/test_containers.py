@@ -15,6 +15,7 @@ from harness.backends.native import contract_mounts, request_mounts
 from harness.containers import bases, images
 from harness.containers.compose import compose_services, render_compose
 from harness.containers.engine import Engine
+from harness.containers.bases import DOCKER_ARCH_HOST
 from harness.containers.images import LabImage, bake_overrides, library_versions_label
 from harness.containers.isolation import CONTAINER_ISOLATION
 from harness.containers.seed import locked_packages, make_seed
@@ -63,7 +64,7 @@ def test_the_dockerfile_declares_every_build_argument_and_pulls_no_frontend(dotn
 def test_local_bases_switch_to_the_offline_nuget_configuration(dotnet):
     build = dotnet.for_runtime("8.0.0")
     local, upstream = LabImage(build).build_args("local"), LabImage(build).build_args("upstream")
-    assert local["SDK_IMAGE"] == "jsonlab-local/dotnet-sdk:bookworm" and local["NUGET_CONFIG"] == "docker/NuGet.seed.config"
+    assert local["SDK_IMAGE"] == f"jsonlab-local/dotnet-sdk:bookworm-{DOCKER_ARCH_HOST}" and local["NUGET_CONFIG"] == "docker/NuGet.seed.config"
     assert "SDK_IMAGE" not in upstream and "NUGET_CONFIG" not in upstream
     assert (dotnet.directory / local["NUGET_CONFIG"]).is_file()
     assert local["LAB_INPUTS"] != upstream["LAB_INPUTS"], "a change of bases is a change of inputs"
@@ -78,10 +79,10 @@ def test_library_versions_come_from_the_builds_own_lock_target(dotnet):
 
 def test_bake_overrides_carry_tags_arguments_and_one_platform(dotnet):
     build = dotnet.for_runtime("10.0.12")
-    override = bake_overrides([LabImage(build)], "local", "linux/amd64")
+    override = bake_overrides([LabImage(build)], "local")
     target = override["target"]["dotnet-10-0-12"]
     assert target["tags"] == ["jsonlab/dotnet:10.0.12"] and target["args"]["NUGET_CONFIG"] == "docker/NuGet.seed.config"
-    assert target["platforms"] == ["linux/amd64"] and target["args"]["RUNTIME"] == "10.0.12"
+    assert target["platforms"] == [f"linux/{DOCKER_ARCH_HOST}"] and target["args"]["RUNTIME"] == "10.0.12"
     json.dumps(override)
 
 
@@ -172,7 +173,7 @@ def test_the_seed_holds_the_locked_packages_and_the_framework_packs(tmp_path, do
 
 def test_local_bases_are_made_from_this_hosts_apt_sources(monkeypatch):
     known = bases.load_local_bases()
-    sdk = known["jsonlab-local/dotnet-sdk:bookworm"]
+    sdk = known["jsonlab-local/dotnet-sdk:bookworm-amd64"]
     monkeypatch.setattr(bases, "host_dotnet_root", lambda: pathlib.Path("/usr/share/dotnet"))
     command = bases.mmdebstrap_command(sdk, pathlib.Path("/tmp/rootfs.tar"))
     assert command[:4] == ["mmdebstrap", "--variant=minbase", "--architectures=amd64", "--format=tar"]
@@ -180,15 +181,19 @@ def test_local_bases_are_made_from_this_hosts_apt_sources(monkeypatch):
     assert "--customize-hook=copy-in /usr/share/dotnet /usr/share" in command
     assert any("gcc" in part for part in command if part.startswith("--include="))
     assert known["jsonlab-local/runtime-deps:bookworm-arm64"].platform == "linux/arm64/v8"
-    runtime_deps = {b for b in dotnet_local_bases()}
-    assert runtime_deps <= set(known), "lab.toml names only bases that local-bases.toml can build"
-
-
-def dotnet_local_bases():
-    return load_labs()["dotnet"].container.local_bases.values()
+    dotnet = load_labs()["dotnet"].for_runtime("10.0.12")
+    for platform in ("linux/amd64", "linux/arm64"):
+        assert set(LabImage(dotnet, platform).local_bases().values()) <= set(known), "lab.toml names only bases local-bases.toml builds"
 
 
 def test_image_names_and_services(dotnet):
     image = LabImage(dotnet.for_runtime("10.0.12-aot"))
     assert image.tag == "jsonlab/dotnet:10.0.12-aot" and image.service == "dotnet-10-0-12-aot"
+    foreign = "arm64" if DOCKER_ARCH_HOST == "amd64" else "amd64"
+    other = LabImage(dotnet.for_runtime("10.0.12"), f"linux/{foreign}")
+    assert other.foreign and other.tag == f"jsonlab/dotnet:10.0.12-{foreign}" and other.service == "dotnet-10-0-12"
+    assert other.local_bases()["RUNTIME_DEPS_IMAGE"] == f"jsonlab-local/runtime-deps:bookworm-{foreign}"
+    assert other.local_bases()["SDK_IMAGE"] == f"jsonlab-local/dotnet-sdk:bookworm-{DOCKER_ARCH_HOST}"
+    assert bake_overrides([other], "local")["target"]["dotnet-10-0-12"]["platforms"] == [f"linux/{foreign}"]
+    assert not LabImage(dotnet.for_runtime("10.0.12"), f"linux/{DOCKER_ARCH_HOST}").foreign
     assert images.COMPOSE_FILE == REPO_ROOT / "compose.yaml"
