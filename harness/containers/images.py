@@ -92,6 +92,9 @@ class LabImage:
             args.update(self.local_bases())
             if spec.offline_nuget_config:
                 args["NUGET_CONFIG"] = spec.offline_nuget_config
+        if self.foreign and bases == "local":
+            # The feed behind the local seed serves foreign-architecture runtime packs for the newest runtime only.
+            args["RESTORE_SCOPE"] = "tfm"
         state = git_state()
         args["LAB_COMMIT"] = (state["git_commit"] or "unknown") + ("-dirty" if state["git_dirty"] else "")
         args["LAB_INPUTS"] = self.inputs_fingerprint(bases)
