@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import resource
 from dataclasses import dataclass
 
@@ -55,16 +56,34 @@ def read_cpu_times(cpus: tuple[int, ...], stat_text: str | None = None) -> CpuTi
     return CpuTimes(busy * tick_ms, steal * tick_ms)
 
 
-def process_usage(wall_s: float, rusage: resource.struct_rusage | None, before: CpuTimes | None, after: CpuTimes | None) -> ProcessUsage:
-    """The usage record of one finished process."""
-    lab_cpu_s = None if rusage is None else rusage.ru_utime + rusage.ru_stime
+def process_usage(wall_s: float, lab_cpu_s: float | None, before: CpuTimes | None, after: CpuTimes | None,
+                  involuntary_switches: int | None = None) -> ProcessUsage:
+    """The usage record of one finished process: `lab_cpu_s` is the lab's own CPU time (user + system, children
+    included), None where it cannot be known."""
     other = steal = None
     if before is not None and after is not None:
         steal = round(after.steal_ms - before.steal_ms, 1)
         if lab_cpu_s is not None:
             other = round(max(0.0, after.busy_ms - before.busy_ms - 1000 * lab_cpu_s), 1)
     return ProcessUsage(round(wall_s, 3), None if lab_cpu_s is None else round(lab_cpu_s, 3), other, steal,
-                        None if rusage is None else int(rusage.ru_nivcsw))
+                        involuntary_switches)
+
+
+def rusage_cpu_s(rusage: resource.struct_rusage) -> float:
+    """User + system seconds of a reaped child."""
+    return rusage.ru_utime + rusage.ru_stime
+
+
+def parse_shell_times(text: str) -> float | None:
+    """User + system seconds of a shell's children from the POSIX `times` builtin's output (second line,
+    e.g. `0m1.230000s 0m0.040000s`); None when the text is not that."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) != 2:
+        return None
+    found = re.findall(r"(\d+)m(\d+(?:\.\d+)?)s", lines[1])
+    if len(found) != 2:
+        return None
+    return sum(60 * int(minutes) + float(seconds) for minutes, seconds in found)
 
 
 def interference_share(row) -> float | None:

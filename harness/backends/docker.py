@@ -9,9 +9,11 @@ switches and lab environment are passed with -e. The CPU set is read back from i
 from __future__ import annotations
 
 import pathlib
+import shlex
 import uuid
 from typing import Any
 
+from harness.backends.base import CellRequest
 from harness.backends.native import Launch, Mounts, NativeBackend, _Process
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import BASES, LabImage, build_images, debian_arch, inspect_image, is_current
@@ -19,13 +21,15 @@ from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, image
 from harness.containers.isolation import CONTAINER_ISOLATION, mount_flag
 from harness.errors import BuildError, HarnessError, MissingToolError
 from harness.labs import LabSpec
+from harness.noise import parse_shell_times
 
 
 class DockerBackend(NativeBackend):
     """Runs every lab command in a container of its build's image."""
 
     name = "docker"
-    child_is_lab = False  # the child is the docker CLI; the lab's own CPU time is not in its rusage
+    #: Where a cell's shell wrapper leaves its `times` (in the cell's output folder, mounted read-write).
+    CPU_TIMES_FILE = ".lab-cpu-times"
 
     def __init__(self, switch_names: set[str], bases: str = "auto", engine: Engine | None = None, platform: str | None = None) -> None:
         super().__init__(switch_names)
@@ -112,6 +116,21 @@ class DockerBackend(NativeBackend):
         if image.foreign:
             flags += ["--platform", self.platform]
         return Launch(["docker", "run", *flags, "--entrypoint", inner[0], image.tag, *inner[1:]], None, None)
+
+    def cell_command(self, request: CellRequest) -> list[str]:
+        """The lab command under a POSIX shell that writes its children's CPU times (`times`) when the lab ends: the
+        harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time."""
+        times_file = shlex.quote(str(request.out_dir / self.CPU_TIMES_FILE))
+        script = f'"$@"; status=$?; times > {times_file}; exit $status'
+        return ["/bin/sh", "-c", script, "sh", *super().cell_command(request)]
+
+    def lab_cpu(self, process: _Process) -> float | None:
+        """The lab's CPU seconds as its container's shell counted them (None when the container was killed)."""
+        times_file = process.request.out_dir / self.CPU_TIMES_FILE
+        try:
+            return parse_shell_times(times_file.read_text())
+        except OSError:
+            return None
 
     def _stop(self, process: _Process) -> None:
         """Stops the container itself (killing the docker CLI would leave it running)."""

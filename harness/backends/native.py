@@ -18,7 +18,7 @@ from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.defaults import PROBE_TIMEOUT_S
 from harness.errors import CellError, HarnessError
 from harness.labs import LabSpec
-from harness.noise import CpuTimes, process_usage, read_cpu_times
+from harness.noise import CpuTimes, process_usage, read_cpu_times, rusage_cpu_s
 from harness.records import ColdSettings, ProcessUsage
 from harness.pinning import parse_cpuset, taskset_prefix
 
@@ -70,8 +70,6 @@ class NativeBackend:
     the host folders it reads and writes."""
 
     name = "native"
-    #: wait4's rusage is the lab process's own (a container backend's child is only the docker CLI).
-    child_is_lab = True
 
     def __init__(self, switch_names: set[str]) -> None:
         # Every variable any ISA table knows is removed from the inherited environment first, so a
@@ -179,8 +177,16 @@ class NativeBackend:
             (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
         return CellRun(ProcessUsage(wall_s=time.monotonic() - started))
 
+    def cell_command(self, request: CellRequest) -> list[str]:
+        """The command of one steady-state cell process (a backend may wrap it)."""
+        return [*request.lab.command, *request.lab_args()]
+
+    def lab_cpu(self, process: _Process) -> float | None:
+        """The lab's own CPU seconds in a finished cell process: wait4's rusage of the child, which is the lab here."""
+        return None if process.rusage is None else rusage_cpu_s(process.rusage)
+
     def _start(self, request: CellRequest) -> _Process:
-        launch = self.launch(request.lab, [*request.lab.command, *request.lab_args()], request.switches, request.cpuset, request_mounts(request))
+        launch = self.launch(request.lab, self.cell_command(request), request.switches, request.cpuset, request_mounts(request))
         log = request.log_path.open("w")
         log.write(f"$ {shlex.join(launch.argv)}\n# switches: {json.dumps(request.switches)}\n")
         log.flush()
@@ -191,7 +197,8 @@ class NativeBackend:
 
     def _finish(self, process: _Process) -> CellRun:
         request = process.request
-        usage = process_usage(process.wall_s, process.rusage if self.child_is_lab else None, process.before, process.after)
+        usage = process_usage(process.wall_s, self.lab_cpu(process), process.before, process.after,
+                              None if process.rusage is None else int(process.rusage.ru_nivcsw))
         if process.timed_out:
             return CellRun(usage, CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}"))
         if process.returncode != 0:

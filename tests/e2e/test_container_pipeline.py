@@ -72,6 +72,9 @@ def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
         assert row["cpuset_effective"] == row["cpuset"], "the CPU set read back inside the container"
         assert row["emulated"] is False and row["arch"] == host_arch()
         assert row["runtime_version"] == dotnet.runtimes[row["runtime_requested"]].version
+    steady = [r for r in rows if r["measure"] != "cold"]
+    assert steady and all(0 < r["lab_cpu_s"] <= r["duration_s"] and r["cpu_other_ms"] is not None for r in steady), \
+        "the lab's CPU time, counted by the container's shell"
     cold = [r for r in rows if r["measure"] == "cold"]
     assert {r["runtime_requested"] for r in cold} >= {"10.0.12-aot"} and all(r["peak_rss_bytes"] > 0 for r in cold)
     environment = json.loads((container_run / "environment.json").read_text())

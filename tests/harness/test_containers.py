@@ -113,6 +113,18 @@ def test_a_cell_runs_as_docker_run_of_its_image_with_the_isolation_and_mapped_pa
     assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777, "the container's non-root user writes the output folder"
 
 
+def test_a_cells_lab_runs_under_a_shell_that_leaves_its_cpu_time_in_the_output_folder(tmp_path, dotnet):
+    build = dotnet.for_runtime("10.0.12")
+    request = _request(tmp_path, build)
+    backend = DockerBackend(set(), "local", ENGINE)
+    argv = backend.launch(build, backend.cell_command(request), request.switches, "1", request_mounts(request)).argv
+    inner = argv[argv.index("jsonlab/dotnet:10.0.12") - 2:]
+    assert inner[:2] == ["--entrypoint", "/bin/sh"]
+    script, lab = inner[3:5], inner[5:]
+    assert script == ["-c", '"$@"; status=$?; times > /out/.lab-cpu-times; exit $status']
+    assert lab[:3] == ["sh", "build/10.0.12/JsonLab", "run"]
+
+
 def test_host_paths_inside_hyperfine_commands_are_mapped_too(tmp_path):
     mounts = {tmp_path / "datasets": ("/datasets", True), tmp_path / "out": ("/out", False)}
     once = f"build/x/JsonLab once --datasets {tmp_path / 'datasets'} --variant v"
