@@ -1,4 +1,4 @@
-"""Command line: `python3 -m harness run|plan|list|env|check-datasets`.
+"""Command line: `python3 -m harness run|plan|list|env|check-datasets|canonical-digests|…`.
 
 HarnessError becomes one `error:` and one `hint:` line and exit code 2; anything else is a bug
 and keeps its traceback.
@@ -13,7 +13,7 @@ import sys
 import time
 
 from harness.backends import BACKEND_CHOICES, select_backend
-from harness.datasets import load_manifest, regenerate
+from harness.datasets import load_manifest, regenerate, write_canonical_digests
 from harness.designs import DESIGNS
 from harness.defaults import DEFAULT_PROFILE, RESULTS_DIR
 from harness.environment import collect_host_environment
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
+    sub.add_parser("canonical-digests", help="write each single-document dataset's canonical digest (harness/canonical.py) into datasets/manifest.json")
     sub.add_parser("regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them")
     return parser
 
@@ -92,8 +93,9 @@ def _parser() -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     options = _options(args, run_id=args.run_id, resume=args.resume, results_dir=args.results_dir, lab_cpuset=args.cpuset,
                        harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration)
-    resolve_plan(options)  # a bad selection is reported before anything else happens
-    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform)
+    plan = resolve_plan(options)  # a bad selection is reported before anything else happens
+    without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
+    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image)
     print(notice, file=sys.stderr)
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
@@ -198,7 +200,15 @@ def _check_datasets() -> int:
     manifest = load_manifest()
     for name in manifest.datasets:
         dataset = manifest.check(name)
-        print(f"ok  {name:16} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  {dataset.path}")
+        manifest.check_canonical(name)
+        canonical = f"  canonical {dataset.canonical['leaves']} leaves" if dataset.canonical else ""
+        print(f"ok  {name:16} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  {dataset.path}{canonical}")
+    return 0
+
+
+def _canonical_digests() -> int:
+    changed = write_canonical_digests(load_manifest())
+    print(f"datasets/manifest.json: {changed} canonical digest(s) written or changed")
     return 0
 
 
@@ -222,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
             return _plan(args)
         if args.command == "regenerate-datasets":
             return _regenerate_datasets()
+        if args.command == "canonical-digests":
+            return _canonical_digests()
         if args.command == "env":
             print(json.dumps(collect_host_environment(), indent=2))
             return 0

@@ -14,8 +14,11 @@ BACKENDS = {"native": NativeBackend, "docker": DockerBackend}
 BACKEND_CHOICES = ("auto", *BACKENDS)
 
 
-def select_backend(name: str, switch_names: set[str], bases: str = "auto", platform: str | None = None) -> tuple[Backend, str]:
-    """The backend to run with, and a one-line notice saying which and why."""
+def select_backend(name: str, switch_names: set[str], bases: str = "auto", platform: str | None = None,
+                   without_image: tuple[str, ...] = ()) -> tuple[Backend, str]:
+    """The backend to run with, and a one-line notice saying which and why. `without_image` names the planned labs that
+    have no container image (no [container] table in their lab.toml): auto then runs natively, so all cells of a run
+    run the same way."""
     if name not in BACKEND_CHOICES:
         raise UnknownNameError("backend", name, BACKEND_CHOICES)
     if platform and name != "docker":
@@ -29,6 +32,9 @@ def select_backend(name: str, switch_names: set[str], bases: str = "auto", platf
         return backend, f"backend: docker (asked for; {reason}{emulated})"
     if engine is None:
         return NativeBackend(switch_names), f"backend: native ({reason}; --backend docker needs one)"
+    if without_image:
+        return NativeBackend(switch_names), (f"backend: native (a Docker engine answers, but lab {', '.join(without_image)} has no image: "
+                                             "no [container] table in its lab.toml)")
     return DockerBackend(switch_names, bases, engine), f"backend: docker ({engine.describe()}; --backend native runs without containers)"
 
 

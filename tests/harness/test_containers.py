@@ -59,6 +59,10 @@ def test_the_dockerfile_declares_every_build_argument_and_pulls_no_frontend(dotn
     assert set(image.build_args("local")) <= declared
     assert not re.search(r"^#\s*syntax=", text, re.MULTILINE), "a syntax line pulls a frontend image from a registry"
     assert "USER 10001:10001" in text and "FROM ${RUNTIME_DEPS_IMAGE} AS lab" in text
+    # Arguments that change with every commit come after the last RUN, or every commit would re-run those steps.
+    last_run = max(m.start() for m in re.finditer(r"^RUN ", text, re.MULTILINE))
+    for name in ("LAB_COMMIT", "LAB_INPUTS", "LIBRARY_VERSIONS", "BASE_IMAGE_DIGEST"):
+        assert all(m.start() > last_run for m in re.finditer(rf"^ARG {name}\b", text, re.MULTILINE)), name
 
 
 def test_local_bases_switch_to_the_offline_nuget_configuration(dotnet):
@@ -151,6 +155,8 @@ def test_auto_picks_native_with_the_reason_when_no_engine_answers(monkeypatch):
     monkeypatch.setattr(backends, "find_engine", lambda: (ENGINE, "a Docker engine answers"))
     backend, notice = backends.select_backend("auto", set())
     assert backend.name == "docker" and "Docker engine 20.10.24 (amd64), Buildx v0.10.5" in notice
+    backend, notice = backends.select_backend("auto", set(), without_image=("reference-node",))
+    assert backend.name == "native" and "lab reference-node has no image" in notice
     with pytest.raises(Exception, match="unknown backend"):
         backends.select_backend("podman", set())
 
