@@ -51,6 +51,8 @@ compare run_a run_b *args="":
 # Unit tests (xunit, pytest) and the end-to-end smoke test of the real pipeline.
 test:
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
+    {{python}} -m harness build --lab reference-node
+    cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
     {{python}} -m pytest -q tests
 
 # Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; plain docker build without Buildx).

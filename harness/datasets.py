@@ -8,6 +8,7 @@ import pathlib
 import subprocess
 from dataclasses import dataclass
 
+from harness.canonical import RULE, canonical_digest
 from harness.defaults import DATASETS_DIR
 from harness.errors import ConfigError, DatasetError, UnknownNameError
 
@@ -28,6 +29,7 @@ class Dataset:
     licence: str
     layout: str = "document"  # or "lines": JSON Lines, one document of the model per line
     generator: dict | None = None  # {"lab", "name", "count", "seed"[, "item"]}: the lab verb that regenerates the file
+    canonical: dict | None = None  # {"rule", "sha256", "leaves"} of a single-document dataset (harness/canonical.py)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,34 @@ class Manifest:
                 "if the change is intended, update datasets/manifest.json and say why in the commit",
             )
         return dataset
+
+    def check_canonical(self, name: str) -> None:
+        """The manifest's canonical digest of a dataset must be the one computed now (a pure function of its bytes and
+        the rule, so runs rely on the sha256 alone; this guards edits of the rule or the manifest)."""
+        dataset = self.find(name)
+        if dataset.canonical is not None and canonical_digest((self.directory / dataset.path).read_bytes()) != dataset.canonical:
+            raise DatasetError(f"dataset '{name}': its canonical digest ({RULE}) differs from the manifest's",
+                               "the canonical rule changed: run `python3 -m harness canonical-digests` and say why in the commit")
+
+
+def canonical_digests(manifest: Manifest) -> dict[str, dict]:
+    """The canonical digest of every single-document dataset (the ones a parse result can be checked against)."""
+    return {d.name: canonical_digest((manifest.directory / d.path).read_bytes())
+            for d in manifest.datasets.values() if d.layout == "document"}
+
+
+def write_canonical_digests(manifest: Manifest) -> int:
+    """Writes each single-document dataset's canonical digest into manifest.json; returns how many changed."""
+    path = manifest.directory / MANIFEST_FILE
+    data = json.loads(path.read_text())
+    digests = canonical_digests(manifest)
+    changed = 0
+    for entry in data["datasets"]:
+        if entry["name"] in digests and entry.get("canonical") != digests[entry["name"]]:
+            entry["canonical"] = digests[entry["name"]]
+            changed += 1
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return changed
 
 
 def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:

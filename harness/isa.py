@@ -61,6 +61,11 @@ class IsaTable:
             raise UnknownNameError("ISA level", level, table, f"for {runtime} {runtime_version}")
         return dict(table[level])
 
+    def has_switches(self, runtime: str, runtime_version: str, level: str) -> bool:
+        """False when the runtime's table (which must exist) has no entry for `level`: the runtime cannot honour it."""
+        key = f"{runtime}.{runtime_version.split('.')[0]}"
+        return key not in self.switches or level in self.switches[key]
+
     def all_switch_names(self) -> set[str]:
         """Every variable any table sets; stripped from the inherited environment so none leaks in."""
         return {name for table in self.switches.values() for level in table.values() for name in level}

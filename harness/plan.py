@@ -27,8 +27,12 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
     A runtime name or "all" applies to every benchmark of a lab that has it; "claims" gives each benchmark the runtime
     standing in for the runtime of each figure naming it (a benchmark no figure names: those of its experiment's
     figures, as for ISA levels); "sweep" adds
-    the lab's sweep runtimes (lab.toml: all but `sweep = false`) for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does."""
+    the lab's sweep runtimes (lab.toml: all but `sweep = false`) for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does.
+    A runtime name applies to the labs that have it (a profile may name .NET and Node runtimes); one no selected lab has
+    is an error."""
     wanted: dict[tuple[str, str], set[str]] = {}
+    involved = {labs[bench.lab].name: labs[bench.lab] for exp in experiments for bench in exp.benchmarks.values()}
+    known = {runtime for lab in involved.values() for runtime in lab.runtime_names}
     for exp in experiments:
         measured = [c for c in exp.claims if not c.cannot_reproduce]
         claimed: dict[str, set[str]] = {}
@@ -52,8 +56,9 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
                     chosen |= claimed.get(bench.id, fallback)
                 elif name in lab.runtime_names:
                     chosen.add(name)
-                elif name != SWEEP_RUNTIMES:
-                    raise UnknownNameError("runtime", name, [*lab.runtime_names, ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES], f"for lab {lab.name}")
+                elif name not in known and name != SWEEP_RUNTIMES:
+                    raise UnknownNameError("runtime", name, [*sorted(known), ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES],
+                                           f"for lab{'s' if len(involved) > 1 else ''} {', '.join(involved)}")
             wanted[(exp.id, bench.id)] = chosen & set(lab.runtimes_measuring(exp.measure))
         for bench in exp.benchmarks.values():
             wanted[(exp.id, exp.baseline_of(bench.id))] |= wanted[(exp.id, bench.id)]

@@ -35,8 +35,20 @@ class LevelProbe:
     switches: dict[str, str]
     flags: dict[str, Any]
     isa_effective: str
-    state: str  # "run", "same-as-native" or "not-effective"
+    state: str  # "run", "unverifiable" (runs), "same-as-native", "not-applicable" or "not-effective"
     detail: str = ""
+
+    @property
+    def runs(self) -> bool:
+        """True when cells at this level are measured (it took effect, or its effect cannot be read back)."""
+        return self.state in ("run", UNVERIFIABLE)
+
+
+#: A level whose switches were applied but whose effect the runtime cannot read back in-process (lab `env`:
+#: "isa_readback": false, e.g. V8's command-line flags): measured, and labelled so in every row.
+UNVERIFIABLE = "unverifiable"
+#: A level the runtime has no switch for (no table entry in harness/isa_levels.toml): reported, never run as native.
+NOT_APPLICABLE = "not-applicable"
 
 
 @dataclass(frozen=True)
@@ -77,18 +89,33 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
                            f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained with RuntimeFrameworkVersion={expected}")
 
 
+def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]) -> LevelProbe:
+    """A level applied on a runtime that cannot read its instruction sets back (what it requested is what is known)."""
+    requested = env.get("isa_requested_flags") or switches or "no switches"
+    return LevelProbe(level, switches, {}, UNVERIFIABLE, UNVERIFIABLE,
+                      f"{env['runtime']} {env['runtime_version']} cannot read its instruction sets back in-process; requested: {requested}")
+
+
 def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTable) -> LabProbe:
     """Native env + list (the runtime version checked against the build's pin), then every requested level."""
     env = backend.call(lab, ["env"], {})
     check_runtime_version(lab, env)
     listing = backend.call(lab, ["list"], {})
-    native = classify_level(lab, isa.levels_for(env["arch"])["native"], {}, dict(env["isa"]), {})
+    readback = env.get("isa_readback", True)
+    native_level = isa.levels_for(env["arch"])["native"]
+    native = classify_level(lab, native_level, {}, dict(env["isa"]), {}) if readback else unverifiable_level(env, "native", {})
     probes = {"native": native}
     for level in levels:
-        if level.name != "native":
-            switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
-            flags = dict(backend.call(lab, ["env"], switches)["isa"])
-            probes[level.name] = classify_level(lab, level, switches, flags, native.flags)
+        if level.name == "native":
+            continue
+        if not isa.has_switches(env["runtime"], env["runtime_version"], level.name):
+            probes[level.name] = LevelProbe(level.name, {}, {}, "n/a", NOT_APPLICABLE,
+                                            f"{env['runtime']} {env['runtime_version']} has no switch for ISA level '{level.name}' (harness/isa_levels.toml)")
+            continue
+        switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
+        answer = backend.call(lab, ["env"], switches)
+        probes[level.name] = (classify_level(lab, level, switches, dict(answer["isa"]), native.flags) if readback
+                              else unverifiable_level(answer, level.name, switches))
     return LabProbe(lab.target, env, listing, probes)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.isa import IsaLevel, describe_effective, unmet_expectations
 from harness.pinning import parse_cpuset
-from harness.probe import LevelProbe
+from harness.probe import UNVERIFIABLE, LevelProbe
 from harness.records import Cell, CellOutcome, ProcessUsage, ResultRow
 
 
@@ -50,12 +50,13 @@ class RowContext:
 def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> ResultRow:
     """Row for a cell that produced numbers. The ISA readback of the measured process is checked
     here: a level that did not take effect makes the measurement invalid, so the cell fails."""
-    unmet = unmet_expectations(level, outcome.isa_flags)
+    unverifiable = ctx.level.state == UNVERIFIABLE
+    unmet = [] if unverifiable else unmet_expectations(level, outcome.isa_flags)
     wrong_cpus = cpuset_mismatch(ctx.cpuset, outcome.fields.get("cpuset_effective"))
     stats = outcome.statistics
     fields = {
         **ctx.base(), **outcome.fields,
-        "isa_flags": outcome.isa_flags, "isa_effective": describe_effective(outcome.isa_flags),
+        "isa_flags": outcome.isa_flags, "isa_effective": UNVERIFIABLE if unverifiable else describe_effective(outcome.isa_flags),
         "n": stats.n, "mean_ns": stats.mean_ns, "median_ns": stats.median_ns, "stddev_ns": stats.stddev_ns,
         "ci99_lower_ns": stats.ci99_lower_ns, "ci99_upper_ns": stats.ci99_upper_ns,
         "ci99_half_width_ns": stats.ci99_half_width_ns, "min_ns": stats.min_ns, "max_ns": stats.max_ns,

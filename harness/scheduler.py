@@ -22,7 +22,7 @@ from harness.errors import HarnessError
 from harness.isa import IsaLevel
 from harness.labs import LabSpec
 from harness.normalize import NORMALIZERS
-from harness.probe import LabProbe, LevelProbe
+from harness.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
 from harness.cold import variant_info, verify_cold_cell
@@ -185,11 +185,11 @@ class Session:
         which on a CPU (or runtime) without AVX-512 is native itself. Only a true duplicate is reported, not re-run."""
         if cell.unavailable:
             return False
-        state = self._level(cell).state
-        if state == "same-as-native":
+        level = self._level(cell)
+        if level.state == "same-as-native":
             native = dataclasses.replace(cell, isa_level="native")
             return native not in cells
-        return state == "run"
+        return level.runs
 
     def _unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self._level(cell)
@@ -197,7 +197,7 @@ class Session:
                          round_count=self.stopping.max_rounds, design=self.design.name, where=self.backend.identity(self.labs[cell.target]))
         if cell.unavailable:
             return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")
-        return skipped_row(ctx, level.detail) if level.state == "same-as-native" else failed_row(ctx, level.detail)
+        return skipped_row(ctx, level.detail) if level.state in ("same-as-native", NOT_APPLICABLE) else failed_row(ctx, level.detail)
 
     def _calibrate(self, label: str) -> None:
         if not self.calibrate:

@@ -7,22 +7,13 @@ full JSON report (kept untouched as the raw result).
 
 from __future__ import annotations
 
-import json
 import pathlib
 from typing import Any
 
 from harness.errors import CellError
+from harness.normalize.common import read_cell, read_json
 from harness.records import CellOutcome, Statistics, Verification
 from harness.stats import ci_half_width
-
-
-def _read(path: pathlib.Path) -> Any:
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError as e:
-        raise CellError(f"the lab left no {path.name} in {path.parent}", "see the cell's log; the lab stopped before writing it") from e
-    except json.JSONDecodeError as e:
-        raise CellError(f"{path} is not valid JSON: {e}", "see the cell's log") from e
 
 
 def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
@@ -88,12 +79,8 @@ def timings_from_lab(cell: dict[str, Any], process: dict[str, Any] | None) -> di
 
 def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder."""
-    cell = _read(cell_dir / "cell.json")
-    if cell.get("status") == "failed":
-        raise CellError(cell.get("error") or "the lab marked the cell failed", cell.get("hint") or "see the cell's log")
-    env = _read(cell_dir / "env.json")
-    verification = _read(cell_dir / "verification.json")
-    report = _read(cell_dir / cell["raw_report"])
+    cell, env, verification = read_cell(cell_dir)
+    report = read_json(cell_dir / cell["raw_report"])
     benchmarks = report.get("Benchmarks") or []
     if len(benchmarks) != 1:
         raise CellError(f"expected one benchmark in {cell['raw_report']}, found {len(benchmarks)}", "a cell measures exactly one operation")
@@ -116,7 +103,7 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "raw_path": cell["raw_report"],
         **memory_from_bdn(benchmarks[0]),
         **stage_times_ms(benchmarks[0]),
-        **timings_from_lab(cell, _read(cell_dir / "process.json") if (cell_dir / "process.json").is_file() else None),
+        **timings_from_lab(cell, read_json(cell_dir / "process.json") if (cell_dir / "process.json").is_file() else None),
     }
     return CellOutcome(
         fields=fields,

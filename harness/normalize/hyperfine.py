@@ -15,8 +15,8 @@ import statistics
 from typing import Any
 
 from harness.errors import CellError
-from harness.records import CellOutcome, Statistics, Verification
-from harness.stats import mean_interval
+from harness.normalize.common import statistics_from_times
+from harness.records import CellOutcome, Verification
 
 #: The two commands of a cold cell's hyperfine run, by --command-name.
 ONCE, PREPARE_ONLY = "once", "prepare-only"
@@ -26,21 +26,6 @@ def _times_ns(results: dict[str, dict[str, Any]], name: str) -> list[float]:
     if name not in results or not results[name].get("times"):
         raise CellError(f"hyperfine.json has no timed runs of '{name}'", "see the cell's log for hyperfine's output")
     return [t * 1e9 for t in results[name]["times"]]
-
-
-def statistics_from_times(times_ns: list[float]) -> Statistics:
-    """Statistics of whole-process wall times, with a Student-t 99% interval over the runs (processes)."""
-    interval = mean_interval(times_ns)
-    return Statistics(
-        n=len(times_ns),
-        mean_ns=statistics.fmean(times_ns),
-        median_ns=statistics.median(times_ns),
-        stddev_ns=statistics.stdev(times_ns) if len(times_ns) > 1 else None,
-        ci99_lower_ns=interval.lower if len(times_ns) > 1 else None,
-        ci99_upper_ns=interval.upper if len(times_ns) > 1 else None,
-        min_ns=min(times_ns),
-        max_ns=max(times_ns),
-    )
 
 
 def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: dict[str, Any], verification: dict[str, Any],

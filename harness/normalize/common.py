@@ -1,0 +1,47 @@
+"""What every normalizer needs: reading a lab's JSON files with errors that say what to do, and the statistics of a
+list of per-operation times (iterations of one process, or whole processes)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import statistics
+from typing import Any
+
+from harness.errors import CellError
+from harness.records import Statistics
+from harness.stats import mean_interval
+
+
+def read_json(path: pathlib.Path) -> Any:
+    """A JSON file a lab left in a cell folder."""
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError as e:
+        raise CellError(f"the lab left no {path.name} in {path.parent}", "see the cell's log; the lab stopped before writing it") from e
+    except json.JSONDecodeError as e:
+        raise CellError(f"{path} is not valid JSON: {e}", "see the cell's log") from e
+
+
+def read_cell(cell_dir: pathlib.Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A measured cell's cell.json, env.json and verification.json (every lab contract format has them); a cell the lab
+    marked failed is a CellError with the lab's own error and hint."""
+    cell = read_json(cell_dir / "cell.json")
+    if cell.get("status") == "failed":
+        raise CellError(cell.get("error") or "the lab marked the cell failed", cell.get("hint") or "see the cell's log")
+    return cell, read_json(cell_dir / "env.json"), read_json(cell_dir / "verification.json")
+
+
+def statistics_from_times(times_ns: list[float]) -> Statistics:
+    """Statistics of per-operation times, with a Student-t 99% interval of their mean."""
+    interval = mean_interval(times_ns)
+    return Statistics(
+        n=len(times_ns),
+        mean_ns=statistics.fmean(times_ns),
+        median_ns=statistics.median(times_ns),
+        stddev_ns=statistics.stdev(times_ns) if len(times_ns) > 1 else None,
+        ci99_lower_ns=interval.lower if len(times_ns) > 1 else None,
+        ci99_upper_ns=interval.upper if len(times_ns) > 1 else None,
+        min_ns=min(times_ns),
+        max_ns=max(times_ns),
+    )

@@ -1,0 +1,58 @@
+"""The lab contract's language-neutral raw format → CellOutcome.
+
+A lab without BenchmarkDotNet (lab/reference-node, and any lab that follows) leaves in each cell folder: env.json (the
+measured process's runtime, arch, CPU set and ISA readback), verification.json, cell.json (what ran: library, version,
+payload form, dataset sha256, phase timings, `raw_report`), and the raw report it names, with at least
+
+    {"engine": {"name", "version"}, "iterations_ns": [per-operation time of each measured iteration, ns],
+     "allocated_bytes_per_op": bytes or null}
+
+Each iteration is the time of a batch of calls divided by the calls, as BenchmarkDotNet's are; the process's statistics
+are taken over them.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+from harness.errors import CellError
+from harness.normalize.common import read_cell, read_json, statistics_from_times
+from harness.records import CellOutcome, Verification
+
+
+def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
+    """Reads one finished cell folder of a lab whose raw_format is "samples"."""
+    cell, env, verification = read_cell(cell_dir)
+    report: dict[str, Any] = read_json(cell_dir / cell["raw_report"])
+    times = [float(t) for t in report.get("iterations_ns") or []]
+    if not times or min(times) <= 0:
+        raise CellError(f"{cell['raw_report']} holds no positive iteration times", "see the cell's log for the lab's timing output")
+    engine = report.get("engine") or {}
+    timings = cell.get("timings_ms") or {}
+    fields = {
+        "language": env["language"],
+        "runtime": env["runtime"],
+        "runtime_version": env["runtime_version"],
+        "runtime_switches": dict(env.get("runtime_switches") or {}),
+        "engine_version": f"{engine.get('name', 'unknown')} {engine.get('version', '')}".strip(),
+        "library": cell["library"],
+        "library_version": cell["library_version"],
+        "dataset_sha256": cell["dataset_sha256"],
+        "payload_form": cell["payload_form"],
+        "model_type": cell.get("model_type"),
+        "arch": env["arch"],
+        "cpuset_effective": env.get("cpus_allowed"),
+        "raw_path": cell["raw_report"],
+        "allocated_bytes_per_op": report.get("allocated_bytes_per_op"),
+        "verify_ms": timings.get("verify_ms"),
+        "prewarm_ms": timings.get("prewarm_ms"),
+        "invocation_count": cell.get("invocation_count"),
+    }
+    return CellOutcome(
+        fields=fields,
+        statistics=statistics_from_times(times),
+        verification=Verification(verification["status"], verification["message"],
+                                  verification.get("mismatch_count"), verification.get("round_trip")),
+        isa_flags=dict(env.get("isa") or {}),
+    )

@@ -1,0 +1,141 @@
+// The reference-node lab: `node src/main.js env|list|verify|run|once [--name value ...]`, the lab contract
+// (README "The lab contract"). Errors print `error:` and `hint:` lines and exit 2.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { parseArgs } from './args.js';
+import { loadManifest, loadPayload } from './datasets.js';
+import { environment, procStatus } from './env.js';
+import { LabError } from './errors.js';
+import { measureJob } from './measure.js';
+import { OPERATIONS, VARIANTS, bind, findVariant, supports } from './variants.js';
+import { verify } from './verify.js';
+
+const print = (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+const writeJson = (file, value) => writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+
+function listing() {
+  return {
+    schema_version: 1,
+    lab: 'reference-node',
+    operations: OPERATIONS,
+    variants: VARIANTS.map((v) => ({
+      variant: v.variant, library: v.library, library_version: v.libraryVersion, payload_form: v.payloadForm,
+      model_binding: v.modelBinding, operations: v.operations, description: v.description,
+    })),
+  };
+}
+
+/** The one cell a run/once command names. */
+function cellOf(args) {
+  const datasetsDir = args.required('datasets');
+  const variant = findVariant(args.required('variant'));
+  const payload = loadPayload(datasetsDir, loadManifest(datasetsDir).find(args.required('dataset')));
+  const operation = args.required('operation');
+  if (!OPERATIONS.includes(operation)) throw new LabError(`unknown operation '${operation}'`, `operations: ${OPERATIONS.join(', ')}`);
+  return { variant, payload, operation, name: `${variant.variant}/${payload.name}/${operation}` };
+}
+
+function verifyVerb(args) {
+  const datasetsDir = args.required('datasets');
+  const manifest = loadManifest(datasetsDir);
+  const variants = args.all('variant').length ? args.all('variant').map(findVariant) : VARIANTS;
+  const entries = args.all('dataset').length ? args.all('dataset').map(manifest.find) : manifest.datasets.filter((d) => d.canonical);
+  const operations = args.all('operation').length ? args.all('operation') : OPERATIONS;
+  const results = [];
+  for (const entry of entries) {
+    const payload = loadPayload(datasetsDir, entry);
+    for (const variant of variants) {
+      for (const operation of operations.filter((op) => supports(variant, payload, op))) {
+        const result = verify(variant, payload, operation);
+        process.stderr.write(`${result.status.padEnd(7)} ${variant.variant} × ${payload.name} ${operation}: ${result.message}\n`);
+        results.push(result);
+      }
+    }
+  }
+  print(results);
+  return args.optional('strict', 'false') === 'true' && results.some((r) => r.status !== 'passed') ? 1 : 0;
+}
+
+function jobOf(args) {
+  return {
+    prewarmMs: args.optionalInt('prewarm-ms'), prewarmQuietMs: args.optionalInt('prewarm-quiet-ms'),
+    warmupCount: args.optionalInt('warmup-count'), iterationCount: args.optionalInt('iteration-count'),
+    iterationTimeMs: args.optionalInt('iteration-time-ms'), invocationCount: args.optionalInt('invocation-count'),
+  };
+}
+
+async function runVerb(args) {
+  const mainEntered = performance.now();
+  const cell = cellOf(args);
+  const out = path.resolve(args.required('out'));
+  mkdirSync(out, { recursive: true });
+  writeJson(path.join(out, 'env.json'), environment());
+  const clock = performance.now();
+  const verification = verify(cell.variant, cell.payload, cell.operation);
+  const verifyMs = performance.now() - clock;
+  writeJson(path.join(out, 'verification.json'), verification);
+  process.stderr.write(`${cell.name}: verification ${verification.status}: ${verification.message}\n`);
+  const describe = { schema_version: 1, cell: cell.name, variant: cell.variant.variant, library: cell.variant.library,
+    library_version: cell.variant.libraryVersion, dataset: cell.payload.name, operation: cell.operation };
+  if (verification.operation_error) {
+    writeJson(path.join(out, 'cell.json'), { ...describe, status: 'failed', error: verification.message, hint: 'the variant cannot perform this operation on this dataset' });
+    return 0;
+  }
+  const fn = bind(cell.variant, cell.payload, cell.operation);
+  const measured = await measureJob(fn, jobOf(args));
+  process.stderr.write(`${cell.name}: prewarm ${measured.prewarm.calls} calls in ${measured.prewarm.ms.toFixed(0)} ms (${measured.prewarm.rule}), `
+    + `${measured.iteration_count} iterations of ${measured.invocation_count} calls\n`);
+  writeJson(path.join(out, 'samples.json'), { schema_version: 1, ...measured });
+  writeJson(path.join(out, 'cell.json'), {
+    ...describe, status: 'measured', payload_form: cell.variant.payloadForm, model_binding: cell.variant.modelBinding,
+    model_type: cell.variant.modelBinding, dataset_sha256: cell.payload.sha256, description: cell.variant.description,
+    verification_status: verification.status, invocation_count: measured.invocation_count,
+    timings_ms: { verify_ms: Math.round(verifyMs * 10) / 10, ...measured.timings_ms }, raw_report: 'samples.json',
+  });
+  writeJson(path.join(out, 'process.json'), { schema_version: 1, cells: [cell.name],
+    // performance.now() counts from the process's time origin (its start), so this is runtime start to main.
+    start_to_main_ms: Math.round(mainEntered * 10) / 10 });
+  return 0;
+}
+
+function onceVerb(args) {
+  const cell = cellOf(args);
+  let exit = 0;
+  try {
+    const fn = bind(cell.variant, cell.payload, cell.operation);
+    if (args.optional('prepare-only', 'false') !== 'true') exit = fn() == null ? 3 : 0;
+  } catch (e) {
+    if (e instanceof LabError) throw e;
+    throw new LabError(`${cell.variant.library} cannot ${cell.operation} ${cell.payload.name} here: ${e.message}`, 'its other cells still run');
+  }
+  if (args.optional('report-rss', 'false') === 'true') {
+    const hwm = procStatus('VmHWM');
+    process.stdout.write(`peak_rss_bytes ${hwm ? Number.parseInt(hwm, 10) * 1024 : ''}\ncpus_allowed ${procStatus('Cpus_allowed_list') ?? ''}\n`);
+  }
+  return exit;
+}
+
+const VERBS = {
+  env: () => (print(environment()), 0),
+  list: () => (print(listing()), 0),
+  verify: verifyVerb,
+  run: runVerb,
+  once: onceVerb,
+};
+
+async function main(argv) {
+  try {
+    const args = parseArgs(argv);
+    const verb = VERBS[args.verb];
+    if (!verb) throw new LabError(`unknown verb '${args.verb}'`, `valid verbs: ${Object.keys(VERBS).join(', ')}`);
+    return await verb(args);
+  } catch (e) {
+    if (!(e instanceof LabError)) throw e;
+    process.stderr.write(`error: ${e.message}\nhint: ${e.hint}\n`);
+    return 2;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,38 @@
+// Verification before timing: a variant's result must denote exactly the dataset. A parse result's canonical digest
+// (src/canonical.js) must equal the one in the manifest; a serializer's output, read back with JSON.parse, must too.
+// So a schema that drops a property, a parse that loses a value, or an empty result is caught, never timed as a win.
+
+import { canonicalDigest } from './canonical.js';
+import { DESERIALIZE, bind } from './variants.js';
+
+export function verify(variant, payload, operation) {
+  const base = { variant: variant.variant, dataset: payload.name, operation, model_type: variant.modelBinding, mismatch_count: null, mismatches: [], round_trip: null, operation_error: null };
+  const expected = payload.canonical;
+  if (!expected) {
+    return { ...base, status: 'failed', message: `dataset '${payload.name}' has no canonical digest in the manifest, so no result can be checked` };
+  }
+  let result;
+  try {
+    result = bind(variant, payload, operation)();
+  } catch (e) {
+    return { ...base, status: 'failed', message: `${variant.library} threw: ${e.message}`, operation_error: `${e.name}: ${e.message}` };
+  }
+  let document = result;
+  if (operation !== DESERIALIZE) {
+    const text = Buffer.isBuffer(result) ? result.toString('utf8') : result;
+    if (typeof text !== 'string') return { ...base, status: 'failed', message: `the serializer returned ${typeof result}, not text or bytes` };
+    try {
+      document = JSON.parse(text);
+    } catch (e) {
+      return { ...base, status: 'failed', message: `the serialized output is not JSON: ${e.message}` };
+    }
+  }
+  const actual = canonicalDigest(document);
+  const what = operation === DESERIALIZE ? 'parsed document' : 'serialized output, read back,';
+  if (actual.sha256 === expected.sha256 && actual.leaves === expected.leaves) {
+    return { ...base, status: 'passed', mismatch_count: 0, round_trip: operation === DESERIALIZE ? null : 'passed',
+      message: `${what} matches the dataset's canonical form (${actual.leaves} leaves, ${expected.rule})` };
+  }
+  return { ...base, status: 'failed', mismatch_count: Math.abs(actual.leaves - expected.leaves) || 1, round_trip: operation === DESERIALIZE ? null : 'failed',
+    message: `${what} differs from the dataset's canonical form: ${actual.leaves} leaves, sha256 ${actual.sha256.slice(0, 12)}…; expected ${expected.leaves}, ${expected.sha256.slice(0, 12)}…` };
+}

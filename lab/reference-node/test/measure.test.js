@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { batchSize, measureJob, prewarm } from '../src/measure.js';
+
+test('an iteration holds about iteration-time-ms of calls, a multiple of the unroll', () => {
+  assert.equal(batchSize(1_000_000, 100), 100);
+  assert.equal(batchSize(30_000_000, 100), 4);
+  assert.equal(batchSize(100, 100) % 4, 0);
+  assert.equal(batchSize(100, 100), 1_000_000);
+});
+
+test('prewarm stops when two windows agree, or at its cap', () => {
+  const stable = prewarm(() => Math.sqrt(2), 2000, 50);
+  assert.equal(stable.rule, 'speed-stable');
+  assert.ok(stable.ms < 2000 && stable.calls > 0);
+  const t0 = performance.now();
+  // every call costs a thousandth of the time since the start: consecutive windows never agree within 2%
+  const drifting = prewarm(() => {
+    const until = performance.now() + (performance.now() - t0) / 1000;
+    while (performance.now() < until);
+    return until;
+  }, 300, 20);
+  assert.equal(drifting.rule, 'cap');
+  assert.equal(prewarm(() => 1, 0, 0).rule, 'none');
+});
+
+test('the job gives exactly iteration-count iterations of the batch, in ns per call', async () => {
+  const job = { prewarmMs: 100, prewarmQuietMs: 20, warmupCount: 1, iterationCount: 5, iterationTimeMs: 5 };
+  const result = await measureJob(() => JSON.parse('[1,2,3]'), job);
+  assert.equal(result.iterations_ns.length, 5);
+  assert.ok(result.iterations_ns.every((ns) => ns > 0 && ns < 1e6), result.iterations_ns);
+  assert.equal(result.invocation_count % 4, 0);
+  assert.equal(result.gc_between_iterations, typeof globalThis.gc === 'function');
+});
