@@ -66,17 +66,25 @@ def build_lab(lab: LabSpec, log_path: pathlib.Path) -> bool:
     if _is_current(lab, fingerprint):
         log_path.write_text(f"build of {lab.target} is current ({lab.build_output}/{STAMP_FILE}); not rebuilt\n")
         return False
-    try:
-        done = subprocess.run(list(lab.build), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-    except FileNotFoundError as e:
-        raise BuildError(f"cannot run the build of lab '{lab.name}': {e}", "install the lab's toolchain (see README prerequisites)") from e
-    except subprocess.TimeoutExpired as e:
-        raise BuildError(f"the build of lab '{lab.name}' took over {BUILD_TIMEOUT_S} s", "run it by hand to see where it stalls") from e
-    log_path.write_text(f"$ {' '.join(lab.build)}\n{done.stdout}{done.stderr}")
-    if done.returncode != 0:
-        errors = [line.strip() for line in (done.stdout + done.stderr).splitlines() if ": error " in line or line.strip().startswith("error")]
-        first = errors[0] if errors else f"exit code {done.returncode}"
-        raise BuildError(f"lab '{lab.name}' failed to build: {first}", f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})")
+    log_path.write_text("")
+    run_lab_tool(lab, lab.build, log_path, "build")
     if fingerprint is not None:
         (lab.directory / lab.build_output / STAMP_FILE).write_text(fingerprint + "\n")
     return True
+
+
+def run_lab_tool(lab: LabSpec, argv: tuple[str, ...], log_path: pathlib.Path, what: str) -> None:
+    """Runs one of the lab's toolchain commands (its build, an offline restore) in the lab folder, logging it to
+    log_path (appended); BuildError with advice when it cannot start, stalls or fails."""
+    try:
+        done = subprocess.run(list(argv), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    except FileNotFoundError as e:
+        raise BuildError(f"cannot run the {what} of lab '{lab.name}': {e}", "install the lab's toolchain (see README prerequisites)") from e
+    except subprocess.TimeoutExpired as e:
+        raise BuildError(f"the {what} of lab '{lab.name}' took over {BUILD_TIMEOUT_S} s", "run it by hand to see where it stalls") from e
+    with log_path.open("a") as log:
+        log.write(f"$ {' '.join(argv)}\n{done.stdout}{done.stderr}")
+    if done.returncode != 0:
+        errors = [line.strip() for line in (done.stdout + done.stderr).splitlines() if ": error " in line or line.strip().startswith("error")]
+        first = errors[0] if errors else f"exit code {done.returncode}"
+        raise BuildError(f"the {what} of lab '{lab.name}' failed: {first}", f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})")

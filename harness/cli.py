@@ -65,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)")
     run.add_argument("--platform", help="docker backend: run images built for this platform (e.g. linux/arm64); another architecture than "
                      "this host's runs under emulation and its rows are functional checks only (marked emulated)")
+    run.add_argument("--container-per-process", action="store_true",
+                     help="docker backend: start a fresh container for every lab process instead of `docker exec` into one "
+                          "long-lived container per image and CPU set")
     run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones when built, else upstream), local or upstream")
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument("--strict", action="store_true",
@@ -95,7 +98,8 @@ def _run(args: argparse.Namespace) -> int:
                        harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration)
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
-    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image)
+    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image,
+                                     args.container_per_process)
     print(notice, file=sys.stderr)
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))

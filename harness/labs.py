@@ -49,6 +49,9 @@ class ContainerSpec:
     offline_seed: str | None = None
     offline_lock_files: tuple[str, ...] = ()
     offline_packs: tuple[str, ...] = ()
+    # The command (a template, run in the lab folder) that downloads what an offline image build of one runtime needs
+    # into this host's package cache, without compiling anything; empty: the lab's native build does it.
+    offline_restore: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,8 @@ class LabSpec:
                 raise ConfigError(f"lab/{self.name}/lab.toml: {text!r} names {e}, which runtime {name} does not define",
                                   f"add {e.args[0]} = \"...\" to [runtimes.\"{name}\"]") from e
 
-        container = self.container and dataclasses.replace(self.container, build_args={k: fill(v) for k, v in self.container.build_args.items()})
+        container = self.container and dataclasses.replace(self.container, build_args={k: fill(v) for k, v in self.container.build_args.items()},
+                                                           offline_restore=tuple(fill(a) for a in self.container.offline_restore))
         return dataclasses.replace(
             self, runtime=name, build=tuple(fill(a) for a in self.build), command=tuple(fill(a) for a in self.command),
             environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
@@ -143,7 +147,8 @@ def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
 def _container(data: dict) -> ContainerSpec:
     return ContainerSpec(data["dockerfile"], data.get("workdir", "/"), {k: str(v) for k, v in data.get("build_args", {}).items()},
                          {k: str(v) for k, v in data.get("local_bases", {}).items()}, data.get("offline_nuget_config"),
-                         data.get("offline_seed"), tuple(data.get("offline_lock_files", [])), tuple(data.get("offline_packs", [])))
+                         data.get("offline_seed"), tuple(data.get("offline_lock_files", [])), tuple(data.get("offline_packs", [])),
+                         tuple(data.get("offline_restore", [])))
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:

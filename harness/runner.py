@@ -152,9 +152,9 @@ def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[
 
 def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> dict[str, LabProbe]:
     probes: dict[str, LabProbe] = {}
+    if build:
+        backend.build_all(plan.labs, store.path(LOGS_DIR))
     for name, lab in plan.labs.items():
-        if build:
-            backend.build(lab, store.path(LOGS_DIR, f"build-{name}.log"))
         probes[name] = probe_lab(backend, lab, list(plan.levels.values()), plan.isa)
         if not getattr(backend, "emulates", False):
             check_arch(probes[name], host_arch())
@@ -202,6 +202,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     try:
         session.run(plan.cells)
     finally:
+        backend.close()
         progress.close()
         store.record_phase("session", started, "the whole session, from plan to the last row")
     counts: dict[str, int] = {}

@@ -146,7 +146,7 @@ class Session:
         out_dir = self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
         out_dir.mkdir(parents=True, exist_ok=True)
         return CellRequest(self.labs[ctx.cell.target], ctx.cell, self.datasets_dir, out_dir, self.store.path(ctx.log_path or ""),
-                           self.job, ctx.level.switches, ctx.cpuset, self.cell_timeout_s)
+                           self.job, ctx.level.switches, ctx.cpuset, self.cell_timeout_s, raw_root=self.store.path(RAW_DIR))
 
     def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
         ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)

@@ -15,7 +15,7 @@ BACKEND_CHOICES = ("auto", *BACKENDS)
 
 
 def select_backend(name: str, switch_names: set[str], bases: str = "auto", platform: str | None = None,
-                   without_image: tuple[str, ...] = ()) -> tuple[Backend, str]:
+                   without_image: tuple[str, ...] = (), container_per_process: bool = False) -> tuple[Backend, str]:
     """The backend to run with, and a one-line notice saying which and why. `without_image` names the planned labs that
     have no container image (no [container] table in their lab.toml): auto then runs natively, so all cells of a run
     run the same way."""
@@ -27,7 +27,7 @@ def select_backend(name: str, switch_names: set[str], bases: str = "auto", platf
         return NativeBackend(switch_names), "backend: native (asked for with --backend native)"
     engine, reason = find_engine()
     if name == "docker":
-        backend = DockerBackend(switch_names, bases, engine, platform)
+        backend = DockerBackend(switch_names, bases, engine, platform, container_per_process)
         emulated = f", images for {platform} under emulation: functional checks only" if backend.emulates else ""
         return backend, f"backend: docker (asked for; {reason}{emulated})"
     if engine is None:
@@ -35,7 +35,7 @@ def select_backend(name: str, switch_names: set[str], bases: str = "auto", platf
     if without_image:
         return NativeBackend(switch_names), (f"backend: native (a Docker engine answers, but lab {', '.join(without_image)} has no image: "
                                              "no [container] table in its lab.toml)")
-    return DockerBackend(switch_names, bases, engine), f"backend: docker ({engine.describe()}; --backend native runs without containers)"
+    return DockerBackend(switch_names, bases, engine, container_per_process=container_per_process), f"backend: docker ({engine.describe()}; --backend native runs without containers)"
 
 
 __all__ = ["BACKENDS", "BACKEND_CHOICES", "Backend", "CellRequest", "DockerBackend", "FakeBackend", "NativeBackend", "select_backend"]

@@ -25,6 +25,7 @@ class CellRequest:
     cpuset: str
     timeout_s: float
     cold: ColdSettings | None = None  # set for a cold-start cell
+    raw_root: pathlib.Path | None = None  # the run's raw-output folder, which holds out_dir (a long-lived container mounts it once)
 
     def once_args(self) -> list[str]:
         """The `once` verb's arguments: one cold call of the cell's operation."""
@@ -57,6 +58,10 @@ class Backend(Protocol):
         """Makes the lab runnable (compile, image build); raises BuildError with advice."""
         ...
 
+    def build_all(self, labs: dict[str, LabSpec], log_dir: pathlib.Path) -> None:
+        """Builds every lab build of a run (a container backend builds all missing images together); logs in log_dir."""
+        ...
+
     def identity(self, lab: LabSpec) -> dict[str, Any]:
         """Row fields saying where this lab build runs: {"backend": name} and, in containers, the image and its id."""
         ...
@@ -71,6 +76,10 @@ class Backend(Protocol):
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         """Runs the cells to completion, all started together."""
+        ...
+
+    def close(self) -> None:
+        """Releases what the backend keeps between cells (a container backend's long-lived containers); called once the run ends."""
         ...
 
     def run_cold(self, request: CellRequest) -> CellRun:

@@ -94,6 +94,10 @@ class FakeBackend:
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         log_path.write_text("fake backend: nothing to build\n")
 
+    def build_all(self, labs: dict[str, LabSpec], log_dir: pathlib.Path) -> None:
+        for name, lab in labs.items():
+            self.build(lab, log_dir / f"build-{name}.log")
+
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         self.calls.append((args[0], dict(switches)))
         if args[0] == "env":
@@ -125,6 +129,9 @@ class FakeBackend:
         (request.out_dir / "hyperfine.json").write_text(json.dumps({"results": results}))
         (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": [40 << 20] * (cold.rss_runs if cold else 1)}))
         return CellRun(usage)
+
+    def close(self) -> None:
+        """Nothing is kept between cells."""
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         self.slots.append([r.cell.cell_id for r in requests])

@@ -60,6 +60,7 @@ class Launch:
     argv: list[str]
     env: dict[str, str] | None
     cwd: pathlib.Path | None
+    container: str | None = None  # the long-lived container the command execs into (DockerBackend)
 
 
 class NativeBackend:
@@ -88,6 +89,13 @@ class NativeBackend:
         """The command pinned to `cpuset` (None: unpinned), in the lab's folder, with its environment."""
         return Launch([*(taskset_prefix(cpuset) if cpuset else []), *argv], self.environment(lab, switches), lab.directory)
 
+    def launch_cell(self, request: CellRequest, argv: list[str]) -> Launch:
+        """How to start one of a cell's processes (`argv` as it would run here) with the cell's switches, CPU set and folders."""
+        return self.launch(request.lab, argv, request.switches, request.cpuset, request_mounts(request))
+
+    def close(self) -> None:
+        """Releases what the backend holds between cells (nothing here)."""
+
     def identity(self, lab: LabSpec) -> dict[str, Any]:
         """What every row of this lab build records about where it ran."""
         return {"backend": self.name}
@@ -98,6 +106,10 @@ class NativeBackend:
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         build_lab(lab, log_path)
+
+    def build_all(self, labs: dict[str, LabSpec], log_dir: pathlib.Path) -> None:
+        for name, lab in labs.items():
+            self.build(lab, log_dir / f"build-{name}.log")
 
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         launch = self.launch(lab, [*lab.command, *args], switches, None, contract_mounts(args))
@@ -126,56 +138,71 @@ class NativeBackend:
 
     def run_cold(self, request: CellRequest) -> CellRun:
         settings = request.cold or ColdSettings()
-        mounts = request_mounts(request)
         once = [*request.lab.command, *request.once_args()]
         prepare = [*once, "--prepare-only", "true"]
         started = time.monotonic()
 
         def run(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-            launch = self.launch(request.lab, argv, request.switches, request.cpuset, mounts)
+            launch = self.launch_cell(request, argv)
             log.write(f"$ {shlex.join(launch.argv)}\n")
             log.flush()
-            done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout)
+            try:
+                done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.abandon(launch)
+                raise
             log.write(done.stdout + done.stderr)
             return done
 
+        def failed(error: str, hint: str) -> CellRun:
+            return CellRun(ProcessUsage(wall_s=time.monotonic() - started), CellError(error, f"{hint}; full log: {request.log_path}"))
+
         with request.log_path.open("w") as log:
             log.write(f"# switches: {json.dumps(request.switches)}\n")
-
-            def failed(error: str, hint: str) -> CellRun:
-                return CellRun(ProcessUsage(wall_s=time.monotonic() - started), CellError(error, f"{hint}; full log: {request.log_path}"))
-
-            # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
-            for command in (once, prepare):
-                done = run(command, request.timeout_s)
-                if done.returncode != 0:
-                    found = last_lab_error(done.stderr)
-                    return failed(found[0] if found else f"lab exited with code {done.returncode}", found[1] if found and found[1] else "run the command by hand")
-            # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no shell).
-            hyperfine = ["hyperfine", "-N", "--style", "basic", "--warmup", str(settings.warmup), "--runs", str(settings.runs),
-                         "--export-json", str(request.out_dir / "hyperfine.json"),
-                         "--command-name", "once", shlex.join(once), "--command-name", "prepare-only", shlex.join(prepare)]
             try:
-                done = run(hyperfine, request.timeout_s * (settings.warmup + settings.runs))
-            except FileNotFoundError:
-                done = None
-            if done is None or done.returncode == 127 or "hyperfine: not found" in done.stderr:
-                return failed("hyperfine is not installed where the lab runs, so cold starts cannot be timed",
-                              "install it (apt-get install hyperfine; the lab images carry it) and resume the run")
+                failure = self._time_cold(request, settings, once, prepare, run, failed)
+            except subprocess.TimeoutExpired as e:
+                failure = failed(f"a cold-start command ran over its {e.timeout:.0f} s", "see the log; the run goes on")
+        return failure or CellRun(ProcessUsage(wall_s=time.monotonic() - started))
+
+    def abandon(self, launch: Launch) -> None:
+        """A command that ran over its time was killed (a backend that runs it elsewhere stops it there too)."""
+
+    def _time_cold(self, request: CellRequest, settings: ColdSettings, once: list[str], prepare: list[str],
+                   run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
+                   failed: Callable[[str, str], CellRun]) -> CellRun | None:
+        """run_cold's steps: each command once, hyperfine over both, then the peak-RSS runs; a failed CellRun, or None."""
+        # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
+        for command in (once, prepare):
+            done = run(command, request.timeout_s)
             if done.returncode != 0:
-                return failed(f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}", "see the log")
-            # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
-            # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
-            rss, cpus = [], []
-            for _ in range(settings.rss_runs):
-                done = run([*once, "--report-rss", "true"], request.timeout_s)
-                reported = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
-                if done.returncode != 0 or "peak_rss_bytes" not in reported:
-                    return failed(f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log")
-                rss.append(int(reported["peak_rss_bytes"]))
-                cpus.append(reported.get("cpus_allowed"))
-            (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
-        return CellRun(ProcessUsage(wall_s=time.monotonic() - started))
+                found = last_lab_error(done.stderr)
+                return failed(found[0] if found else f"lab exited with code {done.returncode}", found[1] if found and found[1] else "run the command by hand")
+        # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no shell).
+        hyperfine = ["hyperfine", "-N", "--style", "basic", "--warmup", str(settings.warmup), "--runs", str(settings.runs),
+                     "--export-json", str(request.out_dir / "hyperfine.json"),
+                     "--command-name", "once", shlex.join(once), "--command-name", "prepare-only", shlex.join(prepare)]
+        try:
+            done = run(hyperfine, request.timeout_s * (settings.warmup + settings.runs))
+        except FileNotFoundError:
+            done = None
+        if done is None or done.returncode == 127 or "hyperfine: not found" in done.stderr:
+            return failed("hyperfine is not installed where the lab runs, so cold starts cannot be timed",
+                          "install it (apt-get install hyperfine; the lab images carry it) and resume the run")
+        if done.returncode != 0:
+            return failed(f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}", "see the log")
+        # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
+        # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
+        rss, cpus = [], []
+        for _ in range(settings.rss_runs):
+            done = run([*once, "--report-rss", "true"], request.timeout_s)
+            reported = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
+            if done.returncode != 0 or "peak_rss_bytes" not in reported:
+                return failed(f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log")
+            rss.append(int(reported["peak_rss_bytes"]))
+            cpus.append(reported.get("cpus_allowed"))
+        (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
+        return None
 
     def cell_command(self, request: CellRequest) -> list[str]:
         """The command of one steady-state cell process (a backend may wrap it)."""
@@ -186,14 +213,14 @@ class NativeBackend:
         return None if process.rusage is None else rusage_cpu_s(process.rusage)
 
     def _start(self, request: CellRequest) -> _Process:
-        launch = self.launch(request.lab, self.cell_command(request), request.switches, request.cpuset, request_mounts(request))
+        launch = self.launch_cell(request, self.cell_command(request))
         log = request.log_path.open("w")
         log.write(f"$ {shlex.join(launch.argv)}\n# switches: {json.dumps(request.switches)}\n")
         log.flush()
         cpus = parse_cpuset(request.cpuset)
         before = read_cpu_times(cpus)
         popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, stdout=log, stderr=subprocess.STDOUT)
-        return _Process(request, popen, log, cpus, before, time.monotonic())
+        return _Process(request, popen, log, cpus, before, time.monotonic(), container=launch.container)
 
     def _finish(self, process: _Process) -> CellRun:
         request = process.request
@@ -218,6 +245,7 @@ class _Process:
     cpus: tuple[int, ...]
     before: CpuTimes | None
     started: float
+    container: str | None = None  # the long-lived container it runs in (DockerBackend)
     wall_s: float = 0.0
     returncode: int | None = None
     rusage: resource.struct_rusage | None = None

@@ -14,7 +14,7 @@ import pathlib
 import subprocess
 from dataclasses import dataclass
 
-from harness.build import build_fingerprint, build_lab
+from harness.build import build_fingerprint, build_lab, run_lab_tool
 from harness.containers.engine import Engine, docker
 from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
 from harness.containers.seed import make_seed
@@ -166,10 +166,11 @@ def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: p
     if not images:
         return "nothing to build"
     if bases == "local":
-        # The seed is copied from this host's restores: a native build of each runtime (reused when current) makes sure
-        # every package and runtime pack it needs has been downloaded here.
+        # The seed is copied from this host's package cache: each runtime's offline restore (lab.toml [container]) makes
+        # sure every package and runtime pack its image needs has been downloaded here, without compiling anything; a lab
+        # that declares none gets its native build (reused when current), which restores the same.
         for image in images:
-            build_lab(image.lab, log_path.parent / f"build-{image.lab.target}.log")
+            prepare_offline(image.lab, log_path.parent / f"build-{image.lab.target}.log")
         for lab in {image.lab.name: image.lab for image in images}.values():
             if lab.container.offline_seed:
                 make_seed(lab, lab.directory / lab.container.offline_seed)
@@ -179,6 +180,16 @@ def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: p
     for image in images:
         _docker_build(image, bases, log_path)
     return "docker build per image (no Buildx plugin)"
+
+
+def prepare_offline(lab: LabSpec, log_path: pathlib.Path) -> None:
+    """Downloads what an offline image build of this lab build needs into this host's package cache."""
+    restore = lab.container.offline_restore if lab.container else ()
+    if restore:
+        log_path.write_text("")
+        run_lab_tool(lab, restore, log_path, f"offline restore for {lab.target}")
+    else:
+        build_lab(lab, log_path)
 
 
 def bake_overrides(images: list[LabImage], bases: str) -> dict:

@@ -22,7 +22,7 @@ def test_an_unknown_failure_points_at_the_log():
 
 def test_a_failing_build_raises_with_the_first_error_and_advice(tmp_path):
     lab = LabSpec("broken", tmp_path, "C#", "bdn", (), ("sh", "-c", "echo 'x.csproj : error NU1102: Unable to find package Foo'; exit 1"), ("true",), {})
-    with pytest.raises(BuildError, match="failed to build: x.csproj : error NU1102") as error:
+    with pytest.raises(BuildError, match="failed: x.csproj : error NU1102") as error:
         build_lab(lab, tmp_path / "build.log")
     assert "not served by the configured feed" in error.value.hint
     assert (tmp_path / "build.log").read_text().startswith("$ sh -c")

@@ -2,9 +2,11 @@
 bake overrides and backend selection. The end-to-end container test (tests/e2e/test_container_pipeline.py) runs them
 for real where a Docker engine answers."""
 
+import dataclasses
 import json
 import pathlib
 import re
+import subprocess
 
 import pytest
 
@@ -12,7 +14,7 @@ import harness.backends as backends
 from harness.backends.base import CellRequest
 from harness.backends.docker import DockerBackend, _map_paths
 from harness.backends.native import contract_mounts, request_mounts
-from harness.containers import bases, images
+from harness.containers import bases, cells, images
 from harness.containers.compose import compose_services, render_compose
 from harness.containers.engine import Engine
 from harness.containers.bases import DOCKER_ARCH_HOST
@@ -120,8 +122,8 @@ def test_a_cell_runs_as_docker_run_of_its_image_with_the_isolation_and_mapped_pa
 def test_a_cells_lab_runs_under_a_shell_that_leaves_its_cpu_time_in_the_output_folder(tmp_path, dotnet):
     build = dotnet.for_runtime("10.0.12")
     request = _request(tmp_path, build)
-    backend = DockerBackend(set(), "local", ENGINE)
-    argv = backend.launch(build, backend.cell_command(request), request.switches, "1", request_mounts(request)).argv
+    backend = DockerBackend(set(), "local", ENGINE, container_per_process=True)
+    argv = backend.launch_cell(request, backend.cell_command(request)).argv
     inner = argv[argv.index("jsonlab/dotnet:10.0.12") - 2:]
     assert inner[:2] == ["--entrypoint", "/bin/sh"]
     script, lab = inner[3:5], inner[5:]
@@ -215,3 +217,79 @@ def test_image_names_and_services(dotnet):
     assert bake_overrides([other], "local")["target"]["dotnet-10-0-12"]["platforms"] == [f"linux/{foreign}"]
     assert not LabImage(dotnet.for_runtime("10.0.12"), f"linux/{DOCKER_ARCH_HOST}").foreign
     assert images.COMPOSE_FILE == REPO_ROOT / "compose.yaml"
+
+
+def test_an_offline_image_build_restores_each_runtime_without_compiling(tmp_path, dotnet):
+    aot = dotnet.for_runtime("10.0.12-aot").container.offline_restore
+    assert aot[:2] == ("dotnet", "restore") and "-p:LabAot=true" in aot and "-p:NuGetLockFilePath=packages.aot.lock.json" in aot
+    assert "-p:LabRuntimeVersion=8.0.0" in dotnet.for_runtime("8.0.0").container.offline_restore
+    container = dotnet.container.__class__(**{**dotnet.container.__dict__, "offline_restore": ("sh", "-c", "echo restored > marker")})
+    lab = dotnet.__class__(**{**dotnet.__dict__, "directory": tmp_path, "container": container, "build": ("sh", "-c", "exit 9")})
+    images.prepare_offline(lab, tmp_path / "restore.log")
+    assert (tmp_path / "marker").read_text() == "restored\n", "the restore ran, not the (failing) build"
+    failing = container.__class__(**{**container.__dict__, "offline_restore": ("sh", "-c", "echo 'x : error NU1101: no such package'; exit 1")})
+    with pytest.raises(BuildError, match="offline restore .* failed: x : error NU1101"):
+        images.prepare_offline(dotnet.__class__(**{**lab.__dict__, "container": failing}), tmp_path / "restore2.log")
+
+
+class _FakeDocker:
+    """Records docker CLI calls; `docker run --detach` succeeds unless told otherwise, `inspect` says stopped."""
+
+    def __init__(self, start_ok: bool = True):
+        self.calls: list[tuple[str, ...]] = []
+        self.start_ok = start_ok
+
+    def __call__(self, *args, timeout=None, input_text=None):
+        self.calls.append(args)
+        ok = args[0] != "run" or self.start_ok
+        out = "false\n" if args[0] == "inspect" else "id\n"
+        return subprocess.CompletedProcess(["docker", *args], 0 if ok else 125, out, "" if ok else "Error: no such image")
+
+    def of(self, verb):
+        return [c for c in self.calls if c[0] == verb]
+
+
+def test_cell_processes_exec_into_one_long_lived_pinned_container_per_image_and_cpu_set(tmp_path, dotnet, monkeypatch):
+    fake = _FakeDocker()
+    monkeypatch.setattr(cells, "docker", fake)
+    build = dotnet.for_runtime("10.0.12")
+    backend = DockerBackend(set(), "local", ENGINE)
+    raw = tmp_path / "raw"
+    first = dataclasses.replace(_request(tmp_path, build), out_dir=raw / "cell-a" / "round-1", raw_root=raw)
+    second = dataclasses.replace(first, out_dir=raw / "cell-b" / "round-1", switches={"DOTNET_EnableAVX512F": "0"})
+    a = backend.launch_cell(first, backend.cell_command(first))
+    b = backend.launch_cell(second, backend.cell_command(second))
+    assert len(fake.of("run")) == 1, "the second cell reuses the container"
+    start = fake.of("run")[0]
+    for flag in CONTAINER_ISOLATION.run_flags():
+        assert flag in start
+    assert start[start.index("--cpuset-cpus") + 1] == "1" and start[-4:] == ("--entrypoint", "sleep", "jsonlab/dotnet:10.0.12", "infinity")
+    assert f"type=bind,source={raw.resolve()},target=/out" in start, "the run's raw folder is mounted once"
+    assert a.container == b.container and a.argv[:2] == ["docker", "exec"] and a.argv[a.argv.index("--workdir") + 1] == "/lab"
+    inner = b.argv[b.argv.index(b.container) + 1:]
+    assert inner[:2] == ["/bin/sh", "-c"] and "mktemp -d" in inner[2] and "times > /out/cell-b/round-1/.lab-cpu-times" in inner[2]
+    assert inner[inner.index("--out") + 1] == "/out/cell-b/round-1" and inner[inner.index("--datasets") + 1] == "/datasets"
+    env = {b.argv[i + 1] for i, x in enumerate(b.argv) if x == "--env"}
+    assert "DOTNET_EnableAVX512F=0" in env and not any(x.startswith("DOTNET_EnableAVX2") for x in env), "switches are per exec"
+    assert (raw / "cell-b" / "round-1").stat().st_mode & 0o777 == 0o777
+    other_cpu = backend.launch_cell(dataclasses.replace(first, cpuset="0"), ["x"])
+    assert other_cpu.container != a.container and len(fake.of("run")) == 2
+    backend.close()
+    assert {c[-1] for c in fake.of("rm")} == {a.container, other_cpu.container}
+
+
+def test_a_dead_cell_container_is_replaced_and_one_that_cannot_start_falls_back_to_docker_run(tmp_path, dotnet, monkeypatch):
+    fake = _FakeDocker()
+    monkeypatch.setattr(cells, "docker", fake)
+    build = dotnet.for_runtime("10.0.12")
+    backend = DockerBackend(set(), "local", ENGINE)
+    request = dataclasses.replace(_request(tmp_path, build), out_dir=tmp_path / "raw" / "c", raw_root=tmp_path / "raw")
+    name = backend.launch_cell(request, ["x"]).container
+    backend.cell_containers.forget_if_stopped(name)  # the fake engine says it stopped
+    assert backend.launch_cell(request, ["x"]).container not in (None, name)
+    fake.start_ok = False
+    backend.close()
+    fallback = backend.launch_cell(request, ["x"])
+    assert fallback.container is None and fallback.argv[:2] == ["docker", "run"]
+    per_process = DockerBackend(set(), "local", ENGINE, container_per_process=True)
+    assert per_process.launch_cell(request, ["x"]).argv[:2] == ["docker", "run"]
