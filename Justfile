@@ -24,6 +24,10 @@ smoke *args="":
 resume profile="default" *args="":
     just _run-and-report --profile {{profile}} --resume {{args}}
 
+# Every parser of a run's labs over JSONTestSuite (datasets/conformance), into the run's report (`just report` after).
+conformance run="results/latest" *args="":
+    {{python}} -m harness conformance {{run}} {{args}}
+
 # Re-render a run's report from its stored results, without measuring.
 report run="results/latest":
     {{python}} -m analysis report {{run}}
@@ -97,6 +101,7 @@ _run-and-report *args:
     set -uo pipefail
     run_dir=$({{python}} -m harness run {{args}}); status=$?
     if [ "$status" -le 1 ] && [ -n "$run_dir" ]; then
+        {{python}} -m harness conformance "$run_dir" > /dev/null || status=$?
         {{python}} -m analysis report "$run_dir" || status=$?
     fi
     exit $status

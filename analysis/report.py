@@ -11,6 +11,8 @@ import pandas as pd
 
 from analysis.aggregate import isa_rank, median_relative_ci
 from analysis.cold_start import cold_start_markdown
+from analysis.conformance import conformance_markdown
+from analysis.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_markdown
 from harness.records import DEFAULT_RUNTIME, Cell
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
@@ -235,6 +237,8 @@ class ReportInputs:
     calibrations: list[dict[str, Any]]
     timeline: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     cold: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cold_start.cold_table()
+    cross_language: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cross_language.cross_language_table()
+    conformance: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.conformance.load_conformance()
 
 
 def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
@@ -247,5 +251,7 @@ def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
                 verification_markdown(i.cells),
                 reproduction_section(i.experiments, i.verdicts, i.cells), experiments_markdown(i.experiments, i.cells, i.levels, charts),
                 cold_start_markdown(i.cold, charts.get(COLD_CHARTS, [])),
+                cross_language_markdown(i.cross_language, charts.get(CROSS_LANGUAGE_CHARTS, [])),
+                conformance_markdown(i.conformance, i.cells),
                 failures_markdown(i.cells), method_markdown(i.run)]
     return "\n".join(s for s in sections if s)

@@ -13,7 +13,7 @@ import pathlib
 import pandas as pd
 
 from analysis.aggregate import with_ratios
-from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, compare_dot_chart, render_figure
+from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, compare_dot_chart, render_figure, throughput_chart
 from analysis.charts.style import caption_for
 from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells
 from analysis.compare_report import comparison_markdown
@@ -22,6 +22,8 @@ from analysis.designs import design_markdown, design_summary, ratio_noise
 from analysis.html import render_html
 from analysis.load import load_run
 from analysis.cold_start import cold_table, split_measures
+from analysis.conformance import conformance_matrix, load_conformance
+from analysis.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_table
 from analysis.report import COLD_CHARTS, ReportInputs, compose_report, reproduction_section
 from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
@@ -78,6 +80,10 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
         name = f"{experiment}-cold-start"
         if _write_chart(out / "charts", name, lambda: cold_start_chart(table, f"{experiment}: cold start, whole process", caption), table):
             written.setdefault(COLD_CHARTS, []).append(name)
+    for operation, table in inputs.cross_language.groupby("shared_operation", sort=False) if not inputs.cross_language.empty else ():
+        name = f"cross-language-{operation}"
+        if _write_chart(out / "charts", name, lambda: throughput_chart(table, f"Cross-language: {operation}", caption), table):
+            written.setdefault(CROSS_LANGUAGE_CHARTS, []).append(name)
     return written
 
 
@@ -90,7 +96,8 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
     cold = cold_table(cold_rows)
     inputs = ReportInputs(experiments, cells, rows, verdict_table(experiments, cells, rows), data.environment, data.run,
-                          _settings(cells), data.calibrations, data.timeline, cold)
+                          _settings(cells), data.calibrations, data.timeline, cold, cross_language_table(experiments, cells),
+                          load_conformance(data.directory))
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))
@@ -98,6 +105,10 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     _write(out / "tables" / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
     if not cold.empty:
         _write(out / "tables" / "cold-start.csv", to_csv(cold))
+    if not inputs.cross_language.empty:
+        _write(out / "tables" / "cross-language.csv", to_csv(inputs.cross_language))
+    if not inputs.conformance.empty:
+        _write(out / "tables" / "conformance.csv", to_csv(conformance_matrix(inputs.conformance)))
     for exp in experiments:
         _write(out / "tables" / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
     charts = _write_charts(out, inputs, caption_for(data.environment, data.run))

@@ -15,7 +15,7 @@ import time
 from harness.backends import BACKEND_CHOICES, select_backend
 from harness.datasets import load_manifest, regenerate, write_canonical_digests
 from harness.designs import DESIGNS
-from harness.defaults import DEFAULT_PROFILE, RESULTS_DIR
+from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, RESULTS_DIR
 from harness.environment import collect_host_environment
 from harness.errors import HarnessError
 from harness.experiments import load_experiments
@@ -84,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
     bases = sub.add_parser("local-bases", help="build the base images of containers/local-bases.toml with mmdebstrap (no registry needed)")
     bases.add_argument("--base", action="append", help="only these bases (default: those for this host's architecture)")
     bases.add_argument("--rebuild", action="store_true", help="rebuild bases that exist")
+    conformance = sub.add_parser("conformance", help="every parser of the run's labs over JSONTestSuite (datasets/conformance); "
+                                 "writes <run>/conformance.jsonl for its report")
+    conformance.add_argument("run_dir", nargs="?", default=str(RESULTS_DIR / "latest"), help="the run folder (default: results/latest)")
+    conformance.add_argument("--lab", action="append", help="only these labs (default: the labs of the run)")
+    conformance.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)}")
+    conformance.add_argument("--bases", default="auto", help="docker backend: base images (auto, local, upstream)")
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
@@ -143,12 +149,20 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _images(args: argparse.Namespace) -> int:
+    from harness.containers.bases import DOCKER_ARCH_HOST
     from harness.containers.images import build_images, inspect_image
     from harness.backends.docker import DockerBackend
     backend = DockerBackend(set(), args.bases, platform=args.platform)
     labs = load_labs()
-    builds = [find_lab(labs, name).for_runtime(runtime) for name in (_split(args.lab) or [n for n, lab in labs.items() if lab.container])
-              for runtime in (_split(args.runtime) or labs[name].runtime_names)]
+    names = _split(args.lab) or [n for n, lab in labs.items() if lab.container]
+    runtimes = _split(args.runtime)
+    platform = args.platform or f"linux/{DOCKER_ARCH_HOST}"
+    # A runtime name applies to the labs that have it; a lab whose Dockerfile cannot build this platform is left out.
+    builds = [find_lab(labs, name).for_runtime(runtime) for name in names
+              if args.lab or (labs[name].container and platform in labs[name].container.platforms)
+              for runtime in ([r for r in runtimes if r in labs[name].runtime_names] if runtimes and not args.lab else runtimes or labs[name].runtime_names)]
+    if not builds:
+        raise HarnessError(f"no lab image matches --runtime {args.runtime} for {platform}", "run `python3 -m harness list` for the labs and their runtimes")
     images = [backend.image(build) for build in builds]
     choices = {backend.bases_for(build) for build in builds}
     if len(choices) != 1:
@@ -166,6 +180,30 @@ def _images(args: argparse.Namespace) -> int:
     for image in images:
         info = inspect_image(image.tag)
         print(f"  {image.tag:28} {info.image_id[:19] if info else 'missing'}  {info.size_bytes / 2**20 if info else 0:7.1f} MiB  {info.architecture if info else ''}")
+    return 0
+
+
+def _conformance(args: argparse.Namespace) -> int:
+    from harness.conformance import conformance_builds, run_conformance
+    run_dir = pathlib.Path(args.run_dir).resolve()
+    environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
+    labs = load_labs()
+    names = _split(args.lab) or sorted({target.split("@")[0] for target in environment.get("labs", {})}) or list(labs)
+    builds = conformance_builds({name: find_lab(labs, name).for_runtime() for name in names})
+    without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
+    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, None, without_image)
+    print(notice, file=sys.stderr)
+    (run_dir / "logs").mkdir(parents=True, exist_ok=True)
+    for name, build in builds.items():
+        if backend.name == "native":
+            build.check_requirements()
+        backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
+    try:
+        out = run_conformance(run_dir, builds, lambda build: backend, DATASETS_DIR, environment.get("lab_cpuset") or None,
+                              progress=lambda line: print(line, file=sys.stderr))
+    finally:
+        backend.close()
+    print(out)
     return 0
 
 
@@ -228,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
             return _images(args)
         if args.command == "local-bases":
             return _local_bases(args)
+        if args.command == "conformance":
+            return _conformance(args)
         if args.command == "compose":
             return _compose()
         if args.command == "list":

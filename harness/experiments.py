@@ -24,6 +24,9 @@ class Group:
     id: str
     title: str
     baseline: str
+    # What the group's cells do in words every lab shares (e.g. "untyped-parse"): groups of one shared operation and
+    # dataset are set side by side across labs in the report's cross-language section. Empty: lab-specific.
+    shared_operation: str = ""
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ def _parse(path: pathlib.Path) -> Experiment:
     if data.get("schema_version") != CONFIG_SCHEMA_VERSION:
         raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}")
     lab, operation = data["lab"], data.get("operation", "deserialize")
-    groups = {g["id"]: Group(g["id"], g["title"], g["baseline"]) for g in data["groups"]}
+    groups = {g["id"]: Group(g["id"], g["title"], g["baseline"], g.get("shared_operation", "")) for g in data["groups"]}
     benchmarks = {
         b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""),
                            b.get("unavailable", ""), tuple(b.get("runtimes", ())))
@@ -138,6 +141,10 @@ def _validate(exp: Experiment) -> None:
     for b in exp.benchmarks.values():
         if b.group not in exp.groups:
             raise UnknownNameError("group", b.group, exp.groups, f"(benchmark {b.id}) {where}")
+        baseline = exp.benchmarks.get(exp.groups[b.group].baseline)
+        if baseline is not None and baseline.lab != b.lab:
+            raise ConfigError(f"benchmark '{b.id}' (lab {b.lab}) is in group '{b.group}', whose baseline runs in lab {baseline.lab} {where}",
+                              "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them side by side)")
     for g in exp.groups.values():
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
             raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}", "name one of the group's benchmarks as baseline")

@@ -52,6 +52,13 @@ class ContainerSpec:
     # The command (a template, run in the lab folder) that downloads what an offline image build of one runtime needs
     # into this host's package cache, without compiling anything; empty: the lab's native build does it.
     offline_restore: tuple[str, ...] = ()
+    # A command (a template, run in the lab folder) that makes what every image build of one runtime copies from the lab
+    # folder, whatever the bases (the Node lab's node_modules); empty: nothing.
+    prepare: tuple[str, ...] = ()
+    # Files the image holds beyond the build's inputs (globs in the lab folder): a change rebuilds the image.
+    inputs: tuple[str, ...] = ()
+    # The platforms the Dockerfile can build for (compose.yaml's `platforms`).
+    platforms: tuple[str, ...] = ("linux/amd64", "linux/arm64")
 
 
 @dataclass(frozen=True)
@@ -127,7 +134,8 @@ class LabSpec:
                                   f"add {e.args[0]} = \"...\" to [runtimes.\"{name}\"]") from e
 
         container = self.container and dataclasses.replace(self.container, build_args={k: fill(v) for k, v in self.container.build_args.items()},
-                                                           offline_restore=tuple(fill(a) for a in self.container.offline_restore))
+                                                           offline_restore=tuple(fill(a) for a in self.container.offline_restore),
+                                                           prepare=tuple(fill(a) for a in self.container.prepare))
         return dataclasses.replace(
             self, runtime=name, build=tuple(fill(a) for a in self.build), command=tuple(fill(a) for a in self.command),
             environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
@@ -148,7 +156,8 @@ def _container(data: dict) -> ContainerSpec:
     return ContainerSpec(data["dockerfile"], data.get("workdir", "/"), {k: str(v) for k, v in data.get("build_args", {}).items()},
                          {k: str(v) for k, v in data.get("local_bases", {}).items()}, data.get("offline_nuget_config"),
                          data.get("offline_seed"), tuple(data.get("offline_lock_files", [])), tuple(data.get("offline_packs", [])),
-                         tuple(data.get("offline_restore", [])))
+                         tuple(data.get("offline_restore", [])), tuple(data.get("prepare", [])), tuple(data.get("inputs", [])),
+                         tuple(data.get("platforms", ("linux/amd64", "linux/arm64"))))
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:

@@ -251,6 +251,7 @@ class ResultRow:
     min_ns: float | None = None
     max_ns: float | None = None
     allocated_bytes_per_op: float | None = None
+    payload_bytes: int | None = None  # the JSON text the operation reads (deserialize) or writes (serialize), as UTF-8
     gen0_collections: int | None = None
     gen1_collections: int | None = None
     gen2_collections: int | None = None

@@ -207,6 +207,14 @@ class DockerBackend(NativeBackend):
             self.cell_containers.forget_if_stopped(process.container)
         return run
 
+    def terminate(self, launch: Launch, popen: subprocess.Popen) -> None:
+        """Stops the container the command runs in (a long-lived one is removed), then the docker CLI."""
+        if launch.container is not None:
+            self.abandon(launch)
+        elif "--name" in launch.argv:
+            docker("kill", launch.argv[launch.argv.index("--name") + 1], timeout=30)
+        popen.kill()
+
     def abandon(self, launch: Launch) -> None:
         """A command that ran over its time in a long-lived container: the container goes, with whatever still runs in it."""
         if launch.container is not None and self.cell_containers is not None:

@@ -136,6 +136,10 @@ class NativeBackend:
         """Stops a process that ran over its time."""
         process.popen.kill()
 
+    def terminate(self, launch: Launch, popen: subprocess.Popen) -> None:
+        """Stops a command started from `launch` (and, elsewhere, what it started there)."""
+        popen.kill()
+
     def run_cold(self, request: CellRequest) -> CellRun:
         settings = request.cold or ColdSettings()
         once = [*request.lab.command, *request.once_args()]

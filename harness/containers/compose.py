@@ -16,13 +16,11 @@ HEADER = """\
 # One service per lab x runtime. Build them all: `docker buildx bake -f compose.yaml --load` (or `just images`, which
 # also passes the lab's git commit and library versions as labels). Run one by hand, pinned to CPU 1:
 #   LAB_CPUSET=1 LAB_OUT=$PWD/results/by-hand docker compose run --rm dotnet-10-0-12 env
-# The harness's Docker backend starts cell containers with the same settings (`docker run`, one per process).
-# BUILD_NETWORK=none builds without a network (offline, with local bases and a NuGet seed: `just images`).
-# Platforms: the Dockerfiles build for linux/amd64 and linux/arm64; Buildx's docker driver builds one at a time.
+# The harness's Docker backend starts cell containers with the same settings (one long-lived container per image and
+# CPU set, a `docker exec` per process). BUILD_NETWORK=none builds without a network (offline, with local bases and a
+# NuGet seed: `just images`). Platforms: what each lab's Dockerfile can build for (lab.toml [container] platforms);
+# Buildx's docker driver builds one at a time.
 """
-
-#: The platforms every lab image is declared for.
-PLATFORMS = ["linux/amd64", "linux/arm64"]
 
 
 def compose_services(labs: dict[str, LabSpec]) -> dict:
@@ -36,8 +34,8 @@ def compose_services(labs: dict[str, LabSpec]) -> dict:
             services[image.service] = {
                 "image": image.tag,
                 "build": {"context": f"lab/{lab.directory.name}", "dockerfile": build.container.dockerfile,
-                          "args": dict(build.container.build_args), "network": "${BUILD_NETWORK:-default}", "platforms": list(PLATFORMS)},
-                "x-bake": {"platforms": list(PLATFORMS)},
+                          "args": dict(build.container.build_args), "network": "${BUILD_NETWORK:-default}", "platforms": list(build.container.platforms)},
+                "x-bake": {"platforms": list(build.container.platforms)},
                 **CONTAINER_ISOLATION.compose_service(),
                 "cpuset": "${LAB_CPUSET:-1}",
                 "environment": dict(build.environment),

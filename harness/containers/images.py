@@ -80,6 +80,8 @@ class LabImage:
         """The lab's build fingerprint, extended by the Dockerfile, its build arguments and the choice of bases."""
         digest = hashlib.sha256((build_fingerprint(self.lab) or "").encode())
         digest.update(self.dockerfile.read_bytes())
+        for path in sorted({f for pattern in self.lab.container.inputs for f in self.lab.directory.glob(pattern) if f.is_file()}):
+            digest.update(path.relative_to(self.lab.directory).as_posix().encode() + b"\0" + path.read_bytes())
         digest.update(json.dumps(self.lab.container.build_args, sort_keys=True).encode() + bases.encode() + self.target_arch.encode())
         return digest.hexdigest()
 
@@ -114,7 +116,13 @@ def debian_arch(platform: str) -> str:
 
 
 def library_versions_label(lab: LabSpec) -> str:
-    """'Id=version,...' of the packages the build references directly, from its NuGet lock file (empty when it has none)."""
+    """'Id=version,...' of the packages the build references directly: from its NuGet lock file, or from an npm
+    package-lock.json (its direct dependencies); empty when it has neither."""
+    npm_lock = lab.directory / "package-lock.json"
+    if npm_lock.is_file():
+        packages = json.loads(npm_lock.read_text()).get("packages", {})
+        direct = packages.get("", {}).get("dependencies", {})
+        return ",".join(f"{name}={packages.get(f'node_modules/{name}', {}).get('version', '?')}" for name in sorted(direct))
     lock_name, tfm = lab.container.build_args.get("LOCK_FILE"), lab.container.build_args.get("TFM")
     lock = lab.directory / "src" / lock_name if lock_name else None
     if lock is None or not lock.is_file() or not tfm:
@@ -165,12 +173,9 @@ def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: p
         raise ConfigError(f"unknown base choice {bases!r}", f"one of {', '.join(BASES)}")
     if not images:
         return "nothing to build"
+    for image in images:
+        prepare_context(image.lab, bases, log_path.parent / f"build-{image.lab.target}.log")
     if bases == "local":
-        # The seed is copied from this host's package cache: each runtime's offline restore (lab.toml [container]) makes
-        # sure every package and runtime pack its image needs has been downloaded here, without compiling anything; a lab
-        # that declares none gets its native build (reused when current), which restores the same.
-        for image in images:
-            prepare_offline(image.lab, log_path.parent / f"build-{image.lab.target}.log")
         for lab in {image.lab.name: image.lab for image in images}.values():
             if lab.container.offline_seed:
                 make_seed(lab, lab.directory / lab.container.offline_seed)
@@ -182,13 +187,20 @@ def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: p
     return "docker build per image (no Buildx plugin)"
 
 
-def prepare_offline(lab: LabSpec, log_path: pathlib.Path) -> None:
-    """Downloads what an offline image build of this lab build needs into this host's package cache."""
-    restore = lab.container.offline_restore if lab.container else ()
-    if restore:
-        log_path.write_text("")
-        run_lab_tool(lab, restore, log_path, f"offline restore for {lab.target}")
-    else:
+def prepare_context(lab: LabSpec, bases: str, log_path: pathlib.Path) -> None:
+    """Makes what an image build of this lab build reads from the lab folder: lab.toml [container] `prepare`, for every
+    build; for an offline build (local bases), the packages it restores, downloaded into this host's cache by the
+    runtime's `offline_restore` (without compiling anything) or, for a lab that declares neither, its native build
+    (reused when current), which restores the same. The NuGet seed is then copied from that cache."""
+    spec = lab.container
+    log_path.write_text("")
+    if spec and spec.prepare:
+        run_lab_tool(lab, spec.prepare, log_path, f"image preparation for {lab.target}")
+    if bases != "local":
+        return
+    if spec and spec.offline_restore:
+        run_lab_tool(lab, spec.offline_restore, log_path, f"offline restore for {lab.target}")
+    elif not (spec and spec.prepare):
         build_lab(lab, log_path)
 
 

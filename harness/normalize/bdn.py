@@ -100,6 +100,7 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "model_type": cell["model_type"],
         "arch": env["arch"],
         "cpuset_effective": env.get("cpus_allowed"),
+        "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
         "raw_path": cell["raw_report"],
         **memory_from_bdn(benchmarks[0]),
         **stage_times_ms(benchmarks[0]),

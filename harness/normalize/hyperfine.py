@@ -54,6 +54,7 @@ def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: di
         "raw_path": "hyperfine.json",
         "prepare_median_ns": statistics.median(prepare),
         "peak_rss_bytes": int(statistics.median(rss)) if rss else None,
+        "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
     }
     status = "passed" if verification.get("status") == "passed" else "failed"
     return CellOutcome(fields=fields, statistics=statistics_from_times(once),

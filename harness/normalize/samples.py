@@ -43,6 +43,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "model_type": cell.get("model_type"),
         "arch": env["arch"],
         "cpuset_effective": env.get("cpus_allowed"),
+        "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
         "raw_path": cell["raw_report"],
         "allocated_bytes_per_op": report.get("allocated_bytes_per_op"),
         "verify_ms": timings.get("verify_ms"),

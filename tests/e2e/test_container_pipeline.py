@@ -1,6 +1,6 @@
 """End to end in containers: local base images (mmdebstrap), the lab images built with Buildx bake from compose.yaml
-(plain docker build without the plugin), then the `containers` profile with the Docker backend: one .NET cell per lab
-runtime in a pinned, network-less container, and the Native AOT cold start.
+(plain docker build without the plugin), then the `containers` profile with the Docker backend: one cell per lab runtime
+(.NET and Node) in a pinned, network-less container, and the Native AOT cold start.
 
 Skipped where no Docker engine answers, unless JSONLAB_REQUIRE_DOCKER=1 (CI sets it: there the test must run)."""
 
@@ -59,19 +59,26 @@ def test_the_images_were_built_with_bake_and_carry_their_identity(images):
         assert "Newtonsoft.Json=13.0.4" in labels["jsonlab.libraries"].split(",")
         assert len(labels["org.opencontainers.image.revision"]) >= 40 and labels["jsonlab.base-digest"].startswith("sha256:")
         assert info["Config"]["User"] == "10001:10001"
+    node = load_labs()["reference-node"]
+    for runtime in node.runtime_names:
+        info = _inspect(f"jsonlab/reference-node:{runtime}")
+        labels = info["Config"]["Labels"]
+        assert labels["jsonlab.lab"] == "reference-node" and labels["jsonlab.runtime"] == runtime
+        assert "mitata=1.0.34" in labels["jsonlab.libraries"].split(",") and info["Config"]["User"] == "10001:10001"
 
 
 def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
     rows = [json.loads(line) for line in (container_run / "results.jsonl").read_text().splitlines()]
-    dotnet = load_labs()["dotnet"]
-    assert {r["runtime_requested"] for r in rows} >= set(dotnet.runtime_names)
+    labs = load_labs()
+    for lab in ("dotnet", "reference-node"):
+        assert {r["runtime_requested"] for r in rows if r["lab"] == lab} >= set(labs[lab].runtime_names), lab
     for row in rows:
         assert row["status"] == "ok", row
-        assert row["backend"] == "docker" and row["image"] == f"jsonlab/dotnet:{row['runtime_requested']}"
+        assert row["backend"] == "docker" and row["image"] == f"jsonlab/{row['lab']}:{row['runtime_requested']}"
         assert row["image_id"].startswith("sha256:") and row["image_id"] == _inspect(row["image"])["Id"]
         assert row["cpuset_effective"] == row["cpuset"], "the CPU set read back inside the container"
         assert row["emulated"] is False and row["arch"] == host_arch()
-        assert row["runtime_version"] == dotnet.runtimes[row["runtime_requested"]].version
+        assert row["runtime_version"] == labs[row["lab"]].runtimes[row["runtime_requested"]].version
     steady = [r for r in rows if r["measure"] != "cold"]
     assert steady and all(0 < r["lab_cpu_s"] <= r["duration_s"] and r["cpu_other_ms"] is not None for r in steady), \
         "the lab's CPU time, counted by the container's shell"

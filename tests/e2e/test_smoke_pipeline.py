@@ -1,4 +1,4 @@
-"""One end-to-end run of the real pipeline: harness CLI → real dotnet lab (built here) → analysis report.
+"""One end-to-end run of the real pipeline: harness CLI → real labs (built here) → conformance suite → analysis report.
 
 Uses the smoke profile (two ISA levels, a few cells, two rounds, a very short job); numbers are not checked,
 only that every stage produced what the next one needs.
@@ -24,6 +24,9 @@ def smoke_run(tmp_path_factory):
                           cwd=REPO, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])
+    conformance = subprocess.run([sys.executable, "-m", "harness", "conformance", str(run_dir), "--backend", "native"],
+                                 cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert conformance.returncode == 0, conformance.stderr
     report = subprocess.run([sys.executable, "-m", "analysis", "report", str(run_dir)], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert report.returncode == 0, report.stderr
     return run_dir
@@ -34,7 +37,7 @@ def _rows(run_dir):
 
 
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
-    all_rows = [r for r in _rows(smoke_run) if r["measure"] == "steady" and r["lab"] == "dotnet"]
+    all_rows = [r for r in _rows(smoke_run) if r["measure"] == "steady" and r["lab"] == "dotnet" and r["experiment"] != "006"]
     # Three runtimes (3.1.3, 8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+:
     # its cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 3.1.3 and 8.0.0.
     assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {
@@ -87,6 +90,22 @@ def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unver
     assert "| reference-node@24.21.0 | scalar |" in report and "not-applicable" in report
 
 
+def test_both_labs_parse_canada_into_a_document_and_the_report_sets_them_side_by_side(smoke_run):
+    rows = [r for r in _rows(smoke_run) if r["dataset"] == "canada" and r["isa_requested"] == "native"]
+    assert {(r["lab"], r["variant"]) for r in rows} == {("reference-node", "json-string"), ("reference-node", "json-utf8"),
+                                                        ("dotnet", "stj-jsondocument"), ("dotnet", "newtonsoft-jtoken")}
+    for row in rows:
+        assert row["status"] == "ok", row
+        assert row["payload_bytes"] == 2_251_051, "the canonical-verified parse reads the whole file"
+    report = (smoke_run / "report" / "report.md").read_text()
+    section = report[report.index("## Cross-language"):]
+    assert "### untyped-parse: canada (2,251,051 bytes of input)" in section
+    for variant in ("json-string", "json-utf8", "stj-jsondocument", "newtonsoft-jtoken"):
+        assert f"| {variant}" in section
+    assert (smoke_run / "report" / "charts" / "cross-language-untyped-parse.png").is_file()
+    assert (smoke_run / "report" / "tables" / "cross-language.csv").is_file()
+
+
 def test_the_report_marks_verification_and_effective_isa(smoke_run):
     report = (smoke_run / "report" / "report.md").read_text()
     assert "| dotnet@10.0.12 | scalar | `DOTNET_EnableHWIntrinsic=0` | scalar | run |" in report
@@ -133,3 +152,20 @@ def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke
     assert (smoke_run / "report" / "charts" / "005-cold-start.png").is_file()
     assert (smoke_run / "report" / "tables" / "cold-start.csv").is_file()
 
+
+
+def test_every_parser_of_both_labs_ran_the_whole_conformance_suite_and_the_report_has_the_matrix(smoke_run):
+    records = [json.loads(line) for line in (smoke_run / "conformance.jsonl").read_text().splitlines()]
+    by_parser: dict[tuple[str, str], list[dict]] = {}
+    for record in records:
+        by_parser.setdefault((record["lab"], record["parser"]), []).append(record)
+    assert {lab for lab, _ in by_parser} == {"dotnet", "reference-node"}
+    assert ("dotnet", "stj-jsondocument") in by_parser and ("reference-node", "json-parse-buffer") in by_parser
+    for (lab, parser), files in by_parser.items():
+        assert len(files) == 318, (lab, parser)
+        assert {f["outcome"] for f in files} <= {"accepted", "rejected", "crashed", "hung"}
+    stj = {f["file"]: f["verdict"] for f in by_parser[("dotnet", "stj-jsondocument")]}
+    assert stj["y_object_basic.json"] == "passed" and stj["n_array_extra_comma.json"] == "passed"
+    report = (smoke_run / "report" / "report.md").read_text()
+    assert "## Conformance (JSONTestSuite)" in report and "`json-parse-buffer`" in report
+    assert (smoke_run / "report" / "tables" / "conformance.csv").is_file()

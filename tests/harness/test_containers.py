@@ -6,6 +6,7 @@ import dataclasses
 import json
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -54,10 +55,12 @@ def test_every_runtime_is_a_locked_down_service_for_both_platforms(dotnet):
     assert services["dotnet-10-0-12-aot"]["build"]["args"]["LOCK_FILE"] == "packages.aot.lock.json"
 
 
-def test_the_dockerfile_declares_every_build_argument_and_pulls_no_frontend(dotnet):
-    text = (dotnet.directory / "Dockerfile").read_text()
+@pytest.mark.parametrize("lab_name", ["dotnet", "reference-node"])
+def test_each_dockerfile_declares_every_build_argument_and_pulls_no_frontend(lab_name):
+    lab = load_labs()[lab_name]
+    text = (lab.directory / "Dockerfile").read_text()
     declared = set(re.findall(r"^ARG (\w+)", text, re.MULTILINE))
-    image = LabImage(dotnet.for_runtime("10.0.12"))
+    image = LabImage(lab.for_runtime())
     assert set(image.build_args("local")) <= declared
     assert not re.search(r"^#\s*syntax=", text, re.MULTILINE), "a syntax line pulls a frontend image from a registry"
     assert "USER 10001:10001" in text and "FROM ${RUNTIME_DEPS_IMAGE} AS lab" in text
@@ -225,11 +228,11 @@ def test_an_offline_image_build_restores_each_runtime_without_compiling(tmp_path
     assert "-p:LabRuntimeVersion=8.0.0" in dotnet.for_runtime("8.0.0").container.offline_restore
     container = dotnet.container.__class__(**{**dotnet.container.__dict__, "offline_restore": ("sh", "-c", "echo restored > marker")})
     lab = dotnet.__class__(**{**dotnet.__dict__, "directory": tmp_path, "container": container, "build": ("sh", "-c", "exit 9")})
-    images.prepare_offline(lab, tmp_path / "restore.log")
+    images.prepare_context(lab, "local", tmp_path / "restore.log")
     assert (tmp_path / "marker").read_text() == "restored\n", "the restore ran, not the (failing) build"
     failing = container.__class__(**{**container.__dict__, "offline_restore": ("sh", "-c", "echo 'x : error NU1101: no such package'; exit 1")})
     with pytest.raises(BuildError, match="offline restore .* failed: x : error NU1101"):
-        images.prepare_offline(dotnet.__class__(**{**lab.__dict__, "container": failing}), tmp_path / "restore2.log")
+        images.prepare_context(dotnet.__class__(**{**lab.__dict__, "container": failing}), "local", tmp_path / "restore2.log")
 
 
 class _FakeDocker:
@@ -293,3 +296,19 @@ def test_a_dead_cell_container_is_replaced_and_one_that_cannot_start_falls_back_
     assert fallback.container is None and fallback.argv[:2] == ["docker", "run"]
     per_process = DockerBackend(set(), "local", ENGINE, container_per_process=True)
     assert per_process.launch_cell(request, ["x"]).argv[:2] == ["docker", "run"]
+
+
+def test_the_node_lab_is_an_image_per_version_for_the_build_machines_architecture_and_its_sources_rebuild_it(tmp_path):
+    node = load_labs()["reference-node"]
+    service = compose_services(load_labs())["services"]["reference-node-26-10-0"]
+    assert service["build"]["args"] == {"RUNTIME": "26.10.0", "NODE_PACKAGE": "node-26-x64"}
+    assert service["build"]["platforms"] == ["linux/amd64"] and service["network_mode"] == "none"
+    build = node.for_runtime("24.21.0")
+    assert build.container.prepare == ("sh", "scripts/build.sh", "24.21.0")
+    assert "mitata=1.0.34" in library_versions_label(build).split(",")
+    copy = tmp_path / "reference-node"
+    shutil.copytree(node.directory, copy, ignore=shutil.ignore_patterns("node_modules", "build"))
+    moved = dataclasses.replace(build, directory=copy)
+    before = LabImage(moved).inputs_fingerprint("local")
+    (copy / "src" / "variants.js").write_text((copy / "src" / "variants.js").read_text() + "\n// changed\n")
+    assert LabImage(moved).inputs_fingerprint("local") != before, "a changed source rebuilds the image"

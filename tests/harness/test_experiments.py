@@ -39,3 +39,18 @@ def test_a_claim_needs_exactly_one_kind_of_baseline(tmp_path):
                                  'benchmark = "file-stj-default"\nhardware = "H001"\n')
     with pytest.raises(ConfigError, match="exactly one of baseline / derived_baseline"):
         load_experiments(directory)
+
+
+def test_groups_declare_the_operation_they_share_across_labs_and_a_group_stays_in_one_lab(tmp_path):
+    cross = load_experiments()["006"]
+    shared = {g.id: g.shared_operation for g in cross.groups.values()}
+    assert shared["parse-twitter"] == shared["dotnet-parse-twitter"] == "untyped-parse"
+    assert shared["stringify-canada"] == shared["dotnet-stringify-canada"] == "untyped-stringify"
+    labs = {b.lab for b in cross.benchmarks.values()}
+    assert labs == {"reference-node", "dotnet"}
+    for bench in cross.benchmarks.values():
+        assert cross.benchmarks[cross.baseline_of(bench.id)].lab == bench.lab
+    directory = _write(tmp_path, '\n[[benchmarks]]\nid = "node-in-a-dotnet-group"\ngroup = "file"\nlab = "reference-node"\n'
+                                 'variant = "json-string"\ndataset = "employee-data"\n')
+    with pytest.raises(ConfigError, match="whose baseline runs in lab dotnet"):
+        load_experiments(directory)

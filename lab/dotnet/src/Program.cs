@@ -13,7 +13,8 @@ try
         "run" => RunVerb.Execute(parsed),
         "once" => OnceVerb.Execute(parsed),
         "generate" => GenerateVerb.Execute(parsed),
-        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, once, generate"),
+        "conformance" => ConformanceVerb.Execute(parsed),
+        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, once, conformance, generate"),
     };
 }
 catch (LabException e)

@@ -1,4 +1,4 @@
-// The reference-node lab: `node src/main.js env|list|verify|run|once [--name value ...]`, the lab contract
+// The reference-node lab: `node src/main.js env|list|verify|run|once|conformance [--name value ...]`, the lab contract
 // (README "The lab contract"). Errors print `error:` and `hint:` lines and exit 2.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { environment, procStatus } from './env.js';
 import { LabError } from './errors.js';
 import { measureJob } from './measure.js';
 import { OPERATIONS, VARIANTS, bind, findVariant, supports } from './variants.js';
+import { PARSERS, conformanceVerb } from './conformance.js';
 import { verify } from './verify.js';
 
 const print = (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -24,6 +25,7 @@ function listing() {
       variant: v.variant, library: v.library, library_version: v.libraryVersion, payload_form: v.payloadForm,
       model_binding: v.modelBinding, operations: v.operations, description: v.description,
     })),
+    parsers: PARSERS.map((p) => ({ parser: p.parser, library: p.library, library_version: process.versions.node, description: p.description })),
   };
 }
 
@@ -123,6 +125,7 @@ const VERBS = {
   verify: verifyVerb,
   run: runVerb,
   once: onceVerb,
+  conformance: conformanceVerb,
 };
 
 async function main(argv) {

@@ -6,7 +6,7 @@ import { canonicalDigest } from './canonical.js';
 import { DESERIALIZE, bind } from './variants.js';
 
 export function verify(variant, payload, operation) {
-  const base = { variant: variant.variant, dataset: payload.name, operation, model_type: variant.modelBinding, mismatch_count: null, mismatches: [], round_trip: null, operation_error: null };
+  const base = { payload_bytes: null, variant: variant.variant, dataset: payload.name, operation, model_type: variant.modelBinding, mismatch_count: null, mismatches: [], round_trip: null, operation_error: null };
   const expected = payload.canonical;
   if (!expected) {
     return { ...base, status: 'failed', message: `dataset '${payload.name}' has no canonical digest in the manifest, so no result can be checked` };
@@ -18,9 +18,13 @@ export function verify(variant, payload, operation) {
     return { ...base, status: 'failed', message: `${variant.library} threw: ${e.message}`, operation_error: `${e.name}: ${e.message}` };
   }
   let document = result;
+  // payload_bytes: the JSON text the operation reads (the dataset's UTF-8 text, without a byte order mark) or writes
+  // (as UTF-8): what a throughput in MB/s divides by the time.
+  base.payload_bytes = Buffer.byteLength(payload.text, 'utf8');
   if (operation !== DESERIALIZE) {
     const text = Buffer.isBuffer(result) ? result.toString('utf8') : result;
     if (typeof text !== 'string') return { ...base, status: 'failed', message: `the serializer returned ${typeof result}, not text or bytes` };
+    base.payload_bytes = Buffer.isBuffer(result) ? result.length : Buffer.byteLength(text, 'utf8');
     try {
       document = JSON.parse(text);
     } catch (e) {

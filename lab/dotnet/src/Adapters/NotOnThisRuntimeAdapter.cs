@@ -7,8 +7,9 @@ namespace JsonLab.Adapters;
 /// System.Text.Json source generation needs STJ 6+, not .NET Core 3.1's in-box 4.0.1). It keeps the variant's name so
 /// the harness can ask for it everywhere; binding it throws, and the cell is "failed: reason" on this runtime only.
 /// </summary>
-public sealed class NotOnThisRuntimeAdapter(string variant, string library, string description, PayloadForm form, string reason)
-    : AdapterBase(variant, description, form)
+public sealed class NotOnThisRuntimeAdapter(string variant, string library, string description, PayloadForm form, string reason,
+    Models.ModelBinding binding = Models.ModelBinding.Plain)
+    : AdapterBase(variant, description, form, binding)
 {
     public override string Library => library;
     public override string LibraryVersion => "not loaded";

@@ -30,6 +30,9 @@ public static class VariantRegistry
 
     private static ISerializerAdapter SpanJson(string variant, string description, PayloadForm form) =>
         new NotOnThisRuntimeAdapter(variant, "SpanJson", description, form, "SpanJson 4.0.1 ships lib/net6.0 only");
+
+    private static ISerializerAdapter StjNode(string variant, string description, PayloadForm form) =>
+        new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, form, "JsonNode arrived in System.Text.Json 6.0", ModelBinding.Document);
 #else
     private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
         new StjSourceGenAdapter(variant, description, form, SimpleModelJsonContext.Default);
@@ -39,6 +42,9 @@ public static class VariantRegistry
 
     private static ISerializerAdapter SpanJson(string variant, string description, PayloadForm form) =>
         new SpanJsonAdapter(variant, description, form);
+
+    private static ISerializerAdapter StjNode(string variant, string description, PayloadForm form) =>
+        new StjNodeAdapter(variant, description, form);
 #endif
 
     // Write-up 004's settings per library (shared/reference seed-sources §5.2).
@@ -86,6 +92,13 @@ public static class VariantRegistry
         new EscapingCheckAdapter("needs-escaping-scalar", "write-up 002 'Current': one character at a time against the default encoder's allow-list", JsonLab.Escaping.NeedsEscaping.Scalar, nameof(JsonLab.Measurement.EscapingBenchmark.Scalar)),
         new EscapingCheckAdapter("needs-escaping-sse2", "write-up 002 'Intrinsics': eight characters at a time with SSE2 compares, then the scalar tail", JsonLab.Escaping.NeedsEscaping.Sse2Vectorized, nameof(JsonLab.Measurement.EscapingBenchmark.Sse2)),
         new JsonSrcGenAdapter("jsonsrcgen-utf8", "JsonSrcGen compile-time converter, UTF-8 bytes (ToJsonUtf8(...).ToArray())", PayloadForm.Utf8Bytes),
+        // Untyped documents (binding "document"): the library's own tree, verified against the dataset's canonical digest.
+        new StjDocumentAdapter("stj-jsondocument", "System.Text.Json JsonDocument.Parse of a string (disposed after each parse); JsonElement.WriteTo a Utf8JsonWriter, decoded to a string", PayloadForm.String),
+        new StjDocumentAdapter("stj-jsondocument-utf8", "System.Text.Json JsonDocument.Parse of UTF-8 bytes (disposed after each parse); JsonElement.WriteTo a Utf8JsonWriter", PayloadForm.Utf8Bytes),
+        StjNode("stj-jsonnode", "System.Text.Json JsonNode.Parse of a string (child nodes built on first read); ToJsonString()", PayloadForm.String),
+        StjNode("stj-jsonnode-utf8", "System.Text.Json JsonNode.Parse of UTF-8 bytes (child nodes built on first read); writes to UTF-8 bytes", PayloadForm.Utf8Bytes),
+        new NewtonsoftTokenAdapter("newtonsoft-jtoken", "Newtonsoft.Json JToken.Load over a JsonTextReader (dates kept as strings); ToString(Formatting.None)", PayloadForm.String),
+        new NewtonsoftTokenAdapter("newtonsoft-jtoken-utf8", "Newtonsoft.Json JToken, UTF-8 through Encoding.UTF8 both ways (no UTF-8 reader or writer)", PayloadForm.Utf8Bytes),
     ];
 
     /// <summary>Finds a variant by name, or throws listing valid names and the nearest spelling.</summary>

@@ -7,7 +7,8 @@ public sealed record DatasetEntry(
     long Bytes,
     string Sha256,
     string? Model,
-    string? Layout = null)
+    string? Layout = null,
+    CanonicalDigest? Canonical = null)
 {
     /// <summary>One JSON document per file.</summary>
     public const string Document = "document";
@@ -15,3 +16,6 @@ public sealed record DatasetEntry(
     /// <summary>JSON Lines: one document per line, each an instance of the model; operations loop over them.</summary>
     public const string Lines = "lines";
 }
+
+/// <summary>A document's canonical digest (manifest "canonical"; rule jsonlab-canonical-v1, see Verification/CanonicalForm.cs).</summary>
+public sealed record CanonicalDigest(string Rule, string Sha256, long Leaves);

@@ -38,7 +38,10 @@ public sealed record DatasetManifest(int SchemaVersion, IReadOnlyList<DatasetEnt
                 e.GetProperty("bytes").GetInt64(),
                 Text(e, "sha256") ?? "",
                 Text(e, "model"),
-                Text(e, "layout"))).ToList();
+                Text(e, "layout"),
+                e.TryGetProperty("canonical", out var c) && c.ValueKind == JsonValueKind.Object
+                    ? new CanonicalDigest(Text(c, "rule") ?? "", Text(c, "sha256") ?? "", c.GetProperty("leaves").GetInt64())
+                    : null)).ToList();
             return new DatasetManifest(root.GetProperty("schema_version").GetInt32(), entries);
         }
         catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)

@@ -12,8 +12,13 @@ namespace JsonLab.Datasets;
 /// <param name="Utf8">UTF-8 bytes of <paramref name="Text"/>, without BOM.</param>
 /// <param name="FileSha256">sha256 of the file bytes actually read (hex).</param>
 /// <param name="Parts">For a JSON Lines dataset, one payload per document (in file order); null for one document.</param>
-public sealed record Payload(string Name, string Model, string Text, byte[] Utf8, string FileSha256, IReadOnlyList<Payload>? Parts = null)
+/// <param name="Canonical">The document's canonical digest from the manifest (what an untyped parse must reproduce), if any.</param>
+public sealed record Payload(string Name, string Model, string Text, byte[] Utf8, string FileSha256, IReadOnlyList<Payload>? Parts = null,
+    CanonicalDigest? Canonical = null)
 {
+    /// <summary>The model name of a dataset that declares none (an untyped document: only document variants bind it).</summary>
+    public const string NoModel = "";
+
     /// <summary>The documents an operation works through: the parts of a JSON Lines dataset, or the payload itself.</summary>
     public IReadOnlyList<Payload> Documents => Parts ?? [this];
 
@@ -23,8 +28,6 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
         var path = Path.Combine(datasetsDir, entry.Path);
         if (!File.Exists(path))
             throw new LabException($"dataset '{entry.Name}' file is missing: {path}", "restore datasets/ from git");
-        if (entry.Model is null)
-            throw new LabException($"dataset '{entry.Name}' declares no model, so no typed variant can bind it", "pick a dataset with a model in datasets/manifest.json");
         var bytes = File.ReadAllBytes(path);
         // Same decoding as File.ReadAllText: UTF-8, BOM detected and dropped.
         var text = new StreamReader(new MemoryStream(bytes), Encoding.UTF8, detectEncodingFromByteOrderMarks: true).ReadToEnd();
@@ -33,13 +36,13 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
         {
             DatasetEntry.Document => null,
             DatasetEntry.Lines => text.Split('\n', StringSplitOptions.RemoveEmptyEntries)
-                .Select((line, i) => new Payload($"{entry.Name}[{i}]", entry.Model, line, Encoding.UTF8.GetBytes(line), sha)).ToList(),
+                .Select((line, i) => new Payload($"{entry.Name}[{i}]", entry.Model ?? NoModel, line, Encoding.UTF8.GetBytes(line), sha)).ToList(),
             var other => throw new LabException($"dataset '{entry.Name}' has unknown layout '{other}'", $"valid layouts: {DatasetEntry.Document}, {DatasetEntry.Lines}"),
         };
-        return new Payload(entry.Name, entry.Model, text, Encoding.UTF8.GetBytes(text), sha, parts);
+        return new Payload(entry.Name, entry.Model ?? NoModel, text, Encoding.UTF8.GetBytes(text), sha, parts, entry.Canonical);
     }
 
-    private static byte[] Sha256(byte[] bytes)
+    internal static byte[] Sha256(byte[] bytes)
     {
 #if LEGACY_RUNTIME
         return Compat.ManagedSha256.Hash(bytes);

@@ -23,6 +23,12 @@ public static class OperationBinder
     /// <summary>The CLR type an operation works on for this variant and dataset.</summary>
     public static Type TypeOf(ISerializerAdapter adapter, Payload payload, string operation)
     {
+        if (adapter.Binding == ModelBinding.Document && operation != NeedsEscaping)
+            // A document variant works on its library's tree; one whose library is not on this runtime binds object and fails when called.
+            return adapter is IDocumentAdapter document ? document.TreeType : typeof(object);
+        if (payload.Model == Payload.NoModel)
+            throw new LabException($"dataset '{payload.Name}' declares no model, so {adapter.Variant} (a typed variant) cannot bind it",
+                "pick a dataset with a model in datasets/manifest.json, or a document variant (binding document in `list`)");
         var shape = ModelCatalog.Resolve(payload.Model, adapter.Binding);
         return operation switch
         {
@@ -62,8 +68,10 @@ public static class OperationBinder
     }
 
     private static Func<object?> BindSerialize<T>(ISerializerAdapter adapter, Payload payload) =>
-        // Every variant writes the same values, read by the reference reader (verified separately).
-        payload.Parts is { } parts
+        // A document variant writes a tree it parsed itself (its library's own representation of the dataset).
+        adapter is IDocumentAdapter document ? adapter.BindSerialize((T)document.ParseTree(payload))
+        // Every other variant writes the same values, read by the reference reader (verified separately).
+        : payload.Parts is { } parts
             ? Loop(parts.Select(p => adapter.BindSerialize((T)ReferenceReader.Read(p, typeof(T)))).ToArray())
             : adapter.BindSerialize((T)ReferenceReader.Read(payload, typeof(T)));
 

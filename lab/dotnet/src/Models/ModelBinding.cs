@@ -11,4 +11,8 @@ public enum ModelBinding
 
     /// <summary>A twin marked for JsonSrcGen, which generates code per type at compile time.</summary>
     JsonSrcGen,
+
+    /// <summary>No model: the library's own document tree (JsonDocument, JsonNode, JToken), for any dataset with a
+    /// canonical digest (Adapters/IDocumentAdapter.cs).</summary>
+    Document,
 }

@@ -26,6 +26,8 @@ public static class ListVerb
                 ModelBinding = LabJson.Name(a.Binding),
                 a.Description,
             }).ToArray(),
+            // The `conformance` verb's parsers: each library's untyped parse of raw bytes.
+            Parsers = JsonLab.Conformance.ConformanceParsers.All.Select(p => new { Parser = p.Name, p.Library, LibraryVersion = p.Version(), p.Description }).ToArray(),
         };
         Console.WriteLine(LabJson.Write(listing));
         return 0;

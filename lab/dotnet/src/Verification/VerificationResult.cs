@@ -10,6 +10,9 @@ namespace JsonLab.Verification;
 /// <param name="RoundTrip">"passed", "failed" or "error": serialize then deserialize gives the same object; "skipped" for serialize cells.</param>
 /// <param name="Message">One line for reports.</param>
 /// <param name="OperationError">Set when the measured operation itself throws: the cell cannot be timed.</param>
+/// <param name="PayloadBytes">The JSON text the operation reads (deserialize: the dataset's UTF-8 text without a byte order
+/// mark) or writes (serialize: the output as UTF-8), in bytes: what a throughput in MB/s divides by the time; 0 when not
+/// known (a failed check). Not nullable: the Native AOT build has no serializer code for a nullable long.</param>
 public sealed record VerificationResult(
     string Variant,
     string Dataset,
@@ -19,4 +22,5 @@ public sealed record VerificationResult(
     IReadOnlyList<string> Mismatches,
     string RoundTrip,
     string Message,
-    string? OperationError = null);
+    string? OperationError = null,
+    long PayloadBytes = 0);

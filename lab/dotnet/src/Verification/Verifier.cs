@@ -31,20 +31,25 @@ public static class Verifier
         if (payload.Parts is not { } parts)
             return VerifyDocument(adapter, payload, operation);
         // A JSON Lines dataset: every document is checked; the first that fails speaks for the dataset.
+        long total = 0;
+        VerificationResult? first = null;
         foreach (var part in parts)
         {
             var result = VerifyDocument(adapter, part, operation);
             if (result.Status != "passed")
                 return result with { Dataset = payload.Name, Message = $"document {part.Name}: {result.Message}" };
+            first ??= result;
+            total += result.PayloadBytes;
         }
-        var first = VerifyDocument(adapter, parts[0], operation);
-        return first with { Dataset = payload.Name, Message = $"all {parts.Count} documents: {first.Message}" };
+        return first! with { Dataset = payload.Name, Message = $"all {parts.Count} documents: {first!.Message}", PayloadBytes = total };
     }
 
     private static VerificationResult VerifyDocument(ISerializerAdapter adapter, Payload payload, string operation)
     {
         if (operation == OperationBinder.NeedsEscaping)
             return VerifyEscaping(adapter, payload);
+        if (adapter is IDocumentAdapter document)
+            return DocumentVerifier.Verify(document, payload, operation);
         var type = OperationBinder.TypeOf(adapter, payload, operation);
         var method = operation == "serialize" ? VerifyWriteMethod : VerifyReadMethod;
         try
@@ -121,7 +126,7 @@ public static class Verifier
             ? "deserialized object matches the dataset field by field; round trip preserved it"
             : Describe(mismatches, roundTripDetail);
         return new(adapter.Variant, payload.Name, modelType, passed ? "passed" : "failed",
-            mismatches.Count, mismatches.Kept, roundTrip, message);
+            mismatches.Count, mismatches.Kept, roundTrip, message, PayloadBytes: payload.Utf8.Length);
     }
 
     private static VerificationResult VerifyWrite<T>(ISerializerAdapter adapter, Payload payload)
@@ -129,9 +134,12 @@ public static class Verifier
         var modelType = TypeName(typeof(T));
         var value = (T)ReferenceReader.Read(payload, typeof(T));
         string text;
+        long outputBytes;
         try
         {
-            text = AsText(adapter.BindSerialize(value)());
+            var output = adapter.BindSerialize(value)();
+            text = AsText(output);
+            outputBytes = output is byte[] bytes ? bytes.Length : Encoding.UTF8.GetByteCount(text);
         }
         catch (Exception e)
         {
@@ -153,7 +161,7 @@ public static class Verifier
             ? "serialized output is strict JSON and matches the value field by field"
             : Describe(mismatches, "");
         return new(adapter.Variant, payload.Name, modelType, mismatches.Count == 0 ? "passed" : "failed",
-            mismatches.Count, mismatches.Kept, "skipped", message);
+            mismatches.Count, mismatches.Kept, "skipped", message, PayloadBytes: outputBytes);
     }
 
     private static string AsText(object serialized) => serialized is byte[] bytes ? Encoding.UTF8.GetString(bytes) : (string)serialized;

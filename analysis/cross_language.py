@@ -1,0 +1,102 @@
+"""The cross-language comparison: the cells of groups that declare a `shared_operation` (an operation every lab can
+perform, e.g. untyped-parse), set side by side per shared operation and dataset across labs and runtimes, with time per
+operation, throughput and allocation.
+
+Throughput is the row's `payload_bytes` (the JSON text the operation reads, for a parse; writes, for a serialize; both
+as UTF-8, reported by the lab's verification) over the time per operation, in MB/s (10^6 bytes per second); its
+interval is the time's 99% interval inverted. Nothing is compared as a ratio across labs: a ratio pairs processes of
+one lab build, and each lab's groups have their own baseline. A cell whose group has no shared operation (e.g.
+fast-json-stringify, which needs a schema) stays out of this section, never set beside another operation.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.tables import markdown_table
+from harness.experiments import Experiment
+
+CROSS_LANGUAGE_CHARTS = "cross-language"
+COLUMNS = ["shared_operation", "dataset", "isa_requested", "experiment", "group", "benchmark", "lab", "runtime_requested", "runtime_version", "library",
+           "library_version", "variant", "payload_form", "status", "replicates", "time_ns", "ci99_lower_ns", "ci99_upper_ns",
+           "payload_bytes", "mb_per_s", "mb_per_s_lower", "mb_per_s_upper", "allocated_bytes_per_op", "verification_message", "error"]
+
+
+def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell of a shared-operation group, fastest first within each (shared operation, dataset)."""
+    shared = {(exp.id, group.id): group.shared_operation for exp in experiments for group in exp.groups.values() if group.shared_operation}
+    if cells.empty or not shared:
+        return pd.DataFrame(columns=COLUMNS)
+    keys = list(zip(cells["experiment"], cells["group"]))
+    mine = cells[[key in shared for key in keys]].copy()
+    if mine.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    mine["shared_operation"] = [shared[key] for key in zip(mine["experiment"], mine["group"])]
+    for column in COLUMNS:
+        if column not in mine:
+            mine[column] = None
+    size = pd.to_numeric(mine["payload_bytes"], errors="coerce")
+    mine["mb_per_s"] = size * 1e3 / mine["time_ns"]
+    mine["mb_per_s_lower"] = size * 1e3 / mine["ci99_upper_ns"]
+    mine["mb_per_s_upper"] = size * 1e3 / mine["ci99_lower_ns"]
+    mine["isa_requested"] = mine["isa_requested"].fillna("native")
+    mine = mine.sort_values(["shared_operation", "dataset", "isa_requested", "time_ns"], key=_native_first, na_position="last", kind="stable")
+    return mine[COLUMNS].reset_index(drop=True)
+
+
+def _native_first(column: pd.Series) -> pd.Series:
+    """Sort key: the native ISA level before the others (other columns sort as they are)."""
+    return column.map(lambda level: "" if level == "native" else level) if column.name == "isa_requested" else column
+
+
+def _fmt_time(ns: float) -> str:
+    if pd.isna(ns):
+        return "—"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:,.2f} {unit}"
+    return f"{ns:,.0f} ns"
+
+
+def _fmt(value: float, digits: int = 0) -> str:
+    return "—" if value is None or pd.isna(value) else f"{value:,.{digits}f}"
+
+
+def _who(row: pd.Series) -> str:
+    runtime = row["runtime_version"] if isinstance(row["runtime_version"], str) and row["runtime_version"] else row["runtime_requested"]
+    return f"{row['lab']} ({runtime})"
+
+
+def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None) -> str:
+    """The report's "Cross-language" section: per shared operation and dataset, every lab's cells side by side."""
+    if table.empty:
+        return ""
+    lines = ["## Cross-language", "",
+             "Groups declaring a `shared_operation` in their experiment do the same thing in every lab (an untyped parse of the "
+             "same file, or writing the document such a parse gave back to text), verified against the same canonical digest "
+             "of the dataset before timing. They are set side by side here, fastest first. Times are means over fresh processes "
+             "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written (serialize), "
+             "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's MemoryDiagnoser; "
+             "V8's total allocated bytes on Node 26 and later). No ratio is taken across labs. The table is "
+             "`tables/cross-language.csv`.", ""]
+    headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]", "allocated/op", "n"]
+    for (operation, dataset, level), rows in table.groupby(["shared_operation", "dataset", "isa_requested"], sort=False):
+        body = []
+        best = {lab: rows[(rows["lab"] == lab) & rows["status"].eq("ok")]["time_ns"].min() for lab in rows["lab"].unique()}
+        for _, r in rows.iterrows():
+            if r["status"] not in ("ok", "unverified"):
+                body.append([_who(r), r["library"] or "", r["variant"], r["payload_form"] or "", f"{r['status']}: {r['error'] or ''}", "", "", ""])
+                continue
+            mark = " ⚠ unverified" if r["status"] == "unverified" else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
+            alloc = r["allocated_bytes_per_op"]
+            body.append([_who(r), f"{r['library'] or ''} {r['library_version'] or ''}".strip(), f"{r['variant']}{mark}", r["payload_form"] or "",
+                         f"{_fmt_time(r['time_ns'])} [{_fmt_time(r['ci99_lower_ns'])}, {_fmt_time(r['ci99_upper_ns'])}]",
+                         f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
+                         "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB", _fmt(r["replicates"])])
+        size = rows["payload_bytes"].dropna()
+        note = f" ({int(size.iloc[0]):,} bytes of input)" if operation.endswith("parse") and not size.empty else ""
+        at = "" if level == "native" else f", ISA level {level}"
+        lines += [f"### {operation}: {dataset}{note}{at}", "", markdown_table(headers, body),
+                  "★ the fastest verified cell of its lab.", ""]
+    lines += [f"![{name}](charts/{name}.png) ([SVG](charts/{name}.svg))" for name in charts or []]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,50 @@
+import pandas as pd
+
+from analysis.charts.save import render_figure
+from analysis.charts.throughput import throughput_chart
+from analysis.cross_language import cross_language_markdown, cross_language_table
+from harness.experiments import load_experiments
+
+
+def _cell(benchmark, group, lab, variant, time_ns, payload_bytes, status="ok", runtime="24.21.0", operation="deserialize"):
+    return {"experiment": "006", "isa_requested": "native", "group": group, "benchmark": benchmark, "lab": lab, "variant": variant, "dataset": "twitter",
+            "operation": operation, "runtime_requested": runtime, "runtime_version": runtime, "library": "lib", "library_version": "1.0",
+            "payload_form": "string", "status": status, "replicates": 6, "time_ns": time_ns, "ci99_lower_ns": time_ns * 0.9,
+            "ci99_upper_ns": time_ns * 1.1, "payload_bytes": payload_bytes, "allocated_bytes_per_op": None, "error": None,
+            "verification_message": ""}
+
+
+def _cells():
+    return pd.DataFrame([
+        _cell("parse-string-twitter", "parse-twitter", "reference-node", "json-string", 1_000_000, 600_000),
+        _cell("dotnet-parse-jsondocument-twitter", "dotnet-parse-twitter", "dotnet", "stj-jsondocument", 500_000, 600_000, runtime="10.0.12"),
+        _cell("dotnet-parse-jtoken-twitter", "dotnet-parse-twitter", "dotnet", "newtonsoft-jtoken", 2_000_000, 600_000, status="failed", runtime="10.0.12"),
+        _cell("stringify-fast-json-stringify-canada", "stringify-canada", "reference-node", "fast-json-stringify", 10, 10, operation="serialize"),
+        _cell("other", "not-shared", "dotnet", "x", 1, 1),
+    ])
+
+
+def test_shared_operations_are_set_side_by_side_across_labs_with_throughput_from_the_payload_size():
+    table = cross_language_table([load_experiments()["006"]], _cells())
+    parse = table[table["shared_operation"] == "untyped-parse"]
+    assert list(parse["variant"]) == ["stj-jsondocument", "json-string", "newtonsoft-jtoken"], "fastest first"
+    dotnet = parse.iloc[0]
+    assert dotnet["mb_per_s"] == 1200.0  # 600,000 bytes in 0.5 ms
+    assert dotnet["mb_per_s_lower"] < 1200.0 < dotnet["mb_per_s_upper"], "the time's interval, inverted"
+    assert "other" not in set(table["benchmark"]), "a group without a shared operation stays out"
+    text = cross_language_markdown(table, ["cross-language-untyped-parse"])
+    assert "### untyped-parse: twitter (600,000 bytes of input)" in text
+    assert "stj-jsondocument ★" in text and "json-string ★" in text, "the fastest verified cell of each lab is marked"
+    assert "failed" in text and "charts/cross-language-untyped-parse.png" in text
+
+
+def test_the_throughput_chart_draws_measured_cells_and_lists_failed_ones():
+    table = cross_language_table([load_experiments()["006"]], _cells())
+    fig = throughput_chart(table[table["shared_operation"] == "untyped-parse"], "Cross-language: untyped-parse")
+    assert len(fig.axes[0].patches) >= 2
+    assert any("newtonsoft-jtoken (dotnet) on twitter: failed" in t.get_text() for t in fig.texts)
+    assert set(render_figure(fig)) == {"png", "svg"}
+
+
+def test_no_shared_operation_means_no_section():
+    assert cross_language_markdown(cross_language_table([], _cells())) == ""

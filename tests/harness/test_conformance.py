@@ -1,0 +1,76 @@
+import sys
+import textwrap
+
+import pytest
+
+from harness.backends.native import NativeBackend
+from harness.conformance import SuiteFile, conformance_builds, load_suite, run_parser, verdict
+from harness.defaults import DATASETS_DIR
+from harness.errors import ConfigError, HarnessError
+from harness.labs import LabSpec, load_labs
+
+FAKE_LAB = textwrap.dedent('''
+    import json, os, sys, time
+    args = dict(zip(sys.argv[2::2], sys.argv[3::2]))
+    if args["--parser"] != "p":
+        print("error: unknown conformance parser", file=sys.stderr); sys.exit(2)
+    files = sorted(f for f in os.listdir(args["--files"]) if f.endswith(".json"))
+    with open(args["--out"], "a") as out:
+        for name in files[int(args["--start"]):]:
+            data = open(os.path.join(args["--files"], name), "rb").read()
+            if data == b"CRASH":
+                os._exit(134)
+            if data == b"HANG":
+                time.sleep(30)
+            try:
+                json.loads(data); outcome = "accepted"
+            except ValueError:
+                outcome = "rejected"
+            out.write(json.dumps({"file": name, "outcome": outcome, "detail": "", "ms": 0.01}) + "\\n"); out.flush()
+''')
+
+
+def test_the_shipped_suite_is_checked_against_its_manifest_with_its_expectations():
+    suite = load_suite(DATASETS_DIR)
+    assert len(suite) == 318
+    counts = {e: sum(f.expectation == e for f in suite) for e in ("accept", "reject", "either")}
+    assert counts == {"accept": 95, "reject": 188, "either": 35}
+    assert [f.name for f in suite] == sorted(f.name for f in suite)
+
+
+def test_a_changed_suite_file_is_refused(tmp_path):
+    root = tmp_path / "conformance" / "test_parsing"
+    root.mkdir(parents=True)
+    (root / "y_a.json").write_text("[1]")
+    (tmp_path / "conformance" / "MANIFEST.tsv").write_text("path\tbytes\tsha256\texpectation\ntest_parsing/y_a.json\t3\t" + "0" * 64 + "\taccept\n")
+    with pytest.raises(ConfigError, match="differs from MANIFEST.tsv"):
+        load_suite(tmp_path)
+
+
+def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_process(tmp_path):
+    files = tmp_path / "files"
+    files.mkdir()
+    suite = []
+    for name, content, expectation in [("a_ok.json", b"[1]", "accept"), ("b_crash.json", b"CRASH", "either"), ("c_bad.json", b"[1,]", "reject"),
+                                       ("d_hang.json", b"HANG", "reject"), ("e_bad.json", b"{", "accept")]:
+        (files / name).write_bytes(content)
+        suite.append(SuiteFile(name, expectation, ""))
+    script = tmp_path / "lab.py"
+    script.write_text(FAKE_LAB)
+    lab = LabSpec("fake", tmp_path, "Python", "samples", (), (), (sys.executable, str(script)), {})
+    records = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.5)
+    assert [(r["file"], r["outcome"], r["verdict"]) for r in records] == [
+        ("a_ok.json", "accepted", "passed"), ("b_crash.json", "crashed", "crashed"), ("c_bad.json", "rejected", "passed"),
+        ("d_hang.json", "hung", "hung"), ("e_bad.json", "rejected", "wrongly rejected")]
+    assert "exit code 134" in records[1]["detail"] and "killed" in records[3]["detail"]
+    assert len(list((tmp_path / "work").glob("p.*.jsonl"))) == 3, "one process, then one after the crash and one after the hang"
+    with pytest.raises(HarnessError, match="cannot run conformance parser q"):
+        run_parser(NativeBackend(set()), lab, "q", suite, files, tmp_path / "work2", None)
+
+
+def test_verdicts_and_one_build_per_lab():
+    assert verdict("accept", "rejected") == "wrongly rejected" and verdict("either", "rejected") == "rejected (allowed)"
+    assert verdict("reject", "hung") == "hung"
+    dotnet = load_labs()["dotnet"]
+    builds = {b.target: b for b in (dotnet.for_runtime("8.0.0"), dotnet.for_runtime("10.0.12"))}
+    assert conformance_builds(builds)["dotnet"].runtime == "10.0.12"
