@@ -14,13 +14,13 @@ const fatal = new TextDecoder('utf-8', { fatal: true });
 export const PARSERS = [
   {
     parser: 'json-parse-buffer',
-    library: 'JSON.parse',
+    library: 'JSON (V8 built-in)',
     description: "JSON.parse of Buffer.toString('utf8') (invalid UTF-8 becomes U+FFFD, a byte order mark is kept), as a server decodes a body",
     parse: (bytes) => JSON.parse(bytes.toString('utf8')),
   },
   {
     parser: 'json-parse-strict-utf8',
-    library: 'JSON.parse',
+    library: 'JSON (V8 built-in)',
     description: "JSON.parse of the bytes decoded with TextDecoder('utf-8', {fatal: true}): invalid UTF-8 is rejected, a byte order mark dropped",
     parse: (bytes) => JSON.parse(fatal.decode(bytes)),
   },

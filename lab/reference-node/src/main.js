@@ -25,7 +25,7 @@ function listing() {
       variant: v.variant, library: v.library, library_version: v.libraryVersion, payload_form: v.payloadForm,
       model_binding: v.modelBinding, operations: v.operations, description: v.description,
     })),
-    parsers: PARSERS.map((p) => ({ parser: p.parser, library: p.library, library_version: process.versions.node, description: p.description })),
+    parsers: PARSERS.map((p) => ({ parser: p.parser, library: p.library, library_version: process.versions.v8, description: p.description })),
   };
 }
 
