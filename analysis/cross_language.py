@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.tables import markdown_table
+from analysis.tables import format_ns, markdown_table
 from harness.experiments import Experiment
 
 CROSS_LANGUAGE_CHARTS = "cross-language"
@@ -49,15 +49,6 @@ def _native_first(column: pd.Series) -> pd.Series:
     return column.map(lambda level: "" if level == "native" else level) if column.name == "isa_requested" else column
 
 
-def _fmt_time(ns: float) -> str:
-    if pd.isna(ns):
-        return "—"
-    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
-        if ns >= scale:
-            return f"{ns / scale:,.2f} {unit}"
-    return f"{ns:,.0f} ns"
-
-
 def _fmt(value: float, digits: int = 0) -> str:
     return "—" if value is None or pd.isna(value) else f"{value:,.{digits}f}"
 
@@ -90,7 +81,7 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
             mark = " ⚠ unverified" if r["status"] == "unverified" else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
             alloc = r["allocated_bytes_per_op"]
             body.append([_who(r), f"{r['library'] or ''} {r['library_version'] or ''}".strip(), f"{r['variant']}{mark}", r["payload_form"] or "",
-                         f"{_fmt_time(r['time_ns'])} [{_fmt_time(r['ci99_lower_ns'])}, {_fmt_time(r['ci99_upper_ns'])}]",
+                         f"{format_ns(r['time_ns'])} [{format_ns(r['ci99_lower_ns'])}, {format_ns(r['ci99_upper_ns'])}]",
                          f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
                          "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB", _fmt(r["replicates"])])
         size = rows["payload_bytes"].dropna()

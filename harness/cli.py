@@ -157,10 +157,15 @@ def _images(args: argparse.Namespace) -> int:
     names = _split(args.lab) or [n for n, lab in labs.items() if lab.container]
     runtimes = _split(args.runtime)
     platform = args.platform or f"linux/{DOCKER_ARCH_HOST}"
-    # A runtime name applies to the labs that have it; a lab whose Dockerfile cannot build this platform is left out.
-    builds = [find_lab(labs, name).for_runtime(runtime) for name in names
-              if args.lab or (labs[name].container and platform in labs[name].container.platforms)
-              for runtime in ([r for r in runtimes if r in labs[name].runtime_names] if runtimes and not args.lab else runtimes or labs[name].runtime_names)]
+    # Without --lab, a lab whose Dockerfile cannot build this platform is left out, and a runtime name applies to the
+    # labs that have it.
+    builds = []
+    for name in names:
+        lab = find_lab(labs, name)
+        if not args.lab and platform not in lab.container.platforms:
+            continue
+        wanted = runtimes or lab.runtime_names
+        builds += [lab.for_runtime(runtime) for runtime in wanted if args.lab or runtime in lab.runtime_names]
     if not builds:
         raise HarnessError(f"no lab image matches --runtime {args.runtime} for {platform}", "run `python3 -m harness list` for the labs and their runtimes")
     images = [backend.image(build) for build in builds]
@@ -199,7 +204,7 @@ def _conformance(args: argparse.Namespace) -> int:
             build.check_requirements()
         backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
     try:
-        out = run_conformance(run_dir, builds, lambda build: backend, DATASETS_DIR, environment.get("lab_cpuset") or None,
+        out = run_conformance(run_dir, builds, backend, DATASETS_DIR, environment.get("lab_cpuset") or None,
                               progress=lambda line: print(line, file=sys.stderr))
     finally:
         backend.close()

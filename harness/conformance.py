@@ -23,6 +23,7 @@ import subprocess
 import time
 from typing import Any
 
+from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.errors import ConfigError, HarnessError
 from harness.labs import LabSpec
 
@@ -72,8 +73,6 @@ def verdict(expectation: str, outcome: str) -> str:
 def run_parser(backend: Any, lab: LabSpec, parser: str, suite: list[SuiteFile], files_dir: pathlib.Path, work_dir: pathlib.Path,
                cpuset: str | None, file_timeout_s: float = FILE_TIMEOUT_S) -> list[dict[str, Any]]:
     """Every suite file through one parser of one lab build: one record per file (crashes and hangs included)."""
-    from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
-
     work_dir.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []
     start, attempt = 0, 0
@@ -144,16 +143,14 @@ def conformance_builds(labs: dict[str, LabSpec]) -> dict[str, LabSpec]:
     return chosen
 
 
-def run_conformance(run_dir: pathlib.Path, builds: dict[str, LabSpec], backend_for, datasets_dir: pathlib.Path, cpuset: str | None,
+def run_conformance(run_dir: pathlib.Path, builds: dict[str, LabSpec], backend: Any, datasets_dir: pathlib.Path, cpuset: str | None,
                     progress=print) -> pathlib.Path:
     """Every parser of every lab build over the suite; writes run_dir/conformance.jsonl (one record per lab, parser and
-    file) and keeps each process's output and log under run_dir/raw/conformance/<lab>/. `backend_for(build)` is the
-    backend that runs a build. Returns the path of conformance.jsonl."""
+    file) and keeps each process's output and log under run_dir/raw/conformance/<lab>/. Returns the path of conformance.jsonl."""
     suite = load_suite(datasets_dir)
     files_dir = (datasets_dir / SUITE_FOLDER / PARSING_FOLDER).resolve()
     records = []
     for name, build in builds.items():
-        backend = backend_for(build)
         listing = backend.call(build, ["list"], {})
         parsers = listing.get("parsers") or []
         if not parsers:

@@ -191,24 +191,17 @@ class DockerBackend(NativeBackend):
         except OSError:
             return None
 
-    def _stop(self, process: _Process) -> None:
-        """Stops the container itself (killing the docker CLI would leave the lab running in it); a long-lived one is
-        removed, and the next cell starts a new one."""
-        if process.container is not None and self.cell_containers is not None:
-            self.cell_containers.discard(process.container)
-        else:
-            docker("kill", process.popen.args[process.popen.args.index("--name") + 1], timeout=30)
-        process.popen.kill()
-
     def _finish(self, process: _Process) -> CellRun:
         """As natively; after a failed process, a long-lived container that has died is forgotten (the next cell starts one)."""
         run = super()._finish(process)
-        if run.error is not None and process.container is not None and self.cell_containers is not None:
-            self.cell_containers.forget_if_stopped(process.container)
+        container = process.launch.container if process.launch else None
+        if run.error is not None and container is not None and self.cell_containers is not None:
+            self.cell_containers.forget_if_stopped(container)
         return run
 
     def terminate(self, launch: Launch, popen: subprocess.Popen) -> None:
-        """Stops the container the command runs in (a long-lived one is removed), then the docker CLI."""
+        """Stops the container the command runs in (killing the docker CLI alone would leave the lab running there; a
+        long-lived one is removed, and the next cell starts a new one), then the docker CLI."""
         if launch.container is not None:
             self.abandon(launch)
         elif "--name" in launch.argv:

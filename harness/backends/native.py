@@ -134,7 +134,7 @@ class NativeBackend:
 
     def _stop(self, process: _Process) -> None:
         """Stops a process that ran over its time."""
-        process.popen.kill()
+        self.terminate(process.launch or Launch(list(process.popen.args), None, None), process.popen)
 
     def terminate(self, launch: Launch, popen: subprocess.Popen) -> None:
         """Stops a command started from `launch` (and, elsewhere, what it started there)."""
@@ -224,7 +224,7 @@ class NativeBackend:
         cpus = parse_cpuset(request.cpuset)
         before = read_cpu_times(cpus)
         popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, stdout=log, stderr=subprocess.STDOUT)
-        return _Process(request, popen, log, cpus, before, time.monotonic(), container=launch.container)
+        return _Process(request, popen, log, cpus, before, time.monotonic(), launch)
 
     def _finish(self, process: _Process) -> CellRun:
         request = process.request
@@ -249,7 +249,7 @@ class _Process:
     cpus: tuple[int, ...]
     before: CpuTimes | None
     started: float
-    container: str | None = None  # the long-lived container it runs in (DockerBackend)
+    launch: Launch | None = None  # how it was started (a container backend stops it through this)
     wall_s: float = 0.0
     returncode: int | None = None
     rusage: resource.struct_rusage | None = None
