@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.defaults import ENVIRONMENT_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
+from harness.defaults import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.errors import HarnessError
 from harness.scheduler import CALIBRATION_FILE
 from harness.store import RunStore
@@ -25,6 +25,7 @@ class RunData:
     run: dict[str, Any]
     calibrations: list[dict[str, Any]]
     timeline: list[dict[str, Any]]
+    groups: list[dict[str, Any]]  # how each group stopped, per session (groups.jsonl; empty for runs made before it was recorded)
 
 
 def load_run(directory: pathlib.Path) -> RunData:
@@ -36,4 +37,5 @@ def load_run(directory: pathlib.Path) -> RunData:
     rows = pd.DataFrame([row.to_dict() for row in store.rows().values()])
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
     run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
-    return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE), store.json_lines(TIMELINE_FILE))
+    return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE), store.json_lines(TIMELINE_FILE),
+                   store.json_lines(GROUPS_FILE))

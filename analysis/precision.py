@@ -1,4 +1,5 @@
-"""How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), or fixed rounds."""
+"""How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), stopped by the run's
+time budget, or fixed rounds."""
 
 from __future__ import annotations
 
@@ -8,10 +9,18 @@ import pandas as pd
 
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
+from harness.stopping import BUDGET
 
 
-def group_precision(cells: pd.DataFrame, target: float | None) -> pd.DataFrame:
-    """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state."""
+def budget_stopped(groups: list[dict[str, Any]]) -> set[tuple[str, str, str, str]]:
+    """(ISA level, experiment, group, runtime) of the groups whose last session stopped them for the run's time budget."""
+    last = {(g["isa_level"], g["experiment"], g["group"], g["runtime"]): g["state"] for g in groups}
+    return {key for key, state in last.items() if state == BUDGET}
+
+
+def group_precision(cells: pd.DataFrame, target: float | None, budget: set[tuple[str, str, str, str]] = frozenset()) -> pd.DataFrame:
+    """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state. A group in
+    `budget` that had not reached the target is 'budget': the run's time budget stopped it, not its own cap."""
     comparable = cells[cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]]
     out = []
     for (level, experiment, group, runtime), g in cells[cells["status"].isin(MEASURED)].groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
@@ -21,26 +30,32 @@ def group_precision(cells: pd.DataFrame, target: float | None) -> pd.DataFrame:
         if target is None or mine.empty:
             state = "fixed rounds" if not mine.empty else "nothing to compare"
         else:
-            state = "precise" if pd.notna(widest) and widest <= target else "imprecise"
+            state = "precise" if pd.notna(widest) and widest <= target else BUDGET if (level, experiment, group, runtime) in budget else "imprecise"
         out.append({"isa_level": level, "runtime": runtime, "experiment": experiment, "group": group, "processes_per_cell": int(g["replicates"].max()),
                     "widest_ratio_rel_ci99": widest, "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
                     "machine_s": float(g["duration_s"].sum()), "state": state})
     return pd.DataFrame(out)
 
 
-def precision_markdown(cells: pd.DataFrame, run: dict[str, Any]) -> str:
+def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[dict[str, Any]] = ()) -> str:
     """The 'Precision' section: each group against the stopping rule's target."""
     target = (run.get("stopping") or {}).get("target_rel_ci")
-    table = group_precision(cells, target)
+    table = group_precision(cells, target, budget_stopped(list(groups)))
     if table.empty:
         return ""
     imprecise = int((table["state"] == "imprecise").sum())
+    short = int((table["state"] == BUDGET).sum())
     goal = f"target: every ratio within ±{100 * target:.2g}% (99% CI)" if target else "fixed number of rounds, no precision target"
-    text = (f"## Precision\n\nPer group ({goal}); {imprecise} of {len(table)} groups stopped at a cap before reaching it.\n\n")
+    text = f"## Precision\n\nPer group ({goal}); {imprecise} of {len(table)} groups stopped at a cap before reaching it"
+    budget = run.get("budget")
+    if budget:
+        text += (f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at least "
+                 f"{budget['floor_rounds']} rounds each)")
+    text += ".\n\n"
 
     def pct(v) -> str:
         return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
     return text + markdown_table(["ISA level (· runtime)", "Experiment", "Group", "Processes per cell", "Widest ratio CI", "Median ratio CI", "Machine time", "State"],
                                  [[r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"), r.experiment, r.group, r.processes_per_cell, pct(r.widest_ratio_rel_ci99),
-                                   pct(r.median_ratio_rel_ci99), f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state == "imprecise" else r.state]
+                                   pct(r.median_ratio_rel_ci99), f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state]
                                   for r in table.itertuples()])

@@ -202,6 +202,10 @@ def method_markdown(run: dict[str, Any]) -> str:
             f"±{100 * stopping['target_rel_ci']:.2g}% or the group reached {stopping.get('max_rounds')} rounds"
             + (" or " + " or ".join(caps) if caps else "") if stopping.get("target_rel_ci")
             else f"{stopping.get('min_rounds', '?')} round(s)")
+    budget = run.get("budget")
+    if budget:
+        rule += (f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in proportion to "
+                 f"their minimum rounds, which could cut a group short of that rule but not below {budget['floor_rounds']} rounds")
     return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
             f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design'), '')}); {rule}. "
             "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t 99% interval "
@@ -239,12 +243,13 @@ class ReportInputs:
     cold: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cold_start.cold_table()
     cross_language: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cross_language.cross_language_table()
     conformance: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.conformance.load_conformance()
+    groups: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
 
 
 def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
     """The whole report.md text."""
     i = inputs
-    sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run),
+    sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run, i.groups),
                 timing_markdown(i.rows, i.timeline),
                 noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), runtimes_markdown(i.experiments, i.verdicts, i.env),
                 versions_markdown(i.experiments, i.env, i.cells),

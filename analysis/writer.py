@@ -97,7 +97,7 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     cold = cold_table(cold_rows)
     inputs = ReportInputs(experiments, cells, rows, verdict_table(experiments, cells, rows), data.environment, data.run,
                           _settings(cells), data.calibrations, data.timeline, cold, cross_language_table(experiments, cells),
-                          load_conformance(data.directory))
+                          load_conformance(data.directory), data.groups)
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))

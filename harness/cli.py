@@ -69,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="docker backend: start a fresh container for every lab process instead of `docker exec` into one "
                           "long-lived container per image and CPU set")
     run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones when built, else upstream), local or upstream")
+    run.add_argument("--budget", type=float, metavar="MINUTES",
+                     help="time budget of this session in minutes instead of the profile's (0: none); extra rounds stop when it runs short")
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument("--strict", action="store_true",
                      help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)")
@@ -101,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     options = _options(args, run_id=args.run_id, resume=args.resume, results_dir=args.results_dir, lab_cpuset=args.cpuset,
-                       harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration)
+                       harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration, budget_min=args.budget)
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
     backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image,

@@ -23,6 +23,8 @@ ENVIRONMENT_FILE = "environment.json"
 RUN_FILE = "run.json"
 #: Where each session of a run spent its wall time (one JSON line per phase: prepare, calibration, session).
 TIMELINE_FILE = "timeline.jsonl"
+#: How each group of a session stopped (one JSON line per group and session: state, rounds, widest ratio CI, machine time).
+GROUPS_FILE = "groups.jsonl"
 RAW_DIR = "raw"
 LOGS_DIR = "logs"
 

@@ -43,6 +43,20 @@ class Stopping:
 
 
 @dataclass(frozen=True)
+class BudgetSpec:
+    """A profile's run budget (harness/budget.py): minutes for the whole session, and the rounds every unit gets even past it."""
+
+    minutes: float
+    floor_rounds: int
+
+    def __post_init__(self) -> None:
+        if self.minutes <= 0:
+            raise ValueError(f"budget minutes must be positive, got {self.minutes}")
+        if self.floor_rounds < 1:
+            raise ValueError(f"budget floor_rounds must be at least 1, got {self.floor_rounds}")
+
+
+@dataclass(frozen=True)
 class Profile:
     """One named preset."""
 
@@ -57,6 +71,7 @@ class Profile:
     only_claimed: bool = False
     runtimes: tuple[str, ...] = ("claims",)
     cold: ColdSettings = ColdSettings()
+    budget: BudgetSpec | None = None
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -83,6 +98,7 @@ def _profile(name: str, spec: dict) -> Profile:
         only_claimed=bool(spec.get("only_claimed", False)),
         runtimes=tuple(spec.get("runtimes", ("claims",))),
         cold=ColdSettings(**spec.get("cold", {})),
+        budget=BudgetSpec(float(spec["budget"]["minutes"]), int(spec["budget"]["floor_rounds"])) if "budget" in spec else None,
     )
 
 

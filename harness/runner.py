@@ -10,9 +10,11 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.backends.base import Backend
+from harness.budget import RunBudget
 from harness.datasets import load_manifest
 from harness.defaults import CELL_TIMEOUT_S, DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, EXPERIMENTS_DIR, LABS_DIR, LOGS_DIR, PROFILES_FILE, RESULTS_DIR, RUN_FILE, SCHEMA_VERSION
 from harness.designs import DESIGNS, Design, group_key
@@ -25,7 +27,7 @@ from harness.labs import LabSpec, find_lab, load_labs
 from harness.pinning import CpuPlan, pin_current_process, plan_cpus
 from harness.plan import builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
-from harness.profiles import Stopping, find_profile, load_profiles
+from harness.profiles import BudgetSpec, Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
 from harness.records import DEFAULT_RUNTIME, STEADY, Cell, ColdSettings, JobSettings
 from harness.scheduler import Session
@@ -56,6 +58,8 @@ class RunOptions:
     pin_harness: bool = True
     design: str | None = None
     calibrate: bool = True
+    budget_min: float | None = None  # the session's time budget in minutes instead of the profile's; 0: none
+    clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
 
 
 @dataclass(frozen=True)
@@ -79,12 +83,17 @@ class Plan:
     design: Design
     stopping: Stopping
     cold: ColdSettings = ColdSettings()
+    budget: BudgetSpec | None = None
 
     def estimate(self) -> str:
         """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
         steady = [c for c in self.cells if c.measure == STEADY]
-        return describe_estimate(self.job, self.stopping, len(steady), len({group_key(c) for c in steady}), self.design.lab_cpus_needed,
+        text = describe_estimate(self.job, self.stopping, len(steady), len({group_key(c) for c in steady}), self.design.lab_cpus_needed,
                                  len(self.cells) - len(steady), self.cold)
+        if self.budget is None:
+            return text
+        return (f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
+                f"(extra rounds only while it holds; every group gets at least {min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)")
 
     def selection(self) -> dict:
         """What run.json records, and what a resumed run must match."""
@@ -116,15 +125,19 @@ def resolve_plan(options: RunOptions) -> Plan:
     design_name = options.design or profile.design
     if design_name not in DESIGNS:
         raise UnknownNameError("design", design_name, DESIGNS)
+    budget = profile.budget
+    if options.budget_min is not None:
+        budget = BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds) if options.budget_min > 0 else None
     return Plan(profile.name, cells, labs, isa, profile.job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping,
-                profile.cold)
+                profile.cold, budget)
 
 
 def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     selection = plan.selection()
     if not options.resume:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
-        store.write_json(RUN_FILE, {"schema_version": SCHEMA_VERSION, "run_id": store.run_id, **selection})
+        budget = None if plan.budget is None else dataclasses.asdict(plan.budget)
+        store.write_json(RUN_FILE, {"schema_version": SCHEMA_VERSION, "run_id": store.run_id, **selection, "budget": budget})
         return store
     store = RunStore.open(options.results_dir, options.run_id)
     recorded = store.read_json(RUN_FILE)
@@ -178,6 +191,7 @@ def plan_summary(plan: Plan) -> str:
 def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     """The whole run: plan, build, probe, then the replicate loop, storing each row as it finishes."""
     started = time.monotonic()
+    budget_started = options.clock()
     plan = resolve_plan(options)
     cpus = plan_cpus(options.lab_cpuset, options.harness_cpuset, lab_count=plan.design.lab_cpus_needed)
     store = _open_store(options, plan)
@@ -198,7 +212,8 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
                 progress.note(f"{lab_probe.lab} ISA level {level.level}: {level.state}: {level.detail}")
     session = Session(store, backend, plan.design, plan.stopping, plan.job, probes, plan.levels, plan.labs,
                       tuple(str(c) for c in cpus.lab), plan.profile_name, options.datasets_dir.resolve(),
-                      options.cell_timeout_s, progress, calibrate=options.calibrate, cold=plan.cold)
+                      options.cell_timeout_s, progress, calibrate=options.calibrate, cold=plan.cold,
+                      budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock))
     try:
         session.run(plan.cells)
     finally:

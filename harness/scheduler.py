@@ -1,4 +1,5 @@
-"""The replicate loop: units of cells, round after round, until each group's stopping rule is met.
+"""The replicate loop: units of cells, round after round, until each group's stopping rule is met (or the unit's
+share of the run budget, harness/budget.py, is spent).
 
 Each round of a unit is laid out by the run's design (sequential, interleaved, duet); every
 process's row is stored the moment it ends. Before each ISA level and at the end, the calibration
@@ -15,8 +16,9 @@ import time
 from dataclasses import dataclass
 
 from harness.backends.base import Backend, CellRequest, CellRun
+from harness.budget import CALIBRATION_S, RunBudget, round_fits, typical_process_s, unit_share
 from harness.calibration import WORKLOADS, calibrate
-from harness.defaults import LOGS_DIR, RAW_DIR
+from harness.defaults import GROUPS_FILE, LOGS_DIR, RAW_DIR, SCHEMA_VERSION
 from harness.designs import Design, Placement, Slot, Unit, group_key
 from harness.errors import HarnessError
 from harness.isa import IsaLevel
@@ -26,10 +28,11 @@ from harness.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
 from harness.cold import variant_info, verify_cold_cell
+from harness.estimate import cold_cell_seconds
 from harness.normalize.hyperfine import normalize_cold_cell
 from harness.records import COLD, DEFAULT_RUNTIME, STEADY, UNAVAILABLE, Cell, ColdSettings, JobSettings, ResultRow, row_key
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
-from harness.stopping import GroupStatus, group_status, row_group
+from harness.stopping import BUDGET, GroupStatus, group_status, row_group
 from harness.store import RunStore
 
 #: Row statuses a resumed run does not run again.
@@ -58,6 +61,7 @@ class Session:
     progress: RunProgress
     calibrate: bool = True
     cold: ColdSettings = ColdSettings()
+    budget: RunBudget | None = None
 
     def __post_init__(self) -> None:
         self.rows: dict[str, ResultRow] = dict(self.store.rows())
@@ -71,35 +75,45 @@ class Session:
         for cell in cells:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
+        units = self.design.units([c for c in runnable if c.measure == STEADY])
+        cold = [c for c in runnable if c.measure == COLD]
         level = None
-        for unit in self.design.units([c for c in runnable if c.measure == STEADY]):
+        for index, unit in enumerate(units):
             if unit.isa_level != level:
                 level = unit.isa_level
                 self._calibrate(f"before {level}")
-            self.run_unit(unit)
-        for cell in runnable:
-            if cell.measure == COLD and not self._finished(row_key(cell.cell_id, 1)):
+            self.run_unit(unit, self._share(units[index:], cold))
+        for cell in cold:
+            if not self._finished(row_key(cell.cell_id, 1)):
                 self.progress.started(cell)
                 self._store(self._cold_row(cell))
         self._calibrate("end")
 
-    def run_unit(self, unit: Unit) -> dict[tuple[str, str, str], GroupStatus]:
-        """Rounds of one unit until all its groups have stopped; returns their final status."""
+    def run_unit(self, unit: Unit, share_s: float | None = None) -> dict[tuple[str, str, str, str], GroupStatus]:
+        """Rounds of one unit until all its groups have stopped, or until the next round would not fit the unit's share of
+        the run budget (`share_s`; the budget's floor rounds always run); returns the groups' final status."""
         groups = {group_key(c) for c in unit.cells}
+        started = self.budget.clock() if self.budget else 0.0
         round_index = 0
         while True:
             statuses = {g: group_status(self._group_rows(g), round_index, self.stopping) for g in groups}
             active = [c for c in unit.cells if not statuses[group_key(c)].finished and c.cell_id not in self.broken]
             if not active:
                 break
+            slots = [slot for slot in self.design.round(active, round_index + 1, self.lab_cpus)
+                     if not all(self._finished(row_key(p.cell.cell_id, round_index + 1, p.partner)) for p in slot)]
+            if share_s is not None and round_index >= self.budget.spec.floor_rounds and not round_fits(
+                    self.budget.clock() - started, len(slots) * self._process_s(), share_s):
+                statuses = {g: s if s.finished else dataclasses.replace(s, state=BUDGET) for g, s in statuses.items()}
+                break
             round_index += 1
-            for slot in self.design.round(active, round_index, self.lab_cpus):
-                if all(self._finished(row_key(p.cell.cell_id, round_index, p.partner)) for p in slot):
-                    continue
+            for slot in slots:
                 self.run_slot(slot, round_index)
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
             self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
+            self.store.append_json_line(GROUPS_FILE, {"schema_version": SCHEMA_VERSION, "isa_level": g[0], "experiment": g[1], "group": g[2],
+                                                      "runtime": g[3], **dataclasses.asdict(status)})
         return statuses
 
     def run_slot(self, slot: Slot, round_index: int) -> list[ResultRow]:
@@ -117,6 +131,25 @@ class Session:
         return rows
 
     # -- pieces -----------------------------------------------------------------------------------------
+
+    def _share(self, units: list[Unit], cold: list[Cell]) -> float | None:
+        """The first of `units`' share of the run budget (harness/budget.py), or None without a budget."""
+        if self.budget is None:
+            return None
+        per_process = self._process_s()
+        costs = [self.stopping.min_rounds * len(self.design.round(list(u.cells), 1, self.lab_cpus)) * per_process for u in units]
+        levels = len({u.isa_level for u in units[1:]} - {units[0].isa_level}) + 1
+        pending_cold = sum(1 for c in cold if not self._finished(row_key(c.cell_id, 1)))
+        reserve = pending_cold * cold_cell_seconds(self.cold) + (levels if self.calibrate else 0) * CALIBRATION_S
+        share = unit_share(self.budget.remaining_s(), reserve, costs)
+        if share < costs[0] and self.stopping.min_rounds > self.budget.spec.floor_rounds:
+            self.progress.note(f"run budget: {self.budget.remaining_s() / 60:.1f} min left for {len(units)} unit(s) and "
+                               f"{pending_cold} cold cell(s); {units[0].name} gets {share:.0f} s, "
+                               f"{costs[0]:.0f} s would buy its {self.stopping.min_rounds} rounds")
+        return share
+
+    def _process_s(self) -> float:
+        return typical_process_s(self.rows.values(), self.job)
 
     def _level(self, cell: Cell) -> LevelProbe:
         return self.probes[cell.target].levels[cell.isa_level]

@@ -17,8 +17,9 @@ from harness.pairing import Replicate, paired_ratio_interval
 from harness.profiles import Stopping
 from harness.records import MEASURED, ResultRow
 
-#: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done.
-RUNNING, PRECISE, IMPRECISE, DONE = "running", "precise", "imprecise", "done"
+#: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done; stopped by the
+#: run's time budget (harness/budget.py) before its own rule was met.
+RUNNING, PRECISE, IMPRECISE, DONE, BUDGET = "running", "precise", "imprecise", "done", "budget"
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,23 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Wall seconds every fake steady-state process takes (on its FakeClock too).
+PROCESS_S = 2.0
+
+
 def process_offset(key: str, spread: float) -> float:
     """A deterministic stand-in for a fresh process's own speed: 1 ± spread, fixed by the key."""
     return 1.0 + spread * ((zlib.crc32(key.encode()) % 2001) / 1000.0 - 1.0)
+
+
+class FakeClock:
+    """A simulated monotonic clock for the run budget: it moves only when a fake process 'runs'."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class FakeBackend:
@@ -44,7 +58,7 @@ class FakeBackend:
     def __init__(self, fixture_dir: pathlib.Path, *, ignored_switches: frozenset[str] = frozenset(),
                  failing_cells: frozenset[str] = frozenset(), failing_verification: frozenset[tuple[str, str]] = frozenset(),
                  native_flags: dict[str, Any] | None = None, time_scale: dict[str, float] | None = None,
-                 process_spread: float = 0.0, interference_ms: dict[str, float] | None = None) -> None:
+                 process_spread: float = 0.0, interference_ms: dict[str, float] | None = None, clock: FakeClock | None = None) -> None:
         self._fixture = fixture_dir
         self._ignored = ignored_switches
         self._failing_cells = failing_cells
@@ -52,6 +66,7 @@ class FakeBackend:
         self._time_scale = time_scale or {}
         self._spread = process_spread
         self._interference = interference_ms or {}
+        self.clock = clock or FakeClock()
         self._env = json.loads((fixture_dir / "env.json").read_text())
         self._listing = json.loads((fixture_dir / "list.json").read_text())
         if native_flags is not None:
@@ -116,6 +131,7 @@ class FakeBackend:
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake cold run of {cell.cell_id}\n")
         usage = ProcessUsage(wall_s=1.0)
+        self.clock.now += usage.wall_s
         if cell.cell_id in self._failing_cells:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
         cold = request.cold
@@ -135,13 +151,14 @@ class FakeBackend:
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         self.slots.append([r.cell.cell_id for r in requests])
+        self.clock.now += PROCESS_S  # the slot's processes run at the same time
         return [self._run_one(request) for request in requests]
 
     def _run_one(self, request: CellRequest) -> CellRun:
         cell = request.cell
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake run of {cell.cell_id}\n")
-        usage = ProcessUsage(wall_s=2.0, lab_cpu_s=1.9, cpu_other_ms=self._interference.get(cell.cell_id, 0.0), steal_ms=0.0,
+        usage = ProcessUsage(wall_s=PROCESS_S, lab_cpu_s=1.9, cpu_other_ms=self._interference.get(cell.cell_id, 0.0), steal_ms=0.0,
                              involuntary_context_switches=3)
         if cell.cell_id in self._failing_cells:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))

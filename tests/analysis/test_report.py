@@ -8,7 +8,9 @@ import pytest
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
 from analysis.verdicts import verdict_table
 from analysis.writer import write_report
+from harness.backends.fake import FakeBackend, FakeClock
 from harness.experiments import load_experiments
+from harness.runner import RunOptions, execute_run
 
 from tests.conftest import FIXTURES
 
@@ -92,3 +94,15 @@ def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_
     assert len(cold) == 4 and set(cold["runtime"]) == {"8.0.0", "10.0.12"}
     results = pd.read_csv(out / "tables" / "results.csv", dtype={"experiment": str})
     assert set(results["experiment"]) == {"001"}  # steady-state cells only: cold starts have no ratios or verdicts
+
+
+def test_groups_the_run_budget_cut_short_are_named_in_the_precision_section_and_the_method(tmp_path):
+    clock = FakeClock()
+    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.05, clock=clock)
+    options = RunOptions(profile="default", runtimes=("10.0.12",), experiments=("001",), isa_levels=("native",), results_dir=tmp_path,
+                         lab_cpuset="0", pin_harness=False, calibrate=False, budget_min=0.5, clock=clock)
+    run_dir = execute_run(options, backend).directory
+    report = write_report(run_dir).read_text()
+    precision = report[report.index("## Precision"):].split("\n## ")[0]
+    assert "were stopped by the run's time budget (0.5 min" in precision and "**budget**" in precision
+    assert "a time budget of 0.5 min" in report

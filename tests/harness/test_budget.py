@@ -1,0 +1,95 @@
+"""The run budget: shares of the time left, the round rule, and whole runs on a simulated clock."""
+
+import dataclasses
+import json
+from collections import Counter
+from types import SimpleNamespace
+
+import pytest
+
+from harness.backends.fake import PROCESS_S, FakeBackend, FakeClock
+from harness.budget import round_fits, typical_process_s, unit_share
+from harness.profiles import BudgetSpec, load_profiles
+from harness.records import JobSettings
+from harness.runner import execute_run, resolve_plan
+
+
+def test_a_unit_gets_what_is_left_after_the_reserve_in_proportion_to_its_minimum_rounds():
+    assert unit_share(100.0, 20.0, [10.0, 30.0]) == pytest.approx(20.0)
+    assert unit_share(100.0, 20.0, [30.0]) == pytest.approx(80.0)
+    assert unit_share(10.0, 20.0, [10.0, 30.0]) == 0.0  # past the budget: no share (the floor rounds still run)
+
+
+def test_a_round_runs_when_the_spend_after_it_stays_within_the_share_to_the_nearest_round():
+    assert round_fits(spent_s=50, round_cost_s=10, share_s=56)  # 5.6 rounds of share buy a sixth
+    assert not round_fits(spent_s=50, round_cost_s=10, share_s=54)
+    assert round_fits(spent_s=0, round_cost_s=0, share_s=0)  # a round already done (resume) costs nothing
+
+
+def test_the_process_time_is_the_median_of_those_timed_else_the_jobs_estimate():
+    job = JobSettings(warmup_count=1, iteration_count=10, iteration_time_ms=100)
+    rows = [SimpleNamespace(duration_s=d, measure="steady") for d in (2.0, 3.0, 9.0)] + [SimpleNamespace(duration_s=60.0, measure="cold")]
+    assert typical_process_s(rows, job) == 3.0
+    assert typical_process_s([], job) == pytest.approx(0.8 + 16 * 0.1 * 1.1)  # overhead, 5 pilot + 11 iterations
+
+
+def test_a_budget_must_be_positive_and_keep_a_round():
+    with pytest.raises(ValueError):
+        BudgetSpec(0, 2)
+    with pytest.raises(ValueError):
+        BudgetSpec(10, 0)
+
+
+def test_the_default_profile_has_a_budget_within_the_hour():
+    budget = load_profiles()["default"].budget
+    assert budget is not None and budget.minutes < 60 and budget.floor_rounds >= 5
+
+
+def _budget_run(smoke_options, tmp_path, budget: str | None, **options):
+    """The smoke cells (four groups: 3, 2, 3 and 2 cells) under an unreachable target, so only max_rounds (10), the
+    budget or its floor stop them; every fake process takes PROCESS_S on the backend's simulated clock."""
+    profiles = tmp_path / "profiles.toml"
+    rule = "stopping = { min_rounds = 2, max_rounds = 10, target_rel_ci = 0.0001 }" + (f"\nbudget = {budget}" if budget else "")
+    profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", rule, 1))
+    clock = FakeClock()
+    backend = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell", process_spread=0.1, clock=clock)
+    summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, clock=clock, **options), backend)
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    rounds = {(r["isa_requested"], r["group"]): max(x["round_index"] for x in rows if (x["isa_requested"], x["group"]) == (r["isa_requested"], r["group"]))
+              for r in rows}
+    groups = [json.loads(line) for line in (summary.directory / "groups.jsonl").read_text().splitlines()]
+    return summary, rounds, groups, clock
+
+
+def test_without_a_budget_groups_that_cannot_reach_the_target_run_to_max_rounds(smoke_options, tmp_path):
+    _, rounds, groups, _ = _budget_run(smoke_options, tmp_path, None)
+    assert set(rounds.values()) == {10}
+    assert {g["state"] for g in groups} == {"imprecise"}
+
+
+def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, tmp_path):
+    # 10 cells × 6 rounds × 2 s = 120 s: the budget buys about 6 rounds per group, not 10 for the first ones and 2 for the last.
+    summary, rounds, groups, clock = _budget_run(smoke_options, tmp_path, "{ minutes = 2, floor_rounds = 2 }")
+    assert all(5 <= n <= 7 for n in rounds.values()), rounds
+    assert clock.now <= 120 + 3 * PROCESS_S  # within the budget, give or take half of the largest round
+    assert Counter(g["state"] for g in groups) == {"budget": 4}
+    run = json.loads((summary.directory / "run.json").read_text())
+    assert run["budget"] == {"minutes": 2.0, "floor_rounds": 2}
+
+
+def test_a_budget_too_small_for_the_floor_still_runs_the_floor_rounds(smoke_options, tmp_path, capsys):
+    _, rounds, groups, clock = _budget_run(smoke_options, tmp_path, "{ minutes = 0.1, floor_rounds = 3 }")
+    assert set(rounds.values()) == {3}
+    assert {g["state"] for g in groups} == {"budget"} and all(g["rounds"] == 3 for g in groups)
+    assert "budget after 3 round(s)" in capsys.readouterr().err
+
+
+def test_budget_zero_on_the_command_line_turns_the_profiles_budget_off(smoke_options, tmp_path):
+    _, rounds, _, _ = _budget_run(smoke_options, tmp_path, "{ minutes = 0.1, floor_rounds = 3 }", budget_min=0)
+    assert set(rounds.values()) == {10}
+
+
+def test_the_plan_states_the_budget(smoke_options):
+    plan = resolve_plan(dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None))
+    assert "run budget 58 min" in plan.estimate()
+    assert resolve_plan(dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None, budget_min=0)).budget is None
