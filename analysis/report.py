@@ -204,8 +204,8 @@ def method_markdown(run: dict[str, Any]) -> str:
             else f"{stopping.get('min_rounds', '?')} round(s)")
     budget = run.get("budget")
     if budget:
-        rule += (f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in proportion to "
-                 f"their minimum rounds, which could cut a group short of that rule but not below {budget['floor_rounds']} rounds")
+        rule += (f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
+                 f"(each group as many as every later one could also have), which could cut a group short of that rule but not below {budget['floor_rounds']} rounds")
     return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
             f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design'), '')}); {rule}. "
             "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t 99% interval "

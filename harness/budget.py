@@ -1,14 +1,15 @@
 """The run's time budget: one wall-clock limit for a session, shared fairly across its units.
 
 A profile may give a run a budget in minutes, counted from the start of `harness run` (image builds and probes
-included). Before each unit (a group at one ISA level under the interleaved and duet designs; a whole level under the
-sequential one), the scheduler gives it a share of the time left: what remains after the cold-start cells and
-calibrations still to come, split over the units not yet run in proportion to the cost of their minimum rounds.
-What a unit leaves unused passes to the units after it; what an early unit overspends, the later ones give back.
-
-A unit starts a round only when its spend after that round stays within its share (to the nearest round), and it
-always gets the floor rounds whatever the budget says, so a slow machine overruns the budget rather than measuring
-too little to report. A group the budget stopped says so ('budget' state) with the rounds it got.
+included). The budget is shared in rounds, the thing a group's precision depends on, not in seconds: before each round
+of a unit (a group at one ISA level under the interleaved and duet designs; a whole level under the sequential one),
+the scheduler asks how many rounds every group still to run could get if all of them were scaled alike, with this
+unit's rounds costed at what its own processes took so far and every later unit's at the run's median process time.
+The time left is what remains after the cold-start cells and calibrations still to come. The unit starts another
+round while that number, rounded to the nearest round, allows it, and always gets the floor rounds whatever the budget
+says, so a slow machine overruns the budget rather than measuring too little to report. Time a unit leaves unused, or
+overspends, is seen by the next decision, so early groups cannot eat the hour and late ones do not starve. A group the
+budget stopped says so ('budget' state) with the rounds it got.
 """
 
 from __future__ import annotations
@@ -50,16 +51,14 @@ def typical_process_s(rows: Iterable[ResultRow], job: JobSettings) -> float:
     return UNKNOWN_PROCESS_S if estimate is None else estimate
 
 
-def unit_share(remaining_s: float, reserve_s: float, costs: Sequence[float]) -> float:
-    """The first unit's share of the time left: what remains after the reserve, in proportion to its cost among the
-    units still to run (`costs`, this unit's first). Never negative."""
-    total = sum(costs)
-    if not costs or total <= 0:
-        return max(0.0, remaining_s - reserve_s)
-    return max(0.0, remaining_s - reserve_s) * costs[0] / total
+def affordable_rounds(remaining_s: float, rounds_done: int, round_s: float, later_round_s: float) -> float:
+    """Rounds R this unit can have when every later unit gets as many: this unit's R − rounds_done more rounds at
+    `round_s` each, plus R rounds of every later unit (`later_round_s`: one round of each, summed), fill `remaining_s`."""
+    if round_s + later_round_s <= 0:
+        return float("inf")
+    return max(0.0, remaining_s + rounds_done * round_s) / (round_s + later_round_s)
 
 
-def round_fits(spent_s: float, round_cost_s: float, share_s: float) -> bool:
-    """True when a unit that has spent `spent_s` of its share may start a round costing `round_cost_s`: the spend
-    after it must stay within the share, give or take half a round (so a share of 5.6 rounds buys 6)."""
-    return spent_s + round_cost_s <= share_s + round_cost_s / 2
+def round_fits(rounds_done: int, affordable: float) -> bool:
+    """True when one more round stays within the affordable rounds, to the nearest round (5.6 affordable buys a sixth)."""
+    return rounds_done + 1 <= affordable + 0.5

@@ -1,5 +1,5 @@
-"""The replicate loop: units of cells, round after round, until each group's stopping rule is met (or the unit's
-share of the run budget, harness/budget.py, is spent).
+"""The replicate loop: units of cells, round after round, until each group's stopping rule is met (or the run budget,
+harness/budget.py, cannot afford another round).
 
 Each round of a unit is laid out by the run's design (sequential, interleaved, duet); every
 process's row is stored the moment it ends. Before each ISA level and at the end, the calibration
@@ -13,10 +13,11 @@ import dataclasses
 import datetime as _dt
 import pathlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.backends.base import Backend, CellRequest, CellRun
-from harness.budget import CALIBRATION_S, RunBudget, round_fits, typical_process_s, unit_share
+from harness.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.calibration import WORKLOADS, calibrate
 from harness.defaults import GROUPS_FILE, LOGS_DIR, RAW_DIR, SCHEMA_VERSION
 from harness.designs import Design, Placement, Slot, Unit, group_key
@@ -82,18 +83,20 @@ class Session:
             if unit.isa_level != level:
                 level = unit.isa_level
                 self._calibrate(f"before {level}")
-            self.run_unit(unit, self._share(units[index:], cold))
+            self.run_unit(unit, units[index + 1:], cold)
         for cell in cold:
             if not self._finished(row_key(cell.cell_id, 1)):
                 self.progress.started(cell)
                 self._store(self._cold_row(cell))
         self._calibrate("end")
 
-    def run_unit(self, unit: Unit, share_s: float | None = None) -> dict[tuple[str, str, str, str], GroupStatus]:
-        """Rounds of one unit until all its groups have stopped, or until the next round would not fit the unit's share of
-        the run budget (`share_s`; the budget's floor rounds always run); returns the groups' final status."""
+    def run_unit(self, unit: Unit, later: Sequence[Unit] = (), cold: Sequence[Cell] = ()) -> dict[tuple[str, str, str, str], GroupStatus]:
+        """Rounds of one unit until all its groups have stopped, or until the run budget cannot afford another round
+        with the `later` units and `cold` cells still to come (the budget's floor rounds always run); returns the
+        groups' final status."""
         groups = {group_key(c) for c in unit.cells}
         started = self.budget.clock() if self.budget else 0.0
+        slots_run = 0
         round_index = 0
         while True:
             statuses = {g: group_status(self._group_rows(g), round_index, self.stopping) for g in groups}
@@ -102,13 +105,18 @@ class Session:
                 break
             slots = [slot for slot in self.design.round(active, round_index + 1, self.lab_cpus)
                      if not all(self._finished(row_key(p.cell.cell_id, round_index + 1, p.partner)) for p in slot)]
-            if share_s is not None and round_index >= self.budget.spec.floor_rounds and not round_fits(
-                    self.budget.clock() - started, len(slots) * self._process_s(), share_s):
-                statuses = {g: s if s.finished else dataclasses.replace(s, state=BUDGET) for g, s in statuses.items()}
-                break
+            if self.budget and round_index >= self.budget.spec.floor_rounds:
+                slot_s = (self.budget.clock() - started) / slots_run if slots_run else self._process_s()
+                affordable = self._affordable(unit, round_index, len(slots) * slot_s, later, cold)
+                if not round_fits(round_index, affordable):
+                    self.progress.note(f"run budget: {self.budget.remaining_s() / 60:.1f} min left for {len(later) + 1} unit(s) "
+                                       f"and the cold cells: about {affordable:.1f} rounds per group affordable")
+                    statuses = {g: s if s.finished else dataclasses.replace(s, state=BUDGET) for g, s in statuses.items()}
+                    break
             round_index += 1
             for slot in slots:
                 self.run_slot(slot, round_index)
+                slots_run += 1
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
             self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
@@ -132,21 +140,15 @@ class Session:
 
     # -- pieces -----------------------------------------------------------------------------------------
 
-    def _share(self, units: list[Unit], cold: list[Cell]) -> float | None:
-        """The first of `units`' share of the run budget (harness/budget.py), or None without a budget."""
-        if self.budget is None:
-            return None
+    def _affordable(self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]) -> float:
+        """Rounds every group from this unit on can have within the run budget (harness/budget.py), after reserving the
+        cold-start cells and calibrations still to come."""
         per_process = self._process_s()
-        costs = [self.stopping.min_rounds * len(self.design.round(list(u.cells), 1, self.lab_cpus)) * per_process for u in units]
-        levels = len({u.isa_level for u in units[1:]} - {units[0].isa_level}) + 1
+        later_round_s = sum(len(self.design.round(list(u.cells), 1, self.lab_cpus)) for u in later) * per_process
+        levels = len({u.isa_level for u in later} - {unit.isa_level}) + 1  # calibrations before each new level, and at the end
         pending_cold = sum(1 for c in cold if not self._finished(row_key(c.cell_id, 1)))
         reserve = pending_cold * cold_cell_seconds(self.cold) + (levels if self.calibrate else 0) * CALIBRATION_S
-        share = unit_share(self.budget.remaining_s(), reserve, costs)
-        if share < costs[0] and self.stopping.min_rounds > self.budget.spec.floor_rounds:
-            self.progress.note(f"run budget: {self.budget.remaining_s() / 60:.1f} min left for {len(units)} unit(s) and "
-                               f"{pending_cold} cold cell(s); {units[0].name} gets {share:.0f} s, "
-                               f"{costs[0]:.0f} s would buy its {self.stopping.min_rounds} rounds")
-        return share
+        return affordable_rounds(self.budget.remaining_s() - reserve, rounds_done, round_s, later_round_s)
 
     def _process_s(self) -> float:
         return typical_process_s(self.rows.values(), self.job)

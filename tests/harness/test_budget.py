@@ -8,22 +8,25 @@ from types import SimpleNamespace
 import pytest
 
 from harness.backends.fake import PROCESS_S, FakeBackend, FakeClock
-from harness.budget import round_fits, typical_process_s, unit_share
+from harness.budget import affordable_rounds, round_fits, typical_process_s
 from harness.profiles import BudgetSpec, load_profiles
 from harness.records import JobSettings
 from harness.runner import execute_run, resolve_plan
 
 
-def test_a_unit_gets_what_is_left_after_the_reserve_in_proportion_to_its_minimum_rounds():
-    assert unit_share(100.0, 20.0, [10.0, 30.0]) == pytest.approx(20.0)
-    assert unit_share(100.0, 20.0, [30.0]) == pytest.approx(80.0)
-    assert unit_share(10.0, 20.0, [10.0, 30.0]) == 0.0  # past the budget: no share (the floor rounds still run)
+def test_affordable_rounds_scale_this_unit_and_every_later_one_alike():
+    # 120 s left, this unit's rounds cost 6 s and one round of every later unit 14 s: 6 rounds each.
+    assert affordable_rounds(120.0, 0, 6.0, 14.0) == pytest.approx(6.0)
+    # Two rounds already run count at their cost: 108 s left after them still affords 6 in all.
+    assert affordable_rounds(108.0, 2, 6.0, 14.0) == pytest.approx(6.0)
+    assert affordable_rounds(-50.0, 0, 6.0, 14.0) == 0.0  # past the budget: none (the floor rounds still run)
+    assert affordable_rounds(60.0, 3, 10.0, 0.0) == pytest.approx(9.0)  # the last unit may use what is left
 
 
-def test_a_round_runs_when_the_spend_after_it_stays_within_the_share_to_the_nearest_round():
-    assert round_fits(spent_s=50, round_cost_s=10, share_s=56)  # 5.6 rounds of share buy a sixth
-    assert not round_fits(spent_s=50, round_cost_s=10, share_s=54)
-    assert round_fits(spent_s=0, round_cost_s=0, share_s=0)  # a round already done (resume) costs nothing
+def test_a_round_runs_while_it_stays_within_the_affordable_rounds_to_the_nearest_round():
+    assert round_fits(5, 5.6)  # 5.6 rounds affordable buy a sixth
+    assert not round_fits(5, 5.4)
+    assert round_fits(0, 0.5) and not round_fits(1, 1.4)
 
 
 def test_the_process_time_is_the_median_of_those_timed_else_the_jobs_estimate():
@@ -69,6 +72,7 @@ def test_without_a_budget_groups_that_cannot_reach_the_target_run_to_max_rounds(
 
 def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, tmp_path):
     # 10 cells × 6 rounds × 2 s = 120 s: the budget buys about 6 rounds per group, not 10 for the first ones and 2 for the last.
+    # (The first decisions cost processes at the job's estimate, about 1 s; the run's own 2 s correct them.)
     summary, rounds, groups, clock = _budget_run(smoke_options, tmp_path, "{ minutes = 2, floor_rounds = 2 }")
     assert all(5 <= n <= 7 for n in rounds.values()), rounds
     assert clock.now <= 120 + 3 * PROCESS_S  # within the budget, give or take half of the largest round
