@@ -95,5 +95,5 @@ def test_budget_zero_on_the_command_line_turns_the_profiles_budget_off(smoke_opt
 
 def test_the_plan_states_the_budget(smoke_options):
     plan = resolve_plan(dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None))
-    assert "run budget 58 min" in plan.estimate()
+    assert "run budget 57 min" in plan.estimate()
     assert resolve_plan(dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None, budget_min=0)).budget is None

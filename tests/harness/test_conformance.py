@@ -16,6 +16,8 @@ FAKE_LAB = textwrap.dedent('''
         print("error: unknown conformance parser", file=sys.stderr); sys.exit(2)
     files = sorted(f for f in os.listdir(args["--files"]) if f.endswith(".json"))
     with open(args["--out"], "a") as out:
+        time.sleep(0.4)  # a start-up slower than the per-file limit: allowed its own
+        out.write('{"ready": true}\\n'); out.flush()
         for name in files[int(args["--start"]):]:
             data = open(os.path.join(args["--files"], name), "rb").read()
             if data == b"CRASH":
@@ -58,12 +60,14 @@ def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_
     script = tmp_path / "lab.py"
     script.write_text(FAKE_LAB)
     lab = LabSpec("fake", tmp_path, "Python", "samples", (), (), (sys.executable, str(script)), {})
-    records = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.5)
+    records = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
     assert [(r["file"], r["outcome"], r["verdict"]) for r in records] == [
         ("a_ok.json", "accepted", "passed"), ("b_crash.json", "crashed", "crashed"), ("c_bad.json", "rejected", "passed"),
         ("d_hang.json", "hung", "hung"), ("e_bad.json", "rejected", "wrongly rejected")]
     assert "exit code 134" in records[1]["detail"] and "killed" in records[3]["detail"]
     assert len(list((tmp_path / "work").glob("p.*.jsonl"))) == 3, "one process, then one after the crash and one after the hang"
+    again = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
+    assert again == records, "a rerun in the same folder starts from clean output files"
     with pytest.raises(HarnessError, match="cannot run conformance parser q"):
         run_parser(NativeBackend(set()), lab, "q", suite, files, tmp_path / "work2", None)
 

@@ -38,6 +38,10 @@ export function conformanceVerb(args) {
   if (!existsSync(directory)) throw new LabError(`no conformance folder at ${directory}`, 'pass --files pointing at datasets/conformance/test_parsing');
   const out = args.required('out');
   const files = readdirSync(directory).filter((name) => name.endsWith('.json')).sort();
+  // Warm the parser on a valid document, then say so: the harness allows the start-up its own time limit and holds
+  // every file after this line to the much shorter per-file one.
+  try { parser.parse(Buffer.from('[0]')); } catch { /* a parser that rejects it still gets its files */ }
+  appendFileSync(out, `${JSON.stringify({ ready: true })}\n`);
   for (const name of files.slice(args.optionalInt('start') ?? 0)) {
     const bytes = readFileSync(path.join(directory, name));
     const started = process.hrtime.bigint();

@@ -7,6 +7,12 @@ import { test } from 'node:test';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 const lab = (...args) => spawnSync(process.execPath, ['--expose-gc', MAIN, ...args], { encoding: 'utf8' });
+/** The output's lines after its first, the ready line the harness times start-up by. */
+function outcomes(file) {
+  const [ready, ...lines] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(ready, { ready: true });
+  return lines;
+}
 
 function suite() {
   const dir = mkdtempSync(path.join(tmpdir(), 'jsonlab-conformance-'));
@@ -20,15 +26,15 @@ test('conformance writes one line per file in name order, from --start on, and e
   const dir = suite();
   const out = path.join(dir, 'buffer.jsonl');
   assert.equal(lab('conformance', '--files', dir, '--parser', 'json-parse-buffer', '--out', out).status, 0);
-  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = outcomes(out);
   assert.deepEqual(lines.map((l) => [l.file, l.outcome]), [['i_bad_utf8.json', 'accepted'], ['n_trailing_comma.json', 'rejected'], ['y_ok.json', 'accepted']]);
   assert.match(lines[1].detail, /^SyntaxError: /);
   const strict = path.join(dir, 'strict.jsonl');
   assert.equal(lab('conformance', '--files', dir, '--parser', 'json-parse-strict-utf8', '--out', strict, '--start', '0').status, 0);
-  assert.equal(JSON.parse(readFileSync(strict, 'utf8').split('\n')[0]).outcome, 'rejected', 'invalid UTF-8 is refused by the fatal decoder');
+  assert.equal(outcomes(strict)[0].outcome, 'rejected', 'invalid UTF-8 is refused by the fatal decoder');
   const resumed = path.join(dir, 'resumed.jsonl');
   lab('conformance', '--files', dir, '--parser', 'json-parse-buffer', '--out', resumed, '--start', '2');
-  assert.deepEqual(readFileSync(resumed, 'utf8').trim().split('\n').map((l) => JSON.parse(l).file), ['y_ok.json']);
+  assert.deepEqual(outcomes(resumed).map((l) => l.file), ['y_ok.json']);
 });
 
 test('list names the conformance parsers and an unknown one is an error with the valid names', () => {

@@ -31,6 +31,9 @@ public static class ConformanceParsers
         new("jil-dynamic", "Jil", () => LibraryVersions.OfPackage("Jil"),
             "Jil.JSON.DeserializeDynamic of the bytes decoded with Encoding.UTF8",
             bytes => Jil.JSON.DeserializeDynamic(Text(bytes))),
+        new("netjson-object", "NetJSON", () => LibraryVersions.OfPackage("NetJSON"),
+            "NetJSON.DeserializeObject of the bytes decoded with Encoding.UTF8 (its untyped entry point: dictionaries, lists and primitives)",
+            bytes => NetJSON.NetJSON.DeserializeObject(Text(bytes))),
 #if !LEGACY_RUNTIME
         new("spanjson-object", "SpanJson", () => LibraryVersions.OfPackage("SpanJson"),
             "SpanJson.JsonSerializer.Generic.Utf8.Deserialize<object> of the bytes (its dynamic values)",
