@@ -1,12 +1,13 @@
-"""The cross-language comparison: the cells of groups that declare a `shared_operation` (an operation every lab can
-perform, e.g. untyped-parse), set side by side per shared operation and dataset across labs and runtimes, with time per
+"""The cross-language comparison: the cells of groups (or benchmarks) that declare a `shared_operation` (an operation
+every lab can perform, e.g. untyped-parse), set side by side per shared operation and dataset across labs and runtimes, with time per
 operation, throughput and allocation.
 
 Throughput is the row's `payload_bytes` (the JSON text the operation reads, for a parse; writes, for a serialize; both
 as UTF-8, reported by the lab's verification) over the time per operation, in MB/s (10^6 bytes per second); its
 interval is the time's 99% interval inverted. Nothing is compared as a ratio across labs: a ratio pairs processes of
-one lab build, and each lab's groups have their own baseline. A cell whose group has no shared operation (e.g.
-fast-json-stringify, which needs a schema) stays out of this section, never set beside another operation.
+one lab build, and each lab's groups have their own baseline. A cell with no shared operation stays out of this
+section, never set beside another operation; a benchmark whose operation differs from its group's says so itself
+(fast-json-stringify, which needs a schema, is a typed serialize inside its group of untyped JSON.stringify).
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ COLUMNS = ["shared_operation", "dataset", "isa_requested", "experiment", "group"
 
 def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> pd.DataFrame:
     """One row per cell of a shared-operation group, fastest first within each (shared operation, dataset)."""
-    shared = {(exp.id, group.id): group.shared_operation for exp in experiments for group in exp.groups.values() if group.shared_operation}
+    shared = {(exp.id, b.id): b.shared_operation_in(exp.groups[b.group]) for exp in experiments for b in exp.benchmarks.values()
+              if b.shared_operation_in(exp.groups[b.group])}
     if cells.empty or not shared:
         return pd.DataFrame(columns=COLUMNS)
-    keys = list(zip(cells["experiment"], cells["group"]))
+    keys = list(zip(cells["experiment"], cells["benchmark"]))
     mine = cells[[key in shared for key in keys]].copy()
     if mine.empty:
         return pd.DataFrame(columns=COLUMNS)
-    mine["shared_operation"] = [shared[key] for key in zip(mine["experiment"], mine["group"])]
+    mine["shared_operation"] = [shared[key] for key in zip(mine["experiment"], mine["benchmark"])]
     for column in COLUMNS:
         if column not in mine:
             mine[column] = None
@@ -63,9 +65,10 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
     if table.empty:
         return ""
     lines = ["## Cross-language", "",
-             "Groups declaring a `shared_operation` in their experiment do the same thing in every lab (an untyped parse of the "
-             "same file, or writing the document such a parse gave back to text), verified against the same canonical digest "
-             "of the dataset before timing. They are set side by side here, fastest first. Times are means over fresh processes "
+             "Groups (or benchmarks) declaring a `shared_operation` in their experiment do the same thing in every lab: an untyped "
+             "parse of the same file, writing the document such a parse gave back to text, reading the file into its typed model, "
+             "or writing such a model (a .NET class; in Node a value a fast-json-stringify schema describes). Untyped results "
+             "are verified against the same canonical digest of the dataset, typed ones field by field against the file, before timing. They are set side by side here, fastest first. Times are means over fresh processes "
              "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written (serialize), "
              "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's MemoryDiagnoser; "
              "V8's total allocated bytes on Node 26 and later). No ratio is taken across labs. The table is "

@@ -42,6 +42,13 @@ class Benchmark:
     note: str = ""
     unavailable: str = ""
     runtimes: tuple[str, ...] = ()  # only these lab runtimes (e.g. a Native AOT build); empty: as the profile chooses
+    # The shared operation of this benchmark when it is not its group's: e.g. fast-json-stringify, which needs a schema,
+    # is a typed serialize beside its group's untyped JSON.stringify (and keeps its ratio to it).
+    shared_operation: str = ""
+
+    def shared_operation_in(self, group: Group) -> str:
+        """What this benchmark does in words every lab shares: its own shared operation, else its group's."""
+        return self.shared_operation or group.shared_operation
 
 
 @dataclass(frozen=True)
@@ -123,7 +130,7 @@ def _parse(path: pathlib.Path) -> Experiment:
     groups = {g["id"]: Group(g["id"], g["title"], g["baseline"], g.get("shared_operation", "")) for g in data["groups"]}
     benchmarks = {
         b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""),
-                           b.get("unavailable", ""), tuple(b.get("runtimes", ())))
+                           b.get("unavailable", ""), tuple(b.get("runtimes", ())), b.get("shared_operation", ""))
         for b in data["benchmarks"]
     }
     hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))

@@ -35,6 +35,8 @@ public static class ReferenceReader
         type = Nullable.GetUnderlyingType(type) ?? type;
         if (Scalar(json, type) is { } scalar)
             return scalar;
+        if (ValueTypeOf(type) is { } value)
+            return Map(json, type, value, path);
         if (ElementTypeOf(type) is { } item)
             return Collection(json, type, item, path);
         if (type.IsClass && json.ValueKind == JsonValueKind.Object)
@@ -77,6 +79,17 @@ public static class ReferenceReader
         return list;
     }
 
+    /// <summary>A JSON object keyed by its member names: the dictionary type itself, or a Dictionary&lt;string, V&gt; for an interface.</summary>
+    private static object Map(JsonElement json, Type type, Type value, string path)
+    {
+        if (json.ValueKind != JsonValueKind.Object)
+            throw new LabException($"{path}: expected a JSON object for {type.Name}, found {json.ValueKind}", "fix the dataset or the model");
+        var dictionary = (IDictionary)Activator.CreateInstance(type.IsInterface ? typeof(Dictionary<,>).MakeGenericType(typeof(string), value) : type)!;
+        foreach (var member in json.EnumerateObject())
+            dictionary[member.Name] = Materialize(member.Value, value, $"{path}.{member.Name}");
+        return dictionary;
+    }
+
     private static object Populate(JsonElement json, Type type, string path)
     {
         var instance = Activator.CreateInstance(type)
@@ -90,6 +103,16 @@ public static class ReferenceReader
                 property.SetValue(instance, Materialize(members[at].Value, property.PropertyType, $"{path}.{members[at].Name}"));
         }
         return instance;
+    }
+
+    /// <summary>V for a dictionary keyed by strings (IDictionary&lt;string, V&gt; or IReadOnlyDictionary&lt;string, V&gt;), else null.
+    /// Checked before <see cref="ElementTypeOf"/>: a dictionary is also a sequence of its pairs.</summary>
+    public static Type? ValueTypeOf(Type type)
+    {
+        static bool IsMap(Type t) => t.IsGenericType && (t.GetGenericTypeDefinition() == typeof(IDictionary<,>) || t.GetGenericTypeDefinition() == typeof(IReadOnlyDictionary<,>))
+                                     && t.GetGenericArguments()[0] == typeof(string);
+        var map = IsMap(type) ? type : type.GetInterfaces().FirstOrDefault(IsMap);
+        return map?.GetGenericArguments()[1];
     }
 
     /// <summary>T for arrays and IEnumerable&lt;T&gt; (string excluded), else null.</summary>

@@ -46,6 +46,9 @@ public static class ModelCatalog
             [ModelBinding.Plain] = new(typeof(ICollection<SimpleModel>), typeof(SimpleModel[])),
             [ModelBinding.JsonSrcGen] = new(typeof(SimpleSrcGenModel[])),
         }),
+        new(nameof(TwitterSearch), typeof(TwitterSearch)),
+        new(nameof(CitmCatalog), typeof(CitmCatalog)),
+        new(nameof(CanadaCollection), typeof(CanadaCollection)),
     ];
 
     /// <summary>Finds a model by its manifest name, or throws a LabException listing valid names.</summary>

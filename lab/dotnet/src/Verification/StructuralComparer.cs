@@ -39,6 +39,8 @@ public static class StructuralComparer
             CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
         else if (type == typeof(DateTime) || type == typeof(DateTimeOffset))
             CompareScalar(ToInstant(actual), json, path, mismatches, e => e.ValueKind == JsonValueKind.String ? ReadInstant(e.GetString()!) : null);
+        else if (Datasets.ReferenceReader.ValueTypeOf(type) is { } valueType)
+            CompareDictionary(actual, json, valueType, path, mismatches);
         else if (Datasets.ReferenceReader.ElementTypeOf(type) is { } elementType)
             CompareSequence(actual, json, elementType, path, mismatches);
         else if (type.IsClass)
@@ -79,6 +81,26 @@ public static class StructuralComparer
             mismatches.Add(path, $"{array.Count} elements", $"{list.Count} elements");
         for (var i = 0; i < Math.Min(list.Count, array.Count); i++)
             Compare(list[i], Present(array[i]), elementType, $"{path}[{i}]", mismatches);
+    }
+
+    /// <summary>A dictionary against a JSON object: the same keys (exactly: keys are data, not member names), each value compared.</summary>
+    private static void CompareDictionary(object? actual, JsonElement expected, Type valueType, string path, MismatchList mismatches)
+    {
+        if (expected.ValueKind != JsonValueKind.Object || actual is not IDictionary map)
+        {
+            mismatches.Add(path, expected.GetRawText(), Describe(actual));
+            return;
+        }
+        var members = expected.EnumerateObject().ToList();
+        if (map.Count != members.Count)
+            mismatches.Add(path, $"{members.Count} keys", $"{map.Count} keys");
+        foreach (var member in members)
+        {
+            if (!map.Contains(member.Name))
+                mismatches.Add($"{path}[{member.Name}]", member.Value.GetRawText(), "absent");
+            else
+                Compare(map[member.Name], Present(member.Value), valueType, $"{path}[{member.Name}]", mismatches);
+        }
     }
 
     private static void CompareObject(object? actual, JsonElement expected, Type type, string path, MismatchList mismatches)

@@ -50,3 +50,33 @@ public class StructuralComparerTests
         Assert.Equal(2, mismatches.Kept.Count);
     }
 }
+
+public class StructuralComparerDictionaryTests
+{
+    private static IReadOnlyList<string> Compare(Dictionary<string, string> actual, string json)
+    {
+        var mismatches = new MismatchList();
+        StructuralComparer.Compare(actual, StructuralComparer.Parse(json), actual.GetType(), "areaNames", mismatches);
+        return mismatches.Kept;
+    }
+
+    [Fact]
+    public void A_dictionary_matches_a_json_object_key_by_key_in_any_order()
+    {
+        Assert.Empty(Compare(new() { ["1"] = "a", ["2"] = "b" }, """{"2":"b","1":"a"}"""));
+    }
+
+    [Fact]
+    public void Keys_compare_exactly_and_a_missing_or_wrong_value_is_named_with_its_key()
+    {
+        var mismatches = Compare(new() { ["A"] = "a", ["2"] = "x" }, """{"a":"a","2":"b"}""");
+
+        Assert.Equal(["areaNames[a]: expected \"a\", got absent", "areaNames[2]: expected \"b\", got \"x\""], mismatches);
+    }
+
+    [Fact]
+    public void An_extra_key_shows_in_the_count()
+    {
+        Assert.Equal(["areaNames: expected 1 keys, got 2 keys"], Compare(new() { ["1"] = "a", ["2"] = "b" }, """{"1":"a"}"""));
+    }
+}
