@@ -68,6 +68,11 @@ images *args="":
 local-bases *args="":
     {{python}} -m harness local-bases {{args}}
 
+# Pin the Dockerfiles' upstream base images by digest (`--check`: only list those without one). Needs their registry:
+# run it on a machine where mcr.microsoft.com and Docker Hub answer, and commit the diff.
+pin-bases *args="":
+    {{python}} -m harness pin-bases {{args}}
+
 # Start a Docker engine for the lab (no bridge, no iptables), or stop the one this started (by its PID).
 docker-up:
     containers/dockerd.sh start

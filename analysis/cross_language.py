@@ -88,7 +88,7 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
                          f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
                          "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB", _fmt(r["replicates"])])
         size = rows["payload_bytes"].dropna()
-        note = f" ({int(size.iloc[0]):,} bytes of input)" if operation.endswith("parse") and not size.empty else ""
+        note = f" ({int(size.iloc[0]):,} bytes of input)" if operation.endswith(("parse", "deserialize")) and not size.empty else ""
         at = "" if level == "native" else f", ISA level {level}"
         lines += [f"### {operation}: {dataset}{note}{at}", "", markdown_table(headers, body),
                   "★ the fastest verified cell of its lab.", ""]

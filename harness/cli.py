@@ -15,7 +15,7 @@ import time
 from harness.backends import BACKEND_CHOICES, select_backend
 from harness.datasets import load_manifest, regenerate, write_canonical_digests
 from harness.designs import DESIGNS
-from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, RESULTS_DIR
+from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, RESULTS_DIR, REPO_ROOT
 from harness.environment import collect_host_environment
 from harness.errors import HarnessError
 from harness.experiments import load_experiments
@@ -92,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     conformance.add_argument("--lab", action="append", help="only these labs (default: the labs of the run)")
     conformance.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)}")
     conformance.add_argument("--bases", default="auto", help="docker backend: base images (auto, local, upstream)")
+    pin = sub.add_parser("pin-bases", help="pin the Dockerfiles' upstream base images by digest (needs their registry)")
+    pin.add_argument("--check", action="store_true", help="only list the base references without a digest (exit 1 if any)")
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
@@ -191,12 +193,12 @@ def _images(args: argparse.Namespace) -> int:
 
 
 def _conformance(args: argparse.Namespace) -> int:
-    from harness.conformance import conformance_builds, run_conformance
+    from harness.conformance import run_conformance
     run_dir = pathlib.Path(args.run_dir).resolve()
     environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
     labs = load_labs()
     names = _split(args.lab) or sorted({target.split("@")[0] for target in environment.get("labs", {})}) or list(labs)
-    builds = conformance_builds({name: find_lab(labs, name).for_runtime() for name in names})
+    builds = {name: find_lab(labs, name).for_runtime() for name in names}  # each lab's default runtime: the parsers are the lab's
     without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
     backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, None, without_image)
     print(notice, file=sys.stderr)
@@ -211,6 +213,19 @@ def _conformance(args: argparse.Namespace) -> int:
     finally:
         backend.close()
     print(out)
+    return 0
+
+
+def _pin_bases(args: argparse.Namespace) -> int:
+    from harness.containers.base_digests import pin, unpinned
+    dockerfiles = [lab.directory / lab.container.dockerfile for lab in load_labs().values() if lab.container is not None]
+    if args.check:
+        missing = unpinned(dockerfiles)
+        for ref in missing:
+            print(f"{ref.dockerfile.relative_to(REPO_ROOT)}: {ref.argument}={ref.reference} has no digest", file=sys.stderr)
+        return 1 if missing else 0
+    for before, after in pin(dockerfiles):
+        print(f"{before.dockerfile.relative_to(REPO_ROOT)}: {before.argument}={after}", file=sys.stderr)
     return 0
 
 
@@ -273,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
             return _images(args)
         if args.command == "local-bases":
             return _local_bases(args)
+        if args.command == "pin-bases":
+            return _pin_bases(args)
         if args.command == "conformance":
             return _conformance(args)
         if args.command == "compose":

@@ -140,16 +140,6 @@ def _watch(popen: subprocess.Popen, out: pathlib.Path, file_timeout_s: float, st
     return False
 
 
-def conformance_builds(labs: dict[str, LabSpec]) -> dict[str, LabSpec]:
-    """One build per lab, its default runtime where that was built: the parsers are the lab's, not the runtime's."""
-    chosen: dict[str, LabSpec] = {}
-    for build in labs.values():
-        current = chosen.get(build.name)
-        if current is None or (build.runtime == build.default_runtime and current.runtime != current.default_runtime):
-            chosen[build.name] = build
-    return chosen
-
-
 def run_conformance(run_dir: pathlib.Path, builds: dict[str, LabSpec], backend: Any, datasets_dir: pathlib.Path, cpuset: str | None,
                     progress=print) -> pathlib.Path:
     """Every parser of every lab build over the suite; writes run_dir/conformance.jsonl (one record per lab, parser and

@@ -48,3 +48,13 @@ def test_the_throughput_chart_draws_measured_cells_and_lists_failed_ones():
 
 def test_no_shared_operation_means_no_section():
     assert cross_language_markdown(cross_language_table([], _cells())) == ""
+
+
+def test_a_benchmark_can_name_its_own_shared_operation_and_keeps_its_group():
+    cells = pd.concat([_cells(), pd.DataFrame([_cell("dotnet-serialize-stj-twitter", "dotnet-serialize-twitter", "dotnet", "stj-default", 5, 10,
+                                                     runtime="10.0.12", operation="serialize")])])
+    table = cross_language_table([load_experiments()["006"]], cells)
+    typed = table[table["shared_operation"] == "typed-serialize"]
+    assert list(typed["benchmark"]) == ["dotnet-serialize-stj-twitter", "stringify-fast-json-stringify-canada"]
+    assert set(typed["group"]) == {"dotnet-serialize-twitter", "stringify-canada"}, "fast-json-stringify stays in its JSON.stringify group"
+    assert "untyped-stringify" not in set(table["shared_operation"])

@@ -91,15 +91,17 @@ def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unver
 
 
 def test_both_labs_parse_canada_into_a_document_and_the_report_sets_them_side_by_side(smoke_run):
+    """And .NET reads it into its typed model, in a section of its own."""
     rows = [r for r in _rows(smoke_run) if r["dataset"] == "canada" and r["isa_requested"] == "native"]
     assert {(r["lab"], r["variant"]) for r in rows} == {("reference-node", "json-string"), ("reference-node", "json-utf8"),
-                                                        ("dotnet", "stj-jsondocument"), ("dotnet", "newtonsoft-jtoken")}
+                                                        ("dotnet", "stj-jsondocument"), ("dotnet", "newtonsoft-jtoken"), ("dotnet", "stj-default")}
     for row in rows:
         assert row["status"] == "ok", row
         assert row["payload_bytes"] == 2_251_051, "the canonical-verified parse reads the whole file"
     report = (smoke_run / "report" / "report.md").read_text()
     section = report[report.index("## Cross-language"):]
     assert "### untyped-parse: canada (2,251,051 bytes of input)" in section
+    assert "### typed-deserialize: canada (2,251,051 bytes of input)" in section, "the typed model, verified field by field"
     for variant in ("json-string", "json-utf8", "stj-jsondocument", "newtonsoft-jtoken"):
         assert f"| {variant}" in section
     assert (smoke_run / "report" / "charts" / "cross-language-untyped-parse.png").is_file()
