@@ -105,7 +105,7 @@ class Session:
                 break
             slots = [slot for slot in self.design.round(active, round_index + 1, self.lab_cpus)
                      if not all(self._finished(row_key(p.cell.cell_id, round_index + 1, p.partner)) for p in slot)]
-            if self.budget and round_index >= self.budget.spec.floor_rounds:
+            if self.budget and slots and round_index >= self.budget.spec.floor_rounds:  # a round done before a resume costs nothing
                 slot_s = (self.budget.clock() - started) / slots_run if slots_run else self._process_s()
                 affordable = self._affordable(unit, round_index, len(slots) * slot_s, later, cold)
                 if not round_fits(round_index, affordable):

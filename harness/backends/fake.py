@@ -29,7 +29,7 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 
 
-#: Wall seconds every fake steady-state process takes (on its FakeClock too).
+#: Wall seconds every fake steady-state process takes unless told otherwise (on its FakeClock too).
 PROCESS_S = 2.0
 
 
@@ -58,7 +58,8 @@ class FakeBackend:
     def __init__(self, fixture_dir: pathlib.Path, *, ignored_switches: frozenset[str] = frozenset(),
                  failing_cells: frozenset[str] = frozenset(), failing_verification: frozenset[tuple[str, str]] = frozenset(),
                  native_flags: dict[str, Any] | None = None, time_scale: dict[str, float] | None = None,
-                 process_spread: float = 0.0, interference_ms: dict[str, float] | None = None, clock: FakeClock | None = None) -> None:
+                 process_spread: float = 0.0, interference_ms: dict[str, float] | None = None, clock: FakeClock | None = None,
+                 process_s: float = PROCESS_S) -> None:
         self._fixture = fixture_dir
         self._ignored = ignored_switches
         self._failing_cells = failing_cells
@@ -67,6 +68,7 @@ class FakeBackend:
         self._spread = process_spread
         self._interference = interference_ms or {}
         self.clock = clock or FakeClock()
+        self._process_s = process_s
         self._env = json.loads((fixture_dir / "env.json").read_text())
         self._listing = json.loads((fixture_dir / "list.json").read_text())
         if native_flags is not None:
@@ -151,14 +153,14 @@ class FakeBackend:
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         self.slots.append([r.cell.cell_id for r in requests])
-        self.clock.now += PROCESS_S  # the slot's processes run at the same time
+        self.clock.now += self._process_s  # the slot's processes run at the same time
         return [self._run_one(request) for request in requests]
 
     def _run_one(self, request: CellRequest) -> CellRun:
         cell = request.cell
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake run of {cell.cell_id}\n")
-        usage = ProcessUsage(wall_s=PROCESS_S, lab_cpu_s=1.9, cpu_other_ms=self._interference.get(cell.cell_id, 0.0), steal_ms=0.0,
+        usage = ProcessUsage(wall_s=self._process_s, lab_cpu_s=1.9, cpu_other_ms=self._interference.get(cell.cell_id, 0.0), steal_ms=0.0,
                              involuntary_context_switches=3)
         if cell.cell_id in self._failing_cells:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))

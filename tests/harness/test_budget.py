@@ -7,8 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.backends.fake import PROCESS_S, FakeBackend, FakeClock
-from harness.budget import affordable_rounds, round_fits, typical_process_s
+from harness.backends.fake import FakeBackend, FakeClock
+from harness.estimate import process_seconds
+from harness.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
 from harness.profiles import BudgetSpec, load_profiles
 from harness.records import JobSettings
 from harness.runner import execute_run, resolve_plan
@@ -29,11 +30,13 @@ def test_a_round_runs_while_it_stays_within_the_affordable_rounds_to_the_nearest
     assert round_fits(0, 0.5) and not round_fits(1, 1.4)
 
 
-def test_the_process_time_is_the_median_of_those_timed_else_the_jobs_estimate():
+def test_a_cell_not_run_yet_is_costed_at_the_jobs_estimate_not_at_whichever_cells_ran_first():
     job = JobSettings(warmup_count=1, iteration_count=10, iteration_time_ms=100)
-    rows = [SimpleNamespace(duration_s=d, measure="steady") for d in (2.0, 3.0, 9.0)] + [SimpleNamespace(duration_s=60.0, measure="cold")]
-    assert typical_process_s(rows, job) == 3.0
-    assert typical_process_s([], job) == pytest.approx(0.8 + 16 * 0.1 * 1.1)  # overhead, 5 pilot + 11 iterations
+    rows = [SimpleNamespace(duration_s=d, measure="steady") for d in (4.0, 4.0, 9.0)] + [SimpleNamespace(duration_s=60.0, measure="cold")]
+    assert typical_process_s(rows, job) == pytest.approx(0.8 + 16 * 0.1 * 1.1)  # overhead, 5 pilot + 11 iterations
+    automatic = JobSettings()
+    assert typical_process_s(rows, automatic) == 4.0, "no estimate: the median of the steady processes so far"
+    assert typical_process_s([], automatic) == UNKNOWN_PROCESS_S
 
 
 def test_a_budget_must_be_positive_and_keep_a_round():
@@ -48,14 +51,19 @@ def test_the_default_profile_has_a_budget_within_the_hour():
     assert budget is not None and budget.minutes < 60 and budget.floor_rounds >= 5
 
 
-def _budget_run(smoke_options, tmp_path, budget: str | None, **options):
+#: The smoke job's estimated process time (harness/estimate.py), which the budget costs cells not run yet at.
+SMOKE_PROCESS_S = process_seconds(load_profiles()["smoke"].job)
+
+
+def _budget_run(smoke_options, tmp_path, budget: str | None, process_s: float = SMOKE_PROCESS_S, **options):
     """The smoke cells (four groups: 3, 2, 3 and 2 cells) under an unreachable target, so only max_rounds (10), the
-    budget or its floor stop them; every fake process takes PROCESS_S on the backend's simulated clock."""
+    budget or its floor stop them; every fake process takes `process_s` on the backend's simulated clock."""
     profiles = tmp_path / "profiles.toml"
     rule = "stopping = { min_rounds = 2, max_rounds = 10, target_rel_ci = 0.0001 }" + (f"\nbudget = {budget}" if budget else "")
     profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", rule, 1))
     clock = FakeClock()
-    backend = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell", process_spread=0.1, clock=clock)
+    backend = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell", process_spread=0.1, clock=clock,
+                          process_s=process_s)
     summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, clock=clock, **options), backend)
     rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
     rounds = {(r["isa_requested"], r["group"]): max(x["round_index"] for x in rows if (x["isa_requested"], x["group"]) == (r["isa_requested"], r["group"]))
@@ -71,14 +79,24 @@ def test_without_a_budget_groups_that_cannot_reach_the_target_run_to_max_rounds(
 
 
 def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, tmp_path):
-    # 10 cells × 6 rounds × 2 s = 120 s: the budget buys about 6 rounds per group, not 10 for the first ones and 2 for the last.
-    # (The first decisions cost processes at the job's estimate, about 1 s; the run's own 2 s correct them.)
-    summary, rounds, groups, clock = _budget_run(smoke_options, tmp_path, "{ minutes = 2, floor_rounds = 2 }")
-    assert all(5 <= n <= 7 for n in rounds.values()), rounds
-    assert clock.now <= 120 + 3 * PROCESS_S  # within the budget, give or take half of the largest round
+    # 10 cells × 6 rounds at the estimated process time: the budget buys 6 rounds per group, not 10 for the first ones and
+    # 2 for the last.
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    summary, rounds, groups, clock = _budget_run(smoke_options, tmp_path, f"{{ minutes = {minutes}, floor_rounds = 2 }}")
+    assert set(rounds.values()) == {6}, rounds
+    assert clock.now <= 60 * minutes + 1.5 * SMOKE_PROCESS_S  # within the budget, give or take half of the largest round
     assert Counter(g["state"] for g in groups) == {"budget": 4}
     run = json.loads((summary.directory / "run.json").read_text())
-    assert run["budget"] == {"minutes": 2.0, "floor_rounds": 2}
+    assert run["budget"] == {"minutes": minutes, "floor_rounds": 2}
+
+
+def test_processes_slower_than_estimated_still_hold_the_budget_as_far_as_the_floor_allows(smoke_options, tmp_path):
+    # Twice the estimate: the first groups overspend, the later ones are held to fewer rounds (never below the floor),
+    # and the run ends within a round of the budget.
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    _, rounds, _, clock = _budget_run(smoke_options, tmp_path, f"{{ minutes = {minutes}, floor_rounds = 2 }}", process_s=2 * SMOKE_PROCESS_S)
+    assert all(n >= 2 for n in rounds.values()) and min(rounds.values()) < max(rounds.values())
+    assert clock.now <= 60 * minutes + 3 * 2 * SMOKE_PROCESS_S
 
 
 def test_a_budget_too_small_for_the_floor_still_runs_the_floor_rounds(smoke_options, tmp_path, capsys):
