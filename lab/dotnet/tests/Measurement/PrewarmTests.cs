@@ -42,9 +42,16 @@ public class PrewarmTests
     [Fact]
     public void Without_a_jit_counter_an_operation_that_keeps_changing_speed_runs_to_the_cap()
     {
-        // Each call slower than the last: no two windows agree, as while code is still tiering up.
-        var calls = 0;
-        var result = Prewarm.Run(() => { Thread.SpinWait(10 * ++calls); return null; }, maxMs: 400, quietMs: 50, jitCounter: () => null);
+        // Each call costs a fixed share of the time elapsed so far (0.2%), so a window's time per call grows with the window's
+        // start: consecutive 50 ms windows within 400 ms differ by 12% or more, on a busy machine too. (A cost growing by a
+        // fixed step per call was flaky: late windows differed by about 2%.)
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var result = Prewarm.Run(() =>
+        {
+            var until = clock.Elapsed.TotalMilliseconds * 1.002;
+            while (clock.Elapsed.TotalMilliseconds < until) { }
+            return null;
+        }, maxMs: 400, quietMs: 50, jitCounter: () => null);
 
         Assert.Equal(Prewarm.CapRule, result.Rule);
         Assert.False(result.Settled);
