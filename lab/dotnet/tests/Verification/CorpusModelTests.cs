@@ -62,4 +62,16 @@ public class CorpusModelTests
 
         Assert.True(result.Status == "passed", result.Message);
     }
+
+    [Fact]
+    public void NetJSON_reads_a_seventeen_digit_double_as_a_different_double()
+    {
+        const string json = """{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"x"},"geometry":{"type":"Polygon","coordinates":[[[-65.613616999999977,43.5]]]}}]}""";
+
+        var result = Verifier.Verify(VariantRegistry.Find("netjson-default"), TestPayloads.Of(nameof(CanadaCollection), json), "deserialize");
+
+        Assert.Equal("failed", result.Status);
+        Assert.Contains("features[0].geometry.coordinates[0][0][0]: expected -65.613616999999977, got -65.613617", result.Message);
+        Assert.True(Verifier.Verify(VariantRegistry.Find("stj-default"), TestPayloads.Of(nameof(CanadaCollection), json), "deserialize").Status == "passed");
+    }
 }
