@@ -32,13 +32,13 @@ conformance run="results/latest" *args="":
 report run="results/latest":
     {{python}} -m analysis report {{run}}
 
-# Measure what each replication design buys: the same cells under sequential, interleaved and duet, then the table
-# (results/comparisons/designs/designs.md). About 16 minutes; needs 2 CPUs for the duet.
+# Measure what each replication design buys: the same cells under paired, interleaved, duet and sequential, then the
+# table (results/comparisons/designs/designs.md). About 22 minutes; needs 2 CPUs for the duet.
 compare-designs:
     #!/usr/bin/env bash
     set -euo pipefail
     stamp=$(date -u +%Y-%m-%dT%H-%M-%SZ); runs=()
-    for design in interleaved duet sequential; do
+    for design in paired interleaved duet sequential; do
         cpus=$([ "$design" = duet ] && echo "--cpuset 0,1" || true)
         runs+=("$({{python}} -m harness run --profile designs --design "$design" --run-id "designs-$design-$stamp" $cpus)")
     done

@@ -14,7 +14,7 @@ from analysis.defaults import ISA_ORDER
 from analysis.replicates import MEASURED
 from harness.defaults import REPLICATE_STATISTIC
 from harness.records import DEFAULT_RUNTIME
-from harness.pairing import Replicate, paired_ratio_interval, paired_ratios
+from harness.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
 from harness.stats import Interval, ratio_interval
 
 
@@ -30,9 +30,8 @@ class RatioBook:
         self._replicates: dict[tuple[str, str, str, str], list[Replicate]] = {}
         measured = rows[rows["status"].isin(MEASURED)]
         for r in measured.itertuples():
-            partner = None if pd.isna(r.partner) else r.partner
             key = (r.experiment, r.benchmark, r.isa_requested, r.runtime_requested)
-            self._replicates.setdefault(key, []).append(Replicate(r.benchmark, int(r.round_index), partner, float(getattr(r, REPLICATE_STATISTIC))))
+            self._replicates.setdefault(key, []).append(replicate_of(r, getattr(r, REPLICATE_STATISTIC)))
 
     def replicates(self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME) -> list[Replicate]:
         """The measured processes of one cell."""

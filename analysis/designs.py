@@ -19,6 +19,7 @@ from analysis.load import RunData
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
 from harness.pairing import paired_ratios
+from harness.plan import is_aa_copy
 from harness.stats import replicates_for
 from harness.stopping import elapsed_s, rows_by_group
 from harness.records import ResultRow
@@ -37,7 +38,8 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
     seconds = _group_seconds(run.rows)
     out = []
     for (level, experiment, group, runtime), g in rows.groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
-        benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0]]
+        # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on
+        benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0] and not is_aa_copy(b)]
         baseline = g["baseline"].iloc[0]
         if (g["verification_status"] == "failed").any():
             benchmarks = [b for b in benchmarks if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()]

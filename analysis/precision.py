@@ -9,6 +9,7 @@ import pandas as pd
 
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
+from harness.plan import is_aa_copy
 from harness.stopping import BUDGET
 
 
@@ -31,8 +32,13 @@ def group_precision(cells: pd.DataFrame, target: float | None, budget: set[tuple
             state = "fixed rounds" if not mine.empty else "nothing to compare"
         else:
             state = "precise" if pd.notna(widest) and widest <= target else BUDGET if (level, experiment, group, runtime) in budget else "imprecise"
+        aa = mine[mine["benchmark"].map(is_aa_copy)]
         out.append({"isa_level": level, "runtime": runtime, "experiment": experiment, "group": group, "processes_per_cell": int(g["replicates"].max()),
+                    "design": "/".join(sorted(set(g["design"].dropna()))) if "design" in g else None,
                     "widest_ratio_rel_ci99": widest, "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
+                    "aa_ratio": aa["ratio"].iloc[0] if not aa.empty else None,
+                    "aa_lower": aa["ratio_ci99_lower"].iloc[0] if not aa.empty else None,
+                    "aa_upper": aa["ratio_ci99_upper"].iloc[0] if not aa.empty else None,
                     "machine_s": float(g["duration_s"].sum()), "state": state})
     return pd.DataFrame(out)
 
@@ -55,7 +61,25 @@ def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[di
 
     def pct(v) -> str:
         return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
-    return text + markdown_table(["ISA level (· runtime)", "Experiment", "Group", "Processes per cell", "Widest ratio CI", "Median ratio CI", "Machine time", "State"],
-                                 [[r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"), r.experiment, r.group, r.processes_per_cell, pct(r.widest_ratio_rel_ci99),
-                                   pct(r.median_ratio_rel_ci99), f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state]
+    aa = table[table["aa_ratio"].notna()]
+    if not aa.empty:
+        outside = aa[(aa["aa_lower"] > 1) | (aa["aa_upper"] < 1)]
+        text += (f"Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the baseline ran "
+                 f"as one more member of every process; its ratio to the baseline must be 1 within its interval. "
+                 f"{len(aa) - len(outside)} of {len(aa)} A/A ratios contain 1"
+                 + (f"; **{len(outside)} do not** ({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})" if len(outside) else "")
+                 + f"; median |A/A − 1| {100 * (aa['aa_ratio'] - 1).abs().median():.2f}%.\n\n")
+    return text + markdown_table(["ISA level (· runtime)", "Experiment", "Group", "Design", "Processes per cell", "Widest ratio CI", "Median ratio CI", "A/A ratio [99% CI]",
+                                  "Machine time", "State"],
+                                 [[r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"), r.experiment, r.group, r.design or "—",
+                                   r.processes_per_cell, pct(r.widest_ratio_rel_ci99), pct(r.median_ratio_rel_ci99), aa_text(r),
+                                   f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state]
                                   for r in table.itertuples()])
+
+
+def aa_text(r) -> str:
+    """'1.003 [0.991, 1.015]', bold when the interval excludes 1; '—' for a group without an A/A copy."""
+    if r.aa_ratio is None or pd.isna(r.aa_ratio):
+        return "—"
+    text = f"{r.aa_ratio:.3f} [{r.aa_lower:.3f}, {r.aa_upper:.3f}]"
+    return f"**{text}**" if r.aa_lower > 1 or r.aa_upper < 1 else text

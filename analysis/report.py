@@ -206,7 +206,15 @@ def method_markdown(run: dict[str, Any]) -> str:
     if budget:
         rule += (f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
                  f"(each group as many as every later one could also have), which could cut a group short of that rule but not below {budget['floor_rounds']} rounds")
-    return ("## Method\n\nBenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
+    engine = ("BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
+              if run.get("design") != "paired" else
+              "One fresh lab process per group and round measures every cell of the group with the lab's paired engine: each cell "
+              "warmed until the JIT is quiet, then rounds of short bursts (every cell once per round, in a fresh random order, each burst "
+              "after a full collection, the loop's own overhead subtracted as BenchmarkDotNet does), bytes allocated read per burst; "
+              "a process's ratio is the median of its per-round burst ratios, and its cell time the median of its bursts. Groups a "
+              "process cannot hold (a lab without the paired verb, a group of one cell) ran under the interleaved design with "
+              "BenchmarkDotNet or the lab's own engine (the Precision table names each group's design). ")
+    return ("## Method\n\n" + engine +
             f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design'), '')}); {rule}. "
             "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t 99% interval "
             "over them; a ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's process of the same "
@@ -220,6 +228,7 @@ DESIGN_TEXT = {
     "sequential": "every cell of an ISA level once per round, in plan order",
     "interleaved": "one group at a time, its cells once per round in a fresh random order",
     "duet": "each benchmark at the same time as its baseline, on two CPUs swapped every round",
+    "paired": "one group at a time, all its cells in one process per round, alternating in bursts",
 }
 
 

@@ -18,15 +18,13 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 
-from harness.estimate import process_seconds
+from harness.estimate import UNKNOWN_PROCESS_S, process_seconds
 from harness.profiles import BudgetSpec
 from harness.records import COLD, JobSettings, ResultRow
 
 #: Seconds of one calibration before an ISA level and at the end (two workloads on one CPU; 2.7 s measured here).
 CALIBRATION_S = 3.0
 
-#: Seconds per process assumed before the run has timed any, when the job leaves counts to BenchmarkDotNet.
-UNKNOWN_PROCESS_S = 5.0
 
 
 class RunBudget:

@@ -34,12 +34,13 @@ LOGS_DIR = "logs"
 #: 4: rows carry runtime_switches (the runtime variables the process saw) and engine_version (e.g. BenchmarkDotNet 0.14.0).
 #: 5: rows carry backend, image, image_id (containers) and cpuset_effective (the CPUs read back inside the process).
 #: 6: rows carry payload_bytes (the JSON text an operation reads or writes, for throughput in MB/s).
-SCHEMA_VERSION = 6
+#: 7: rows carry process_cells, burst_ns and bursts_ms (the paired design: several cells in one process).
+SCHEMA_VERSION = 7
 
 #: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default"); a
 #: version-3 row lacks only the two version-4 fields (empty switches, unknown engine); rows before 5 lack the backend
 #: fields (they all ran natively); rows before 6 lack payload_bytes (no throughput).
-READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6)
+READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7)
 
 #: Version of the configuration files this harness reads (experiments/*.toml, profiles.toml).
 CONFIG_SCHEMA_VERSION = 1

@@ -12,6 +12,11 @@ close in time (and under how much of the same machine noise) the two sides of a 
   and no cell always runs first or after the same neighbour.
 - duet: a unit is one group at one level; a round runs each benchmark at the same time as the
   group's baseline, each on its own CPU, swapping CPUs every round (after Bulej et al., ICPE 2020).
+- paired: a unit is one group at one level on one runtime; a round is one fresh process that measures every cell of the
+  group, alternating them in short bursts in a fresh random order each burst round (the lab's `paired` verb). A ratio
+  is taken burst against burst inside the process, and processes are still the replicates. Two sides that cannot share
+  a process (ISA levels and runtimes are process-wide, and every group is one level on one runtime) are paired by round
+  as in the interleaved design; a lab without the verb (lab.toml `paired_format`) gets the interleaved layout.
 """
 
 from __future__ import annotations
@@ -32,6 +37,12 @@ class Placement:
     cell: Cell
     cpuset: str
     partner: str | None = None
+    companions: tuple[Cell, ...] = ()  # the other cells measured in the same process (paired design)
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """Every cell this process measures."""
+        return (self.cell, *self.companions)
 
 
 #: Processes started together (one, or a duet's two).
@@ -61,6 +72,7 @@ class Design(Protocol):
 
     name: str
     lab_cpus_needed: int
+    shares_process: bool  # True: a slot's placement may measure several cells in one process (the lab's `paired` verb)
 
     def units(self, cells: list[Cell]) -> list[Unit]:
         """The planned cells cut into units, in run order."""
@@ -93,6 +105,7 @@ class SequentialDesign:
 
     name = "sequential"
     lab_cpus_needed = 1
+    shares_process = False
 
     def units(self, cells: list[Cell]) -> list[Unit]:
         return _by(cells, lambda c: (c.isa_level,))
@@ -106,6 +119,7 @@ class InterleavedDesign:
 
     name = "interleaved"
     lab_cpus_needed = 1
+    shares_process = False
 
     def units(self, cells: list[Cell]) -> list[Unit]:
         return _by(cells, group_key)
@@ -119,6 +133,7 @@ class DuetDesign:
 
     name = "duet"
     lab_cpus_needed = 2
+    shares_process = False
 
     def units(self, cells: list[Cell]) -> list[Unit]:
         return _by(cells, group_key)
@@ -136,5 +151,34 @@ class DuetDesign:
         return [(Placement(cell, first, baseline.benchmark), Placement(baseline, second, cell.benchmark)) for cell in others]
 
 
+class PairedDesign:
+    """One group at a time; each round is one process measuring all its cells in alternating bursts."""
+
+    name = "paired"
+    lab_cpus_needed = 1
+    shares_process = True
+
+    def units(self, cells: list[Cell]) -> list[Unit]:
+        return _by(cells, group_key)
+
+    def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
+        first, *rest = _shuffled(cells, round_index)  # the order members are bound and warmed in, fresh each round
+        return [(Placement(first, lab_cpus[0], companions=tuple(rest)),)]
+
+
+def burst_seed(cells: tuple[Cell, ...], round_index: int) -> int:
+    """The seed of a paired process's burst order: fixed by the unit and round, so a resumed run repeats it."""
+    first = cells[0]
+    return zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}/{first.runtime}#{round_index}/bursts".encode()) & 0x7FFFFFFF
+
+
 #: The visible registry of designs by name (the names profiles.toml uses).
-DESIGNS: dict[str, Design] = {d.name: d for d in (SequentialDesign(), InterleavedDesign(), DuetDesign())}
+DESIGNS: dict[str, Design] = {d.name: d for d in (SequentialDesign(), InterleavedDesign(), DuetDesign(), PairedDesign())}
+
+
+def layout(design: Design, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...], can_share: bool) -> tuple[Design, list[Slot]]:
+    """The design that lays out a unit's round and its slots: a design that shares processes falls back to the interleaved
+    layout for a lab that cannot measure several cells in one process (or a single cell, which needs no pairing)."""
+    if design.shares_process and (not can_share or len(cells) < 2):
+        design = DESIGNS["interleaved"]
+    return design, design.round(cells, round_index, lab_cpus)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from harness.designs import Design, layout
 from harness.profiles import Stopping
-from harness.records import ColdSettings, JobSettings
+from harness.records import Cell, ColdSettings, JobSettings
 
 #: Seconds a lab process spends outside its prewarm and BenchmarkDotNet's iterations: runtime start, dataset load,
 #: verification, BenchmarkDotNet's jitting, overhead and memory stages, forced collections, export, exit
@@ -27,6 +28,45 @@ COLD_PROCESS_S = 0.08
 COLD_VERIFY_S = 1.0
 
 
+#: A paired process (the `paired` verb): its start, environment probe and exit (0.3 s measured here), and per member
+#: its verification and first calls, its own prewarm until the JIT is quiet, its share of the joint warm-up passes and
+#: the overhead-twin bursts (1.1–1.3 s per member measured here with prewarm_quiet_ms 300), then its bursts, each after a
+#: full collection (a few percent of a 20 ms burst).
+PAIRED_PROCESS_OVERHEAD_S = 0.3
+PAIRED_MEMBER_S = 1.2
+BURST_SLACK = 1.05
+
+
+def paired_process_seconds(job: JobSettings, cells: int) -> float | None:
+    """Estimated wall time of one paired process measuring `cells` cells; None when the job sets no bursts."""
+    if job.burst_ms is None or job.burst_rounds is None:
+        return None
+    return PAIRED_PROCESS_OVERHEAD_S + cells * (PAIRED_MEMBER_S + job.burst_rounds * job.burst_ms / 1000 * BURST_SLACK)
+
+
+def processes_seconds(job: JobSettings, cells_per_process: list[int]) -> float | None:
+    """Estimated wall time of a round's processes, each measuring the given number of cells (1: the `run` verb)."""
+    total = 0.0
+    for cells in cells_per_process:
+        one = paired_process_seconds(job, cells) if cells > 1 else process_seconds(job)
+        if one is None:
+            return None
+        total += one
+    return total
+
+
+def round_seconds(design: Design, cells: list[Cell], job: JobSettings, can_share: bool) -> float:
+    """Estimated wall time of one round of a unit's cells under a design (harness/designs.py layout); a job whose
+    duration is unknown up front counts its processes at UNKNOWN_PROCESS_S."""
+    _, slots = layout(design, cells, 1, ("0", "1"), can_share)
+    sizes = [len(p.cells) for slot in slots for p in slot[:1]]
+    return processes_seconds(job, sizes) or UNKNOWN_PROCESS_S * len(sizes)
+
+
+#: Seconds per process assumed when the job leaves counts to BenchmarkDotNet (no estimate up front).
+UNKNOWN_PROCESS_S = 5.0
+
+
 def cold_cell_seconds(cold: ColdSettings) -> float:
     """One cold cell: verification, each command once, hyperfine's warm-up and timed runs of both, the RSS runs."""
     return COLD_VERIFY_S + COLD_PROCESS_S * (2 * (1 + cold.warmup + cold.runs) + cold.rss_runs)
@@ -45,16 +85,20 @@ def process_seconds(job: JobSettings) -> float | None:
 
 
 def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1,
-                      cold_cells: int = 0, cold: ColdSettings = ColdSettings()) -> str:
+                      cold_cells: int = 0, cold: ColdSettings = ColdSettings(), round_s: float | None = None) -> str:
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
-    steady-state cells; cold-start cells add a fixed time each."""
+    steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
+    paired design, whose processes measure several cells); else a round is one process per cell."""
     per_process = process_seconds(job)
     cold_s = cold_cells * cold_cell_seconds(cold)
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
-    if per_process is None:
+    if round_s is None and per_process is None:
         return f"{rounds} round(s) per cell of BenchmarkDotNet's automatic job (duration unknown up front)"
-    low = cells * stopping.min_rounds * per_process / lab_cpus + cold_s
-    high = cells * stopping.max_rounds * per_process / lab_cpus + cold_s
+    if round_s is None:
+        round_s = cells * per_process
+    per_process = round_s / max(cells, 1)  # a cell's share of a round
+    low = stopping.min_rounds * round_s / lab_cpus + cold_s
+    high = stopping.max_rounds * round_s / lab_cpus + cold_s
     caps = [c for c in (None if stopping.group_time_cap_s is None else groups * stopping.group_time_cap_s,
                         None if stopping.cell_time_cap_s is None else cells * stopping.cell_time_cap_s) if c is not None]
     if caps:

@@ -80,6 +80,9 @@ class LabSpec:
     build_output: str = ""
     runtime: str | None = None  # set on the descriptor of one build (for_runtime)
     container: ContainerSpec | None = None  # how to build the lab as an image (lab.toml [container]); None: native only
+    # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or None
+    # when the lab has no such verb: the paired design then runs that lab's groups interleaved (harness/designs.py).
+    paired_format: str | None = None
 
     def check_requirements(self) -> None:
         """Raises MissingToolError naming the first required program that is not on PATH."""
@@ -185,6 +188,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             build_ignore=tuple(data.get("build_ignore", [])),
             build_output=data.get("build_output", ""),
             container=_container(data["container"]) if "container" in data else None,
+            paired_format=data.get("paired_format"),
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

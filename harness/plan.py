@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 from harness.errors import ConfigError, UnknownNameError
 from harness.experiments import Benchmark, Experiment
 from harness.isa import IsaLevel, IsaTable
 from harness.labs import LabSpec
-from harness.records import DEFAULT_RUNTIME, Cell
+from harness.records import DEFAULT_RUNTIME, STEADY, Cell
 
 #: ISA level names a profile may use besides the levels themselves: every level of this CPU, or the levels
 #: matching the CPUs each experiment's claims were published on (their hardware's isa_level).
@@ -161,3 +164,35 @@ def labs_of(cells: list[Cell]) -> list[str]:
 def builds_of(cells: list[Cell], labs: dict[str, LabSpec]) -> dict[str, LabSpec]:
     """The lab builds the cells run on, by target name (Cell.target), in first-use order."""
     return {c.target: labs[c.lab].for_runtime(c.runtime) for c in cells}
+
+
+#: How an A/A copy's benchmark id ends: the baseline's id, then this.
+AA_SUFFIX = "~aa"
+
+
+def is_aa_copy(benchmark: str) -> bool:
+    """True for the benchmark id of an A/A copy (with_aa_copies)."""
+    return benchmark.endswith(AA_SUFFIX)
+
+
+def with_aa_copies(cells: list[Cell], can_pair: Callable[[Cell], bool]) -> list[Cell]:
+    """The cells and, after each steady-state group of two or more cells whose lab can pair them in one process, an A/A
+    copy of the group's baseline: the same variant, dataset and operation bound a second time in the same process,
+    measured as one more member. No claim names it; its ratio to the baseline is the check that the paired engine has no
+    order or position bias (README "Noise and replication")."""
+    out: list[Cell] = []
+    groups: dict[tuple[str, str, str, str], list[Cell]] = {}
+    for cell in cells:
+        groups.setdefault((cell.isa_level, cell.experiment, cell.group, cell.runtime), []).append(cell)
+    added: set[tuple[str, str, str, str]] = set()
+    for cell in cells:
+        out.append(cell)
+        key = (cell.isa_level, cell.experiment, cell.group, cell.runtime)
+        members = groups[key]
+        if key in added or cell is not members[-1] or cell.measure != STEADY or len(members) < 2 or not can_pair(cell):
+            continue
+        baseline = next((c for c in members if c.benchmark == c.baseline), None)
+        if baseline is not None and not baseline.unavailable:
+            out.append(dataclasses.replace(baseline, benchmark=baseline.benchmark + AA_SUFFIX))
+            added.add(key)
+    return out

@@ -72,6 +72,9 @@ class Profile:
     runtimes: tuple[str, ...] = ("claims",)
     cold: ColdSettings = ColdSettings()
     budget: BudgetSpec | None = None
+    # Paired design: an A/A copy of each group's baseline as one more member of its processes (harness/plan.py), whose
+    # ratio to the baseline must come out 1 within its interval; it checks the engine for order and position bias.
+    aa_copies: bool = False
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -99,6 +102,7 @@ def _profile(name: str, spec: dict) -> Profile:
         runtimes=tuple(spec.get("runtimes", ("claims",))),
         cold=ColdSettings(**spec.get("cold", {})),
         budget=BudgetSpec(float(spec["budget"]["minutes"]), int(spec["budget"]["floor_rounds"])) if "budget" in spec else None,
+        aa_copies=bool(spec.get("aa_copies", False)),
     )
 
 

@@ -51,6 +51,8 @@ class JobSettings:
     invocation_count: int | None = None
     prewarm_ms: int | None = None
     prewarm_quiet_ms: int | None = None
+    burst_ms: int | None = None  # paired design: the length of one burst of one cell
+    burst_rounds: int | None = None  # paired design: rounds of bursts in one process (every cell once per round)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -192,13 +194,24 @@ class ProcessUsage:
         return {"lab_cpu_s": self.lab_cpu_s, "cpu_other_ms": self.cpu_other_ms, "steal_ms": self.steal_ms,
                 "involuntary_context_switches": self.involuntary_context_switches}
 
+    def share(self, parts: int) -> ProcessUsage:
+        """One of `parts` equal shares of a process measured for several cells (so sums over rows count it once)."""
+        def split(value):
+            return None if value is None else value / parts
+        ics = self.involuntary_context_switches
+        return ProcessUsage(self.wall_s / parts, split(self.lab_cpu_s), split(self.cpu_other_ms), split(self.steal_ms),
+                            None if ics is None else round(ics / parts))
+
 
 @dataclass(frozen=True)
 class ResultRow:
     """One line of results.jsonl: one process-level replicate (round) of one cell, flat (tidy) for pandas.
 
     `design` says how replicates were placed in time (sequential sweeps, interleaved blocks, or duet pairs);
-    `partner` names the benchmark that ran at the same time on the other lab CPU (duet only). `cpu_other_ms`
+    `partner` names the benchmark that ran at the same time on the other lab CPU (duet only). In the paired design one
+    process measures `process_cells` cells of a group in alternating bursts: `burst_ns` holds this cell's per-round times
+    (ratios are taken burst against burst inside the process), and the process's wall time and CPU counters are split
+    evenly among its cells (`duration_s` is this cell's share). `cpu_other_ms`
     is time the pinned CPU spent on anything but this process while it ran; `steal_ms` is the hypervisor's.
     Where the process's wall time went: `start_to_main_ms` (runtime start), `verify_ms`, `prewarm_ms`, and inside
     BenchmarkDotNet's run (`bdn_run_ms`) its stages, `bdn_actual_ms` being the measured samples the statistics use."""
@@ -271,6 +284,9 @@ class ResultRow:
     steal_ms: float | None = None
     involuntary_context_switches: int | None = None
     invocation_count: int | None = None
+    process_cells: int | None = None  # cells measured in the same process (paired design); its usage is split among them
+    burst_ns: list[float] | None = None  # paired design: this cell's time per call in each round of bursts, in round order
+    bursts_ms: float | None = None  # paired design: the wall time of this cell's timed bursts (its measured samples)
     start_to_main_ms: float | None = None
     verify_ms: float | None = None
     prewarm_ms: float | None = None

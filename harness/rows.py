@@ -30,6 +30,7 @@ class RowContext:
     partner: str | None = None
     usage: ProcessUsage | None = None
     raw_folder: str = "round-1"
+    process_cells: int | None = None  # cells the process measured (paired design); None: one
     where: dict[str, Any] = field(default_factory=dict)  # the backend's identity fields (backend, image, image_id)
 
     def base(self) -> dict[str, Any]:
@@ -43,7 +44,8 @@ class RowContext:
             "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
             "started_at": self.started_at, "duration_s": self.duration_s,
             "round_index": self.round_index, "round_count": self.round_count,
-            "design": self.design, "partner": self.partner, **(self.usage.fields() if self.usage else {}), **self.where,
+            "design": self.design, "partner": self.partner, "process_cells": self.process_cells,
+            **(self.usage.fields() if self.usage else {}), **self.where,
         }
 
 

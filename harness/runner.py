@@ -20,12 +20,12 @@ from harness.defaults import CELL_TIMEOUT_S, DATASETS_DIR, DEFAULT_PROFILE, ENVI
 from harness.designs import DESIGNS, Design, group_key
 from harness.environment import collect_host_environment
 from harness.errors import ResumeError, UnknownNameError
-from harness.estimate import describe_estimate
+from harness.estimate import describe_estimate, round_seconds
 from harness.experiments import load_experiments, select_experiments
 from harness.isa import IsaLevel, IsaTable, load_isa_table
 from harness.labs import LabSpec, find_lab, load_labs
 from harness.pinning import CpuPlan, pin_current_process, plan_cpus
-from harness.plan import builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
+from harness.plan import with_aa_copies, builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import BudgetSpec, Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
@@ -88,8 +88,12 @@ class Plan:
     def estimate(self) -> str:
         """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
         steady = [c for c in self.cells if c.measure == STEADY]
+        round_s = None
+        if self.design.shares_process:
+            round_s = sum(round_seconds(self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None)
+                          for u in self.design.units(steady))
         text = describe_estimate(self.job, self.stopping, len(steady), len({group_key(c) for c in steady}), self.design.lab_cpus_needed,
-                                 len(self.cells) - len(steady), self.cold)
+                                 len(self.cells) - len(steady), self.cold, round_s)
         if self.budget is None:
             return text
         return (f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
@@ -114,6 +118,11 @@ def resolve_plan(options: RunOptions) -> Plan:
     runtimes = runtimes_by_benchmark(all_labs, list(options.runtimes or profile.runtimes), experiments)
     benchmarks = options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
     cells = plan_cells(experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes)
+    design_name = options.design or profile.design
+    if design_name not in DESIGNS:
+        raise UnknownNameError("design", design_name, DESIGNS)
+    if profile.aa_copies and DESIGNS[design_name].shares_process:
+        cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
     planned = {c.isa_level for c in cells}
     levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
     manifest = load_manifest(options.datasets_dir)
@@ -122,9 +131,6 @@ def resolve_plan(options: RunOptions) -> Plan:
     for name in labs_of(cells):
         all_labs[name].check_requirements()
     labs = builds_of(cells, all_labs)
-    design_name = options.design or profile.design
-    if design_name not in DESIGNS:
-        raise UnknownNameError("design", design_name, DESIGNS)
     budget = profile.budget
     if options.budget_min is not None:
         budget = BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds) if options.budget_min > 0 else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import pathlib
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from harness.backends.base import Backend, CellRequest, CellRun
 from harness.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.calibration import WORKLOADS, calibrate
 from harness.defaults import GROUPS_FILE, LOGS_DIR, RAW_DIR, SCHEMA_VERSION
-from harness.designs import Design, Placement, Slot, Unit, group_key
+from harness.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
 from harness.errors import HarnessError
 from harness.isa import IsaLevel
 from harness.labs import LabSpec
@@ -29,7 +30,7 @@ from harness.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.profiles import Stopping
 from harness.progress import RunProgress
 from harness.cold import variant_info, verify_cold_cell
-from harness.estimate import cold_cell_seconds
+from harness.estimate import cold_cell_seconds, round_seconds
 from harness.normalize.hyperfine import normalize_cold_cell
 from harness.records import COLD, DEFAULT_RUNTIME, STEADY, UNAVAILABLE, Cell, ColdSettings, JobSettings, ResultRow, row_key
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
@@ -103,8 +104,8 @@ class Session:
             active = [c for c in unit.cells if not statuses[group_key(c)].finished and c.cell_id not in self.broken]
             if not active:
                 break
-            slots = [slot for slot in self.design.round(active, round_index + 1, self.lab_cpus)
-                     if not all(self._finished(row_key(p.cell.cell_id, round_index + 1, p.partner)) for p in slot)]
+            design, slots = self._layout(active, round_index + 1)
+            slots = [slot for slot in slots if not all(self._finished(row_key(c.cell_id, round_index + 1, p.partner)) for p in slot for c in p.cells)]
             if self.budget and slots and round_index >= self.budget.spec.floor_rounds:  # a round done before a resume costs nothing
                 slot_s = (self.budget.clock() - started) / slots_run if slots_run else self._process_s()
                 affordable = self._affordable(unit, round_index, len(slots) * slot_s, later, cold)
@@ -115,7 +116,7 @@ class Session:
                     break
             round_index += 1
             for slot in slots:
-                self.run_slot(slot, round_index)
+                self.run_slot(slot, round_index, design)
                 slots_run += 1
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
@@ -124,14 +125,20 @@ class Session:
                                                       "runtime": g[3], **dataclasses.asdict(status)})
         return statuses
 
-    def run_slot(self, slot: Slot, round_index: int) -> list[ResultRow]:
-        """Starts the slot's processes together and stores a row for each."""
-        contexts = [self._context(p, round_index) for p in slot]
-        requests = [self._request(ctx) for ctx in contexts]
-        for ctx in contexts:
-            self.progress.started(ctx.cell)
-        runs = self.backend.run_cells(requests)
-        rows = [self._row(ctx, request, run) for ctx, request, run in zip(contexts, requests, runs)]
+    def run_slot(self, slot: Slot, round_index: int, design: Design | None = None) -> list[ResultRow]:
+        """Starts the slot's processes together and stores a row for every cell each measured."""
+        design = design or self.design
+        processes = [self._process(p, round_index, design) for p in slot]
+        for contexts, _ in processes:
+            for ctx in contexts:
+                self.progress.started(ctx.cell)
+        runs = self.backend.run_cells([request for _, request in processes])
+        rows = []
+        for (contexts, request), run in zip(processes, runs):
+            members = [request] if len(contexts) == 1 else [dataclasses.replace(request, cell=ctx.cell, out_dir=folder)
+                                                            for ctx, (_, folder) in zip(contexts, request.members)]
+            shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
+            rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
         for row in rows:
             if row.status == "failed":
                 self.broken.add(row.cell_id)  # not retried in this session; a resumed run tries again
@@ -140,11 +147,36 @@ class Session:
 
     # -- pieces -----------------------------------------------------------------------------------------
 
+    def _layout(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
+        """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and its slots."""
+        return layout(self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].paired_format is not None)
+
+    def _process(self, placement: Placement, round_index: int, design: Design) -> tuple[list[RowContext], CellRequest]:
+        """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group, each
+        with a folder of its own inside the process's folder."""
+        if not placement.companions:
+            ctx = self._context(placement, round_index, design.name)
+            return [ctx], self._request(ctx)
+        cells = placement.cells
+        suffix = f"round-{round_index}"
+        log = self.store.relative(self.store.path(LOGS_DIR, f"{unit_slug(cells[0])}.{suffix}.log"))
+        contexts = [dataclasses.replace(self._context(Placement(c, placement.cpuset), round_index, design.name), log_path=log,
+                                        raw_folder=f"{suffix}/{c.slug}", process_cells=len(cells)) for c in cells]
+        out_dir = self.store.path(RAW_DIR, unit_slug(cells[0]), suffix)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        request = dataclasses.replace(self._request(contexts[0], out_dir), members=tuple((c, out_dir / c.slug) for c in cells),
+                                      seed=burst_seed(cells, round_index))
+        return contexts, request
+
     def _affordable(self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]) -> float:
         """Rounds every group from this unit on can have within the run budget (harness/budget.py), after reserving the
         cold-start cells and calibrations still to come."""
         per_process = self._process_s()
-        later_round_s = sum(len(self.design.round(list(u.cells), 1, self.lab_cpus)) for u in later) * per_process
+        if self.design.shares_process:
+            later_round_s = sum(round_seconds(self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None)
+                                for u in later)
+        else:
+            later_round_s = sum(len(self.design.round(list(u.cells), 1, self.lab_cpus)) for u in later) * per_process
         levels = len({u.isa_level for u in later} - {unit.isa_level}) + 1  # calibrations before each new level, and at the end
         pending_cold = sum(1 for c in cold if not self._finished(row_key(c.cell_id, 1)))
         reserve = pending_cold * cold_cell_seconds(self.cold) + (levels if self.calibrate else 0) * CALIBRATION_S
@@ -168,17 +200,17 @@ class Session:
         self.rows[row.row_key] = row
         self.progress.finished(row)
 
-    def _context(self, placement: Placement, round_index: int) -> RowContext:
+    def _context(self, placement: Placement, round_index: int, design: str | None = None) -> RowContext:
         cell = placement.cell
         suffix = f"round-{round_index}" + (f"-with-{placement.partner}" if placement.partner else "")
         return RowContext(self.store.run_id, cell, placement.cpuset, self.profile_name, self._level(cell),
                           self.probes[cell.target].emulated, self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
                           _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), round_index=round_index,
-                          round_count=self.stopping.max_rounds, design=self.design.name, partner=placement.partner,
+                          round_count=self.stopping.max_rounds, design=design or self.design.name, partner=placement.partner,
                           raw_folder=suffix, where=self.backend.identity(self.labs[cell.target]))
 
-    def _request(self, ctx: RowContext) -> CellRequest:
-        out_dir = self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
+    def _request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
+        out_dir = out_dir or self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
         out_dir.mkdir(parents=True, exist_ok=True)
         return CellRequest(self.labs[ctx.cell.target], ctx.cell, self.datasets_dir, out_dir, self.store.path(ctx.log_path or ""),
                            self.job, ctx.level.switches, ctx.cpuset, self.cell_timeout_s, raw_root=self.store.path(RAW_DIR))
@@ -188,8 +220,9 @@ class Session:
         if run.error is not None:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
         lab = self.labs[ctx.cell.target]
+        raw_format = lab.paired_format if request.members else lab.raw_format
         try:
-            outcome = NORMALIZERS[lab.raw_format](request.out_dir)
+            outcome = NORMALIZERS[raw_format](request.out_dir)
         except HarnessError as e:
             return failed_row(ctx, f"{e} ({e.hint})")
         except (ValueError, KeyError, TypeError) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
@@ -251,6 +284,12 @@ class Session:
                     self.store.append_json_line(CALIBRATION_FILE, result.to_dict())
                     self.progress.note(f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
                                        f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]")
+
+
+def unit_slug(cell: Cell) -> str:
+    """File-system-safe name of a cell's group (experiment, group, ISA level, runtime): a paired process's folder and log."""
+    suffix = "" if cell.runtime == DEFAULT_RUNTIME else f"__{cell.runtime}"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{cell.experiment}__{cell.group}__{cell.isa_level}{suffix}")
 
 
 def describe_status(status: GroupStatus) -> str:

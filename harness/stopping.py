@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.defaults import REPLICATE_STATISTIC
-from harness.pairing import Replicate, paired_ratio_interval
+from harness.pairing import Replicate, paired_ratio_interval, replicate_of
 from harness.profiles import Stopping
 from harness.records import MEASURED, ResultRow
 
@@ -62,8 +62,7 @@ def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
 
 
 def _replicates(rows: list[ResultRow]) -> list[Replicate]:
-    return [Replicate(r.benchmark, r.round_index, r.partner, getattr(r, REPLICATE_STATISTIC)) for r in rows
-            if getattr(r, REPLICATE_STATISTIC) is not None]
+    return [replicate_of(r, getattr(r, REPLICATE_STATISTIC)) for r in rows if getattr(r, REPLICATE_STATISTIC) is not None]
 
 
 def elapsed_s(rows: Iterable[ResultRow]) -> float:

@@ -2,7 +2,9 @@
 
 It simulates how .NET 10's ISA switches change the readback (as observed on 10.0.12), can ignore
 chosen switches (an unknown switch name), fail chosen cells, and fail verification of chosen
-variant × dataset pairs.
+variant × dataset pairs. A paired process (a request with members) writes every member's folder in the lab
+contract's samples format, with one speed factor for the whole process (what pairing cancels) and a small
+deterministic jitter per burst.
 """
 
 from __future__ import annotations
@@ -157,6 +159,8 @@ class FakeBackend:
         return [self._run_one(request) for request in requests]
 
     def _run_one(self, request: CellRequest) -> CellRun:
+        if request.members:
+            return self._run_paired(request)
         cell = request.cell
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake run of {cell.cell_id}\n")
@@ -183,4 +187,43 @@ class FakeBackend:
                         "mismatch_count": 3 if failed else 0, "round_trip": "passed",
                         "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches"}
         (out / "verification.json").write_text(json.dumps(verification))
+        return CellRun(usage)
+
+    def _run_paired(self, request: CellRequest) -> CellRun:
+        """One paired process: every member measured in `burst_rounds` bursts; a failing member fails the whole process."""
+        cells = [cell for cell, _ in request.members]
+        self.cells_run.extend(c.cell_id for c in cells)
+        request.log_path.write_text(f"fake paired run of {', '.join(c.cell_id for c in cells)}\n")
+        usage = ProcessUsage(wall_s=self._process_s, lab_cpu_s=1.9, cpu_other_ms=sum(self._interference.get(c.cell_id, 0.0) for c in cells),
+                             steal_ms=0.0, involuntary_context_switches=3)
+        failing = [c.cell_id for c in cells if c.cell_id in self._failing_cells]
+        if failing:
+            return CellRun(usage, CellError(f"simulated failure of {failing[0]}", f"full log: {request.log_path}"))
+        base_ns = json.loads((self._fixture / "bdn" / "results" / "JsonLab.Measurement.CellBenchmark-report-full.json").read_text())["Benchmarks"][0]["Statistics"]["Median"]
+        rounds = request.job.burst_rounds or 20
+        process = process_offset(f"{request.out_dir}", self._spread) if self._spread else 1.0
+        offered = {v["variant"]: v for v in self._listing["variants"]}
+        (request.out_dir / "process.json").write_text(json.dumps({"schema_version": 1, "start_to_main_ms": 50.0}))
+        for cell, folder in request.members:
+            folder.mkdir(parents=True, exist_ok=True)
+            scale = self._time_scale.get(cell.variant, 1.0) * process
+            times = [base_ns * scale * process_offset(f"{cell.cell_id}/{folder}/{k}", self._spread / 4) for k in range(rounds)]
+            variant = offered.get(cell.variant, {})
+            failed = (cell.variant, cell.dataset) in self._failing_verification
+            files = {
+                "samples.json": {"schema_version": 1, "engine": {"name": "fake paired bursts", "version": "1"}, "iterations_ns": times,
+                                 "allocated_bytes_per_op": 400.0, "paired": {"rounds": rounds, "calls_per_burst": 1000, "members": [c.cell_id for c in cells],
+                                                                              "gen0_collections": 1, "gen1_collections": 0, "gen2_collections": 0}},
+                "cell.json": {"schema_version": 2, "status": "measured", "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
+                              "library": variant.get("library", "fake"), "library_version": variant.get("library_version", "1.0"),
+                              "payload_form": variant.get("payload_form", "string"), "model_type": "MyClass", "dataset_sha256": "0" * 64,
+                              "invocation_count": 1000, "timings_ms": {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0},
+                              "raw_report": "samples.json"},
+                "env.json": self._env_of(request.lab, request.switches),
+                "verification.json": {"variant": cell.variant, "dataset": cell.dataset, "status": "failed" if failed else "passed",
+                                      "mismatch_count": 3 if failed else 0, "round_trip": "passed",
+                                      "message": "3 field(s) differ from the dataset" if failed else "matches"},
+            }
+            for name, content in files.items():
+                (folder / name).write_text(json.dumps(content))
         return CellRun(usage)

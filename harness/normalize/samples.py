@@ -8,7 +8,9 @@ payload form, dataset sha256, phase timings, `raw_report`), and the raw report i
      "allocated_bytes_per_op": bytes or null}
 
 Each iteration is the time of a batch of calls divided by the calls, as BenchmarkDotNet's are; the process's statistics
-are taken over them.
+are taken over them. A cell of a paired process (the `paired` verb: several cells of a group in alternating bursts) has
+one iteration per round of bursts, and its report's `paired` object gives the detail (calls per burst, the overhead
+subtracted, each burst's position in its round, collections); the process's own process.json is in the folder above.
 """
 
 from __future__ import annotations
@@ -50,6 +52,20 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "prewarm_ms": timings.get("prewarm_ms"),
         "invocation_count": cell.get("invocation_count"),
     }
+    paired = report.get("paired")
+    if paired is not None:
+        process = cell_dir.parent / "process.json"
+        fields.update({
+            "burst_ns": times,
+            "bursts_ms": timings.get("bursts_ms"),
+            "gen0_collections": paired.get("gen0_collections"),
+            "gen1_collections": paired.get("gen1_collections"),
+            "gen2_collections": paired.get("gen2_collections"),
+            "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
+            # the process's start, shared by its cells like its wall time (rows sum to the process once)
+            "start_to_main_ms": (read_json(process).get("start_to_main_ms") or 0) / max(len(paired.get("members") or ()), 1)
+            if process.is_file() else None,
+        })
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_times(times),

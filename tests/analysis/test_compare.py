@@ -13,7 +13,7 @@ from tests.conftest import FIXTURES
 
 def _run(results, run_id, newtonsoft_scale, spread=0.01):
     backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": newtonsoft_scale}, process_spread=spread)
-    options = RunOptions(profile="smoke", runtimes=("10.0.12",), run_id=run_id, results_dir=results, lab_cpuset="0", pin_harness=False, calibrate=False,
+    options = RunOptions(profile="smoke", design="interleaved", runtimes=("10.0.12",), run_id=run_id, results_dir=results, lab_cpuset="0", pin_harness=False, calibrate=False,
                          isa_levels=("native",))
     return execute_run(options, backend).directory
 

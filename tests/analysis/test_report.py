@@ -67,7 +67,7 @@ def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_
     from harness.backends.fake import FakeBackend
     from harness.runner import RunOptions, execute_run
     backend = FakeBackend(FIXTURES / "dotnet-cell", interference_ms={"001:single-newtonsoft@native/10.0.12": 1000.0})
-    options = RunOptions(profile="smoke", runtimes=("10.0.12",), results_dir=tmp_path, lab_cpuset="0", pin_harness=False, calibrate=False, isa_levels=("native",))
+    options = RunOptions(profile="smoke", design="interleaved", runtimes=("10.0.12",), results_dir=tmp_path, lab_cpuset="0", pin_harness=False, calibrate=False, isa_levels=("native",))
     text = write_report(execute_run(options, backend).directory).read_text()
     assert "Disturbed processes (over 5% of their CPU's time spent on other work or stolen by the hypervisor): 2 of" in text
     assert "| 001:single-newtonsoft@native/10.0.12 | 1 | 50% of 2.0 s |" in text
@@ -79,7 +79,7 @@ def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_
     from harness.runner import RunOptions, execute_run
     backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"stj-sourcegen-camel-utf8": 0.5},
                           failing_cells=frozenset({"005:cold-ser-stj@native/8.0.0"}))
-    options = RunOptions(profile="smoke", runtimes=("8.0.0", "10.0.12"), experiments=("001", "005"), isa_levels=("native",),
+    options = RunOptions(profile="smoke", design="interleaved", runtimes=("8.0.0", "10.0.12"), experiments=("001", "005"), isa_levels=("native",),
                          benchmarks=("single-stj-default", "cold-ser-stj-sourcegen"), results_dir=tmp_path, lab_cpuset="0",
                          pin_harness=False, calibrate=False)
     report = write_report(execute_run(options, backend).directory)

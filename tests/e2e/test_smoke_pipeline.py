@@ -1,6 +1,6 @@
 """One end-to-end run of the real pipeline: harness CLI → real labs (built here) → conformance suite → analysis report.
 
-Uses the smoke profile (two ISA levels, a few cells, two rounds, a very short job); numbers are not checked,
+Uses the smoke profile (two ISA levels, a few cells, two rounds of paired processes, a very short job); numbers are not checked,
 only that every stage produced what the next one needs.
 """
 
@@ -44,7 +44,14 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
         ("3.1.3", "3.1.3"), ("8.0.0", "8.0.0"), ("10.0.12", "10.0.12")}
     failed = [r for r in all_rows if r["status"] == "failed"]
     rows = [r for r in all_rows if r["status"] != "failed"]
-    assert len(rows) == 2 * (18 + 18 + 16)  # 9 benchmarks × 2 levels × 3 runtimes, 2 interleaved rounds each, minus Jil on 10
+    copies = [r for r in rows if r["benchmark"].endswith("~aa")]
+    # 9 benchmarks × 2 levels × 3 runtimes, 2 rounds each, minus Jil on 10; plus an A/A copy of the baseline in each of
+    # the four groups (000's myclass, 001's single, 004's ser-bytes-1 and deser-string-1) at each level and runtime
+    assert len(rows) - len(copies) == 2 * (18 + 18 + 16) and len(copies) == 2 * 2 * 3 * 4
+    # Every group ran in one paired process per round, its members in alternating bursts; Jil's member failed alone.
+    paired = [r for r in rows if r["design"] == "paired"]
+    assert paired == rows and {r["process_cells"] for r in paired} == {2, 3, 4}  # Jil, broken on 10, leaves its process
+    assert all(len(r["burst_ns"]) == 4 and r["bursts_ms"] > 0 for r in paired)
     assert {(r["benchmark"], r["isa_requested"], r["runtime_requested"]) for r in failed} == {
         ("deser-string-1-jil", "native", "10.0.12"), ("deser-string-1-jil", "scalar", "10.0.12")}
     assert all(r["error"].startswith("Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: ") for r in failed)
@@ -60,10 +67,12 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
     # .NET Core 3.1 cannot say whether Vector128 is accelerated (no API): the flag is absent there, not false.
     assert all(r["isa_flags"]["vector128"] is False for r in scalar if r["runtime_requested"] != "3.1.3")
     assert all("vector128" not in r["isa_flags"] for r in rows if r["runtime_requested"] == "3.1.3")
-    # Each row names its measuring engine and the runtime variables its process saw: BenchmarkDotNet 0.14.0 on 3.1, whose
-    # switches take the COMPlus_ prefix, with invariant globalization (no ICU it knows on Debian 12).
-    assert {(r["runtime_requested"], r["engine_version"]) for r in rows} == {
-        ("3.1.3", "BenchmarkDotNet 0.14.0"), ("8.0.0", "BenchmarkDotNet 0.15.8"), ("10.0.12", "BenchmarkDotNet 0.15.8")}
+    # Each row names its measuring engine and the runtime variables its process saw: the lab's paired engine here (a group
+    # of one cell, 006's typed canada read, runs alone under BenchmarkDotNet); on 3.1 the switches take the COMPlus_ prefix,
+    # with invariant globalization (no ICU it knows on Debian 12).
+    assert {r["engine_version"] for r in paired} == {"jsonlab paired bursts 1"}
+    alone = [r for r in _rows(smoke_run) if r["benchmark"] == "dotnet-deserialize-stj-canada" and r["status"] == "ok"]
+    assert alone and {(r["design"], r["engine_version"]) for r in alone} == {("interleaved", "BenchmarkDotNet 0.15.8")}
     legacy = [r for r in rows if r["runtime_requested"] == "3.1.3"]
     assert all(r["runtime_switches"]["DOTNET_SYSTEM_GLOBALIZATION_INVARIANT"] == "1" for r in legacy)
     assert all(r["runtime_switches"]["COMPlus_EnableHWIntrinsic"] == "0" for r in legacy if r["isa_requested"] == "scalar")
@@ -72,6 +81,8 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
     # The write-ups' case-sensitive camelCase benchmarks bind nothing: the real lab must say so.
     unverified = {r["benchmark"] for r in rows if r["status"] == "unverified"}
     assert unverified == {"SystemTextCaseSensitive_Camel", "single-stj-default"}
+    report = (smoke_run / "report" / "report.md").read_text()
+    assert "| paired |" in report and "A/A ratios contain 1" in report
 
 
 def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unverifiable(smoke_run):

@@ -32,4 +32,4 @@ def test_duet_pairs_every_benchmark_with_the_baseline_on_the_other_cpu():
 
 
 def test_the_registry_names_every_design():
-    assert list(DESIGNS) == ["sequential", "interleaved", "duet"]
+    assert list(DESIGNS) == ["sequential", "interleaved", "duet", "paired"]

@@ -11,10 +11,11 @@ try
         "list" => ListVerb.Execute(parsed),
         "verify" => VerifyVerb.Execute(parsed),
         "run" => RunVerb.Execute(parsed),
+        "paired" => PairedVerb.Execute(parsed),
         "once" => OnceVerb.Execute(parsed),
         "generate" => GenerateVerb.Execute(parsed),
         "conformance" => ConformanceVerb.Execute(parsed),
-        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, once, conformance, generate"),
+        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, paired, once, conformance, generate"),
     };
 }
 catch (LabException e)

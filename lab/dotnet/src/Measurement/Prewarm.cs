@@ -102,7 +102,7 @@ public static class Prewarm
     }
 
     /// <summary>Methods the JIT has compiled in this process so far (every tier counts), or null where the runtime cannot say.</summary>
-    private static long? CompiledMethodCount() =>
+    public static long? CompiledMethodCount() =>
 #if LEGACY_RUNTIME
         null;
 #else

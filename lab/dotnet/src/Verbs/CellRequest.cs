@@ -32,7 +32,7 @@ public sealed record CellRequest(ISerializerAdapter Adapter, Payload Payload, st
         }).ToList();
     }
 
-    private static CellRequest Load(ISerializerAdapter adapter, string datasetsDir, string dataset, string operation, string outDir)
+    internal static CellRequest Load(ISerializerAdapter adapter, string datasetsDir, string dataset, string operation, string outDir)
     {
         var entry = DatasetManifest.Load(datasetsDir).Find(dataset);
         return new CellRequest(adapter, Payload.Load(datasetsDir, entry), operation, Path.GetFullPath(outDir));

@@ -98,7 +98,7 @@ public static class RunVerb
                 BindMs = Math.Round(bindMs, 1),
                 PrewarmMs = Math.Round(prewarm.Ms, 1),
                 BenchmarkDotNetMs = Math.Round(clock.Elapsed.TotalMilliseconds, 1),
-            }, prewarm, job));
+            }, prewarm, job.InvocationCount, job.InvocationCount is null ? "BenchmarkDotNet pilot" : job.InvocationsFromPrewarm ? "prewarm speed" : "job"));
         }
         LabJson.WriteFile(Path.Combine(outDir, "process.json"), new
         {
@@ -110,7 +110,7 @@ public static class RunVerb
         return 0;
     }
 
-    private static void WriteFailed(CellRequest request, string error, string hint)
+    internal static void WriteFailed(CellRequest request, string error, string hint)
     {
         Console.Error.WriteLine($"{request.Name}: failed: {error}");
         LabJson.WriteFile(Path.Combine(request.OutDir, "cell.json"), new
@@ -155,8 +155,9 @@ public static class RunVerb
             .AddFilter(new SimpleFilter(b => Equals(b.Parameters["Cell"], key) && (method is null || b.Descriptor.WorkloadMethod.Name == method)))
             .WithArtifactsPath(artifacts);
 
-    private static object Describe(CellRequest request, VerificationResult verification, string reportPath, object timings,
-        Prewarm.Result prewarm, JobSettings job) => new
+    /// <summary>cell.json of a measured cell (both engines): what ran, how it was verified and warmed, and where its raw report is.</summary>
+    internal static object Describe(CellRequest request, VerificationResult verification, string reportPath, object timings,
+        Prewarm.Result prewarm, long? invocationCount, string invocationCountFrom) => new
     {
         SchemaVersion = 2,
         Cell = request.Name,
@@ -177,8 +178,8 @@ public static class RunVerb
         PrewarmJitQuiet = prewarm.Rule == Prewarm.JitQuietRule,
         PrewarmRule = prewarm.Rule,
         PrewarmNsPerCall = prewarm.NsPerCallAtEnd is { } ns ? Math.Round(ns, 2) : (double?)null,
-        InvocationCount = job.InvocationCount,
-        InvocationCountFrom = job.InvocationCount is null ? "BenchmarkDotNet pilot" : job.InvocationsFromPrewarm ? "prewarm speed" : "job",
+        InvocationCount = invocationCount,
+        InvocationCountFrom = invocationCountFrom,
         TimingsMs = timings,
         RawReport = reportPath,
     };

@@ -1,0 +1,164 @@
+using System.Diagnostics;
+
+namespace JsonLab.Measurement;
+
+/// <summary>
+/// The paired engine: several cells of one group measured in one process, alternating in short bursts, so every ratio
+/// between two of them is taken between bursts a few milliseconds apart, under the same code layout, tier-up history and
+/// machine state. The process is still the replicate (the harness takes one ratio per process: the median of its
+/// per-round ratios); what pairing removes is the process-to-process and minute-to-minute drift that separate processes
+/// of the two sides see differently.
+///
+/// Steps: (1) each member warms alone until the JIT is quiet (<see cref="Prewarm"/>); (2) joint passes over all members,
+/// one short burst each, until a whole pass compiles nothing and the JIT has been quiet for the quiet window (members
+/// share the JIT and the libraries' common code, so one member's tier-up can move another's code; .NET Core 3.1, with no
+/// JIT counter, runs two passes); the last pass sizes each member's burst to <c>BurstMs</c>; (3) each member's overhead
+/// twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
+/// BenchmarkDotNet subtracts its overhead iterations; (4) <c>Rounds</c> rounds, each running every member once in a
+/// fresh random order (seeded: a rerun repeats it), each burst after a full blocking collection, so no member pays for
+/// another's garbage, and with the bytes the burst allocated read from the thread's allocation counter.
+/// </summary>
+public static class PairedEngine
+{
+    public sealed record Settings(int BurstMs, int Rounds, int PrewarmMs, int PrewarmQuietMs, int Seed)
+    {
+        public Settings Validate() =>
+            BurstMs > 0 && Rounds > 1 && PrewarmMs >= 0 && PrewarmQuietMs >= 0
+                ? this
+                : throw new LabException($"paired settings out of range: burst {BurstMs} ms, {Rounds} rounds, prewarm {PrewarmMs}/{PrewarmQuietMs} ms",
+                    "pass --burst-ms > 0 and --burst-rounds ≥ 2");
+    }
+
+    /// <summary>One member's measurements: per round (in round order) the time per call after the overhead, the raw time
+    /// per call, the bytes allocated per call and the member's position in that round's order (0 = first).</summary>
+    public sealed record MemberResult(
+        long CallsPerBurst, double OverheadNsPerCall, double[] NsPerCall, double[] RawNsPerCall, double[] AllocatedBytesPerCall,
+        int[] Positions, Prewarm.Result Prewarm, double PrewarmMs, long Gen0, long Gen1, long Gen2);
+
+    /// <summary>The whole process's measurement: members in the order given, and where its time went.</summary>
+    public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs,
+        double OverheadMs, double BurstsMs, double CollectMs);
+
+    /// <summary>Keeps each burst's last result reachable, so no loop can be elided.</summary>
+    private static object? _sink;
+
+    public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null)
+    {
+        settings.Validate();
+        var counter = jitCounter ?? Prewarm.CompiledMethodCount;
+        // (1) each member alone
+        var prewarms = new Prewarm.Result[members.Count];
+        for (var i = 0; i < members.Count; i++)
+        {
+            var loop = members[i].Operation;
+            prewarms[i] = settings.PrewarmMs > 0 ? Prewarm.Run(() => loop(1), settings.PrewarmMs, settings.PrewarmQuietMs, counter) : Prewarm.Result.None;
+        }
+        // (2) joint passes, which also size the bursts
+        var clock = Stopwatch.StartNew();
+        var nsPerCall = prewarms.Select(p => p.NsPerCallAtEnd ?? 0).ToArray();
+        var calls = new long[members.Count];
+        var startCount = counter();
+        var lastChange = 0.0;
+        var passes = 0;
+        var passMs = Math.Max(1, Math.Min(5, settings.BurstMs));
+        while (true)
+        {
+            var before = counter();
+            for (var i = 0; i < members.Count; i++)
+            {
+                calls[i] = CallsFor(passMs, nsPerCall[i]);
+                nsPerCall[i] = TimeBurst(members[i].Operation, calls[i]) / calls[i];
+                TimeBurst(members[i].Overhead, calls[i]);
+            }
+            passes++;
+            var now = clock.Elapsed.TotalMilliseconds;
+            var after = counter();
+            if (after != before)
+                lastChange = now;
+            var quiet = after is null ? passes >= 2 : after == before && now - lastChange >= settings.PrewarmQuietMs;
+            if (quiet || now >= Math.Max(settings.PrewarmMs, 2 * passMs * members.Count))
+                break;
+        }
+        var jointMs = clock.Elapsed.TotalMilliseconds;
+        var jointCompilations = counter() - startCount;
+        for (var i = 0; i < members.Count; i++)
+            calls[i] = CallsFor(settings.BurstMs, nsPerCall[i]);
+        // (3) overhead twins
+        clock.Restart();
+        var overhead = new double[members.Count];
+        for (var i = 0; i < members.Count; i++)
+            overhead[i] = Median(Enumerable.Range(0, 5).Select(_ => TimeBurst(members[i].Overhead, calls[i]) / calls[i]).ToArray());
+        var overheadMs = clock.Elapsed.TotalMilliseconds;
+        // (4) the rounds
+        var raw = members.Select(_ => new double[settings.Rounds]).ToArray();
+        var allocated = members.Select(_ => new double[settings.Rounds]).ToArray();
+        var positions = members.Select(_ => new int[settings.Rounds]).ToArray();
+        var gcs = new long[members.Count, 3];
+        var order = Enumerable.Range(0, members.Count).ToArray();
+        var random = new Random(settings.Seed);
+        double burstsMs = 0, collectMs = 0;
+        for (var round = 0; round < settings.Rounds; round++)
+        {
+            Shuffle(order, random);
+            for (var position = 0; position < order.Length; position++)
+            {
+                var m = order[position];
+                var collectStart = Stopwatch.GetTimestamp();
+                FullCollection();
+                var start = Stopwatch.GetTimestamp();
+                collectMs += (start - collectStart) * 1e3 / Stopwatch.Frequency;
+                var bytes = GC.GetAllocatedBytesForCurrentThread();
+                var (g0, g1, g2) = (GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2));
+                var ns = TimeBurst(members[m].Operation, calls[m]);
+                allocated[m][round] = (GC.GetAllocatedBytesForCurrentThread() - bytes) / (double)calls[m];
+                gcs[m, 0] += GC.CollectionCount(0) - g0;
+                gcs[m, 1] += GC.CollectionCount(1) - g1;
+                gcs[m, 2] += GC.CollectionCount(2) - g2;
+                raw[m][round] = ns / calls[m];
+                positions[m][round] = position;
+                burstsMs += ns / 1e6;
+            }
+        }
+        var results = Enumerable.Range(0, members.Count).Select(i => new MemberResult(
+            calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
+            prewarms[i], prewarms[i].Ms, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
+        return new Result(results, jointCompilations, passes, jointMs, overheadMs, burstsMs, collectMs);
+    }
+
+    /// <summary>Calls that fill about <paramref name="ms"/> at <paramref name="nsPerCall"/> (at least one).</summary>
+    public static long CallsFor(double ms, double nsPerCall) =>
+        nsPerCall > 0 ? Math.Max(1, (long)Math.Round(ms * 1e6 / nsPerCall)) : 1;
+
+    /// <summary>The wall time of one burst, ns.</summary>
+    private static double TimeBurst(BurstLoop loop, long calls)
+    {
+        var start = Stopwatch.GetTimestamp();
+        _sink = loop(calls);
+        var end = Stopwatch.GetTimestamp();
+        return (end - start) * 1e9 / Stopwatch.Frequency;
+    }
+
+    /// <summary>What BenchmarkDotNet does between iterations: collect, run finalizers, collect what they freed.</summary>
+    private static void FullCollection()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+    }
+
+    private static void Shuffle(int[] order, Random random)
+    {
+        for (var i = order.Length - 1; i > 0; i--)
+        {
+            var j = random.Next(i + 1);
+            (order[i], order[j]) = (order[j], order[i]);
+        }
+    }
+
+    public static double Median(double[] values)
+    {
+        var sorted = values.OrderBy(v => v).ToArray();
+        var mid = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+}

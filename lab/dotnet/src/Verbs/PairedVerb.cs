@@ -1,0 +1,122 @@
+using System.Diagnostics;
+using JsonLab.Measurement;
+using JsonLab.Probes;
+using JsonLab.Verification;
+
+namespace JsonLab.Verbs;
+
+/// <summary>
+/// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
+/// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
+/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms and --seed set the engine. Every member is
+/// verified first; one whose operation throws is written as failed and left out, the others are still measured. Files:
+/// env.json and process.json in --out; per member env.json, verification.json, cell.json and samples.json (the lab
+/// contract's language-neutral raw format, one iteration per round, plus the per-round detail the harness pairs on).
+/// </summary>
+public static class PairedVerb
+{
+    /// <summary>The engine as rows name it.</summary>
+    public const string EngineName = "jsonlab paired bursts", EngineVersion = "1";
+
+    public static int Execute(CliArgs args)
+    {
+        var mainEntered = DateTime.Now;
+        var outDir = Path.GetFullPath(args.Required("out"));
+        Directory.CreateDirectory(outDir);
+        var datasets = args.Required("datasets");
+        var members = args.All("member").Select(spec => Member(spec, datasets)).ToList();
+        if (members.Count == 0)
+            throw new LabException("`paired` needs at least one --member", "pass --member VARIANT/DATASET/OPERATION=OUTDIR, once per cell");
+        var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
+            args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1).Validate();
+        var env = RuntimeProbe.Capture();
+        LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
+
+        var measured = new List<(CellRequest Request, VerificationResult Verification, double VerifyMs, BurstLoops Loops)>();
+        foreach (var request in members)
+        {
+            Directory.CreateDirectory(request.OutDir);
+            LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
+            var clock = Stopwatch.StartNew();
+            var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
+            var verifyMs = clock.Elapsed.TotalMilliseconds;
+            LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
+            Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
+            if (verification.OperationError is { } error)
+            {
+                RunVerb.WriteFailed(request, error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; the group's other cells still run");
+                continue;
+            }
+            measured.Add((request, verification, verifyMs, BurstLoops.For(request.Adapter, request.Payload, request.Operation)));
+        }
+        if (measured.Count == 0)
+            throw new LabException("no member of this process could be measured", "every member failed before timing; see their cell.json");
+
+        var result = PairedEngine.Run(measured.Select(m => m.Loops).ToList(), settings);
+        for (var i = 0; i < measured.Count; i++)
+        {
+            var (request, verification, verifyMs, _) = measured[i];
+            var member = result.Members[i];
+            Console.Error.WriteLine($"{request.Name}: {settings.Rounds} bursts of {member.CallsPerBurst} calls, median {PairedEngine.Median(member.NsPerCall):F1} ns per call "
+                                    + $"(overhead {member.OverheadNsPerCall:F2} ns subtracted), prewarm {member.Prewarm.Calls} calls in {member.PrewarmMs:F0} ms ({member.Prewarm.Rule})");
+            if (member.NsPerCall.Any(ns => ns <= 0))
+            {
+                RunVerb.WriteFailed(request, $"a burst of {request.Name} took no longer than its overhead loop ({member.OverheadNsPerCall:F2} ns per call): the operation is below what the loop resolves here",
+                    "a longer input, or the operation inside a larger one, is measurable");
+                continue;
+            }
+            LabJson.WriteFile(Path.Combine(request.OutDir, "samples.json"), new
+            {
+                SchemaVersion = 1,
+                Engine = new { Name = EngineName, Version = EngineVersion },
+                IterationsNs = member.NsPerCall.Select(ns => Math.Round(ns, 3)),
+                AllocatedBytesPerOp = Math.Round(PairedEngine.Median(member.AllocatedBytesPerCall), 1),
+                Paired = new
+                {
+                    settings.BurstMs,
+                    settings.Rounds,
+                    settings.Seed,
+                    Members = measured.Select(m => m.Request.Name),
+                    member.CallsPerBurst,
+                    OverheadNsPerCall = Math.Round(member.OverheadNsPerCall, 3),
+                    RawNsPerCall = member.RawNsPerCall.Select(ns => Math.Round(ns, 3)),
+                    AllocatedBytesPerCall = member.AllocatedBytesPerCall.Select(b => Math.Round(b, 1)),
+                    member.Positions,
+                    Gen0Collections = member.Gen0,
+                    Gen1Collections = member.Gen1,
+                    Gen2Collections = member.Gen2,
+                },
+            });
+            var burstsMs = member.RawNsPerCall.Sum() * member.CallsPerBurst / 1e6;
+            LabJson.WriteFile(Path.Combine(request.OutDir, "cell.json"), RunVerb.Describe(request, verification, "samples.json", new
+            {
+                VerifyMs = Math.Round(verifyMs, 1),
+                PrewarmMs = Math.Round(member.PrewarmMs, 1),
+                BurstsMs = Math.Round(burstsMs, 1),
+            }, member.Prewarm, member.CallsPerBurst, "paired engine: burst of --burst-ms at the warm speed"));
+        }
+        LabJson.WriteFile(Path.Combine(outDir, "process.json"), new
+        {
+            SchemaVersion = 1,
+            Cells = measured.Select(m => m.Request.Name),
+            StartToMainMs = Math.Round((mainEntered - Process.GetCurrentProcess().StartTime).TotalMilliseconds, 1),
+            JointPrewarmMs = Math.Round(result.JointMs, 1),
+            JointPrewarmPasses = result.JointPasses,
+            JointPrewarmCompilations = result.JointCompilations,
+            OverheadMs = Math.Round(result.OverheadMs, 1),
+            BurstsMs = Math.Round(result.BurstsMs, 1),
+            CollectionsBetweenBurstsMs = Math.Round(result.CollectMs, 1),
+        });
+        return 0;
+    }
+
+    /// <summary>One --member VARIANT/DATASET/OPERATION=OUTDIR.</summary>
+    private static CellRequest Member(string spec, string datasets)
+    {
+        var at = spec.IndexOf('=');
+        var parts = at > 0 ? spec[..at].Split('/') : [];
+        if (parts.Length != 3 || parts.Any(p => p.Length == 0) || at == spec.Length - 1)
+            throw new LabException($"'{spec}' is not of the form VARIANT/DATASET/OPERATION=OUTDIR", "e.g. --member stj-default/simple-models-1/serialize=out/stj");
+        return CellRequest.Load(Adapters.VariantRegistry.Find(parts[0]), datasets, parts[1], parts[2], spec[(at + 1)..]);
+    }
+}

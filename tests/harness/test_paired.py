@@ -1,0 +1,150 @@
+"""The paired design: several cells of a group in one process, ratios taken burst against burst inside it."""
+
+import dataclasses
+import json
+import math
+import pathlib
+
+import pytest
+
+from analysis.aggregate import with_ratios
+from analysis.load import load_run
+from analysis.replicates import summarize_cells
+from harness.backends.base import CellRequest
+from harness.backends.fake import FakeBackend
+from harness.designs import DESIGNS, layout
+from harness.estimate import paired_process_seconds, processes_seconds
+from harness.labs import load_labs
+from harness.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios
+from harness.plan import AA_SUFFIX, is_aa_copy, with_aa_copies
+from harness.records import Cell, JobSettings, ProcessUsage
+from harness.runner import execute_run
+
+from tests.conftest import FIXTURES
+
+
+def _cell(benchmark: str, group: str = "g", baseline: str = "base", lab: str = "dotnet", level: str = "native") -> Cell:
+    return Cell("000", benchmark, group, baseline, lab, "stj-default", "myclass-camel", "deserialize", level)
+
+
+def test_a_paired_process_ratio_is_the_median_of_its_burst_ratios():
+    a = Replicate("a", 1, None, 100.0, "p#1", (100.0, 200.0, 110.0, 400.0, 105.0))
+    b = Replicate("b", 1, None, 50.0, "p#1", (50.0, 100.0, 55.0, 100.0, 52.5))
+    assert burst_ratio(a, b) == pytest.approx(2.0)  # the one burst a noisy host slowed (4.0) does not move the median
+
+
+def test_sides_of_one_process_are_paired_burst_by_burst_and_sides_of_different_processes_by_round():
+    # The process factor (×1.5 in round 2) moves both sides of a process alike: in-process ratios are exactly 2.
+    variant = [Replicate("a", k, None, 200.0 * f, f"p#{k}", (200.0 * f, 210.0 * f)) for k, f in ((1, 1.0), (2, 1.5))]
+    reference = [Replicate("b", k, None, 100.0 * f, f"p#{k}", (100.0 * f, 105.0 * f)) for k, f in ((1, 1.0), (2, 1.5))]
+    assert paired_ratios(variant, reference) == pytest.approx([2.0, 2.0])
+    # The same values from another group's processes (another ISA level): paired by round, on the process statistics.
+    elsewhere = [dataclasses.replace(r, process=f"q#{r.round_index}") for r in reference]
+    assert paired_ratios(variant, elsewhere) == pytest.approx([2.0, 2.0])
+    crossed = [dataclasses.replace(elsewhere[0], value_ns=150.0), dataclasses.replace(elsewhere[1], value_ns=100.0)]
+    assert paired_ratios(variant, crossed) == pytest.approx([200.0 / 150.0, 300.0 / 100.0])
+    assert paired_ratio_interval(variant, reference).estimate == pytest.approx(2.0)
+
+
+def test_the_paired_design_puts_a_group_in_one_process_and_falls_back_where_a_process_cannot_hold_it():
+    cells = [_cell("base"), _cell("x"), _cell("y")]
+    design, slots = layout(DESIGNS["paired"], cells, 1, ("1",), can_share=True)
+    assert design.name == "paired" and len(slots) == 1 and len(slots[0]) == 1
+    assert sorted(c.benchmark for c in slots[0][0].cells) == ["base", "x", "y"]
+    # a fresh member order every round, repeated by a resumed run
+    orders = {tuple(c.benchmark for c in layout(DESIGNS["paired"], cells, k, ("1",), True)[1][0][0].cells) for k in range(1, 9)}
+    assert len(orders) > 1
+    assert layout(DESIGNS["paired"], cells, 3, ("1",), True) == layout(DESIGNS["paired"], cells, 3, ("1",), True)
+    for can_share, group in ((False, cells), (True, cells[:1])):  # a lab without the verb; a group of one cell
+        design, slots = layout(DESIGNS["paired"], group, 1, ("1",), can_share)
+        assert design.name == "interleaved" and all(len(p.cells) == 1 for slot in slots for p in slot)
+
+
+def test_an_aa_copy_of_the_baseline_joins_every_group_a_process_can_pair():
+    cells = [_cell("base"), _cell("x"), _cell("solo", group="h", baseline="solo"), _cell("n1", group="node", baseline="n1", lab="node"),
+             _cell("n2", group="node", baseline="n1", lab="node")]
+    out = with_aa_copies(cells, lambda c: c.lab == "dotnet")
+    copies = [c for c in out if is_aa_copy(c.benchmark)]
+    assert [c.benchmark for c in copies] == ["base" + AA_SUFFIX]  # not the one-cell group, not a lab without the verb
+    assert out.index(copies[0]) == 2 and copies[0].variant == "stj-default" and copies[0].baseline == "base"
+
+
+def test_a_shared_process_usage_is_split_evenly_so_sums_over_rows_count_it_once():
+    share = ProcessUsage(6.0, 5.4, 30.0, 3.0, 7).share(3)
+    assert (share.wall_s, share.lab_cpu_s, share.cpu_other_ms, share.steal_ms, share.involuntary_context_switches) == pytest.approx((2.0, 1.8, 10.0, 1.0, 2))
+    assert ProcessUsage(4.0).share(2) == ProcessUsage(2.0)
+
+
+def test_a_paired_request_calls_the_paired_verb_with_one_member_per_cell(tmp_path):
+    lab = load_labs()["dotnet"].for_runtime("10.0.12")
+    cells = (_cell("base"), _cell("x"))
+    request = CellRequest(lab, cells[0], tmp_path, tmp_path / "p", tmp_path / "log", JobSettings(prewarm_ms=300, burst_ms=20, burst_rounds=30),
+                          {}, "1", 60.0, members=tuple((c, tmp_path / "p" / c.slug) for c in cells), seed=42)
+    args = request.lab_args()
+    assert args[0] == "paired" and args.count("--member") == 2
+    assert f"stj-default/myclass-camel/deserialize={tmp_path / 'p' / cells[1].slug}" in args
+    assert args[args.index("--seed") + 1] == "42" and args[args.index("--burst-rounds") + 1] == "30"
+    assert lab.paired_format == "samples" and load_labs()["reference-node"].paired_format is None
+
+
+def test_a_paired_process_is_estimated_from_its_members_and_bursts():
+    job = JobSettings(burst_ms=20, burst_rounds=30)
+    assert paired_process_seconds(job, 3) == pytest.approx(0.3 + 3 * (1.2 + 30 * 0.02 * 1.05))
+    assert paired_process_seconds(JobSettings(), 3) is None
+    assert processes_seconds(job, [3, 2]) == pytest.approx(paired_process_seconds(job, 3) + paired_process_seconds(job, 2))
+
+
+@pytest.fixture
+def paired_run(smoke_options):
+    """The smoke cells under the paired design, with a 10% speed spread between processes that pairing must cancel."""
+    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)
+    options = dataclasses.replace(smoke_options, design="paired", run_id="paired")
+    return execute_run(options, backend), backend, options
+
+
+def test_a_paired_run_measures_each_group_in_one_process_per_round_with_its_aa_copy(paired_run):
+    summary, backend, _ = paired_run
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    steady = [r for r in rows if r["measure"] == "steady"]
+    assert all(len(slot) == 1 for slot in backend.slots)  # one process at a time
+    # write-up 000's group (3 cells + A/A) and 001's single group (2 cells + A/A), at two levels, two rounds each
+    assert len(backend.slots) == 2 * 2 * 2 and len(steady) == 2 * 2 * (4 + 3)
+    assert {r["design"] for r in steady} == {"paired"} and {r["process_cells"] for r in steady} == {3, 4}
+    assert sum(r["benchmark"].endswith(AA_SUFFIX) for r in steady) == 2 * 2 * 2
+    for row in steady:
+        assert row["status"] in ("ok", "unverified") and len(row["burst_ns"]) == 4  # the smoke job's burst_rounds
+        assert (summary.directory / row["raw_path"]).name == "samples.json" and (summary.directory / row["log_path"]).is_file()
+    one = [r for r in steady if r["experiment"] == "001" and r["round_index"] == 1 and r["isa_requested"] == "native"]
+    assert sum(r["duration_s"] for r in one) == pytest.approx(2.0, abs=0.02)  # the fake process's 2 s, split among its 3 cells
+
+
+def test_pairing_in_one_process_cancels_the_process_spread_and_the_aa_copy_comes_out_one(paired_run, smoke_options):
+    summary, _, _ = paired_run
+    rows = load_run(summary.directory).rows
+    cells = with_ratios(summarize_cells(rows), rows)
+    stj = cells[(cells["benchmark"] == "SystemTextCaseInsensitive_Camel") & (cells["isa_requested"] == "native")].iloc[0]
+    aa = cells[(cells["benchmark"] == "single-newtonsoft" + AA_SUFFIX) & (cells["isa_requested"] == "native")].iloc[0]
+    assert aa["ratio_ci99_lower"] <= 1 <= aa["ratio_ci99_upper"] and aa["ratio"] == pytest.approx(1.0, abs=0.03)
+    # the interleaved design pairs separate processes, each with its own ±10% speed: a much wider interval
+    interleaved = execute_run(dataclasses.replace(smoke_options, run_id="interleaved"),
+                              FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1))
+    other_rows = load_run(interleaved.directory).rows
+    other = with_ratios(summarize_cells(other_rows), other_rows)
+    same = other[(other["benchmark"] == "SystemTextCaseInsensitive_Camel") & (other["isa_requested"] == "native")].iloc[0]
+    assert 0 < stj["ratio_rel_ci99"] < same["ratio_rel_ci99"] / 3
+    assert math.isclose(stj["ratio"], 0.5, rel_tol=0.05)  # System.Text.Json over the 2× slower Newtonsoft baseline
+
+
+def test_a_resumed_paired_run_skips_the_processes_that_finished(paired_run):
+    summary, _, options = paired_run
+    again = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)
+    execute_run(dataclasses.replace(options, resume=True), again)
+    assert again.cells_run == []
+
+
+def test_the_report_names_each_groups_design_and_its_aa_ratio(paired_run):
+    from analysis.writer import write_report
+
+    summary, _, _ = paired_run
+    text = pathlib.Path(write_report(summary.directory)).read_text()
+    assert "| Design |" in text and "| paired |" in text and "A/A ratios contain 1" in text
