@@ -20,9 +20,9 @@ from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
 from harness.pairing import paired_ratios
 from harness.plan import is_aa_copy
+from harness.records import DEFAULT_RUNTIME, ResultRow
 from harness.stats import replicates_for
 from harness.stopping import elapsed_s, rows_by_group
-from harness.records import ResultRow
 
 
 def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]:
@@ -38,8 +38,7 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
     seconds = _group_seconds(run.rows)
     out = []
     for (level, experiment, group, runtime), g in rows.groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
-        # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on
-        benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0] and not is_aa_copy(b)]
+        benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0]]
         baseline = g["baseline"].iloc[0]
         if (g["verification_status"] == "failed").any():
             benchmarks = [b for b in benchmarks if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()]
@@ -54,7 +53,9 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
             rounds = max(r.round_index for r in mine)
             per_ratio_round_s = group_s / rounds / len(benchmarks)
             cv = float(np.std(logs, ddof=1))
-            out.append({"design": run.run.get("design"), "run_id": run.run.get("run_id"), "cell": f"{experiment}:{benchmark}@{level}",
+            out.append({"design": run.run.get("design"), "run_id": run.run.get("run_id"), "cell": f"{experiment}:{benchmark}@{level}" + ("" if runtime == DEFAULT_RUNTIME else f"/{runtime}"),
+                        # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on
+                        "aa": is_aa_copy(benchmark), "ratio": interval.estimate, "lower": interval.lower, "upper": interval.upper,
                         "pairs": len(ratios), "pair_cv": cv, "pair_correlation": _pair_correlation(mine, theirs),
                         "rel_half_width": interval.relative_half_width, "group_machine_s": group_s,
                         "machine_s_per_pair": per_ratio_round_s,
@@ -78,6 +79,7 @@ def design_summary(runs: list[RunData], target: float = 0.02) -> pd.DataFrame:
     per_ratio = pd.concat([ratio_noise(run, target) for run in runs], ignore_index=True)
     if per_ratio.empty:
         return per_ratio
+    per_ratio = per_ratio[~per_ratio["aa"]]
     return per_ratio.groupby("design", sort=False).agg(
         ratios=("cell", "count"), pairs=("pairs", "median"), pair_cv=("pair_cv", "median"),
         pair_correlation=("pair_correlation", "median"), rel_half_width=("rel_half_width", "median"),
@@ -94,3 +96,31 @@ def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
             "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a duet "
             "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for a 99% CI "
             f"of ±{100 * target:.0f}% from the per-pair CV (Student-t).\n\n" + markdown_table(headers, rows))
+
+
+def agreement_markdown(per_ratio: pd.DataFrame, reference: str = "paired") -> str:
+    """Each ratio as every design measured it, and whether the reference design's interval overlaps each other design's:
+    pairing inside one process must not move a ratio, only narrow it. A/A copies are listed with their ratio to 1."""
+    if per_ratio.empty or reference not in set(per_ratio["design"]):
+        return ""
+    designs = list(dict.fromkeys(per_ratio["design"]))
+    others = [d for d in designs if d != reference]
+    rows, agree, total = [], 0, 0
+    for cell, g in per_ratio.groupby("cell", sort=False):
+        by = {r.design: r for r in g.itertuples()}
+        mine = by.get(reference)
+        line = [cell + (" (A/A)" if bool(g["aa"].iloc[0]) else "")]
+        line += ["—" if d not in by else f"{by[d].ratio:.3f} [{by[d].lower:.3f}, {by[d].upper:.3f}]" for d in designs]
+        for d in others:
+            if mine is None or d not in by:
+                line.append("—")
+                continue
+            overlap = mine.lower <= by[d].upper and by[d].lower <= mine.upper
+            total += 1
+            agree += overlap
+            line.append(f"{100 * (mine.ratio / by[d].ratio - 1):+.1f}%" + ("" if overlap else " **apart**"))
+        rows.append(line)
+    headers = ["Ratio", *designs, *(f"{reference} vs {d}" for d in others)]
+    return (f"\n## Does pairing move the ratios?\n\nEach ratio with its 99% interval under every design; the last columns give "
+            f"the {reference} estimate's difference from each other design's, and mark intervals that do not overlap. "
+            f"{agree} of {total} comparisons overlap.\n\n" + markdown_table(headers, rows))

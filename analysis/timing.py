@@ -24,9 +24,13 @@ PROCESS_PARTS = (
     ("bdn_overhead_ms", "BenchmarkDotNet overhead stages"),
     ("bdn_warmup_ms", "BenchmarkDotNet warm-up iterations"),
     ("bdn_actual_ms", "measured samples (workload actual)"),
+    ("bursts_ms", "measured samples (paired bursts)"),
 )
 
 SAMPLES = "measured samples (workload actual)"
+#: The paired engine's timed bursts: measured samples too (a paired process's prewarm and verification are in the rows
+#: above, its joint warm-up passes, overhead twins and collections between bursts under "process other").
+BURSTS = "measured samples (paired bursts)"
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,7 @@ class TimeAccount:
     @property
     def samples_share(self) -> float | None:
         """Measured samples over the run's wall time."""
-        return None if self.wall_s <= 0 else self.parts.get(SAMPLES, 0.0) / self.wall_s
+        return None if self.wall_s <= 0 else (self.parts.get(SAMPLES, 0.0) + self.parts.get(BURSTS, 0.0)) / self.wall_s
 
 
 def account(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> TimeAccount | None:
@@ -76,6 +80,6 @@ def timing_markdown(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> str:
     table = "\n".join(f"| {label} | {seconds / 60:.1f} min | {100 * seconds / acc.wall_s:.1f}% |" for label, seconds in acc.parts.items())
     return ("## Where the time went\n\n"
             f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab processes; "
-            f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations the statistics "
-            "use. The rest, from the run's timeline, each process's wall time, the lab's phase timings and BenchmarkDotNet's "
+            f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations or paired "
+            "bursts the statistics use. The rest, from the run's timeline, each process's wall time, the lab's phase timings and BenchmarkDotNet's "
             "raw per-stage measurements:\n\n| Component | Time | Share of the run |\n|---|---|---|\n" + table + "\n")

@@ -18,7 +18,7 @@ from analysis.charts.style import caption_for
 from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells
 from analysis.compare_report import comparison_markdown
 from analysis.defaults import REPORT_DIR
-from analysis.designs import design_markdown, design_summary, ratio_noise
+from analysis.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from analysis.html import render_html
 from analysis.load import load_run
 from analysis.cold_start import cold_table, split_measures
@@ -141,9 +141,10 @@ def write_design_comparison(run_dirs: list[pathlib.Path], out: pathlib.Path | No
     """Summarizes runs of the same cells under different designs; writes designs.md and the per-ratio CSV."""
     runs = [load_run(d) for d in run_dirs]
     out = out or runs[0].directory.parent / "comparisons" / "designs"
-    _write(out / "ratios.csv", to_csv(pd.concat([ratio_noise(r) for r in runs], ignore_index=True)))
+    per_ratio = pd.concat([ratio_noise(r) for r in runs], ignore_index=True)
+    _write(out / "ratios.csv", to_csv(per_ratio))
     summary = design_summary(runs)
     _write(out / "designs.csv", to_csv(summary))
     path = out / "designs.md"
-    _write(path, design_markdown(summary) + "\nRuns: " + ", ".join(f"`{r.directory.name}`" for r in runs) + "\n")
+    _write(path, design_markdown(summary) + agreement_markdown(per_ratio) + "\nRuns: " + ", ".join(f"`{r.directory.name}`" for r in runs) + "\n")
     return path

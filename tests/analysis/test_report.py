@@ -99,7 +99,7 @@ def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_
 def test_groups_the_run_budget_cut_short_are_named_in_the_precision_section_and_the_method(tmp_path):
     clock = FakeClock()
     backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.05, clock=clock)
-    options = RunOptions(profile="default", runtimes=("10.0.12",), experiments=("001",), isa_levels=("native",), results_dir=tmp_path,
+    options = RunOptions(profile="default", design="interleaved", runtimes=("10.0.12",), experiments=("001",), isa_levels=("native",), results_dir=tmp_path,
                          lab_cpuset="0", pin_harness=False, calibrate=False, budget_min=0.5, clock=clock)
     run_dir = execute_run(options, backend).directory
     report = write_report(run_dir).read_text()

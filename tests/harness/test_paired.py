@@ -89,7 +89,7 @@ def test_a_paired_request_calls_the_paired_verb_with_one_member_per_cell(tmp_pat
 
 def test_a_paired_process_is_estimated_from_its_members_and_bursts():
     job = JobSettings(burst_ms=20, burst_rounds=30)
-    assert paired_process_seconds(job, 3) == pytest.approx(0.3 + 3 * (1.2 + 30 * 0.02 * 1.05))
+    assert paired_process_seconds(job, 3) == pytest.approx(1.8 + 3 * (0.15 + 30 * 0.02 * 1.05))
     assert paired_process_seconds(JobSettings(), 3) is None
     assert processes_seconds(job, [3, 2]) == pytest.approx(paired_process_seconds(job, 3) + paired_process_seconds(job, 2))
 
@@ -148,3 +148,21 @@ def test_the_report_names_each_groups_design_and_its_aa_ratio(paired_run):
     summary, _, _ = paired_run
     text = pathlib.Path(write_report(summary.directory)).read_text()
     assert "| Design |" in text and "| paired |" in text and "A/A ratios contain 1" in text
+
+
+def test_the_design_comparison_sets_paired_ratios_beside_separate_process_ones(smoke_options, tmp_path):
+    from analysis.writer import write_design_comparison
+
+    profiles = tmp_path / "profiles.toml"  # four rounds: a ratio needs three pairs for the comparison
+    profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }",
+                                                                         "stopping = { min_rounds = 4, max_rounds = 4 }", 1))
+    runs = [execute_run(dataclasses.replace(smoke_options, run_id=design, design=design, profiles_file=profiles),
+                        FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)).directory
+            for design in ("paired", "interleaved")]
+    text = write_design_comparison(runs, tmp_path / "designs").read_text()
+    table = text[text.index("## Does pairing move the ratios?"):]
+    assert "| paired | interleaved | paired vs interleaved |" in table
+    assert "000:SystemTextCaseInsensitive_Camel@native/10.0.12 |" in table and "(A/A)" in table
+    assert " of 6 comparisons overlap" in table  # 3 ratios × 2 levels; the A/A copies have nothing to compare with
+    summary_table = text[:text.index("## Does pairing")]
+    assert "| paired | 6 |" in summary_table and "| interleaved | 6 |" in summary_table  # A/A copies are not judged on

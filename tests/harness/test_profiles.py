@@ -9,7 +9,7 @@ from harness.records import JobSettings
 
 def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
     profiles = load_profiles()
-    assert profiles["default"].design == "interleaved" and profiles["default"].stopping.adaptive
+    assert profiles["default"].design == "paired" and profiles["default"].aa_copies and profiles["default"].stopping.adaptive
     assert profiles["smoke"].stopping == Stopping(2, 2)
     assert profiles["default"].job.prewarm_ms == 3000 and profiles["default"].job.prewarm_quiet_ms == 300
     assert profiles["default"].only_claimed and profiles["default"].isa_levels == ("claims",)

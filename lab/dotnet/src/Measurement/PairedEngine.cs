@@ -9,12 +9,15 @@ namespace JsonLab.Measurement;
 /// per-round ratios); what pairing removes is the process-to-process and minute-to-minute drift that separate processes
 /// of the two sides see differently.
 ///
-/// Steps: (1) each member warms alone until the JIT is quiet (<see cref="Prewarm"/>); (2) joint passes over all members,
-/// one short burst each, until a whole pass compiles nothing and the JIT has been quiet for the quiet window (members
-/// share the JIT and the libraries' common code, so one member's tier-up can move another's code; .NET Core 3.1, with no
-/// JIT counter, runs two passes); the last pass sizes each member's burst to <c>BurstMs</c>; (3) each member's overhead
+/// Steps: (1) joint passes over all members, one short burst each, until a whole pass compiles nothing and the JIT has
+/// been quiet for the quiet window (on .NET Core 3.1, which has no JIT counter: until every member's time per call agrees
+/// within 2% between two consecutive windows of that length), capped at the prewarm time per member. Members warm
+/// together, never one after the other: with Dynamic PGO the code they share is profiled on whichever runs while it is
+/// instrumented, and warming each member alone first left STJ 3.5-8% slower against Newtonsoft.Json than in processes of
+/// its own (README "Noise and replication"); together their tier-ups also overlap (a process of six members warmed in
+/// 1.8 s instead of about 4). The last pass sizes each member's burst to <c>BurstMs</c>; (2) each member's overhead
 /// twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
-/// BenchmarkDotNet subtracts its overhead iterations; (4) <c>Rounds</c> rounds, each running every member once in a
+/// BenchmarkDotNet subtracts its overhead iterations; (3) <c>Rounds</c> rounds, each running every member once in a
 /// fresh random order (seeded: a rerun repeats it), each burst after a full blocking collection, so no member pays for
 /// another's garbage, and with the bytes the burst allocated read from the thread's allocation counter.
 /// </summary>
@@ -36,8 +39,11 @@ public static class PairedEngine
         int[] Positions, Prewarm.Result Prewarm, double PrewarmMs, long Gen0, long Gen1, long Gen2);
 
     /// <summary>The whole process's measurement: members in the order given, and where its time went.</summary>
-    public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs,
+    public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs, string JointRule,
         double OverheadMs, double BurstsMs, double CollectMs);
+
+    /// <summary>How the joint warm-up ended: the JIT quiet over whole passes, or (no JIT counter) every member at a stable speed.</summary>
+    public const string JointQuietRule = "joint-jit-quiet", JointSpeedStableRule = "joint-speed-stable";
 
     /// <summary>Keeps each burst's last result reachable, so no loop can be elided.</summary>
     private static object? _sink;
@@ -45,29 +51,33 @@ public static class PairedEngine
     public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null)
     {
         settings.Validate();
+        // (1) joint passes over all members, which also size the bursts
         var counter = jitCounter ?? Prewarm.CompiledMethodCount;
-        // (1) each member alone
-        var prewarms = new Prewarm.Result[members.Count];
-        for (var i = 0; i < members.Count; i++)
-        {
-            var loop = members[i].Operation;
-            prewarms[i] = settings.PrewarmMs > 0 ? Prewarm.Run(() => loop(1), settings.PrewarmMs, settings.PrewarmQuietMs, counter) : Prewarm.Result.None;
-        }
-        // (2) joint passes, which also size the bursts
+        var bySpeed = counter() is null;
         var clock = Stopwatch.StartNew();
-        var nsPerCall = prewarms.Select(p => p.NsPerCallAtEnd ?? 0).ToArray();
+        var nsPerCall = new double[members.Count];
         var calls = new long[members.Count];
         var startCount = counter();
         var lastChange = 0.0;
         var passes = 0;
+        var jointRule = Prewarm.CapRule;
         var passMs = Math.Max(1, Math.Min(5, settings.BurstMs));
+        // by speed: each member's time per call over windows of the quiet length, compared window to window
+        var windowNs = new double[members.Count];
+        var windowCalls = new long[members.Count];
+        double[]? previousWindow = null;
+        var windowStart = 0.0;
+        var capMs = Math.Max((double)settings.PrewarmMs * members.Count, 2 * passMs * members.Count);
         while (true)
         {
             var before = counter();
             for (var i = 0; i < members.Count; i++)
             {
                 calls[i] = CallsFor(passMs, nsPerCall[i]);
-                nsPerCall[i] = TimeBurst(members[i].Operation, calls[i]) / calls[i];
+                var ns = TimeBurst(members[i].Operation, calls[i]);
+                nsPerCall[i] = ns / calls[i];
+                windowNs[i] += ns;
+                windowCalls[i] += calls[i];
                 TimeBurst(members[i].Overhead, calls[i]);
             }
             passes++;
@@ -75,21 +85,35 @@ public static class PairedEngine
             var after = counter();
             if (after != before)
                 lastChange = now;
-            var quiet = after is null ? passes >= 2 : after == before && now - lastChange >= settings.PrewarmQuietMs;
-            if (quiet || now >= Math.Max(settings.PrewarmMs, 2 * passMs * members.Count))
+            var quiet = false;
+            if (bySpeed && now - windowStart >= Math.Max(settings.PrewarmQuietMs, 1))
+            {
+                var window = windowNs.Select((ns, i) => ns / windowCalls[i]).ToArray();
+                quiet = previousWindow is not null && window.Select((w, i) => Math.Abs(w / previousWindow[i] - 1)).Max() < Prewarm.StableSpeed;
+                previousWindow = window;
+                Array.Clear(windowNs, 0, windowNs.Length);
+                Array.Clear(windowCalls, 0, windowCalls.Length);
+                windowStart = now;
+            }
+            else if (!bySpeed)
+                quiet = after == before && now - lastChange >= settings.PrewarmQuietMs;
+            if (quiet || now >= capMs)
+            {
+                jointRule = !quiet ? Prewarm.CapRule : bySpeed ? JointSpeedStableRule : JointQuietRule;
                 break;
+            }
         }
         var jointMs = clock.Elapsed.TotalMilliseconds;
         var jointCompilations = counter() - startCount;
         for (var i = 0; i < members.Count; i++)
             calls[i] = CallsFor(settings.BurstMs, nsPerCall[i]);
-        // (3) overhead twins
+        // (2) overhead twins
         clock.Restart();
         var overhead = new double[members.Count];
         for (var i = 0; i < members.Count; i++)
             overhead[i] = Median(Enumerable.Range(0, 5).Select(_ => TimeBurst(members[i].Overhead, calls[i]) / calls[i]).ToArray());
         var overheadMs = clock.Elapsed.TotalMilliseconds;
-        // (4) the rounds
+        // (3) the rounds
         var raw = members.Select(_ => new double[settings.Rounds]).ToArray();
         var allocated = members.Select(_ => new double[settings.Rounds]).ToArray();
         var positions = members.Select(_ => new int[settings.Rounds]).ToArray();
@@ -119,10 +143,12 @@ public static class PairedEngine
                 burstsMs += ns / 1e6;
             }
         }
+        // a member's warm-up: its share of the joint passes
         var results = Enumerable.Range(0, members.Count).Select(i => new MemberResult(
             calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
-            prewarms[i], prewarms[i].Ms, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
-        return new Result(results, jointCompilations, passes, jointMs, overheadMs, burstsMs, collectMs);
+            new Prewarm.Result(0, jointMs / members.Count, jointCompilations, jointRule, nsPerCall[i]),
+            jointMs / members.Count, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
+        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs);
     }
 
     /// <summary>Calls that fill about <paramref name="ms"/> at <paramref name="nsPerCall"/> (at least one).</summary>

@@ -103,6 +103,7 @@ public static class PairedVerb
             JointPrewarmMs = Math.Round(result.JointMs, 1),
             JointPrewarmPasses = result.JointPasses,
             JointPrewarmCompilations = result.JointCompilations,
+            JointPrewarmRule = result.JointRule,
             OverheadMs = Math.Round(result.OverheadMs, 1),
             BurstsMs = Math.Round(result.BurstsMs, 1),
             CollectionsBetweenBurstsMs = Math.Round(result.CollectMs, 1),

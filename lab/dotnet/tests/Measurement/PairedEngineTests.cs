@@ -43,6 +43,23 @@ public class PairedEngineTests
     }
 
     [Fact]
+    public void The_joint_warm_up_lasts_until_the_jit_has_compiled_nothing_for_the_quiet_window()
+    {
+        var calls = new int[2];
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        long compiled = 0;
+        // a JIT that keeps compiling for the first 200 ms, then stops
+        long? Counter() => clock.ElapsedMilliseconds < 200 ? ++compiled : compiled;
+
+        var result = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], new PairedEngine.Settings(1, 2, 3000, 100, 1), Counter);
+
+        Assert.Equal(PairedEngine.JointQuietRule, result.JointRule);
+        Assert.InRange(result.JointMs, 100, 3000);
+        Assert.True(clock.ElapsedMilliseconds >= 300, "quiet for 100 ms after the last compilation at about 200 ms");
+        Assert.All(result.Members, m => Assert.Equal(result.JointMs / 2, m.PrewarmMs, 6));
+    }
+
+    [Fact]
     public void Allocations_are_counted_per_call_in_each_burst()
     {
         var calls = new int[1];
