@@ -76,7 +76,8 @@ def timing_markdown(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> str:
     acc = account(rows, timeline)
     if acc is None:
         return ""
-    processes = int(rows["duration_s"].notna().sum())
+    shared = rows["process_cells"].fillna(1) if "process_cells" in rows else 1  # a paired process has a row per cell
+    processes = int(round(float((rows["duration_s"].notna() / shared).sum())))
     table = "\n".join(f"| {label} | {seconds / 60:.1f} min | {100 * seconds / acc.wall_s:.1f}% |" for label, seconds in acc.parts.items())
     return ("## Where the time went\n\n"
             f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab processes; "
