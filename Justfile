@@ -8,23 +8,27 @@ python := env_var_or_default("PYTHON", "/usr/bin/python3")
 default:
     @just --list
 
+# Every tool and library the lab needs (prerequisites.toml): found, with version, or missing, with the install command.
+doctor *args="":
+    {{python}} -m harness doctor {{args}}
+
 # Build every lab for every runtime it offers (the run recipes build what they need; a current build is reused).
 build:
     {{python}} -m harness build
 
-# Every experiment at every ISA level of this CPU, then the report (results/latest/report/report.md).
+# Measure a profile (default: every published figure at its CPU's ISA level and stand-in runtime, the sweep, cold starts), conformance, report.
 run-all profile="default" *args="":
     just _run-and-report --profile {{profile}} {{args}}
 
-# A handful of cells with a very short job: checks the whole pipeline in about a minute.
+# A handful of cells with a very short job through the whole pipeline (a few minutes; numbers not for publication).
 smoke *args="":
     just _run-and-report --profile smoke {{args}}
 
-# Continue the latest interrupted run (same profile; finished cells are skipped).
+# Continue the latest interrupted run: give the profile and options it started with; finished cells are skipped.
 resume profile="default" *args="":
     just _run-and-report --profile {{profile}} --resume {{args}}
 
-# Every parser of a run's labs over JSONTestSuite (datasets/conformance), into the run's report (`just report` after).
+# Every parser of a run's labs over JSONTestSuite: writes the run's conformance.jsonl (`just report` then shows it).
 conformance run="results/latest" *args="":
     {{python}} -m harness conformance {{run}} {{args}}
 
@@ -32,8 +36,7 @@ conformance run="results/latest" *args="":
 report run="results/latest":
     {{python}} -m analysis report {{run}}
 
-# Measure what each replication design buys: the same cells under paired, interleaved, duet and sequential, then the
-# table (results/comparisons/designs/designs.md). About 22 minutes; needs 2 CPUs for the duet.
+# The same cells under the paired, interleaved, duet and sequential designs, then results/comparisons/designs (about 32 min, 2 CPUs).
 compare-designs:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -52,15 +55,16 @@ screenshot run="results/latest":
 compare run_a run_b *args="":
     {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}
 
-# Unit tests (xunit, pytest) and the end-to-end smoke test of the real pipeline.
+# Unit tests (xunit, node:test, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need.
 test:
+    {{python}} -m harness doctor --for tests --brief
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
     {{python}} -m harness build --lab reference-node
     cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
     {{python}} -m pytest -q tests
 
-# Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; plain docker build without Buildx).
 # Where no registry answers, `just local-bases` first: then the images build offline from those bases.
+# Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; plain docker build without Buildx).
 images *args="":
     {{python}} -m harness images {{args}}
 
@@ -68,14 +72,15 @@ images *args="":
 local-bases *args="":
     {{python}} -m harness local-bases {{args}}
 
-# Pin the Dockerfiles' upstream base images by digest (`--check`: only list those without one). Needs their registry:
-# run it on a machine where mcr.microsoft.com and Docker Hub answer, and commit the diff.
+# Needs their registry: run it on a machine where mcr.microsoft.com and Docker Hub answer, and commit the diff.
+# Pin the Dockerfiles' upstream base images by digest (`--check`: only list those without one).
 pin-bases *args="":
     {{python}} -m harness pin-bases {{args}}
 
-# Start a Docker engine for the lab (no bridge, no iptables), or stop the one this started (by its PID).
+# Start a Docker engine for the lab (no bridge, no iptables).
 docker-up:
     containers/dockerd.sh start
+# Stop the Docker engine `just docker-up` started (by its PID).
 docker-down:
     containers/dockerd.sh stop
 
@@ -87,7 +92,7 @@ compose:
 plan profile="default" *args="":
     {{python}} -m harness plan --profile {{profile}} {{args}}
 
-# Regenerate the generated datasets (Bogus, fixed seeds) with the lab and check them against datasets/manifest.json.
+# Build the lab, regenerate the generated datasets with it (fixed seeds) and check them against datasets/manifest.json.
 datasets: build
     {{python}} -m harness regenerate-datasets
 
@@ -95,7 +100,7 @@ datasets: build
 list:
     {{python}} -m harness list
 
-# Remove build outputs and all results.
+# Remove the .NET build outputs and ALL results (Node builds and images stay).
 clean:
     rm -rf results lab/dotnet/build lab/dotnet/src/bin lab/dotnet/src/obj lab/dotnet/tests/bin lab/dotnet/tests/obj
 

@@ -16,7 +16,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
+from analysis import verdicts as v
 from analysis.aggregate import RatioBook
+from analysis.cold_start import split_measures
+from analysis.defaults import TOLERANCE
 from analysis.replicates import MEASURED
 from harness.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.pairing import paired_ratios
@@ -79,9 +82,10 @@ def compare_cells(rows_a: pd.DataFrame, rows_b: pd.DataFrame, threshold: float =
 
 def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.DataFrame:
     """Per non-baseline cell in both runs: its ratio to the baseline in each run, and whether they agree
-    (the 99% interval of their quotient, Welch over the two runs' paired log ratios, contains 1)."""
-    book_a, book_b = RatioBook(_measured(rows_a)), RatioBook(_measured(rows_b))
-    a, b = _measured(rows_a), _measured(rows_b)
+    (the 99% interval of their quotient, Welch over the two runs' paired log ratios, contains 1). Cold starts are left
+    out: a cold cell is one row of many timed processes, with no per-process pairs to compare (the cells table has them)."""
+    a, b = (split_measures(_measured(rows))[0] for rows in (rows_a, rows_b))
+    book_a, book_b = RatioBook(a), RatioBook(b)
     out = []
     for cell_id in [c for c in dict.fromkeys(a["cell_id"]) if c in set(b["cell_id"])]:
         first = a[a["cell_id"] == cell_id].iloc[0]
@@ -93,7 +97,7 @@ def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.Da
         if ia is None or ib is None or not pairs_a or not pairs_b:
             continue
         drift, lower, upper, p = welch_log_ratio(pairs_a, pairs_b)
-        out.append({"cell_id": cell_id, "experiment": key[0], "benchmark": key[1], "isa_level": key[3],
+        out.append({"cell_id": cell_id, "experiment": key[0], "benchmark": key[1], "isa_level": key[3], "runtime": key[4],
                     "ratio_a": ia.estimate, "ratio_a_lower": ia.lower, "ratio_a_upper": ia.upper,
                     "ratio_b": ib.estimate, "ratio_b_lower": ib.lower, "ratio_b_upper": ib.upper,
                     "drift": drift, "drift_ci99_lower": lower, "drift_ci99_upper": upper, "p_value": p,
@@ -104,3 +108,49 @@ def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.Da
 def _pairs(book: RatioBook, key: tuple[str, str, str, str, str]) -> list[float]:
     experiment, benchmark, baseline, level, runtime = key
     return paired_ratios(book.replicates(experiment, benchmark, level, runtime), book.replicates(experiment, baseline, level, runtime))
+
+
+#: Verdicts decided by measurement; the others (void, cannot reproduce, not measured) do not depend on the numbers.
+MEASURED_VERDICTS = (v.REPRODUCED, v.SAME_DIRECTION, v.INCONCLUSIVE, v.NOT_REPRODUCED)
+
+#: What identifies one published figure's verdict in a run (at its primary ISA level and runtime).
+VERDICT_KEY = ["experiment", "scenario", "published_variant", "metric", "isa_level", "runtime"]
+
+
+def compare_verdicts(verdicts_a: pd.DataFrame, verdicts_b: pd.DataFrame, ratios: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each primary verdict judged in both runs: both verdicts, whether they are the same, whether the numbers decided
+    them (MEASURED_VERDICTS in either run), and for a difference its reason, from the ratio's drift between the runs."""
+    if verdicts_a.empty or verdicts_b.empty:
+        return pd.DataFrame()
+    keep = VERDICT_KEY + ["benchmark", "reference", "published_ratio", "measured_ratio", "measured_ratio_lower", "measured_ratio_upper", "verdict"]
+    a = verdicts_a[verdicts_a["primary"].astype(bool)][keep]
+    b = verdicts_b[verdicts_b["primary"].astype(bool)][keep]
+    both = a.merge(b, on=VERDICT_KEY + ["benchmark", "reference", "published_ratio"], suffixes=("_a", "_b"))
+    both["same"] = both["verdict_a"] == both["verdict_b"]
+    both["measured"] = both["verdict_a"].isin(MEASURED_VERDICTS) | both["verdict_b"].isin(MEASURED_VERDICTS)
+    both["reason"] = [None if r.same else _difference(r, ratios) for r in both.itertuples()]
+    return both
+
+
+def _difference(r, ratios: pd.DataFrame | None) -> str:
+    """Why one figure's verdict differs between two runs, in a sentence."""
+    if not (r.verdict_a in MEASURED_VERDICTS and r.verdict_b in MEASURED_VERDICTS):
+        return f"{r.verdict_a} in one run, {r.verdict_b} in the other (a verification or a failed cell, not the numbers)"
+    low, high = r.published_ratio * (1 - TOLERANCE), r.published_ratio * (1 + TOLERANCE)
+    edge = low if abs(math.log(r.measured_ratio_a / low)) < abs(math.log(r.measured_ratio_a / high)) else high
+    drift = None
+    if ratios is not None and not ratios.empty:
+        match = ratios[(ratios["experiment"] == r.experiment) & (ratios["benchmark"] == r.benchmark) & (ratios["isa_level"] == r.isa_level)
+                       & (ratios["runtime"] == r.runtime)]
+        drift = match.iloc[0] if not match.empty else None
+    where = f"the band's edge at {edge:.3g} (published {r.published_ratio:.3g} ± {TOLERANCE:.0%})"
+    if drift is not None and pd.notna(drift["agree"]) and not bool(drift["agree"]):
+        return (f"the ratio moved between the runs: {r.measured_ratio_a:.3g} → {r.measured_ratio_b:.3g} (b/a {drift['drift']:.3f} "
+                f"[{drift['drift_ci99_lower']:.3f}, {drift['drift_ci99_upper']:.3f}]), across {where}")
+    agreed = ("the two ratios agree within their intervals" if drift is not None
+              else "no drift test (a ratio across ISA levels or runtimes, not to a baseline in the same group)")
+    crossing = [name for name, lower, upper in (("a", r.measured_ratio_lower_a, r.measured_ratio_upper_a),
+                                                 ("b", r.measured_ratio_lower_b, r.measured_ratio_upper_b)) if lower <= edge <= upper]
+    crosses = f"run {' and run '.join(crossing)}'s interval crosses" if crossing else "both lie near"
+    return (f"{agreed}: {r.measured_ratio_a:.3g} [{r.measured_ratio_lower_a:.3g}, {r.measured_ratio_upper_a:.3g}] and "
+            f"{r.measured_ratio_b:.3g} [{r.measured_ratio_lower_b:.3g}, {r.measured_ratio_upper_b:.3g}]; {crosses} {where}")

@@ -15,6 +15,7 @@ import pandas as pd
 
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
+from harness.cpu_hygiene import finding_text, state_lines
 from harness.noise import INTERFERENCE_THRESHOLD, interference_share
 
 
@@ -38,6 +39,15 @@ def disturbed_processes(rows: pd.DataFrame, threshold: float = INTERFERENCE_THRE
     return measured.assign(interference=share)[share > threshold]
 
 
+def cpu_hygiene_markdown(env: dict[str, Any]) -> list[str]:
+    """Bullet lines on the lab's CPUs (which were used, isolated or not, their governor, turbo and SMT state) and each
+    finding with the command that fixes it; none for runs recorded before environment.json had 'cpu_hygiene'."""
+    record = env.get("cpu_hygiene")
+    if not record:
+        return []
+    return [f"- {line}." for line in state_lines(record)] + [f"- Risk: {finding_text(f)}" for f in record.get("findings") or []]
+
+
 def noise_markdown(rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[dict[str, Any]], env: dict[str, Any]) -> str:
     """The 'Noise' section: quantified, then the host's risks with their fixes."""
     lines = ["## Noise on this host\n"]
@@ -59,6 +69,7 @@ def noise_markdown(rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[d
     steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
     lines.append(f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen by the "
                  f"hypervisor): {len(disturbed)} of {total}." + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s."))
+    lines.extend(cpu_hygiene_markdown(env))
     for warning in env.get("warnings") or []:
         lines.append(f"- Risk: {warning}")
     text = "\n".join(lines) + "\n"

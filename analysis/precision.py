@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.replicates import MEASURED
+from analysis.spread import wide_groups_markdown
 from analysis.tables import markdown_table
 from harness.plan import is_aa_copy
 from harness.stopping import BUDGET
@@ -43,8 +44,9 @@ def group_precision(cells: pd.DataFrame, target: float | None, budget: set[tuple
     return pd.DataFrame(out)
 
 
-def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[dict[str, Any]] = ()) -> str:
-    """The 'Precision' section: each group against the stopping rule's target."""
+def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[dict[str, Any]] = (), rows: pd.DataFrame | None = None) -> str:
+    """The 'Precision' section: each group against the stopping rule's target, then the groups wider than
+    WIDE_RATIO_CI with the cause of their spread (when the rows are given)."""
     target = (run.get("stopping") or {}).get("target_rel_ci")
     table = group_precision(cells, target, budget_stopped(list(groups)))
     if table.empty:
@@ -74,7 +76,7 @@ def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[di
                                  [[r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"), r.experiment, r.group, r.design or "—",
                                    r.processes_per_cell, pct(r.widest_ratio_rel_ci99), pct(r.median_ratio_rel_ci99), aa_text(r),
                                    f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state]
-                                  for r in table.itertuples()])
+                                  for r in table.itertuples()]) + ("\n\n" + wide_groups_markdown(rows, cells) if rows is not None else "")
 
 
 def aa_text(r) -> str:

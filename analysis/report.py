@@ -258,7 +258,7 @@ class ReportInputs:
 def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
     """The whole report.md text."""
     i = inputs
-    sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run, i.groups),
+    sections = [header_markdown(i.env, i.run, i.cells), summary_markdown(i.cells, i.verdicts), precision_markdown(i.cells, i.run, i.groups, i.rows),
                 timing_markdown(i.rows, i.timeline),
                 noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), runtimes_markdown(i.experiments, i.verdicts, i.env),
                 versions_markdown(i.experiments, i.env, i.cells),

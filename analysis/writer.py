@@ -15,7 +15,7 @@ import pandas as pd
 from analysis.aggregate import with_ratios
 from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, compare_dot_chart, render_figure, throughput_chart
 from analysis.charts.style import caption_for
-from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells
+from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.compare_report import comparison_markdown
 from analysis.defaults import REPORT_DIR
 from analysis.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
@@ -87,13 +87,23 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
     return written
 
 
-def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = None) -> pathlib.Path:
-    """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
-    data = load_run(run_dir)
+def _steady(data, experiments_dir: pathlib.Path | None = None):
+    """(steady rows, cold rows, cells with ratios, the experiments the run measured) of a loaded run."""
     all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
     rows, cold_rows = split_measures(data.rows)  # steady-state cells get ratios and verdicts; cold starts their own table
     cells = with_ratios(summarize_cells(rows), rows)
-    experiments = [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
+    return rows, cold_rows, cells, [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
+
+
+def _verdicts(data) -> pd.DataFrame:
+    rows, _, cells, experiments = _steady(data)
+    return verdict_table(experiments, cells, rows)
+
+
+def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = None) -> pathlib.Path:
+    """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
+    data = load_run(run_dir)
+    rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
     cold = cold_table(cold_rows)
     inputs = ReportInputs(experiments, cells, rows, verdict_table(experiments, cells, rows), data.environment, data.run,
                           _settings(cells), data.calibrations, data.timeline, cold, cross_language_table(experiments, cells),
@@ -126,14 +136,16 @@ def write_comparison(run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path
     a, b = load_run(run_a), load_run(run_b)
     out = out or a.directory.parent / "comparisons" / f"{a.directory.name}_vs_{b.directory.name}"
     cells, ratios = compare_cells(a.rows, b.rows, threshold), compare_baseline_ratios(a.rows, b.rows)
+    verdicts = compare_verdicts(_verdicts(a), _verdicts(b), ratios)
     _write(out / "cells.csv", to_csv(cells))
     _write(out / "baseline-ratios.csv", to_csv(ratios))
+    _write(out / "verdicts.csv", to_csv(verdicts))
     caption = f"a: {caption_for(a.environment, a.run)}\nb: {caption_for(b.environment, b.run)}"
     title = f"{b.directory.name} / {a.directory.name}"
     drawn = not cells.empty and _write_chart(out, "compare", lambda: compare_dot_chart(cells, title, threshold, caption), cells)
     chart = "compare" if drawn else None
     path = out / "compare.md"
-    _write(path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart))
+    _write(path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts))
     return path
 
 

@@ -1,4 +1,4 @@
-"""Command line: `python3 -m harness run|plan|list|env|check-datasets|canonical-digests|…`.
+"""Command line: `python3 -m harness run|plan|doctor|list|env|check-datasets|canonical-digests|…`.
 
 HarnessError becomes one `error:` and one `hint:` line and exit code 2; anything else is a bug
 and keeps its traceback.
@@ -22,6 +22,7 @@ from harness.experiments import load_experiments
 from harness.isa import load_isa_table
 from harness.build import build_lab
 from harness.labs import find_lab, load_labs
+from harness.preflight import check_run, doctor
 from harness.probe import host_arch
 from harness.profiles import load_profiles
 from harness.runner import RunOptions, execute_run, plan_summary, resolve_plan
@@ -44,11 +45,14 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
     parser.add_argument("--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)")
     parser.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
+    parser.add_argument("--job", action="append", metavar="KEY=VALUE",
+                        help="a job setting instead of the profile's, e.g. --job burst_ms=50 (keys: experiments/profiles.toml)")
 
 
 def _options(args: argparse.Namespace, **extra) -> RunOptions:
     return RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa), runtimes=_split(args.runtime),
-                      benchmarks=_split(args.benchmark), variants=_split(args.variant), design=args.design, **extra)
+                      benchmarks=_split(args.benchmark), variants=_split(args.variant), design=args.design,
+                      job_overrides=tuple(args.job or ()), **extra)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,8 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--run-id", help="name of the run folder (default: UTC timestamp)")
     run.add_argument("--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped")
     run.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where run folders go")
-    run.add_argument("--cpuset", help="CPUs for the lab processes, taskset syntax (default: the highest CPU)")
-    run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU not used by the lab)")
+    run.add_argument("--cpuset", help="CPUs for the lab processes, taskset syntax (default: the highest isolated CPU, else the highest CPU)")
+    run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU neither used by the lab nor isolated)")
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
     run.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)")
     run.add_argument("--platform", help="docker backend: run images built for this platform (e.g. linux/arm64); another architecture than "
@@ -75,6 +79,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--strict", action="store_true",
                      help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)")
     _add_selection(sub.add_parser("plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"))
+    checkup = sub.add_parser("doctor", help="every tool and library the lab needs (prerequisites.toml), grouped by what needs it: found, with "
+                             "its version, or missing, with the command that installs it; exit 1 when a required one is missing")
+    checkup.add_argument("--for", dest="needs", action="append", metavar="NEED",
+                         help="only what these need, all of it required (e.g. tests, native-cold, lab:dotnet; names: prerequisites.toml)")
+    checkup.add_argument("--all", action="store_true", help="require the extras too (Chromium, QEMU), as CI installs them")
+    checkup.add_argument("--brief", action="store_true", help="no version commands; list only what is missing")
     build = sub.add_parser("build", help="build every lab for every runtime it offers (a current build is reused)")
     build.add_argument("--lab", action="append", help="only these labs")
     build.add_argument("--runtime", action="append", help="only these runtimes")
@@ -111,6 +121,8 @@ def _run(args: argparse.Namespace) -> int:
     backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image,
                                      args.container_per_process)
     print(notice, file=sys.stderr)
+    for note in check_run(plan, backend.name):  # a missing tool stops the run here, in seconds, before any build or cell
+        print(f"note: {note}", file=sys.stderr)
     summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
     print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
@@ -254,6 +266,12 @@ def _plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    text, status = doctor(_split(args.needs), extras=args.all, brief=args.brief)
+    print(text)
+    return status
+
+
 def _regenerate_datasets() -> int:
     for dataset in regenerate(load_manifest(), load_labs()):
         print(f"regenerated {dataset.name:20} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  matches the manifest")
@@ -298,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
             return _list()
         if args.command == "plan":
             return _plan(args)
+        if args.command == "doctor":
+            return _doctor(args)
         if args.command == "regenerate-datasets":
             return _regenerate_datasets()
         if args.command == "canonical-digests":

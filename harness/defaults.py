@@ -13,6 +13,8 @@ LABS_DIR = REPO_ROOT / "lab"
 DATASETS_DIR = REPO_ROOT / "datasets"
 ISA_LEVELS_FILE = pathlib.Path(__file__).resolve().parent / "isa_levels.toml"
 RESULTS_DIR = REPO_ROOT / "results"
+#: What the lab needs on a machine (tools, libraries, their packages): set-up, `harness doctor` and the run's preflight.
+PREREQUISITES_FILE = REPO_ROOT / "prerequisites.toml"
 
 #: Name of the symlink in the results folder that points at the newest run.
 LATEST_LINK = "latest"

@@ -1,4 +1,5 @@
-"""Host environment capture for environment.json: CPU, SMT, frequency policy, kernel, git state.
+"""Host environment capture for environment.json: CPU, SMT, frequency policy, kernel, git state, and the lab CPUs'
+hygiene (harness/cpu_hygiene.py: isolation, governor, turbo, SMT siblings, each finding with its fix).
 
 Each reader returns None for what this host does not expose (a VM often hides the governor).
 System checks add warnings with the fix, pyperf-style; they never change the system.
@@ -14,6 +15,7 @@ import subprocess
 from typing import Any
 
 from harness import __version__
+from harness.cpu_hygiene import plan_and_check
 from harness.defaults import REPO_ROOT, SCHEMA_VERSION
 
 
@@ -75,10 +77,13 @@ def git_state(repo: pathlib.Path = REPO_ROOT) -> dict[str, Any]:
 
 
 def system_warnings(env: dict[str, Any]) -> list[str]:
-    """What on this host makes timings noisier, each with the fix."""
+    """What on this host makes timings noisier, each with the fix. With a 'cpu_hygiene' record (the lab CPUs'
+    governor, turbo, SMT and isolation, harness/cpu_hygiene.py) those are its findings, not cpu0's warnings here."""
     warnings = []
     if env.get("hypervisor"):
         warnings.append("running in a virtual machine: other guests can steal CPU time; publish numbers from bare metal")
+    if "cpu_hygiene" in env:
+        return warnings
     if env.get("governor") not in (None, "performance"):
         warnings.append(f"CPU governor is '{env['governor']}': set it to performance (cpupower frequency-set -g performance)")
     if env.get("turbo"):
@@ -90,8 +95,9 @@ def system_warnings(env: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def collect_host_environment() -> dict[str, Any]:
-    """Everything about this host that a reader of the results needs, once per run."""
+def collect_host_environment(cpu_hygiene: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything about this host that a reader of the results needs, once per run. `cpu_hygiene`: the run's
+    CpuHygiene.to_dict(); without it (`lab-harness env`) the one a default one-CPU run would find."""
     env: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "captured_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -110,6 +116,7 @@ def collect_host_environment() -> dict[str, Any]:
     env.update(smt_state())
     env.update(frequency_policy())
     env.update(git_state())
+    env["cpu_hygiene"] = cpu_hygiene if cpu_hygiene is not None else plan_and_check(None, None, 1)[1].to_dict()
     env["warnings"] = system_warnings(env)
     return env
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from harness.defaults import LABS_DIR
 from harness.errors import ConfigError, MissingToolError, UnknownNameError
+from harness.prerequisites import load_prerequisites
 from harness.records import DEFAULT_RUNTIME, MEASURES, Cell
 
 
@@ -85,13 +86,16 @@ class LabSpec:
     paired_format: str | None = None
 
     def check_requirements(self) -> None:
-        """Raises MissingToolError naming the first required program that is not on PATH."""
-        for program in self.requires:
-            if shutil.which(program) is None:
-                raise MissingToolError(
-                    f"lab '{self.name}' needs '{program}', which is not on PATH",
-                    f"install it (for dotnet: the .NET 10 SDK) or run another lab; see README prerequisites",
-                )
+        """Raises MissingToolError naming every required program that is not on PATH, with what installs each
+        (prerequisites.toml)."""
+        missing = [program for program in self.requires if shutil.which(program) is None]
+        if missing:
+            prerequisites = load_prerequisites()
+            fixes = [(item.install if (item := prerequisites.for_command(program)) else f"install {program}") for program in missing]
+            raise MissingToolError(
+                f"lab '{self.name}' needs {', '.join(repr(program) for program in missing)}, not on PATH",
+                f"{'; '.join(fixes)}; or run another lab (`just doctor` lists everything the lab needs)",
+            )
 
     @property
     def runtime_names(self) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.errors import MissingToolError, PinningError
@@ -48,14 +49,19 @@ class CpuPlan:
         return format_cpuset(self.lab)
 
 
-def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = None, lab_count: int = 1) -> CpuPlan:
+def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = None, lab_count: int = 1,
+              reserved: Iterable[int] = ()) -> CpuPlan:
     """Default: the lab on the highest allowed CPU(s), the harness on the lowest CPU left (when one is left;
-    a duet on a 2-CPU machine takes both, and the harness, which only waits, floats)."""
+    a duet on a 2-CPU machine takes both, and the harness, which only waits, floats). `reserved`: CPUs the kernel
+    set aside for benchmarks (isolated); when enough of them are allowed the lab takes the highest of them, and
+    the harness takes the lowest CPU left outside them."""
     allowed = allowed if allowed is not None else os.sched_getaffinity(0)
+    reserved = set(reserved)
     if len(allowed) < lab_count and not lab:
         raise PinningError(f"the design needs {lab_count} lab CPUs, this process may use {len(allowed)}",
                            "choose a one-CPU design (--design interleaved) or run on a machine with more CPUs")
-    lab_cpus = parse_cpuset(lab) if lab else tuple(sorted(allowed)[-lab_count:])
+    candidates = sorted(allowed & reserved) if len(allowed & reserved) >= lab_count else sorted(allowed)
+    lab_cpus = parse_cpuset(lab) if lab else tuple(candidates[-lab_count:])
     if len(lab_cpus) < lab_count:
         raise PinningError(f"the design needs {lab_count} lab CPUs, --cpuset {lab} names {len(lab_cpus)}",
                            f"pass --cpuset with {lab_count} CPUs, e.g. 0,1")
@@ -63,7 +69,8 @@ def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = N
         harness_cpus: tuple[int, ...] | None = parse_cpuset(harness)
     else:
         rest = sorted(allowed - set(lab_cpus))
-        harness_cpus = (rest[0],) if rest else None
+        outside = [cpu for cpu in rest if cpu not in reserved]
+        harness_cpus = ((outside or rest)[0],) if rest else None
     for name, cpus in (("lab", lab_cpus), ("harness", harness_cpus or ())):
         bad = sorted(set(cpus) - allowed)
         if bad:

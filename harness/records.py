@@ -53,6 +53,7 @@ class JobSettings:
     prewarm_quiet_ms: int | None = None
     burst_ms: int | None = None  # paired design: the length of one burst of one cell
     burst_rounds: int | None = None  # paired design: rounds of bursts in one process (every cell once per round)
+    fresh_input_rounds: int | None = None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

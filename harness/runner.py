@@ -10,21 +10,22 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from harness.backends.base import Backend
 from harness.budget import RunBudget
+from harness.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.datasets import load_manifest
 from harness.defaults import CELL_TIMEOUT_S, DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, EXPERIMENTS_DIR, LABS_DIR, LOGS_DIR, PROFILES_FILE, RESULTS_DIR, RUN_FILE, SCHEMA_VERSION
 from harness.designs import DESIGNS, Design, group_key
 from harness.environment import collect_host_environment
-from harness.errors import ResumeError, UnknownNameError
+from harness.errors import ConfigError, ResumeError, UnknownNameError
 from harness.estimate import describe_estimate, round_seconds
 from harness.experiments import load_experiments, select_experiments
 from harness.isa import IsaLevel, IsaTable, load_isa_table
 from harness.labs import LabSpec, find_lab, load_labs
-from harness.pinning import CpuPlan, pin_current_process, plan_cpus
+from harness.pinning import CpuPlan, pin_current_process
 from harness.plan import with_aa_copies, builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import BudgetSpec, Stopping, find_profile, load_profiles
@@ -57,6 +58,7 @@ class RunOptions:
     cell_timeout_s: float = CELL_TIMEOUT_S
     pin_harness: bool = True
     design: str | None = None
+    job_overrides: tuple[str, ...] = ()  # KEY=VALUE job settings instead of the profile's (--job)
     calibrate: bool = True
     budget_min: float | None = None  # the session's time budget in minutes instead of the profile's; 0: none
     clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
@@ -134,8 +136,23 @@ def resolve_plan(options: RunOptions) -> Plan:
     budget = profile.budget
     if options.budget_min is not None:
         budget = BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds) if options.budget_min > 0 else None
-    return Plan(profile.name, cells, labs, isa, profile.job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping,
+    job = with_overrides(profile.job, options.job_overrides)
+    return Plan(profile.name, cells, labs, isa, job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping,
                 profile.cold, budget)
+
+
+def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
+    """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage error."""
+    keys = [f.name for f in dataclasses.fields(JobSettings)]
+    changes: dict[str, int] = {}
+    for item in overrides:
+        key, _, value = item.partition("=")
+        if key not in keys:
+            raise UnknownNameError("job setting", key, keys, "(--job KEY=VALUE)")
+        if not value.isdigit() or int(value) <= 0:
+            raise ConfigError(f"--job {item}: the value must be a positive integer", f"e.g. --job {key}=20")
+        changes[key] = int(value)
+    return dataclasses.replace(job, **changes)
 
 
 def _open_store(options: RunOptions, plan: Plan) -> RunStore:
@@ -154,8 +171,8 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     return store
 
 
-def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend) -> None:
-    env = collect_host_environment()
+def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend, hygiene: CpuHygiene) -> None:
+    env = collect_host_environment(hygiene.to_dict())
     engine = getattr(backend, "engine", None)
     env.update({"backend": backend.name, "lab_cpuset": cpus.lab_cpuset, "harness_cpus": list(cpus.harness or ()),
                 "container_engine": engine.describe() if engine else None})
@@ -199,12 +216,13 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     started = time.monotonic()
     budget_started = options.clock()
     plan = resolve_plan(options)
-    cpus = plan_cpus(options.lab_cpuset, options.harness_cpuset, lab_count=plan.design.lab_cpus_needed)
+    cpus, hygiene = plan_and_check(options.lab_cpuset, options.harness_cpuset, plan.design.lab_cpus_needed)
+    hygiene.announce()  # isolation, governor, turbo, SMT of the lab's CPUs, with fixes, before anything is built
     store = _open_store(options, plan)
     if options.pin_harness:
         pin_current_process(cpus.harness)
     probes = _probe_labs(plan, backend, store, options.build)
-    _write_environment(store, plan, cpus, probes, backend)
+    _write_environment(store, plan, cpus, probes, backend, hygiene)
     store.mark_latest()
     store.record_phase("prepare", started, "plan, build, probe the labs and their ISA levels, capture the environment")
 

@@ -3,7 +3,9 @@ import math
 import pytest
 from scipy import stats
 
-from analysis.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, welch_log_ratio
+import pandas as pd
+
+from analysis.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
 from analysis.writer import write_comparison
 from harness.backends.fake import FakeBackend
 from harness.runner import RunOptions, execute_run
@@ -47,6 +49,12 @@ def test_comparing_two_runs_finds_the_changed_baseline_and_the_ratios_that_moved
     assert cells.count("slower") == 2  # the two Newtonsoft cells
     ratios = (tmp_path / "cmp" / "baseline-ratios.csv").read_text()
     assert "False" in ratios  # ratios against the slowed baseline no longer agree
+    # a 30% slower baseline moves the smoke figures' verdicts: each difference is listed with the drift that caused it
+    verdicts = pd.read_csv(tmp_path / "cmp" / "verdicts.csv")
+    differ = verdicts[~verdicts["same"]]
+    assert not differ.empty and "## Verdicts that differ" in text
+    assert differ["reason"].str.contains("the band's edge at").all()
+    assert "Published figures with a verdict in both runs" in text
 
 
 def test_a_run_compared_with_itself_agrees_everywhere(tmp_path):
@@ -55,3 +63,20 @@ def test_a_run_compared_with_itself_agrees_everywhere(tmp_path):
     cells = (tmp_path / "cmp" / "cells.csv").read_text()
     assert "slower" not in cells and "faster" not in cells
     assert "False" not in (tmp_path / "cmp" / "baseline-ratios.csv").read_text()
+    verdicts = pd.read_csv(tmp_path / "cmp" / "verdicts.csv")
+    assert len(verdicts) > 0 and verdicts["same"].all()
+
+
+def test_a_verdict_that_changes_with_agreeing_ratios_is_put_down_to_the_band_edge():
+    def table(measured, lower, upper, verdict):
+        return pd.DataFrame([{"experiment": "004", "scenario": "s", "published_variant": "Jil", "metric": "time", "isa_level": "native",
+                              "runtime": "8.0.0", "benchmark": "jil", "reference": "newtonsoft", "published_ratio": 0.5, "primary": True,
+                              "measured_ratio": measured, "measured_ratio_lower": lower, "measured_ratio_upper": upper, "verdict": verdict}])
+    ratios = pd.DataFrame([{"experiment": "004", "benchmark": "jil", "isa_level": "native", "runtime": "8.0.0", "agree": True,
+                            "drift": 1.01, "drift_ci99_lower": 0.99, "drift_ci99_upper": 1.03}])
+    both = compare_verdicts(table(0.43, 0.42, 0.44, "same direction only"), table(0.433, 0.423, 0.443, "inconclusive"), ratios)
+    assert not both["same"].iloc[0] and both["measured"].iloc[0]
+    assert "agree within their intervals" in both["reason"].iloc[0] and "run b's interval crosses the band's edge at 0.425" in both["reason"].iloc[0]
+    moved = ratios.assign(agree=False, drift=1.2, drift_ci99_lower=1.1, drift_ci99_upper=1.3)
+    assert compare_verdicts(table(0.43, 0.42, 0.44, "same direction only"), table(0.52, 0.51, 0.53, "reproduced"), moved)["reason"].iloc[0].startswith(
+        "the ratio moved between the runs: 0.43 → 0.52 (b/a 1.200 [1.100, 1.300])")

@@ -166,3 +166,16 @@ def test_the_design_comparison_sets_paired_ratios_beside_separate_process_ones(s
     assert " of 6 comparisons overlap" in table  # 3 ratios × 2 levels; the A/A copies have nothing to compare with
     summary_table = text[:text.index("## Does pairing")]
     assert "| paired | 6 |" in summary_table and "| interleaved | 6 |" in summary_table  # A/A copies are not judged on
+
+
+def test_job_settings_can_be_overridden_from_the_command_line_and_reach_the_lab():
+    from harness.errors import ConfigError, UnknownNameError
+    from harness.runner import with_overrides
+
+    job = with_overrides(JobSettings(burst_ms=20, burst_rounds=15), ["fresh_input_rounds=1", "burst_ms=50"])
+    assert (job.burst_ms, job.burst_rounds, job.fresh_input_rounds) == (50, 15, 1)
+    assert job.to_args()[-2:] == ["--fresh-input-rounds", "1"]
+    with pytest.raises(UnknownNameError, match="did you mean 'burst_ms'"):
+        with_overrides(job, ["burstms=5"])
+    with pytest.raises(ConfigError, match="positive integer"):
+        with_overrides(job, ["burst_ms=0"])

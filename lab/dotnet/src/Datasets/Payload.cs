@@ -22,6 +22,14 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
     /// <summary>The documents an operation works through: the parts of a JSON Lines dataset, or the payload itself.</summary>
     public IReadOnlyList<Payload> Documents => Parts ?? [this];
 
+    /// <summary>The same payload in newly allocated text and bytes (parts too), placed wherever the heap puts them now.</summary>
+    public Payload Copy() => this with
+    {
+        Text = new string(Text.AsSpan()),
+        Utf8 = (byte[])Utf8.Clone(),
+        Parts = Parts?.Select(p => p.Copy()).ToList(),
+    };
+
     /// <summary>Loads a dataset file; the lab records the hash of what it read.</summary>
     public static Payload Load(string datasetsDir, DatasetEntry entry)
     {

@@ -12,15 +12,19 @@ namespace JsonLab.Measurement;
 /// </summary>
 public delegate object? BurstLoop(long calls);
 
-/// <summary>The loops of one cell: the operation's and its overhead twin.</summary>
-public sealed record BurstLoops(BurstLoop Operation, BurstLoop Overhead)
+/// <summary>The loops of one cell: the operation's and its overhead twin; <c>Fresh</c> binds the same cell anew over a
+/// fresh copy of its input (new objects, new text), for the paired engine's fresh inputs.</summary>
+public sealed record BurstLoops(BurstLoop Operation, BurstLoop Overhead, Func<BurstLoops>? Fresh = null)
 {
     /// <summary>
     /// Serializer cells call their bound operation through its delegate (as <see cref="CellBenchmark"/> does); write-up
     /// 002's escaping checks call the check through one non-inlined method, the shape of <see cref="EscapingBenchmark"/>'s
     /// [Benchmark] methods, because a delegate costs as much as the check itself on short strings.
     /// </summary>
-    public static BurstLoops For(ISerializerAdapter adapter, Payload payload, string operation)
+    public static BurstLoops For(ISerializerAdapter adapter, Payload payload, string operation) =>
+        Bound(adapter, payload, operation) with { Fresh = () => For(adapter, payload.Copy(), operation) };
+
+    private static BurstLoops Bound(ISerializerAdapter adapter, Payload payload, string operation)
     {
         if (adapter is IEscapingCheckAdapter escaping && operation == OperationBinder.NeedsEscaping)
         {

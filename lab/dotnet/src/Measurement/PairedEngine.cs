@@ -11,7 +11,8 @@ namespace JsonLab.Measurement;
 ///
 /// Steps: (1) joint passes over all members, one short burst each, until a whole pass compiles nothing and the JIT has
 /// been quiet for the quiet window (on .NET Core 3.1, which has no JIT counter: until every member's time per call agrees
-/// within 2% between two consecutive windows of that length), capped at the prewarm time per member. Members warm
+/// within 2% between two consecutive windows of that length), capped at the prewarm time per member; the quiet only counts
+/// once the JIT was heard after tiering's call-counting delay (<see cref="Prewarm.TieringDelayMs"/>). Members warm
 /// together, never one after the other: with Dynamic PGO the code they share is profiled on whichever runs while it is
 /// instrumented, and warming each member alone first left STJ 3.5-8% slower against Newtonsoft.Json than in processes of
 /// its own (README "Noise and replication"); together their tier-ups also overlap (a process of six members warmed in
@@ -19,17 +20,23 @@ namespace JsonLab.Measurement;
 /// twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
 /// BenchmarkDotNet subtracts its overhead iterations; (3) <c>Rounds</c> rounds, each running every member once in a
 /// fresh random order (seeded: a rerun repeats it), each burst after a full blocking collection, so no member pays for
-/// another's garbage, and with the bytes the burst allocated read from the thread's allocation counter.
+/// another's garbage, and with the bytes the burst allocated read from the thread's allocation counter. With
+/// <see cref="Settings.FreshInputRounds"/> each member rebinds to a fresh copy of its input every that many rounds:
+/// where a member's speed depends on where its input happened to be placed (a serializer walking 1000 objects ran in
+/// one of two speeds per process, 13% apart), the process then averages over placements instead of drawing one.
 /// </summary>
 public static class PairedEngine
 {
-    public sealed record Settings(int BurstMs, int Rounds, int PrewarmMs, int PrewarmQuietMs, int Seed)
+    /// <param name="FreshInputRounds">Every this many rounds each member gets a fresh copy of its input (a new object graph
+    /// to serialize, new text or bytes to parse), so a process samples several placements of its inputs in memory rather
+    /// than keeping the one it happened to get; 0 keeps one input for the whole process.</param>
+    public sealed record Settings(int BurstMs, int Rounds, int PrewarmMs, int PrewarmQuietMs, int Seed, int FreshInputRounds = 0)
     {
         public Settings Validate() =>
-            BurstMs > 0 && Rounds > 1 && PrewarmMs >= 0 && PrewarmQuietMs >= 0
+            BurstMs > 0 && Rounds > 1 && PrewarmMs >= 0 && PrewarmQuietMs >= 0 && FreshInputRounds >= 0
                 ? this
-                : throw new LabException($"paired settings out of range: burst {BurstMs} ms, {Rounds} rounds, prewarm {PrewarmMs}/{PrewarmQuietMs} ms",
-                    "pass --burst-ms > 0 and --burst-rounds ≥ 2");
+                : throw new LabException($"paired settings out of range: burst {BurstMs} ms, {Rounds} rounds, prewarm {PrewarmMs}/{PrewarmQuietMs} ms, fresh inputs every {FreshInputRounds} rounds",
+                    "pass --burst-ms > 0, --burst-rounds ≥ 2 and --fresh-input-rounds ≥ 0");
     }
 
     /// <summary>One member's measurements: per round (in round order) the time per call after the overhead, the raw time
@@ -40,7 +47,7 @@ public static class PairedEngine
 
     /// <summary>The whole process's measurement: members in the order given, and where its time went.</summary>
     public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs, string JointRule,
-        double OverheadMs, double BurstsMs, double CollectMs);
+        double OverheadMs, double BurstsMs, double CollectMs, int FreshInputs = 0, double FreshInputsMs = 0);
 
     /// <summary>How the joint warm-up ended: the JIT quiet over whole passes, or (no JIT counter) every member at a stable speed.</summary>
     public const string JointQuietRule = "joint-jit-quiet", JointSpeedStableRule = "joint-speed-stable";
@@ -59,6 +66,7 @@ public static class PairedEngine
         var calls = new long[members.Count];
         var startCount = counter();
         var lastChange = 0.0;
+        var tierUpSeen = false;
         var passes = 0;
         var jointRule = Prewarm.CapRule;
         var passMs = Math.Max(1, Math.Min(5, settings.BurstMs));
@@ -84,7 +92,10 @@ public static class PairedEngine
             var now = clock.Elapsed.TotalMilliseconds;
             var after = counter();
             if (after != before)
+            {
                 lastChange = now;
+                tierUpSeen |= now >= Prewarm.TieringDelayMs;
+            }
             var quiet = false;
             if (bySpeed && now - windowStart >= Math.Max(settings.PrewarmQuietMs, 1))
             {
@@ -96,7 +107,7 @@ public static class PairedEngine
                 windowStart = now;
             }
             else if (!bySpeed)
-                quiet = after == before && now - lastChange >= settings.PrewarmQuietMs;
+                quiet = after == before && now - lastChange >= settings.PrewarmQuietMs && Prewarm.QuietCounts(tierUpSeen);
             if (quiet || now >= capMs)
             {
                 jointRule = !quiet ? Prewarm.CapRule : bySpeed ? JointSpeedStableRule : JointQuietRule;
@@ -120,9 +131,19 @@ public static class PairedEngine
         var gcs = new long[members.Count, 3];
         var order = Enumerable.Range(0, members.Count).ToArray();
         var random = new Random(settings.Seed);
-        double burstsMs = 0, collectMs = 0;
+        double burstsMs = 0, collectMs = 0, freshMs = 0;
+        var loops = members.ToArray();
+        var fresh = 0;
         for (var round = 0; round < settings.Rounds; round++)
         {
+            if (settings.FreshInputRounds > 0 && round > 0 && round % settings.FreshInputRounds == 0)
+            {
+                var freshStart = Stopwatch.GetTimestamp();
+                for (var i = 0; i < loops.Length; i++)
+                    loops[i] = loops[i].Fresh?.Invoke() ?? loops[i];
+                freshMs += (Stopwatch.GetTimestamp() - freshStart) * 1e3 / Stopwatch.Frequency;
+                fresh++;
+            }
             Shuffle(order, random);
             for (var position = 0; position < order.Length; position++)
             {
@@ -133,7 +154,7 @@ public static class PairedEngine
                 collectMs += (start - collectStart) * 1e3 / Stopwatch.Frequency;
                 var bytes = GC.GetAllocatedBytesForCurrentThread();
                 var (g0, g1, g2) = (GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2));
-                var ns = TimeBurst(members[m].Operation, calls[m]);
+                var ns = TimeBurst(loops[m].Operation, calls[m]);
                 allocated[m][round] = (GC.GetAllocatedBytesForCurrentThread() - bytes) / (double)calls[m];
                 gcs[m, 0] += GC.CollectionCount(0) - g0;
                 gcs[m, 1] += GC.CollectionCount(1) - g1;
@@ -148,7 +169,7 @@ public static class PairedEngine
             calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
             new Prewarm.Result(0, jointMs / members.Count, jointCompilations, jointRule, nsPerCall[i]),
             jointMs / members.Count, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
-        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs);
+        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs);
     }
 
     /// <summary>Calls that fill about <paramref name="ms"/> at <paramref name="nsPerCall"/> (at least one).</summary>

@@ -14,6 +14,12 @@ namespace JsonLab.Measurement;
 /// .NET Core 3.1 has no JIT counter (JitInfo arrived in .NET 6). There the quiet window is judged by speed instead: the
 /// prewarm stops when two consecutive windows of <c>quietMs</c> take the same time per call within 2% (a method that
 /// tiers up changes the speed), or at <c>maxMs</c>. Without it every 3.1 process warmed for the whole cap (3 s).
+///
+/// The JIT's silence only counts once it has been heard after tiering's call-counting delay (<see cref="TieringDelayMs"/>):
+/// a process whose background tier-up started late once looked quiet from the start. Of the default run of
+/// 2026-11-24T15-09-49Z, one 10-cell process ended its joint warm-up after 353 ms and 10 compilations (the others: about
+/// 2.1 s and 1,280), and one of its cells then ran 1.8x slower than in every other process. Where nothing tiers up (tiered
+/// compilation off, Native AOT) the quiet window counts from the start.
 /// </summary>
 public static class Prewarm
 {
@@ -22,6 +28,20 @@ public static class Prewarm
 
     /// <summary>Two windows whose time per call differs by less than this count as the same speed.</summary>
     public const double StableSpeed = 0.02;
+
+    /// <summary>Tiered compilation's call-counting delay (the runtime's default TC_CallCountingDelayMs; the lab sets
+    /// DOTNET_TC_DelaySingleProcMultiplier=1 so a pinned process keeps it): no tier-up happens sooner.</summary>
+    public const double TieringDelayMs = 100;
+
+    /// <summary>True when this process compiles code at run time and tiers it up, so a warm-up should see tier-up compilations.</summary>
+    public static bool TieringActive { get; } = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled
+        && Environment.GetEnvironmentVariable("DOTNET_TieredCompilation") != "0"
+        && Environment.GetEnvironmentVariable("COMPlus_TieredCompilation") != "0"
+        && (!AppContext.TryGetSwitch("System.Runtime.TieredCompilation", out var tiered) || tiered);
+
+    /// <summary>Whether a JIT-quiet window may end a warm-up: once a compilation was seen after the tiering delay, or always
+    /// where nothing tiers up.</summary>
+    public static bool QuietCounts(bool tierUpSeen) => tierUpSeen || !TieringActive;
 
     /// <summary>What a prewarm did: calls, wall time, JIT compilations during it (null: the runtime cannot count them), how
     /// it ended (<see cref="JitQuietRule"/>, <see cref="SpeedStableRule"/>, <see cref="CapRule"/>, <see cref="FixedRule"/>),
@@ -46,6 +66,7 @@ public static class Prewarm
         var compiledAtStart = counter();
         var bySpeed = quietMs > 0 && compiledAtStart is null;
         var compiled = compiledAtStart;
+        var tierUpSeen = false;
         double windowStartMs = 0;
         double? previousWindowNs = null;
         long calls = 0, windowCalls = 0, batch = 1;
@@ -80,8 +101,9 @@ public static class Prewarm
                     compiled = count;
                     windowStartMs = now;
                     windowCalls = 0;
+                    tierUpSeen |= now >= TieringDelayMs;
                 }
-                else if (now - windowStartMs >= quietMs)
+                else if (now - windowStartMs >= quietMs && QuietCounts(tierUpSeen))
                     return Done(JitQuietRule);
             }
             else if (windowStartMs == 0 && now >= fixedTailFromMs)

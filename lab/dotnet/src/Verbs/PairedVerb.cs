@@ -8,7 +8,7 @@ namespace JsonLab.Verbs;
 /// <summary>
 /// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
-/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms and --seed set the engine. Every member is
+/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed and --fresh-input-rounds set the engine. Every member is
 /// verified first; one whose operation throws is written as failed and left out, the others are still measured. Files:
 /// env.json and process.json in --out; per member env.json, verification.json, cell.json and samples.json (the lab
 /// contract's language-neutral raw format, one iteration per round, plus the per-round detail the harness pairs on).
@@ -28,25 +28,17 @@ public static class PairedVerb
         if (members.Count == 0)
             throw new LabException("`paired` needs at least one --member", "pass --member VARIANT/DATASET/OPERATION=OUTDIR, once per cell");
         var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
-            args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1).Validate();
+            args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1,
+            args.OptionalInt("fresh-input-rounds") ?? 0).Validate();
         var env = RuntimeProbe.Capture();
         LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
 
         var measured = new List<(CellRequest Request, VerificationResult Verification, double VerifyMs, BurstLoops Loops)>();
         foreach (var request in members)
         {
-            Directory.CreateDirectory(request.OutDir);
-            LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
-            var clock = Stopwatch.StartNew();
-            var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
-            var verifyMs = clock.Elapsed.TotalMilliseconds;
-            LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
-            Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
-            if (verification.OperationError is { } error)
-            {
-                RunVerb.WriteFailed(request, error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; the group's other cells still run");
+            var (verification, verifyMs) = RunVerb.VerifyCell(request, env, outDir, "the group's other cells still run");
+            if (verification.OperationError is not null)
                 continue;
-            }
             measured.Add((request, verification, verifyMs, BurstLoops.For(request.Adapter, request.Payload, request.Operation)));
         }
         if (measured.Count == 0)
@@ -107,6 +99,9 @@ public static class PairedVerb
             OverheadMs = Math.Round(result.OverheadMs, 1),
             BurstsMs = Math.Round(result.BurstsMs, 1),
             CollectionsBetweenBurstsMs = Math.Round(result.CollectMs, 1),
+            settings.FreshInputRounds,
+            result.FreshInputs,
+            FreshInputsMs = Math.Round(result.FreshInputsMs, 1),
         });
         return 0;
     }

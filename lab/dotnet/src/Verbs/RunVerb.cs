@@ -36,23 +36,13 @@ public static class RunVerb
         string? firstError = null;
         foreach (var request in requests)
         {
-            Directory.CreateDirectory(request.OutDir);
-            if (request.OutDir != outDir)
-                LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
-            var clock = Stopwatch.StartNew();
-            // Verify before timing: a failed check is recorded and the cell is still measured, unless the operation
-            // itself throws (a library that cannot run here): that cell fails with the error, the others go on.
-            var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
-            var verifyMs = clock.Elapsed.TotalMilliseconds;
-            LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
-            Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
+            var (verification, verifyMs) = VerifyCell(request, env, outDir, "its other cells still run");
             if (verification.OperationError is { } error)
             {
                 firstError ??= error;
-                WriteFailed(request, error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; its other cells still run");
                 continue;
             }
-            clock.Restart();
+            var clock = Stopwatch.StartNew();
             var key = $"cell-{measured.Count}";
             CellBenchmark.Bound[key] = OperationBinder.Bind(request.Adapter, request.Payload, request.Operation);
             measured.Add((request, verification, verifyMs, clock.Elapsed.TotalMilliseconds, key));
@@ -108,6 +98,27 @@ public static class RunVerb
             BenchmarkDotNetMs = Math.Round(benchmarkMs, 1),
         });
         return 0;
+    }
+
+    /// <summary>
+    /// Verifies one cell before it is timed and records it: its env.json (unless it shares the process's folder), its
+    /// verification.json and a log line. A failed check is recorded and the cell is still measured; a cell whose operation
+    /// throws (a library that cannot run here) is written as failed, and the caller skips it while the others go on.
+    /// </summary>
+    internal static (VerificationResult Verification, double VerifyMs) VerifyCell(CellRequest request, SortedDictionary<string, object?> env,
+        string processDir, string othersGoOn)
+    {
+        Directory.CreateDirectory(request.OutDir);
+        if (request.OutDir != processDir)
+            LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
+        var clock = Stopwatch.StartNew();
+        var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
+        var verifyMs = clock.Elapsed.TotalMilliseconds;
+        LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
+        Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
+        if (verification.OperationError is { } error)
+            WriteFailed(request, error, $"the library cannot {request.Operation} this model on {System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}; {othersGoOn}");
+        return (verification, verifyMs);
     }
 
     internal static void WriteFailed(CellRequest request, string error, string hint)

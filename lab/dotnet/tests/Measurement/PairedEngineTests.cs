@@ -60,6 +60,22 @@ public class PairedEngineTests
     }
 
     [Fact]
+    public void A_jit_silent_from_the_start_does_not_end_the_warm_up_before_a_tier_up_was_seen()
+    {
+        var calls = new int[2];
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        long compiled = 0;
+        // compilations only in the first 30 ms (the first pass's tier-0 code), then silence: a tier-up that never started
+        long? Counter() => clock.ElapsedMilliseconds < 30 ? ++compiled : compiled;
+
+        var result = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], new PairedEngine.Settings(1, 2, 300, 50, 1), Counter);
+
+        Assert.True(Prewarm.TieringActive);
+        Assert.Equal(Prewarm.CapRule, result.JointRule);
+        Assert.True(result.JointMs >= 600, $"ran to the cap (2 members x 300 ms), not {result.JointMs:F0} ms");
+    }
+
+    [Fact]
     public void Allocations_are_counted_per_call_in_each_burst()
     {
         var calls = new int[1];
@@ -81,6 +97,40 @@ public class PairedEngineTests
         Assert.Equal(-8, scalar.Operation(8));
         Assert.Equal(-8, sse2.Operation(8));
         Assert.Equal(0, scalar.Overhead(8));
+    }
+
+    [Fact]
+    public void Fresh_inputs_rebind_every_member_every_n_rounds_and_the_new_binding_is_what_is_timed()
+    {
+        var calls = new int[4];
+        var rebinds = new int[2];
+        // member i starts on counter i and moves to counter i + 2 once rebound (a fresh binding can be rebound again)
+        BurstLoops Member(int i, int counter) => Counting(calls, counter) with { Fresh = () => { rebinds[i]++; return Member(i, i + 2); } };
+
+        var result = PairedEngine.Run([Member(0, 0), Member(1, 1)], new PairedEngine.Settings(1, 7, 100, 20, 1, FreshInputRounds: 3));
+
+        Assert.Equal([2, 2], rebinds); // before rounds 3 and 6 (round 0 keeps the input the warm-up used)
+        Assert.Equal(2, result.FreshInputs);
+        Assert.True(calls[2] > 0 && calls[3] > 0, "rounds after a rebinding time the fresh binding");
+        var none = PairedEngine.Run([Member(0, 0)], new PairedEngine.Settings(1, 4, 100, 20, 1));
+        Assert.Equal(0, none.FreshInputs);
+        Assert.Equal(2, rebinds[0]);
+    }
+
+    [Fact]
+    public void A_fresh_binding_works_on_a_new_copy_of_the_input()
+    {
+        var payload = TestPayloads.Dataset("simple-models-1000");
+        var copy = payload.Copy();
+
+        Assert.Equal(payload.Text, copy.Text);
+        Assert.False(ReferenceEquals(payload.Text, copy.Text));
+        Assert.Equal(payload.Utf8, copy.Utf8);
+        Assert.False(ReferenceEquals(payload.Utf8, copy.Utf8));
+        var loops = BurstLoops.For(VariantRegistry.Find("stj-default"), payload, "serialize");
+        var fresh = loops.Fresh!();
+        Assert.Equal(loops.Operation(1) is byte[] b ? b.Length : ((string)loops.Operation(1)!).Length,
+            fresh.Operation(1) is byte[] c ? c.Length : ((string)fresh.Operation(1)!).Length);
     }
 
     [Fact]

@@ -17,6 +17,19 @@ public class PrewarmTests
     }
 
     [Fact]
+    public void Silence_before_the_tiering_delay_is_not_quiet()
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        long compiled = 0;
+        long? Counter() => clock.ElapsedMilliseconds < 20 ? ++compiled : compiled;
+
+        var result = Prewarm.Run(() => new object(), maxMs: 400, quietMs: 50, jitCounter: Counter);
+
+        Assert.Equal(Prewarm.CapRule, result.Rule);
+        Assert.InRange(result.Ms, 400, 2000);
+    }
+
+    [Fact]
     public void A_prewarm_without_a_quiet_window_runs_for_its_fixed_time_and_times_its_last_quarter()
     {
         var result = Prewarm.Run(() => new object(), maxMs: 120);
