@@ -51,6 +51,10 @@ compare-designs:
 screenshot run="results/latest":
     {{python}} -m analysis screenshot {{run}}
 
+# Copy a run's report, made small (PNG charts, no per-process table), to docs/sample-report: the sample to commit.
+sample-report run="results/latest":
+    {{python}} -m analysis sample {{run}}
+
 # Compare two runs cell by cell (b over a, with 99% CIs): results/comparisons/A_vs_B/compare.md.
 compare run_a run_b *args="":
     {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}

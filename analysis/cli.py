@@ -9,6 +9,7 @@ import sys
 
 from analysis.compare import DEFAULT_THRESHOLD
 from analysis.defaults import REPORT_DIR
+from analysis.sample import write_sample
 from analysis.screenshot import check_page
 from analysis.writer import write_comparison, write_design_comparison, write_report
 from harness.errors import HarnessError
@@ -41,12 +42,18 @@ def main(argv: list[str] | None = None) -> int:
     designs = sub.add_parser("designs", help="ratio CI width per machine-minute for runs of the same cells under different designs")
     designs.add_argument("run_dirs", type=pathlib.Path, nargs="+")
     designs.add_argument("--out", type=pathlib.Path, help="output folder (default: results/comparisons/designs)")
+    sample = sub.add_parser("sample", help="copy RUN_DIR's report, made small, to docs/sample-report (the committed sample)")
+    sample.add_argument("run_dir", type=pathlib.Path)
+    sample.add_argument("--out", type=pathlib.Path, default=pathlib.Path("docs/sample-report"))
     shot = sub.add_parser("screenshot", help="render RUN_DIR/report/report.html in headless Chromium to report-screenshot.png")
     shot.add_argument("run_dir", type=pathlib.Path)
     args = parser.parse_args(argv)
     try:
         if args.command == "screenshot":
             return _screenshot(args.run_dir)
+        if args.command == "sample":
+            print(write_sample(args.run_dir, args.out))
+            return 0
         if args.command == "designs":
             path = write_design_comparison(args.run_dirs, args.out)
             print(path)

@@ -330,3 +330,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         print(f"hint: {e.hint}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"interrupted: {interrupted_hint(args.command, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
+        return 130
+
+
+def interrupted_hint(command: str, argv: list[str]) -> str:
+    """What to do after Ctrl-C: for a run, the command that resumes it (every row written so far is kept)."""
+    if command != "run":
+        return "nothing was measured; run the command again"
+    again = [a for a in argv if a != "--resume"]
+    return ("every finished process's rows are kept; the one that was running is measured again by "
+            f"`python3 -m harness {' '.join([*again, '--resume'])}` (or `just resume PROFILE` with the run's options)")

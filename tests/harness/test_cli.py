@@ -30,3 +30,16 @@ def test_an_unknown_experiment_and_an_unknown_variant_are_explained(capsys):
     assert main(["run", "--variant", "jil"]) == 2
     err = capsys.readouterr().err
     assert "unknown variant 'jil'" in err and "hint: valid: jil-camel-iso, " in err
+
+
+def test_ctrl_c_during_a_run_ends_with_the_command_that_resumes_it(monkeypatch, capsys):
+    from harness import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_run", interrupted)
+    assert cli.main(["run", "--profile", "smoke", "--run-id", "r1"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted: every finished process's rows are kept" in err
+    assert "`python3 -m harness run --profile smoke --run-id r1 --resume`" in err
