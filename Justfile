@@ -16,7 +16,7 @@ doctor *args="":
 build:
     {{python}} -m harness build
 
-# Measure a profile (default: every published figure at its CPU's ISA level and stand-in runtime, the sweep, cold starts), conformance, report.
+# Check (as `just check`), measure a profile (default: every published figure at its CPU's ISA level and stand-in runtime, the sweep, cold starts), conformance, report.
 run-all profile="default" *args="":
     just _run-and-report --profile {{profile}} {{args}}
 
@@ -59,9 +59,10 @@ sample-report run="results/latest":
 compare run_a run_b *args="":
     {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}
 
-# Unit tests (xunit, node:test, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need.
+# Unit tests (xunit, node:test, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
 test:
     {{python}} -m harness doctor --for tests --brief
+    {{python}} -m harness check
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
     {{python}} -m harness build --lab reference-node
     cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
@@ -100,6 +101,14 @@ plan profile="default" *args="":
 datasets: build
     {{python}} -m harness regenerate-datasets
 
+# Every experiment, profile and dataset checked in seconds, nothing built: schema, names, non-empty plans (`--experiments-dir DIR`: a draft folder).
+check *args="":
+    {{python}} -m harness check {{args}}
+
+# A new experiment file from BenchmarkDotNet *-report-github.md files: one claim per row, a TODO for what a report cannot say.
+import +files:
+    {{python}} -m harness import {{files}}
+
 # List experiments, profiles, ISA levels and labs.
 list:
     {{python}} -m harness list
@@ -108,11 +117,12 @@ list:
 clean:
     rm -rf results lab/dotnet/build lab/dotnet/src/bin lab/dotnet/src/obj lab/dotnet/tests/bin lab/dotnet/tests/obj
 
-# Measure, then write the report even when some cells failed (exit 1); bad input (exit 2) writes nothing.
+# Check everything first (any fault: exit 2 before a build), measure, then write the report even when some cells failed (exit 1).
 [private]
 _run-and-report *args:
     #!/usr/bin/env bash
     set -uo pipefail
+    {{python}} -m harness check >&2 || exit $?
     run_dir=$({{python}} -m harness run {{args}}); status=$?
     if [ "$status" -le 1 ] && [ -n "$run_dir" ]; then
         {{python}} -m harness conformance "$run_dir" > /dev/null || status=$?

@@ -9,6 +9,8 @@ import sys
 
 from analysis.compare import DEFAULT_THRESHOLD
 from analysis.defaults import REPORT_DIR
+from analysis.load import load_run
+from analysis.rounds import write_rounds
 from analysis.sample import write_sample
 from analysis.screenshot import check_page
 from analysis.writer import write_comparison, write_design_comparison, write_report
@@ -42,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     designs = sub.add_parser("designs", help="ratio CI width per machine-minute for runs of the same cells under different designs")
     designs.add_argument("run_dirs", type=pathlib.Path, nargs="+")
     designs.add_argument("--out", type=pathlib.Path, help="output folder (default: results/comparisons/designs)")
+    rounds = sub.add_parser("rounds", help="ratio CI width at equal machine time and measured share by rounds per paired process (profile 'rounds')")
+    rounds.add_argument("run_dir", type=pathlib.Path)
+    rounds.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/rounds)")
     sample = sub.add_parser("sample", help="copy RUN_DIR's report, made small, to docs/sample-report (the committed sample)")
     sample.add_argument("run_dir", type=pathlib.Path)
     sample.add_argument("--out", type=pathlib.Path, default=pathlib.Path("docs/sample-report"))
@@ -53,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
             return _screenshot(args.run_dir)
         if args.command == "sample":
             print(write_sample(args.run_dir, args.out))
+            return 0
+        if args.command == "rounds":
+            print(write_rounds(load_run(args.run_dir), args.out or args.run_dir / "rounds"))
             return 0
         if args.command == "designs":
             path = write_design_comparison(args.run_dirs, args.out)

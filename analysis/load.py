@@ -13,6 +13,7 @@ from harness.defaults import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FI
 from harness.errors import HarnessError
 from harness.scheduler import CALIBRATION_FILE
 from harness.store import RunStore
+from harness.warmup_check import row_id, short_warmups
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,32 @@ class RunData:
     groups: list[dict[str, Any]]  # how each group stopped, per session (groups.jsonl; empty for runs made before it was recorded)
 
 
+#: The error text of a row set aside by the analysis (it stays 'ok' in results.jsonl).
+SET_ASIDE = "set aside: "
+
+
+def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
+    """Rows of processes whose warm-up was cut short (harness/warmup_check.py) become 'skipped', with the reason as their
+    error: every ratio, mean and count then leaves them out, as the stopping rule did, and the report names them."""
+    if rows.empty or "prewarm_compilations" not in rows:
+        return rows
+    short = short_warmups(rows.itertuples())
+    if not short:
+        return rows
+    rows = rows.copy()
+    hit = [row_id(r) in short for r in rows.itertuples()]
+    rows.loc[hit, "error"] = [SET_ASIDE + short[row_id(r)] for r, h in zip(rows.itertuples(), hit) if h]
+    rows.loc[hit, "status"] = "skipped"
+    return rows
+
+
 def load_run(directory: pathlib.Path) -> RunData:
     """Reads results.jsonl, environment.json and run.json; schema versions are checked by RunStore."""
     directory = directory.resolve()
     if not (directory / RESULTS_FILE).is_file():
         raise HarnessError(f"no {RESULTS_FILE} in {directory}", "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell")
     store = RunStore(directory)
-    rows = pd.DataFrame([row.to_dict() for row in store.rows().values()])
+    rows = set_aside(pd.DataFrame([row.to_dict() for row in store.rows().values()]))
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
     run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
     return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE), store.json_lines(TIMELINE_FILE),

@@ -13,9 +13,11 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.load import SET_ASIDE
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
 from harness.cpu_hygiene import finding_text, state_lines
+from harness.defaults import SHORT_WARMUP_FRACTION
 from harness.noise import INTERFERENCE_THRESHOLD, interference_share
 
 
@@ -48,6 +50,20 @@ def cpu_hygiene_markdown(env: dict[str, Any]) -> list[str]:
     return [f"- {line}." for line in state_lines(record)] + [f"- Risk: {finding_text(f)}" for f in record.get("findings") or []]
 
 
+def set_aside_markdown(rows: pd.DataFrame) -> str:
+    """One line: the processes the analysis set aside (analysis/load.py set_aside) and why, by group."""
+    aside = rows[rows["error"].fillna("").str.startswith(SET_ASIDE)] if "error" in rows else rows.iloc[0:0]
+    processes = aside.drop_duplicates(["isa_requested", "experiment", "group", "runtime_requested", "round_index"])
+    if processes.empty:
+        return ("- Warm-ups cut short (a process whose warm-up compiled under "
+                f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count, set aside): none.")
+    where = processes.groupby(["experiment", "group", "isa_requested", "runtime_requested"]).size()
+    return (f"- Warm-ups cut short, set aside (kept in results.jsonl, left out of every ratio and mean; the stopping rule ran those "
+            f"groups on): {len(processes)} processes, their warm-up compiled under {SHORT_WARMUP_FRACTION:.0%} of the median JIT "
+            "count of their cell's processes, so their code had not finished tiering up — "
+            + "; ".join(f"{e}:{g} at {lvl} on {rt}: {n}" for (e, g, lvl, rt), n in where.items()) + ".")
+
+
 def noise_markdown(rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[dict[str, Any]], env: dict[str, Any]) -> str:
     """The 'Noise' section: quantified, then the host's risks with their fixes."""
     lines = ["## Noise on this host\n"]
@@ -69,6 +85,7 @@ def noise_markdown(rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[d
     steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
     lines.append(f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen by the "
                  f"hypervisor): {len(disturbed)} of {total}." + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s."))
+    lines.append(set_aside_markdown(rows))
     lines.extend(cpu_hygiene_markdown(env))
     for warning in env.get("warnings") or []:
         lines.append(f"- Risk: {warning}")

@@ -18,8 +18,9 @@ from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
 from analysis.precision import precision_markdown
 from analysis.timing import timing_markdown
-from analysis.verdicts import coverage
+from analysis.verdicts import BYTES_ONLY, coverage
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
+from analysis.undecided import undecided_markdown
 from harness.experiments import Experiment
 
 
@@ -43,7 +44,9 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
     counts = Counter(cells["status"])
     precision = median_relative_ci(cells)
     ratio_precision = median_relative_ci(cells, "ratio_rel_ci99")
-    primary = Counter(verdicts.loc[verdicts["primary"], "verdict"]) if not verdicts.empty else Counter()
+    judged = verdicts[verdicts["primary"]] if not verdicts.empty else verdicts
+    primary = Counter(judged.loc[judged["verdict"] != BYTES_ONLY, "verdict"]) if not verdicts.empty else Counter()
+    in_bytes = Counter(judged["bytes_verdict"].dropna()) if "bytes_verdict" in judged else Counter()
 
     def pct(value: float | None) -> str:
         return "—" if value is None else f"{100 * value:.2f}%"
@@ -54,6 +57,7 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
         f"(paired processes), {pct(precision)} for cell means.",
         "- Reproduction verdicts (at the ISA level matching each published CPU): "
         + (", ".join(f"{n} {v}" for v, n in primary.most_common()) or "none") + ".",
+        *([f"- Published Allocated figures, in bytes: " + ", ".join(f"{n} {v}" for v, n in in_bytes.most_common()) + "."] if in_bytes else []),
     ]
     return "\n".join(lines) + "\n"
 
@@ -180,7 +184,10 @@ def reproduction_section(experiments: list[Experiment], verdicts: pd.DataFrame, 
             f"**same direction only**: the interval lies outside the band, on the published side of 1 (beyond ±{PARITY_BAND:.0%}); "
             "**not reproduced**: otherwise; **void: verification failed**: the variant or its baseline does not reproduce the "
             "input, so the published comparison measured a different thing. Allocations are deterministic per operation and are "
-            "judged as points. Verdicts at every ISA level: [tables/reproduction.csv](tables/reproduction.csv).\n\n"
+            "judged as points; each published Allocated figure also gets a verdict in bytes per operation (last but one column): "
+            "**equal**, **within tolerance** (the experiment's or the claim's `allocated_tolerance_bytes`, e.g. the rounding of a "
+            "figure printed in KB) or **differs**; a table's baseline has no ratio, only that (**bytes only**). "
+            "Verdicts at every ISA level: [tables/reproduction.csv](tables/reproduction.csv).\n\n"
             f"{legend}\n\n" + ("" if cells is None else coverage_markdown(experiments, cells, verdicts) + "\n")
             + reproduction_markdown(verdicts))
 
@@ -263,7 +270,7 @@ def compose_report(inputs: ReportInputs, charts: dict[str, list[str]]) -> str:
                 noise_markdown(i.rows, i.cells, i.calibrations, i.env), isa_markdown(i.env), runtimes_markdown(i.experiments, i.verdicts, i.env),
                 versions_markdown(i.experiments, i.env, i.cells),
                 verification_markdown(i.cells),
-                reproduction_section(i.experiments, i.verdicts, i.cells), experiments_markdown(i.experiments, i.cells, i.levels, charts),
+                reproduction_section(i.experiments, i.verdicts, i.cells), undecided_markdown(i.verdicts, i.run), experiments_markdown(i.experiments, i.cells, i.levels, charts),
                 cold_start_markdown(i.cold, charts.get(COLD_CHARTS, [])),
                 cross_language_markdown(i.cross_language, charts.get(CROSS_LANGUAGE_CHARTS, [])),
                 conformance_markdown(i.conformance, i.cells),

@@ -105,16 +105,29 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
 
 
 def reproduction_markdown(verdicts: pd.DataFrame) -> str:
-    """The primary verdict of every claim (at the ISA level matching the published CPU)."""
+    """The primary verdict of every claim (at the ISA level matching the published CPU); allocation rows carry their
+    byte verdict beside the ratio verdict."""
     primary = verdicts[verdicts["primary"]]
-    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio [99% CI]", "ISA level (· runtime)", "Verdict", "Published on"]
+    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio [99% CI]", "ISA level (· runtime)", "Verdict",
+               "Allocated/op: published → measured", "Published on"]
     rows = [[r["scenario"], r["published_variant"], r["metric"],
-             f"{r['published_ratio']:.2f}× ({r['ratio_source']})",
+             ("—" if _missing(r["published_ratio"]) else f"{r['published_ratio']:.2f}×") + f" ({r['ratio_source']})",
              format_interval(r["measured_ratio"], r["measured_ratio_lower"], r["measured_ratio_upper"]) if r["metric"] == "time"
              else format_ratio(r["measured_ratio"]), r["isa_level"] + ("" if r.get("runtime", "—") in ("—", "default") else f" · {r['runtime']}"),
-             f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""), r["published_runtime"]]
+             f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""), bytes_text(r), r["published_runtime"]]
             for _, r in primary.iterrows()]
     return markdown_table(headers, rows)
+
+
+def bytes_text(verdict: pd.Series) -> str:
+    """'224 B → 232 B: **differs**' (± the tolerance when there is one) for an allocation verdict; '—' for the others."""
+    judged = verdict.get("bytes_verdict")
+    if verdict["metric"] != "allocated" or judged is None or _missing(judged):
+        return "—"
+    tolerance = verdict.get("allocated_tolerance_bytes")
+    within = "" if _missing(tolerance) or not tolerance else f" (±{int(tolerance):,} B)"
+    measured = "—" if _missing(verdict.get("measured_value")) else f"{verdict['measured_value']:,.0f} B"
+    return f"{verdict['published_value']:,.0f} B{within} → {measured}: **{judged}**"
 
 
 def to_csv(df: pd.DataFrame) -> str:

@@ -6,6 +6,11 @@ measured at the same ISA level, with the measured ratio's 99% interval from pair
 The verdict uses the interval, not the point: reproduced when all of it lies within the tolerance
 band around the published ratio, inconclusive when it straddles the band's edge. A comparison
 whose variant or baseline failed verification is void.
+
+Allocations are deterministic per operation, so a published Allocated figure is also judged in bytes,
+beside its ratio verdict: equal, within the tolerance the experiment states, or different. A figure
+with no allocation ratio (its table's baseline, or a reference that published none) gets the byte
+verdict alone.
 """
 
 from __future__ import annotations
@@ -29,6 +34,14 @@ INCONCLUSIVE = "inconclusive"
 VOID = "void: verification failed"
 NOT_MEASURED = "not measured"
 CANNOT_REPRODUCE = "cannot reproduce"
+#: The verdict of an allocation row that has no ratio to judge (the table's baseline, or a reference without a published
+#: allocation): its byte verdict is the comparison.
+BYTES_ONLY = "bytes only"
+
+#: Byte verdicts of a published Allocated figure (Verdict.bytes_verdict).
+BYTES_EQUAL = "equal"
+BYTES_WITHIN = "within tolerance"
+BYTES_DIFFER = "differs"
 
 #: metric name → (claim attribute with the published value, measured column). Time ratios come with an interval
 #: from paired replicates; allocations are deterministic per operation, so their ratio is judged as a point.
@@ -65,6 +78,9 @@ class Verdict:
     baseline_verification: str | None
     verdict: str
     note: str
+    measured_value: float | None = None  # allocated rows: the measured bytes per operation of the benchmark
+    allocated_tolerance_bytes: int | None = None  # allocated rows: how far from the published bytes counts as within tolerance
+    bytes_verdict: str | None = None  # allocated rows: BYTES_EQUAL / BYTES_WITHIN / BYTES_DIFFER (or void / not measured)
 
 
 def direction(ratio: float, parity: float = PARITY_BAND) -> str:
@@ -98,6 +114,19 @@ def judge(published: float, measured: float | None, void: bool, lower: float | N
         return INCONCLUSIVE
     same = direction(lower) == direction(upper) == direction(published)
     return SAME_DIRECTION if same else NOT_REPRODUCED
+
+
+def judge_bytes(published: int, measured: float | None, tolerance: int, void: bool) -> str:
+    """The byte verdict of a published Allocated figure: the measured bytes per operation, rounded to whole bytes as
+    BenchmarkDotNet prints them, equal to it, within `tolerance` bytes of it, or not."""
+    if void:
+        return VOID
+    if measured is None or math.isnan(measured):
+        return NOT_MEASURED
+    difference = abs(round(measured) - published)
+    if difference == 0:
+        return BYTES_EQUAL
+    return BYTES_WITHIN if difference <= tolerance else BYTES_DIFFER
 
 
 def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tuple[float, str] | None:
@@ -144,8 +173,10 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
             if claim.benchmark in set(planned["benchmark"]):
                 out += _across_levels(experiment, claim, rows, failed, book)
             continue
-        if claim.benchmark == claim.reference or claim.benchmark not in set(planned["benchmark"]):
-            continue  # the baseline itself (ratio 1 by definition), or a benchmark this run did not plan
+        if claim.benchmark not in set(planned["benchmark"]):
+            continue  # a benchmark this run did not plan
+        if claim.benchmark == claim.reference and claim.allocated_bytes is None:
+            continue  # the baseline itself (ratio 1 by definition), with no allocation to judge in bytes
         hardware = experiment.hardware[claim.hardware]
         ran = rows[rows["benchmark"] == claim.benchmark]
         seen = ran if not ran.empty else failed[failed["benchmark"] == claim.benchmark]
@@ -154,7 +185,9 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
         runtimes = list(dict.fromkeys(planned.loc[planned["benchmark"] == claim.benchmark, "runtime_requested"]))
         primary = primary_runtime(hardware, runtimes)
         for metric in METRICS:
-            published = published_ratio(claim, experiment.claims, metric)
+            published = published_ratio(claim, experiment.claims, metric) if claim.benchmark != claim.reference else None
+            if published is None and metric == "allocated" and claim.allocated_bytes is not None:
+                published = (math.nan, "none: the table's baseline" if claim.benchmark == claim.reference else "none: its reference published no allocation")
             if published is None:
                 continue
             for runtime in runtimes or [primary]:
@@ -249,14 +282,17 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
 
     row, ref = at(claim.benchmark, level), at(claim.reference, reference_level)
     ratio = lower = upper = pairs = None
+    bytes_only = metric == "allocated" and math.isnan(published[0])
     if row is not None and ref is not None:
         if metric == "time":
             interval = book.interval(experiment.id, claim.benchmark, claim.reference, level, reference_level, runtime)
             if interval is not None:
                 ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
-        elif not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
+        elif not bytes_only and not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
             ratio = float(row[column] / ref[column])
     void = any(r is not None and r["verification_status"] == "failed" for r in (row, ref))
+    measured_bytes = None if metric != "allocated" or row is None or pd.isna(row[column]) else float(row[column])
+    tolerance = experiment.allocation_tolerance(claim) if metric == "allocated" else None
     return Verdict(
         experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant,
         benchmark=claim.benchmark, reference=claim.reference, metric=metric,
@@ -267,7 +303,10 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
         measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
         variant_verification=None if row is None else row["verification_status"],
         baseline_verification=None if ref is None else ref["verification_status"],
-        verdict=judge(published[0], ratio, void, lower, upper, interval=metric == "time"), note="; ".join(n for n in (claim.note, note) if n),
+        verdict=(BYTES_ONLY if row is not None else NOT_MEASURED) if bytes_only else judge(published[0], ratio, void, lower, upper, interval=metric == "time"),
+        note="; ".join(n for n in (claim.note, note) if n), measured_value=measured_bytes, allocated_tolerance_bytes=tolerance,
+        bytes_verdict=judge_bytes(claim.allocated_bytes, measured_bytes, tolerance, row is not None and row["verification_status"] == "failed")
+        if metric == "allocated" else None,
     )
 
 

@@ -1,4 +1,4 @@
-"""Command line: `python3 -m harness run|plan|doctor|list|env|check-datasets|canonical-digests|…`.
+"""Command line: `python3 -m harness run|plan|check|import|doctor|list|env|check-datasets|canonical-digests|…`.
 
 HarnessError becomes one `error:` and one `hint:` line and exit code 2; anything else is a bug
 and keeps its traceback.
@@ -13,6 +13,7 @@ import sys
 import time
 
 from harness.backends import BACKEND_CHOICES, select_backend
+from harness.containers.own_engine import OWN_ENGINE_CHOICES, engine_for_run
 from harness.datasets import load_manifest, regenerate, write_canonical_digests
 from harness.designs import DESIGNS
 from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, RESULTS_DIR, REPO_ROOT
@@ -72,7 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--container-per-process", action="store_true",
                      help="docker backend: start a fresh container for every lab process instead of `docker exec` into one "
                           "long-lived container per image and CPU set")
-    run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones when built, else upstream), local or upstream")
+    run.add_argument("--own-engine", default="auto", choices=OWN_ENGINE_CHOICES,
+                     help="with --backend auto and no Docker engine answering: start the lab's own for the run and stop it after (auto, as root), or never")
+    run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones, made here with mmdebstrap when missing), local or upstream")
     run.add_argument("--budget", type=float, metavar="MINUTES",
                      help="time budget of this session in minutes instead of the profile's (0: none); extra rounds stop when it runs short")
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
@@ -91,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     images = sub.add_parser("images", help="build the lab images (one per lab × runtime) with Buildx bake, or docker build without Buildx")
     images.add_argument("--lab", action="append", help="only these labs")
     images.add_argument("--runtime", action="append", help="only these runtimes")
-    images.add_argument("--bases", default="auto", help="auto (local bases when built, else upstream), local or upstream")
+    images.add_argument("--bases", default="auto", help="auto (local bases, made here when missing), local or upstream")
     images.add_argument("--platform", help="build for this platform (e.g. linux/arm64) instead of the engine's")
     bases = sub.add_parser("local-bases", help="build the base images of containers/local-bases.toml with mmdebstrap (no registry needed)")
     bases.add_argument("--base", action="append", help="only these bases (default: those for this host's architecture)")
@@ -110,6 +113,14 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
     sub.add_parser("canonical-digests", help="write each single-document dataset's canonical digest (harness/canonical.py) into datasets/manifest.json")
     sub.add_parser("regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them")
+    check = sub.add_parser("check", help="every experiment, profile and dataset checked before anything is built: schema, names, plans")
+    check.add_argument("--experiments-dir", type=pathlib.Path,
+                       help="check only the experiment files of this folder (their schema, names and plans alone), not the profiles")
+    importer = sub.add_parser("import", help="BenchmarkDotNet *-report-github.md files into a new experiment file, one claim per row")
+    importer.add_argument("reports", nargs="+", type=pathlib.Path, help="the reports of one write-up")
+    importer.add_argument("--out", help="the experiment file to write (default: experiments/NNN-<report name>.toml; '-': standard output)")
+    importer.add_argument("--id", help="the experiment id (default: the next free one)")
+    importer.add_argument("--lab", default="dotnet", help="the lab whose variants re-measure the rows (default: dotnet)")
     return parser
 
 
@@ -118,12 +129,13 @@ def _run(args: argparse.Namespace) -> int:
                        harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration, budget_min=args.budget)
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
-    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image,
-                                     args.container_per_process)
-    print(notice, file=sys.stderr)
-    for note in check_run(plan, backend.name):  # a missing tool stops the run here, in seconds, before any build or cell
-        print(f"note: {note}", file=sys.stderr)
-    summary = execute_run(options, backend)
+    with engine_for_run(args.backend if not without_image else "native", args.own_engine, report=lambda line: print(line, file=sys.stderr)):
+        backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image,
+                                         args.container_per_process)
+        print(notice, file=sys.stderr)
+        for note in check_run(plan, backend.name):  # a missing tool stops the run here, in seconds, before any build or cell
+            print(f"note: {note}", file=sys.stderr)
+        summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
     print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
     print(summary.directory)
@@ -266,6 +278,36 @@ def _plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from harness.check import check_everything, check_experiment_files
+    started = time.monotonic()
+    lines = check_experiment_files(args.experiments_dir) if args.experiments_dir else check_everything()
+    print("\n".join(lines))
+    print(f"all checks passed in {time.monotonic() - started:.1f} s; nothing was built or measured")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from harness.bdn_import import default_output, import_reports, next_experiment_id
+    exp_id = args.id or next_experiment_id()
+    result = import_reports(args.reports, exp_id, find_lab(load_labs(), args.lab), load_isa_table())
+    if args.out == "-":
+        print(result.text, end="")
+    else:
+        out = pathlib.Path(args.out) if args.out else default_output(exp_id, args.reports[0])
+        if out.exists():
+            raise HarnessError(f"{out} exists", "give another --out (or --id), or delete the file first")
+        out.write_text(result.text)
+        print(out)
+    print(f"imported {result.claims} claim(s) from {result.tables} table(s); {result.todos} field(s) say TODO (`just check` lists them)",
+          file=sys.stderr)
+    for unread in result.unread:
+        print(f"not read: {unread.source} line {unread.line}: {unread.reason}", file=sys.stderr)
+    for scenario in result.no_baseline:
+        print(f"no baseline in the report for '{scenario}': the first row is used (a comment in the file says so)", file=sys.stderr)
+    return 0
+
+
 def _doctor(args: argparse.Namespace) -> int:
     text, status = doctor(_split(args.needs), extras=args.all, brief=args.brief)
     print(text)
@@ -322,6 +364,10 @@ def main(argv: list[str] | None = None) -> int:
             return _regenerate_datasets()
         if args.command == "canonical-digests":
             return _canonical_digests()
+        if args.command == "check":
+            return _check(args)
+        if args.command == "import":
+            return _import(args)
         if args.command == "env":
             print(json.dumps(collect_host_environment(), indent=2))
             return 0

@@ -98,9 +98,14 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
         data = json.loads(path.read_text())
     except FileNotFoundError as e:
         raise ConfigError(f"no dataset manifest at {path}", "run from a clone of the repository") from e
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path} is not valid JSON: {e}", "fix the line it names") from e
     if data.get("schema_version") != SUPPORTED_SCHEMA:
         raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}", "update the harness to the commit that wrote the manifest")
-    datasets = {d["name"]: Dataset(**d) for d in data["datasets"]}
+    try:
+        datasets = {d["name"]: Dataset(**d) for d in data["datasets"]}
+    except (KeyError, TypeError) as e:
+        raise ConfigError(f"{path}: a dataset entry is malformed: {e!r}", "each entry has name, path, bytes, sha256, model, provenance, licence (docs/extending.md, 'A dataset')") from e
     return Manifest(directory, datasets)
 
 

@@ -1,7 +1,10 @@
 """Experiments (experiments/NNN-*.toml): one per write-up; benchmarks to run and the claims to check.
 
 An experiment is data: groups with a baseline, benchmarks (variant × dataset), the published
-hardware, and the published figures. Loading validates every cross-reference.
+hardware, and the published figures. The format is documented in docs/experiments.md and described by
+experiments/experiment.schema.json; loading validates each file against that schema, then every reference inside the
+file (groups, baselines, claims and their pairing). Names defined outside the file (labs, runtimes, ISA levels,
+datasets, variants) are checked by harness/experiment_checks.py.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 
 from harness.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.errors import ConfigError, UnknownNameError
+from harness.experiment_schema import display, todo_paths, validate_document
 from harness.records import MEASURES, STEADY
 
 
@@ -89,6 +93,12 @@ class Claim:
     isa_level: str | None = None
     reference_isa_level: str | None = None
     cannot_reproduce: str | None = None
+    allocated_tolerance_bytes: int | None = None  # how far a measured allocation may be from allocated_bytes; None: the experiment's
+
+    @property
+    def label(self) -> str:
+        """How errors name the claim: its published row and table."""
+        return f"claim '{self.published_variant}' in '{self.scenario}'"
 
     @property
     def across_levels(self) -> bool:
@@ -116,16 +126,44 @@ class Experiment:
     published_versions: dict[str, str] = dataclasses.field(default_factory=dict)
     runtime_sweep: tuple[str, ...] = ()  # benchmarks also measured on every runtime of their lab (profiles' "sweep")
     measure: str = STEADY  # "steady" (the lab's benchmark engine) or "cold" (whole processes timed with hyperfine)
+    allocated_tolerance_bytes: int = 0  # how far a measured allocation may be from a published one and be "within tolerance"
+    todos: tuple[str, ...] = ()  # fields that still say TODO (left by `just import`): refused by the checks before planning
 
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
         return self.groups[self.benchmarks[benchmark].group].baseline
 
+    def allocation_tolerance(self, claim: Claim) -> int:
+        """Bytes per operation a measured allocation may differ from the claim's published one: its own, else the experiment's."""
+        return self.allocated_tolerance_bytes if claim.allocated_tolerance_bytes is None else claim.allocated_tolerance_bytes
+
+
+def _read(path: pathlib.Path) -> dict:
+    """The file's TOML, checked against the experiment schema."""
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{display(path)} is not valid TOML: {e}", "fix the line it names (https://toml.io; docs/experiments.md has an example)") from e
+    if data.get("schema_version") != CONFIG_SCHEMA_VERSION:
+        raise ConfigError(f"{display(path)} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}")
+    validate_document(data, path)
+    return data
+
+
+def _unique(path: pathlib.Path, kind: str, named_by: str, keys: list[str]) -> None:
+    """Two entries with one key would silently replace each other (or collide in the report): refused."""
+    seen: set[str] = set()
+    for key in keys:
+        if key in seen:
+            raise ConfigError(f"{display(path)}: two {kind} with the same {named_by}: {key}", f"give each its own {named_by}, or delete the copy")
+        seen.add(key)
+
 
 def _parse(path: pathlib.Path) -> Experiment:
-    data = tomllib.loads(path.read_text())
-    if data.get("schema_version") != CONFIG_SCHEMA_VERSION:
-        raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}")
+    data = _read(path)
+    _unique(path, "groups", "id", [f"'{g['id']}'" for g in data["groups"]])
+    _unique(path, "benchmarks", "id", [f"'{b['id']}'" for b in data["benchmarks"]])
+    _unique(path, "claims", "published_variant and scenario", [f"'{c['published_variant']}' in '{c['scenario']}'" for c in data.get("claims", [])])
     lab, operation = data["lab"], data.get("operation", "deserialize")
     groups = {g["id"]: Group(g["id"], g["title"], g["baseline"], g.get("shared_operation", "")) for g in data["groups"]}
     benchmarks = {
@@ -138,11 +176,12 @@ def _parse(path: pathlib.Path) -> Experiment:
     claims = tuple(Claim(**c) for c in data.get("claims", []))
     versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
     return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path, versions,
-                      tuple(data.get("runtime_sweep", ())), data.get("measure", STEADY))
+                      tuple(data.get("runtime_sweep", ())), data.get("measure", STEADY), data.get("allocated_tolerance_bytes", 0),
+                      todo_paths(data))
 
 
 def _validate(exp: Experiment) -> None:
-    where = f"in {exp.path.name}"
+    where = f"in {display(exp.path)}"
     if exp.measure not in MEASURES:
         raise UnknownNameError("measure", exp.measure, MEASURES, where)
     for b in exp.benchmarks.values():
@@ -154,36 +193,70 @@ def _validate(exp: Experiment) -> None:
                               "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them side by side)")
     for g in exp.groups.values():
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
-            raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}", "name one of the group's benchmarks as baseline")
+            members = [b.id for b in exp.benchmarks.values() if b.group == g.id]
+            raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}",
+                              f"name one of the group's benchmarks as baseline: {', '.join(members) or 'the group has none yet'}")
     for name in exp.runtime_sweep:
         if name not in exp.benchmarks:
             raise UnknownNameError("benchmark", name, exp.benchmarks, f"(runtime_sweep) {where}")
     for c in exp.claims:
-        if c.hardware not in exp.hardware:
-            raise UnknownNameError("hardware key", c.hardware, exp.hardware, where)
-        if c.cannot_reproduce:
-            if c.benchmark:
-                raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' has a benchmark and cannot_reproduce {where}",
-                                  "a figure is either measured by a benchmark or declared impossible to reproduce, with the reason")
-            continue
-        if bool(c.baseline) == bool(c.derived_baseline):
-            raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' needs exactly one of baseline / derived_baseline {where}", "see the comment above the claims")
-        for name in (c.benchmark, c.reference):
-            if name not in exp.benchmarks:
-                raise UnknownNameError("benchmark", name, exp.benchmarks, f"(claim '{c.published_variant}' in '{c.scenario}') {where}")
-        if (c.isa_level is None) != (c.reference_isa_level is None):
-            raise ConfigError(f"claim '{c.published_variant}' in '{c.scenario}' sets only one of isa_level / reference_isa_level {where}",
-                              "a ratio across ISA levels names both levels")
+        _validate_claim(exp, c, where)
+
+
+def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
+    """One published figure: its hardware, its benchmark and reference, its numbers and how its ratio is had."""
+    if c.hardware not in exp.hardware:
+        raise UnknownNameError("hardware key", c.hardware, exp.hardware, f"({c.label}) {where}")
+    if c.cannot_reproduce:
+        if c.benchmark:
+            raise ConfigError(f"{c.label} has a benchmark and cannot_reproduce {where}",
+                              "a figure is either measured by a benchmark or declared impossible to reproduce, with the reason")
+        return
+    if not c.benchmark:
+        raise ConfigError(f"{c.label} names no benchmark {where}",
+                          "set benchmark to the benchmark that re-measures it, or cannot_reproduce = \"why\" when none can")
+    if bool(c.baseline) == bool(c.derived_baseline):
+        raise ConfigError(f"{c.label} needs exactly one of baseline / derived_baseline {where}",
+                          "baseline: the write-up printed a ratio (set ratio too); derived_baseline: it printed none (docs/experiments.md)")
+    for name in (c.benchmark, c.reference):
+        if name not in exp.benchmarks:
+            raise UnknownNameError("benchmark", name, exp.benchmarks, f"({c.label}) {where}")
+    if (c.isa_level is None) != (c.reference_isa_level is None):
+        raise ConfigError(f"{c.label} sets only one of isa_level / reference_isa_level {where}", "a ratio across ISA levels names both levels")
+    measured, reference = exp.benchmarks[c.benchmark], exp.benchmarks[c.reference]
+    if measured.lab != reference.lab:
+        raise ConfigError(f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' in lab "
+                          f"{reference.lab} {where}; this lab cannot measure that ratio",
+                          "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of one "
+                          "shared_operation (report: Cross-language) instead")
+    if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None:
+        raise ConfigError(f"{c.label} has no published number {where}", "give mean_ns, ratio or allocated_bytes (the figure it stands for)")
+    if c.baseline and c.ratio is None:
+        raise ConfigError(f"{c.label} names baseline '{c.baseline}' but no ratio {where}",
+                          "baseline means the write-up printed a ratio: set ratio; when it printed none, use derived_baseline")
+    if c.derived_baseline and c.ratio is not None:
+        raise ConfigError(f"{c.label} has a ratio ({c.ratio}) and derived_baseline {where}",
+                          "a printed ratio goes with baseline; derived_baseline derives the ratio from the published means instead")
+    if c.derived_baseline and c.mean_ns is not None and c.benchmark != c.reference and _reference_claim(exp, c, "mean_ns") is None:
+        raise ConfigError(f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of '{c.derived_baseline}' "
+                          f"in the same scenario has mean_ns {where}, so no ratio can be derived",
+                          f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the printed ratio")
+
+
+def _reference_claim(exp: Experiment, claim: Claim, attribute: str) -> Claim | None:
+    """The claim a derived ratio is taken against: the reference's figure in the same scenario (and reference ISA level)."""
+    return next((c for c in exp.claims if c.scenario == claim.scenario and c.benchmark == claim.reference
+                 and c.isa_level == claim.reference_isa_level and getattr(c, attribute) not in (None, 0)), None)
 
 
 def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:
-    """All experiments in a folder, by id, validated."""
+    """All experiments in a folder, by id, each checked against the schema and validated."""
     experiments: dict[str, Experiment] = {}
     for path in sorted(directory.glob("[0-9]*.toml")):
-        try:
-            exp = _parse(path)
-        except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
-            raise ConfigError(f"{path} is malformed: {e!r}", "compare it with experiments/000-stj-case-sensitivity.toml") from e
+        exp = _parse(path)
+        if exp.id in experiments:
+            raise ConfigError(f"{display(path)} and {display(experiments[exp.id].path)} both have id '{exp.id}'",
+                              "give the new experiment the next free id (and the matching NNN- file name)")
         _validate(exp)
         experiments[exp.id] = exp
     return experiments

@@ -108,9 +108,12 @@ def _profile(name: str, spec: dict) -> Profile:
 
 def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
     """All profiles by name."""
-    data = tomllib.loads(path.read_text())
+    try:
+        specs = tomllib.loads(path.read_text())["profiles"]
+    except (KeyError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path} is malformed: {e!r}", "profiles are [profiles.<name>] tables; compare with the 'default' profile") from e
     profiles = {}
-    for name, spec in data["profiles"].items():
+    for name, spec in specs.items():
         try:
             profiles[name] = _profile(name, spec)
         except (KeyError, TypeError, ValueError) as e:

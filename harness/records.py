@@ -291,6 +291,9 @@ class ResultRow:
     start_to_main_ms: float | None = None
     verify_ms: float | None = None
     prewarm_ms: float | None = None
+    # JIT compilations during the warm-up (the paired design: the process's joint warm-up, shared by its cells); None
+    # where the runtime cannot count them (.NET Core 3.1) or the lab does not say (harness/warmup_check.py reads it)
+    prewarm_compilations: int | None = None
     bdn_run_ms: float | None = None
     bdn_jitting_ms: float | None = None
     bdn_pilot_ms: float | None = None

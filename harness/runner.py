@@ -22,9 +22,11 @@ from harness.designs import DESIGNS, Design, group_key
 from harness.environment import collect_host_environment
 from harness.errors import ConfigError, ResumeError, UnknownNameError
 from harness.estimate import describe_estimate, round_seconds
+from harness.experiment_checks import CheckContext, check_experiments, check_not_empty
 from harness.experiments import load_experiments, select_experiments
 from harness.isa import IsaLevel, IsaTable, load_isa_table
-from harness.labs import LabSpec, find_lab, load_labs
+from harness.lab_catalog import load_lab_catalog
+from harness.labs import LabSpec, load_labs
 from harness.pinning import CpuPlan, pin_current_process
 from harness.plan import with_aa_copies, builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
@@ -62,6 +64,7 @@ class RunOptions:
     calibrate: bool = True
     budget_min: float | None = None  # the session's time budget in minutes instead of the profile's; 0: none
     clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
+    check_tools: bool = True  # False: plan without requiring the labs' programs (`harness check` on a machine without them)
 
 
 @dataclass(frozen=True)
@@ -113,13 +116,15 @@ def resolve_plan(options: RunOptions) -> Plan:
     experiments = select_experiments(load_experiments(options.experiments_dir), list(options.experiments or profile.experiments))
     isa = load_isa_table()
     all_labs = load_labs(options.labs_dir)
-    for exp in experiments:
-        for bench in exp.benchmarks.values():
-            find_lab(all_labs, bench.lab)
+    manifest = load_manifest(options.datasets_dir)
+    check_experiments(experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog()))  # every name they use, before anything is planned
     per_benchmark = levels_by_benchmark(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
     runtimes = runtimes_by_benchmark(all_labs, list(options.runtimes or profile.runtimes), experiments)
     benchmarks = options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
     cells = plan_cells(experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes)
+    narrowed = options.isa_levels is not None or options.runtimes is not None  # then only an empty whole is an error
+    check_not_empty([] if narrowed else experiments, per_benchmark, runtimes, list(options.isa_levels or profile.isa_levels), host_arch(), isa,
+                    cells, _selection_text(profile.name, options))
     design_name = options.design or profile.design
     if design_name not in DESIGNS:
         raise UnknownNameError("design", design_name, DESIGNS)
@@ -127,10 +132,9 @@ def resolve_plan(options: RunOptions) -> Plan:
         cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
     planned = {c.isa_level for c in cells}
     levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
-    manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(cells):
         manifest.check(name)
-    for name in labs_of(cells):
+    for name in labs_of(cells) if options.check_tools else ():
         all_labs[name].check_requirements()
     labs = builds_of(cells, all_labs)
     budget = profile.budget
@@ -139,6 +143,13 @@ def resolve_plan(options: RunOptions) -> Plan:
     job = with_overrides(profile.job, options.job_overrides)
     return Plan(profile.name, cells, labs, isa, job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping,
                 profile.cold, budget)
+
+
+def _selection_text(profile: str, options: RunOptions) -> str:
+    """'profile default, --benchmark a,b': what was asked for, for an error about it."""
+    asked = (("experiment", options.experiments), ("isa", options.isa_levels), ("runtime", options.runtimes), ("benchmark", options.benchmarks),
+             ("variant", options.variants))
+    return ", ".join([f"profile {profile}", *(f"--{flag} {','.join(values)}" for flag, values in asked if values)])
 
 
 def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:

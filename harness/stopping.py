@@ -16,6 +16,7 @@ from harness.defaults import REPLICATE_STATISTIC
 from harness.pairing import Replicate, paired_ratio_interval, replicate_of
 from harness.profiles import Stopping
 from harness.records import MEASURED, ResultRow
+from harness.warmup_check import usable
 
 #: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done; stopped by the
 #: run's time budget (harness/budget.py) before its own rule was met.
@@ -39,9 +40,10 @@ class GroupStatus:
 
 def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
     """(widest relative 99% CI half-width over the group's comparable ratios, how many there are);
-    the width is None when one of them has fewer than two pairs yet, or there is none."""
+    the width is None when one of them has fewer than two pairs yet, or there is none. Processes whose warm-up was cut
+    short (harness/warmup_check.py) do not count: the group runs on as if they had failed."""
     by_benchmark: dict[str, list[ResultRow]] = defaultdict(list)
-    for row in rows:
+    for row in usable(list(rows)):
         if row.status in MEASURED:
             by_benchmark[row.benchmark].append(row)
     worst: float | None = None

@@ -24,7 +24,7 @@ from harness.backends.native import Launch, Mounts, NativeBackend, _Process, req
 from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import BASES, LabImage, build_images, debian_arch, inspect_image, is_current
-from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, image_exists
+from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.errors import BuildError, HarnessError, MissingToolError
 from harness.labs import LabSpec
@@ -66,11 +66,13 @@ class DockerBackend(NativeBackend):
         return self.platform is not None and debian_arch(self.platform) != DOCKER_ARCH_HOST
 
     def bases_for(self, lab: LabSpec) -> str:
-        """'local' when asked, or (auto) when every local base the lab names is present here; else 'upstream'."""
+        """The bases asked for; with 'auto', 'local' wherever the lab names local bases (made here with mmdebstrap from this
+        host's Debian mirror when missing: no container registry is needed, and none is asked), else 'upstream'. The
+        upstream defaults are official images by tag, not pinned by digest (docs/containers.md), so they are no more
+        reproducible than local ones, and they need a registry this machine may not reach."""
         if self.bases != "auto":
             return self.bases
-        local = list(self.image(lab).local_bases().values()) if lab.container else []
-        return "local" if local and all(image_exists(name) for name in local) else "upstream"
+        return "local" if lab.container and self.image(lab).local_bases() else "upstream"
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         """Builds the build's image unless one with the same inputs exists (a missing local base is built first)."""

@@ -218,6 +218,7 @@ class FakeBackend:
                               "library": variant.get("library", "fake"), "library_version": variant.get("library_version", "1.0"),
                               "payload_form": variant.get("payload_form", "string"), "model_type": "MyClass", "dataset_sha256": "0" * 64,
                               "invocation_count": 1000, "timings_ms": {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0},
+                              "prewarm_compilations": 1000,
                               "raw_report": "samples.json"},
                 "env.json": self._env_of(request.lab, request.switches),
                 "verification.json": {"variant": cell.variant, "dataset": cell.dataset, "status": "failed" if failed else "passed",

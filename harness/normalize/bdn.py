@@ -71,6 +71,7 @@ def timings_from_lab(cell: dict[str, Any], process: dict[str, Any] | None) -> di
     return {
         "verify_ms": timings.get("verify_ms"),
         "prewarm_ms": timings.get("prewarm_ms"),
+        "prewarm_compilations": cell.get("prewarm_compilations"),
         "bdn_run_ms": timings.get("benchmark_dot_net_ms"),
         "start_to_main_ms": (process or {}).get("start_to_main_ms"),
         "invocation_count": cell.get("invocation_count"),

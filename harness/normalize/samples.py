@@ -50,6 +50,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "allocated_bytes_per_op": report.get("allocated_bytes_per_op"),
         "verify_ms": timings.get("verify_ms"),
         "prewarm_ms": timings.get("prewarm_ms"),
+        "prewarm_compilations": cell.get("prewarm_compilations"),
         "invocation_count": cell.get("invocation_count"),
     }
     paired = report.get("paired")

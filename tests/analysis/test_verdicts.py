@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from analysis.aggregate import RatioBook
-from analysis.verdicts import (INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION, VOID, coverage, judge, published_ratio,
+from analysis.verdicts import (BYTES_ONLY, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION, VOID, coverage, judge, published_ratio,
                                verdict_table, verdicts_for)
 from harness.experiments import load_experiments
 
@@ -54,7 +54,8 @@ def test_claims_on_unverified_variants_are_void_and_others_judged_at_the_matchin
     assert annotated["measured_ratio"] == pytest.approx(0.5, rel=0.03)
     assert annotated["measured_ratio_lower"] < annotated["measured_ratio"] < annotated["measured_ratio_upper"]
     assert annotated["verdict"] == REPRODUCED  # published 0.54: band 0.46–0.62
-    assert not (verdicts["benchmark"] == verdicts["reference"]).any()
+    itself = verdicts[verdicts["benchmark"] == verdicts["reference"]]  # a table's baseline: its Allocated figure, judged in bytes only
+    assert (itself["verdict"] == BYTES_ONLY).all() and (itself["metric"] == "allocated").all() and itself["bytes_verdict"].notna().all()
 
 
 def test_a_verdict_against_a_derived_reference_uses_that_reference_not_the_group_baseline(fake_cells, fake_rows):

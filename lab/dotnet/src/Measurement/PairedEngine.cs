@@ -15,9 +15,9 @@ namespace JsonLab.Measurement;
 /// once the JIT was heard after tiering's call-counting delay (<see cref="Prewarm.TieringDelayMs"/>). Members warm
 /// together, never one after the other: with Dynamic PGO the code they share is profiled on whichever runs while it is
 /// instrumented, and warming each member alone first left STJ 3.5-8% slower against Newtonsoft.Json than in processes of
-/// its own (README "Noise and replication"); together their tier-ups also overlap (a process of six members warmed in
-/// 1.8 s instead of about 4). The last pass sizes each member's burst to <c>BurstMs</c>; (2) each member's overhead
-/// twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
+/// its own (docs/method.md "Noise and replication"); together their tier-ups also overlap (a process of six members warmed in
+/// 1.8 s instead of about 4). The median speed of each member's last passes sizes its burst to <c>BurstMs</c>
+/// (<see cref="WarmSpeed"/>); (2) each member's overhead twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
 /// BenchmarkDotNet subtracts its overhead iterations; (3) <c>Rounds</c> rounds, each running every member once in a
 /// fresh random order (seeded: a rerun repeats it), each burst after a full blocking collection, so no member pays for
 /// another's garbage, and with the bytes the burst allocated read from the thread's allocation counter. With
@@ -63,6 +63,7 @@ public static class PairedEngine
         var bySpeed = counter() is null;
         var clock = Stopwatch.StartNew();
         var nsPerCall = new double[members.Count];
+        var recent = members.Select(_ => new Queue<double>()).ToArray();
         var calls = new long[members.Count];
         var startCount = counter();
         var lastChange = 0.0;
@@ -84,6 +85,9 @@ public static class PairedEngine
                 calls[i] = CallsFor(passMs, nsPerCall[i]);
                 var ns = TimeBurst(members[i].Operation, calls[i]);
                 nsPerCall[i] = ns / calls[i];
+                recent[i].Enqueue(nsPerCall[i]);
+                if (recent[i].Count > SizingPasses)
+                    recent[i].Dequeue();
                 windowNs[i] += ns;
                 windowCalls[i] += calls[i];
                 TimeBurst(members[i].Overhead, calls[i]);
@@ -93,6 +97,8 @@ public static class PairedEngine
             var after = counter();
             if (after != before)
             {
+                foreach (var speeds in recent)
+                    speeds.Clear();  // a pass the JIT changed code in says little about the code that will be timed
                 lastChange = now;
                 tierUpSeen |= now >= Prewarm.TieringDelayMs;
             }
@@ -117,7 +123,10 @@ public static class PairedEngine
         var jointMs = clock.Elapsed.TotalMilliseconds;
         var jointCompilations = counter() - startCount;
         for (var i = 0; i < members.Count; i++)
+        {
+            nsPerCall[i] = recent[i].Count > 0 ? WarmSpeed(recent[i]) : nsPerCall[i];
             calls[i] = CallsFor(settings.BurstMs, nsPerCall[i]);
+        }
         // (2) overhead twins
         clock.Restart();
         var overhead = new double[members.Count];
@@ -170,6 +179,26 @@ public static class PairedEngine
             new Prewarm.Result(0, jointMs / members.Count, jointCompilations, jointRule, nsPerCall[i]),
             jointMs / members.Count, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
         return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs);
+    }
+
+    /// <summary>Warm-up passes whose speeds size a member's bursts (<see cref="WarmSpeed"/>).</summary>
+    public const int SizingPasses = 8;
+
+    /// <summary>The speed a member's bursts are sized at: the median ns per call over its last warm-up passes (those since the
+    /// JIT last compiled anything, at most <see cref="SizingPasses"/>; the last pass alone when every pass compiled). One pass of
+    /// 5 ms is a poor estimate on its own: a pass that holds a collection, or a moment of host contention, ran the same code
+    /// up to 2.4x slower, and sizing from it gave two copies of one member bursts of 15 and 36 calls. Where a burst's calls
+    /// allocate (write-up 004's 1000-model deserialization: 265 KB per call), the time per call grows with the burst's
+    /// length (49 calls crossed the collection budget and ran 54% slower per call), so that sizing noise became ratio
+    /// noise: the A/A copy spread 15% between processes, its per-process ratio following its calls-per-burst ratio
+    /// (correlation 0.77, rounds probe rounds-1, 2026-11-24).</summary>
+    public static double WarmSpeed(IEnumerable<double> passes)
+    {
+        var sorted = passes.OrderBy(v => v).ToArray();
+        if (sorted.Length == 0)
+            return 0;
+        var mid = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
 
     /// <summary>Calls that fill about <paramref name="ms"/> at <paramref name="nsPerCall"/> (at least one).</summary>

@@ -134,6 +134,16 @@ public class PairedEngineTests
     }
 
     [Fact]
+    public void Bursts_are_sized_from_the_median_of_the_last_passes_so_one_slow_pass_does_not_halve_a_burst()
+    {
+        // seven passes at 100 ns per call and one that held a collection (250 ns): the size follows the 100 ns
+        Assert.Equal(100, PairedEngine.WarmSpeed([100, 101, 250, 99, 100, 102, 98, 100]));
+        Assert.Equal(100.5, PairedEngine.WarmSpeed([100, 101]));
+        Assert.Equal(0, PairedEngine.WarmSpeed([]));
+        Assert.Equal(200_000, PairedEngine.CallsFor(20, PairedEngine.WarmSpeed([100, 100, 300])));
+    }
+
+    [Fact]
     public void Settings_out_of_range_are_refused_with_the_fix()
     {
         var error = Assert.Throws<LabException>(() => new PairedEngine.Settings(0, 1, 0, 0, 1).Validate());

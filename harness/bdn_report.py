@@ -1,0 +1,329 @@
+"""Reading BenchmarkDotNet reports as they are published: the github-markdown exporter's `*-report-github.md`.
+
+A report is an environment header (BenchmarkDotNet version and OS, CPU, SDK, one line per job with its runtime, the job
+settings), usually in a ``` block, then a markdown table: Method, any job and parameter columns, Mean, Error, StdDev,
+Ratio, Allocated and more. Versions 0.11 to 0.15 differ in the header (`BenchmarkDotNet=v0.11.5, OS=...` before 0.13.6,
+`BenchmarkDotNet v0.15.8, Linux ...` after), in column names (Gen 0 / Gen0, Alloc Ratio) and in ISA details on the job
+lines (`AVX2`, `x86-64-v3`); copies pasted into blog posts and pull requests may lose the fence or the outer pipes.
+Both are read. Units: ns, μs/µs/us, ms, s (or a unit in the header, `Mean [us]`); B, KB, MB, GB (1 KB = 1024 B, as
+BenchmarkDotNet counts). A row that cannot be read is kept with the reason, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import re
+from dataclasses import dataclass, field
+
+#: Nanoseconds per time unit as BenchmarkDotNet prints them (μ: U+03BC, µ: U+00B5).
+TIME_UNITS = {"ns": 1.0, "μs": 1e3, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9}
+#: Bytes per size unit (BenchmarkDotNet: 1 KB = 1024 B).
+SIZE_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+#: BenchmarkDotNet prints sizes above 1 KB with at most two decimals ("0.##"): the printed figure is known to half of 0.01 unit.
+SIZE_DECIMALS = 2
+
+#: Columns that describe the job a row ran under rather than a benchmark parameter.
+JOB_COLUMNS = frozenset({
+    "Job", "Runtime", "Toolchain", "IterationCount", "WarmupCount", "LaunchCount", "InvocationCount", "UnrollFactor", "IterationTime",
+    "MaxIterationCount", "MinIterationCount", "MaxWarmupIterationCount", "MinWarmupIterationCount", "RunStrategy", "Platform", "Jit",
+    "Server", "Concurrent", "Force", "Affinity", "EnvironmentVariables", "Arguments", "BuildConfiguration", "PowerPlanMode", "Gc",
+    "Outliers", "NuGetReferences", "Id", "AnalyzeLaunchVariance", "EvaluateOverhead", "MaxRelativeError", "MinInvokeCount",
+})
+#: The columns a job's runtime is read from, in order of preference.
+RUNTIME_COLUMNS = ("Job", "Runtime")
+#: Statistics and diagnoser columns: the first one ends the parameter columns. Mean, Ratio and Allocated are read.
+STAT_COLUMNS = frozenset({
+    "Mean", "Error", "StdDev", "StdErr", "Median", "Min", "Max", "Q1", "Q3", "Op/s", "Ratio", "RatioSD", "Scaled", "ScaledSD",
+    "Alloc Ratio", "Allocated", "Gen 0", "Gen 1", "Gen 2", "Gen0", "Gen1", "Gen2", "Completed Work Items", "Lock Contentions",
+    "Code Size", "Rank", "Iterations", "Skewness", "Kurtosis", "MValue", "Exceptions", "Allocated native memory", "Native memory leak",
+    "P0", "P25", "P50", "P67", "P80", "P85", "P90", "P95", "P100", "Allocated Memory/Op",
+})
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The report's header: what BenchmarkDotNet printed about where it ran (None: not printed)."""
+
+    bdn_version: str | None = None
+    os: str | None = None
+    cpu: str | None = None
+    sdk: str | None = None
+    jobs: dict[str, str] = field(default_factory=dict)  # job name ("Host" for [Host]) -> its runtime line
+    settings: str = ""  # the job settings line(s), e.g. "MaxIterationCount=10  MinIterationCount=5"
+
+    @property
+    def measured_jobs(self) -> dict[str, str]:
+        """The jobs that ran benchmarks (every job but [Host], unless [Host] is all there is)."""
+        return {k: v for k, v in self.jobs.items() if k != "Host"} or dict(self.jobs)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One benchmark row: its method, parameter and job columns, and the figures the lab compares."""
+
+    line: int
+    method: str
+    params: dict[str, str]  # parameter columns and job columns other than Job/Runtime, as printed
+    job: str | None  # the Job column, else the Runtime column; None without either
+    mean_ns: float | None
+    mean_text: str | None
+    ratio: float | None
+    allocated_bytes: int | None
+    allocated_text: str | None
+    allocated_tolerance_bytes: int  # the printed figure's rounding (0 when printed in bytes)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A row of a report that could not be read, and why."""
+
+    source: str
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """One report table with its environment."""
+
+    source: pathlib.Path
+    name: str  # the report's class name, from the file name; "#2" appended for a second table in one file
+    environment: Environment
+    columns: tuple[str, ...]
+    param_columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+    unread: tuple[Unread, ...]
+
+    @property
+    def has_ratio(self) -> bool:
+        """True when the table printed ratios (a Ratio or Scaled column)."""
+        return any(c in self.columns for c in ("Ratio", "Scaled"))
+
+
+def read_report(path: pathlib.Path) -> list[Table]:
+    """Every table of one report file, each with the environment header printed before it (or the file's only one)."""
+    text = path.read_text(encoding="utf-8-sig")
+    lines = text.splitlines()
+    tables = []
+    headers = [(i, parse_environment(block)) for i, block in _header_blocks(lines)]
+    index = 0
+    while index < len(lines):
+        if _is_header_row(lines, index):
+            before = [env for start, env in headers if start < index]
+            environment = before[-1] if before else (headers[0][1] if headers else Environment())
+            table, index = _parse_table(path, lines, index, environment, len(tables) + 1)
+            tables.append(table)
+        else:
+            index += 1
+    return tables
+
+
+def report_name(path: pathlib.Path) -> str:
+    """'Benchmarks.JsonBenchmarks-report-github.md' -> 'JsonBenchmarks' (the benchmark class, as BenchmarkDotNet names it)."""
+    stem = re.sub(r"(-report(-github)?)?(\.md)?$", "", path.name, flags=re.I)
+    return stem.rsplit(".", 1)[-1] or stem
+
+
+# -- the environment header -------------------------------------------------------------------------------------------
+
+_BDN = re.compile(r"BenchmarkDotNet[= ]v?(\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)(?:,\s*(?:OS=)?(.*))?")
+_CPU = re.compile(r"^\s*(.+?),\s*\d+\s+CPUs?,\s*\d+\s+logical")
+_SDK = re.compile(r"\.NET(?: Core)?(?: Command-Line)? SDK[= ]v?([\w.\-]+)", re.I)
+_JOB = re.compile(r"^\s*(\[Host\]|[^:=]+?)\s*:\s*((?:\.NET|Mono|CoreRT|NativeAOT|Native AOT)\b.*)$")
+
+
+def _header_blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """(first line index, lines) of each header: a BenchmarkDotNet line and what follows it up to a table or blank gap."""
+    blocks = []
+    for i, line in enumerate(lines):
+        if _BDN.search(line) and not line.lstrip().startswith("|"):
+            block = []
+            for following in lines[i:]:
+                if _is_table_line(following) and "Method" in following:
+                    break
+                block.append(following)
+                if len(block) > 30:
+                    break
+            blocks.append((i, block))
+    return blocks
+
+
+def parse_environment(lines: list[str]) -> Environment:
+    """The fields of one header block (lines with ``` fences or without)."""
+    version = os_name = cpu = sdk = None
+    jobs: dict[str, str] = {}
+    settings = []
+    for raw in lines:
+        line = raw.strip().strip("`").strip()
+        if not line or line.lower() in ("ini", "text"):
+            continue
+        if version is None and (m := _BDN.search(line)):
+            version, os_name = m.group(1), (m.group(2) or "").strip() or None
+            continue
+        if cpu is None and (m := _CPU.match(line)):
+            cpu = m.group(1).strip()
+            continue
+        if sdk is None and (m := _SDK.search(line)):
+            sdk = m.group(1)
+            continue
+        if m := _JOB.match(line):
+            jobs[m.group(1).strip("[]").strip()] = m.group(2).strip()
+            continue
+        if "=" in line and version is not None:
+            settings.append(line)
+    return Environment(version, os_name, cpu, sdk, jobs, "  ".join(settings))
+
+
+# -- the table ----------------------------------------------------------------------------------------------------------
+
+def _is_table_line(line: str) -> bool:
+    return "|" in line
+
+
+def _cells(line: str) -> list[str]:
+    """A markdown row's cells, outer pipes optional, bold markup removed."""
+    text = line.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    return [cell.strip().replace("**", "").strip() for cell in text.split("|")]
+
+
+def _is_separator(line: str) -> bool:
+    cells = _cells(line)
+    return bool(cells) and all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c) and any(cells)
+
+
+def _column_name(cell: str) -> tuple[str, str | None]:
+    """'Mean [us]' -> ('Mean', 'us'); 'Mean' -> ('Mean', None)."""
+    m = re.fullmatch(r"(.+?)\s*\[(.+)\]", cell)
+    return (m.group(1).strip(), m.group(2).strip()) if m else (cell, None)
+
+
+def _is_header_row(lines: list[str], index: int) -> bool:
+    if not _is_table_line(lines[index]):
+        return False
+    names = [_column_name(c)[0] for c in _cells(lines[index])]
+    following = next((line for line in lines[index + 1:] if line.strip()), "")
+    return "Method" in names and any(n in names for n in ("Mean", "Allocated")) and _is_separator(following)
+
+
+def _parse_table(path: pathlib.Path, lines: list[str], start: int, environment: Environment, number: int) -> tuple[Table, int]:
+    header = [_column_name(c) for c in _cells(lines[start])]
+    columns = tuple(name for name, _ in header)
+    units = {name: unit for name, unit in header if unit}
+    first_stat = next((i for i, name in enumerate(columns) if name in STAT_COLUMNS), len(columns))
+    params = tuple(c for i, c in enumerate(columns) if i < first_stat and c != "Method" and c not in RUNTIME_COLUMNS)
+    index = start + 1
+    while not lines[index].strip():
+        index += 1
+    index += 1  # the separator
+    rows: list[Row] = []
+    unread: list[Unread] = []
+    while index < len(lines) and _is_table_line(lines[index]) and not _is_header_row(lines, index):
+        text = lines[index]
+        cells = _cells(text)
+        index += 1
+        if _is_separator(text) or not any(cells):
+            continue  # BenchmarkDotNet's blank row between groups
+        where = Unread(path.name, index, text.strip(), "")
+        if len(cells) != len(columns):
+            unread.append(_why(where, f"{len(cells)} cells where the header has {len(columns)} columns"))
+            continue
+        values = dict(zip(columns, cells))
+        row, reason = _row(values, units, params, index)
+        if row is None:
+            unread.append(_why(where, reason))
+        else:
+            rows.append(row)
+    name = report_name(path) + ("" if number == 1 else f" #{number}")
+    return Table(path, name, environment, columns, params, tuple(rows), tuple(unread)), index
+
+
+def _why(where: Unread, reason: str) -> Unread:
+    return Unread(where.source, where.line, where.text, reason)
+
+
+def _row(values: dict[str, str], units: dict[str, str], params: tuple[str, ...], line: int) -> tuple[Row | None, str]:
+    method = values["Method"]
+    if not method:
+        return None, "no method name"
+    mean_text = values.get("Mean")
+    mean_ns = None
+    if mean_text is not None:
+        mean_ns = parse_time_ns(mean_text, units.get("Mean"))
+        if mean_ns is None:
+            return None, f"Mean '{mean_text}' is not a time (NA: the benchmark failed or did not run in the report)"
+        if mean_ns <= 0:
+            return None, f"Mean '{mean_text}' is not positive"
+    allocated_text = values.get("Allocated", values.get("Allocated Memory/Op"))
+    allocated = tolerance = None
+    if allocated_text is not None:
+        parsed = parse_size_bytes(allocated_text, units.get("Allocated"))
+        if parsed is None and allocated_text not in ("NA", "?", ""):
+            return None, f"Allocated '{allocated_text}' is not a size"
+        allocated, tolerance = parsed if parsed is not None else (None, None)
+    if mean_ns is None and allocated is None:
+        return None, "neither a Mean nor an Allocated figure"
+    ratio_text = values.get("Ratio", values.get("Scaled"))
+    ratio = parse_ratio(ratio_text) if ratio_text is not None else None
+    if ratio_text not in (None, "", "NA", "?", "-") and ratio is None:
+        return None, f"Ratio '{ratio_text}' is not a number"
+    job = next((values[c] for c in RUNTIME_COLUMNS if values.get(c)), None)
+    return Row(line, method, {p: values[p] for p in params}, job, mean_ns, mean_text if mean_ns is not None else None, ratio,
+               allocated, allocated_text if allocated is not None else None, tolerance or 0), ""
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def parse_time_ns(text: str, header_unit: str | None = None) -> float | None:
+    """'1,536.0 ns' -> 1536.0; '1.671 μs' -> 1671.0; '20.88 ms' -> 20880000.0; None for 'NA', '?' and anything else."""
+    m = re.fullmatch(r"([-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)\s*([^\d\s]*)", text.strip())
+    if not m:
+        return None
+    unit = m.group(2) or header_unit
+    value = _number(m.group(1))
+    if value is None or unit not in TIME_UNITS:
+        return None
+    return round(value * TIME_UNITS[unit], 6)
+
+
+def parse_size_bytes(text: str, header_unit: str | None = None) -> tuple[int, int] | None:
+    """(bytes, tolerance in bytes) of an Allocated cell: '224 B' -> (224, 0); '3.03 KB' -> (3103, 6) (the rounding of two
+    decimals); '-' -> (0, 0) (BenchmarkDotNet's mark for nothing allocated); None for 'NA', '?' and anything else."""
+    text = text.strip()
+    if text == "-":
+        return 0, 0
+    m = re.fullmatch(r"([\d,]*\.?\d+)\s*([A-Za-z]*)", text)
+    if not m:
+        return None
+    unit = m.group(2) or header_unit
+    value = _number(m.group(1))
+    if value is None or unit not in SIZE_UNITS or value < 0:
+        return None
+    factor = SIZE_UNITS[unit]
+    tolerance = 0 if factor == 1 else math.ceil(factor * 0.5 * 10 ** -SIZE_DECIMALS)
+    return round(value * factor), tolerance
+
+
+def parse_ratio(text: str) -> float | None:
+    """'0.51' -> 0.51; '1.00' -> 1.0; BenchmarkDotNet's trend style: 'baseline' -> 1.0, '1.47x slower' -> 1.47,
+    '2.00x faster' -> 0.5; None for 'NA', '?', '-'."""
+    text = text.strip()
+    if text.lower() == "baseline":
+        return 1.0
+    m = re.fullmatch(r"([\d,]*\.?\d+)\s*x\s+(slower|faster)", text, flags=re.I)
+    if m:
+        value = _number(m.group(1))
+        return None if not value else (value if m.group(2).lower() == "slower" else round(1 / value, 6))
+    value = _number(text)
+    return value if value is not None and value > 0 else None
