@@ -82,6 +82,10 @@ local-bases *args="":
 pin-bases *args="":
     {{python}} -m harness pin-bases {{args}}
 
+# The README's two quick-start lines in a fresh Debian 12 container of this machine's kind (smoke for the default; --default for the hour).
+fresh-machine-check *args="":
+    scripts/fresh-machine-check {{args}}
+
 # Start a Docker engine for the lab (no bridge, no iptables).
 docker-up:
     containers/dockerd.sh start

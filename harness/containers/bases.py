@@ -40,6 +40,10 @@ class LocalBase:
     architecture: str
     include: tuple[str, ...]
     host_dotnet_sdk: bool = False
+    # The host's Node.js and npm (the `node` binary and npm's package), as a machine of this kind has them.
+    host_node: bool = False
+    # Files of the host copied to the same path (registry settings such as ~/.npmrc); a missing one is left out.
+    host_files: tuple[str, ...] = ()
 
     @property
     def platform(self) -> str:
@@ -51,7 +55,8 @@ def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBa
     try:
         data = tomllib.loads(path.read_text())
         return {name: LocalBase(name, spec.get("stands_in_for", ""), spec["suite"], spec.get("architecture", "amd64"),
-                                tuple(spec.get("include", [])), bool(spec.get("host_dotnet_sdk", False)))
+                                tuple(spec.get("include", [])), bool(spec.get("host_dotnet_sdk", False)),
+                                bool(spec.get("host_node", False)), tuple(spec.get("host_files", [])))
                 for name, spec in data["bases"].items()}
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with the entries already there") from e
@@ -65,6 +70,14 @@ def host_dotnet_root() -> pathlib.Path:
     return pathlib.Path(found).resolve().parent
 
 
+def host_node() -> pathlib.Path:
+    """The host's `node` binary (npm's package sits beside it in ../lib/node_modules/npm)."""
+    found = shutil.which("node")
+    if found is None:
+        raise MissingToolError("the base copies the host's Node.js, and `node` is not on PATH", "install Node.js and npm")
+    return pathlib.Path(found).resolve()
+
+
 def mmdebstrap_command(base: LocalBase, output: pathlib.Path) -> list[str]:
     """The mmdebstrap call for one base (no mirror argument: it uses this host's apt sources)."""
     command = ["mmdebstrap", "--variant=minbase", f"--architectures={base.architecture}", "--format=tar"]
@@ -74,6 +87,17 @@ def mmdebstrap_command(base: LocalBase, output: pathlib.Path) -> list[str]:
         command += [f"--customize-hook=copy-in {host_dotnet_root()} /usr/share",
                     f"--customize-hook=mv \"$1/usr/share/{host_dotnet_root().name}\" \"$1/usr/share/dotnet\" 2>/dev/null || true",
                     "--customize-hook=chroot \"$1\" ln -sf /usr/share/dotnet/dotnet /usr/bin/dotnet"]
+    if base.host_node:
+        node = host_node()
+        npm = node.parent.parent / "lib" / "node_modules" / "npm"
+        command += [f"--customize-hook=copy-in {node} /usr/bin", "--customize-hook=mkdir -p \"$1/usr/lib/node_modules\"",
+                    f"--customize-hook=copy-in {npm} /usr/lib/node_modules",
+                    "--customize-hook=chroot \"$1\" ln -sf ../lib/node_modules/npm/bin/npm-cli.js /usr/bin/npm",
+                    "--customize-hook=chroot \"$1\" ln -sf ../lib/node_modules/npm/bin/npx-cli.js /usr/bin/npx"]
+    for name in base.host_files:
+        path = pathlib.Path(name).expanduser()
+        if path.is_file():
+            command += [f"--customize-hook=mkdir -p \"$1{path.parent}\"", f"--customize-hook=copy-in {path} {path.parent}"]
     # Apt lists and caches are not part of an image.
     command += ["--customize-hook=rm -rf \"$1\"/var/lib/apt/lists/* \"$1\"/var/cache/apt/*", base.suite, str(output)]
     return command

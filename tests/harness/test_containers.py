@@ -209,6 +209,29 @@ def test_local_bases_are_made_from_this_hosts_apt_sources(monkeypatch):
         assert set(LabImage(dotnet, platform).local_bases().values()) <= set(known), "lab.toml names only bases local-bases.toml builds"
 
 
+def test_the_fresh_machine_base_holds_the_hosts_sdk_node_and_registry_settings_and_nothing_set_up_installs(monkeypatch, tmp_path):
+    fresh = bases.load_local_bases()["jsonlab-local/fresh-machine:bookworm-amd64"]
+    npmrc = tmp_path / ".npmrc"
+    npmrc.write_text("fund=false\n")
+    fresh = dataclasses.replace(fresh, host_files=(str(npmrc), str(tmp_path / "absent.config")))
+    monkeypatch.setattr(bases, "host_dotnet_root", lambda: pathlib.Path("/usr/share/dotnet"))
+    monkeypatch.setattr(bases, "host_node", lambda: pathlib.Path("/usr/bin/node"))
+    command = bases.mmdebstrap_command(fresh, pathlib.Path("/tmp/rootfs.tar"))
+    assert "--customize-hook=copy-in /usr/bin/node /usr/bin" in command
+    assert "--customize-hook=copy-in /usr/lib/node_modules/npm /usr/lib/node_modules" in command
+    assert f"--customize-hook=copy-in {npmrc} {tmp_path}" in command and not any("absent.config" in c for c in command)
+    included = next(c for c in command if c.startswith("--include=")).removeprefix("--include=").split(",")
+    assert "python3" in included and "git" in included
+    # what the quick start's set-up must install itself stays out, or the check would prove nothing
+    assert not {"hyperfine", "python3-pandas", "docker.io", "gcc", "mmdebstrap"} & set(included)
+
+
+def test_a_docker_run_builds_on_local_bases_wherever_the_lab_names_them(dotnet):
+    backend = DockerBackend(set(), "auto", ENGINE)
+    assert backend.bases_for(dotnet.for_runtime("10.0.12")) == "local"
+    assert DockerBackend(set(), "upstream", ENGINE).bases_for(dotnet.for_runtime("10.0.12")) == "upstream"
+
+
 def test_image_names_and_services(dotnet):
     image = LabImage(dotnet.for_runtime("10.0.12-aot"))
     assert image.tag == "jsonlab/dotnet:10.0.12-aot" and image.service == "dotnet-10-0-12-aot"
