@@ -44,6 +44,9 @@ class LocalBase:
     host_node: bool = False
     # Files of the host copied to the same path (registry settings such as ~/.npmrc); a missing one is left out.
     host_files: tuple[str, ...] = ()
+    # The host's own certificate authorities (/usr/local/share/ca-certificates), trusted in the image as on the host:
+    # where the registries are reached through a proxy with its own CA, a machine of this kind trusts it.
+    host_ca_certificates: bool = False
 
     @property
     def platform(self) -> str:
@@ -56,7 +59,8 @@ def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBa
         data = tomllib.loads(path.read_text())
         return {name: LocalBase(name, spec.get("stands_in_for", ""), spec["suite"], spec.get("architecture", "amd64"),
                                 tuple(spec.get("include", [])), bool(spec.get("host_dotnet_sdk", False)),
-                                bool(spec.get("host_node", False)), tuple(spec.get("host_files", [])))
+                                bool(spec.get("host_node", False)), tuple(spec.get("host_files", [])),
+                                bool(spec.get("host_ca_certificates", False)))
                 for name, spec in data["bases"].items()}
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with the entries already there") from e
@@ -68,6 +72,10 @@ def host_dotnet_root() -> pathlib.Path:
     if found is None:
         raise MissingToolError("the SDK base copies the host's .NET SDK, and `dotnet` is not on PATH", "install the .NET 10 SDK")
     return pathlib.Path(found).resolve().parent
+
+
+#: Where Debian keeps the certificate authorities an administrator added (update-ca-certificates reads them).
+HOST_CA_DIR = pathlib.Path("/usr/local/share/ca-certificates")
 
 
 def host_node() -> pathlib.Path:
@@ -98,6 +106,10 @@ def mmdebstrap_command(base: LocalBase, output: pathlib.Path) -> list[str]:
         path = pathlib.Path(name).expanduser()
         if path.is_file():
             command += [f"--customize-hook=mkdir -p \"$1{path.parent}\"", f"--customize-hook=copy-in {path} {path.parent}"]
+    if base.host_ca_certificates:
+        certificates = sorted(HOST_CA_DIR.glob("*.crt"))
+        command += [f"--customize-hook=copy-in {c} {HOST_CA_DIR}" for c in certificates]
+        command += ["--customize-hook=chroot \"$1\" update-ca-certificates"] if certificates else []
     # Apt lists and caches are not part of an image.
     command += ["--customize-hook=rm -rf \"$1\"/var/lib/apt/lists/* \"$1\"/var/cache/apt/*", base.suite, str(output)]
     return command

@@ -26,9 +26,9 @@ class Script:
         return subprocess.CompletedProcess([], 0, "", "")
 
 
-def _probes(script: Script, root: bool = True, dockerd: bool = True, answering: bool = False) -> dict:
+def _probes(script: Script, root: bool = True, dockerd: bool = True, answering: bool = False, layers: str = "") -> dict:
     return {"is_root": lambda: root, "which": lambda name: "/usr/sbin/dockerd" if dockerd else None,
-            "engine_answers": lambda: answering or script.running}
+            "engine_answers": lambda: answering or script.running, "can_make_images": lambda: layers}
 
 
 def test_a_run_starts_the_labs_own_engine_when_none_answers_and_stops_it_after():
@@ -76,3 +76,11 @@ def test_a_daemon_that_does_not_come_up_leaves_the_run_native_with_its_reason():
     script = Script(starts=False)
     start = start_if_needed("auto", "auto", script=script, **_probes(script))
     assert not start.started and "dockerd exited" in start.note and "running natively" in start.note
+
+
+def test_an_engine_that_answers_but_cannot_unpack_a_layer_is_stopped_and_the_run_goes_native():
+    script = Script()
+    start = start_if_needed("auto", "auto", script=script,
+                            **_probes(script, layers="Error creating mount namespace before pivot: operation not permitted"))
+    assert not start.started and script.calls == ["start", "stop"] and not script.running
+    assert "cannot make images here (Error creating mount namespace" in start.note and "running natively" in start.note
