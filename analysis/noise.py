@@ -56,11 +56,11 @@ def set_aside_markdown(rows: pd.DataFrame) -> str:
     processes = aside.drop_duplicates(["isa_requested", "experiment", "group", "runtime_requested", "round_index"])
     if processes.empty:
         return ("- Warm-ups cut short (a process whose warm-up compiled under "
-                f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count, set aside): none.")
+                f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count in under {SHORT_WARMUP_FRACTION:.0%} of its median warm-up time, set aside): none.")
     where = processes.groupby(["experiment", "group", "isa_requested", "runtime_requested"]).size()
     return (f"- Warm-ups cut short, set aside (kept in results.jsonl, left out of every ratio and mean; the stopping rule ran those "
             f"groups on): {len(processes)} processes, their warm-up compiled under {SHORT_WARMUP_FRACTION:.0%} of the median JIT "
-            "count of their cell's processes, so their code had not finished tiering up — "
+            f"count of their cell's processes in under {SHORT_WARMUP_FRACTION:.0%} of its time, so their code had not finished tiering up — "
             + "; ".join(f"{e}:{g} at {lvl} on {rt}: {n}" for (e, g, lvl, rt), n in where.items()) + ".")
 
 
