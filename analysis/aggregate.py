@@ -33,12 +33,21 @@ class RatioBook:
             key = (r.experiment, r.benchmark, r.isa_requested, r.runtime_requested)
             self._replicates.setdefault(key, []).append(replicate_of(r, getattr(r, REPLICATE_STATISTIC)))
 
-    def replicates(self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME) -> list[Replicate]:
+    def replicates(
+        self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME
+    ) -> list[Replicate]:
         """The measured processes of one cell."""
         return self._replicates.get((experiment, benchmark, level, runtime), [])
 
-    def interval(self, experiment: str, benchmark: str, reference: str, level: str, reference_level: str | None = None,
-                 runtime: str = DEFAULT_RUNTIME) -> Interval | None:
+    def interval(
+        self,
+        experiment: str,
+        benchmark: str,
+        reference: str,
+        level: str,
+        reference_level: str | None = None,
+        runtime: str = DEFAULT_RUNTIME,
+    ) -> Interval | None:
         """benchmark / reference at one level and runtime (or the reference at `reference_level`), None when either has
         no measured replicate. Across two levels the processes of the same round index are paired; the levels run in
         different blocks, so those pairs share no time and the interval is correspondingly wider."""
@@ -48,24 +57,50 @@ class RatioBook:
         ratios = paired_ratios(mine, self.replicates(experiment, reference, reference_level, runtime))
         return ratio_interval(ratios) if ratios else None
 
+
 def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """Adds baseline_* columns, ratio with ratio_ci99_lower/upper and ratio_rel_ci99 (from paired replicates),
     ratio_pairs, allocated_ratio, rel_ci99 (cell half-width / mean) and comparison_void (either side unverified)."""
     df = cells.copy()
-    base = df[["experiment", "benchmark", "isa_requested", "runtime_requested", "time_ns", "allocated_bytes_per_op", "status", "verification_status"]].rename(columns={
-        "benchmark": "baseline", "time_ns": "baseline_time_ns", "allocated_bytes_per_op": "baseline_allocated_bytes_per_op",
-        "status": "baseline_status", "verification_status": "baseline_verification_status"})
+    base = df[
+        [
+            "experiment",
+            "benchmark",
+            "isa_requested",
+            "runtime_requested",
+            "time_ns",
+            "allocated_bytes_per_op",
+            "status",
+            "verification_status",
+        ]
+    ].rename(
+        columns={
+            "benchmark": "baseline",
+            "time_ns": "baseline_time_ns",
+            "allocated_bytes_per_op": "baseline_allocated_bytes_per_op",
+            "status": "baseline_status",
+            "verification_status": "baseline_verification_status",
+        }
+    )
     df = df.merge(base, on=["experiment", "baseline", "isa_requested", "runtime_requested"], how="left")
     book = RatioBook(rows)
-    intervals = [book.interval(r.experiment, r.benchmark, r.baseline, r.isa_requested, runtime=r.runtime_requested)
-                 if r.status in MEASURED and r.baseline_status in MEASURED else None for r in df.itertuples()]
+    intervals = [
+        book.interval(r.experiment, r.benchmark, r.baseline, r.isa_requested, runtime=r.runtime_requested)
+        if r.status in MEASURED and r.baseline_status in MEASURED
+        else None
+        for r in df.itertuples()
+    ]
     df["ratio"] = [np.nan if i is None else i.estimate for i in intervals]
     df["ratio_ci99_lower"] = [np.nan if i is None or i.lower is None else i.lower for i in intervals]
     df["ratio_ci99_upper"] = [np.nan if i is None or i.upper is None else i.upper for i in intervals]
-    df["ratio_rel_ci99"] = [np.nan if i is None or i.relative_half_width is None else i.relative_half_width for i in intervals]
+    df["ratio_rel_ci99"] = [
+        np.nan if i is None or i.relative_half_width is None else i.relative_half_width for i in intervals
+    ]
     df["ratio_pairs"] = [0 if i is None else i.n for i in intervals]
     measured = df["status"].isin(MEASURED) & df["baseline_status"].isin(MEASURED)
-    df["allocated_ratio"] = np.where(measured, df["allocated_bytes_per_op"] / df["baseline_allocated_bytes_per_op"], np.nan)
+    df["allocated_ratio"] = np.where(
+        measured, df["allocated_bytes_per_op"] / df["baseline_allocated_bytes_per_op"], np.nan
+    )
     df["rel_ci99"] = df["ci99_half_width_ns"] / df["time_ns"]
     df["comparison_void"] = (df["verification_status"] == "failed") | (df["baseline_verification_status"] == "failed")
     df["isa_rank"] = df["isa_requested"].map(isa_rank)
@@ -78,7 +113,9 @@ def add_settings(df: pd.DataFrame) -> None:
     run measured more than one) and `setting_rank` (runtimes in run order, then ISA levels in display order)."""
     runtimes = list(dict.fromkeys(df["runtime_requested"]))
     several = len([r for r in runtimes if r != DEFAULT_RUNTIME]) > 1
-    df["setting"] = [f"{r} {level}" if several else level for r, level in zip(df["runtime_requested"], df["isa_requested"])]
+    df["setting"] = [
+        f"{r} {level}" if several else level for r, level in zip(df["runtime_requested"], df["isa_requested"])
+    ]
     df["setting_rank"] = [runtimes.index(r) * 100 + rank for r, rank in zip(df["runtime_requested"], df["isa_rank"])]
 
 

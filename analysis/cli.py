@@ -36,21 +36,37 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser("report", help="write RUN_DIR/report/ from RUN_DIR/results.jsonl")
     report.add_argument("run_dir", type=pathlib.Path, help="results/<run-id> or results/latest")
-    compare = sub.add_parser("compare", help="every cell in both runs: b/a with 99% CI, and the drift of each baseline ratio")
+    compare = sub.add_parser(
+        "compare", help="every cell in both runs: b/a with 99% CI, and the drift of each baseline ratio"
+    )
     compare.add_argument("run_a", type=pathlib.Path)
     compare.add_argument("run_b", type=pathlib.Path)
-    compare.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="relative change below which a cell is 'same' (default 0.05)")
+    compare.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        help="relative change below which a cell is 'same' (default 0.05)",
+    )
     compare.add_argument("--out", type=pathlib.Path, help="output folder (default results/comparisons/A_vs_B)")
-    designs = sub.add_parser("designs", help="ratio CI width per machine-minute for runs of the same cells under different designs")
+    designs = sub.add_parser(
+        "designs", help="ratio CI width per machine-minute for runs of the same cells under different designs"
+    )
     designs.add_argument("run_dirs", type=pathlib.Path, nargs="+")
     designs.add_argument("--out", type=pathlib.Path, help="output folder (default: results/comparisons/designs)")
-    rounds = sub.add_parser("rounds", help="ratio CI width at equal machine time and measured share by rounds per paired process (profile 'rounds')")
+    rounds = sub.add_parser(
+        "rounds",
+        help="ratio CI width at equal machine time and measured share by rounds per paired process (profile 'rounds')",
+    )
     rounds.add_argument("run_dir", type=pathlib.Path)
     rounds.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/rounds)")
-    sample = sub.add_parser("sample", help="copy RUN_DIR's report, made small, to docs/sample-report (the committed sample)")
+    sample = sub.add_parser(
+        "sample", help="copy RUN_DIR's report, made small, to docs/sample-report (the committed sample)"
+    )
     sample.add_argument("run_dir", type=pathlib.Path)
     sample.add_argument("--out", type=pathlib.Path, default=pathlib.Path("docs/sample-report"))
-    shot = sub.add_parser("screenshot", help="render RUN_DIR/report/report.html in headless Chromium to report-screenshot.png")
+    shot = sub.add_parser(
+        "screenshot", help="render RUN_DIR/report/report.html in headless Chromium to report-screenshot.png"
+    )
     shot.add_argument("run_dir", type=pathlib.Path)
     args = parser.parse_args(argv)
     try:

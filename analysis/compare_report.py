@@ -9,18 +9,30 @@ import pandas as pd
 from analysis.tables import format_interval, format_ns, markdown_table
 
 
-def comparison_markdown(name_a: str, name_b: str, cells: pd.DataFrame, ratios: pd.DataFrame, threshold: float, chart: str | None,
-                        verdicts: pd.DataFrame | None = None) -> str:
+def comparison_markdown(
+    name_a: str,
+    name_b: str,
+    cells: pd.DataFrame,
+    ratios: pd.DataFrame,
+    threshold: float,
+    chart: str | None,
+    verdicts: pd.DataFrame | None = None,
+) -> str:
     """Summary, the verdicts of both runs side by side, per-cell changes, and the drift of every baseline ratio."""
     counts = Counter(cells["change"]) if not cells.empty else Counter()
     agree = int(ratios["agree"].fillna(False).sum()) if not ratios.empty else 0
-    lines = [f"# Run comparison: {name_b} against {name_a}\n",
-             f"Cells measured in both runs: {len(cells)} — " + (", ".join(f"{n} {c}" for c, n in counts.most_common()) or "none") + ". "
-             f"A change is **faster**/**slower** when the 99% interval of b/a excludes 1 and the estimate is beyond ±{threshold:.0%}; "
-             f"**same** when the whole interval lies within ±{threshold:.0%}; otherwise **inconclusive**. Intervals: Welch's t on the "
-             "log of the two runs' process means.\n",
-             f"Baseline ratios in both runs: {len(ratios)}; {agree} agree (the 99% interval of ratio_b / ratio_a contains 1)"
-             + (f", {len(ratios) - agree} do not." if len(ratios) - agree else ".") + "\n"]
+    lines = [
+        f"# Run comparison: {name_b} against {name_a}\n",
+        f"Cells measured in both runs: {len(cells)} — "
+        + (", ".join(f"{n} {c}" for c, n in counts.most_common()) or "none")
+        + ". "
+        f"A change is **faster**/**slower** when the 99% interval of b/a excludes 1 and the estimate is beyond ±{threshold:.0%}; "
+        f"**same** when the whole interval lies within ±{threshold:.0%}; otherwise **inconclusive**. Intervals: Welch's t on the "
+        "log of the two runs' process means.\n",
+        f"Baseline ratios in both runs: {len(ratios)}; {agree} agree (the 99% interval of ratio_b / ratio_a contains 1)"
+        + (f", {len(ratios) - agree} do not." if len(ratios) - agree else ".")
+        + "\n",
+    ]
     if verdicts is not None and not verdicts.empty:
         lines.append(verdicts_summary(verdicts) + "\n")
     if chart:
@@ -28,21 +40,55 @@ def comparison_markdown(name_a: str, name_b: str, cells: pd.DataFrame, ratios: p
     if verdicts is not None and not verdicts.empty and not verdicts["same"].all():
         differ = verdicts[~verdicts["same"]]
         lines.append("## Verdicts that differ\n")
-        lines.append(markdown_table(["Figure", "Run a", "Run b", "Why"],
-                                    [[f"{r.experiment} · {r.scenario} · {r.published_variant} ({r.isa_level} · {r.runtime})",
-                                      r.verdict_a, r.verdict_b, r.reason] for r in differ.itertuples()]) + "\n")
+        lines.append(
+            markdown_table(
+                ["Figure", "Run a", "Run b", "Why"],
+                [
+                    [
+                        f"{r.experiment} · {r.scenario} · {r.published_variant} ({r.isa_level} · {r.runtime})",
+                        r.verdict_a,
+                        r.verdict_b,
+                        r.reason,
+                    ]
+                    for r in differ.itertuples()
+                ],
+            )
+            + "\n"
+        )
     lines.append("## Cells\n")
-    lines.append(markdown_table(["Cell", "Run a", "Run b", "b / a [99% CI]", "p", "Change"],
-                                [[r.cell_id, f"{format_ns(r.time_a_ns)} (n={r.processes_a})", f"{format_ns(r.time_b_ns)} (n={r.processes_b})",
-                                  format_interval(r.ratio_b_over_a, r.ci99_lower, r.ci99_upper),
-                                  "—" if pd.isna(r.p_value) else f"{r.p_value:.3g}", f"**{r.change}**"] for r in cells.itertuples()]))
+    lines.append(
+        markdown_table(
+            ["Cell", "Run a", "Run b", "b / a [99% CI]", "p", "Change"],
+            [
+                [
+                    r.cell_id,
+                    f"{format_ns(r.time_a_ns)} (n={r.processes_a})",
+                    f"{format_ns(r.time_b_ns)} (n={r.processes_b})",
+                    format_interval(r.ratio_b_over_a, r.ci99_lower, r.ci99_upper),
+                    "—" if pd.isna(r.p_value) else f"{r.p_value:.3g}",
+                    f"**{r.change}**",
+                ]
+                for r in cells.itertuples()
+            ],
+        )
+    )
     if not ratios.empty:
         lines.append("\n## Ratios to the baseline\n")
-        lines.append(markdown_table(["Cell", "Ratio in a [99% CI]", "Ratio in b [99% CI]", "b / a [99% CI]", "Agree"],
-                                    [[r.cell_id, format_interval(r.ratio_a, r.ratio_a_lower, r.ratio_a_upper),
-                                      format_interval(r.ratio_b, r.ratio_b_lower, r.ratio_b_upper),
-                                      format_interval(r.drift, r.drift_ci99_lower, r.drift_ci99_upper),
-                                      {True: "yes", False: "**no**"}.get(r.agree, "—")] for r in ratios.itertuples()]))
+        lines.append(
+            markdown_table(
+                ["Cell", "Ratio in a [99% CI]", "Ratio in b [99% CI]", "b / a [99% CI]", "Agree"],
+                [
+                    [
+                        r.cell_id,
+                        format_interval(r.ratio_a, r.ratio_a_lower, r.ratio_a_upper),
+                        format_interval(r.ratio_b, r.ratio_b_lower, r.ratio_b_upper),
+                        format_interval(r.drift, r.drift_ci99_lower, r.drift_ci99_upper),
+                        {True: "yes", False: "**no**"}.get(r.agree, "—"),
+                    ]
+                    for r in ratios.itertuples()
+                ],
+            )
+        )
     return "\n".join(lines)
 
 
@@ -51,7 +97,9 @@ def verdicts_summary(verdicts: pd.DataFrame) -> str:
     same = int(verdicts["same"].sum())
     measured = verdicts[verdicts["measured"]]
     measured_same = int(measured["same"].sum())
-    return (f"Published figures with a verdict in both runs (at their primary ISA level and runtime): {len(verdicts)}; **{same} "
-            f"({100 * same / len(verdicts):.1f}%) the same**. Of the {len(measured)} decided by the measurements (reproduced, same "
-            f"direction only, inconclusive, not reproduced in either run), {measured_same} ({100 * measured_same / max(len(measured), 1):.1f}%) "
-            "the same; each difference is listed below with its reason.")
+    return (
+        f"Published figures with a verdict in both runs (at their primary ISA level and runtime): {len(verdicts)}; **{same} "
+        f"({100 * same / len(verdicts):.1f}%) the same**. Of the {len(measured)} decided by the measurements (reproduced, same "
+        f"direction only, inconclusive, not reproduced in either run), {measured_same} ({100 * measured_same / max(len(measured), 1):.1f}%) "
+        "the same; each difference is listed below with its reason."
+    )

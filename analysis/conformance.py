@@ -30,20 +30,32 @@ def conformance_matrix(results: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     rows = []
     for (lab, parser), files in results.groupby(["lab", "parser"], sort=False):
-        count = lambda expectation, outcome: int(((files["expectation"] == expectation) & (files["outcome"] == outcome)).sum())  # noqa: E731
+        count = lambda expectation, outcome: int(
+            ((files["expectation"] == expectation) & (files["outcome"] == outcome)).sum()
+        )  # noqa: E731
         first = files.iloc[0]
-        rows.append({
-            "lab": lab, "runtime": first.get("runtime"), "parser": parser, "library": first.get("library"),
-            "library_version": first.get("library_version"), "description": first.get("description"),
-            "accept_files": int((files["expectation"] == "accept").sum()), "accept_passed": count("accept", "accepted"),
-            "wrongly_rejected": count("accept", "rejected"),
-            "reject_files": int((files["expectation"] == "reject").sum()), "reject_passed": count("reject", "rejected"),
-            "wrongly_accepted": count("reject", "accepted"),
-            "either_files": int((files["expectation"] == "either").sum()), "either_accepted": count("either", "accepted"),
-            "either_rejected": count("either", "rejected"),
-            "crashed": int((files["outcome"] == "crashed").sum()), "hung": int((files["outcome"] == "hung").sum()),
-            "failures": int(files["verdict"].isin(FAILURES).sum()),
-        })
+        rows.append(
+            {
+                "lab": lab,
+                "runtime": first.get("runtime"),
+                "parser": parser,
+                "library": first.get("library"),
+                "library_version": first.get("library_version"),
+                "description": first.get("description"),
+                "accept_files": int((files["expectation"] == "accept").sum()),
+                "accept_passed": count("accept", "accepted"),
+                "wrongly_rejected": count("accept", "rejected"),
+                "reject_files": int((files["expectation"] == "reject").sum()),
+                "reject_passed": count("reject", "rejected"),
+                "wrongly_accepted": count("reject", "accepted"),
+                "either_files": int((files["expectation"] == "either").sum()),
+                "either_accepted": count("either", "accepted"),
+                "either_rejected": count("either", "rejected"),
+                "crashed": int((files["outcome"] == "crashed").sum()),
+                "hung": int((files["outcome"] == "hung").sum()),
+                "failures": int(files["verdict"].isin(FAILURES).sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -64,19 +76,46 @@ def conformance_markdown(results: pd.DataFrame, cells: pd.DataFrame) -> str:
     matrix = conformance_matrix(results)
     if matrix.empty:
         return ""
-    headers = ["lab (runtime)", "parser", "library", "must accept: passed", "wrongly rejected", "must reject: passed", "wrongly accepted",
-               "either: accepted / rejected", "crashed", "hung", "speed rows"]
-    body = [[f"{r.lab} ({r.runtime})", f"`{r.parser}`", f"{r.library or ''} {r.library_version or ''}".strip(),
-             f"{r.accept_passed}/{r.accept_files}", str(r.wrongly_rejected), f"{r.reject_passed}/{r.reject_files}", str(r.wrongly_accepted),
-             f"{r.either_accepted} / {r.either_rejected}", str(r.crashed), str(r.hung), _speed_link(cells, r.lab, r.library)]
-            for r in matrix.itertuples()]
-    lines = ["## Conformance (JSONTestSuite)", "",
-             "Every parser each lab lists ran over the 318 files of JSONTestSuite's `test_parsing/` (datasets/conformance, "
-             "commit 1ef36fa), read as raw bytes: 95 a parser must accept (`y_`), 188 it must reject (`n_`), 35 where either "
-             "is allowed (`i_`). Each file's outcome is the lab's own: a process that died on a file, or answered nothing for "
-             "10 s, counts as *crashed* or *hung* on that file and the rest of the suite went on in a new process. How each "
-             "parser is called (which API, how bytes become text) is in its description below and in `conformance.jsonl`.", "",
-             markdown_table(headers, body)]
+    headers = [
+        "lab (runtime)",
+        "parser",
+        "library",
+        "must accept: passed",
+        "wrongly rejected",
+        "must reject: passed",
+        "wrongly accepted",
+        "either: accepted / rejected",
+        "crashed",
+        "hung",
+        "speed rows",
+    ]
+    body = [
+        [
+            f"{r.lab} ({r.runtime})",
+            f"`{r.parser}`",
+            f"{r.library or ''} {r.library_version or ''}".strip(),
+            f"{r.accept_passed}/{r.accept_files}",
+            str(r.wrongly_rejected),
+            f"{r.reject_passed}/{r.reject_files}",
+            str(r.wrongly_accepted),
+            f"{r.either_accepted} / {r.either_rejected}",
+            str(r.crashed),
+            str(r.hung),
+            _speed_link(cells, r.lab, r.library),
+        ]
+        for r in matrix.itertuples()
+    ]
+    lines = [
+        "## Conformance (JSONTestSuite)",
+        "",
+        "Every parser each lab lists ran over the 318 files of JSONTestSuite's `test_parsing/` (datasets/conformance, "
+        "commit 1ef36fa), read as raw bytes: 95 a parser must accept (`y_`), 188 it must reject (`n_`), 35 where either "
+        "is allowed (`i_`). Each file's outcome is the lab's own: a process that died on a file, or answered nothing for "
+        "10 s, counts as *crashed* or *hung* on that file and the rest of the suite went on in a new process. How each "
+        "parser is called (which API, how bytes become text) is in its description below and in `conformance.jsonl`.",
+        "",
+        markdown_table(headers, body),
+    ]
     for r in matrix.itertuples():
         lines.append(f"- `{r.parser}` ({r.lab}): {r.description or ''}")
     lines.append("")

@@ -18,15 +18,43 @@ from analysis.tables import format_ns, markdown_table
 from harness.experiments import Experiment
 
 CROSS_LANGUAGE_CHARTS = "cross-language"
-COLUMNS = ["shared_operation", "dataset", "isa_requested", "experiment", "group", "benchmark", "lab", "runtime_requested", "runtime_version", "library",
-           "library_version", "variant", "payload_form", "status", "replicates", "time_ns", "ci99_lower_ns", "ci99_upper_ns",
-           "payload_bytes", "mb_per_s", "mb_per_s_lower", "mb_per_s_upper", "allocated_bytes_per_op", "verification_message", "error"]
+COLUMNS = [
+    "shared_operation",
+    "dataset",
+    "isa_requested",
+    "experiment",
+    "group",
+    "benchmark",
+    "lab",
+    "runtime_requested",
+    "runtime_version",
+    "library",
+    "library_version",
+    "variant",
+    "payload_form",
+    "status",
+    "replicates",
+    "time_ns",
+    "ci99_lower_ns",
+    "ci99_upper_ns",
+    "payload_bytes",
+    "mb_per_s",
+    "mb_per_s_lower",
+    "mb_per_s_upper",
+    "allocated_bytes_per_op",
+    "verification_message",
+    "error",
+]
 
 
 def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> pd.DataFrame:
     """One row per cell of a shared-operation group, fastest first within each (shared operation, dataset)."""
-    shared = {(exp.id, b.id): b.shared_operation_in(exp.groups[b.group]) for exp in experiments for b in exp.benchmarks.values()
-              if b.shared_operation_in(exp.groups[b.group])}
+    shared = {
+        (exp.id, b.id): b.shared_operation_in(exp.groups[b.group])
+        for exp in experiments
+        for b in exp.benchmarks.values()
+        if b.shared_operation_in(exp.groups[b.group])
+    }
     if cells.empty or not shared:
         return pd.DataFrame(columns=COLUMNS)
     keys = list(zip(cells["experiment"], cells["benchmark"]))
@@ -42,7 +70,12 @@ def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> 
     mine["mb_per_s_lower"] = size * 1e3 / mine["ci99_upper_ns"]
     mine["mb_per_s_upper"] = size * 1e3 / mine["ci99_lower_ns"]
     mine["isa_requested"] = mine["isa_requested"].fillna("native")
-    mine = mine.sort_values(["shared_operation", "dataset", "isa_requested", "time_ns"], key=_native_first, na_position="last", kind="stable")
+    mine = mine.sort_values(
+        ["shared_operation", "dataset", "isa_requested", "time_ns"],
+        key=_native_first,
+        na_position="last",
+        kind="stable",
+    )
     return mine[COLUMNS].reset_index(drop=True)
 
 
@@ -56,7 +89,11 @@ def _fmt(value: float, digits: int = 0) -> str:
 
 
 def _who(row: pd.Series) -> str:
-    runtime = row["runtime_version"] if isinstance(row["runtime_version"], str) and row["runtime_version"] else row["runtime_requested"]
+    runtime = (
+        row["runtime_version"]
+        if isinstance(row["runtime_version"], str) and row["runtime_version"]
+        else row["runtime_requested"]
+    )
     return f"{row['lab']} ({runtime})"
 
 
@@ -64,33 +101,71 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
     """The report's "Cross-language" section: per shared operation and dataset, every lab's cells side by side."""
     if table.empty:
         return ""
-    lines = ["## Cross-language", "",
-             "Groups (or benchmarks) declaring a `shared_operation` in their experiment do the same thing in every lab: an untyped "
-             "parse of the same file, writing the document such a parse gave back to text, reading the file into its typed model, "
-             "or writing such a model (a .NET class; in Node a value a fast-json-stringify schema describes). Untyped results "
-             "are verified against the same canonical digest of the dataset, typed ones field by field against the file, before timing. They are set side by side here, fastest first. Times are means over fresh processes "
-             "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written (serialize), "
-             "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's MemoryDiagnoser; "
-             "V8's total allocated bytes on Node 26 and later). No ratio is taken across labs. The table is "
-             "`tables/cross-language.csv`.", ""]
+    lines = [
+        "## Cross-language",
+        "",
+        "Groups (or benchmarks) declaring a `shared_operation` in their experiment do the same thing in every lab: an untyped "
+        "parse of the same file, writing the document such a parse gave back to text, reading the file into its typed model, "
+        "or writing such a model (a .NET class; in Node a value a fast-json-stringify schema describes). Untyped results "
+        "are verified against the same canonical digest of the dataset, typed ones field by field against the file, before timing. They are set side by side here, fastest first. Times are means over fresh processes "
+        "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written (serialize), "
+        "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's MemoryDiagnoser; "
+        "V8's total allocated bytes on Node 26 and later). No ratio is taken across labs. The table is "
+        "`tables/cross-language.csv`.",
+        "",
+    ]
     headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]", "allocated/op", "n"]
-    for (operation, dataset, level), rows in table.groupby(["shared_operation", "dataset", "isa_requested"], sort=False):
+    for (operation, dataset, level), rows in table.groupby(
+        ["shared_operation", "dataset", "isa_requested"], sort=False
+    ):
         body = []
-        best = {lab: rows[(rows["lab"] == lab) & rows["status"].eq("ok")]["time_ns"].min() for lab in rows["lab"].unique()}
+        best = {
+            lab: rows[(rows["lab"] == lab) & rows["status"].eq("ok")]["time_ns"].min() for lab in rows["lab"].unique()
+        }
         for _, r in rows.iterrows():
             if r["status"] not in ("ok", "unverified"):
-                body.append([_who(r), r["library"] or "", r["variant"], r["payload_form"] or "", f"{r['status']}: {r['error'] or ''}", "", "", ""])
+                body.append(
+                    [
+                        _who(r),
+                        r["library"] or "",
+                        r["variant"],
+                        r["payload_form"] or "",
+                        f"{r['status']}: {r['error'] or ''}",
+                        "",
+                        "",
+                        "",
+                    ]
+                )
                 continue
-            mark = " ⚠ unverified" if r["status"] == "unverified" else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
+            mark = (
+                " ⚠ unverified" if r["status"] == "unverified" else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
+            )
             alloc = r["allocated_bytes_per_op"]
-            body.append([_who(r), f"{r['library'] or ''} {r['library_version'] or ''}".strip(), f"{r['variant']}{mark}", r["payload_form"] or "",
-                         f"{format_ns(r['time_ns'])} [{format_ns(r['ci99_lower_ns'])}, {format_ns(r['ci99_upper_ns'])}]",
-                         f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
-                         "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB", _fmt(r["replicates"])])
+            body.append(
+                [
+                    _who(r),
+                    f"{r['library'] or ''} {r['library_version'] or ''}".strip(),
+                    f"{r['variant']}{mark}",
+                    r["payload_form"] or "",
+                    f"{format_ns(r['time_ns'])} [{format_ns(r['ci99_lower_ns'])}, {format_ns(r['ci99_upper_ns'])}]",
+                    f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
+                    "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB",
+                    _fmt(r["replicates"]),
+                ]
+            )
         size = rows["payload_bytes"].dropna()
-        note = f" ({int(size.iloc[0]):,} bytes of input)" if operation.endswith(("parse", "deserialize")) and not size.empty else ""
+        note = (
+            f" ({int(size.iloc[0]):,} bytes of input)"
+            if operation.endswith(("parse", "deserialize")) and not size.empty
+            else ""
+        )
         at = "" if level == "native" else f", ISA level {level}"
-        lines += [f"### {operation}: {dataset}{note}{at}", "", markdown_table(headers, body),
-                  "★ the fastest verified cell of its lab.", ""]
+        lines += [
+            f"### {operation}: {dataset}{note}{at}",
+            "",
+            markdown_table(headers, body),
+            "★ the fastest verified cell of its lab.",
+            "",
+        ]
     lines += [f"![{name}](charts/{name}.png) ([SVG](charts/{name}.svg))" for name in charts or []]
     return "\n".join(lines) + "\n"

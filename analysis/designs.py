@@ -26,8 +26,10 @@ from harness.stopping import elapsed_s, rows_by_group
 
 
 def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]:
-    records = [ResultRow.from_dict({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()})
-               for r in rows.to_dict("records")]
+    records = [
+        ResultRow.from_dict({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()})
+        for r in rows.to_dict("records")
+    ]
     return {key: elapsed_s(group) for key, group in rows_by_group(records).items()}
 
 
@@ -37,13 +39,21 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
     book = RatioBook(rows)
     seconds = _group_seconds(run.rows)
     out = []
-    for (level, experiment, group, runtime), g in rows.groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
+    for (level, experiment, group, runtime), g in rows.groupby(
+        ["isa_requested", "experiment", "group", "runtime_requested"], sort=False
+    ):
         benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0]]
         baseline = g["baseline"].iloc[0]
         if (g["verification_status"] == "failed").any():
-            benchmarks = [b for b in benchmarks if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()]
+            benchmarks = [
+                b
+                for b in benchmarks
+                if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()
+            ]
         for benchmark in benchmarks:
-            mine, theirs = book.replicates(experiment, benchmark, level, runtime), book.replicates(experiment, baseline, level, runtime)
+            mine, theirs = book.replicates(experiment, benchmark, level, runtime), book.replicates(
+                experiment, baseline, level, runtime
+            )
             ratios = paired_ratios(mine, theirs)
             interval = book.interval(experiment, benchmark, baseline, level, runtime=runtime)
             if len(ratios) < 3 or interval is None:
@@ -53,13 +63,25 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
             rounds = max(r.round_index for r in mine)
             per_ratio_round_s = group_s / rounds / len(benchmarks)
             cv = float(np.std(logs, ddof=1))
-            out.append({"design": run.run.get("design"), "run_id": run.run.get("run_id"), "cell": f"{experiment}:{benchmark}@{level}" + ("" if runtime == DEFAULT_RUNTIME else f"/{runtime}"),
-                        # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on
-                        "aa": is_aa_copy(benchmark), "ratio": interval.estimate, "lower": interval.lower, "upper": interval.upper,
-                        "pairs": len(ratios), "pair_cv": cv, "pair_correlation": _pair_correlation(mine, theirs),
-                        "rel_half_width": interval.relative_half_width, "group_machine_s": group_s,
-                        "machine_s_per_pair": per_ratio_round_s,
-                        "minutes_to_target": replicates_for(target, cv) * per_ratio_round_s / 60})
+            out.append(
+                {
+                    "design": run.run.get("design"),
+                    "run_id": run.run.get("run_id"),
+                    "cell": f"{experiment}:{benchmark}@{level}" + ("" if runtime == DEFAULT_RUNTIME else f"/{runtime}"),
+                    # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on
+                    "aa": is_aa_copy(benchmark),
+                    "ratio": interval.estimate,
+                    "lower": interval.lower,
+                    "upper": interval.upper,
+                    "pairs": len(ratios),
+                    "pair_cv": cv,
+                    "pair_correlation": _pair_correlation(mine, theirs),
+                    "rel_half_width": interval.relative_half_width,
+                    "group_machine_s": group_s,
+                    "machine_s_per_pair": per_ratio_round_s,
+                    "minutes_to_target": replicates_for(target, cv) * per_ratio_round_s / 60,
+                }
+            )
     return pd.DataFrame(out)
 
 
@@ -80,22 +102,52 @@ def design_summary(runs: list[RunData], target: float = 0.02) -> pd.DataFrame:
     if per_ratio.empty:
         return per_ratio
     per_ratio = per_ratio[~per_ratio["aa"]]
-    return per_ratio.groupby("design", sort=False).agg(
-        ratios=("cell", "count"), pairs=("pairs", "median"), pair_cv=("pair_cv", "median"),
-        pair_correlation=("pair_correlation", "median"), rel_half_width=("rel_half_width", "median"),
-        machine_s_per_pair=("machine_s_per_pair", "median"), minutes_to_target=("minutes_to_target", "median")).reset_index()
+    return (
+        per_ratio.groupby("design", sort=False)
+        .agg(
+            ratios=("cell", "count"),
+            pairs=("pairs", "median"),
+            pair_cv=("pair_cv", "median"),
+            pair_correlation=("pair_correlation", "median"),
+            rel_half_width=("rel_half_width", "median"),
+            machine_s_per_pair=("machine_s_per_pair", "median"),
+            minutes_to_target=("minutes_to_target", "median"),
+        )
+        .reset_index()
+    )
 
 
 def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
     """The comparison table with its reading."""
-    headers = ["Design", "Ratios", "Pairs per ratio", "Per-pair CV of the ratio", "Correlation within a pair",
-               "Half-width reached (99%)", "Machine time per pair", f"Machine-minutes per ratio for ±{100 * target:.0f}%"]
-    rows = [[r.design, r.ratios, f"{r.pairs:.0f}", f"{100 * r.pair_cv:.1f}%", "—" if pd.isna(r.pair_correlation) else f"{r.pair_correlation:.2f}",
-             f"±{100 * r.rel_half_width:.1f}%", f"{r.machine_s_per_pair:.1f} s", f"{r.minutes_to_target:.1f}"] for r in summary.itertuples()]
-    return ("# Replication designs compared\n\nSame cells, same machine, the same machine-time budget per group. Medians over each "
-            "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a duet "
-            "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for a 99% CI "
-            f"of ±{100 * target:.0f}% from the per-pair CV (Student-t).\n\n" + markdown_table(headers, rows))
+    headers = [
+        "Design",
+        "Ratios",
+        "Pairs per ratio",
+        "Per-pair CV of the ratio",
+        "Correlation within a pair",
+        "Half-width reached (99%)",
+        "Machine time per pair",
+        f"Machine-minutes per ratio for ±{100 * target:.0f}%",
+    ]
+    rows = [
+        [
+            r.design,
+            r.ratios,
+            f"{r.pairs:.0f}",
+            f"{100 * r.pair_cv:.1f}%",
+            "—" if pd.isna(r.pair_correlation) else f"{r.pair_correlation:.2f}",
+            f"±{100 * r.rel_half_width:.1f}%",
+            f"{r.machine_s_per_pair:.1f} s",
+            f"{r.minutes_to_target:.1f}",
+        ]
+        for r in summary.itertuples()
+    ]
+    return (
+        "# Replication designs compared\n\nSame cells, same machine, the same machine-time budget per group. Medians over each "
+        "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a duet "
+        "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for a 99% CI "
+        f"of ±{100 * target:.0f}% from the per-pair CV (Student-t).\n\n" + markdown_table(headers, rows)
+    )
 
 
 def agreement_markdown(per_ratio: pd.DataFrame, reference: str = "paired") -> str:
@@ -121,6 +173,8 @@ def agreement_markdown(per_ratio: pd.DataFrame, reference: str = "paired") -> st
             line.append(f"{100 * (mine.ratio / by[d].ratio - 1):+.1f}%" + ("" if overlap else " **apart**"))
         rows.append(line)
     headers = ["Ratio", *designs, *(f"{reference} vs {d}" for d in others)]
-    return (f"\n## Does pairing move the ratios?\n\nEach ratio with its 99% interval under every design; the last columns give "
-            f"the {reference} estimate's difference from each other design's, and mark intervals that do not overlap. "
-            f"{agree} of {total} comparisons overlap.\n\n" + markdown_table(headers, rows))
+    return (
+        f"\n## Does pairing move the ratios?\n\nEach ratio with its 99% interval under every design; the last columns give "
+        f"the {reference} estimate's difference from each other design's, and mark intervals that do not overlap. "
+        f"{agree} of {total} comparisons overlap.\n\n" + markdown_table(headers, rows)
+    )

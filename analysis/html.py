@@ -41,6 +41,10 @@ def render_html(markdown_text: str, base: pathlib.Path) -> str:
     """The whole page for a report whose relative image paths start at `base`."""
     body = markdown.markdown(markdown_text, extensions=["tables"], output_format="html")
     body = _IMG.sub(lambda m: _inline(m, base), body)
-    title = next((line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "JSON serializer lab report")
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
-            f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+    title = next(
+        (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "JSON serializer lab report"
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
+        f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )

@@ -26,7 +26,9 @@ class RunData:
     run: dict[str, Any]
     calibrations: list[dict[str, Any]]
     timeline: list[dict[str, Any]]
-    groups: list[dict[str, Any]]  # how each group stopped, per session (groups.jsonl; empty for runs made before it was recorded)
+    groups: list[
+        dict[str, Any]
+    ]  # how each group stopped, per session (groups.jsonl; empty for runs made before it was recorded)
 
 
 #: The error text of a row set aside by the analysis (it stays 'ok' in results.jsonl).
@@ -52,10 +54,20 @@ def load_run(directory: pathlib.Path) -> RunData:
     """Reads results.jsonl, environment.json and run.json; schema versions are checked by RunStore."""
     directory = directory.resolve()
     if not (directory / RESULTS_FILE).is_file():
-        raise HarnessError(f"no {RESULTS_FILE} in {directory}", "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell")
+        raise HarnessError(
+            f"no {RESULTS_FILE} in {directory}",
+            "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell",
+        )
     store = RunStore(directory)
     rows = set_aside(pd.DataFrame([row.to_dict() for row in store.rows().values()]))
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
     run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
-    return RunData(directory, rows, environment, run, store.json_lines(CALIBRATION_FILE), store.json_lines(TIMELINE_FILE),
-                   store.json_lines(GROUPS_FILE))
+    return RunData(
+        directory,
+        rows,
+        environment,
+        run,
+        store.json_lines(CALIBRATION_FILE),
+        store.json_lines(TIMELINE_FILE),
+        store.json_lines(GROUPS_FILE),
+    )

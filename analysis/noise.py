@@ -47,7 +47,9 @@ def cpu_hygiene_markdown(env: dict[str, Any]) -> list[str]:
     record = env.get("cpu_hygiene")
     if not record:
         return []
-    return [f"- {line}." for line in state_lines(record)] + [f"- Risk: {finding_text(f)}" for f in record.get("findings") or []]
+    return [f"- {line}." for line in state_lines(record)] + [
+        f"- Risk: {finding_text(f)}" for f in record.get("findings") or []
+    ]
 
 
 def set_aside_markdown(rows: pd.DataFrame) -> str:
@@ -55,47 +57,83 @@ def set_aside_markdown(rows: pd.DataFrame) -> str:
     aside = rows[rows["error"].fillna("").str.startswith(SET_ASIDE)] if "error" in rows else rows.iloc[0:0]
     processes = aside.drop_duplicates(["isa_requested", "experiment", "group", "runtime_requested", "round_index"])
     if processes.empty:
-        return ("- Warm-ups cut short (a process whose warm-up compiled under "
-                f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count in under {SHORT_WARMUP_FRACTION:.0%} of its median warm-up time, set aside): none.")
+        return (
+            "- Warm-ups cut short (a process whose warm-up compiled under "
+            f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count in under {SHORT_WARMUP_FRACTION:.0%} of its median warm-up time, set aside): none."
+        )
     where = processes.groupby(["experiment", "group", "isa_requested", "runtime_requested"]).size()
-    return (f"- Warm-ups cut short, set aside (kept in results.jsonl, left out of every ratio and mean; the stopping rule ran those "
-            f"groups on): {len(processes)} processes, their warm-up compiled under {SHORT_WARMUP_FRACTION:.0%} of the median JIT "
-            f"count of their cell's processes in under {SHORT_WARMUP_FRACTION:.0%} of its time, so their code had not finished tiering up — "
-            + "; ".join(f"{e}:{g} at {lvl} on {rt}: {n}" for (e, g, lvl, rt), n in where.items()) + ".")
+    return (
+        f"- Warm-ups cut short, set aside (kept in results.jsonl, left out of every ratio and mean; the stopping rule ran those "
+        f"groups on): {len(processes)} processes, their warm-up compiled under {SHORT_WARMUP_FRACTION:.0%} of the median JIT "
+        f"count of their cell's processes in under {SHORT_WARMUP_FRACTION:.0%} of its time, so their code had not finished tiering up — "
+        + "; ".join(f"{e}:{g} at {lvl} on {rt}: {n}" for (e, g, lvl, rt), n in where.items())
+        + "."
+    )
 
 
-def noise_markdown(rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[dict[str, Any]], env: dict[str, Any]) -> str:
+def noise_markdown(
+    rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[dict[str, Any]], env: dict[str, Any]
+) -> str:
     """The 'Noise' section: quantified, then the host's risks with their fixes."""
     lines = ["## Noise on this host\n"]
     measured = cells[cells["status"].isin(MEASURED)]
     spread = measured["between_process_cv"].dropna()
     within = measured["within_rel_ci99"].dropna()
     if not spread.empty:
-        lines.append(f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of variation of their "
-                     f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the iterations inside "
-                     f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, is the unit of "
-                     "replication.")
+        lines.append(
+            f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of variation of their "
+            f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the iterations inside "
+            f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, is the unit of "
+            "replication."
+        )
     drift = calibration_drift(calibrations)
     if not drift.empty:
         swings = drift.groupby("workload")["relative_to_first"].agg(lambda s: s.max() / s.min() - 1)
-        lines.append("- Calibration workloads (the same work each time; `sha256` stays in the core, `memory` misses every cache): "
-                     + "; ".join(f"{w} varied by up to {100 * s:.1f}%" for w, s in swings.items()) + " over the run (table below).")
+        lines.append(
+            "- Calibration workloads (the same work each time; `sha256` stays in the core, `memory` misses every cache): "
+            + "; ".join(f"{w} varied by up to {100 * s:.1f}%" for w, s in swings.items())
+            + " over the run (table below)."
+        )
     disturbed = disturbed_processes(rows)
     total = int(rows["status"].isin(MEASURED).sum())
     steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
-    lines.append(f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen by the "
-                 f"hypervisor): {len(disturbed)} of {total}." + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s."))
+    lines.append(
+        f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen by the "
+        f"hypervisor): {len(disturbed)} of {total}."
+        + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s.")
+    )
     lines.append(set_aside_markdown(rows))
     lines.extend(cpu_hygiene_markdown(env))
     for warning in env.get("warnings") or []:
         lines.append(f"- Risk: {warning}")
     text = "\n".join(lines) + "\n"
     if not drift.empty:
-        text += "\n" + markdown_table(["When", "CPU", "Workload", "Median per repetition", "Relative to the first", "CV of repetitions"],
-                                      [[r.label, r.cpuset, r.workload, f"{r.median_ms:.2f} ms", f"{r.relative_to_first:.3f}", f"{100 * r.cv:.1f}%"]
-                                       for r in drift.itertuples()])
+        text += "\n" + markdown_table(
+            ["When", "CPU", "Workload", "Median per repetition", "Relative to the first", "CV of repetitions"],
+            [
+                [
+                    r.label,
+                    r.cpuset,
+                    r.workload,
+                    f"{r.median_ms:.2f} ms",
+                    f"{r.relative_to_first:.3f}",
+                    f"{100 * r.cv:.1f}%",
+                ]
+                for r in drift.itertuples()
+            ],
+        )
     if not disturbed.empty:
-        text += "\n" + markdown_table(["Disturbed process", "Round", "Other work + steal", "Involuntary context switches", "Log"],
-                                      [[r.cell_id, r.round_index, f"{100 * r.interference:.0f}% of {r.duration_s:.1f} s",
-                                        r.involuntary_context_switches, f"`{r.log_path}`"] for r in disturbed.itertuples()])
+        text += "\n" + markdown_table(
+            ["Disturbed process", "Round", "Other work + steal", "Involuntary context switches", "Log"],
+            [
+                [
+                    r.cell_id,
+                    r.round_index,
+                    f"{100 * r.interference:.0f}% of {r.duration_s:.1f} s",
+                    r.involuntary_context_switches,
+                    f"`{r.log_path}`",
+                ]
+                for r in disturbed.itertuples()
+            ],
+        )
     return text

@@ -20,31 +20,59 @@ def budget_stopped(groups: list[dict[str, Any]]) -> set[tuple[str, str, str, str
     return {key for key, state in last.items() if state == BUDGET}
 
 
-def group_precision(cells: pd.DataFrame, target: float | None, budget: set[tuple[str, str, str, str]] = frozenset()) -> pd.DataFrame:
+def group_precision(
+    cells: pd.DataFrame, target: float | None, budget: set[tuple[str, str, str, str]] = frozenset()
+) -> pd.DataFrame:
     """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state. A group in
     `budget` that had not reached the target is 'budget': the run's time budget stopped it, not its own cap."""
-    comparable = cells[cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]]
+    comparable = cells[
+        cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]
+    ]
     out = []
-    for (level, experiment, group, runtime), g in cells[cells["status"].isin(MEASURED)].groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
-        mine = comparable[(comparable["isa_requested"] == level) & (comparable["experiment"] == experiment) & (comparable["group"] == group)
-                          & (comparable["runtime_requested"] == runtime)]
+    for (level, experiment, group, runtime), g in cells[cells["status"].isin(MEASURED)].groupby(
+        ["isa_requested", "experiment", "group", "runtime_requested"], sort=False
+    ):
+        mine = comparable[
+            (comparable["isa_requested"] == level)
+            & (comparable["experiment"] == experiment)
+            & (comparable["group"] == group)
+            & (comparable["runtime_requested"] == runtime)
+        ]
         widest = mine["ratio_rel_ci99"].max() if not mine.empty else None
         if target is None or mine.empty:
             state = "fixed rounds" if not mine.empty else "nothing to compare"
         else:
-            state = "precise" if pd.notna(widest) and widest <= target else BUDGET if (level, experiment, group, runtime) in budget else "imprecise"
+            state = (
+                "precise"
+                if pd.notna(widest) and widest <= target
+                else BUDGET
+                if (level, experiment, group, runtime) in budget
+                else "imprecise"
+            )
         aa = mine[mine["benchmark"].map(is_aa_copy)]
-        out.append({"isa_level": level, "runtime": runtime, "experiment": experiment, "group": group, "processes_per_cell": int(g["replicates"].max()),
-                    "design": "/".join(sorted(set(g["design"].dropna()))) if "design" in g else None,
-                    "widest_ratio_rel_ci99": widest, "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
-                    "aa_ratio": aa["ratio"].iloc[0] if not aa.empty else None,
-                    "aa_lower": aa["ratio_ci99_lower"].iloc[0] if not aa.empty else None,
-                    "aa_upper": aa["ratio_ci99_upper"].iloc[0] if not aa.empty else None,
-                    "machine_s": float(g["duration_s"].sum()), "state": state})
+        out.append(
+            {
+                "isa_level": level,
+                "runtime": runtime,
+                "experiment": experiment,
+                "group": group,
+                "processes_per_cell": int(g["replicates"].max()),
+                "design": "/".join(sorted(set(g["design"].dropna()))) if "design" in g else None,
+                "widest_ratio_rel_ci99": widest,
+                "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
+                "aa_ratio": aa["ratio"].iloc[0] if not aa.empty else None,
+                "aa_lower": aa["ratio_ci99_lower"].iloc[0] if not aa.empty else None,
+                "aa_upper": aa["ratio_ci99_upper"].iloc[0] if not aa.empty else None,
+                "machine_s": float(g["duration_s"].sum()),
+                "state": state,
+            }
+        )
     return pd.DataFrame(out)
 
 
-def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[dict[str, Any]] = (), rows: pd.DataFrame | None = None) -> str:
+def precision_markdown(
+    cells: pd.DataFrame, run: dict[str, Any], groups: list[dict[str, Any]] = (), rows: pd.DataFrame | None = None
+) -> str:
     """The 'Precision' section: each group against the stopping rule's target, then the groups wider than
     WIDE_RATIO_CI with the cause of their spread (when the rows are given)."""
     target = (run.get("stopping") or {}).get("target_rel_ci")
@@ -53,30 +81,70 @@ def precision_markdown(cells: pd.DataFrame, run: dict[str, Any], groups: list[di
         return ""
     imprecise = int((table["state"] == "imprecise").sum())
     short = int((table["state"] == BUDGET).sum())
-    goal = f"target: every ratio within ±{100 * target:.2g}% (99% CI)" if target else "fixed number of rounds, no precision target"
+    goal = (
+        f"target: every ratio within ±{100 * target:.2g}% (99% CI)"
+        if target
+        else "fixed number of rounds, no precision target"
+    )
     text = f"## Precision\n\nPer group ({goal}); {imprecise} of {len(table)} groups stopped at a cap before reaching it"
     budget = run.get("budget")
     if budget:
-        text += (f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at least "
-                 f"{budget['floor_rounds']} rounds each)")
+        text += (
+            f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at least "
+            f"{budget['floor_rounds']} rounds each)"
+        )
     text += ".\n\n"
 
     def pct(v) -> str:
         return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
+
     aa = table[table["aa_ratio"].notna()]
     if not aa.empty:
         outside = aa[(aa["aa_lower"] > 1) | (aa["aa_upper"] < 1)]
-        text += (f"Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the baseline ran "
-                 f"as one more member of every process; its ratio to the baseline must be 1 within its interval. "
-                 f"{len(aa) - len(outside)} of {len(aa)} A/A ratios contain 1"
-                 + (f"; **{len(outside)} do not** ({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})" if len(outside) else "")
-                 + f"; median |A/A − 1| {100 * (aa['aa_ratio'] - 1).abs().median():.2f}%.\n\n")
-    return text + markdown_table(["ISA level (· runtime)", "Experiment", "Group", "Design", "Processes per cell", "Widest ratio CI", "Median ratio CI", "A/A ratio [99% CI]",
-                                  "Machine time", "State"],
-                                 [[r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"), r.experiment, r.group, r.design or "—",
-                                   r.processes_per_cell, pct(r.widest_ratio_rel_ci99), pct(r.median_ratio_rel_ci99), aa_text(r),
-                                   f"{r.machine_s:.0f} s", f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state]
-                                  for r in table.itertuples()]) + ("\n\n" + wide_groups_markdown(rows, cells) if rows is not None else "")
+        text += (
+            f"Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the baseline ran "
+            f"as one more member of every process; its ratio to the baseline must be 1 within its interval. "
+            f"{len(aa) - len(outside)} of {len(aa)} A/A ratios contain 1"
+            + (
+                f"; **{len(outside)} do not** ({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})"
+                if len(outside)
+                else ""
+            )
+            + f"; median |A/A − 1| {100 * (aa['aa_ratio'] - 1).abs().median():.2f}%.\n\n"
+        )
+    return (
+        text
+        + markdown_table(
+            [
+                "ISA level (· runtime)",
+                "Experiment",
+                "Group",
+                "Design",
+                "Processes per cell",
+                "Widest ratio CI",
+                "Median ratio CI",
+                "A/A ratio [99% CI]",
+                "Machine time",
+                "State",
+            ],
+            [
+                [
+                    r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"),
+                    r.experiment,
+                    r.group,
+                    r.design or "—",
+                    r.processes_per_cell,
+                    pct(r.widest_ratio_rel_ci99),
+                    pct(r.median_ratio_rel_ci99),
+                    aa_text(r),
+                    f"{r.machine_s:.0f} s",
+                    f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state,
+                ]
+                for r in table.itertuples()
+            ],
+        )
+        + ("\n\n" + wide_groups_markdown(rows, cells) if rows is not None else "")
+    )
 
 
 def aa_text(r) -> str:

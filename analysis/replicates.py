@@ -21,18 +21,26 @@ __all__ = ["MEASURED", "replicate_statistics", "noise_statistics", "summarize_ce
 
 def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:
     """time_ns: the mean over processes of each one's REPLICATE_STATISTIC, with its 99% CI and spread; mean_ns: the mean
-    of the processes' BenchmarkDotNet means (for reference: what the write-ups printed); min/max/median over their own."""
+    of the processes' BenchmarkDotNet means (for reference: what the write-ups printed); min/max/median over their own.
+    """
     values = measured[REPLICATE_STATISTIC].astype(float)
     interval = mean_interval(values.tolist())
     center = interval.estimate
     spread = values.std(ddof=1) / center if len(measured) > 1 else None
     within = (measured["ci99_half_width_ns"] / measured["mean_ns"]).median()
     return {
-        "replicates": interval.n, "n": int(measured["n"].sum()), "time_ns": center, "mean_ns": float(measured["mean_ns"].mean()),
-        "stddev_ns": None if spread is None else spread * center, "between_process_cv": spread,
+        "replicates": interval.n,
+        "n": int(measured["n"].sum()),
+        "time_ns": center,
+        "mean_ns": float(measured["mean_ns"].mean()),
+        "stddev_ns": None if spread is None else spread * center,
+        "between_process_cv": spread,
         "median_ns": float(measured["median_ns"].median()),
-        "min_ns": float(measured["min_ns"].min()), "max_ns": float(measured["max_ns"].max()),
-        "ci99_half_width_ns": interval.half_width, "ci99_lower_ns": interval.lower, "ci99_upper_ns": interval.upper,
+        "min_ns": float(measured["min_ns"].min()),
+        "max_ns": float(measured["max_ns"].max()),
+        "ci99_half_width_ns": interval.half_width,
+        "ci99_lower_ns": interval.lower,
+        "ci99_upper_ns": interval.upper,
         "within_rel_ci99": None if pd.isna(within) else float(within),
     }
 
@@ -43,7 +51,9 @@ def noise_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:
     return {
         "interference_max": max(shares) if shares else None,
         "steal_ms_total": measured["steal_ms"].sum(min_count=1) if "steal_ms" in measured else None,
-        "involuntary_context_switches_max": measured["involuntary_context_switches"].max() if "involuntary_context_switches" in measured else None,
+        "involuntary_context_switches_max": measured["involuntary_context_switches"].max()
+        if "involuntary_context_switches" in measured
+        else None,
     }
 
 

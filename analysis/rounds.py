@@ -39,18 +39,32 @@ def _process_costs(run: RunData, rows: pd.DataFrame) -> dict[str, dict[str, floa
         info = json.loads((run.directory / folder / "process.json").read_text())
         rounds = len(g["burst_ns"].iloc[0])
         per_round_ms = info["bursts_ms"] + info["collections_between_bursts_ms"] + info.get("fresh_inputs_ms", 0.0)
-        out[folder] = {"wall_s": float(g["duration_s"].sum()), "rounds": rounds, "round_s": per_round_ms / rounds / 1e3,
-                       "bursts_s": info["bursts_ms"] / 1e3}
+        out[folder] = {
+            "wall_s": float(g["duration_s"].sum()),
+            "rounds": rounds,
+            "round_s": per_round_ms / rounds / 1e3,
+            "bursts_s": info["bursts_ms"] / 1e3,
+        }
     return out
 
 
 def _with_joint_counts(directory: pathlib.Path, rows: pd.DataFrame) -> pd.DataFrame:
     """Rows normalized before they carried their warm-up's JIT count get it from their process.json."""
-    missing = rows["prewarm_compilations"].isna() if "prewarm_compilations" in rows else pd.Series(True, index=rows.index, dtype=bool)
-    counts = {folder: json.loads((directory / folder / "process.json").read_text()).get("joint_prewarm_compilations")
-              for folder in set(rows.loc[missing, "process"])}
-    rows["prewarm_compilations"] = [counts.get(p) if m else c for p, m, c in
-                                    zip(rows["process"], missing, rows.get("prewarm_compilations", pd.Series(None, index=rows.index, dtype=object)))]
+    missing = (
+        rows["prewarm_compilations"].isna()
+        if "prewarm_compilations" in rows
+        else pd.Series(True, index=rows.index, dtype=bool)
+    )
+    counts = {
+        folder: json.loads((directory / folder / "process.json").read_text()).get("joint_prewarm_compilations")
+        for folder in set(rows.loc[missing, "process"])
+    }
+    rows["prewarm_compilations"] = [
+        counts.get(p) if m else c
+        for p, m, c in zip(
+            rows["process"], missing, rows.get("prewarm_compilations", pd.Series(None, index=rows.index, dtype=object))
+        )
+    ]
     return rows
 
 
@@ -67,22 +81,42 @@ def rounds_table(run: RunData, default_rounds: int = DEFAULT_ROUNDS) -> pd.DataF
     rows = rows[rows["status"].isin(MEASURED)]
     costs = _process_costs(run, rows)
     out = []
-    for (level, experiment, group, runtime), g in rows.groupby(["isa_requested", "experiment", "group", "runtime_requested"], sort=False):
+    for (level, experiment, group, runtime), g in rows.groupby(
+        ["isa_requested", "experiment", "group", "runtime_requested"], sort=False
+    ):
         baseline = g["baseline"].iloc[0]
         processes = sorted(set(g["process"]))
         rounds = min(int(costs[p]["rounds"]) for p in processes)
         grid = [r for r in ROUND_GRID if r <= rounds]
-        cost = {r: float(np.mean([costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"] for p in processes])) for r in grid}
-        share = {r: float(np.mean([costs[p]["bursts_s"] * r / costs[p]["rounds"] / (costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"])
-                                   for p in processes])) for r in grid}
+        cost = {
+            r: float(np.mean([costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"] for p in processes]))
+            for r in grid
+        }
+        share = {
+            r: float(
+                np.mean(
+                    [
+                        costs[p]["bursts_s"]
+                        * r
+                        / costs[p]["rounds"]
+                        / (costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"])
+                        for p in processes
+                    ]
+                )
+            )
+            for r in grid
+        }
         reference_r = min(default_rounds, rounds)
         budget_s = len(processes) * cost[reference_r] if reference_r in cost else len(processes) * cost[grid[-1]]
         by_process = {(b.benchmark, b.process): list(b.burst_ns) for b in g.itertuples()}
         for benchmark in dict.fromkeys(g["benchmark"]):
             if benchmark == baseline:
                 continue
-            pairs = [(by_process[(benchmark, p)], by_process[(baseline, p)]) for p in processes
-                     if (benchmark, p) in by_process and (baseline, p) in by_process]
+            pairs = [
+                (by_process[(benchmark, p)], by_process[(baseline, p)])
+                for p in processes
+                if (benchmark, p) in by_process and (baseline, p) in by_process
+            ]
             if len(pairs) < 3:
                 continue
             for r in grid:
@@ -90,38 +124,88 @@ def rounds_table(run: RunData, default_rounds: int = DEFAULT_ROUNDS) -> pd.DataF
                 sd = float(np.std(logs, ddof=1))
                 n = budget_s / cost[r]
                 half = math.expm1(t_quantile(max(2, int(round(n)))) * sd / math.sqrt(n)) if n >= 2 else float("nan")
-                out.append({"run_id": run.run.get("run_id"), "group": f"{experiment}:{group}@{level}/{runtime}", "benchmark": benchmark,
-                            "aa": is_aa_copy(benchmark), "rounds": r, "processes_measured": len(pairs), "log_sd": sd,
-                            "ratio": float(math.exp(np.mean(logs))), "process_s": cost[r], "measured_share": share[r],
-                            "budget_s": budget_s, "processes_in_budget": n, "rel_half_width": half})
+                out.append(
+                    {
+                        "run_id": run.run.get("run_id"),
+                        "group": f"{experiment}:{group}@{level}/{runtime}",
+                        "benchmark": benchmark,
+                        "aa": is_aa_copy(benchmark),
+                        "rounds": r,
+                        "processes_measured": len(pairs),
+                        "log_sd": sd,
+                        "ratio": float(math.exp(np.mean(logs))),
+                        "process_s": cost[r],
+                        "measured_share": share[r],
+                        "budget_s": budget_s,
+                        "processes_in_budget": n,
+                        "rel_half_width": half,
+                    }
+                )
     return pd.DataFrame(out)
 
 
 def rounds_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per group and r: medians over the group's ratios (A/A copies apart)."""
     real = table[~table["aa"]]
-    return real.groupby(["group", "rounds"], sort=False).agg(
-        ratios=("benchmark", "count"), log_sd=("log_sd", "median"), process_s=("process_s", "first"),
-        measured_share=("measured_share", "first"), processes_in_budget=("processes_in_budget", "first"),
-        rel_half_width=("rel_half_width", "median"), worst_half_width=("rel_half_width", "max")).reset_index()
+    return (
+        real.groupby(["group", "rounds"], sort=False)
+        .agg(
+            ratios=("benchmark", "count"),
+            log_sd=("log_sd", "median"),
+            process_s=("process_s", "first"),
+            measured_share=("measured_share", "first"),
+            processes_in_budget=("processes_in_budget", "first"),
+            rel_half_width=("rel_half_width", "median"),
+            worst_half_width=("rel_half_width", "max"),
+        )
+        .reset_index()
+    )
 
 
 def rounds_markdown(summary: pd.DataFrame, run_id: str, default_rounds: int = DEFAULT_ROUNDS) -> str:
     """The table with its reading: per group, the r that reaches the narrowest median interval at equal machine time."""
-    lines = [f"# Rounds per paired process (run {run_id})\n",
-             "Every shorter process is a prefix of the run's long ones. Per group and rounds per process r: the spread of the "
-             "per-process ratio across processes (log sd, median over the group's ratios; A/A copies apart), the machine time one "
-             f"process costs, the share of it in measured bursts, and the 99% half-width a group reaches when it spends what its "
-             f"processes cost at r = {default_rounds} (the default), n = budget / process time.\n"]
-    headers = ["Group", "Rounds", "Ratios", "Per-process log sd", "Process time", "Measured share", "Processes in budget",
-               "Median half-width", "Worst half-width"]
-    rows = [[r.group, r.rounds, r.ratios, f"{100 * r.log_sd:.2f}%", f"{r.process_s:.1f} s", f"{100 * r.measured_share:.0f}%",
-             f"{r.processes_in_budget:.1f}", f"±{100 * r.rel_half_width:.2f}%", f"±{100 * r.worst_half_width:.2f}%"]
-            for r in summary.itertuples()]
+    lines = [
+        f"# Rounds per paired process (run {run_id})\n",
+        "Every shorter process is a prefix of the run's long ones. Per group and rounds per process r: the spread of the "
+        "per-process ratio across processes (log sd, median over the group's ratios; A/A copies apart), the machine time one "
+        f"process costs, the share of it in measured bursts, and the 99% half-width a group reaches when it spends what its "
+        f"processes cost at r = {default_rounds} (the default), n = budget / process time.\n",
+    ]
+    headers = [
+        "Group",
+        "Rounds",
+        "Ratios",
+        "Per-process log sd",
+        "Process time",
+        "Measured share",
+        "Processes in budget",
+        "Median half-width",
+        "Worst half-width",
+    ]
+    rows = [
+        [
+            r.group,
+            r.rounds,
+            r.ratios,
+            f"{100 * r.log_sd:.2f}%",
+            f"{r.process_s:.1f} s",
+            f"{100 * r.measured_share:.0f}%",
+            f"{r.processes_in_budget:.1f}",
+            f"±{100 * r.rel_half_width:.2f}%",
+            f"±{100 * r.worst_half_width:.2f}%",
+        ]
+        for r in summary.itertuples()
+    ]
     lines.append(markdown_table(headers, rows))
     best = summary.loc[summary.groupby("group", sort=False)["rel_half_width"].idxmin()]
-    lines.append("\nNarrowest median half-width at equal machine time: " + "; ".join(
-        f"{r.group}: r = {r.rounds} (±{100 * r.rel_half_width:.2f}%, measured share {100 * r.measured_share:.0f}%)" for r in best.itertuples()) + ".\n")
+    lines.append(
+        "\nNarrowest median half-width at equal machine time: "
+        + "; ".join(
+            f"{r.group}: r = {r.rounds} (±{100 * r.rel_half_width:.2f}%, measured share {100 * r.measured_share:.0f}%)"
+            for r in best.itertuples()
+        )
+        + ".\n"
+    )
     return "\n".join(lines)
 
 
@@ -129,8 +213,10 @@ def write_rounds(run: RunData, out: pathlib.Path) -> pathlib.Path:
     """rounds.md and rounds.csv (one row per ratio and r) in `out`; returns the markdown's path."""
     table = rounds_table(run)
     if table.empty:
-        raise HarnessError(f"run {run.directory} has no paired processes with three or more replicates of a ratio",
-                           "run the rounds profile first: python3 -m harness run --profile rounds")
+        raise HarnessError(
+            f"run {run.directory} has no paired processes with three or more replicates of a ratio",
+            "run the rounds profile first: python3 -m harness run --profile rounds",
+        )
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "rounds.csv", index=False)
     path = out / "rounds.md"

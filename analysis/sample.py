@@ -41,11 +41,15 @@ def write_sample(run_dir: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
         if table.name not in LEFT_OUT_TABLES:
             shutil.copy2(table, out / "tables" / table.name)
     env = json.loads((run_dir / "environment.json").read_text())
-    commit = f"{env.get('git_commit') or 'not recorded'}" + (" with uncommitted changes" if env.get("git_dirty") else "")
+    commit = f"{env.get('git_commit') or 'not recorded'}" + (
+        " with uncommitted changes" if env.get("git_dirty") else ""
+    )
     sample = out / "SAMPLE.md"
-    sample.write_text(f"# Sample report\n\nThe report of run `{run_dir.resolve().name}`, measured at commit `{commit}` on "
-                      f"{env.get('cpu_model', 'an unrecorded CPU')} ({env.get('logical_cpus', '?')} logical CPUs, "
-                      f"backend {env.get('backend', '?')}), copied by `just sample-report`: [report.md](report.md). "
-                      "Charts are PNG with a 256-colour palette; report.html, the SVG charts and the per-process table "
-                      "(rounds.csv) are left out to keep the sample small (the run folder has them).\n")
+    sample.write_text(
+        f"# Sample report\n\nThe report of run `{run_dir.resolve().name}`, measured at commit `{commit}` on "
+        f"{env.get('cpu_model', 'an unrecorded CPU')} ({env.get('logical_cpus', '?')} logical CPUs, "
+        f"backend {env.get('backend', '?')}), copied by `just sample-report`: [report.md](report.md). "
+        "Charts are PNG with a 256-colour palette; report.html, the SVG charts and the per-process table "
+        "(rounds.csv) are left out to keep the sample small (the run folder has them).\n"
+    )
     return sample

@@ -22,9 +22,18 @@ from typing import Any
 from harness.errors import MissingToolError
 
 #: Flags for a quiet, offline, root-safe headless Chromium (the machine has no network but loopback).
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--remote-debugging-pipe", "--hide-scrollbars"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-pipe",
+    "--hide-scrollbars",
+]
 
 #: Counts <img> elements that are not complete or decoded to zero width.
 _BROKEN_IMAGES = "Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).length"
@@ -58,7 +67,9 @@ class _Pipe:
         self.events: list[dict[str, Any]] = []
         self.session: str | None = None
 
-    def send(self, method: str, params: dict | None = None, session: bool = True, timeout_s: float = 120) -> dict[str, Any]:
+    def send(
+        self, method: str, params: dict | None = None, session: bool = True, timeout_s: float = 120
+    ) -> dict[str, Any]:
         self._id += 1
         message = {"id": self._id, "method": method, "params": params or {}}
         if session and self.session:
@@ -105,6 +116,7 @@ def check_page(page: pathlib.Path, width: int = 1280, timeout_s: float = 120) ->
     from_browser_r, from_browser_w = os.pipe()
     # Chromium's helper processes can still be writing to the profile for a moment after it is killed.
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+
         def child_fds() -> None:
             # Chromium reads commands on fd 3 and writes replies on fd 4; copy first, so neither end is overwritten.
             commands, replies = os.dup(to_browser_r), os.dup(from_browser_w)
@@ -112,9 +124,15 @@ def check_page(page: pathlib.Path, width: int = 1280, timeout_s: float = 120) ->
             os.dup2(replies, 4)
 
         # close_fds=False: subprocess would close fds 3 and 4 after preexec_fn has placed them.
-        proc = subprocess.Popen([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                close_fds=False, preexec_fn=child_fds, start_new_session=True)
+        proc = subprocess.Popen(
+            [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=False,
+            preexec_fn=child_fds,
+            start_new_session=True,
+        )
         os.close(to_browser_r)
         os.close(from_browser_w)
         pipe = _Pipe(proc, to_browser_w, from_browser_r)
@@ -140,16 +158,30 @@ def _inspect(pipe: _Pipe, url: str, width: int, timeout_s: float) -> PageCheck:
     pipe.session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
     for domain in ("Page", "Runtime", "Log"):
         pipe.send(f"{domain}.enable")
-    pipe.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    pipe.send(
+        "Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    )
     pipe.send("Page.navigate", {"url": url})
     pipe.wait_for("Page.loadEventFired", timeout_s)
     result = PageCheck()
-    result.images = pipe.send("Runtime.evaluate", {"expression": "document.images.length", "returnByValue": True})["result"]["value"]
-    result.broken_images = pipe.send("Runtime.evaluate", {"expression": _BROKEN_IMAGES, "returnByValue": True})["result"]["value"]
-    height = pipe.send("Runtime.evaluate", {"expression": "document.documentElement.scrollHeight", "returnByValue": True})["result"]["value"]
-    shot = pipe.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                "clip": {"x": 0, "y": 0, "width": width, "height": min(int(height), 16000), "scale": 1}},
-                     timeout_s=timeout_s)
+    result.images = pipe.send("Runtime.evaluate", {"expression": "document.images.length", "returnByValue": True})[
+        "result"
+    ]["value"]
+    result.broken_images = pipe.send("Runtime.evaluate", {"expression": _BROKEN_IMAGES, "returnByValue": True})[
+        "result"
+    ]["value"]
+    height = pipe.send(
+        "Runtime.evaluate", {"expression": "document.documentElement.scrollHeight", "returnByValue": True}
+    )["result"]["value"]
+    shot = pipe.send(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": min(int(height), 16000), "scale": 1},
+        },
+        timeout_s=timeout_s,
+    )
     result.screenshot_png = base64.b64decode(shot["data"])
     result.console_errors = _errors(pipe.events)
     return result

@@ -41,14 +41,18 @@ class Spread:
         """The cause in one sentence."""
         if self.between is None:
             return f"only {self.processes} process(es) with both sides measured"
-        spread = f"per-process ratios of {self.benchmark} spread {100 * self.between:.1f}% over {self.processes} processes"
+        spread = (
+            f"per-process ratios of {self.benchmark} spread {100 * self.between:.1f}% over {self.processes} processes"
+        )
         if self.within is None:
             return f"{spread}: a {design} design, each side in processes of its own, so process-to-process differences enter the ratio"
         if self.between > 2 * self.within:
             text = f"processes disagree: {spread} while each process knew its own ratio to ±{100 * self.within:.1f}%"
             if self.aa_between is not None and self.aa_between >= self.between / 2:
-                text += (f"; the baseline's A/A copy spreads {100 * self.aa_between:.1f}% the same way, so the cause is fixed per process "
-                         "in how it runs the baseline's own code and data (placement in memory, JIT decisions), not the comparison")
+                text += (
+                    f"; the baseline's A/A copy spreads {100 * self.aa_between:.1f}% the same way, so the cause is fixed per process "
+                    "in how it runs the baseline's own code and data (placement in memory, JIT decisions), not the comparison"
+                )
             return text
         calls = f" ({self.calls_per_burst:.0f} calls per burst)" if self.calls_per_burst else ""
         return f"noisy bursts: each process knew its own ratio only to ±{100 * self.within:.1f}%{calls}, and {spread}"
@@ -74,15 +78,28 @@ def ratio_spread(rows: pd.DataFrame, benchmark: str, baseline: str) -> Spread:
                 within.append(MEDIAN_EFFICIENCY * sd / math.sqrt(len(v.bursts)))
     aa = [replicate_of(r, r.median_ns) for r in rows[rows["benchmark"] == baseline + AA_SUFFIX].itertuples()]
     aa_between = _log_sd(paired_ratios(aa, theirs)) if aa else None
-    calls = rows.loc[rows["benchmark"] == benchmark, "invocation_count"].median() if "invocation_count" in rows else None
-    return Spread(benchmark, len(ratios), _log_sd(ratios), statistics.median(within) if within else None, aa_between,
-                  None if calls is None or pd.isna(calls) else float(calls))
+    calls = (
+        rows.loc[rows["benchmark"] == benchmark, "invocation_count"].median() if "invocation_count" in rows else None
+    )
+    return Spread(
+        benchmark,
+        len(ratios),
+        _log_sd(ratios),
+        statistics.median(within) if within else None,
+        aa_between,
+        None if calls is None or pd.isna(calls) else float(calls),
+    )
 
 
 def wide_groups(rows: pd.DataFrame, cells: pd.DataFrame, limit: float = WIDE_RATIO_CI) -> list[tuple[str, str]]:
     """(group label, reason) for each group whose widest ratio CI exceeds `limit`, widest first."""
-    comparable = cells[cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]
-                       & ~cells["benchmark"].str.endswith(AA_SUFFIX) & (cells["ratio_rel_ci99"] > limit)]
+    comparable = cells[
+        cells["status"].isin(MEASURED)
+        & (cells["benchmark"] != cells["baseline"])
+        & ~cells["comparison_void"]
+        & ~cells["benchmark"].str.endswith(AA_SUFFIX)
+        & (cells["ratio_rel_ci99"] > limit)
+    ]
     measured = rows[rows["status"].isin(MEASURED)]
     keys = ["isa_requested", "experiment", "group", "runtime_requested"]
     out = []
@@ -103,5 +120,8 @@ def wide_groups_markdown(rows: pd.DataFrame, cells: pd.DataFrame, limit: float =
     wide = wide_groups(rows, cells, limit)
     if not wide:
         return ""
-    return (f"Groups with a ratio wider than ±{100 * limit:.0f}% ({len(wide)}), and why (from this run's rows; the widest ratio of each):\n\n"
-            + "\n".join(f"- {label}: {reason}." for label, reason in wide) + "\n\n")
+    return (
+        f"Groups with a ratio wider than ±{100 * limit:.0f}% ({len(wide)}), and why (from this run's rows; the widest ratio of each):\n\n"
+        + "\n".join(f"- {label}: {reason}." for label, reason in wide)
+        + "\n\n"
+    )

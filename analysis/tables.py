@@ -14,8 +14,10 @@ from harness.experiments import Experiment
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     """A GitHub-flavoured markdown table; pipes in cells are escaped."""
+
     def clean(text: str) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
+
     lines = ["| " + " | ".join(clean(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(clean(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
@@ -74,7 +76,11 @@ def _cell_text(row: pd.Series) -> str:
     void = " VOID" if row["comparison_void"] else ""
     ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])
     disturbed = row.get("interference_max")
-    flag = f" ⚡ disturbed ({100 * disturbed:.0f}%)" if disturbed is not None and not pd.isna(disturbed) and disturbed > INTERFERENCE_THRESHOLD else ""
+    flag = (
+        f" ⚡ disturbed ({100 * disturbed:.0f}%)"
+        if disturbed is not None and not pd.isna(disturbed) and disturbed > INTERFERENCE_THRESHOLD
+        else ""
+    )
     return f"{format_ns(row['time_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])}){flag}"
 
 
@@ -91,16 +97,32 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
                 continue
             by_level = {r["setting"]: r for _, r in mine.iterrows()}
             first = mine.sort_values("setting_rank").iloc[0]
-            verified = {"passed": "yes", "failed": "**NO** — " + str(first["verification_message"])}.get(first["verification_status"], "—")
+            verified = {"passed": "yes", "failed": "**NO** — " + str(first["verification_message"])}.get(
+                first["verification_status"], "—"
+            )
             allocated = "—" if pd.isna(first["allocated_bytes_per_op"]) else f"{first['allocated_bytes_per_op']:,.0f} B"
-            name = bench.id + (" (baseline)" if bench.id == group.baseline else "") + (" ⚠" if first["verification_status"] == "failed" else "")
-            rows.append([name, bench.variant, f"{bench.dataset} ({first['payload_form'] or '—'})", verified, allocated,
-                         *[_cell_text(by_level[level]) if level in by_level else "—" for level in levels]])
+            name = (
+                bench.id
+                + (" (baseline)" if bench.id == group.baseline else "")
+                + (" ⚠" if first["verification_status"] == "failed" else "")
+            )
+            rows.append(
+                [
+                    name,
+                    bench.variant,
+                    f"{bench.dataset} ({first['payload_form'] or '—'})",
+                    verified,
+                    allocated,
+                    *[_cell_text(by_level[level]) if level in by_level else "—" for level in levels],
+                ]
+            )
         if not rows:
             continue
-        parts.append(f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: time per operation (mean over its n processes of each one's median iteration) ±99% CI half-width "
-                     "processes (ratio to the baseline at the same ISA level ±99% CI half-width over paired processes).\n\n"
-                     + markdown_table(headers, rows))
+        parts.append(
+            f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: time per operation (mean over its n processes of each one's median iteration) ±99% CI half-width "
+            "processes (ratio to the baseline at the same ISA level ±99% CI half-width over paired processes).\n\n"
+            + markdown_table(headers, rows)
+        )
     return "\n".join(parts)
 
 
@@ -108,14 +130,33 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
     """The primary verdict of every claim (at the ISA level matching the published CPU); allocation rows carry their
     byte verdict beside the ratio verdict."""
     primary = verdicts[verdicts["primary"]]
-    headers = ["Scenario", "Published variant", "Metric", "Published ratio", "Measured ratio [99% CI]", "ISA level (· runtime)", "Verdict",
-               "Allocated/op: published → measured", "Published on"]
-    rows = [[r["scenario"], r["published_variant"], r["metric"],
-             ("—" if _missing(r["published_ratio"]) else f"{r['published_ratio']:.2f}×") + f" ({r['ratio_source']})",
-             format_interval(r["measured_ratio"], r["measured_ratio_lower"], r["measured_ratio_upper"]) if r["metric"] == "time"
-             else format_ratio(r["measured_ratio"]), r["isa_level"] + ("" if r.get("runtime", "—") in ("—", "default") else f" · {r['runtime']}"),
-             f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""), bytes_text(r), r["published_runtime"]]
-            for _, r in primary.iterrows()]
+    headers = [
+        "Scenario",
+        "Published variant",
+        "Metric",
+        "Published ratio",
+        "Measured ratio [99% CI]",
+        "ISA level (· runtime)",
+        "Verdict",
+        "Allocated/op: published → measured",
+        "Published on",
+    ]
+    rows = [
+        [
+            r["scenario"],
+            r["published_variant"],
+            r["metric"],
+            ("—" if _missing(r["published_ratio"]) else f"{r['published_ratio']:.2f}×") + f" ({r['ratio_source']})",
+            format_interval(r["measured_ratio"], r["measured_ratio_lower"], r["measured_ratio_upper"])
+            if r["metric"] == "time"
+            else format_ratio(r["measured_ratio"]),
+            r["isa_level"] + ("" if r.get("runtime", "—") in ("—", "default") else f" · {r['runtime']}"),
+            f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""),
+            bytes_text(r),
+            r["published_runtime"],
+        ]
+        for _, r in primary.iterrows()
+    ]
     return markdown_table(headers, rows)
 
 

@@ -51,8 +51,10 @@ def account(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> TimeAccount |
     sessions = sum(p["seconds"] for p in timeline if p["phase"] == "session")
     if sessions <= 0 or rows.empty:
         return None
-    parts: dict[str, float] = {"build, lab probes, ISA checks": sum(p["seconds"] for p in timeline if p["phase"] == "prepare"),
-                               "calibration workloads": sum(p["seconds"] for p in timeline if p["phase"] == "calibration")}
+    parts: dict[str, float] = {
+        "build, lab probes, ISA checks": sum(p["seconds"] for p in timeline if p["phase"] == "prepare"),
+        "calibration workloads": sum(p["seconds"] for p in timeline if p["phase"] == "calibration"),
+    }
     measured = rows[rows["status"].isin(MEASURED)]
     unmeasured = rows[~rows["status"].isin(MEASURED)]
     inside = 0.0
@@ -60,11 +62,16 @@ def account(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> TimeAccount |
         seconds = float(measured[column].fillna(0).sum()) / 1000 if column in measured else 0.0
         parts[label] = seconds
         inside += seconds
-    bdn_stages = sum(float(measured[c].fillna(0).sum()) for c, _ in PROCESS_PARTS if c.startswith("bdn_") and c in measured) / 1000
+    bdn_stages = (
+        sum(float(measured[c].fillna(0).sum()) for c, _ in PROCESS_PARTS if c.startswith("bdn_") and c in measured)
+        / 1000
+    )
     bdn_run = float(measured["bdn_run_ms"].fillna(0).sum()) / 1000 if "bdn_run_ms" in measured else 0.0
     parts["BenchmarkDotNet other (forced GCs, memory diagnoser run, export)"] = max(bdn_run - bdn_stages, 0.0)
     process_wall = float(measured["duration_s"].fillna(0).sum())
-    parts["process other (dataset load, environment probe, exit)"] = max(process_wall - inside - parts["BenchmarkDotNet other (forced GCs, memory diagnoser run, export)"], 0.0)
+    parts["process other (dataset load, environment probe, exit)"] = max(
+        process_wall - inside - parts["BenchmarkDotNet other (forced GCs, memory diagnoser run, export)"], 0.0
+    )
     parts["failed or skipped processes"] = float(unmeasured["duration_s"].fillna(0).sum())
     accounted = sum(parts.values())
     parts["harness between processes"] = max(sessions - accounted, 0.0)
@@ -78,9 +85,14 @@ def timing_markdown(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> str:
         return ""
     shared = rows["process_cells"].fillna(1) if "process_cells" in rows else 1  # a paired process has a row per cell
     processes = int(round(float((rows["duration_s"].notna() / shared).sum())))
-    table = "\n".join(f"| {label} | {seconds / 60:.1f} min | {100 * seconds / acc.wall_s:.1f}% |" for label, seconds in acc.parts.items())
-    return ("## Where the time went\n\n"
-            f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab processes; "
-            f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations or paired "
-            "bursts the statistics use. The rest, from the run's timeline, each process's wall time, the lab's phase timings and BenchmarkDotNet's "
-            "raw per-stage measurements:\n\n| Component | Time | Share of the run |\n|---|---|---|\n" + table + "\n")
+    table = "\n".join(
+        f"| {label} | {seconds / 60:.1f} min | {100 * seconds / acc.wall_s:.1f}% |"
+        for label, seconds in acc.parts.items()
+    )
+    return (
+        "## Where the time went\n\n"
+        f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab processes; "
+        f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations or paired "
+        "bursts the statistics use. The rest, from the run's timeline, each process's wall time, the lab's phase timings and BenchmarkDotNet's "
+        "raw per-stage measurements:\n\n| Component | Time | Share of the run |\n|---|---|---|\n" + table + "\n"
+    )

@@ -24,17 +24,36 @@ DEFAULT_TARGET = 0.02
 MAX_FACTOR = 100
 
 
-def undecided_table(verdicts: pd.DataFrame, target: float = DEFAULT_TARGET, tolerance: float = TOLERANCE) -> pd.DataFrame:
+def undecided_table(
+    verdicts: pd.DataFrame, target: float = DEFAULT_TARGET, tolerance: float = TOLERANCE
+) -> pd.DataFrame:
     """One row per primary inconclusive time verdict: the edge it straddles, the distance to it, what deciding would take."""
     if verdicts.empty:
         return pd.DataFrame()
     mine = verdicts[verdicts["primary"] & (verdicts["verdict"] == INCONCLUSIVE) & (verdicts["metric"] == "time")]
     out = []
     for r in mine.itertuples():
-        row = {"experiment": r.experiment, "scenario": r.scenario, "published_variant": r.published_variant, "published_ratio": r.published_ratio,
-               "measured_ratio": r.measured_ratio, "lower": r.measured_ratio_lower, "upper": r.measured_ratio_upper, "pairs": r.pairs}
+        row = {
+            "experiment": r.experiment,
+            "scenario": r.scenario,
+            "published_variant": r.published_variant,
+            "published_ratio": r.published_ratio,
+            "measured_ratio": r.measured_ratio,
+            "lower": r.measured_ratio_lower,
+            "upper": r.measured_ratio_upper,
+            "pairs": r.pairs,
+        }
         if _missing(r.measured_ratio_lower) or _missing(r.measured_ratio_upper) or _missing(r.measured_ratio):
-            out.append({**row, "edge": None, "distance": None, "half_width": None, "processes_to_decide": None, "reason": "no interval (one process)"})
+            out.append(
+                {
+                    **row,
+                    "edge": None,
+                    "distance": None,
+                    "half_width": None,
+                    "processes_to_decide": None,
+                    "reason": "no interval (one process)",
+                }
+            )
             continue
         low, high = r.published_ratio * (1 - tolerance), r.published_ratio * (1 + tolerance)
         straddled = [e for e in (low, high) if r.measured_ratio_lower <= e <= r.measured_ratio_upper]
@@ -48,7 +67,16 @@ def undecided_table(verdicts: pd.DataFrame, target: float = DEFAULT_TARGET, tole
             reason = f"on the edge: nearer than the ±{target:.0%} target"
         else:
             reason = "decidable with more processes"
-        out.append({**row, "edge": edge, "distance": distance, "half_width": half, "processes_to_decide": needed, "reason": reason})
+        out.append(
+            {
+                **row,
+                "edge": edge,
+                "distance": distance,
+                "half_width": half,
+                "processes_to_decide": needed,
+                "reason": reason,
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -71,18 +99,44 @@ def undecided_markdown(verdicts: pd.DataFrame, run: dict, tolerance: float = TOL
     if table.empty:
         return ""
     counts = table["reason"].value_counts()
-    rows = [[f"{r.experiment} · {r.scenario}", r.published_variant, f"{r.published_ratio:.3g}×",
-             "—" if r.edge is None else f"{r.measured_ratio:.3f}× [{r.lower:.3f}, {r.upper:.3f}]",
-             "—" if r.edge is None else f"{r.edge:.3f}×", "—" if r.distance is None else f"{100 * r.distance:.1f}%",
-             "—" if r.half_width is None else f"±{100 * r.half_width:.1f}%", "—" if r.pairs is None or _missing(r.pairs) else f"{int(r.pairs)}",
-             _processes_text(r.processes_to_decide, r.pairs), r.reason]
-            for r in table.itertuples()]
-    return (f"### Why {len(table)} verdicts are inconclusive\n\n"
-            + "; ".join(f"{n} {reason}" for reason, n in counts.items()) + ". "
-            f"A verdict is inconclusive while its interval straddles an edge of the ±{tolerance:.0%} band; it leaves it only when the "
-            "interval is narrower than the point's distance from that edge. 'Processes to decide' is about how many paired processes "
-            "an interval that narrow takes (processes grow with the square of the width). A point nearer the edge than the run's "
-            f"±{target:.0%} precision target stays inconclusive in any run that stops at that target: the published ratio and the "
-            "measured one differ by almost exactly the tolerance.\n\n"
-            + markdown_table(["Claim", "Published variant", "Published", "Measured (99% CI)", "Band edge", "Point to edge",
-                              "Half-width", "Processes", "Processes to decide", "Reason"], rows) + "\n")
+    rows = [
+        [
+            f"{r.experiment} · {r.scenario}",
+            r.published_variant,
+            f"{r.published_ratio:.3g}×",
+            "—" if r.edge is None else f"{r.measured_ratio:.3f}× [{r.lower:.3f}, {r.upper:.3f}]",
+            "—" if r.edge is None else f"{r.edge:.3f}×",
+            "—" if r.distance is None else f"{100 * r.distance:.1f}%",
+            "—" if r.half_width is None else f"±{100 * r.half_width:.1f}%",
+            "—" if r.pairs is None or _missing(r.pairs) else f"{int(r.pairs)}",
+            _processes_text(r.processes_to_decide, r.pairs),
+            r.reason,
+        ]
+        for r in table.itertuples()
+    ]
+    return (
+        f"### Why {len(table)} verdicts are inconclusive\n\n"
+        + "; ".join(f"{n} {reason}" for reason, n in counts.items())
+        + ". "
+        f"A verdict is inconclusive while its interval straddles an edge of the ±{tolerance:.0%} band; it leaves it only when the "
+        "interval is narrower than the point's distance from that edge. 'Processes to decide' is about how many paired processes "
+        "an interval that narrow takes (processes grow with the square of the width). A point nearer the edge than the run's "
+        f"±{target:.0%} precision target stays inconclusive in any run that stops at that target: the published ratio and the "
+        "measured one differ by almost exactly the tolerance.\n\n"
+        + markdown_table(
+            [
+                "Claim",
+                "Published variant",
+                "Published",
+                "Measured (99% CI)",
+                "Band edge",
+                "Point to edge",
+                "Half-width",
+                "Processes",
+                "Processes to decide",
+                "Reason",
+            ],
+            rows,
+        )
+        + "\n"
+    )

@@ -79,8 +79,12 @@ class Verdict:
     verdict: str
     note: str
     measured_value: float | None = None  # allocated rows: the measured bytes per operation of the benchmark
-    allocated_tolerance_bytes: int | None = None  # allocated rows: how far from the published bytes counts as within tolerance
-    bytes_verdict: str | None = None  # allocated rows: BYTES_EQUAL / BYTES_WITHIN / BYTES_DIFFER (or void / not measured)
+    allocated_tolerance_bytes: int | None = (
+        None  # allocated rows: how far from the published bytes counts as within tolerance
+    )
+    bytes_verdict: str | None = (
+        None  # allocated rows: BYTES_EQUAL / BYTES_WITHIN / BYTES_DIFFER (or void / not measured)
+    )
 
 
 def direction(ratio: float, parity: float = PARITY_BAND) -> str:
@@ -92,8 +96,15 @@ def direction(ratio: float, parity: float = PARITY_BAND) -> str:
     return "≈1"
 
 
-def judge(published: float, measured: float | None, void: bool, lower: float | None = None, upper: float | None = None,
-          interval: bool = True, tolerance: float = TOLERANCE) -> str:
+def judge(
+    published: float,
+    measured: float | None,
+    void: bool,
+    lower: float | None = None,
+    upper: float | None = None,
+    interval: bool = True,
+    tolerance: float = TOLERANCE,
+) -> str:
     """The verdict for one published ratio against a measured ratio and its interval.
 
     With interval=True (time), [lower, upper] must lie inside [published × (1 ± tolerance)] to reproduce;
@@ -137,11 +148,23 @@ def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tup
         return None
     if metric == "time" and claim.ratio is not None:
         return claim.ratio, "published"
-    reference = next((c for c in claims if c.scenario == claim.scenario and c.benchmark == claim.reference
-                      and c.isa_level == claim.reference_isa_level and getattr(c, attribute) not in (None, 0)), None)
+    reference = next(
+        (
+            c
+            for c in claims
+            if c.scenario == claim.scenario
+            and c.benchmark == claim.reference
+            and c.isa_level == claim.reference_isa_level
+            and getattr(c, attribute) not in (None, 0)
+        ),
+        None,
+    )
     if reference is None:
         return None
-    return value / getattr(reference, attribute), f"derived from published {'means' if metric == 'time' else 'allocations'}"
+    return (
+        value / getattr(reference, attribute),
+        f"derived from published {'means' if metric == 'time' else 'allocations'}",
+    )
 
 
 def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], str]:
@@ -185,15 +208,32 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
         runtimes = list(dict.fromkeys(planned.loc[planned["benchmark"] == claim.benchmark, "runtime_requested"]))
         primary = primary_runtime(hardware, runtimes)
         for metric in METRICS:
-            published = published_ratio(claim, experiment.claims, metric) if claim.benchmark != claim.reference else None
+            published = (
+                published_ratio(claim, experiment.claims, metric) if claim.benchmark != claim.reference else None
+            )
             if published is None and metric == "allocated" and claim.allocated_bytes is not None:
-                published = (math.nan, "none: the table's baseline" if claim.benchmark == claim.reference else "none: its reference published no allocation")
+                published = (
+                    math.nan,
+                    "none: the table's baseline"
+                    if claim.benchmark == claim.reference
+                    else "none: its reference published no allocation",
+                )
             if published is None:
                 continue
             for runtime in runtimes or [primary]:
                 for level in levels or [primary_level]:
-                    verdict = _verdict(experiment, claim, metric, published, rows, book, level, level == primary_level and runtime == primary,
-                                       note, runtime=runtime)
+                    verdict = _verdict(
+                        experiment,
+                        claim,
+                        metric,
+                        published,
+                        rows,
+                        book,
+                        level,
+                        level == primary_level and runtime == primary,
+                        note,
+                        runtime=runtime,
+                    )
                     out.append(_with_failure(verdict, failed, level, runtime=runtime))
     return out
 
@@ -203,12 +243,30 @@ def _cannot_reproduce(experiment: Experiment, claim: Claim) -> Verdict:
     hardware = experiment.hardware[claim.hardware]
     published = published_ratio(claim, experiment.claims, "time") or (float("nan"), "—")
     return Verdict(
-        experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant, benchmark="",
-        reference="", metric="time", published_value=claim.mean_ns, published_ratio=round(published[0], 4),
-        ratio_source=published[1], published_hardware=hardware.description, published_runtime=hardware.runtime,
-        isa_level="—", runtime="—", primary=True, measured_ratio=None, measured_ratio_lower=None, measured_ratio_upper=None, pairs=None,
-        measured_runtime=None, variant_verification=None, baseline_verification=None,
-        verdict=f"{CANNOT_REPRODUCE}: {claim.cannot_reproduce}", note=claim.note)
+        experiment=experiment.id,
+        scenario=claim.scenario,
+        published_variant=claim.published_variant,
+        benchmark="",
+        reference="",
+        metric="time",
+        published_value=claim.mean_ns,
+        published_ratio=round(published[0], 4),
+        ratio_source=published[1],
+        published_hardware=hardware.description,
+        published_runtime=hardware.runtime,
+        isa_level="—",
+        runtime="—",
+        primary=True,
+        measured_ratio=None,
+        measured_ratio_lower=None,
+        measured_ratio_upper=None,
+        pairs=None,
+        measured_runtime=None,
+        variant_verification=None,
+        baseline_verification=None,
+        verdict=f"{CANNOT_REPRODUCE}: {claim.cannot_reproduce}",
+        note=claim.note,
+    )
 
 
 def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -218,11 +276,17 @@ def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.Da
     out = []
     for exp in experiments:
         for claim in exp.claims:
-            judged = verdicts[(verdicts["experiment"] == exp.id) & (verdicts["scenario"] == claim.scenario)
-                              & (verdicts["published_variant"] == claim.published_variant) & verdicts["primary"]]
+            judged = verdicts[
+                (verdicts["experiment"] == exp.id)
+                & (verdicts["scenario"] == claim.scenario)
+                & (verdicts["published_variant"] == claim.published_variant)
+                & verdicts["primary"]
+            ]
             if claim.cannot_reproduce:
                 status = CANNOT_REPRODUCE
-            elif claim.benchmark == claim.reference and (not claim.across_levels or claim.isa_level == claim.reference_isa_level):
+            elif claim.benchmark == claim.reference and (
+                not claim.across_levels or claim.isa_level == claim.reference_isa_level
+            ):
                 level = claim.reference_isa_level or exp.hardware[claim.hardware].isa_level
                 hit = measured[(measured["experiment"] == exp.id) & (measured["benchmark"] == claim.benchmark)]
                 status = "baseline, measured" if not hit.empty else "not in this run"
@@ -235,11 +299,20 @@ def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.Da
                 status = "failed"
             else:
                 status = "compared"
-            out.append({"experiment": exp.id, "scenario": claim.scenario, "published_variant": claim.published_variant, "status": status})
+            out.append(
+                {
+                    "experiment": exp.id,
+                    "scenario": claim.scenario,
+                    "published_variant": claim.published_variant,
+                    "status": status,
+                }
+            )
     return pd.DataFrame(out, columns=["experiment", "scenario", "published_variant", "status"])
 
 
-def _across_levels(experiment: Experiment, claim: Claim, rows: pd.DataFrame, failed: pd.DataFrame, book: RatioBook) -> list[Verdict]:
+def _across_levels(
+    experiment: Experiment, claim: Claim, rows: pd.DataFrame, failed: pd.DataFrame, book: RatioBook
+) -> list[Verdict]:
     """A before/after claim re-measured as one benchmark at two ISA levels (time only: allocations do not depend on the ISA)."""
     if claim.isa_level == claim.reference_isa_level:
         return []  # the 'before' row itself
@@ -247,18 +320,42 @@ def _across_levels(experiment: Experiment, claim: Claim, rows: pd.DataFrame, fai
     if published is None:
         return []
     note = f"measured as {claim.benchmark} at {claim.isa_level} over {claim.reference} at {claim.reference_isa_level}"
-    runtime = primary_runtime(experiment.hardware[claim.hardware], list(dict.fromkeys(rows.loc[rows["benchmark"] == claim.benchmark, "runtime_requested"])))
-    verdict = _verdict(experiment, claim, "time", published, rows, book, claim.isa_level, True, note, claim.reference_isa_level, runtime)
+    runtime = primary_runtime(
+        experiment.hardware[claim.hardware],
+        list(dict.fromkeys(rows.loc[rows["benchmark"] == claim.benchmark, "runtime_requested"])),
+    )
+    verdict = _verdict(
+        experiment,
+        claim,
+        "time",
+        published,
+        rows,
+        book,
+        claim.isa_level,
+        True,
+        note,
+        claim.reference_isa_level,
+        runtime,
+    )
     return [_with_failure(verdict, failed, claim.isa_level, claim.reference_isa_level, runtime)]
 
 
-def _with_failure(verdict: Verdict, failed: pd.DataFrame, level: str, reference_level: str | None = None,
-                  runtime: str = DEFAULT_RUNTIME) -> Verdict:
+def _with_failure(
+    verdict: Verdict,
+    failed: pd.DataFrame,
+    level: str,
+    reference_level: str | None = None,
+    runtime: str = DEFAULT_RUNTIME,
+) -> Verdict:
     """A claim whose benchmark or baseline failed at its level and runtime says why, instead of 'not measured'."""
     if verdict.verdict != NOT_MEASURED:
         return verdict
     for benchmark, at in ((verdict.benchmark, level), (verdict.reference, reference_level or level)):
-        hit = failed[(failed["benchmark"] == benchmark) & (failed["isa_requested"] == at) & (failed["runtime_requested"] == runtime)]
+        hit = failed[
+            (failed["benchmark"] == benchmark)
+            & (failed["isa_requested"] == at)
+            & (failed["runtime_requested"] == runtime)
+        ]
         if not hit.empty:
             who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
             error = str(hit.iloc[0]["error"])
@@ -267,9 +364,19 @@ def _with_failure(verdict: Verdict, failed: pd.DataFrame, level: str, reference_
     return verdict
 
 
-def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple[float, str], measured: pd.DataFrame,
-             book: RatioBook, level: str, primary: bool, note: str, reference_level: str | None = None,
-             runtime: str = DEFAULT_RUNTIME) -> Verdict:
+def _verdict(
+    experiment: Experiment,
+    claim: Claim,
+    metric: str,
+    published: tuple[float, str],
+    measured: pd.DataFrame,
+    book: RatioBook,
+    level: str,
+    primary: bool,
+    note: str,
+    reference_level: str | None = None,
+    runtime: str = DEFAULT_RUNTIME,
+) -> Verdict:
     """The claim's benchmark at `level` against its reference at `reference_level` (default: the same level), both on
     one runtime."""
     hardware = experiment.hardware[claim.hardware]
@@ -277,7 +384,11 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
     reference_level = reference_level or level
 
     def at(benchmark: str, isa_level: str):
-        found = measured[(measured["benchmark"] == benchmark) & (measured["isa_requested"] == isa_level) & (measured["runtime_requested"] == runtime)]
+        found = measured[
+            (measured["benchmark"] == benchmark)
+            & (measured["isa_requested"] == isa_level)
+            & (measured["runtime_requested"] == runtime)
+        ]
         return None if found.empty else found.iloc[0]
 
     row, ref = at(claim.benchmark, level), at(claim.reference, reference_level)
@@ -294,19 +405,38 @@ def _verdict(experiment: Experiment, claim: Claim, metric: str, published: tuple
     measured_bytes = None if metric != "allocated" or row is None or pd.isna(row[column]) else float(row[column])
     tolerance = experiment.allocation_tolerance(claim) if metric == "allocated" else None
     return Verdict(
-        experiment=experiment.id, scenario=claim.scenario, published_variant=claim.published_variant,
-        benchmark=claim.benchmark, reference=claim.reference, metric=metric,
-        published_value=getattr(claim, METRICS[metric][0]), published_ratio=round(published[0], 4), ratio_source=published[1],
-        published_hardware=hardware.description, published_runtime=hardware.runtime,
-        isa_level=level if reference_level == level else f"{level}/{reference_level}", runtime=runtime, primary=primary,
-        measured_ratio=ratio, measured_ratio_lower=lower, measured_ratio_upper=upper, pairs=pairs,
+        experiment=experiment.id,
+        scenario=claim.scenario,
+        published_variant=claim.published_variant,
+        benchmark=claim.benchmark,
+        reference=claim.reference,
+        metric=metric,
+        published_value=getattr(claim, METRICS[metric][0]),
+        published_ratio=round(published[0], 4),
+        ratio_source=published[1],
+        published_hardware=hardware.description,
+        published_runtime=hardware.runtime,
+        isa_level=level if reference_level == level else f"{level}/{reference_level}",
+        runtime=runtime,
+        primary=primary,
+        measured_ratio=ratio,
+        measured_ratio_lower=lower,
+        measured_ratio_upper=upper,
+        pairs=pairs,
         measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
         variant_verification=None if row is None else row["verification_status"],
         baseline_verification=None if ref is None else ref["verification_status"],
-        verdict=(BYTES_ONLY if row is not None else NOT_MEASURED) if bytes_only else judge(published[0], ratio, void, lower, upper, interval=metric == "time"),
-        note="; ".join(n for n in (claim.note, note) if n), measured_value=measured_bytes, allocated_tolerance_bytes=tolerance,
-        bytes_verdict=judge_bytes(claim.allocated_bytes, measured_bytes, tolerance, row is not None and row["verification_status"] == "failed")
-        if metric == "allocated" else None,
+        verdict=(BYTES_ONLY if row is not None else NOT_MEASURED)
+        if bytes_only
+        else judge(published[0], ratio, void, lower, upper, interval=metric == "time"),
+        note="; ".join(n for n in (claim.note, note) if n),
+        measured_value=measured_bytes,
+        allocated_tolerance_bytes=tolerance,
+        bytes_verdict=judge_bytes(
+            claim.allocated_bytes, measured_bytes, tolerance, row is not None and row["verification_status"] == "failed"
+        )
+        if metric == "allocated"
+        else None,
     )
 
 

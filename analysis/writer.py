@@ -13,7 +13,14 @@ import pathlib
 import pandas as pd
 
 from analysis.aggregate import with_ratios
-from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, compare_dot_chart, render_figure, throughput_chart
+from analysis.charts import (
+    EXPERIMENT_CHARTS,
+    GROUP_CHARTS,
+    cold_start_chart,
+    compare_dot_chart,
+    render_figure,
+    throughput_chart,
+)
 from analysis.charts.style import caption_for
 from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.compare_report import comparison_markdown
@@ -59,10 +66,16 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
     written: dict[str, list[str]] = {}
     verdicts = inputs.verdicts
     for exp in inputs.experiments:
-        primary = verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["metric"] == "time")] if not verdicts.empty else verdicts
+        primary = (
+            verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["metric"] == "time")]
+            if not verdicts.empty
+            else verdicts
+        )
         for chart_name, chart in EXPERIMENT_CHARTS.items():
             name = f"{exp.id}-{chart_name}"
-            if not primary.empty and _write_chart(out / "charts", name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary):
+            if not primary.empty and _write_chart(
+                out / "charts", name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary
+            ):
                 written.setdefault(exp.id, []).append(name)
         order = {b: i for i, b in enumerate(exp.benchmarks)}
         for group in exp.groups.values():
@@ -74,15 +87,26 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
                 if not getattr(chart, "applies", lambda _: True)(rows):
                     continue
                 name = f"{exp.id}-{group.id}-{chart_name}"
-                if _write_chart(out / "charts", name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows):
+                if _write_chart(
+                    out / "charts", name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows
+                ):
                     written.setdefault(exp.id, []).append(name)
     for experiment, table in inputs.cold.groupby("experiment", sort=False) if not inputs.cold.empty else ():
         name = f"{experiment}-cold-start"
-        if _write_chart(out / "charts", name, lambda: cold_start_chart(table, f"{experiment}: cold start, whole process", caption), table):
+        if _write_chart(
+            out / "charts",
+            name,
+            lambda: cold_start_chart(table, f"{experiment}: cold start, whole process", caption),
+            table,
+        ):
             written.setdefault(COLD_CHARTS, []).append(name)
-    for operation, table in inputs.cross_language.groupby("shared_operation", sort=False) if not inputs.cross_language.empty else ():
+    for operation, table in (
+        inputs.cross_language.groupby("shared_operation", sort=False) if not inputs.cross_language.empty else ()
+    ):
         name = f"cross-language-{operation}"
-        if _write_chart(out / "charts", name, lambda: throughput_chart(table, f"Cross-language: {operation}", caption), table):
+        if _write_chart(
+            out / "charts", name, lambda: throughput_chart(table, f"Cross-language: {operation}", caption), table
+        ):
             written.setdefault(CROSS_LANGUAGE_CHARTS, []).append(name)
     return written
 
@@ -90,7 +114,9 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
 def _steady(data, experiments_dir: pathlib.Path | None = None):
     """(steady rows, cold rows, cells with ratios, the experiments the run measured) of a loaded run."""
     all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
-    rows, cold_rows = split_measures(data.rows)  # steady-state cells get ratios and verdicts; cold starts their own table
+    rows, cold_rows = split_measures(
+        data.rows
+    )  # steady-state cells get ratios and verdicts; cold starts their own table
     cells = with_ratios(summarize_cells(rows), rows)
     return rows, cold_rows, cells, [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
 
@@ -105,9 +131,21 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     data = load_run(run_dir)
     rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
     cold = cold_table(cold_rows)
-    inputs = ReportInputs(experiments, cells, rows, verdict_table(experiments, cells, rows), data.environment, data.run,
-                          _settings(cells), data.calibrations, data.timeline, cold, cross_language_table(experiments, cells),
-                          load_conformance(data.directory), data.groups)
+    inputs = ReportInputs(
+        experiments,
+        cells,
+        rows,
+        verdict_table(experiments, cells, rows),
+        data.environment,
+        data.run,
+        _settings(cells),
+        data.calibrations,
+        data.timeline,
+        cold,
+        cross_language_table(experiments, cells),
+        load_conformance(data.directory),
+        data.groups,
+    )
     out = data.directory / REPORT_DIR
     _write(out / "tables" / "results.csv", to_csv(cells))
     _write(out / "tables" / "rounds.csv", to_csv(data.rows))
@@ -130,8 +168,9 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     return report
 
 
-def write_comparison(run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path | None = None,
-                     threshold: float = DEFAULT_THRESHOLD) -> pathlib.Path:
+def write_comparison(
+    run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path | None = None, threshold: float = DEFAULT_THRESHOLD
+) -> pathlib.Path:
     """Compares two run folders; writes compare.md, cells.csv, baseline-ratios.csv and the chart; returns compare.md's path."""
     a, b = load_run(run_a), load_run(run_b)
     out = out or a.directory.parent / "comparisons" / f"{a.directory.name}_vs_{b.directory.name}"
@@ -142,7 +181,9 @@ def write_comparison(run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path
     _write(out / "verdicts.csv", to_csv(verdicts))
     caption = f"a: {caption_for(a.environment, a.run)}\nb: {caption_for(b.environment, b.run)}"
     title = f"{b.directory.name} / {a.directory.name}"
-    drawn = not cells.empty and _write_chart(out, "compare", lambda: compare_dot_chart(cells, title, threshold, caption), cells)
+    drawn = not cells.empty and _write_chart(
+        out, "compare", lambda: compare_dot_chart(cells, title, threshold, caption), cells
+    )
     chart = "compare" if drawn else None
     path = out / "compare.md"
     _write(path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts))
@@ -158,5 +199,12 @@ def write_design_comparison(run_dirs: list[pathlib.Path], out: pathlib.Path | No
     summary = design_summary(runs)
     _write(out / "designs.csv", to_csv(summary))
     path = out / "designs.md"
-    _write(path, design_markdown(summary) + agreement_markdown(per_ratio) + "\nRuns: " + ", ".join(f"`{r.directory.name}`" for r in runs) + "\n")
+    _write(
+        path,
+        design_markdown(summary)
+        + agreement_markdown(per_ratio)
+        + "\nRuns: "
+        + ", ".join(f"`{r.directory.name}`" for r in runs)
+        + "\n",
+    )
     return path

@@ -36,10 +36,39 @@ JOB_LINE_ISA = (
 )
 #: Intel code names BenchmarkDotNet prints after the CPU name -> the lab's ISA level matching their vector instructions.
 CODE_NAME_ISA = {
-    **dict.fromkeys(["Haswell", "Broadwell", "Skylake", "Kaby Lake", "Kaby Lake R", "Kaby Lake G", "Amber Lake", "Amber Lake Y",
-                     "Coffee Lake", "Coffee Lake R", "Whiskey Lake", "Comet Lake", "Alder Lake", "Raptor Lake"], "no-avx512"),
-    **dict.fromkeys(["Skylake-X", "Cascade Lake", "Cooper Lake", "Ice Lake", "Tiger Lake", "Rocket Lake", "Sapphire Rapids",
-                     "Emerald Rapids", "Granite Rapids"], "native"),
+    **dict.fromkeys(
+        [
+            "Haswell",
+            "Broadwell",
+            "Skylake",
+            "Kaby Lake",
+            "Kaby Lake R",
+            "Kaby Lake G",
+            "Amber Lake",
+            "Amber Lake Y",
+            "Coffee Lake",
+            "Coffee Lake R",
+            "Whiskey Lake",
+            "Comet Lake",
+            "Alder Lake",
+            "Raptor Lake",
+        ],
+        "no-avx512",
+    ),
+    **dict.fromkeys(
+        [
+            "Skylake-X",
+            "Cascade Lake",
+            "Cooper Lake",
+            "Ice Lake",
+            "Tiger Lake",
+            "Rocket Lake",
+            "Sapphire Rapids",
+            "Emerald Rapids",
+            "Granite Rapids",
+        ],
+        "native",
+    ),
     **dict.fromkeys(["Nehalem", "Westmere", "Sandy Bridge", "Ivy Bridge"], "no-avx2"),
 }
 _RUNTIME = re.compile(r"^(\.NET(?: Core| Framework)? \d+(?:\.\d+)*(?:-[\w.]+)?|Mono [\d.]+|NativeAOT [\d.]+)")
@@ -152,19 +181,35 @@ class _Importer:
         levels = ", ".join(dict.fromkeys(n for table in self.isa.levels.values() for n in table))
         found = stand_ins(runtime, env.sdk, self.lab)
         job_name = next((k for k, v in env.measured_jobs.items() if v == line), job)
-        parts = [env.cpu, env.os, runtime or (f".NET SDK {env.sdk} (runtime not printed)" if env.sdk else None),
-                 f"BenchmarkDotNet {env.bdn_version}" if env.bdn_version else None, job_name, env.settings or None]
+        parts = [
+            env.cpu,
+            env.os,
+            runtime or (f".NET SDK {env.sdk} (runtime not printed)" if env.sdk else None),
+            f"BenchmarkDotNet {env.bdn_version}" if env.bdn_version else None,
+            job_name,
+            env.settings or None,
+        ]
         described = "; ".join(p for p in parts if p)
         runtimes = ", ".join(self.lab.runtimes_measuring(STEADY))
         hw = _Hardware(
             key=f"H{len(self.hardware) + 1}",
-            description=described or f"{TODO}: the report printed no environment; the CPU, OS, runtime and BenchmarkDotNet version",
-            runtime=runtime or (f".NET SDK {env.sdk} (runtime not printed)" if env.sdk else f"{TODO}: the runtime the figures were measured on"),
+            description=described
+            or f"{TODO}: the report printed no environment; the CPU, OS, runtime and BenchmarkDotNet version",
+            runtime=runtime
+            or (
+                f".NET SDK {env.sdk} (runtime not printed)"
+                if env.sdk
+                else f"{TODO}: the runtime the figures were measured on"
+            ),
             isa_level=level or f"{TODO}: the ISA level matching the published CPU",
             isa_comment=f"from the report: {why}" if level else f"{why}; one of: {levels}",
-            lab_runtimes=found or [f"{TODO}: the {self.lab.name} runtimes standing in for {runtime or 'the published runtime'}"],
-            runtime_comment=(f"the {self.lab.name} runtimes nearest {runtime or 'the SDK'}'s version (all: {runtimes})" if found
-                             else f"lab {self.lab.name} has no runtime of this version; pick the stand-ins from: {runtimes}"),
+            lab_runtimes=found
+            or [f"{TODO}: the {self.lab.name} runtimes standing in for {runtime or 'the published runtime'}"],
+            runtime_comment=(
+                f"the {self.lab.name} runtimes nearest {runtime or 'the SDK'}'s version (all: {runtimes})"
+                if found
+                else f"lab {self.lab.name} has no runtime of this version; pick the stand-ins from: {runtimes}"
+            ),
         )
         self.hardware[key] = hw
         return hw
@@ -179,10 +224,22 @@ class _Importer:
         for (values, job), rows in by_key.items():
             params = ", ".join(f"{k}={v}" for k, v in zip(table.param_columns, values))
             scenario = table.name + (f" ({params})" if params else "") + (f" on {job}" if job and len(jobs) > 1 else "")
-            named = next((r for r in rows if r.method.lower() == "baseline"), None) or next((r for r in rows if r.ratio == 1.0), None)
+            named = next((r for r in rows if r.method.lower() == "baseline"), None) or next(
+                (r for r in rows if r.ratio == 1.0), None
+            )
             gid = self._unique(self.group_ids, [slug(f"{table.name}-{'-'.join(values)}-{job or ''}"), slug(table.name)])
-            out.append(_Group(gid, scenario, table, rows, self.hardware_for(table.environment, job), named or rows[0], named is not None,
-                              named is not None and table.has_ratio))
+            out.append(
+                _Group(
+                    gid,
+                    scenario,
+                    table,
+                    rows,
+                    self.hardware_for(table.environment, job),
+                    named or rows[0],
+                    named is not None,
+                    named is not None and table.has_ratio,
+                )
+            )
         return out
 
     @staticmethod
@@ -201,8 +258,15 @@ class _Importer:
     def bench_id(self, table: Table, row: Row) -> str:
         params = "-".join(row.params.values())
         job = row.job or ""
-        return self._unique(self.bench_ids, [slug(row.method), slug(f"{row.method}-{params}"), slug(f"{row.method}-{params}-{job}"),
-                                             slug(f"{table.name}-{row.method}-{params}-{job}")])
+        return self._unique(
+            self.bench_ids,
+            [
+                slug(row.method),
+                slug(f"{row.method}-{params}"),
+                slug(f"{row.method}-{params}-{job}"),
+                slug(f"{table.name}-{row.method}-{params}-{job}"),
+            ],
+        )
 
 
 def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
@@ -212,7 +276,9 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
     renamed = []
     for table in tables:  # two reports of one class name would share scenarios: number the later ones
         seen[table.name] = seen.get(table.name, 0) + 1
-        renamed.append(table if seen[table.name] == 1 else dataclasses.replace(table, name=f"{table.name} ({seen[table.name]})"))
+        renamed.append(
+            table if seen[table.name] == 1 else dataclasses.replace(table, name=f"{table.name} ({seen[table.name]})")
+        )
     tables = renamed
     groups = [g for table in tables for g in importer.groups_of(table)]
     ids = {(id(g.table), row.line): importer.bench_id(g.table, row) for g in groups for row in g.rows}
@@ -220,19 +286,25 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
     versions = sorted({t.environment.bdn_version for t in tables if t.environment.bdn_version})
     sources = sorted({t.source.name for t in tables})
 
-    out: list[str] = [SCHEMA_DIRECTIVE,
-                      f"# Imported by `just import` from {len(sources)} BenchmarkDotNet report(s): {', '.join(sources)}.",
-                      "# Fill every TODO (`just check` lists them; docs/experiments.md says what each field takes), then compare the",
-                      "# variants, datasets and baselines below with the write-up. One benchmark per report row: where two tables measured",
-                      "# the same thing, point their claims at one benchmark and delete the other."]
+    out: list[str] = [
+        SCHEMA_DIRECTIVE,
+        f"# Imported by `just import` from {len(sources)} BenchmarkDotNet report(s): {', '.join(sources)}.",
+        "# Fill every TODO (`just check` lists them; docs/experiments.md says what each field takes), then compare the",
+        "# variants, datasets and baselines below with the write-up. One benchmark per report row: where two tables measured",
+        "# the same thing, point their claims at one benchmark and delete the other.",
+    ]
     if unread:
         out.append(f"# Rows not read ({len(unread)}), so not claims:")
         out += [f"#   {u.source} line {u.line}: {u.reason}: {u.text}" for u in unread]
-    out += [f"schema_version = {CONFIG_SCHEMA_VERSION}", f"id = {_toml(exp_id)}",
-            f"title = {_toml(TODO + ': what the write-up compares, in one line')}",
-            f"writeup = {_toml(TODO + ': author, title, date and link of the write-up')}",
-            f"lab = {_toml(lab.name)}",
-            f"operation = {_toml(TODO + ': the operation every benchmark measures (deserialize, serialize)')}", ""]
+    out += [
+        f"schema_version = {CONFIG_SCHEMA_VERSION}",
+        f"id = {_toml(exp_id)}",
+        f"title = {_toml(TODO + ': what the write-up compares, in one line')}",
+        f"writeup = {_toml(TODO + ': author, title, date and link of the write-up')}",
+        f"lab = {_toml(lab.name)}",
+        f"operation = {_toml(TODO + ': the operation every benchmark measures (deserialize, serialize)')}",
+        "",
+    ]
     if versions:
         out += ["[published_versions]", f"BenchmarkDotNet = {_toml(', '.join(versions))}", ""]
     no_baseline = []
@@ -240,19 +312,33 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
         out += ["[[groups]]", f"id = {_toml(g.id)}", f"title = {_toml(g.scenario)}"]
         if not g.baseline_named and len(g.rows) > 1:
             no_baseline.append(g.scenario)
-            out.append("# The report names no baseline (no Baseline method, no ratio 1.00): the first row is used. "
-                       "Set the one the write-up compares against.")
+            out.append(
+                "# The report names no baseline (no Baseline method, no ratio 1.00): the first row is used. "
+                "Set the one the write-up compares against."
+            )
         out += [f"baseline = {_toml(ids[(id(g.table), g.baseline.line)])}", ""]
     for g in groups:
         for row in g.rows:
             params = ", ".join(f"{k}={v}" for k, v in row.params.items())
-            out += ["[[benchmarks]]", f"id = {_toml(ids[(id(g.table), row.line)])}", f"group = {_toml(g.id)}",
-                    f"variant = {_toml(f'{TODO}: the {lab.name} variant of {row.method}')}",
-                    f"dataset = {_toml(TODO + ': the dataset of ' + row.method + (f' ({params})' if params else ''))}", ""]
+            out += [
+                "[[benchmarks]]",
+                f"id = {_toml(ids[(id(g.table), row.line)])}",
+                f"group = {_toml(g.id)}",
+                f"variant = {_toml(f'{TODO}: the {lab.name} variant of {row.method}')}",
+                f"dataset = {_toml(TODO + ': the dataset of ' + row.method + (f' ({params})' if params else ''))}",
+                "",
+            ]
     for hw in importer.hardware.values():
-        out += [f"[hardware.{hw.key}]", f"description = {_toml(hw.description)}", f"runtime = {_toml(hw.runtime)}",
-                f"# {hw.isa_comment}", f"isa_level = {_toml(hw.isa_level)}", f"# {hw.runtime_comment}",
-                f"lab_runtimes = {_toml(hw.lab_runtimes)}", ""]
+        out += [
+            f"[hardware.{hw.key}]",
+            f"description = {_toml(hw.description)}",
+            f"runtime = {_toml(hw.runtime)}",
+            f"# {hw.isa_comment}",
+            f"isa_level = {_toml(hw.isa_level)}",
+            f"# {hw.runtime_comment}",
+            f"lab_runtimes = {_toml(hw.lab_runtimes)}",
+            "",
+        ]
     claims = 0
     for g in groups:
         for row in g.rows:
@@ -266,8 +352,12 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
 def _claim(group: _Group, row: Row, ids: dict) -> list[str]:
     bench = ids[(id(group.table), row.line)]
     reference = ids[(id(group.table), group.baseline.line)]
-    lines = [f"# {group.table.source.name} line {row.line}", "[[claims]]", f"scenario = {_toml(group.scenario)}",
-             f"published_variant = {_toml(row.method)}"]
+    lines = [
+        f"# {group.table.source.name} line {row.line}",
+        "[[claims]]",
+        f"scenario = {_toml(group.scenario)}",
+        f"published_variant = {_toml(row.method)}",
+    ]
     printed = group.ratios_here and row.ratio is not None
     lines.append(f"published_baseline = {_toml(group.baseline.method if group.ratios_here else 'none')}")
     lines += [f"benchmark = {_toml(bench)}", f"{'baseline' if printed else 'derived_baseline'} = {_toml(reference)}"]
@@ -277,13 +367,20 @@ def _claim(group: _Group, row: Row, ids: dict) -> list[str]:
         lines.append(f"allocated_bytes = {row.allocated_bytes}")
         if row.allocated_tolerance_bytes:
             tolerance = row.allocated_tolerance_bytes
-            lines.append(f"allocated_tolerance_bytes = {tolerance}  # printed as {row.allocated_text}: known to ±{tolerance} B")
+            lines.append(
+                f"allocated_tolerance_bytes = {tolerance}  # printed as {row.allocated_text}: known to ±{tolerance} B"
+            )
     if printed:
         lines.append(f"ratio = {_toml(row.ratio)}")
     lines.append(f"hardware = {_toml(group.hardware.key)}")
     if row.ratio is not None and not group.ratios_here and group.table.has_ratio:
-        lines.append("note = " + _toml(f"the published ratio {row.ratio} is to a baseline outside these rows (another job's: a ratio across "
-                                       "runtimes, which this lab does not measure; or a row not read); here it is derived from the means"))
+        lines.append(
+            "note = "
+            + _toml(
+                f"the published ratio {row.ratio} is to a baseline outside these rows (another job's: a ratio across "
+                "runtimes, which this lab does not measure; or a row not read); here it is derived from the means"
+            )
+        )
     elif group.table.has_ratio and row.ratio is None:
         lines.append(f"note = {_toml('no ratio printed for this row; derived from the published means')}")
     return lines + [""]
@@ -303,16 +400,23 @@ def import_reports(paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: Is
             raise ConfigError(f"no such report: {path}", "give the path of a BenchmarkDotNet *-report-github.md file")
         found = read_report(path)
         if not found:
-            raise ConfigError(f"{path} holds no BenchmarkDotNet table (a markdown table with Method and Mean or Allocated columns)",
-                              "give the *-report-github.md file BenchmarkDotNet wrote (BenchmarkDotNet.Artifacts/results/)")
+            raise ConfigError(
+                f"{path} holds no BenchmarkDotNet table (a markdown table with Method and Mean or Allocated columns)",
+                "give the *-report-github.md file BenchmarkDotNet wrote (BenchmarkDotNet.Artifacts/results/)",
+            )
         tables += found
     if not any(t.rows for t in tables):
         reasons = "; ".join(f"{u.source} line {u.line}: {u.reason}" for t in tables for u in t.unread)
-        raise ConfigError("no row of the report(s) could be read", reasons[:400] or "each row needs a Method and a Mean (or Allocated) cell")
+        raise ConfigError(
+            "no row of the report(s) could be read",
+            reasons[:400] or "each row needs a Method and a Mean (or Allocated) cell",
+        )
     return build_experiment(tables, exp_id, lab, isa)
 
 
-def default_output(result_id: str, tables_source: pathlib.Path, directory: pathlib.Path = EXPERIMENTS_DIR) -> pathlib.Path:
+def default_output(
+    result_id: str, tables_source: pathlib.Path, directory: pathlib.Path = EXPERIMENTS_DIR
+) -> pathlib.Path:
     """experiments/NNN-<first report's name>.toml"""
     name = re.sub(r"-report(-github)?$", "", tables_source.stem, flags=re.I).rsplit(".", 1)[-1]
     return directory / f"{result_id}-{slug(name).lower()}.toml"

@@ -24,21 +24,92 @@ SIZE_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 SIZE_DECIMALS = 2
 
 #: Columns that describe the job a row ran under rather than a benchmark parameter.
-JOB_COLUMNS = frozenset({
-    "Job", "Runtime", "Toolchain", "IterationCount", "WarmupCount", "LaunchCount", "InvocationCount", "UnrollFactor", "IterationTime",
-    "MaxIterationCount", "MinIterationCount", "MaxWarmupIterationCount", "MinWarmupIterationCount", "RunStrategy", "Platform", "Jit",
-    "Server", "Concurrent", "Force", "Affinity", "EnvironmentVariables", "Arguments", "BuildConfiguration", "PowerPlanMode", "Gc",
-    "Outliers", "NuGetReferences", "Id", "AnalyzeLaunchVariance", "EvaluateOverhead", "MaxRelativeError", "MinInvokeCount",
-})
+JOB_COLUMNS = frozenset(
+    {
+        "Job",
+        "Runtime",
+        "Toolchain",
+        "IterationCount",
+        "WarmupCount",
+        "LaunchCount",
+        "InvocationCount",
+        "UnrollFactor",
+        "IterationTime",
+        "MaxIterationCount",
+        "MinIterationCount",
+        "MaxWarmupIterationCount",
+        "MinWarmupIterationCount",
+        "RunStrategy",
+        "Platform",
+        "Jit",
+        "Server",
+        "Concurrent",
+        "Force",
+        "Affinity",
+        "EnvironmentVariables",
+        "Arguments",
+        "BuildConfiguration",
+        "PowerPlanMode",
+        "Gc",
+        "Outliers",
+        "NuGetReferences",
+        "Id",
+        "AnalyzeLaunchVariance",
+        "EvaluateOverhead",
+        "MaxRelativeError",
+        "MinInvokeCount",
+    }
+)
 #: The columns a job's runtime is read from, in order of preference.
 RUNTIME_COLUMNS = ("Job", "Runtime")
 #: Statistics and diagnoser columns: the first one ends the parameter columns. Mean, Ratio and Allocated are read.
-STAT_COLUMNS = frozenset({
-    "Mean", "Error", "StdDev", "StdErr", "Median", "Min", "Max", "Q1", "Q3", "Op/s", "Ratio", "RatioSD", "Scaled", "ScaledSD",
-    "Alloc Ratio", "Allocated", "Gen 0", "Gen 1", "Gen 2", "Gen0", "Gen1", "Gen2", "Completed Work Items", "Lock Contentions",
-    "Code Size", "Rank", "Iterations", "Skewness", "Kurtosis", "MValue", "Exceptions", "Allocated native memory", "Native memory leak",
-    "P0", "P25", "P50", "P67", "P80", "P85", "P90", "P95", "P100", "Allocated Memory/Op",
-})
+STAT_COLUMNS = frozenset(
+    {
+        "Mean",
+        "Error",
+        "StdDev",
+        "StdErr",
+        "Median",
+        "Min",
+        "Max",
+        "Q1",
+        "Q3",
+        "Op/s",
+        "Ratio",
+        "RatioSD",
+        "Scaled",
+        "ScaledSD",
+        "Alloc Ratio",
+        "Allocated",
+        "Gen 0",
+        "Gen 1",
+        "Gen 2",
+        "Gen0",
+        "Gen1",
+        "Gen2",
+        "Completed Work Items",
+        "Lock Contentions",
+        "Code Size",
+        "Rank",
+        "Iterations",
+        "Skewness",
+        "Kurtosis",
+        "MValue",
+        "Exceptions",
+        "Allocated native memory",
+        "Native memory leak",
+        "P0",
+        "P25",
+        "P50",
+        "P67",
+        "P80",
+        "P85",
+        "P90",
+        "P95",
+        "P100",
+        "Allocated Memory/Op",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -178,6 +249,7 @@ def parse_environment(lines: list[str]) -> Environment:
 
 # -- the table ----------------------------------------------------------------------------------------------------------
 
+
 def _is_table_line(line: str) -> bool:
     return "|" in line
 
@@ -207,11 +279,13 @@ def _is_header_row(lines: list[str], index: int) -> bool:
     if not _is_table_line(lines[index]):
         return False
     names = [_column_name(c)[0] for c in _cells(lines[index])]
-    following = next((line for line in lines[index + 1:] if line.strip()), "")
+    following = next((line for line in lines[index + 1 :] if line.strip()), "")
     return "Method" in names and any(n in names for n in ("Mean", "Allocated")) and _is_separator(following)
 
 
-def _parse_table(path: pathlib.Path, lines: list[str], start: int, environment: Environment, number: int) -> tuple[Table, int]:
+def _parse_table(
+    path: pathlib.Path, lines: list[str], start: int, environment: Environment, number: int
+) -> tuple[Table, int]:
     header = [_column_name(c) for c in _cells(lines[start])]
     columns = tuple(name for name, _ in header)
     units = {name: unit for name, unit in header if unit}
@@ -273,8 +347,21 @@ def _row(values: dict[str, str], units: dict[str, str], params: tuple[str, ...],
     if ratio_text not in (None, "", "NA", "?", "-") and ratio is None:
         return None, f"Ratio '{ratio_text}' is not a number"
     job = next((values[c] for c in RUNTIME_COLUMNS if values.get(c)), None)
-    return Row(line, method, {p: values[p] for p in params}, job, mean_ns, mean_text if mean_ns is not None else None, ratio,
-               allocated, allocated_text if allocated is not None else None, tolerance or 0), ""
+    return (
+        Row(
+            line,
+            method,
+            {p: values[p] for p in params},
+            job,
+            mean_ns,
+            mean_text if mean_ns is not None else None,
+            ratio,
+            allocated,
+            allocated_text if allocated is not None else None,
+            tolerance or 0,
+        ),
+        "",
+    )
 
 
 def _number(text: str) -> float | None:
@@ -311,7 +398,7 @@ def parse_size_bytes(text: str, header_unit: str | None = None) -> tuple[int, in
     if value is None or unit not in SIZE_UNITS or value < 0:
         return None
     factor = SIZE_UNITS[unit]
-    tolerance = 0 if factor == 1 else math.ceil(factor * 0.5 * 10 ** -SIZE_DECIMALS)
+    tolerance = 0 if factor == 1 else math.ceil(factor * 0.5 * 10**-SIZE_DECIMALS)
     return round(value * factor), tolerance
 
 

@@ -26,7 +26,6 @@ from harness.records import COLD, JobSettings, ResultRow
 CALIBRATION_S = 3.0
 
 
-
 class RunBudget:
     """A session's deadline on a monotonic clock (tests pass a simulated one)."""
 
@@ -44,7 +43,8 @@ def typical_process_s(rows: Iterable[ResultRow], job: JobSettings) -> float:
     """Wall seconds of one steady-state process of a cell not run yet: the job's estimate (harness/estimate.py), which
     does not depend on which cells happened to run first; the median of the processes run so far only when the job
     leaves its counts to BenchmarkDotNet and there is no estimate. (The median after the first units of a default run
-    was 3.9 s, the big payloads of write-up 003 running first; over the whole run it was 2.8 s, the estimate's 2.81 s.)"""
+    was 3.9 s, the big payloads of write-up 003 running first; over the whole run it was 2.8 s, the estimate's 2.81 s.)
+    """
     estimate = process_seconds(job)
     if estimate is not None:
         return estimate
@@ -54,7 +54,8 @@ def typical_process_s(rows: Iterable[ResultRow], job: JobSettings) -> float:
 
 def affordable_rounds(remaining_s: float, rounds_done: int, round_s: float, later_round_s: float) -> float:
     """Rounds R this unit can have when every later unit gets as many: this unit's R − rounds_done more rounds at
-    `round_s` each, plus R rounds of every later unit (`later_round_s`: one round of each, summed), fill `remaining_s`."""
+    `round_s` each, plus R rounds of every later unit (`later_round_s`: one round of each, summed), fill `remaining_s`.
+    """
     if round_s + later_round_s <= 0:
         return float("inf")
     return max(0.0, remaining_s + rounds_done * round_s) / (round_s + later_round_s)

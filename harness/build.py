@@ -16,10 +16,22 @@ from harness.labs import LabSpec
 
 #: Known failure patterns in build output → what it means and what to do (cf. BenchmarkDotNet's MsBuildErrorMapper).
 BUILD_ERROR_PATTERNS: list[tuple[str, str]] = [
-    (r"NU1102|NU1101", "a NuGet package or version is not served by the configured feed; pin a version the feed has (dotnet add package NAME --version V) and commit packages.lock.json"),
-    (r"NU1004|NU1403|NU1005", "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder and commit the lock file"),
-    (r"NU1301|Unable to load the service index", "the NuGet feed is unreachable; check the network or the feed configured in NuGet.Config"),
-    (r"NETSDK1045|does not support targeting", "the installed .NET SDK is too old for this lab; install the .NET 10 SDK"),
+    (
+        r"NU1102|NU1101",
+        "a NuGet package or version is not served by the configured feed; pin a version the feed has (dotnet add package NAME --version V) and commit packages.lock.json",
+    ),
+    (
+        r"NU1004|NU1403|NU1005",
+        "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder and commit the lock file",
+    ),
+    (
+        r"NU1301|Unable to load the service index",
+        "the NuGet feed is unreachable; check the network or the feed configured in NuGet.Config",
+    ),
+    (
+        r"NETSDK1045|does not support targeting",
+        "the installed .NET SDK is too old for this lab; install the .NET 10 SDK",
+    ),
     (r"MSB1009|Project file does not exist", "the lab's project file is missing; check lab.toml's build command"),
 ]
 
@@ -44,8 +56,14 @@ def build_fingerprint(lab: LabSpec) -> str | None:
         return None
     digest = hashlib.sha256("\0".join(lab.build).encode())
     ignored = tuple(lab.directory / folder for folder in lab.build_ignore)
-    files = sorted({f for pattern in lab.build_inputs for f in lab.directory.glob(pattern)
-                    if f.is_file() and not any(f.is_relative_to(folder) for folder in ignored)})
+    files = sorted(
+        {
+            f
+            for pattern in lab.build_inputs
+            for f in lab.directory.glob(pattern)
+            if f.is_file() and not any(f.is_relative_to(folder) for folder in ignored)
+        }
+    )
     for f in files:
         digest.update(f.relative_to(lab.directory).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -79,12 +97,23 @@ def run_lab_tool(lab: LabSpec, argv: tuple[str, ...], log_path: pathlib.Path, wh
     try:
         done = subprocess.run(list(argv), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
     except FileNotFoundError as e:
-        raise BuildError(f"cannot run the {what} of lab '{lab.name}': {e}", "install the lab's toolchain (see README prerequisites)") from e
+        raise BuildError(
+            f"cannot run the {what} of lab '{lab.name}': {e}", "install the lab's toolchain (see README prerequisites)"
+        ) from e
     except subprocess.TimeoutExpired as e:
-        raise BuildError(f"the {what} of lab '{lab.name}' took over {BUILD_TIMEOUT_S} s", "run it by hand to see where it stalls") from e
+        raise BuildError(
+            f"the {what} of lab '{lab.name}' took over {BUILD_TIMEOUT_S} s", "run it by hand to see where it stalls"
+        ) from e
     with log_path.open("a") as log:
         log.write(f"$ {' '.join(argv)}\n{done.stdout}{done.stderr}")
     if done.returncode != 0:
-        errors = [line.strip() for line in (done.stdout + done.stderr).splitlines() if ": error " in line or line.strip().startswith("error")]
+        errors = [
+            line.strip()
+            for line in (done.stdout + done.stderr).splitlines()
+            if ": error " in line or line.strip().startswith("error")
+        ]
         first = errors[0] if errors else f"exit code {done.returncode}"
-        raise BuildError(f"the {what} of lab '{lab.name}' failed: {first}", f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})")
+        raise BuildError(
+            f"the {what} of lab '{lab.name}' failed: {first}",
+            f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})",
+        )

@@ -63,15 +63,27 @@ def summarize(label: str, cpuset: str, workload: str, samples_ms: list[float]) -
     """Median and coefficient of variation of the repetitions."""
     mean = statistics.fmean(samples_ms)
     cv = statistics.stdev(samples_ms) / mean if len(samples_ms) > 1 else 0.0
-    return Calibration(label, cpuset, workload, _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                       round(statistics.median(samples_ms), 4), round(cv, 4), len(samples_ms))
+    return Calibration(
+        label,
+        cpuset,
+        workload,
+        _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        round(statistics.median(samples_ms), 4),
+        round(cv, 4),
+        len(samples_ms),
+    )
 
 
 def calibrate(label: str, cpuset: str, workload: str, timeout_s: float = 120) -> Calibration | None:
     """Times one workload on `cpuset`; None when it could not run (the run goes on without it)."""
     try:
-        done = subprocess.run([*taskset_prefix(cpuset), sys.executable, "-c", WORKLOADS[workload]], capture_output=True, text=True,
-                              timeout=timeout_s, check=True)
+        done = subprocess.run(
+            [*taskset_prefix(cpuset), sys.executable, "-c", WORKLOADS[workload]],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=True,
+        )
         samples = [float(line) for line in done.stdout.split()]
     except (OSError, subprocess.SubprocessError, ValueError):
         return None

@@ -68,7 +68,12 @@ def _reject_constant(name: str) -> float:
 def parse(data: bytes) -> Any:
     """The document (after a UTF-8 byte order mark, which RFC 8259 §8.1 lets a parser ignore) with every number as the
     double nearest to it (integers too, correctly rounded)."""
-    return json.loads(data.decode("utf-8-sig"), parse_int=lambda text: float(int(text)), parse_float=float, parse_constant=_reject_constant)
+    return json.loads(
+        data.decode("utf-8-sig"),
+        parse_int=lambda text: float(int(text)),
+        parse_float=float,
+        parse_constant=_reject_constant,
+    )
 
 
 def canonical_digest(data: bytes) -> dict[str, Any]:

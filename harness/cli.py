@@ -40,20 +40,42 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     """The options that choose what a run measures (shared by run and plan)."""
     parser.add_argument("--profile", default=DEFAULT_PROFILE, help="preset from experiments/profiles.toml")
     parser.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
-    parser.add_argument("--isa", action="append", help="ISA level(s) instead of the profile's ('all', or 'claims': the published CPUs' levels)")
-    parser.add_argument("--runtime", action="append", help="lab runtime(s) instead of the profile's (e.g. 8.0.0; 'all'; 'claims': the stand-ins "
-                        "for the published runtimes; 'sweep': every runtime for the experiments' runtime_sweep benchmarks)")
+    parser.add_argument(
+        "--isa",
+        action="append",
+        help="ISA level(s) instead of the profile's ('all', or 'claims': the published CPUs' levels)",
+    )
+    parser.add_argument(
+        "--runtime",
+        action="append",
+        help="lab runtime(s) instead of the profile's (e.g. 8.0.0; 'all'; 'claims': the stand-ins "
+        "for the published runtimes; 'sweep': every runtime for the experiments' runtime_sweep benchmarks)",
+    )
     parser.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
-    parser.add_argument("--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)")
+    parser.add_argument(
+        "--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)"
+    )
     parser.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
-    parser.add_argument("--job", action="append", metavar="KEY=VALUE",
-                        help="a job setting instead of the profile's, e.g. --job burst_ms=50 (keys: experiments/profiles.toml)")
+    parser.add_argument(
+        "--job",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a job setting instead of the profile's, e.g. --job burst_ms=50 (keys: experiments/profiles.toml)",
+    )
 
 
 def _options(args: argparse.Namespace, **extra) -> RunOptions:
-    return RunOptions(profile=args.profile, experiments=_split(args.experiment), isa_levels=_split(args.isa), runtimes=_split(args.runtime),
-                      benchmarks=_split(args.benchmark), variants=_split(args.variant), design=args.design,
-                      job_overrides=tuple(args.job or ()), **extra)
+    return RunOptions(
+        profile=args.profile,
+        experiments=_split(args.experiment),
+        isa_levels=_split(args.isa),
+        runtimes=_split(args.runtime),
+        benchmarks=_split(args.benchmark),
+        variants=_split(args.variant),
+        design=args.design,
+        job_overrides=tuple(args.job or ()),
+        **extra,
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,78 +84,173 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a profile's cells and store normalized results")
     _add_selection(run)
     run.add_argument("--run-id", help="name of the run folder (default: UTC timestamp)")
-    run.add_argument("--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped")
+    run.add_argument(
+        "--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped"
+    )
     run.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where run folders go")
-    run.add_argument("--cpuset", help="CPUs for the lab processes, taskset syntax (default: the highest isolated CPU, else the highest CPU)")
-    run.add_argument("--harness-cpuset", help="CPUs for the harness itself (default: the lowest CPU neither used by the lab nor isolated)")
+    run.add_argument(
+        "--cpuset",
+        help="CPUs for the lab processes, taskset syntax (default: the highest isolated CPU, else the highest CPU)",
+    )
+    run.add_argument(
+        "--harness-cpuset",
+        help="CPUs for the harness itself (default: the lowest CPU neither used by the lab nor isolated)",
+    )
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
-    run.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)")
-    run.add_argument("--platform", help="docker backend: run images built for this platform (e.g. linux/arm64); another architecture than "
-                     "this host's runs under emulation and its rows are functional checks only (marked emulated)")
-    run.add_argument("--container-per-process", action="store_true",
-                     help="docker backend: start a fresh container for every lab process instead of `docker exec` into one "
-                          "long-lived container per image and CPU set")
-    run.add_argument("--own-engine", default="auto", choices=OWN_ENGINE_CHOICES,
-                     help="with --backend auto and no Docker engine answering: start the lab's own for the run and stop it after (auto, as root), or never")
-    run.add_argument("--bases", default="auto", help="base images of the lab images: auto (local ones, made here with mmdebstrap when missing), local or upstream")
-    run.add_argument("--budget", type=float, metavar="MINUTES",
-                     help="time budget of this session in minutes instead of the profile's (0: none); extra rounds stop when it runs short")
+    run.add_argument(
+        "--backend",
+        default="auto",
+        help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)",
+    )
+    run.add_argument(
+        "--platform",
+        help="docker backend: run images built for this platform (e.g. linux/arm64); another architecture than "
+        "this host's runs under emulation and its rows are functional checks only (marked emulated)",
+    )
+    run.add_argument(
+        "--container-per-process",
+        action="store_true",
+        help="docker backend: start a fresh container for every lab process instead of `docker exec` into one "
+        "long-lived container per image and CPU set",
+    )
+    run.add_argument(
+        "--own-engine",
+        default="auto",
+        choices=OWN_ENGINE_CHOICES,
+        help="with --backend auto and no Docker engine answering: start the lab's own for the run and stop it after (auto, as root), or never",
+    )
+    run.add_argument(
+        "--bases",
+        default="auto",
+        help="base images of the lab images: auto (local ones, made here with mmdebstrap when missing), local or upstream",
+    )
+    run.add_argument(
+        "--budget",
+        type=float,
+        metavar="MINUTES",
+        help="time budget of this session in minutes instead of the profile's (0: none); extra rounds stop when it runs short",
+    )
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
-    run.add_argument("--strict", action="store_true",
-                     help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)")
-    _add_selection(sub.add_parser("plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"))
-    checkup = sub.add_parser("doctor", help="every tool and library the lab needs (prerequisites.toml), grouped by what needs it: found, with "
-                             "its version, or missing, with the command that installs it; exit 1 when a required one is missing")
-    checkup.add_argument("--for", dest="needs", action="append", metavar="NEED",
-                         help="only what these need, all of it required (e.g. tests, native-cold, lab:dotnet; names: prerequisites.toml)")
-    checkup.add_argument("--all", action="store_true", help="require the extras too (Chromium, QEMU), as CI installs them")
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)",
+    )
+    _add_selection(
+        sub.add_parser(
+            "plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"
+        )
+    )
+    checkup = sub.add_parser(
+        "doctor",
+        help="every tool and library the lab needs (prerequisites.toml), grouped by what needs it: found, with "
+        "its version, or missing, with the command that installs it; exit 1 when a required one is missing",
+    )
+    checkup.add_argument(
+        "--for",
+        dest="needs",
+        action="append",
+        metavar="NEED",
+        help="only what these need, all of it required (e.g. tests, native-cold, lab:dotnet; names: prerequisites.toml)",
+    )
+    checkup.add_argument(
+        "--all", action="store_true", help="require the extras too (Chromium, QEMU), as CI installs them"
+    )
     checkup.add_argument("--brief", action="store_true", help="no version commands; list only what is missing")
     build = sub.add_parser("build", help="build every lab for every runtime it offers (a current build is reused)")
     build.add_argument("--lab", action="append", help="only these labs")
     build.add_argument("--runtime", action="append", help="only these runtimes")
-    images = sub.add_parser("images", help="build the lab images (one per lab × runtime) with Buildx bake, or docker build without Buildx")
+    images = sub.add_parser(
+        "images", help="build the lab images (one per lab × runtime) with Buildx bake, or docker build without Buildx"
+    )
     images.add_argument("--lab", action="append", help="only these labs")
     images.add_argument("--runtime", action="append", help="only these runtimes")
     images.add_argument("--bases", default="auto", help="auto (local bases, made here when missing), local or upstream")
     images.add_argument("--platform", help="build for this platform (e.g. linux/arm64) instead of the engine's")
-    bases = sub.add_parser("local-bases", help="build the base images of containers/local-bases.toml with mmdebstrap (no registry needed)")
+    bases = sub.add_parser(
+        "local-bases", help="build the base images of containers/local-bases.toml with mmdebstrap (no registry needed)"
+    )
     bases.add_argument("--base", action="append", help="only these bases (default: those for this host's architecture)")
     bases.add_argument("--rebuild", action="store_true", help="rebuild bases that exist")
-    conformance = sub.add_parser("conformance", help="every parser of the run's labs over JSONTestSuite (datasets/conformance); "
-                                 "writes <run>/conformance.jsonl for its report")
-    conformance.add_argument("run_dir", nargs="?", default=str(RESULTS_DIR / "latest"), help="the run folder (default: results/latest)")
+    conformance = sub.add_parser(
+        "conformance",
+        help="every parser of the run's labs over JSONTestSuite (datasets/conformance); "
+        "writes <run>/conformance.jsonl for its report",
+    )
+    conformance.add_argument(
+        "run_dir", nargs="?", default=str(RESULTS_DIR / "latest"), help="the run folder (default: results/latest)"
+    )
     conformance.add_argument("--lab", action="append", help="only these labs (default: the labs of the run)")
     conformance.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)}")
     conformance.add_argument("--bases", default="auto", help="docker backend: base images (auto, local, upstream)")
     pin = sub.add_parser("pin-bases", help="pin the Dockerfiles' upstream base images by digest (needs their registry)")
-    pin.add_argument("--check", action="store_true", help="only list the base references without a digest (exit 1 if any)")
+    pin.add_argument(
+        "--check", action="store_true", help="only list the base references without a digest (exit 1 if any)"
+    )
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
-    sub.add_parser("canonical-digests", help="write each single-document dataset's canonical digest (harness/canonical.py) into datasets/manifest.json")
-    sub.add_parser("regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them")
-    check = sub.add_parser("check", help="every experiment, profile and dataset checked before anything is built: schema, names, plans")
-    check.add_argument("--experiments-dir", type=pathlib.Path,
-                       help="check only the experiment files of this folder (their schema, names and plans alone), not the profiles")
-    importer = sub.add_parser("import", help="BenchmarkDotNet *-report-github.md files into a new experiment file, one claim per row")
+    sub.add_parser(
+        "canonical-digests",
+        help="write each single-document dataset's canonical digest (harness/canonical.py) into datasets/manifest.json",
+    )
+    sub.add_parser(
+        "regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them"
+    )
+    check = sub.add_parser(
+        "check", help="every experiment, profile and dataset checked before anything is built: schema, names, plans"
+    )
+    check.add_argument(
+        "--experiments-dir",
+        type=pathlib.Path,
+        help="check only the experiment files of this folder (their schema, names and plans alone), not the profiles",
+    )
+    importer = sub.add_parser(
+        "import", help="BenchmarkDotNet *-report-github.md files into a new experiment file, one claim per row"
+    )
     importer.add_argument("reports", nargs="+", type=pathlib.Path, help="the reports of one write-up")
-    importer.add_argument("--out", help="the experiment file to write (default: experiments/NNN-<report name>.toml; '-': standard output)")
+    importer.add_argument(
+        "--out", help="the experiment file to write (default: experiments/NNN-<report name>.toml; '-': standard output)"
+    )
     importer.add_argument("--id", help="the experiment id (default: the next free one)")
-    importer.add_argument("--lab", default="dotnet", help="the lab whose variants re-measure the rows (default: dotnet)")
+    importer.add_argument(
+        "--lab", default="dotnet", help="the lab whose variants re-measure the rows (default: dotnet)"
+    )
     return parser
 
 
 def _run(args: argparse.Namespace) -> int:
-    options = _options(args, run_id=args.run_id, resume=args.resume, results_dir=args.results_dir, lab_cpuset=args.cpuset,
-                       harness_cpuset=args.harness_cpuset, build=not args.no_build, calibrate=not args.no_calibration, budget_min=args.budget)
+    options = _options(
+        args,
+        run_id=args.run_id,
+        resume=args.resume,
+        results_dir=args.results_dir,
+        lab_cpuset=args.cpuset,
+        harness_cpuset=args.harness_cpuset,
+        build=not args.no_build,
+        calibrate=not args.no_calibration,
+        budget_min=args.budget,
+    )
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
-    with engine_for_run(args.backend if not without_image else "native", args.own_engine, report=lambda line: print(line, file=sys.stderr)):
-        backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, args.platform, without_image,
-                                         args.container_per_process)
+    with engine_for_run(
+        args.backend if not without_image else "native",
+        args.own_engine,
+        report=lambda line: print(line, file=sys.stderr),
+    ):
+        backend, notice = select_backend(
+            args.backend,
+            load_isa_table().all_switch_names(),
+            args.bases,
+            args.platform,
+            without_image,
+            args.container_per_process,
+        )
         print(notice, file=sys.stderr)
-        for note in check_run(plan, backend.name):  # a missing tool stops the run here, in seconds, before any build or cell
+        for note in check_run(
+            plan, backend.name
+        ):  # a missing tool stops the run here, in seconds, before any build or cell
             print(f"note: {note}", file=sys.stderr)
         summary = execute_run(options, backend)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
@@ -180,6 +297,7 @@ def _images(args: argparse.Namespace) -> int:
     from harness.containers.bases import DOCKER_ARCH_HOST
     from harness.containers.images import build_images, inspect_image
     from harness.backends.docker import DockerBackend
+
     backend = DockerBackend(set(), args.bases, platform=args.platform)
     labs = load_labs()
     names = _split(args.lab) or [n for n, lab in labs.items() if lab.container]
@@ -195,7 +313,10 @@ def _images(args: argparse.Namespace) -> int:
         wanted = runtimes or lab.runtime_names
         builds += [lab.for_runtime(runtime) for runtime in wanted if args.lab or runtime in lab.runtime_names]
     if not builds:
-        raise HarnessError(f"no lab image matches --runtime {args.runtime} for {platform}", "run `python3 -m harness list` for the labs and their runtimes")
+        raise HarnessError(
+            f"no lab image matches --runtime {args.runtime} for {platform}",
+            "run `python3 -m harness list` for the labs and their runtimes",
+        )
     images = [backend.image(build) for build in builds]
     choices = {backend.bases_for(build) for build in builds}
     if len(choices) != 1:
@@ -205,24 +326,34 @@ def _images(args: argparse.Namespace) -> int:
     log_dir.mkdir(parents=True, exist_ok=True)
     if bases == "local":
         from harness.containers.bases import ensure_local_bases
-        ensure_local_bases(sorted({b for image in images for b in image.local_bases().values()}), log_dir / "local-bases.log")
+
+        ensure_local_bases(
+            sorted({b for image in images for b in image.local_bases().values()}), log_dir / "local-bases.log"
+        )
     started = time.monotonic()
     how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log")
-    print(f"built {len(images)} image(s) with {how}, {bases} bases, in {time.monotonic() - started:.0f} s (log: {log_dir / 'images.log'})",
-          file=sys.stderr)
+    print(
+        f"built {len(images)} image(s) with {how}, {bases} bases, in {time.monotonic() - started:.0f} s (log: {log_dir / 'images.log'})",
+        file=sys.stderr,
+    )
     for image in images:
         info = inspect_image(image.tag)
-        print(f"  {image.tag:28} {info.image_id[:19] if info else 'missing'}  {info.size_bytes / 2**20 if info else 0:7.1f} MiB  {info.architecture if info else ''}")
+        print(
+            f"  {image.tag:28} {info.image_id[:19] if info else 'missing'}  {info.size_bytes / 2**20 if info else 0:7.1f} MiB  {info.architecture if info else ''}"
+        )
     return 0
 
 
 def _conformance(args: argparse.Namespace) -> int:
     from harness.conformance import run_conformance
+
     run_dir = pathlib.Path(args.run_dir).resolve()
     environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
     labs = load_labs()
     names = _split(args.lab) or sorted({target.split("@")[0] for target in environment.get("labs", {})}) or list(labs)
-    builds = {name: find_lab(labs, name).for_runtime() for name in names}  # each lab's default runtime: the parsers are the lab's
+    builds = {
+        name: find_lab(labs, name).for_runtime() for name in names
+    }  # each lab's default runtime: the parsers are the lab's
     without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
     backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, None, without_image)
     print(notice, file=sys.stderr)
@@ -232,8 +363,14 @@ def _conformance(args: argparse.Namespace) -> int:
             build.check_requirements()
         backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
     try:
-        out = run_conformance(run_dir, builds, backend, DATASETS_DIR, environment.get("lab_cpuset") or None,
-                              progress=lambda line: print(line, file=sys.stderr))
+        out = run_conformance(
+            run_dir,
+            builds,
+            backend,
+            DATASETS_DIR,
+            environment.get("lab_cpuset") or None,
+            progress=lambda line: print(line, file=sys.stderr),
+        )
     finally:
         backend.close()
     print(out)
@@ -242,11 +379,17 @@ def _conformance(args: argparse.Namespace) -> int:
 
 def _pin_bases(args: argparse.Namespace) -> int:
     from harness.containers.base_digests import pin, unpinned
-    dockerfiles = [lab.directory / lab.container.dockerfile for lab in load_labs().values() if lab.container is not None]
+
+    dockerfiles = [
+        lab.directory / lab.container.dockerfile for lab in load_labs().values() if lab.container is not None
+    ]
     if args.check:
         missing = unpinned(dockerfiles)
         for ref in missing:
-            print(f"{ref.dockerfile.relative_to(REPO_ROOT)}: {ref.argument}={ref.reference} has no digest", file=sys.stderr)
+            print(
+                f"{ref.dockerfile.relative_to(REPO_ROOT)}: {ref.argument}={ref.reference} has no digest",
+                file=sys.stderr,
+            )
         return 1 if missing else 0
     for before, after in pin(dockerfiles):
         print(f"{before.dockerfile.relative_to(REPO_ROOT)}: {before.argument}={after}", file=sys.stderr)
@@ -255,7 +398,10 @@ def _pin_bases(args: argparse.Namespace) -> int:
 
 def _local_bases(args: argparse.Namespace) -> int:
     from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, load_local_bases
-    names = _split(args.base) or [name for name, base in load_local_bases().items() if base.architecture == DOCKER_ARCH_HOST]
+
+    names = _split(args.base) or [
+        name for name, base in load_local_bases().items() if base.architecture == DOCKER_ARCH_HOST
+    ]
     log_dir = RESULTS_DIR / "build-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     built = ensure_local_bases(list(names), log_dir / "local-bases.log", rebuild=args.rebuild)
@@ -267,6 +413,7 @@ def _local_bases(args: argparse.Namespace) -> int:
 def _compose() -> int:
     from harness.containers.compose import render_compose
     from harness.containers.images import COMPOSE_FILE
+
     COMPOSE_FILE.write_text(render_compose(load_labs()))
     print(f"wrote {COMPOSE_FILE}", file=sys.stderr)
     return 0
@@ -280,6 +427,7 @@ def _plan(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from harness.check import check_everything, check_experiment_files
+
     started = time.monotonic()
     lines = check_experiment_files(args.experiments_dir) if args.experiments_dir else check_everything()
     print("\n".join(lines))
@@ -289,6 +437,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from harness.bdn_import import default_output, import_reports, next_experiment_id
+
     exp_id = args.id or next_experiment_id()
     result = import_reports(args.reports, exp_id, find_lab(load_labs(), args.lab), load_isa_table())
     if args.out == "-":
@@ -299,12 +448,17 @@ def _import(args: argparse.Namespace) -> int:
             raise HarnessError(f"{out} exists", "give another --out (or --id), or delete the file first")
         out.write_text(result.text)
         print(out)
-    print(f"imported {result.claims} claim(s) from {result.tables} table(s); {result.todos} field(s) say TODO (`just check` lists them)",
-          file=sys.stderr)
+    print(
+        f"imported {result.claims} claim(s) from {result.tables} table(s); {result.todos} field(s) say TODO (`just check` lists them)",
+        file=sys.stderr,
+    )
     for unread in result.unread:
         print(f"not read: {unread.source} line {unread.line}: {unread.reason}", file=sys.stderr)
     for scenario in result.no_baseline:
-        print(f"no baseline in the report for '{scenario}': the first row is used (a comment in the file says so)", file=sys.stderr)
+        print(
+            f"no baseline in the report for '{scenario}': the first row is used (a comment in the file says so)",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -386,5 +540,7 @@ def interrupted_hint(command: str, argv: list[str]) -> str:
     if command != "run":
         return "nothing was measured; run the command again"
     again = [a for a in argv if a != "--resume"]
-    return ("every finished process's rows are kept; the one that was running is measured again by "
-            f"`python3 -m harness {' '.join([*again, '--resume'])}` (or `just resume PROFILE` with the run's options)")
+    return (
+        "every finished process's rows are kept; the one that was running is measured again by "
+        f"`python3 -m harness {' '.join([*again, '--resume'])}` (or `just resume PROFILE` with the run's options)"
+    )

@@ -37,9 +37,14 @@ FILE_TIMEOUT_S = 0.5
 #: How long a process may take to start and warm its parser (the first line it writes).
 STARTUP_TIMEOUT_S = 10.0
 #: Verdicts by expectation and outcome; crashed and hung are failures whatever the expectation.
-VERDICTS = {("accept", "accepted"): "passed", ("accept", "rejected"): "wrongly rejected",
-            ("reject", "rejected"): "passed", ("reject", "accepted"): "wrongly accepted",
-            ("either", "accepted"): "accepted (allowed)", ("either", "rejected"): "rejected (allowed)"}
+VERDICTS = {
+    ("accept", "accepted"): "passed",
+    ("accept", "rejected"): "wrongly rejected",
+    ("reject", "rejected"): "passed",
+    ("reject", "accepted"): "wrongly accepted",
+    ("either", "accepted"): "accepted (allowed)",
+    ("either", "rejected"): "rejected (allowed)",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,11 +66,16 @@ def load_suite(datasets_dir: pathlib.Path) -> list[SuiteFile]:
     for row in sorted(listed, key=lambda r: r["path"]):
         path = root / row["path"]
         if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != row["sha256"]:
-            raise ConfigError(f"conformance file {row['path']} is missing or differs from {MANIFEST}", "restore datasets/conformance/ from git")
+            raise ConfigError(
+                f"conformance file {row['path']} is missing or differs from {MANIFEST}",
+                "restore datasets/conformance/ from git",
+            )
         files.append(SuiteFile(path.name, row["expectation"], row["sha256"]))
     on_disk = sorted(p.name for p in (root / PARSING_FOLDER).glob("*.json"))
     if on_disk != [f.name for f in files]:
-        raise ConfigError(f"{root / PARSING_FOLDER} holds other files than {MANIFEST} lists", "restore datasets/conformance/ from git")
+        raise ConfigError(
+            f"{root / PARSING_FOLDER} holds other files than {MANIFEST} lists", "restore datasets/conformance/ from git"
+        )
     return files
 
 
@@ -73,8 +83,17 @@ def verdict(expectation: str, outcome: str) -> str:
     return VERDICTS.get((expectation, outcome), outcome)
 
 
-def run_parser(backend: Any, lab: LabSpec, parser: str, suite: list[SuiteFile], files_dir: pathlib.Path, work_dir: pathlib.Path,
-               cpuset: str | None, file_timeout_s: float = FILE_TIMEOUT_S, startup_timeout_s: float = STARTUP_TIMEOUT_S) -> list[dict[str, Any]]:
+def run_parser(
+    backend: Any,
+    lab: LabSpec,
+    parser: str,
+    suite: list[SuiteFile],
+    files_dir: pathlib.Path,
+    work_dir: pathlib.Path,
+    cpuset: str | None,
+    file_timeout_s: float = FILE_TIMEOUT_S,
+    startup_timeout_s: float = STARTUP_TIMEOUT_S,
+) -> list[dict[str, Any]]:
     """Every suite file through one parser of one lab build: one record per file (crashes and hangs included)."""
     work_dir.mkdir(parents=True, exist_ok=True)
     for stale in work_dir.glob(f"{parser}.*"):  # a rerun starts clean: the verb appends to its output file
@@ -88,15 +107,30 @@ def run_parser(backend: Any, lab: LabSpec, parser: str, suite: list[SuiteFile], 
         out.touch()
         out.chmod(0o666)
         work_dir.chmod(0o777)
-        argv = [*lab.command, "conformance", "--files", str(files_dir), "--parser", parser, "--start", str(start), "--out", str(out)]
+        argv = [
+            *lab.command,
+            "conformance",
+            "--files",
+            str(files_dir),
+            "--parser",
+            parser,
+            "--start",
+            str(start),
+            "--out",
+            str(out),
+        ]
         mounts = {files_dir: (DATASETS_MOUNT, True), work_dir: (OUT_MOUNT, False)}
         launch = backend.launch(lab, argv, {}, cpuset, mounts)
         with log.open("w") as log_file:
             log_file.write(f"$ {' '.join(launch.argv)}\n")
             log_file.flush()
-            popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, stdout=log_file, stderr=subprocess.STDOUT)
+            popen = subprocess.Popen(
+                launch.argv, cwd=launch.cwd, env=launch.env, stdout=log_file, stderr=subprocess.STDOUT
+            )
             hung = _watch(popen, out, file_timeout_s, startup_timeout_s, lambda: backend.terminate(launch, popen))
-        lines = [json.loads(line) for line in out.read_text(errors="replace").splitlines() if line.strip().endswith("}")]
+        lines = [
+            json.loads(line) for line in out.read_text(errors="replace").splitlines() if line.strip().endswith("}")
+        ]
         lines = [line for line in lines if "outcome" in line]  # not the ready line
         for line in lines:
             records.append(_record(suite[start], line["outcome"], line.get("detail", ""), line.get("ms")))
@@ -114,14 +148,24 @@ def run_parser(backend: Any, lab: LabSpec, parser: str, suite: list[SuiteFile], 
 
 def _death(returncode: int, log: pathlib.Path) -> str:
     """How a process died on a file: its exit code or signal, and the first thing it printed (e.g. "Stack overflow.")."""
-    how = f"killed by signal {-returncode} ({signal.Signals(-returncode).name})" if returncode < 0 else f"exit code {returncode}"
+    how = (
+        f"killed by signal {-returncode} ({signal.Signals(-returncode).name})"
+        if returncode < 0
+        else f"exit code {returncode}"
+    )
     printed = [line.strip() for line in log.read_text(errors="replace").splitlines()[1:] if line.strip()]
     return f"the process died on this file: {how}" + (f"; it printed: {printed[0][:200]}" if printed else "")
 
 
 def _record(file: SuiteFile, outcome: str, detail: str, ms: float | None) -> dict[str, Any]:
-    return {"file": file.name, "expectation": file.expectation, "outcome": outcome, "verdict": verdict(file.expectation, outcome),
-            "detail": detail, "ms": ms}
+    return {
+        "file": file.name,
+        "expectation": file.expectation,
+        "outcome": outcome,
+        "verdict": verdict(file.expectation, outcome),
+        "detail": detail,
+        "ms": ms,
+    }
 
 
 def _watch(popen: subprocess.Popen, out: pathlib.Path, file_timeout_s: float, startup_timeout_s: float, kill) -> bool:
@@ -140,10 +184,17 @@ def _watch(popen: subprocess.Popen, out: pathlib.Path, file_timeout_s: float, st
     return False
 
 
-def run_conformance(run_dir: pathlib.Path, builds: dict[str, LabSpec], backend: Any, datasets_dir: pathlib.Path, cpuset: str | None,
-                    progress=print) -> pathlib.Path:
+def run_conformance(
+    run_dir: pathlib.Path,
+    builds: dict[str, LabSpec],
+    backend: Any,
+    datasets_dir: pathlib.Path,
+    cpuset: str | None,
+    progress=print,
+) -> pathlib.Path:
     """Every parser of every lab build over the suite; writes run_dir/conformance.jsonl (one record per lab, parser and
-    file) and keeps each process's output and log under run_dir/raw/conformance/<lab>/. Returns the path of conformance.jsonl."""
+    file) and keeps each process's output and log under run_dir/raw/conformance/<lab>/. Returns the path of conformance.jsonl.
+    """
     suite = load_suite(datasets_dir)
     files_dir = (datasets_dir / SUITE_FOLDER / PARSING_FOLDER).resolve()
     records = []
@@ -154,11 +205,21 @@ def run_conformance(run_dir: pathlib.Path, builds: dict[str, LabSpec], backend: 
             progress(f"conformance: lab {name} lists no parsers; skipped")
         for parser in parsers:
             started = time.monotonic()
-            found = run_parser(backend, build, parser["parser"], suite, files_dir, run_dir / "raw" / SUITE_FOLDER / name, cpuset)
+            found = run_parser(
+                backend, build, parser["parser"], suite, files_dir, run_dir / "raw" / SUITE_FOLDER / name, cpuset
+            )
             failures = sum(r["verdict"] in ("wrongly accepted", "wrongly rejected", "crashed", "hung") for r in found)
-            progress(f"conformance: {name} {parser['parser']}: {len(found)} files, {failures} failures ({time.monotonic() - started:.1f} s)")
-            identity = {"lab": name, "runtime": build.runtime, "parser": parser["parser"], "library": parser.get("library"),
-                        "library_version": parser.get("library_version"), "description": parser.get("description")}
+            progress(
+                f"conformance: {name} {parser['parser']}: {len(found)} files, {failures} failures ({time.monotonic() - started:.1f} s)"
+            )
+            identity = {
+                "lab": name,
+                "runtime": build.runtime,
+                "parser": parser["parser"],
+                "library": parser.get("library"),
+                "library_version": parser.get("library_version"),
+                "description": parser.get("description"),
+            }
             records += [{**identity, **record} for record in found]
     out = run_dir / "conformance.jsonl"
     out.write_text("".join(json.dumps(r) + "\n" for r in records))

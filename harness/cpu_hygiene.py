@@ -180,8 +180,15 @@ def read_cpu_state(cpu: int, host: HostCpus, sys_root: str = "/sys") -> CpuState
     siblings = _read_cpulist(f"{base}/topology/thread_siblings_list")
     others = None if siblings is None else tuple(s for s in siblings if s != cpu)
     online = tuple(s for s in others or () if _read(f"{sys_root}/{CPU_DIR}/cpu{s}/online") != "0")
-    return CpuState(cpu, _read(f"{base}/cpufreq/scaling_governor"), _read(f"{base}/cpufreq/scaling_driver"), others, online,
-                    cpu in (host.isolated or ()), None if host.nohz_full is None else cpu in host.nohz_full)
+    return CpuState(
+        cpu,
+        _read(f"{base}/cpufreq/scaling_governor"),
+        _read(f"{base}/cpufreq/scaling_driver"),
+        others,
+        online,
+        cpu in (host.isolated or ()),
+        None if host.nohz_full is None else cpu in host.nohz_full,
+    )
 
 
 def read_turbo(sys_root: str = "/sys") -> tuple[bool | None, str | None]:
@@ -201,8 +208,10 @@ def kernel_cmdline_fix(parameters: dict[str, Iterable[int]]) -> str:
     any earlier value of them is removed from /etc/default/grub, the new one put first on GRUB_CMDLINE_LINUX."""
     names = "|".join(parameters)
     values = " ".join(f"{name}={format_cpuset(tuple(sorted(set(cpus))))}" for name, cpus in parameters.items())
-    return (f"sed -i -E 's/ ?({names})=[^ \"]*//g; s/^GRUB_CMDLINE_LINUX=\"/&{values} /' /etc/default/grub "
-            "&& update-grub && reboot")
+    return (
+        f"sed -i -E 's/ ?({names})=[^ \"]*//g; s/^GRUB_CMDLINE_LINUX=\"/&{values} /' /etc/default/grub "
+        "&& update-grub && reboot"
+    )
 
 
 def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
@@ -215,39 +224,75 @@ def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
     findings = []
     if outside and not reserved:
         spare = set(host.online or host.affinity) - set(plan.lab)  # the kernel keeps at least one CPU for itself
-        fix = (kernel_cmdline_fix({"isolcpus": plan.lab, "nohz_full": plan.lab}) if spare else
-               "run on a machine with more CPUs than the lab needs: isolcpus must leave one CPU to the system")
-        findings.append(Finding("not-isolated", f"no CPU is isolated; the lab runs on CPU {listed}",
-                                "the kernel schedules other processes and interrupts on it, inside the measurements", fix))
+        fix = (
+            kernel_cmdline_fix({"isolcpus": plan.lab, "nohz_full": plan.lab})
+            if spare
+            else "run on a machine with more CPUs than the lab needs: isolcpus must leave one CPU to the system"
+        )
+        findings.append(
+            Finding(
+                "not-isolated",
+                f"no CPU is isolated; the lab runs on CPU {listed}",
+                "the kernel schedules other processes and interrupts on it, inside the measurements",
+                fix,
+            )
+        )
     elif outside and len(usable) >= len(plan.lab):
-        findings.append(Finding("not-isolated", f"lab CPU {format_cpuset(outside)} is not isolated (isolated: {format_cpuset(reserved)})",
-                                "other processes and interrupts run there, inside the measurements",
-                                f"just run-all default --cpuset {format_cpuset(tuple(usable[-len(plan.lab):]))}"))
+        findings.append(
+            Finding(
+                "not-isolated",
+                f"lab CPU {format_cpuset(outside)} is not isolated (isolated: {format_cpuset(reserved)})",
+                "other processes and interrupts run there, inside the measurements",
+                f"just run-all default --cpuset {format_cpuset(tuple(usable[-len(plan.lab):]))}",
+            )
+        )
     elif outside:
         unusable = tuple(sorted(set(reserved) - host.usable))
         reason = f"; this process may not use {format_cpuset(unusable)} (its cgroup cpuset)" if unusable else ""
         wider = (*reserved, *plan.lab)
-        fix = (f"run the harness where its cgroup allows CPUs {format_cpuset(unusable)} (e.g. not inside a container limited "
-               "to other CPUs)" if unusable else kernel_cmdline_fix({"isolcpus": wider, "nohz_full": wider}))
-        findings.append(Finding("not-isolated", f"lab CPU {format_cpuset(outside)} is not isolated: the design needs {len(plan.lab)} CPUs, "
-                                f"{len(usable)} isolated one(s) are usable{reason}",
-                                "other processes and interrupts run there, inside the measurements", fix))
+        fix = (
+            f"run the harness where its cgroup allows CPUs {format_cpuset(unusable)} (e.g. not inside a container limited "
+            "to other CPUs)"
+            if unusable
+            else kernel_cmdline_fix({"isolcpus": wider, "nohz_full": wider})
+        )
+        findings.append(
+            Finding(
+                "not-isolated",
+                f"lab CPU {format_cpuset(outside)} is not isolated: the design needs {len(plan.lab)} CPUs, "
+                f"{len(usable)} isolated one(s) are usable{reason}",
+                "other processes and interrupts run there, inside the measurements",
+                fix,
+            )
+        )
     if host.nohz_full is not None:
         ticking = tuple(c for c in plan.lab if c in (host.isolated or ()) and c not in host.nohz_full)
         if ticking:
-            findings.append(Finding("tick", f"isolated lab CPU {format_cpuset(ticking)} is not nohz_full",
-                                    "the scheduler tick still interrupts it every few milliseconds",
-                                    kernel_cmdline_fix({"nohz_full": (*host.nohz_full, *(host.isolated or ()))})))
+            findings.append(
+                Finding(
+                    "tick",
+                    f"isolated lab CPU {format_cpuset(ticking)} is not nohz_full",
+                    "the scheduler tick still interrupts it every few milliseconds",
+                    kernel_cmdline_fix({"nohz_full": (*host.nohz_full, *(host.isolated or ()))}),
+                )
+            )
     return findings
 
 
 def governor_findings(states: Iterable[CpuState]) -> list[Finding]:
     """A lab CPU whose governor lets its clock follow the load."""
-    return [Finding("governor", f"CPU {s.cpu}'s governor is '{s.governor}'",
-                    "its clock follows the load, so the first iterations of every process run slower",
-                    "cpupower frequency-set -g performance", s.cpu,
-                    f"echo performance | tee /sys/{CPU_DIR}/cpu{s.cpu}/cpufreq/scaling_governor")
-            for s in states if s.governor is not None and s.governor not in STEADY_GOVERNORS]
+    return [
+        Finding(
+            "governor",
+            f"CPU {s.cpu}'s governor is '{s.governor}'",
+            "its clock follows the load, so the first iterations of every process run slower",
+            "cpupower frequency-set -g performance",
+            s.cpu,
+            f"echo performance | tee /sys/{CPU_DIR}/cpu{s.cpu}/cpufreq/scaling_governor",
+        )
+        for s in states
+        if s.governor is not None and s.governor not in STEADY_GOVERNORS
+    ]
 
 
 def turbo_findings(turbo: bool | None, switch: str | None) -> list[Finding]:
@@ -255,8 +300,14 @@ def turbo_findings(turbo: bool | None, switch: str | None) -> list[Finding]:
     if not turbo or switch is None:
         return []
     off = "1" if switch.endswith("no_turbo") else "0"
-    return [Finding("turbo", "turbo/boost is on", "the clock rises and falls with temperature and the other cores' load",
-                    f"echo {off} > {switch}")]
+    return [
+        Finding(
+            "turbo",
+            "turbo/boost is on",
+            "the clock rises and falls with temperature and the other cores' load",
+            f"echo {off} > {switch}",
+        )
+    ]
 
 
 def smt_findings(states: Iterable[CpuState], plan: CpuPlan, sys_root: str = "/sys") -> list[Finding]:
@@ -266,17 +317,31 @@ def smt_findings(states: Iterable[CpuState], plan: CpuPlan, sys_root: str = "/sy
         for sibling in s.smt_siblings_online:
             if sibling in plan.lab:
                 if s.cpu < sibling:
-                    findings.append(Finding("smt-shared", f"lab CPUs {s.cpu} and {sibling} are SMT siblings of one core",
-                                            "the two lab processes share its caches and execution units",
-                                            "just run-all default --cpuset A,B with CPUs A and B of different cores "
-                                            f"(cat /sys/{CPU_DIR}/cpu*/topology/thread_siblings_list)", s.cpu))
+                    findings.append(
+                        Finding(
+                            "smt-shared",
+                            f"lab CPUs {s.cpu} and {sibling} are SMT siblings of one core",
+                            "the two lab processes share its caches and execution units",
+                            "just run-all default --cpuset A,B with CPUs A and B of different cores "
+                            f"(cat /sys/{CPU_DIR}/cpu*/topology/thread_siblings_list)",
+                            s.cpu,
+                        )
+                    )
                 continue
             harness = " (the harness runs there)" if sibling in (plan.harness or ()) else ""
             can_go_offline = _read(f"{sys_root}/{CPU_DIR}/cpu{sibling}/online") is not None  # cpu0 often cannot
-            findings.append(Finding("smt-sibling", f"CPU {s.cpu}'s SMT sibling {sibling} is online{harness}",
-                                    "work on the sibling shares the core's caches and execution units with the lab",
-                                    f"echo 0 > /sys/{CPU_DIR}/cpu{sibling}/online" if can_go_offline else f"echo off > /sys/{CPU_DIR}/smt/control",
-                                    s.cpu, f"echo off > /sys/{CPU_DIR}/smt/control" if can_go_offline else None))
+            findings.append(
+                Finding(
+                    "smt-sibling",
+                    f"CPU {s.cpu}'s SMT sibling {sibling} is online{harness}",
+                    "work on the sibling shares the core's caches and execution units with the lab",
+                    f"echo 0 > /sys/{CPU_DIR}/cpu{sibling}/online"
+                    if can_go_offline
+                    else f"echo off > /sys/{CPU_DIR}/smt/control",
+                    s.cpu,
+                    f"echo off > /sys/{CPU_DIR}/smt/control" if can_go_offline else None,
+                )
+            )
     return findings
 
 
@@ -293,11 +358,17 @@ class CpuHygiene:
 
     def to_dict(self) -> dict[str, Any]:
         """What environment.json records under 'cpu_hygiene'."""
-        return {"lab_cpus": list(self.plan.lab), "harness_cpus": list(self.plan.harness or ()),
-                "isolated_cpus": None if self.host.isolated is None else list(self.host.isolated),
-                "nohz_full_cpus": None if self.host.nohz_full is None else list(self.host.nohz_full),
-                "usable_cpus": sorted(self.host.usable), "turbo": self.turbo, "turbo_switch": self.turbo_switch,
-                "cpus": [asdict(s) for s in self.cpus], "findings": [asdict(f) for f in self.findings]}
+        return {
+            "lab_cpus": list(self.plan.lab),
+            "harness_cpus": list(self.plan.harness or ()),
+            "isolated_cpus": None if self.host.isolated is None else list(self.host.isolated),
+            "nohz_full_cpus": None if self.host.nohz_full is None else list(self.host.nohz_full),
+            "usable_cpus": sorted(self.host.usable),
+            "turbo": self.turbo,
+            "turbo_switch": self.turbo_switch,
+            "cpus": [asdict(s) for s in self.cpus],
+            "findings": [asdict(f) for f in self.findings],
+        }
 
     def lines(self) -> list[str]:
         """What the run prints at its start: the CPUs used, each lab CPU's state, each finding with its fix."""
@@ -312,13 +383,18 @@ def check_cpu_hygiene(plan: CpuPlan, host: HostCpus, sys_root: str = "/sys") -> 
     """Reads the lab CPUs' governor, turbo and SMT state and collects what adds noise."""
     states = tuple(read_cpu_state(cpu, host, sys_root) for cpu in plan.lab)
     turbo, switch = read_turbo(sys_root)
-    findings = (isolation_findings(plan, host) + governor_findings(states) + turbo_findings(turbo, switch)
-                + smt_findings(states, plan, sys_root))
+    findings = (
+        isolation_findings(plan, host)
+        + governor_findings(states)
+        + turbo_findings(turbo, switch)
+        + smt_findings(states, plan, sys_root)
+    )
     return CpuHygiene(plan, host, states, turbo, switch, tuple(findings))
 
 
-def plan_and_check(lab: str | None, harness: str | None, lab_count: int, sys_root: str = "/sys",
-                   proc_root: str = "/proc") -> tuple[CpuPlan, CpuHygiene]:
+def plan_and_check(
+    lab: str | None, harness: str | None, lab_count: int, sys_root: str = "/sys", proc_root: str = "/proc"
+) -> tuple[CpuPlan, CpuHygiene]:
     """The run's CPU plan on this host and its hygiene, read once at the start."""
     host = read_host_cpus(sys_root, proc_root)
     plan = plan_host_cpus(lab, harness, lab_count, host)
@@ -343,7 +419,9 @@ def describe_cpu(state: dict[str, Any], turbo: bool | None) -> str:
     if siblings is None:
         smt = "SMT siblings not exposed"
     else:
-        smt = ", ".join(f"SMT sibling {s} {'online' if s in online else 'offline'}" for s in siblings) or "no SMT sibling"
+        smt = (
+            ", ".join(f"SMT sibling {s} {'online' if s in online else 'offline'}" for s in siblings) or "no SMT sibling"
+        )
     isolated = " (isolated)" if state.get("isolated") else ""
     turbo_text = {None: "turbo not exposed", True: "turbo on", False: "turbo off"}[turbo]
     return f"CPU {state.get('cpu')}{isolated}: governor {state.get('governor') or 'not exposed'}, {smt}, {turbo_text}"
@@ -352,9 +430,11 @@ def describe_cpu(state: dict[str, Any], turbo: bool | None) -> str:
 def state_lines(record: dict[str, Any]) -> list[str]:
     """From a 'cpu_hygiene' record (environment.json): the CPUs used and the isolated set, then each lab CPU's state."""
     harness = format_cpuset(tuple(record.get("harness_cpus") or ())) or "not pinned"
-    used = (f"CPUs: lab on {format_cpuset(tuple(record.get('lab_cpus') or ()))}, harness on {harness}; "
-            f"isolated: {_cpus_text(record.get('isolated_cpus'), 'not exposed')}, "
-            f"nohz_full: {_cpus_text(record.get('nohz_full_cpus'), 'not exposed')}")
+    used = (
+        f"CPUs: lab on {format_cpuset(tuple(record.get('lab_cpus') or ()))}, harness on {harness}; "
+        f"isolated: {_cpus_text(record.get('isolated_cpus'), 'not exposed')}, "
+        f"nohz_full: {_cpus_text(record.get('nohz_full_cpus'), 'not exposed')}"
+    )
     return [used, *(describe_cpu(state, record.get("turbo")) for state in record.get("cpus") or [])]
 
 

@@ -66,15 +66,23 @@ class Manifest:
         """The manifest's canonical digest of a dataset must be the one computed now (a pure function of its bytes and
         the rule, so runs rely on the sha256 alone; this guards edits of the rule or the manifest)."""
         dataset = self.find(name)
-        if dataset.canonical is not None and canonical_digest((self.directory / dataset.path).read_bytes()) != dataset.canonical:
-            raise DatasetError(f"dataset '{name}': its canonical digest ({RULE}) differs from the manifest's",
-                               "the canonical rule changed: run `python3 -m harness canonical-digests` and say why in the commit")
+        if (
+            dataset.canonical is not None
+            and canonical_digest((self.directory / dataset.path).read_bytes()) != dataset.canonical
+        ):
+            raise DatasetError(
+                f"dataset '{name}': its canonical digest ({RULE}) differs from the manifest's",
+                "the canonical rule changed: run `python3 -m harness canonical-digests` and say why in the commit",
+            )
 
 
 def canonical_digests(manifest: Manifest) -> dict[str, dict]:
     """The canonical digest of every single-document dataset (the ones a parse result can be checked against)."""
-    return {d.name: canonical_digest((manifest.directory / d.path).read_bytes())
-            for d in manifest.datasets.values() if d.layout == "document"}
+    return {
+        d.name: canonical_digest((manifest.directory / d.path).read_bytes())
+        for d in manifest.datasets.values()
+        if d.layout == "document"
+    }
 
 
 def write_canonical_digests(manifest: Manifest) -> int:
@@ -101,11 +109,17 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path} is not valid JSON: {e}", "fix the line it names") from e
     if data.get("schema_version") != SUPPORTED_SCHEMA:
-        raise ConfigError(f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}", "update the harness to the commit that wrote the manifest")
+        raise ConfigError(
+            f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}",
+            "update the harness to the commit that wrote the manifest",
+        )
     try:
         datasets = {d["name"]: Dataset(**d) for d in data["datasets"]}
     except (KeyError, TypeError) as e:
-        raise ConfigError(f"{path}: a dataset entry is malformed: {e!r}", "each entry has name, path, bytes, sha256, model, provenance, licence (docs/extending.md, 'A dataset')") from e
+        raise ConfigError(
+            f"{path}: a dataset entry is malformed: {e!r}",
+            "each entry has name, path, bytes, sha256, model, provenance, licence (docs/extending.md, 'A dataset')",
+        ) from e
     return Manifest(directory, datasets)
 
 
@@ -122,11 +136,23 @@ def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Datas
         lab = labs[spec["lab"]].for_runtime()  # the lab's default runtime (its build must exist: just build)
         lab.check_requirements()
         target = (manifest.directory / dataset.path).resolve()
-        args = ["generate", "--generator", spec["name"], "--count", str(spec["count"]), "--seed", str(spec["seed"]),
-                *(["--item", str(spec["item"])] if "item" in spec else []), "--out", str(target)]
+        args = [
+            "generate",
+            "--generator",
+            spec["name"],
+            "--count",
+            str(spec["count"]),
+            "--seed",
+            str(spec["seed"]),
+            *(["--item", str(spec["item"])] if "item" in spec else []),
+            "--out",
+            str(target),
+        ]
         finished = run([*lab.command, *args], cwd=lab.directory, capture_output=True, text=True)
         if finished.returncode != 0:
-            raise DatasetError(f"lab {lab.name} could not generate dataset '{dataset.name}': {finished.stderr.strip()}",
-                               "build the lab first (just build)")
+            raise DatasetError(
+                f"lab {lab.name} could not generate dataset '{dataset.name}': {finished.stderr.strip()}",
+                "build the lab first (just build)",
+            )
         done.append(manifest.check(dataset.name))
     return done

@@ -140,7 +140,9 @@ class DuetDesign:
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
         if len(lab_cpus) < 2:
-            raise PinningError("the duet design needs two lab CPUs", "pass --cpuset with two CPUs (e.g. 0,1), or choose another design")
+            raise PinningError(
+                "the duet design needs two lab CPUs", "pass --cpuset with two CPUs (e.g. 0,1), or choose another design"
+            )
         first, second = (lab_cpus[0], lab_cpus[1]) if round_index % 2 else (lab_cpus[1], lab_cpus[0])
         baseline = next((c for c in cells if c.benchmark == c.baseline), None)
         others = [c for c in _shuffled(cells, round_index) if c.benchmark != c.baseline]
@@ -148,7 +150,9 @@ class DuetDesign:
             return [(Placement(cell, first),) for cell in others]
         if not others:
             return [(Placement(baseline, first),)]
-        return [(Placement(cell, first, baseline.benchmark), Placement(baseline, second, cell.benchmark)) for cell in others]
+        return [
+            (Placement(cell, first, baseline.benchmark), Placement(baseline, second, cell.benchmark)) for cell in others
+        ]
 
 
 class PairedDesign:
@@ -169,14 +173,21 @@ class PairedDesign:
 def burst_seed(cells: tuple[Cell, ...], round_index: int) -> int:
     """The seed of a paired process's burst order: fixed by the unit and round, so a resumed run repeats it."""
     first = cells[0]
-    return zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}/{first.runtime}#{round_index}/bursts".encode()) & 0x7FFFFFFF
+    return (
+        zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}/{first.runtime}#{round_index}/bursts".encode())
+        & 0x7FFFFFFF
+    )
 
 
 #: The visible registry of designs by name (the names profiles.toml uses).
-DESIGNS: dict[str, Design] = {d.name: d for d in (SequentialDesign(), InterleavedDesign(), DuetDesign(), PairedDesign())}
+DESIGNS: dict[str, Design] = {
+    d.name: d for d in (SequentialDesign(), InterleavedDesign(), DuetDesign(), PairedDesign())
+}
 
 
-def layout(design: Design, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...], can_share: bool) -> tuple[Design, list[Slot]]:
+def layout(
+    design: Design, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...], can_share: bool
+) -> tuple[Design, list[Slot]]:
     """The design that lays out a unit's round and its slots: a design that shares processes falls back to the interleaved
     layout for a lab that cannot measure several cells in one process (or a single cell, which needs no pairing)."""
     if design.shares_process and (not can_share or len(cells) < 2):

@@ -66,11 +66,15 @@ def frequency_policy(sys_root: str = "/sys") -> dict[str, Any]:
 
 def git_state(repo: pathlib.Path = REPO_ROOT) -> dict[str, Any]:
     """Commit and dirty flag of the lab's own repository (None outside a git checkout)."""
+
     def git(*args: str) -> str | None:
         try:
-            return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout.strip()
+            return subprocess.run(
+                ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+            ).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return None
+
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
     return {"git_commit": commit, "git_dirty": None if commit is None or status is None else bool(status)}
@@ -81,15 +85,21 @@ def system_warnings(env: dict[str, Any]) -> list[str]:
     governor, turbo, SMT and isolation, harness/cpu_hygiene.py) those are its findings, not cpu0's warnings here."""
     warnings = []
     if env.get("hypervisor"):
-        warnings.append("running in a virtual machine: other guests can steal CPU time; publish numbers from bare metal")
+        warnings.append(
+            "running in a virtual machine: other guests can steal CPU time; publish numbers from bare metal"
+        )
     if "cpu_hygiene" in env:
         return warnings
     if env.get("governor") not in (None, "performance"):
-        warnings.append(f"CPU governor is '{env['governor']}': set it to performance (cpupower frequency-set -g performance)")
+        warnings.append(
+            f"CPU governor is '{env['governor']}': set it to performance (cpupower frequency-set -g performance)"
+        )
     if env.get("turbo"):
         warnings.append("turbo/boost is on: clock speed varies with temperature; disable it for stable numbers")
     if env.get("smt_active"):
-        warnings.append("SMT is on: a sibling thread can share the measured core; pin the lab to a core whose sibling is idle")
+        warnings.append(
+            "SMT is on: a sibling thread can share the measured core; pin the lab to a core whose sibling is idle"
+        )
     if not env.get("isolated_cpus"):
         warnings.append("no CPUs are isolated (isolcpus): the kernel may schedule other work on the lab's CPU")
     return warnings

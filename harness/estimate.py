@@ -85,8 +85,16 @@ def process_seconds(job: JobSettings) -> float | None:
     return PROCESS_OVERHEAD_S + prewarm_s + iterations * job.iteration_time_ms / 1000 * ITERATION_SLACK
 
 
-def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: int, lab_cpus: int = 1,
-                      cold_cells: int = 0, cold: ColdSettings = ColdSettings(), round_s: float | None = None) -> str:
+def describe_estimate(
+    job: JobSettings,
+    stopping: Stopping,
+    cells: int,
+    groups: int,
+    lab_cpus: int = 1,
+    cold_cells: int = 0,
+    cold: ColdSettings = ColdSettings(),
+    round_s: float | None = None,
+) -> str:
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
     steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
     paired design, whose processes measure several cells); else a round is one process per cell."""
@@ -100,8 +108,14 @@ def describe_estimate(job: JobSettings, stopping: Stopping, cells: int, groups: 
     per_process = round_s / max(cells, 1)  # a cell's share of a round
     low = stopping.min_rounds * round_s / lab_cpus + cold_s
     high = stopping.max_rounds * round_s / lab_cpus + cold_s
-    caps = [c for c in (None if stopping.group_time_cap_s is None else groups * stopping.group_time_cap_s,
-                        None if stopping.cell_time_cap_s is None else cells * stopping.cell_time_cap_s) if c is not None]
+    caps = [
+        c
+        for c in (
+            None if stopping.group_time_cap_s is None else groups * stopping.group_time_cap_s,
+            None if stopping.cell_time_cap_s is None else cells * stopping.cell_time_cap_s,
+        )
+        if c is not None
+    ]
     if caps:
         # A group stops at the first round that ends past its cap: allow one more round of every cell.
         high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))

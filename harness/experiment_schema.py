@@ -105,7 +105,10 @@ def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[
     if kind == "required":
         missing = error.message.split("'")[1]
         doc = properties.get(missing, {}).get("description", "")
-        return f"{where}: missing key '{missing}'", f"{missing}: {_sentence(doc)}" if doc else f"required keys: {', '.join(node.get('required', []))}"
+        return (
+            f"{where}: missing key '{missing}'",
+            f"{missing}: {_sentence(doc)}" if doc else f"required keys: {', '.join(node.get('required', []))}",
+        )
     if kind == "additionalProperties":
         valid = sorted(properties)
         extra = sorted(set(error.instance) - set(valid)) if isinstance(error.instance, dict) else []
@@ -114,16 +117,23 @@ def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[
         suggestion = f" (did you mean '{close[0]}'?)" if close else ""
         return f"{where}: unknown key '{name}'{suggestion}", f"valid keys here: {', '.join(valid)}"
     if kind == "type":
-        expected = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        expected = (
+            error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        )
         return f"{where} is {_show(error.instance)}, not {_article(expected)}", about or f"a {expected}"
     if kind in ("exclusiveMinimum", "minimum"):
         bound = "greater than" if kind == "exclusiveMinimum" else "at least"
         return f"{where} is {_show(error.instance)}; it must be {bound} {error.validator_value}", about
     if kind in ("enum", "const"):
         valid = error.validator_value if kind == "enum" else [error.validator_value]
-        return f"{where} is {_show(error.instance)}", f"valid: {', '.join(map(str, valid))}" + (f"; {about}" if about else "")
+        return f"{where} is {_show(error.instance)}", f"valid: {', '.join(map(str, valid))}" + (
+            f"; {about}" if about else ""
+        )
     if kind == "pattern":
-        return f"{where} is {_show(error.instance)}, which is not a valid name here", about or f"it must match {error.validator_value}"
+        return (
+            f"{where} is {_show(error.instance)}, which is not a valid name here",
+            about or f"it must match {error.validator_value}",
+        )
     if kind == "uniqueItems":
         return f"{where} lists an item twice", about
     if kind in ("minItems", "minLength"):
@@ -147,8 +157,14 @@ def _show(value: Any) -> str:
 
 
 def _article(kind: str) -> str:
-    return {"integer": "an integer", "array": "an array", "object": "a table", "string": "a string", "number": "a number",
-            "boolean": "a boolean"}.get(kind, f"a {kind}")
+    return {
+        "integer": "an integer",
+        "array": "an array",
+        "object": "a table",
+        "string": "a string",
+        "number": "a number",
+        "boolean": "a boolean",
+    }.get(kind, f"a {kind}")
 
 
 def todo_paths(data: dict[str, Any]) -> tuple[str, ...]:
@@ -181,7 +197,10 @@ def validate_document(data: dict[str, Any], path: pathlib.Path) -> None:
 def _position(error: jsonschema.ValidationError, order: dict[str, int]) -> list[tuple[int, str]]:
     """Where a violation sits in the file: top-level keys in file order, then indexes, then keys."""
     parts = list(error.absolute_path)
-    return [(order.get(p, -1), "") if i == 0 else (p, "") if isinstance(p, int) else (0, str(p)) for i, p in enumerate(parts)]
+    return [
+        (order.get(p, -1), "") if i == 0 else (p, "") if isinstance(p, int) else (0, str(p))
+        for i, p in enumerate(parts)
+    ]
 
 
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:

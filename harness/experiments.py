@@ -93,7 +93,9 @@ class Claim:
     isa_level: str | None = None
     reference_isa_level: str | None = None
     cannot_reproduce: str | None = None
-    allocated_tolerance_bytes: int | None = None  # how far a measured allocation may be from allocated_bytes; None: the experiment's
+    allocated_tolerance_bytes: int | None = (
+        None  # how far a measured allocation may be from allocated_bytes; None: the experiment's
+    )
 
     @property
     def label(self) -> str:
@@ -126,8 +128,12 @@ class Experiment:
     published_versions: dict[str, str] = dataclasses.field(default_factory=dict)
     runtime_sweep: tuple[str, ...] = ()  # benchmarks also measured on every runtime of their lab (profiles' "sweep")
     measure: str = STEADY  # "steady" (the lab's benchmark engine) or "cold" (whole processes timed with hyperfine)
-    allocated_tolerance_bytes: int = 0  # how far a measured allocation may be from a published one and be "within tolerance"
-    todos: tuple[str, ...] = ()  # fields that still say TODO (left by `just import`): refused by the checks before planning
+    allocated_tolerance_bytes: int = (
+        0  # how far a measured allocation may be from a published one and be "within tolerance"
+    )
+    todos: tuple[
+        str, ...
+    ] = ()  # fields that still say TODO (left by `just import`): refused by the checks before planning
 
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
@@ -135,7 +141,11 @@ class Experiment:
 
     def allocation_tolerance(self, claim: Claim) -> int:
         """Bytes per operation a measured allocation may differ from the claim's published one: its own, else the experiment's."""
-        return self.allocated_tolerance_bytes if claim.allocated_tolerance_bytes is None else claim.allocated_tolerance_bytes
+        return (
+            self.allocated_tolerance_bytes
+            if claim.allocated_tolerance_bytes is None
+            else claim.allocated_tolerance_bytes
+        )
 
 
 def _read(path: pathlib.Path) -> dict:
@@ -143,9 +153,15 @@ def _read(path: pathlib.Path) -> dict:
     try:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{display(path)} is not valid TOML: {e}", "fix the line it names (https://toml.io; docs/experiments.md has an example)") from e
+        raise ConfigError(
+            f"{display(path)} is not valid TOML: {e}",
+            "fix the line it names (https://toml.io; docs/experiments.md has an example)",
+        ) from e
     if data.get("schema_version") != CONFIG_SCHEMA_VERSION:
-        raise ConfigError(f"{display(path)} has schema_version {data.get('schema_version')!r}", f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}")
+        raise ConfigError(
+            f"{display(path)} has schema_version {data.get('schema_version')!r}",
+            f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}",
+        )
     validate_document(data, path)
     return data
 
@@ -155,7 +171,10 @@ def _unique(path: pathlib.Path, kind: str, named_by: str, keys: list[str]) -> No
     seen: set[str] = set()
     for key in keys:
         if key in seen:
-            raise ConfigError(f"{display(path)}: two {kind} with the same {named_by}: {key}", f"give each its own {named_by}, or delete the copy")
+            raise ConfigError(
+                f"{display(path)}: two {kind} with the same {named_by}: {key}",
+                f"give each its own {named_by}, or delete the copy",
+            )
         seen.add(key)
 
 
@@ -163,21 +182,50 @@ def _parse(path: pathlib.Path) -> Experiment:
     data = _read(path)
     _unique(path, "groups", "id", [f"'{g['id']}'" for g in data["groups"]])
     _unique(path, "benchmarks", "id", [f"'{b['id']}'" for b in data["benchmarks"]])
-    _unique(path, "claims", "published_variant and scenario", [f"'{c['published_variant']}' in '{c['scenario']}'" for c in data.get("claims", [])])
+    _unique(
+        path,
+        "claims",
+        "published_variant and scenario",
+        [f"'{c['published_variant']}' in '{c['scenario']}'" for c in data.get("claims", [])],
+    )
     lab, operation = data["lab"], data.get("operation", "deserialize")
     groups = {g["id"]: Group(g["id"], g["title"], g["baseline"], g.get("shared_operation", "")) for g in data["groups"]}
     benchmarks = {
-        b["id"]: Benchmark(b["id"], b["group"], b.get("lab", lab), b["variant"], b["dataset"], b.get("operation", operation), b.get("note", ""),
-                           b.get("unavailable", ""), tuple(b.get("runtimes", ())), b.get("shared_operation", ""))
+        b["id"]: Benchmark(
+            b["id"],
+            b["group"],
+            b.get("lab", lab),
+            b["variant"],
+            b["dataset"],
+            b.get("operation", operation),
+            b.get("note", ""),
+            b.get("unavailable", ""),
+            tuple(b.get("runtimes", ())),
+            b.get("shared_operation", ""),
+        )
         for b in data["benchmarks"]
     }
-    hardware = {key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))
-                for key, h in data.get("hardware", {}).items()}
+    hardware = {
+        key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))
+        for key, h in data.get("hardware", {}).items()
+    }
     claims = tuple(Claim(**c) for c in data.get("claims", []))
     versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
-    return Experiment(data["id"], data["title"], data["writeup"], groups, benchmarks, hardware, claims, path, versions,
-                      tuple(data.get("runtime_sweep", ())), data.get("measure", STEADY), data.get("allocated_tolerance_bytes", 0),
-                      todo_paths(data))
+    return Experiment(
+        data["id"],
+        data["title"],
+        data["writeup"],
+        groups,
+        benchmarks,
+        hardware,
+        claims,
+        path,
+        versions,
+        tuple(data.get("runtime_sweep", ())),
+        data.get("measure", STEADY),
+        data.get("allocated_tolerance_bytes", 0),
+        todo_paths(data),
+    )
 
 
 def _validate(exp: Experiment) -> None:
@@ -189,13 +237,17 @@ def _validate(exp: Experiment) -> None:
             raise UnknownNameError("group", b.group, exp.groups, f"(benchmark {b.id}) {where}")
         baseline = exp.benchmarks.get(exp.groups[b.group].baseline)
         if baseline is not None and baseline.lab != b.lab:
-            raise ConfigError(f"benchmark '{b.id}' (lab {b.lab}) is in group '{b.group}', whose baseline runs in lab {baseline.lab} {where}",
-                              "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them side by side)")
+            raise ConfigError(
+                f"benchmark '{b.id}' (lab {b.lab}) is in group '{b.group}', whose baseline runs in lab {baseline.lab} {where}",
+                "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them side by side)",
+            )
     for g in exp.groups.values():
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
             members = [b.id for b in exp.benchmarks.values() if b.group == g.id]
-            raise ConfigError(f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}",
-                              f"name one of the group's benchmarks as baseline: {', '.join(members) or 'the group has none yet'}")
+            raise ConfigError(
+                f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}",
+                f"name one of the group's benchmarks as baseline: {', '.join(members) or 'the group has none yet'}",
+            )
     for name in exp.runtime_sweep:
         if name not in exp.benchmarks:
             raise UnknownNameError("benchmark", name, exp.benchmarks, f"(runtime_sweep) {where}")
@@ -209,44 +261,78 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
         raise UnknownNameError("hardware key", c.hardware, exp.hardware, f"({c.label}) {where}")
     if c.cannot_reproduce:
         if c.benchmark:
-            raise ConfigError(f"{c.label} has a benchmark and cannot_reproduce {where}",
-                              "a figure is either measured by a benchmark or declared impossible to reproduce, with the reason")
+            raise ConfigError(
+                f"{c.label} has a benchmark and cannot_reproduce {where}",
+                "a figure is either measured by a benchmark or declared impossible to reproduce, with the reason",
+            )
         return
     if not c.benchmark:
-        raise ConfigError(f"{c.label} names no benchmark {where}",
-                          "set benchmark to the benchmark that re-measures it, or cannot_reproduce = \"why\" when none can")
+        raise ConfigError(
+            f"{c.label} names no benchmark {where}",
+            'set benchmark to the benchmark that re-measures it, or cannot_reproduce = "why" when none can',
+        )
     if bool(c.baseline) == bool(c.derived_baseline):
-        raise ConfigError(f"{c.label} needs exactly one of baseline / derived_baseline {where}",
-                          "baseline: the write-up printed a ratio (set ratio too); derived_baseline: it printed none (docs/experiments.md)")
+        raise ConfigError(
+            f"{c.label} needs exactly one of baseline / derived_baseline {where}",
+            "baseline: the write-up printed a ratio (set ratio too); derived_baseline: it printed none (docs/experiments.md)",
+        )
     for name in (c.benchmark, c.reference):
         if name not in exp.benchmarks:
             raise UnknownNameError("benchmark", name, exp.benchmarks, f"({c.label}) {where}")
     if (c.isa_level is None) != (c.reference_isa_level is None):
-        raise ConfigError(f"{c.label} sets only one of isa_level / reference_isa_level {where}", "a ratio across ISA levels names both levels")
+        raise ConfigError(
+            f"{c.label} sets only one of isa_level / reference_isa_level {where}",
+            "a ratio across ISA levels names both levels",
+        )
     measured, reference = exp.benchmarks[c.benchmark], exp.benchmarks[c.reference]
     if measured.lab != reference.lab:
-        raise ConfigError(f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' in lab "
-                          f"{reference.lab} {where}; this lab cannot measure that ratio",
-                          "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of one "
-                          "shared_operation (report: Cross-language) instead")
+        raise ConfigError(
+            f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' in lab "
+            f"{reference.lab} {where}; this lab cannot measure that ratio",
+            "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of one "
+            "shared_operation (report: Cross-language) instead",
+        )
     if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None:
-        raise ConfigError(f"{c.label} has no published number {where}", "give mean_ns, ratio or allocated_bytes (the figure it stands for)")
+        raise ConfigError(
+            f"{c.label} has no published number {where}",
+            "give mean_ns, ratio or allocated_bytes (the figure it stands for)",
+        )
     if c.baseline and c.ratio is None:
-        raise ConfigError(f"{c.label} names baseline '{c.baseline}' but no ratio {where}",
-                          "baseline means the write-up printed a ratio: set ratio; when it printed none, use derived_baseline")
+        raise ConfigError(
+            f"{c.label} names baseline '{c.baseline}' but no ratio {where}",
+            "baseline means the write-up printed a ratio: set ratio; when it printed none, use derived_baseline",
+        )
     if c.derived_baseline and c.ratio is not None:
-        raise ConfigError(f"{c.label} has a ratio ({c.ratio}) and derived_baseline {where}",
-                          "a printed ratio goes with baseline; derived_baseline derives the ratio from the published means instead")
-    if c.derived_baseline and c.mean_ns is not None and c.benchmark != c.reference and _reference_claim(exp, c, "mean_ns") is None:
-        raise ConfigError(f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of '{c.derived_baseline}' "
-                          f"in the same scenario has mean_ns {where}, so no ratio can be derived",
-                          f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the printed ratio")
+        raise ConfigError(
+            f"{c.label} has a ratio ({c.ratio}) and derived_baseline {where}",
+            "a printed ratio goes with baseline; derived_baseline derives the ratio from the published means instead",
+        )
+    if (
+        c.derived_baseline
+        and c.mean_ns is not None
+        and c.benchmark != c.reference
+        and _reference_claim(exp, c, "mean_ns") is None
+    ):
+        raise ConfigError(
+            f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of '{c.derived_baseline}' "
+            f"in the same scenario has mean_ns {where}, so no ratio can be derived",
+            f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the printed ratio",
+        )
 
 
 def _reference_claim(exp: Experiment, claim: Claim, attribute: str) -> Claim | None:
     """The claim a derived ratio is taken against: the reference's figure in the same scenario (and reference ISA level)."""
-    return next((c for c in exp.claims if c.scenario == claim.scenario and c.benchmark == claim.reference
-                 and c.isa_level == claim.reference_isa_level and getattr(c, attribute) not in (None, 0)), None)
+    return next(
+        (
+            c
+            for c in exp.claims
+            if c.scenario == claim.scenario
+            and c.benchmark == claim.reference
+            and c.isa_level == claim.reference_isa_level
+            and getattr(c, attribute) not in (None, 0)
+        ),
+        None,
+    )
 
 
 def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:
@@ -255,8 +341,10 @@ def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Exp
     for path in sorted(directory.glob("[0-9]*.toml")):
         exp = _parse(path)
         if exp.id in experiments:
-            raise ConfigError(f"{display(path)} and {display(experiments[exp.id].path)} both have id '{exp.id}'",
-                              "give the new experiment the next free id (and the matching NNN- file name)")
+            raise ConfigError(
+                f"{display(path)} and {display(experiments[exp.id].path)} both have id '{exp.id}'",
+                "give the new experiment the next free id (and the matching NNN- file name)",
+            )
         _validate(exp)
         experiments[exp.id] = exp
     return experiments

@@ -75,7 +75,10 @@ def load_isa_table(path: pathlib.Path = ISA_LEVELS_FILE) -> IsaTable:
     """Reads isa_levels.toml into an IsaTable."""
     data = tomllib.loads(path.read_text())
     levels = {
-        arch: {name: IsaLevel(name, arch, spec["description"], dict(spec.get("expect", {}))) for name, spec in table.items()}
+        arch: {
+            name: IsaLevel(name, arch, spec["description"], dict(spec.get("expect", {})))
+            for name, spec in table.items()
+        }
         for arch, table in data["levels"].items()
     }
     switches = {
@@ -95,15 +98,24 @@ def unmet_expectations(level: IsaLevel, flags: dict[str, Any]) -> list[str]:
     expected = level.expect.items()
     reported = [(name, want) for name, want in expected if name in flags]
     if expected and not reported:
-        return [f"none of {', '.join(sorted(level.expect))} is reported by this runtime, so level {level.name!r} cannot be verified"]
+        return [
+            f"none of {', '.join(sorted(level.expect))} is reported by this runtime, so level {level.name!r} cannot be verified"
+        ]
     return [f"{name}={flags[name]!r} (expected {want!r})" for name, want in reported if flags[name] != want]
 
 
 def describe_effective(flags: dict[str, Any]) -> str:
     """A short name for the widest vector ISA the process actually had (e.g. avx512, sse4.2, scalar)."""
     ladder = [
-        ("avx512f", "avx512"), ("avx2", "avx2"), ("avx", "avx"), ("sse42", "sse4.2"),
-        ("sse41", "sse4.1"), ("ssse3", "ssse3"), ("sse3", "sse3"), ("sse2", "sse2"), ("adv_simd", "advsimd"),
+        ("avx512f", "avx512"),
+        ("avx2", "avx2"),
+        ("avx", "avx"),
+        ("sse42", "sse4.2"),
+        ("sse41", "sse4.1"),
+        ("ssse3", "ssse3"),
+        ("sse3", "sse3"),
+        ("sse2", "sse2"),
+        ("adv_simd", "advsimd"),
     ]
     for flag, name in ladder:
         if flags.get(flag):

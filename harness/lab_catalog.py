@@ -27,7 +27,12 @@ def load_lab_catalog(path: pathlib.Path = LAB_CATALOG_FILE) -> dict[str, LabName
     """Every catalogued lab by name."""
     try:
         data = tomllib.loads(path.read_text())
-        return {name: LabNames(*(tuple(spec[key]) if key in spec else None for key in ("variants", "operations", "models")))
-                for name, spec in data["labs"].items()}
+        return {
+            name: LabNames(*(tuple(spec[key]) if key in spec else None for key in ("variants", "operations", "models")))
+            for name, spec in data["labs"].items()
+        }
     except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{path} is malformed: {e!r}", "each [labs.<name>] table holds lists of strings: variants, operations, models") from e
+        raise ConfigError(
+            f"{path} is malformed: {e!r}",
+            "each [labs.<name>] table holds lists of strings: variants, operations, models",
+        ) from e

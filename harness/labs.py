@@ -33,7 +33,9 @@ class LabRuntime:
     environment: dict[str, str]
     note: str = ""
     sweep: bool = True  # part of a runtime sweep (lab.toml `sweep = false`: only by name or with "all")
-    measures: tuple[str, ...] = MEASURES  # what this build can measure: steady state (a benchmark engine) and/or cold starts
+    measures: tuple[
+        str, ...
+    ] = MEASURES  # what this build can measure: steady state (a benchmark engine) and/or cold starts
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,10 @@ class LabSpec:
         missing = [program for program in self.requires if shutil.which(program) is None]
         if missing:
             prerequisites = load_prerequisites()
-            fixes = [(item.install if (item := prerequisites.for_command(program)) else f"install {program}") for program in missing]
+            fixes = [
+                (item.install if (item := prerequisites.for_command(program)) else f"install {program}")
+                for program in missing
+            ]
             raise MissingToolError(
                 f"lab '{self.name}' needs {', '.join(repr(program) for program in missing)}, not on PATH",
                 f"{'; '.join(fixes)}; or run another lab (`just doctor` lists everything the lab needs)",
@@ -109,7 +114,9 @@ class LabSpec:
 
     def runtimes_measuring(self, measure: str) -> tuple[str, ...]:
         """The runtimes whose build can measure `measure` ("steady" or "cold"), in lab.toml order."""
-        return tuple(name for name in self.runtime_names if name not in self.runtimes or measure in self.runtimes[name].measures)
+        return tuple(
+            name for name in self.runtime_names if name not in self.runtimes or measure in self.runtimes[name].measures
+        )
 
     @property
     def target(self) -> str:
@@ -126,10 +133,14 @@ class LabSpec:
         name = name or self.default_runtime
         if not self.runtimes:
             if name != DEFAULT_RUNTIME:
-                raise UnknownNameError("runtime", name, [DEFAULT_RUNTIME], f"for lab {self.name} (its lab.toml declares no [runtimes])")
+                raise UnknownNameError(
+                    "runtime", name, [DEFAULT_RUNTIME], f"for lab {self.name} (its lab.toml declares no [runtimes])"
+                )
             return dataclasses.replace(self, runtime=DEFAULT_RUNTIME)
         if name not in self.runtimes:
-            raise UnknownNameError("runtime", name, self.runtimes, f"for lab {self.name} (lab/{self.name}/lab.toml [runtimes])")
+            raise UnknownNameError(
+                "runtime", name, self.runtimes, f"for lab {self.name} (lab/{self.name}/lab.toml [runtimes])"
+            )
         spec = self.runtimes[name]
         values = {"runtime": name, "version": spec.version, **spec.values}
 
@@ -137,34 +148,64 @@ class LabSpec:
             try:
                 return text.format(**values)
             except KeyError as e:
-                raise ConfigError(f"lab/{self.name}/lab.toml: {text!r} names {e}, which runtime {name} does not define",
-                                  f"add {e.args[0]} = \"...\" to [runtimes.\"{name}\"]") from e
+                raise ConfigError(
+                    f"lab/{self.name}/lab.toml: {text!r} names {e}, which runtime {name} does not define",
+                    f'add {e.args[0]} = "..." to [runtimes."{name}"]',
+                ) from e
 
-        container = self.container and dataclasses.replace(self.container, build_args={k: fill(v) for k, v in self.container.build_args.items()},
-                                                           offline_restore=tuple(fill(a) for a in self.container.offline_restore),
-                                                           prepare=tuple(fill(a) for a in self.container.prepare))
+        container = self.container and dataclasses.replace(
+            self.container,
+            build_args={k: fill(v) for k, v in self.container.build_args.items()},
+            offline_restore=tuple(fill(a) for a in self.container.offline_restore),
+            prepare=tuple(fill(a) for a in self.container.prepare),
+        )
         return dataclasses.replace(
-            self, runtime=name, build=tuple(fill(a) for a in self.build), command=tuple(fill(a) for a in self.command),
+            self,
+            runtime=name,
+            build=tuple(fill(a) for a in self.build),
+            command=tuple(fill(a) for a in self.command),
             environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
-            build_output=fill(self.build_output), container=container)
+            build_output=fill(self.build_output),
+            container=container,
+        )
 
 
 def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
-    values = {k: str(v) for k, v in {**defaults, **spec}.items() if k not in ("version", "environment", "note", "sweep", "measures")}
+    values = {
+        k: str(v)
+        for k, v in {**defaults, **spec}.items()
+        if k not in ("version", "environment", "note", "sweep", "measures")
+    }
     measures = tuple(spec.get("measures", MEASURES))
     for measure in measures:
         if measure not in MEASURES:
             raise UnknownNameError("measure", measure, MEASURES, f"for runtime {name}")
-    return LabRuntime(name, str(spec["version"]), values, {k: str(v) for k, v in spec.get("environment", {}).items()},
-                      spec.get("note", ""), bool(spec.get("sweep", True)), measures)
+    return LabRuntime(
+        name,
+        str(spec["version"]),
+        values,
+        {k: str(v) for k, v in spec.get("environment", {}).items()},
+        spec.get("note", ""),
+        bool(spec.get("sweep", True)),
+        measures,
+    )
 
 
 def _container(data: dict) -> ContainerSpec:
-    return ContainerSpec(data["dockerfile"], data.get("workdir", "/"), {k: str(v) for k, v in data.get("build_args", {}).items()},
-                         {k: str(v) for k, v in data.get("local_bases", {}).items()}, data.get("offline_nuget_config"),
-                         data.get("offline_seed"), tuple(data.get("offline_lock_files", [])), tuple(data.get("offline_packs", [])),
-                         tuple(data.get("offline_restore", [])), tuple(data.get("prepare", [])), tuple(data.get("inputs", [])),
-                         tuple(data.get("platforms", ("linux/amd64", "linux/arm64"))))
+    return ContainerSpec(
+        data["dockerfile"],
+        data.get("workdir", "/"),
+        {k: str(v) for k, v in data.get("build_args", {}).items()},
+        {k: str(v) for k, v in data.get("local_bases", {}).items()},
+        data.get("offline_nuget_config"),
+        data.get("offline_seed"),
+        tuple(data.get("offline_lock_files", [])),
+        tuple(data.get("offline_packs", [])),
+        tuple(data.get("offline_restore", [])),
+        tuple(data.get("prepare", [])),
+        tuple(data.get("inputs", [])),
+        tuple(data.get("platforms", ("linux/amd64", "linux/arm64"))),
+    )
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:
@@ -176,7 +217,10 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
         runtimes = {name: _runtime(name, spec, defaults) for name, spec in data.get("runtimes", {}).items()}
         default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
         if runtimes and default_runtime not in runtimes:
-            raise ConfigError(f"{path}: default_runtime {default_runtime!r} is not one of its [runtimes]", f"pick one of {', '.join(runtimes)}")
+            raise ConfigError(
+                f"{path}: default_runtime {default_runtime!r} is not one of its [runtimes]",
+                f"pick one of {', '.join(runtimes)}",
+            )
         return LabSpec(
             name=data["name"],
             directory=directory,

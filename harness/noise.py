@@ -56,8 +56,13 @@ def read_cpu_times(cpus: tuple[int, ...], stat_text: str | None = None) -> CpuTi
     return CpuTimes(busy * tick_ms, steal * tick_ms)
 
 
-def process_usage(wall_s: float, lab_cpu_s: float | None, before: CpuTimes | None, after: CpuTimes | None,
-                  involuntary_switches: int | None = None) -> ProcessUsage:
+def process_usage(
+    wall_s: float,
+    lab_cpu_s: float | None,
+    before: CpuTimes | None,
+    after: CpuTimes | None,
+    involuntary_switches: int | None = None,
+) -> ProcessUsage:
     """The usage record of one finished process: `lab_cpu_s` is the lab's own CPU time (user + system, children
     included), None where it cannot be known."""
     other = steal = None
@@ -65,8 +70,9 @@ def process_usage(wall_s: float, lab_cpu_s: float | None, before: CpuTimes | Non
         steal = round(after.steal_ms - before.steal_ms, 1)
         if lab_cpu_s is not None:
             other = round(max(0.0, after.busy_ms - before.busy_ms - 1000 * lab_cpu_s), 1)
-    return ProcessUsage(round(wall_s, 3), None if lab_cpu_s is None else round(lab_cpu_s, 3), other, steal,
-                        involuntary_switches)
+    return ProcessUsage(
+        round(wall_s, 3), None if lab_cpu_s is None else round(lab_cpu_s, 3), other, steal, involuntary_switches
+    )
 
 
 def rusage_cpu_s(rusage: resource.struct_rusage) -> float:

@@ -69,8 +69,11 @@ def paired_ratios(variant: list[Replicate], reference: list[Replicate]) -> list[
         return []
     name, ref_name = variant[0].benchmark, reference[0].benchmark
     in_process = {r.process: r for r in reference if r.process}
-    shared = [(v, in_process[v.process]) for v in sorted(variant, key=lambda r: r.round_index)
-              if v.process in in_process and len(v.bursts) == len(in_process[v.process].bursts)]
+    shared = [
+        (v, in_process[v.process])
+        for v in sorted(variant, key=lambda r: r.round_index)
+        if v.process in in_process and len(v.bursts) == len(in_process[v.process].bursts)
+    ]
     if shared:
         return [burst_ratio(v, r) for v, r in shared]
     duet_ref = {r.round_index: r.value_ns for r in reference if r.partner == name}
@@ -81,7 +84,9 @@ def paired_ratios(variant: list[Replicate], reference: list[Replicate]) -> list[
     return [mine[k] / theirs[k] for k in sorted(mine) if k in theirs]
 
 
-def paired_ratio_interval(variant: list[Replicate], reference: list[Replicate], level: float = CONFIDENCE_LEVEL) -> Interval | None:
+def paired_ratio_interval(
+    variant: list[Replicate], reference: list[Replicate], level: float = CONFIDENCE_LEVEL
+) -> Interval | None:
     """The ratio's geometric mean and interval over its pairs; None when no pair exists."""
     if variant and reference and variant[0].benchmark == reference[0].benchmark:
         n = len(variant)

@@ -49,8 +49,13 @@ class CpuPlan:
         return format_cpuset(self.lab)
 
 
-def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = None, lab_count: int = 1,
-              reserved: Iterable[int] = ()) -> CpuPlan:
+def plan_cpus(
+    lab: str | None,
+    harness: str | None,
+    allowed: set[int] | None = None,
+    lab_count: int = 1,
+    reserved: Iterable[int] = (),
+) -> CpuPlan:
     """Default: the lab on the highest allowed CPU(s), the harness on the lowest CPU left (when one is left;
     a duet on a 2-CPU machine takes both, and the harness, which only waits, floats). `reserved`: CPUs the kernel
     set aside for benchmarks (isolated); when enough of them are allowed the lab takes the highest of them, and
@@ -58,13 +63,17 @@ def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = N
     allowed = allowed if allowed is not None else os.sched_getaffinity(0)
     reserved = set(reserved)
     if len(allowed) < lab_count and not lab:
-        raise PinningError(f"the design needs {lab_count} lab CPUs, this process may use {len(allowed)}",
-                           "choose a one-CPU design (--design interleaved) or run on a machine with more CPUs")
+        raise PinningError(
+            f"the design needs {lab_count} lab CPUs, this process may use {len(allowed)}",
+            "choose a one-CPU design (--design interleaved) or run on a machine with more CPUs",
+        )
     candidates = sorted(allowed & reserved) if len(allowed & reserved) >= lab_count else sorted(allowed)
     lab_cpus = parse_cpuset(lab) if lab else tuple(candidates[-lab_count:])
     if len(lab_cpus) < lab_count:
-        raise PinningError(f"the design needs {lab_count} lab CPUs, --cpuset {lab} names {len(lab_cpus)}",
-                           f"pass --cpuset with {lab_count} CPUs, e.g. 0,1")
+        raise PinningError(
+            f"the design needs {lab_count} lab CPUs, --cpuset {lab} names {len(lab_cpus)}",
+            f"pass --cpuset with {lab_count} CPUs, e.g. 0,1",
+        )
     if harness:
         harness_cpus: tuple[int, ...] | None = parse_cpuset(harness)
     else:
@@ -74,15 +83,19 @@ def plan_cpus(lab: str | None, harness: str | None, allowed: set[int] | None = N
     for name, cpus in (("lab", lab_cpus), ("harness", harness_cpus or ())):
         bad = sorted(set(cpus) - allowed)
         if bad:
-            raise PinningError(f"{name} CPU set includes {format_cpuset(tuple(bad))}, which this process may not use",
-                               f"this machine allows CPUs {format_cpuset(tuple(sorted(allowed)))}")
+            raise PinningError(
+                f"{name} CPU set includes {format_cpuset(tuple(bad))}, which this process may not use",
+                f"this machine allows CPUs {format_cpuset(tuple(sorted(allowed)))}",
+            )
     return CpuPlan(lab_cpus, harness_cpus)
 
 
 def taskset_prefix(cpuset: str) -> list[str]:
     """The command prefix that pins a child process to `cpuset`."""
     if shutil.which("taskset") is None:
-        raise MissingToolError("'taskset' is not on PATH, so cells cannot be pinned", "install util-linux (apt-get install util-linux)")
+        raise MissingToolError(
+            "'taskset' is not on PATH, so cells cannot be pinned", "install util-linux (apt-get install util-linux)"
+        )
     return ["taskset", "-c", cpuset]
 
 

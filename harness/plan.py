@@ -24,7 +24,9 @@ CLAIMED_RUNTIMES = "claims"
 SWEEP_RUNTIMES = "sweep"
 
 
-def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiments: list[Experiment]) -> dict[tuple[str, str], list[str]]:
+def runtimes_by_benchmark(
+    labs: dict[str, LabSpec], names: list[str], experiments: list[Experiment]
+) -> dict[tuple[str, str], list[str]]:
     """The runtimes each (experiment, benchmark) runs on, in the order of its lab's runtimes.
 
     A runtime name or "all" applies to every benchmark of a lab that has it; "claims" gives each benchmark the runtime
@@ -42,10 +44,14 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
         for c in measured:
             for bench in (c.benchmark, c.reference):
                 lab = labs[exp.benchmarks[bench].lab]
-                claimed.setdefault(bench, set()).add(exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime))
+                claimed.setdefault(bench, set()).add(
+                    exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime)
+                )
         for bench in exp.benchmarks.values():
             lab = labs[bench.lab]
-            fallback = {exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime) for c in measured} or {lab.default_runtime}
+            fallback = {
+                exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime) for c in measured
+            } or {lab.default_runtime}
             if bench.runtimes:
                 wanted[(exp.id, bench.id)] = _pinned(exp, bench, lab, names)
                 continue
@@ -60,13 +66,20 @@ def runtimes_by_benchmark(labs: dict[str, LabSpec], names: list[str], experiment
                 elif name in lab.runtime_names:
                     chosen.add(name)
                 elif name not in known and name != SWEEP_RUNTIMES:
-                    raise UnknownNameError("runtime", name, [*sorted(known), ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES],
-                                           f"for lab{'s' if len(involved) > 1 else ''} {', '.join(involved)}")
+                    raise UnknownNameError(
+                        "runtime",
+                        name,
+                        [*sorted(known), ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES],
+                        f"for lab{'s' if len(involved) > 1 else ''} {', '.join(involved)}",
+                    )
             wanted[(exp.id, bench.id)] = chosen & set(lab.runtimes_measuring(exp.measure))
         for bench in exp.benchmarks.values():
             wanted[(exp.id, exp.baseline_of(bench.id))] |= wanted[(exp.id, bench.id)]
     by_id = {exp.id: exp for exp in experiments}
-    return {(e, b): [r for r in labs[by_id[e].benchmarks[b].lab].runtime_names if r in names_] for (e, b), names_ in wanted.items()}
+    return {
+        (e, b): [r for r in labs[by_id[e].benchmarks[b].lab].runtime_names if r in names_]
+        for (e, b), names_ in wanted.items()
+    }
 
 
 def _pinned(exp: Experiment, bench: Benchmark, lab: LabSpec, names: list[str]) -> set[str]:
@@ -76,13 +89,17 @@ def _pinned(exp: Experiment, bench: Benchmark, lab: LabSpec, names: list[str]) -
         if name not in lab.runtime_names:
             raise UnknownNameError("runtime", name, lab.runtime_names, f"(benchmark {bench.id} in experiment {exp.id})")
         if exp.measure not in lab.runtimes[name].measures:
-            raise ConfigError(f"benchmark {bench.id} in experiment {exp.id} is pinned to runtime {name}, which cannot measure {exp.measure}",
-                              f"runtime {name} measures {', '.join(lab.runtimes[name].measures)} (lab/{lab.name}/lab.toml)")
+            raise ConfigError(
+                f"benchmark {bench.id} in experiment {exp.id} is pinned to runtime {name}, which cannot measure {exp.measure}",
+                f"runtime {name} measures {', '.join(lab.runtimes[name].measures)} (lab/{lab.name}/lab.toml)",
+            )
     tokens = {ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES}
     return set(bench.runtimes) if any(name in tokens for name in names) else set(bench.runtimes) & set(names)
 
 
-def levels_by_benchmark(isa: IsaTable, arch: str, names: list[str], experiments: list[Experiment]) -> dict[tuple[str, str], list[IsaLevel]]:
+def levels_by_benchmark(
+    isa: IsaTable, arch: str, names: list[str], experiments: list[Experiment]
+) -> dict[tuple[str, str], list[IsaLevel]]:
     """The ISA levels each (experiment, benchmark) runs at, in the order of the ISA table.
 
     A level name or "all" applies to every benchmark. "claims" gives each benchmark the levels its published figures
@@ -102,10 +119,14 @@ def levels_by_benchmark(isa: IsaTable, arch: str, names: list[str], experiments:
             for c in exp.claims:
                 if c.cannot_reproduce:
                     continue
-                levels = {c.isa_level, c.reference_isa_level} if c.across_levels else {exp.hardware[c.hardware].isa_level}
+                levels = (
+                    {c.isa_level, c.reference_isa_level} if c.across_levels else {exp.hardware[c.hardware].isa_level}
+                )
                 for bench in (c.benchmark, c.reference):
                     claimed.setdefault(bench, set()).update(levels)
-            fallback = {exp.hardware[c.hardware].isa_level for c in exp.claims if not c.across_levels and not c.cannot_reproduce} or {"native"}
+            fallback = {
+                exp.hardware[c.hardware].isa_level for c in exp.claims if not c.across_levels and not c.cannot_reproduce
+            } or {"native"}
         for bench in exp.benchmarks:
             wanted[(exp.id, bench)] = for_all | (claimed.get(bench, fallback) if CLAIMED_LEVELS in names else set())
         for bench in exp.benchmarks.values():
@@ -116,9 +137,18 @@ def levels_by_benchmark(isa: IsaTable, arch: str, names: list[str], experiments:
 def claimed_benchmarks(experiments: list[Experiment]) -> tuple[str, ...]:
     """Benchmarks some published figure refers to (as the measured benchmark or as its reference); an experiment with no
     published figures (the lab's own, such as cold starts) keeps all its benchmarks."""
-    return tuple(dict.fromkeys(
-        [name for exp in experiments for c in exp.claims if not c.cannot_reproduce for name in (c.benchmark, c.reference)]
-        + [name for exp in experiments if not exp.claims for name in exp.benchmarks]))
+    return tuple(
+        dict.fromkeys(
+            [
+                name
+                for exp in experiments
+                for c in exp.claims
+                if not c.cannot_reproduce
+                for name in (c.benchmark, c.reference)
+            ]
+            + [name for exp in experiments if not exp.claims for name in exp.benchmarks]
+        )
+    )
 
 
 def _check_filter(kind: str, wanted: tuple[str, ...] | None, known: set[str]) -> None:
@@ -129,26 +159,51 @@ def _check_filter(kind: str, wanted: tuple[str, ...] | None, known: set[str]) ->
 
 def _selected(exp: Experiment, benchmarks: tuple[str, ...] | None, variants: tuple[str, ...] | None) -> list[Benchmark]:
     """Benchmarks passing both filters, plus the baselines they need so ratios stay computable."""
-    chosen = {b.id for b in exp.benchmarks.values()
-              if (benchmarks is None or b.id in benchmarks) and (variants is None or b.variant in variants)}
+    chosen = {
+        b.id
+        for b in exp.benchmarks.values()
+        if (benchmarks is None or b.id in benchmarks) and (variants is None or b.variant in variants)
+    }
     chosen |= {exp.baseline_of(b) for b in chosen}
     return [b for b in exp.benchmarks.values() if b.id in chosen]
 
 
-def plan_cells(experiments: list[Experiment], levels: list[IsaLevel], benchmarks: tuple[str, ...] | None = None,
-               variants: tuple[str, ...] | None = None, per_benchmark: dict[tuple[str, str], list[IsaLevel]] | None = None,
-               runtimes: dict[tuple[str, str], list[str]] | None = None) -> list[Cell]:
+def plan_cells(
+    experiments: list[Experiment],
+    levels: list[IsaLevel],
+    benchmarks: tuple[str, ...] | None = None,
+    variants: tuple[str, ...] | None = None,
+    per_benchmark: dict[tuple[str, str], list[IsaLevel]] | None = None,
+    runtimes: dict[tuple[str, str], list[str]] | None = None,
+) -> list[Cell]:
     """Cells in run order: `levels` in order, each benchmark at the levels `per_benchmark` gives it (default: all) and
     on the runtimes `runtimes` gives it (default: its lab's default build). The ISA level is the outer loop, then the
     runtime, so that the cells whose ratios are compared (same level, runtime and group) run close together in time."""
     _check_filter("benchmark", benchmarks, {b for exp in experiments for b in exp.benchmarks})
     _check_filter("variant", variants, {b.variant for exp in experiments for b in exp.benchmarks.values()})
     runtime_order = list(dict.fromkeys(r for names in (runtimes or {}).values() for r in names)) or [DEFAULT_RUNTIME]
-    return [Cell(exp.id, bench.id, bench.group, exp.baseline_of(bench.id), bench.lab, bench.variant, bench.dataset,
-                 bench.operation, level.name, bench.unavailable, runtime, exp.measure)
-            for level in levels for runtime in runtime_order for exp in experiments for bench in _selected(exp, benchmarks, variants)
-            if (per_benchmark is None or level in per_benchmark[(exp.id, bench.id)])
-            and (runtime in runtimes[(exp.id, bench.id)] if runtimes else runtime == DEFAULT_RUNTIME)]
+    return [
+        Cell(
+            exp.id,
+            bench.id,
+            bench.group,
+            exp.baseline_of(bench.id),
+            bench.lab,
+            bench.variant,
+            bench.dataset,
+            bench.operation,
+            level.name,
+            bench.unavailable,
+            runtime,
+            exp.measure,
+        )
+        for level in levels
+        for runtime in runtime_order
+        for exp in experiments
+        for bench in _selected(exp, benchmarks, variants)
+        if (per_benchmark is None or level in per_benchmark[(exp.id, bench.id)])
+        and (runtime in runtimes[(exp.id, bench.id)] if runtimes else runtime == DEFAULT_RUNTIME)
+    ]
 
 
 def datasets_of(cells: list[Cell]) -> list[str]:

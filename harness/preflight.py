@@ -29,6 +29,7 @@ VERSION_TIMEOUT_S = 10
 
 # -- a run's preflight -----------------------------------------------------------------------------------------------
 
+
 def run_needs(plan: Plan, backend: str, prerequisites: Prerequisites) -> set[str]:
     """The needs of a run: every run's, its backend's, its cells' measures', its lab builds' runtimes', its labs' own."""
     measures = {cell.measure for cell in plan.cells if not cell.unavailable}
@@ -72,6 +73,7 @@ def _need_of(item: Prerequisite, needs: set[str]) -> str:
 
 # -- harness doctor --------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Finding:
     """One prerequisite as found here: present or not, whether what was asked requires it, its version."""
@@ -107,10 +109,12 @@ def _first_line(argv: list[str]) -> str:
 
 def survey(items: list[Prerequisite], required_needs: set[str], versions: bool) -> list[Finding]:
     """Looks for each item (and, when asked, its version: the version commands run side by side)."""
+
     def look(item: Prerequisite) -> Finding:
         present = item.is_present()
         required = not item.optional and bool(required_needs.intersection(item.needed_by))
         return Finding(item, present, required, version_of(item) if present and versions else "")
+
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(look, items))
 
@@ -123,11 +127,15 @@ def _finding_line(finding: Finding, group: str) -> str:
         return f"  ok       {item.name:20} {finding.version or 'found'}{suffix}"
     if finding.required:
         return f"  MISSING  {item.name:20} {item.install}{suffix}"
-    why = f"optional: {item.optional}" if item.optional else f"not needed by what was asked; `{SET_UP} --all` installs it"
+    why = (
+        f"optional: {item.optional}" if item.optional else f"not needed by what was asked; `{SET_UP} --all` installs it"
+    )
     return f"  absent   {item.name:20} {item.install}  ({why})"
 
 
-def render_doctor(prerequisites: Prerequisites, findings: list[Finding], needs: set[str], scope: str, brief: bool) -> str:
+def render_doctor(
+    prerequisites: Prerequisites, findings: list[Finding], needs: set[str], scope: str, brief: bool
+) -> str:
     """The findings grouped by need (each under its first need among `needs`), then one summary line."""
     groups: dict[str, list[Finding]] = {}
     for finding in findings:
@@ -147,13 +155,21 @@ def _summary(findings: list[Finding], scope: str) -> str:
     required = [f.item for f in findings if f.required and not f.present]
     absent = sum(not f.present and not f.required for f in findings)
     if required:
-        return (f"doctor: {scope} lacks {', '.join(item.name for item in required)} ({found} of {len(findings)} found)\n"
-                f"install: {install_hint(required)}")
-    return f"doctor: {found} of {len(findings)} found; nothing {scope} needs is missing" + (f" ({absent} optional or extra absent)" if absent else "")
+        return (
+            f"doctor: {scope} lacks {', '.join(item.name for item in required)} ({found} of {len(findings)} found)\n"
+            f"install: {install_hint(required)}"
+        )
+    return f"doctor: {found} of {len(findings)} found; nothing {scope} needs is missing" + (
+        f" ({absent} optional or extra absent)" if absent else ""
+    )
 
 
-def doctor(needs: Iterable[str] | None = None, extras: bool = False, brief: bool = False,
-           prerequisites: Prerequisites | None = None) -> tuple[str, int]:
+def doctor(
+    needs: Iterable[str] | None = None,
+    extras: bool = False,
+    brief: bool = False,
+    prerequisites: Prerequisites | None = None,
+) -> tuple[str, int]:
     """`harness doctor`: its text and exit code (1 when a required prerequisite is missing). Without `needs`: every
     prerequisite, all but the extras required (the extras too with `extras`); with `needs`: only theirs, all required.
     `brief`: no version commands, and only what is missing is listed."""

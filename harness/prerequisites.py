@@ -57,8 +57,11 @@ class Need:
             return True
         if self.backend is None and self.measure is None and self.runtime is None:
             return False
-        return ((self.backend is None or self.backend == backend) and (self.measure is None or self.measure in measures)
-                and (self.runtime is None or any(fnmatch.fnmatchcase(name, self.runtime) for name in runtimes)))
+        return (
+            (self.backend is None or self.backend == backend)
+            and (self.measure is None or self.measure in measures)
+            and (self.runtime is None or any(fnmatch.fnmatchcase(name, self.runtime) for name in runtimes))
+        )
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,9 @@ class Prerequisite:
     @property
     def install(self) -> str:
         """The command that installs it, or how to get it where no package does."""
-        commands = ([f"apt-get install {' '.join(self.apt)}"] if self.apt else []) + ([f"npm install -g {' '.join(self.npm)}"] if self.npm else [])
+        commands = ([f"apt-get install {' '.join(self.apt)}"] if self.apt else []) + (
+            [f"npm install -g {' '.join(self.npm)}"] if self.npm else []
+        )
         return " && ".join(commands) or self.manual
 
     @property
@@ -148,16 +153,34 @@ class Prerequisites:
 
 
 def _need(name: str, data: dict) -> Need:
-    return Need(name, data["what"], bool(data.get("every_run", False)), data.get("backend"), data.get("measure"), data.get("runtime"),
-                tuple(data.get("includes", ())), bool(data.get("extra", False)))
+    return Need(
+        name,
+        data["what"],
+        bool(data.get("every_run", False)),
+        data.get("backend"),
+        data.get("measure"),
+        data.get("runtime"),
+        tuple(data.get("includes", ())),
+        bool(data.get("extra", False)),
+    )
 
 
 def _prerequisite(data: dict) -> Prerequisite:
     files = data.get("file", ())
-    return Prerequisite(data["name"], tuple(data["needed_by"]), data.get("command"), data.get("module"),
-                        (files,) if isinstance(files, str) else tuple(files), tuple(data.get("version", ())), tuple(data.get("apt", ())),
-                        tuple(data.get("npm", ())), data.get("manual", ""), data.get("pypi", ""), data.get("pypi_group", ""),
-                        data.get("optional", ""))
+    return Prerequisite(
+        data["name"],
+        tuple(data["needed_by"]),
+        data.get("command"),
+        data.get("module"),
+        (files,) if isinstance(files, str) else tuple(files),
+        tuple(data.get("version", ())),
+        tuple(data.get("apt", ())),
+        tuple(data.get("npm", ())),
+        data.get("manual", ""),
+        data.get("pypi", ""),
+        data.get("pypi_group", ""),
+        data.get("optional", ""),
+    )
 
 
 def load_prerequisites(path: pathlib.Path = PREREQUISITES_FILE) -> Prerequisites:
@@ -167,13 +190,17 @@ def load_prerequisites(path: pathlib.Path = PREREQUISITES_FILE) -> Prerequisites
         needs = {name: _need(name, spec) for name, spec in data["needs"].items()}
         items = tuple(_prerequisite(spec) for spec in data["prerequisite"])
     except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{path} is malformed: {e!r}", "each [needs.NAME] has `what`; each [[prerequisite]] has name and needed_by") from e
+        raise ConfigError(
+            f"{path} is malformed: {e!r}", "each [needs.NAME] has `what`; each [[prerequisite]] has name and needed_by"
+        ) from e
     return Prerequisites(needs, items)
 
 
 def missing_packages(prerequisites: Prerequisites, needs: set[str], manager: str) -> list[str]:
     """The packages of one manager ("apt" or "npm") that install the missing prerequisites of these needs, each once."""
-    packages = [package for item in prerequisites.serving(needs) if not item.is_present() for package in getattr(item, manager)]
+    packages = [
+        package for item in prerequisites.serving(needs) if not item.is_present() for package in getattr(item, manager)
+    ]
     return list(dict.fromkeys(packages))
 
 

@@ -67,17 +67,27 @@ class LabProbe:
         return self.env.get("arch") != host_arch()
 
 
-def classify_level(lab: LabSpec, level: IsaLevel, switches: dict[str, str], flags: dict[str, Any], native_flags: dict[str, Any]) -> LevelProbe:
+def classify_level(
+    lab: LabSpec, level: IsaLevel, switches: dict[str, str], flags: dict[str, Any], native_flags: dict[str, Any]
+) -> LevelProbe:
     """What a level's readback means: runs, identical to native, or did not take effect."""
     unmet = unmet_expectations(level, flags)
     effective = describe_effective(flags)
     if unmet:
-        detail = (f"ISA level '{level.name}' did not take effect in lab {lab.name}: {', '.join(unmet)}; "
-                  f"switches applied: {switches or 'none'}")
+        detail = (
+            f"ISA level '{level.name}' did not take effect in lab {lab.name}: {', '.join(unmet)}; "
+            f"switches applied: {switches or 'none'}"
+        )
         return LevelProbe(level.name, switches, flags, effective, "not-effective", detail)
     if level.name != "native" and flags == native_flags:
-        return LevelProbe(level.name, switches, flags, effective, "same-as-native",
-                          f"identical to native on this CPU ({effective}): measured only where the run does not measure native too")
+        return LevelProbe(
+            level.name,
+            switches,
+            flags,
+            effective,
+            "same-as-native",
+            f"identical to native on this CPU ({effective}): measured only where the run does not measure native too",
+        )
     return LevelProbe(level.name, switches, flags, effective, "run")
 
 
@@ -85,15 +95,23 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
     """A build pinned to a runtime version must report exactly that version from inside its process."""
     expected = lab.expected_version()
     if expected is not None and env.get("runtime_version") != expected:
-        raise HarnessError(f"lab build {lab.target} should run on {env.get('runtime')} {expected} but its process reports {env.get('runtime_version')}",
-                           f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained with RuntimeFrameworkVersion={expected}")
+        raise HarnessError(
+            f"lab build {lab.target} should run on {env.get('runtime')} {expected} but its process reports {env.get('runtime_version')}",
+            f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained with RuntimeFrameworkVersion={expected}",
+        )
 
 
 def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]) -> LevelProbe:
     """A level applied on a runtime that cannot read its instruction sets back (what it requested is what is known)."""
     requested = env.get("isa_requested_flags") or switches or "no switches"
-    return LevelProbe(level, switches, {}, UNVERIFIABLE, UNVERIFIABLE,
-                      f"{env['runtime']} {env['runtime_version']} cannot read its instruction sets back in-process; requested: {requested}")
+    return LevelProbe(
+        level,
+        switches,
+        {},
+        UNVERIFIABLE,
+        UNVERIFIABLE,
+        f"{env['runtime']} {env['runtime_version']} cannot read its instruction sets back in-process; requested: {requested}",
+    )
 
 
 def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTable) -> LabProbe:
@@ -103,19 +121,32 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
     listing = backend.call(lab, ["list"], {})
     readback = env.get("isa_readback", True)
     native_level = isa.levels_for(env["arch"])["native"]
-    native = classify_level(lab, native_level, {}, dict(env["isa"]), {}) if readback else unverifiable_level(env, "native", {})
+    native = (
+        classify_level(lab, native_level, {}, dict(env["isa"]), {})
+        if readback
+        else unverifiable_level(env, "native", {})
+    )
     probes = {"native": native}
     for level in levels:
         if level.name == "native":
             continue
         if not isa.has_switches(env["runtime"], env["runtime_version"], level.name):
-            probes[level.name] = LevelProbe(level.name, {}, {}, "n/a", NOT_APPLICABLE,
-                                            f"{env['runtime']} {env['runtime_version']} has no switch for ISA level '{level.name}' (harness/isa_levels.toml)")
+            probes[level.name] = LevelProbe(
+                level.name,
+                {},
+                {},
+                "n/a",
+                NOT_APPLICABLE,
+                f"{env['runtime']} {env['runtime_version']} has no switch for ISA level '{level.name}' (harness/isa_levels.toml)",
+            )
             continue
         switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
         answer = backend.call(lab, ["env"], switches)
-        probes[level.name] = (classify_level(lab, level, switches, dict(answer["isa"]), native.flags) if readback
-                              else unverifiable_level(answer, level.name, switches))
+        probes[level.name] = (
+            classify_level(lab, level, switches, dict(answer["isa"]), native.flags)
+            if readback
+            else unverifiable_level(answer, level.name, switches)
+        )
     return LabProbe(lab.target, env, listing, probes)
 
 
@@ -124,11 +155,18 @@ def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
     offered = {v["variant"] for v in probe.listing["variants"]}
     for cell in cells:
         if cell.target == probe.lab and cell.variant not in offered and not cell.unavailable:
-            raise UnknownNameError("variant", cell.variant, offered, f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})")
+            raise UnknownNameError(
+                "variant",
+                cell.variant,
+                offered,
+                f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})",
+            )
 
 
 def check_arch(probe: LabProbe, arch: str) -> None:
     """The levels were chosen for `arch`; a lab reporting another arch needs other levels."""
     if probe.env.get("arch") != arch:
-        raise HarnessError(f"lab {probe.lab} runs as {probe.env.get('arch')}, but ISA levels were chosen for {arch}",
-                           "pick levels of the lab's architecture with --isa")
+        raise HarnessError(
+            f"lab {probe.lab} runs as {probe.env.get('arch')}, but ISA levels were chosen for {arch}",
+            "pick levels of the lab's architecture with --isa",
+        )

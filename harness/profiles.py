@@ -12,6 +12,7 @@ from harness.designs import DESIGNS
 from harness.errors import ConfigError, UnknownNameError
 from harness.records import ColdSettings, JobSettings
 
+
 @dataclass(frozen=True)
 class Stopping:
     """When a group has enough replicates: at least min_rounds, then until every ratio of the group has a
@@ -27,7 +28,11 @@ class Stopping:
 
     def time_cap_s(self, cells: int) -> float | None:
         """The machine-time cap of a group of `cells` cells, or None when there is none."""
-        caps = [c for c in (self.group_time_cap_s, None if self.cell_time_cap_s is None else self.cell_time_cap_s * cells) if c is not None]
+        caps = [
+            c
+            for c in (self.group_time_cap_s, None if self.cell_time_cap_s is None else self.cell_time_cap_s * cells)
+            if c is not None
+        ]
         return min(caps) if caps else None
 
     def __post_init__(self) -> None:
@@ -82,7 +87,13 @@ def _stopping(spec: dict) -> Stopping:
         rounds = int(spec.get("rounds", 1))
         return Stopping(rounds, rounds)
     s = spec["stopping"]
-    return Stopping(int(s["min_rounds"]), int(s["max_rounds"]), s.get("target_rel_ci"), s.get("group_time_cap_s"), s.get("cell_time_cap_s"))
+    return Stopping(
+        int(s["min_rounds"]),
+        int(s["max_rounds"]),
+        s.get("target_rel_ci"),
+        s.get("group_time_cap_s"),
+        s.get("cell_time_cap_s"),
+    )
 
 
 def _profile(name: str, spec: dict) -> Profile:
@@ -101,7 +112,9 @@ def _profile(name: str, spec: dict) -> Profile:
         only_claimed=bool(spec.get("only_claimed", False)),
         runtimes=tuple(spec.get("runtimes", ("claims",))),
         cold=ColdSettings(**spec.get("cold", {})),
-        budget=BudgetSpec(float(spec["budget"]["minutes"]), int(spec["budget"]["floor_rounds"])) if "budget" in spec else None,
+        budget=BudgetSpec(float(spec["budget"]["minutes"]), int(spec["budget"]["floor_rounds"]))
+        if "budget" in spec
+        else None,
         aa_copies=bool(spec.get("aa_copies", False)),
     )
 
@@ -111,13 +124,17 @@ def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
     try:
         specs = tomllib.loads(path.read_text())["profiles"]
     except (KeyError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{path} is malformed: {e!r}", "profiles are [profiles.<name>] tables; compare with the 'default' profile") from e
+        raise ConfigError(
+            f"{path} is malformed: {e!r}", "profiles are [profiles.<name>] tables; compare with the 'default' profile"
+        ) from e
     profiles = {}
     for name, spec in specs.items():
         try:
             profiles[name] = _profile(name, spec)
         except (KeyError, TypeError, ValueError) as e:
-            raise ConfigError(f"profile '{name}' in {path} is malformed: {e}", "compare it with the 'default' profile") from e
+            raise ConfigError(
+                f"profile '{name}' in {path} is malformed: {e}", "compare it with the 'default' profile"
+            ) from e
     return profiles
 
 

@@ -17,12 +17,22 @@ except ImportError:  # pragma: no cover - depends on the host
 def describe_row(row: ResultRow) -> str:
     """'ok 912.3 ns ±1.2%' / 'unverified …' / 'failed: reason' for one finished cell."""
     if row.status in ("ok", "unverified") and row.mean_ns is not None and row.measure == COLD:
-        spread = f" ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}% over {row.n} processes" if row.ci99_half_width_ns else ""
+        spread = (
+            f" ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}% over {row.n} processes"
+            if row.ci99_half_width_ns
+            else ""
+        )
         return f"{row.status} {row.median_ns / 1e6:,.1f} ms whole process{spread}, peak RSS {(row.peak_rss_bytes or 0) / (1 << 20):,.0f} MiB"
     if row.status in ("ok", "unverified") and row.mean_ns is not None:
-        spread = f" (within-process ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}%)" if row.ci99_half_width_ns else ""
+        spread = (
+            f" (within-process ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}%)" if row.ci99_half_width_ns else ""
+        )
         share = interference_share(row)
-        disturbed = f" ⚠ disturbed: {100 * share:.0f}% of its CPU time went elsewhere" if share and share > INTERFERENCE_THRESHOLD else ""
+        disturbed = (
+            f" ⚠ disturbed: {100 * share:.0f}% of its CPU time went elsewhere"
+            if share and share > INTERFERENCE_THRESHOLD
+            else ""
+        )
         return f"{row.status} {row.mean_ns:,.1f} ns{spread}{disturbed}"
     return f"{row.status}: {row.error}"
 
@@ -37,8 +47,13 @@ class RunProgress:
         self._count = already_done
         self._bar = None
         if _RichProgress is not None and stream.isatty():
-            self._bar = _RichProgress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} processes"),
-                                      TimeElapsedColumn(), transient=True)
+            self._bar = _RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed} processes"),
+                TimeElapsedColumn(),
+                transient=True,
+            )
             self._task = self._bar.add_task("cells", total=None, completed=already_done)
             self._bar.start()
 

@@ -53,12 +53,20 @@ class JobSettings:
     prewarm_quiet_ms: int | None = None
     burst_ms: int | None = None  # paired design: the length of one burst of one cell
     burst_rounds: int | None = None  # paired design: rounds of bursts in one process (every cell once per round)
-    fresh_input_rounds: int | None = None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
+    fresh_input_rounds: int | None = (
+        None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            _require(value is None or (isinstance(value, int) and value > 0), "JobSettings", f.name, value, "must be a positive integer or absent")
+            _require(
+                value is None or (isinstance(value, int) and value > 0),
+                "JobSettings",
+                f.name,
+                value,
+                "must be a positive integer or absent",
+            )
 
     def to_args(self) -> list[str]:
         """Lab command-line flags (--warmup-count 8 ...), only for the values that are set."""
@@ -105,7 +113,9 @@ class Cell:
     @property
     def cell_id(self) -> str:
         """Unique id within a run: experiment:benchmark@isa_level, plus /runtime for a lab built per runtime."""
-        return f"{self.experiment}:{self.benchmark}@{self.isa_level}" + ("" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}")
+        return f"{self.experiment}:{self.benchmark}@{self.isa_level}" + (
+            "" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}"
+        )
 
     @property
     def target(self) -> str:
@@ -140,9 +150,21 @@ class Statistics:
     def __post_init__(self) -> None:
         _require(self.n > 0, "Statistics", "n", self.n, "needs at least one measurement")
         _require(self.mean_ns > 0, "Statistics", "mean_ns", self.mean_ns, "must be positive")
-        _require(self.min_ns <= self.median_ns <= self.max_ns, "Statistics", "median_ns", self.median_ns, "must lie between min and max")
+        _require(
+            self.min_ns <= self.median_ns <= self.max_ns,
+            "Statistics",
+            "median_ns",
+            self.median_ns,
+            "must lie between min and max",
+        )
         if self.ci99_lower_ns is not None and self.ci99_upper_ns is not None:
-            _require(self.ci99_lower_ns <= self.mean_ns <= self.ci99_upper_ns, "Statistics", "ci99", (self.ci99_lower_ns, self.ci99_upper_ns), "must contain the mean")
+            _require(
+                self.ci99_lower_ns <= self.mean_ns <= self.ci99_upper_ns,
+                "Statistics",
+                "ci99",
+                (self.ci99_lower_ns, self.ci99_upper_ns),
+                "must contain the mean",
+            )
 
     @property
     def ci99_half_width_ns(self) -> float | None:
@@ -162,7 +184,13 @@ class Verification:
     round_trip: str | None = None
 
     def __post_init__(self) -> None:
-        _require(self.status in VERIFICATION_STATUSES, "Verification", "status", self.status, f"must be one of {VERIFICATION_STATUSES}")
+        _require(
+            self.status in VERIFICATION_STATUSES,
+            "Verification",
+            "status",
+            self.status,
+            f"must be one of {VERIFICATION_STATUSES}",
+        )
 
 
 @dataclass(frozen=True)
@@ -192,16 +220,27 @@ class ProcessUsage:
 
     def fields(self) -> dict[str, Any]:
         """The row fields this usage fills."""
-        return {"lab_cpu_s": self.lab_cpu_s, "cpu_other_ms": self.cpu_other_ms, "steal_ms": self.steal_ms,
-                "involuntary_context_switches": self.involuntary_context_switches}
+        return {
+            "lab_cpu_s": self.lab_cpu_s,
+            "cpu_other_ms": self.cpu_other_ms,
+            "steal_ms": self.steal_ms,
+            "involuntary_context_switches": self.involuntary_context_switches,
+        }
 
     def share(self, parts: int) -> ProcessUsage:
         """One of `parts` equal shares of a process measured for several cells (so sums over rows count it once)."""
+
         def split(value):
             return None if value is None else value / parts
+
         ics = self.involuntary_context_switches
-        return ProcessUsage(self.wall_s / parts, split(self.lab_cpu_s), split(self.cpu_other_ms), split(self.steal_ms),
-                            None if ics is None else round(ics / parts))
+        return ProcessUsage(
+            self.wall_s / parts,
+            split(self.lab_cpu_s),
+            split(self.cpu_other_ms),
+            split(self.steal_ms),
+            None if ics is None else round(ics / parts),
+        )
 
 
 @dataclass(frozen=True)
@@ -285,8 +324,12 @@ class ResultRow:
     steal_ms: float | None = None
     involuntary_context_switches: int | None = None
     invocation_count: int | None = None
-    process_cells: int | None = None  # cells measured in the same process (paired design); its usage is split among them
-    burst_ns: list[float] | None = None  # paired design: this cell's time per call in each round of bursts, in round order
+    process_cells: int | None = (
+        None  # cells measured in the same process (paired design); its usage is split among them
+    )
+    burst_ns: list[
+        float
+    ] | None = None  # paired design: this cell's time per call in each round of bursts, in round order
     bursts_ms: float | None = None  # paired design: the wall time of this cell's timed bursts (its measured samples)
     start_to_main_ms: float | None = None
     verify_ms: float | None = None
@@ -305,14 +348,38 @@ class ResultRow:
     def __post_init__(self) -> None:
         _require(self.status in STATUSES, "ResultRow", "status", self.status, f"must be one of {STATUSES}")
         if self.status in ("ok", "unverified"):
-            _require(self.mean_ns is not None and self.mean_ns > 0, "ResultRow", "mean_ns", self.mean_ns, f"a '{self.status}' row needs a positive mean")
+            _require(
+                self.mean_ns is not None and self.mean_ns > 0,
+                "ResultRow",
+                "mean_ns",
+                self.mean_ns,
+                f"a '{self.status}' row needs a positive mean",
+            )
         if self.status == "ok":
-            _require(self.verification_status == "passed", "ResultRow", "verification_status", self.verification_status, "an 'ok' row must have passed verification")
+            _require(
+                self.verification_status == "passed",
+                "ResultRow",
+                "verification_status",
+                self.verification_status,
+                "an 'ok' row must have passed verification",
+            )
         if self.status == "unverified":
-            _require(self.verification_status == "failed", "ResultRow", "verification_status", self.verification_status, "an 'unverified' row must have failed verification")
+            _require(
+                self.verification_status == "failed",
+                "ResultRow",
+                "verification_status",
+                self.verification_status,
+                "an 'unverified' row must have failed verification",
+            )
         if self.status in ("failed", "skipped"):
             _require(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
-        _require(1 <= self.round_index <= self.round_count, "ResultRow", "round_index", self.round_index, f"must lie in 1..{self.round_count}")
+        _require(
+            1 <= self.round_index <= self.round_count,
+            "ResultRow",
+            "round_index",
+            self.round_index,
+            f"must lie in 1..{self.round_count}",
+        )
 
     @property
     def row_key(self) -> str:

@@ -37,15 +37,33 @@ class RowContext:
         """Identity and configuration fields of the row."""
         c = self.cell
         return {
-            "run_id": self.run_id, "cell_id": c.cell_id, "experiment": c.experiment, "benchmark": c.benchmark,
-            "group": c.group, "baseline": c.baseline, "lab": c.lab, "variant": c.variant, "dataset": c.dataset,
-            "operation": c.operation, "isa_requested": c.isa_level, "runtime_requested": c.runtime, "measure": c.measure,
-            "cpuset": self.cpuset, "profile": self.profile,
-            "isa_switches": dict(self.level.switches), "emulated": self.emulated, "log_path": self.log_path,
-            "started_at": self.started_at, "duration_s": self.duration_s,
-            "round_index": self.round_index, "round_count": self.round_count,
-            "design": self.design, "partner": self.partner, "process_cells": self.process_cells,
-            **(self.usage.fields() if self.usage else {}), **self.where,
+            "run_id": self.run_id,
+            "cell_id": c.cell_id,
+            "experiment": c.experiment,
+            "benchmark": c.benchmark,
+            "group": c.group,
+            "baseline": c.baseline,
+            "lab": c.lab,
+            "variant": c.variant,
+            "dataset": c.dataset,
+            "operation": c.operation,
+            "isa_requested": c.isa_level,
+            "runtime_requested": c.runtime,
+            "measure": c.measure,
+            "cpuset": self.cpuset,
+            "profile": self.profile,
+            "isa_switches": dict(self.level.switches),
+            "emulated": self.emulated,
+            "log_path": self.log_path,
+            "started_at": self.started_at,
+            "duration_s": self.duration_s,
+            "round_index": self.round_index,
+            "round_count": self.round_count,
+            "design": self.design,
+            "partner": self.partner,
+            "process_cells": self.process_cells,
+            **(self.usage.fields() if self.usage else {}),
+            **self.where,
         }
 
 
@@ -57,16 +75,28 @@ def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> Resu
     wrong_cpus = cpuset_mismatch(ctx.cpuset, outcome.fields.get("cpuset_effective"))
     stats = outcome.statistics
     fields = {
-        **ctx.base(), **outcome.fields,
-        "isa_flags": outcome.isa_flags, "isa_effective": UNVERIFIABLE if unverifiable else describe_effective(outcome.isa_flags),
-        "n": stats.n, "mean_ns": stats.mean_ns, "median_ns": stats.median_ns, "stddev_ns": stats.stddev_ns,
-        "ci99_lower_ns": stats.ci99_lower_ns, "ci99_upper_ns": stats.ci99_upper_ns,
-        "ci99_half_width_ns": stats.ci99_half_width_ns, "min_ns": stats.min_ns, "max_ns": stats.max_ns,
-        "verification_status": outcome.verification.status, "verification_message": outcome.verification.message,
+        **ctx.base(),
+        **outcome.fields,
+        "isa_flags": outcome.isa_flags,
+        "isa_effective": UNVERIFIABLE if unverifiable else describe_effective(outcome.isa_flags),
+        "n": stats.n,
+        "mean_ns": stats.mean_ns,
+        "median_ns": stats.median_ns,
+        "stddev_ns": stats.stddev_ns,
+        "ci99_lower_ns": stats.ci99_lower_ns,
+        "ci99_upper_ns": stats.ci99_upper_ns,
+        "ci99_half_width_ns": stats.ci99_half_width_ns,
+        "min_ns": stats.min_ns,
+        "max_ns": stats.max_ns,
+        "verification_status": outcome.verification.status,
+        "verification_message": outcome.verification.message,
     }
     if unmet:
-        return ResultRow(**fields, status="failed",
-                         error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}")
+        return ResultRow(
+            **fields,
+            status="failed",
+            error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}",
+        )
     if wrong_cpus:
         return ResultRow(**fields, status="failed", error=wrong_cpus)
     return ResultRow(**fields, status="ok" if outcome.verification.status == "passed" else "unverified")
@@ -78,8 +108,10 @@ def cpuset_mismatch(requested: str, effective: str | None) -> str | None:
         return None
     if all(parse_cpuset(one) == parse_cpuset(requested) for one in effective.split(";")):
         return None
-    return (f"the measured process ran on CPUs {effective}, not the requested {requested}: the pinning did not take effect "
-            "(a container engine without cpuset support, or an affinity changed by the lab)")
+    return (
+        f"the measured process ran on CPUs {effective}, not the requested {requested}: the pinning did not take effect "
+        "(a container engine without cpuset support, or an affinity changed by the lab)"
+    )
 
 
 def failed_row(ctx: RowContext, error: str) -> ResultRow:
@@ -89,4 +121,10 @@ def failed_row(ctx: RowContext, error: str) -> ResultRow:
 
 def skipped_row(ctx: RowContext, reason: str) -> ResultRow:
     """Row for a cell not run on purpose (its level is identical to native here)."""
-    return ResultRow(**ctx.base(), status="skipped", error=reason, isa_effective=ctx.level.isa_effective, isa_flags=dict(ctx.level.flags))
+    return ResultRow(
+        **ctx.base(),
+        status="skipped",
+        error=reason,
+        isa_effective=ctx.level.isa_effective,
+        isa_flags=dict(ctx.level.flags),
+    )

@@ -17,7 +17,19 @@ from harness.backends.base import Backend
 from harness.budget import RunBudget
 from harness.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.datasets import load_manifest
-from harness.defaults import CELL_TIMEOUT_S, DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, EXPERIMENTS_DIR, LABS_DIR, LOGS_DIR, PROFILES_FILE, RESULTS_DIR, RUN_FILE, SCHEMA_VERSION
+from harness.defaults import (
+    CELL_TIMEOUT_S,
+    DATASETS_DIR,
+    DEFAULT_PROFILE,
+    ENVIRONMENT_FILE,
+    EXPERIMENTS_DIR,
+    LABS_DIR,
+    LOGS_DIR,
+    PROFILES_FILE,
+    RESULTS_DIR,
+    RUN_FILE,
+    SCHEMA_VERSION,
+)
 from harness.designs import DESIGNS, Design, group_key
 from harness.environment import collect_host_environment
 from harness.errors import ConfigError, ResumeError, UnknownNameError
@@ -28,7 +40,16 @@ from harness.isa import IsaLevel, IsaTable, load_isa_table
 from harness.lab_catalog import load_lab_catalog
 from harness.labs import LabSpec, load_labs
 from harness.pinning import CpuPlan, pin_current_process
-from harness.plan import with_aa_copies, builds_of, claimed_benchmarks, datasets_of, labs_of, levels_by_benchmark, plan_cells, runtimes_by_benchmark
+from harness.plan import (
+    with_aa_copies,
+    builds_of,
+    claimed_benchmarks,
+    datasets_of,
+    labs_of,
+    levels_by_benchmark,
+    plan_cells,
+    runtimes_by_benchmark,
+)
 from harness.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
 from harness.profiles import BudgetSpec, Stopping, find_profile, load_profiles
 from harness.progress import RunProgress
@@ -64,7 +85,9 @@ class RunOptions:
     calibrate: bool = True
     budget_min: float | None = None  # the session's time budget in minutes instead of the profile's; 0: none
     clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
-    check_tools: bool = True  # False: plan without requiring the labs' programs (`harness check` on a machine without them)
+    check_tools: bool = (
+        True  # False: plan without requiring the labs' programs (`harness check` on a machine without them)
+    )
 
 
 @dataclass(frozen=True)
@@ -95,36 +118,71 @@ class Plan:
         steady = [c for c in self.cells if c.measure == STEADY]
         round_s = None
         if self.design.shares_process:
-            round_s = sum(round_seconds(self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None)
-                          for u in self.design.units(steady))
-        text = describe_estimate(self.job, self.stopping, len(steady), len({group_key(c) for c in steady}), self.design.lab_cpus_needed,
-                                 len(self.cells) - len(steady), self.cold, round_s)
+            round_s = sum(
+                round_seconds(
+                    self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None
+                )
+                for u in self.design.units(steady)
+            )
+        text = describe_estimate(
+            self.job,
+            self.stopping,
+            len(steady),
+            len({group_key(c) for c in steady}),
+            self.design.lab_cpus_needed,
+            len(self.cells) - len(steady),
+            self.cold,
+            round_s,
+        )
         if self.budget is None:
             return text
-        return (f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
-                f"(extra rounds only while it holds; every group gets at least {min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)")
+        return (
+            f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
+            f"(extra rounds only while it holds; every group gets at least {min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
+        )
 
     def selection(self) -> dict:
         """What run.json records, and what a resumed run must match."""
-        return {"profile": self.profile_name, "design": self.design.name, "stopping": dataclasses.asdict(self.stopping),
-                "job": dataclasses.asdict(self.job), "cells": [c.cell_id for c in self.cells]}
+        return {
+            "profile": self.profile_name,
+            "design": self.design.name,
+            "stopping": dataclasses.asdict(self.stopping),
+            "job": dataclasses.asdict(self.job),
+            "cells": [c.cell_id for c in self.cells],
+        }
 
 
 def resolve_plan(options: RunOptions) -> Plan:
     """Loads every data file and validates the selection before anything runs or is written."""
     profile = find_profile(load_profiles(options.profiles_file), options.profile)
-    experiments = select_experiments(load_experiments(options.experiments_dir), list(options.experiments or profile.experiments))
+    experiments = select_experiments(
+        load_experiments(options.experiments_dir), list(options.experiments or profile.experiments)
+    )
     isa = load_isa_table()
     all_labs = load_labs(options.labs_dir)
     manifest = load_manifest(options.datasets_dir)
-    check_experiments(experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog()))  # every name they use, before anything is planned
+    check_experiments(
+        experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog())
+    )  # every name they use, before anything is planned
     per_benchmark = levels_by_benchmark(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
     runtimes = runtimes_by_benchmark(all_labs, list(options.runtimes or profile.runtimes), experiments)
-    benchmarks = options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
-    cells = plan_cells(experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes)
+    benchmarks = (
+        options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
+    )
+    cells = plan_cells(
+        experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes
+    )
     narrowed = options.isa_levels is not None or options.runtimes is not None  # then only an empty whole is an error
-    check_not_empty([] if narrowed else experiments, per_benchmark, runtimes, list(options.isa_levels or profile.isa_levels), host_arch(), isa,
-                    cells, _selection_text(profile.name, options))
+    check_not_empty(
+        [] if narrowed else experiments,
+        per_benchmark,
+        runtimes,
+        list(options.isa_levels or profile.isa_levels),
+        host_arch(),
+        isa,
+        cells,
+        _selection_text(profile.name, options),
+    )
     design_name = options.design or profile.design
     if design_name not in DESIGNS:
         raise UnknownNameError("design", design_name, DESIGNS)
@@ -139,16 +197,35 @@ def resolve_plan(options: RunOptions) -> Plan:
     labs = builds_of(cells, all_labs)
     budget = profile.budget
     if options.budget_min is not None:
-        budget = BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds) if options.budget_min > 0 else None
+        budget = (
+            BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds)
+            if options.budget_min > 0
+            else None
+        )
     job = with_overrides(profile.job, options.job_overrides)
-    return Plan(profile.name, cells, labs, isa, job, {level.name: level for level in levels}, DESIGNS[design_name], profile.stopping,
-                profile.cold, budget)
+    return Plan(
+        profile.name,
+        cells,
+        labs,
+        isa,
+        job,
+        {level.name: level for level in levels},
+        DESIGNS[design_name],
+        profile.stopping,
+        profile.cold,
+        budget,
+    )
 
 
 def _selection_text(profile: str, options: RunOptions) -> str:
     """'profile default, --benchmark a,b': what was asked for, for an error about it."""
-    asked = (("experiment", options.experiments), ("isa", options.isa_levels), ("runtime", options.runtimes), ("benchmark", options.benchmarks),
-             ("variant", options.variants))
+    asked = (
+        ("experiment", options.experiments),
+        ("isa", options.isa_levels),
+        ("runtime", options.runtimes),
+        ("benchmark", options.benchmarks),
+        ("variant", options.variants),
+    )
     return ", ".join([f"profile {profile}", *(f"--{flag} {','.join(values)}" for flag, values in asked if values)])
 
 
@@ -171,27 +248,47 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     if not options.resume:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
         budget = None if plan.budget is None else dataclasses.asdict(plan.budget)
-        store.write_json(RUN_FILE, {"schema_version": SCHEMA_VERSION, "run_id": store.run_id, **selection, "budget": budget})
+        store.write_json(
+            RUN_FILE, {"schema_version": SCHEMA_VERSION, "run_id": store.run_id, **selection, "budget": budget}
+        )
         return store
     store = RunStore.open(options.results_dir, options.run_id)
     recorded = store.read_json(RUN_FILE)
     if any(recorded.get(key) != value for key, value in selection.items()):
-        raise ResumeError(f"run {store.run_id} was started with profile '{recorded['profile']}' and {len(recorded['cells'])} cells; "
-                          f"this command plans profile '{plan.profile_name}' with {len(plan.cells)} cells",
-                          "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant as the original run")
+        raise ResumeError(
+            f"run {store.run_id} was started with profile '{recorded['profile']}' and {len(recorded['cells'])} cells; "
+            f"this command plans profile '{plan.profile_name}' with {len(plan.cells)} cells",
+            "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant as the original run",
+        )
     return store
 
 
-def _write_environment(store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend, hygiene: CpuHygiene) -> None:
+def _write_environment(
+    store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend, hygiene: CpuHygiene
+) -> None:
     env = collect_host_environment(hygiene.to_dict())
     engine = getattr(backend, "engine", None)
-    env.update({"backend": backend.name, "lab_cpuset": cpus.lab_cpuset, "harness_cpus": list(cpus.harness or ()),
-                "container_engine": engine.describe() if engine else None})
-    env["labs"] = {name: {"env": p.env, "variants": p.listing["variants"], "emulated": p.emulated,
-                          "runtime": plan.labs[name].runtime, "expected_runtime_version": plan.labs[name].expected_version(),
-                          "lab_environment": plan.labs[name].environment, "where": backend.details(plan.labs[name]),
-                          "isa_levels": {lvl: dataclasses.asdict(lp) for lvl, lp in p.levels.items()}}
-                   for name, p in probes.items()}
+    env.update(
+        {
+            "backend": backend.name,
+            "lab_cpuset": cpus.lab_cpuset,
+            "harness_cpus": list(cpus.harness or ()),
+            "container_engine": engine.describe() if engine else None,
+        }
+    )
+    env["labs"] = {
+        name: {
+            "env": p.env,
+            "variants": p.listing["variants"],
+            "emulated": p.emulated,
+            "runtime": plan.labs[name].runtime,
+            "expected_runtime_version": plan.labs[name].expected_version(),
+            "lab_environment": plan.labs[name].environment,
+            "where": backend.details(plan.labs[name]),
+            "isa_levels": {lvl: dataclasses.asdict(lp) for lvl, lp in p.levels.items()},
+        }
+        for name, p in probes.items()
+    }
     # The first session's environment stays environment.json; a resumed session adds its own file.
     name = ENVIRONMENT_FILE if not store.path(ENVIRONMENT_FILE).exists() else f"environment.resumed-{new_run_id()}.json"
     store.write_json(name, env)
@@ -216,9 +313,11 @@ def plan_summary(plan: Plan) -> str:
         key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
         counts[key] = counts.get(key, 0) + 1
     groups = len({group_key(c) for c in plan.cells})
-    lines = [f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
-             *(f"  {exp} @ {level}{runtime}: {n} cells" for (exp, level, runtime), n in counts.items()),
-             f"estimate: {plan.estimate()}"]
+    lines = [
+        f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
+        *(f"  {exp} @ {level}{runtime}: {n} cells" for (exp, level, runtime), n in counts.items()),
+        f"estimate: {plan.estimate()}",
+    ]
     return "\n".join(lines)
 
 
@@ -238,17 +337,33 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     store.record_phase("prepare", started, "plan, build, probe the labs and their ISA levels, capture the environment")
 
     progress = RunProgress(len(store.rows()))
-    progress.note(f"run {store.run_id}: {len(plan.cells)} cells, design {plan.design.name}, "
-                  f"{plan.estimate()}; "
-                  f"lab pinned to CPU {cpus.lab_cpuset}; results in {store.directory}")
+    progress.note(
+        f"run {store.run_id}: {len(plan.cells)} cells, design {plan.design.name}, "
+        f"{plan.estimate()}; "
+        f"lab pinned to CPU {cpus.lab_cpuset}; results in {store.directory}"
+    )
     for lab_probe in probes.values():
         for level in lab_probe.levels.values():
             if level.state != "run":
                 progress.note(f"{lab_probe.lab} ISA level {level.level}: {level.state}: {level.detail}")
-    session = Session(store, backend, plan.design, plan.stopping, plan.job, probes, plan.levels, plan.labs,
-                      tuple(str(c) for c in cpus.lab), plan.profile_name, options.datasets_dir.resolve(),
-                      options.cell_timeout_s, progress, calibrate=options.calibrate, cold=plan.cold,
-                      budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock))
+    session = Session(
+        store,
+        backend,
+        plan.design,
+        plan.stopping,
+        plan.job,
+        probes,
+        plan.levels,
+        plan.labs,
+        tuple(str(c) for c in cpus.lab),
+        plan.profile_name,
+        options.datasets_dir.resolve(),
+        options.cell_timeout_s,
+        progress,
+        calibrate=options.calibrate,
+        cold=plan.cold,
+        budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
+    )
     try:
         session.run(plan.cells)
     finally:

@@ -32,7 +32,17 @@ from harness.progress import RunProgress
 from harness.cold import variant_info, verify_cold_cell
 from harness.estimate import cold_cell_seconds, round_seconds
 from harness.normalize.hyperfine import normalize_cold_cell
-from harness.records import COLD, DEFAULT_RUNTIME, STEADY, UNAVAILABLE, Cell, ColdSettings, JobSettings, ResultRow, row_key
+from harness.records import (
+    COLD,
+    DEFAULT_RUNTIME,
+    STEADY,
+    UNAVAILABLE,
+    Cell,
+    ColdSettings,
+    JobSettings,
+    ResultRow,
+    row_key,
+)
 from harness.rows import RowContext, failed_row, measured_row, skipped_row
 from harness.stopping import BUDGET, GroupStatus, group_status, row_group
 from harness.store import RunStore
@@ -84,14 +94,16 @@ class Session:
             if unit.isa_level != level:
                 level = unit.isa_level
                 self._calibrate(f"before {level}")
-            self.run_unit(unit, units[index + 1:], cold)
+            self.run_unit(unit, units[index + 1 :], cold)
         for cell in cold:
             if not self._finished(row_key(cell.cell_id, 1)):
                 self.progress.started(cell)
                 self._store(self._cold_row(cell))
         self._calibrate("end")
 
-    def run_unit(self, unit: Unit, later: Sequence[Unit] = (), cold: Sequence[Cell] = ()) -> dict[tuple[str, str, str, str], GroupStatus]:
+    def run_unit(
+        self, unit: Unit, later: Sequence[Unit] = (), cold: Sequence[Cell] = ()
+    ) -> dict[tuple[str, str, str, str], GroupStatus]:
         """Rounds of one unit until all its groups have stopped, or until the run budget cannot afford another round
         with the `later` units and `cold` cells still to come (the budget's floor rounds always run); returns the
         groups' final status."""
@@ -105,14 +117,26 @@ class Session:
             if not active:
                 break
             design, slots = self._layout(active, round_index + 1)
-            slots = [slot for slot in slots if not all(self._finished(row_key(c.cell_id, round_index + 1, p.partner)) for p in slot for c in p.cells)]
-            if self.budget and slots and round_index >= self.budget.spec.floor_rounds:  # a round done before a resume costs nothing
+            slots = [
+                slot
+                for slot in slots
+                if not all(
+                    self._finished(row_key(c.cell_id, round_index + 1, p.partner)) for p in slot for c in p.cells
+                )
+            ]
+            if (
+                self.budget and slots and round_index >= self.budget.spec.floor_rounds
+            ):  # a round done before a resume costs nothing
                 slot_s = (self.budget.clock() - started) / slots_run if slots_run else self._process_s()
                 affordable = self._affordable(unit, round_index, len(slots) * slot_s, later, cold)
                 if not round_fits(round_index, affordable):
-                    self.progress.note(f"run budget: {self.budget.remaining_s() / 60:.1f} min left for {len(later) + 1} unit(s) "
-                                       f"and the cold cells: about {affordable:.1f} rounds per group affordable")
-                    statuses = {g: s if s.finished else dataclasses.replace(s, state=BUDGET) for g, s in statuses.items()}
+                    self.progress.note(
+                        f"run budget: {self.budget.remaining_s() / 60:.1f} min left for {len(later) + 1} unit(s) "
+                        f"and the cold cells: about {affordable:.1f} rounds per group affordable"
+                    )
+                    statuses = {
+                        g: s if s.finished else dataclasses.replace(s, state=BUDGET) for g, s in statuses.items()
+                    }
                     break
             round_index += 1
             for slot in slots:
@@ -121,8 +145,17 @@ class Session:
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
             self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
-            self.store.append_json_line(GROUPS_FILE, {"schema_version": SCHEMA_VERSION, "isa_level": g[0], "experiment": g[1], "group": g[2],
-                                                      "runtime": g[3], **dataclasses.asdict(status)})
+            self.store.append_json_line(
+                GROUPS_FILE,
+                {
+                    "schema_version": SCHEMA_VERSION,
+                    "isa_level": g[0],
+                    "experiment": g[1],
+                    "group": g[2],
+                    "runtime": g[3],
+                    **dataclasses.asdict(status),
+                },
+            )
         return statuses
 
     def run_slot(self, slot: Slot, round_index: int, design: Design | None = None) -> list[ResultRow]:
@@ -135,8 +168,14 @@ class Session:
         runs = self.backend.run_cells([request for _, request in processes])
         rows = []
         for (contexts, request), run in zip(processes, runs):
-            members = [request] if len(contexts) == 1 else [dataclasses.replace(request, cell=ctx.cell, out_dir=folder)
-                                                            for ctx, (_, folder) in zip(contexts, request.members)]
+            members = (
+                [request]
+                if len(contexts) == 1
+                else [
+                    dataclasses.replace(request, cell=ctx.cell, out_dir=folder)
+                    for ctx, (_, folder) in zip(contexts, request.members)
+                ]
+            )
             shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
             rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
         for row in rows:
@@ -149,7 +188,9 @@ class Session:
 
     def _layout(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
         """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and its slots."""
-        return layout(self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].paired_format is not None)
+        return layout(
+            self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].paired_format is not None
+        )
 
     def _process(self, placement: Placement, round_index: int, design: Design) -> tuple[list[RowContext], CellRequest]:
         """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group, each
@@ -160,24 +201,42 @@ class Session:
         cells = placement.cells
         suffix = f"round-{round_index}"
         log = self.store.relative(self.store.path(LOGS_DIR, f"{unit_slug(cells[0])}.{suffix}.log"))
-        contexts = [dataclasses.replace(self._context(Placement(c, placement.cpuset), round_index, design.name), log_path=log,
-                                        raw_folder=f"{suffix}/{c.slug}", process_cells=len(cells)) for c in cells]
+        contexts = [
+            dataclasses.replace(
+                self._context(Placement(c, placement.cpuset), round_index, design.name),
+                log_path=log,
+                raw_folder=f"{suffix}/{c.slug}",
+                process_cells=len(cells),
+            )
+            for c in cells
+        ]
         out_dir = self.store.path(RAW_DIR, unit_slug(cells[0]), suffix)
         out_dir.mkdir(parents=True, exist_ok=True)
-        request = dataclasses.replace(self._request(contexts[0], out_dir), members=tuple((c, out_dir / c.slug) for c in cells),
-                                      seed=burst_seed(cells, round_index))
+        request = dataclasses.replace(
+            self._request(contexts[0], out_dir),
+            members=tuple((c, out_dir / c.slug) for c in cells),
+            seed=burst_seed(cells, round_index),
+        )
         return contexts, request
 
-    def _affordable(self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]) -> float:
+    def _affordable(
+        self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]
+    ) -> float:
         """Rounds every group from this unit on can have within the run budget (harness/budget.py), after reserving the
         cold-start cells and calibrations still to come."""
         per_process = self._process_s()
         if self.design.shares_process:
-            later_round_s = sum(round_seconds(self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None)
-                                for u in later)
+            later_round_s = sum(
+                round_seconds(
+                    self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None
+                )
+                for u in later
+            )
         else:
             later_round_s = sum(len(self.design.round(list(u.cells), 1, self.lab_cpus)) for u in later) * per_process
-        levels = len({u.isa_level for u in later} - {unit.isa_level}) + 1  # calibrations before each new level, and at the end
+        levels = (
+            len({u.isa_level for u in later} - {unit.isa_level}) + 1
+        )  # calibrations before each new level, and at the end
         pending_cold = sum(1 for c in cold if not self._finished(row_key(c.cell_id, 1)))
         reserve = pending_cold * cold_cell_seconds(self.cold) + (levels if self.calibrate else 0) * CALIBRATION_S
         return affordable_rounds(self.budget.remaining_s() - reserve, rounds_done, round_s, later_round_s)
@@ -203,17 +262,38 @@ class Session:
     def _context(self, placement: Placement, round_index: int, design: str | None = None) -> RowContext:
         cell = placement.cell
         suffix = f"round-{round_index}" + (f"-with-{placement.partner}" if placement.partner else "")
-        return RowContext(self.store.run_id, cell, placement.cpuset, self.profile_name, self._level(cell),
-                          self.probes[cell.target].emulated, self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
-                          _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), round_index=round_index,
-                          round_count=self.stopping.max_rounds, design=design or self.design.name, partner=placement.partner,
-                          raw_folder=suffix, where=self.backend.identity(self.labs[cell.target]))
+        return RowContext(
+            self.store.run_id,
+            cell,
+            placement.cpuset,
+            self.profile_name,
+            self._level(cell),
+            self.probes[cell.target].emulated,
+            self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
+            _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            round_index=round_index,
+            round_count=self.stopping.max_rounds,
+            design=design or self.design.name,
+            partner=placement.partner,
+            raw_folder=suffix,
+            where=self.backend.identity(self.labs[cell.target]),
+        )
 
     def _request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
         out_dir = out_dir or self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
         out_dir.mkdir(parents=True, exist_ok=True)
-        return CellRequest(self.labs[ctx.cell.target], ctx.cell, self.datasets_dir, out_dir, self.store.path(ctx.log_path or ""),
-                           self.job, ctx.level.switches, ctx.cpuset, self.cell_timeout_s, raw_root=self.store.path(RAW_DIR))
+        return CellRequest(
+            self.labs[ctx.cell.target],
+            ctx.cell,
+            self.datasets_dir,
+            out_dir,
+            self.store.path(ctx.log_path or ""),
+            self.job,
+            ctx.level.switches,
+            ctx.cpuset,
+            self.cell_timeout_s,
+            raw_root=self.store.path(RAW_DIR),
+        )
 
     def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
         ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
@@ -225,9 +305,19 @@ class Session:
             outcome = NORMALIZERS[raw_format](request.out_dir)
         except HarnessError as e:
             return failed_row(ctx, f"{e} ({e.hint})")
-        except (ValueError, KeyError, TypeError) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
-            return failed_row(ctx, f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {request.out_dir})")
-        outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
+        except (
+            ValueError,
+            KeyError,
+            TypeError,
+        ) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
+            return failed_row(
+                ctx,
+                f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {request.out_dir})",
+            )
+        outcome = dataclasses.replace(
+            outcome,
+            fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
+        )
         return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
 
     def _cold_row(self, cell: Cell) -> ResultRow:
@@ -241,10 +331,15 @@ class Session:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
         probe = self.probes[cell.target]
         try:
-            outcome = normalize_cold_cell(request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags)
+            outcome = normalize_cold_cell(
+                request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags
+            )
         except HarnessError as e:
             return failed_row(ctx, f"{e} ({e.hint})")
-        outcome = dataclasses.replace(outcome, fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])})
+        outcome = dataclasses.replace(
+            outcome,
+            fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
+        )
         return measured_row(ctx, outcome, self.levels[cell.isa_level])
 
     def _runnable(self, cell: Cell, cells: list[Cell]) -> bool:
@@ -261,11 +356,24 @@ class Session:
 
     def _unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self._level(cell)
-        ctx = RowContext(self.store.run_id, cell, self.lab_cpus[0], self.profile_name, level, self.probes[cell.target].emulated,
-                         round_count=self.stopping.max_rounds, design=self.design.name, where=self.backend.identity(self.labs[cell.target]))
+        ctx = RowContext(
+            self.store.run_id,
+            cell,
+            self.lab_cpus[0],
+            self.profile_name,
+            level,
+            self.probes[cell.target].emulated,
+            round_count=self.stopping.max_rounds,
+            design=self.design.name,
+            where=self.backend.identity(self.labs[cell.target]),
+        )
         if cell.unavailable:
             return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")
-        return skipped_row(ctx, level.detail) if level.state in ("same-as-native", NOT_APPLICABLE) else failed_row(ctx, level.detail)
+        return (
+            skipped_row(ctx, level.detail)
+            if level.state in ("same-as-native", NOT_APPLICABLE)
+            else failed_row(ctx, level.detail)
+        )
 
     def _calibrate(self, label: str) -> None:
         if not self.calibrate:
@@ -282,8 +390,10 @@ class Session:
                 result = calibrate(label, cpu, workload)
                 if result is not None:
                     self.store.append_json_line(CALIBRATION_FILE, result.to_dict())
-                    self.progress.note(f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
-                                       f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]")
+                    self.progress.note(
+                        f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
+                        f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]"
+                    )
 
 
 def unit_slug(cell: Cell) -> str:

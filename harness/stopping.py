@@ -64,7 +64,9 @@ def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
 
 
 def _replicates(rows: list[ResultRow]) -> list[Replicate]:
-    return [replicate_of(r, getattr(r, REPLICATE_STATISTIC)) for r in rows if getattr(r, REPLICATE_STATISTIC) is not None]
+    return [
+        replicate_of(r, getattr(r, REPLICATE_STATISTIC)) for r in rows if getattr(r, REPLICATE_STATISTIC) is not None
+    ]
 
 
 def elapsed_s(rows: Iterable[ResultRow]) -> float:
@@ -100,4 +102,3 @@ def rows_by_group(rows: Iterable[ResultRow]) -> dict[tuple[str, str, str, str], 
     for row in rows:
         groups[row_group(row)].append(row)
     return groups
-

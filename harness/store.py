@@ -13,7 +13,16 @@ import pathlib
 import time
 from typing import Any
 
-from harness.defaults import LATEST_LINK, LOGS_DIR, RAW_DIR, RESULTS_FILE, RUN_FILE, READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, TIMELINE_FILE
+from harness.defaults import (
+    LATEST_LINK,
+    LOGS_DIR,
+    RAW_DIR,
+    RESULTS_FILE,
+    RUN_FILE,
+    READABLE_SCHEMA_VERSIONS,
+    SCHEMA_VERSION,
+    TIMELINE_FILE,
+)
 from harness.errors import OutputDirError, ResumeError, SchemaError
 from harness.records import ResultRow
 
@@ -36,7 +45,9 @@ class RunStore:
         """Makes a new run folder; raises OutputDirError if it cannot be written."""
         directory = results_dir / run_id
         if directory.exists():
-            raise ResumeError(f"run folder {directory} already exists", "pass --resume to continue it, or choose another --run-id")
+            raise ResumeError(
+                f"run folder {directory} already exists", "pass --resume to continue it, or choose another --run-id"
+            )
         try:
             for sub in ("", RAW_DIR, LOGS_DIR):
                 (directory / sub).mkdir(parents=True, exist_ok=True)
@@ -44,7 +55,9 @@ class RunStore:
             probe.write_text("ok")
             probe.unlink()
         except OSError as e:
-            raise OutputDirError(f"cannot write results to {directory}: {e.strerror}", "choose a writable folder with --results-dir") from e
+            raise OutputDirError(
+                f"cannot write results to {directory}: {e.strerror}", "choose a writable folder with --results-dir"
+            ) from e
         return cls(directory)
 
     @classmethod
@@ -52,7 +65,9 @@ class RunStore:
         """Opens an existing run to resume it: the named one, else the latest."""
         directory = results_dir / (run_id or LATEST_LINK)
         if not (directory / RUN_FILE).is_file():
-            raise ResumeError(f"no run to resume at {directory}", f"list runs with `ls {results_dir}`, then pass --run-id")
+            raise ResumeError(
+                f"no run to resume at {directory}", f"list runs with `ls {results_dir}`, then pass --run-id"
+            )
         return cls(directory.resolve())
 
     def path(self, *parts: str) -> pathlib.Path:
@@ -110,9 +125,16 @@ class RunStore:
 
     def record_phase(self, phase: str, started: float, what: str) -> None:
         """Appends one line to the run's timeline: a phase of this session and its wall time since `started` (monotonic)."""
-        self.append_json_line(TIMELINE_FILE, {"schema_version": SCHEMA_VERSION, "phase": phase, "what": what,
-                                              "seconds": round(time.monotonic() - started, 2),
-                                              "ended_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")})
+        self.append_json_line(
+            TIMELINE_FILE,
+            {
+                "schema_version": SCHEMA_VERSION,
+                "phase": phase,
+                "what": what,
+                "seconds": round(time.monotonic() - started, 2),
+                "ended_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            },
+        )
 
     def mark_latest(self) -> None:
         """Points results/latest at this run."""
@@ -126,5 +148,7 @@ def _check_schema(data: dict[str, Any], path: pathlib.Path, line: int | None = N
     version = data.get("schema_version")
     if version not in READABLE_SCHEMA_VERSIONS:
         where = f"{path}:{line}" if line else str(path)
-        raise SchemaError(f"{where} has schema_version {version!r}; this harness reads {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
-                          "re-run the experiment with this version (just run-all), or check out the commit that wrote it")
+        raise SchemaError(
+            f"{where} has schema_version {version!r}; this harness reads {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
+            "re-run the experiment with this version (just run-all), or check out the commit that wrote it",
+        )

@@ -47,7 +47,9 @@ def row_id(row: Any) -> tuple[str, int, str | None]:
     return row.cell_id, int(row.round_index), partner if isinstance(partner, str) else None
 
 
-def short_warmups(rows: Iterable[Any], fraction: float = SHORT_WARMUP_FRACTION) -> dict[tuple[str, int, str | None], str]:
+def short_warmups(
+    rows: Iterable[Any], fraction: float = SHORT_WARMUP_FRACTION
+) -> dict[tuple[str, int, str | None], str]:
     """The rows to set aside, each with the reason: a warm-up that compiled fewer than `fraction` of the median count over
     the processes of the same cell (same experiment, group, ISA level and runtime). In a paired process every member
     shares the joint warm-up, so one member found short sets the whole process aside."""
@@ -73,10 +75,13 @@ def short_warmups(rows: Iterable[Any], fraction: float = SHORT_WARMUP_FRACTION) 
             # short in both: a process that warmed as long as its siblings but compiled less (a big payload's process
             # whose code took other paths) finished its warm-up; one that stopped early with little compiled did not
             if count < fraction * median and (median_ms is None or ms is None or ms < fraction * median_ms):
-                reason = (f"warm-up cut short: it ended after {count:,} JIT compilations"
-                          + ("" if ms is None or median_ms is None else f" and {ms:,.0f} ms")
-                          + f", against a median of {median:,.0f}" + ("" if median_ms is None else f" and {median_ms:,.0f} ms")
-                          + " over this cell's processes (its code had not finished tiering up)")
+                reason = (
+                    f"warm-up cut short: it ended after {count:,} JIT compilations"
+                    + ("" if ms is None or median_ms is None else f" and {ms:,.0f} ms")
+                    + f", against a median of {median:,.0f}"
+                    + ("" if median_ms is None else f" and {median_ms:,.0f} ms")
+                    + " over this cell's processes (its code had not finished tiering up)"
+                )
                 short[row_id(row)] = reason
                 process = process_of(row)
                 if process:

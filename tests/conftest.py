@@ -37,7 +37,21 @@ def smoke_options(tmp_path: pathlib.Path) -> RunOptions:
     """Smoke profile's write-up 000/001 cells (5 benchmarks × 2 levels) into a temporary results folder, laid out one
     process per cell (the interleaved design; tests of the paired design pass design="paired"); the test process
     itself is never pinned."""
-    return RunOptions(profile="smoke", design="interleaved", runtimes=("10.0.12",), experiments=("000", "001"),
-                      benchmarks=("SystemTextCaseSensitive_Camel", "SystemTextCaseInsensitive_Camel", "NewtonSoftJson_Camel",
-                                  "single-stj-default", "single-newtonsoft"),
-                      results_dir=tmp_path / "results", build=True, lab_cpuset="0", pin_harness=False, calibrate=False)
+    return RunOptions(
+        profile="smoke",
+        design="interleaved",
+        runtimes=("10.0.12",),
+        experiments=("000", "001"),
+        benchmarks=(
+            "SystemTextCaseSensitive_Camel",
+            "SystemTextCaseInsensitive_Camel",
+            "NewtonSoftJson_Camel",
+            "single-stj-default",
+            "single-newtonsoft",
+        ),
+        results_dir=tmp_path / "results",
+        build=True,
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+    )

@@ -15,4 +15,14 @@ GROUP_CHARTS = {"ratio-bars": ratio_bar_chart, "runtime-sweep": runtime_sweep_ch
 #: The visible registry of per-experiment charts: name → function(primary time verdicts, title, caption) → Figure.
 EXPERIMENT_CHARTS = {"published-vs-measured": claims_chart}
 
-__all__ = ["EXPERIMENT_CHARTS", "GROUP_CHARTS", "claims_chart", "cold_start_chart", "compare_dot_chart", "ratio_bar_chart", "render_figure", "runtime_sweep_chart", "throughput_chart"]
+__all__ = [
+    "EXPERIMENT_CHARTS",
+    "GROUP_CHARTS",
+    "claims_chart",
+    "cold_start_chart",
+    "compare_dot_chart",
+    "ratio_bar_chart",
+    "render_figure",
+    "runtime_sweep_chart",
+    "throughput_chart",
+]

@@ -29,18 +29,30 @@ def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
     for y, row in enumerate(verdicts.itertuples()):
         low, high = row.published_ratio * (1 - TOLERANCE), row.published_ratio * (1 + TOLERANCE)
         ax.fill_betweenx([y - 0.3, y + 0.3], low, high, color="#eeeeee", zorder=0)
-        ax.plot(row.published_ratio, y, marker="D", markersize=6, markerfacecolor="white", markeredgecolor="#222222", zorder=3)
+        ax.plot(
+            row.published_ratio,
+            y,
+            marker="D",
+            markersize=6,
+            markerfacecolor="white",
+            markeredgecolor="#222222",
+            zorder=3,
+        )
         if pd.notna(row.measured_ratio):
             color = VERDICT_COLORS.get(row.verdict, "#555555")
             if pd.notna(row.measured_ratio_lower) and pd.notna(row.measured_ratio_upper):
-                ax.plot([row.measured_ratio_lower, row.measured_ratio_upper], [y, y], color=color, linewidth=2, zorder=2)
+                ax.plot(
+                    [row.measured_ratio_lower, row.measured_ratio_upper], [y, y], color=color, linewidth=2, zorder=2
+                )
             ax.plot(row.measured_ratio, y, "o", color=color, markersize=5, zorder=4)
     ratio_axis(ax)
     ax.axvline(1.0, color="#888888", linewidth=0.8)
     ax.set_yticks(range(len(verdicts)), [_label(r) for r in verdicts.itertuples()], fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel(f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; whiskers: 99% CI over paired processes",
-                  fontsize=8)
+    ax.set_xlabel(
+        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; whiskers: 99% CI over paired processes",
+        fontsize=8,
+    )
     titled(ax, title, caption)
     used = [v for v in VERDICT_COLORS if v in set(verdicts["verdict"])]
     handles = [Line2D([0], [0], marker="D", color="white", markeredgecolor="#222222", label="published")]

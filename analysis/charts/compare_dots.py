@@ -26,7 +26,9 @@ def compare_dot_chart(cells: pd.DataFrame, title: str, threshold: float, caption
         ax.plot(row.ratio_b_over_a, y, "o", color=color, markersize=4)
     ax.set_yticks(range(len(cells)), cells["cell_id"], fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("time in run b / time in run a (dot: ratio of geometric means; whiskers: 99% CI over processes)", fontsize=8)
+    ax.set_xlabel(
+        "time in run b / time in run a (dot: ratio of geometric means; whiskers: 99% CI over processes)", fontsize=8
+    )
     titled(ax, title, caption)
     handles = [Line2D([0], [0], color=c, marker="o", label=name) for name, c in CHANGE_COLORS.items()]
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))

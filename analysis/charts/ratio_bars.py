@@ -63,35 +63,65 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
                     ax.text(0, y, "  same as native (not re-run)", va="center", fontsize=7, color="#555555")
                 else:
                     failures.setdefault(bench, text)
-                    ax.text(0, y, f"  {text.split(':')[0]} (note {len(failures)} below)", va="center", fontsize=7, color=UNVERIFIED_COLOR)
+                    ax.text(
+                        0,
+                        y,
+                        f"  {text.split(':')[0]} (note {len(failures)} below)",
+                        va="center",
+                        fontsize=7,
+                        color=UNVERIFIED_COLOR,
+                    )
                 continue
             unverified = row["verification_status"] == "failed"
             mean = row["time_ns"] / per_unit
             half = 0.0 if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"] / per_unit
-            ax.barh(y, mean, height=height * 0.9, color="white" if unverified else colors[l_index],
-                    edgecolor=UNVERIFIED_COLOR if unverified else colors[l_index], hatch="///" if unverified else None,
-                    xerr=half or None,
-                    error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"})
+            ax.barh(
+                y,
+                mean,
+                height=height * 0.9,
+                color="white" if unverified else colors[l_index],
+                edgecolor=UNVERIFIED_COLOR if unverified else colors[l_index],
+                hatch="///" if unverified else None,
+                xerr=half or None,
+                error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
+            )
             note = ""
             if bench == baseline:
                 note = "baseline"
             elif pd.notna(row["ratio"]):
-                note = f"{row['ratio']:.2f}×" + (f" ±{100 * row['ratio_rel_ci99']:.1f}%" if pd.notna(row["ratio_rel_ci99"]) else "")
+                note = f"{row['ratio']:.2f}×" + (
+                    f" ±{100 * row['ratio_rel_ci99']:.1f}%" if pd.notna(row["ratio_rel_ci99"]) else ""
+                )
             if row["comparison_void"]:
                 note += " (void)"
-            ax.text(mean + half + x_max * 0.01,
-                    y, note, va="center", fontsize=7, color=UNVERIFIED_COLOR if unverified else "#222222")
-    ax.set_yticks(range(len(benchmarks)), [_label(b, cells[cells["benchmark"] == b], baseline) for b in benchmarks], fontsize=8)
+            ax.text(
+                mean + half + x_max * 0.01,
+                y,
+                note,
+                va="center",
+                fontsize=7,
+                color=UNVERIFIED_COLOR if unverified else "#222222",
+            )
+    ax.set_yticks(
+        range(len(benchmarks)), [_label(b, cells[cells["benchmark"] == b], baseline) for b in benchmarks], fontsize=8
+    )
     for tick, bench in zip(ax.get_yticklabels(), benchmarks):
         if (cells[cells["benchmark"] == bench]["verification_status"] == "failed").any():
             tick.set_color(UNVERIFIED_COLOR)
     ax.invert_yaxis()
     ax.set_xlim(0, x_max * 1.18)
-    ax.set_xlabel(f"time per operation ({unit}), mean of per-process medians; bars: 99% CI over processes;\n"
-                  "label: ratio to the baseline at the same ISA level, ±99% CI over paired processes", fontsize=8)
+    ax.set_xlabel(
+        f"time per operation ({unit}), mean of per-process medians; bars: 99% CI over processes;\n"
+        "label: ratio to the baseline at the same ISA level, ±99% CI over paired processes",
+        fontsize=8,
+    )
     titled(ax, title, caption)
     handles = [Patch(facecolor=colors[i], label=level) for i, level in enumerate(levels)]
     handles.append(Patch(facecolor="white", edgecolor=UNVERIFIED_COLOR, hatch="///", label="verification failed"))
-    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7)
+    ax.legend(
+        handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="ISA level", title_fontsize=7
+    )
     ax.grid(axis="x", linewidth=0.3)
-    return finish(fig, [f"{i}. {bench}: {text}" for i, (bench, text) in enumerate(failures.items(), 1)], UNVERIFIED_COLOR)
+    return finish(
+        fig, [f"{i}. {bench}: {text}" for i, (bench, text) in enumerate(failures.items(), 1)], UNVERIFIED_COLOR
+    )

@@ -40,7 +40,13 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
         for _, row in rows.iterrows():
             x = runtimes.index(row["runtime_requested"])
             if row["status"] not in MEASURED or row["comparison_void"] or pd.isna(row["ratio"]):
-                why = status_text(row) if row["status"] not in MEASURED else "void: verification failed" if row["comparison_void"] else "no ratio"
+                why = (
+                    status_text(row)
+                    if row["status"] not in MEASURED
+                    else "void: verification failed"
+                    if row["comparison_void"]
+                    else "no ratio"
+                )
                 problems.append(f"{bench} @ {level} on {row['runtime_requested']}: {why}")
                 continue
             xs.append(x)
@@ -51,7 +57,9 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
             continue
         label = bench if compared["isa_requested"].nunique() == 1 else f"{bench} @ {level}"
         points += ys
-        ax.errorbar(xs, ys, yerr=[low, high], marker=markers[index % len(markers)], capsize=3, linewidth=1.2, label=label)
+        ax.errorbar(
+            xs, ys, yerr=[low, high], marker=markers[index % len(markers)], capsize=3, linewidth=1.2, label=label
+        )
     ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
     # Ratios are multiplicative: a log axis, kept around the estimates (an interval from very few processes can be
     # wider than any useful axis; its bar is then cut at the edge).

@@ -25,11 +25,19 @@ CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "i
 
 def caption_for(env: dict[str, Any], run: dict[str, Any]) -> str:
     """'Intel Xeon … · 2 CPUs (VM) · .NET 10.0.12 · 2026-11-23 · run <id>': where and when a chart's numbers came from."""
-    runtimes = ", ".join(sorted({lab["env"].get("runtime_description") or lab["env"].get("runtime", "?")
-                                 for lab in env.get("labs", {}).values()}))
+    runtimes = ", ".join(
+        sorted(
+            {
+                lab["env"].get("runtime_description") or lab["env"].get("runtime", "?")
+                for lab in env.get("labs", {}).values()
+            }
+        )
+    )
     vm = " (VM)" if env.get("hypervisor") else ""
-    return (f"{env.get('cpu_model', '?')} · {env.get('logical_cpus', '?')} CPUs{vm} · {runtimes or '?'} · "
-            f"{(env.get('captured_at') or '?')[:10]} · run {run.get('run_id', '?')}")
+    return (
+        f"{env.get('cpu_model', '?')} · {env.get('logical_cpus', '?')} CPUs{vm} · {runtimes or '?'} · "
+        f"{(env.get('captured_at') or '?')[:10]} · run {run.get('run_id', '?')}"
+    )
 
 
 def titled(ax: Axes, title: str, caption: str) -> None:
@@ -37,8 +45,16 @@ def titled(ax: Axes, title: str, caption: str) -> None:
     lines = caption.count("\n") + 1 if caption else 0
     ax.set_title(title, fontsize=10, loc="left", pad=6 + 10 * lines)
     if caption:
-        ax.annotate(caption, xy=(0, 1), xycoords="axes fraction", xytext=(0, 4), textcoords="offset points",
-                    fontsize=7, color="#555555", va="bottom")
+        ax.annotate(
+            caption,
+            xy=(0, 1),
+            xycoords="axes fraction",
+            xytext=(0, 4),
+            textcoords="offset points",
+            fontsize=7,
+            color="#555555",
+            va="bottom",
+        )
 
 
 def ratio_axis(ax: Axes) -> None:

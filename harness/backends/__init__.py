@@ -14,8 +14,14 @@ BACKENDS = {"native": NativeBackend, "docker": DockerBackend}
 BACKEND_CHOICES = ("auto", *BACKENDS)
 
 
-def select_backend(name: str, switch_names: set[str], bases: str = "auto", platform: str | None = None,
-                   without_image: tuple[str, ...] = (), container_per_process: bool = False) -> tuple[Backend, str]:
+def select_backend(
+    name: str,
+    switch_names: set[str],
+    bases: str = "auto",
+    platform: str | None = None,
+    without_image: tuple[str, ...] = (),
+    container_per_process: bool = False,
+) -> tuple[Backend, str]:
     """The backend to run with, and a one-line notice saying which and why. `without_image` names the planned labs that
     have no container image (no [container] table in their lab.toml): auto then runs natively, so all cells of a run
     run the same way."""
@@ -33,9 +39,23 @@ def select_backend(name: str, switch_names: set[str], bases: str = "auto", platf
     if engine is None:
         return NativeBackend(switch_names), f"backend: native ({reason}; --backend docker needs one)"
     if without_image:
-        return NativeBackend(switch_names), (f"backend: native (a Docker engine answers, but lab {', '.join(without_image)} has no image: "
-                                             "no [container] table in its lab.toml)")
-    return DockerBackend(switch_names, bases, engine, container_per_process=container_per_process), f"backend: docker ({engine.describe()}; --backend native runs without containers)"
+        return NativeBackend(switch_names), (
+            f"backend: native (a Docker engine answers, but lab {', '.join(without_image)} has no image: "
+            "no [container] table in its lab.toml)"
+        )
+    return (
+        DockerBackend(switch_names, bases, engine, container_per_process=container_per_process),
+        f"backend: docker ({engine.describe()}; --backend native runs without containers)",
+    )
 
 
-__all__ = ["BACKENDS", "BACKEND_CHOICES", "Backend", "CellRequest", "DockerBackend", "FakeBackend", "NativeBackend", "select_backend"]
+__all__ = [
+    "BACKENDS",
+    "BACKEND_CHOICES",
+    "Backend",
+    "CellRequest",
+    "DockerBackend",
+    "FakeBackend",
+    "NativeBackend",
+    "select_backend",
+]

@@ -25,7 +25,9 @@ class CellRequest:
     cpuset: str
     timeout_s: float
     cold: ColdSettings | None = None  # set for a cold-start cell
-    raw_root: pathlib.Path | None = None  # the run's raw-output folder, which holds out_dir (a long-lived container mounts it once)
+    raw_root: pathlib.Path | None = (
+        None  # the run's raw-output folder, which holds out_dir (a long-lived container mounts it once)
+    )
     # Paired design: every cell this one process measures, each with the folder (inside out_dir) its files go to, and the
     # seed of its burst order; empty: the process measures `cell` alone.
     members: tuple[tuple[Cell, pathlib.Path], ...] = ()
@@ -34,17 +36,52 @@ class CellRequest:
     def once_args(self) -> list[str]:
         """The `once` verb's arguments: one cold call of the cell's operation."""
         c = self.cell
-        return ["once", "--datasets", str(self.datasets_dir), "--variant", c.variant, "--dataset", c.dataset, "--operation", c.operation]
+        return [
+            "once",
+            "--datasets",
+            str(self.datasets_dir),
+            "--variant",
+            c.variant,
+            "--dataset",
+            c.dataset,
+            "--operation",
+            c.operation,
+        ]
 
     def lab_args(self) -> list[str]:
         """The `run` verb's arguments, per the lab contract; the `paired` verb's for a process of several members."""
         if self.members:
-            members = [arg for cell, folder in self.members for arg in ("--member", f"{cell.variant}/{cell.dataset}/{cell.operation}={folder}")]
-            return ["paired", "--datasets", str(self.datasets_dir), "--out", str(self.out_dir), *members, "--seed", str(self.seed),
-                    *self.job.to_args()]
+            members = [
+                arg
+                for cell, folder in self.members
+                for arg in ("--member", f"{cell.variant}/{cell.dataset}/{cell.operation}={folder}")
+            ]
+            return [
+                "paired",
+                "--datasets",
+                str(self.datasets_dir),
+                "--out",
+                str(self.out_dir),
+                *members,
+                "--seed",
+                str(self.seed),
+                *self.job.to_args(),
+            ]
         c = self.cell
-        return ["run", "--datasets", str(self.datasets_dir), "--variant", c.variant, "--dataset", c.dataset,
-                "--operation", c.operation, "--out", str(self.out_dir), *self.job.to_args()]
+        return [
+            "run",
+            "--datasets",
+            str(self.datasets_dir),
+            "--variant",
+            c.variant,
+            "--dataset",
+            c.dataset,
+            "--operation",
+            c.operation,
+            "--out",
+            str(self.out_dir),
+            *self.job.to_args(),
+        ]
 
 
 @dataclass(frozen=True)

@@ -38,16 +38,24 @@ class DockerBackend(NativeBackend):
     #: Where a cell's shell wrapper leaves its `times` (in the cell's output folder, mounted read-write).
     CPU_TIMES_FILE = ".lab-cpu-times"
 
-    def __init__(self, switch_names: set[str], bases: str = "auto", engine: Engine | None = None, platform: str | None = None,
-                 container_per_process: bool = False) -> None:
+    def __init__(
+        self,
+        switch_names: set[str],
+        bases: str = "auto",
+        engine: Engine | None = None,
+        platform: str | None = None,
+        container_per_process: bool = False,
+    ) -> None:
         super().__init__(switch_names)
         self.platform = platform
         self.cell_containers = None if container_per_process else CellContainers()
         if engine is None:
             engine, reason = find_engine()
             if engine is None:
-                raise MissingToolError(f"the docker backend needs a Docker engine: {reason}",
-                                       "start one (README: Containers) or run with --backend native")
+                raise MissingToolError(
+                    f"the docker backend needs a Docker engine: {reason}",
+                    "start one (README: Containers) or run with --backend native",
+                )
         self.engine = engine
         if bases not in ("auto", *BASES):
             raise HarnessError(f"unknown base choice {bases!r}", f"one of auto, {', '.join(BASES)}")
@@ -105,12 +113,19 @@ class DockerBackend(NativeBackend):
             image = self.image(lab)
             info = inspect_image(image.tag)
             if info is None:
-                raise BuildError(f"image {image.tag} does not exist", "build it: just images (or run without --no-build)")
+                raise BuildError(
+                    f"image {image.tag} does not exist", "build it: just images (or run without --no-build)"
+                )
             self._identity[lab.target] = {"backend": self.name, "image": image.tag, "image_id": info.image_id}
-            self._details[lab.target] = {"image_labels": info.labels, "image_size_bytes": info.size_bytes,
-                                         "image_architecture": info.architecture, "engine": self.engine.describe(),
-                                         "cell_processes": "docker exec into one long-lived container per image and CPU set"
-                                         if self.cell_containers else "one fresh container per process (--container-per-process)"}
+            self._details[lab.target] = {
+                "image_labels": info.labels,
+                "image_size_bytes": info.size_bytes,
+                "image_architecture": info.architecture,
+                "engine": self.engine.describe(),
+                "cell_processes": "docker exec into one long-lived container per image and CPU set"
+                if self.cell_containers
+                else "one fresh container per process (--container-per-process)",
+            }
         return self._identity[lab.target]
 
     def details(self, lab: LabSpec) -> dict[str, Any]:
@@ -127,12 +142,16 @@ class DockerBackend(NativeBackend):
         if self.cell_containers is None or lab.container is None or not request.cpuset:
             return self.launch(lab, argv, request.switches, request.cpuset, mounts)
         image = self.image(lab)
-        run_flags = self._container_flags(lab, request.cpuset, mounts) + (["--platform", self.platform] if image.foreign else [])
+        run_flags = self._container_flags(lab, request.cpuset, mounts) + (
+            ["--platform", self.platform] if image.foreign else []
+        )
         name = self.cell_containers.ensure(image.tag, request.cpuset, mounts, run_flags)
         if name is None:
             return self.launch(lab, argv, request.switches, request.cpuset, mounts)
         flags = ["--workdir", lab.container.workdir, *_env_flags({**lab.environment, **request.switches})]
-        return Launch(["docker", "exec", *flags, name, *(_map_paths(arg, mounts) for arg in argv)], None, None, container=name)
+        return Launch(
+            ["docker", "exec", *flags, name, *(_map_paths(arg, mounts) for arg in argv)], None, None, container=name
+        )
 
     def cell_mounts(self, request: CellRequest) -> Mounts:
         """The datasets (read-only) and, written, the run's raw-output folder when the request names it (one mount serves
@@ -159,14 +178,23 @@ class DockerBackend(NativeBackend):
         if self.cell_containers is not None:
             self.cell_containers.close()
 
-    def launch(self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts) -> Launch:
+    def launch(
+        self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts
+    ) -> Launch:
         """`docker run` of the image with the isolation settings, the mounts, the CPU set and the lab's environment;
         host paths in argv become the mounted paths."""
         spec = lab.container
         if spec is None:
-            raise HarnessError(f"lab {lab.name} has no [container] table, so it cannot run in Docker", "run it with --backend native")
-        flags = ["--rm", "--name", f"jsonlab-{uuid.uuid4().hex[:12]}", *self._container_flags(lab, cpuset, mounts),
-                 *_env_flags({**lab.environment, **switches})]
+            raise HarnessError(
+                f"lab {lab.name} has no [container] table, so it cannot run in Docker", "run it with --backend native"
+            )
+        flags = [
+            "--rm",
+            "--name",
+            f"jsonlab-{uuid.uuid4().hex[:12]}",
+            *self._container_flags(lab, cpuset, mounts),
+            *_env_flags({**lab.environment, **switches}),
+        ]
         inner = [_map_paths(arg, mounts) for arg in argv]
         image = self.image(lab)
         if image.foreign:
@@ -176,13 +204,16 @@ class DockerBackend(NativeBackend):
     def cell_command(self, request: CellRequest) -> list[str]:
         """The lab command under a POSIX shell that writes its children's CPU times (`times`) when the lab ends: the
         harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time. In a long-lived container
-        the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no process sees another's files."""
+        the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no process sees another's files.
+        """
         times_file = shlex.quote(str(request.out_dir / self.CPU_TIMES_FILE))
         if self.cell_containers is None:
             script = f'"$@"; status=$?; times > {times_file}; exit $status'
         else:
-            script = (f'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; times > {times_file}; '
-                      'rm -rf "$scratch"; exit $status')
+            script = (
+                f'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; times > {times_file}; '
+                'rm -rf "$scratch"; exit $status'
+            )
         return ["/bin/sh", "-c", script, "sh", *super().cell_command(request)]
 
     def lab_cpu(self, process: _Process) -> float | None:
@@ -232,4 +263,3 @@ def _writable_by_lab_user(folder: pathlib.Path) -> None:
     """The container's non-root user writes the cell's output folder."""
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o777)
-

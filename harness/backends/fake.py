@@ -26,8 +26,19 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
     "DOTNET_EnableAVX512": ("avx512f", "vector512"),
     "DOTNET_EnableAVX": ("avx", "avx2", "avx512f", "vector256", "vector512"),
     "DOTNET_EnableSSE42": ("sse3", "ssse3", "sse41", "sse42", "avx", "avx2", "avx512f", "vector256", "vector512"),
-    "DOTNET_EnableHWIntrinsic": ("sse2", "sse3", "ssse3", "sse41", "sse42", "avx", "avx2", "avx512f",
-                                 "vector128", "vector256", "vector512"),
+    "DOTNET_EnableHWIntrinsic": (
+        "sse2",
+        "sse3",
+        "ssse3",
+        "sse41",
+        "sse42",
+        "avx",
+        "avx2",
+        "avx512f",
+        "vector128",
+        "vector256",
+        "vector512",
+    ),
 }
 
 
@@ -57,11 +68,20 @@ class FakeBackend:
 
     name = "fake"
 
-    def __init__(self, fixture_dir: pathlib.Path, *, ignored_switches: frozenset[str] = frozenset(),
-                 failing_cells: frozenset[str] = frozenset(), failing_verification: frozenset[tuple[str, str]] = frozenset(),
-                 native_flags: dict[str, Any] | None = None, time_scale: dict[str, float] | None = None,
-                 process_spread: float = 0.0, interference_ms: dict[str, float] | None = None, clock: FakeClock | None = None,
-                 process_s: float = PROCESS_S) -> None:
+    def __init__(
+        self,
+        fixture_dir: pathlib.Path,
+        *,
+        ignored_switches: frozenset[str] = frozenset(),
+        failing_cells: frozenset[str] = frozenset(),
+        failing_verification: frozenset[tuple[str, str]] = frozenset(),
+        native_flags: dict[str, Any] | None = None,
+        time_scale: dict[str, float] | None = None,
+        process_spread: float = 0.0,
+        interference_ms: dict[str, float] | None = None,
+        clock: FakeClock | None = None,
+        process_s: float = PROCESS_S,
+    ) -> None:
         self._fixture = fixture_dir
         self._ignored = ignored_switches
         self._failing_cells = failing_cells
@@ -124,8 +144,14 @@ class FakeBackend:
         if args[0] == "verify":
             variant, dataset = args[args.index("--variant") + 1], args[args.index("--dataset") + 1]
             failed = (variant, dataset) in self._failing_verification
-            return [{"variant": variant, "dataset": dataset, "status": "failed" if failed else "passed",
-                     "message": "3 field(s) differ from the dataset" if failed else "matches"}]
+            return [
+                {
+                    "variant": variant,
+                    "dataset": dataset,
+                    "status": "failed" if failed else "passed",
+                    "message": "3 field(s) differ from the dataset" if failed else "matches",
+                }
+            ]
         return copy.deepcopy(self._listing)
 
     def run_cold(self, request: CellRequest) -> CellRun:
@@ -143,11 +169,21 @@ class FakeBackend:
         scale = self._time_scale.get(cell.variant, 1.0)
 
         def times(ms: float) -> list[float]:
-            return [ms / 1000 * (process_offset(f"{cell.cell_id}/{i}", self._spread) if self._spread else 1.0 + 0.01 * (i % 3)) for i in range(runs)]
+            return [
+                ms
+                / 1000
+                * (process_offset(f"{cell.cell_id}/{i}", self._spread) if self._spread else 1.0 + 0.01 * (i % 3))
+                for i in range(runs)
+            ]
 
-        results = [{"command": "once", "times": times(60 * scale)}, {"command": "prepare-only", "times": times(45 * scale)}]
+        results = [
+            {"command": "once", "times": times(60 * scale)},
+            {"command": "prepare-only", "times": times(45 * scale)},
+        ]
         (request.out_dir / "hyperfine.json").write_text(json.dumps({"results": results}))
-        (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": [40 << 20] * (cold.rss_runs if cold else 1)}))
+        (request.out_dir / "rss.json").write_text(
+            json.dumps({"peak_rss_bytes": [40 << 20] * (cold.rss_runs if cold else 1)})
+        )
         return CellRun(usage)
 
     def close(self) -> None:
@@ -164,8 +200,13 @@ class FakeBackend:
         cell = request.cell
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake run of {cell.cell_id}\n")
-        usage = ProcessUsage(wall_s=self._process_s, lab_cpu_s=1.9, cpu_other_ms=self._interference.get(cell.cell_id, 0.0), steal_ms=0.0,
-                             involuntary_context_switches=3)
+        usage = ProcessUsage(
+            wall_s=self._process_s,
+            lab_cpu_s=1.9,
+            cpu_other_ms=self._interference.get(cell.cell_id, 0.0),
+            steal_ms=0.0,
+            involuntary_context_switches=3,
+        )
         if cell.cell_id in self._failing_cells:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
         out = request.out_dir
@@ -176,16 +217,25 @@ class FakeBackend:
         self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0) * offset)
         offered = {v["variant"]: v for v in self._listing["variants"]}
         variant = offered.get(cell.variant, {})
-        described.update(variant=cell.variant, dataset=cell.dataset, operation=cell.operation,
-                         cell=f"{cell.variant}/{cell.dataset}/{cell.operation}",
-                         library=variant.get("library", described["library"]),
-                         payload_form=variant.get("payload_form", described["payload_form"]))
+        described.update(
+            variant=cell.variant,
+            dataset=cell.dataset,
+            operation=cell.operation,
+            cell=f"{cell.variant}/{cell.dataset}/{cell.operation}",
+            library=variant.get("library", described["library"]),
+            payload_form=variant.get("payload_form", described["payload_form"]),
+        )
         (out / "cell.json").write_text(json.dumps(described))
         (out / "env.json").write_text(json.dumps(self._env_of(request.lab, request.switches)))
         failed = (cell.variant, cell.dataset) in self._failing_verification
-        verification = {"variant": cell.variant, "dataset": cell.dataset, "status": "failed" if failed else "passed",
-                        "mismatch_count": 3 if failed else 0, "round_trip": "passed",
-                        "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches"}
+        verification = {
+            "variant": cell.variant,
+            "dataset": cell.dataset,
+            "status": "failed" if failed else "passed",
+            "mismatch_count": 3 if failed else 0,
+            "round_trip": "passed",
+            "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches",
+        }
         (out / "verification.json").write_text(json.dumps(verification))
         return CellRun(usage)
 
@@ -194,12 +244,19 @@ class FakeBackend:
         cells = [cell for cell, _ in request.members]
         self.cells_run.extend(c.cell_id for c in cells)
         request.log_path.write_text(f"fake paired run of {', '.join(c.cell_id for c in cells)}\n")
-        usage = ProcessUsage(wall_s=self._process_s, lab_cpu_s=1.9, cpu_other_ms=sum(self._interference.get(c.cell_id, 0.0) for c in cells),
-                             steal_ms=0.0, involuntary_context_switches=3)
+        usage = ProcessUsage(
+            wall_s=self._process_s,
+            lab_cpu_s=1.9,
+            cpu_other_ms=sum(self._interference.get(c.cell_id, 0.0) for c in cells),
+            steal_ms=0.0,
+            involuntary_context_switches=3,
+        )
         failing = [c.cell_id for c in cells if c.cell_id in self._failing_cells]
         if failing:
             return CellRun(usage, CellError(f"simulated failure of {failing[0]}", f"full log: {request.log_path}"))
-        base_ns = json.loads((self._fixture / "bdn" / "results" / "JsonLab.Measurement.CellBenchmark-report-full.json").read_text())["Benchmarks"][0]["Statistics"]["Median"]
+        base_ns = json.loads(
+            (self._fixture / "bdn" / "results" / "JsonLab.Measurement.CellBenchmark-report-full.json").read_text()
+        )["Benchmarks"][0]["Statistics"]["Median"]
         rounds = request.job.burst_rounds or 20
         process = process_offset(f"{request.out_dir}", self._spread) if self._spread else 1.0
         offered = {v["variant"]: v for v in self._listing["variants"]}
@@ -207,23 +264,50 @@ class FakeBackend:
         for cell, folder in request.members:
             folder.mkdir(parents=True, exist_ok=True)
             scale = self._time_scale.get(cell.variant, 1.0) * process
-            times = [base_ns * scale * process_offset(f"{cell.cell_id}/{folder}/{k}", self._spread / 4) for k in range(rounds)]
+            times = [
+                base_ns * scale * process_offset(f"{cell.cell_id}/{folder}/{k}", self._spread / 4)
+                for k in range(rounds)
+            ]
             variant = offered.get(cell.variant, {})
             failed = (cell.variant, cell.dataset) in self._failing_verification
             files = {
-                "samples.json": {"schema_version": 1, "engine": {"name": "fake paired bursts", "version": "1"}, "iterations_ns": times,
-                                 "allocated_bytes_per_op": 400.0, "paired": {"rounds": rounds, "calls_per_burst": 1000, "members": [c.cell_id for c in cells],
-                                                                              "gen0_collections": 1, "gen1_collections": 0, "gen2_collections": 0}},
-                "cell.json": {"schema_version": 2, "status": "measured", "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
-                              "library": variant.get("library", "fake"), "library_version": variant.get("library_version", "1.0"),
-                              "payload_form": variant.get("payload_form", "string"), "model_type": "MyClass", "dataset_sha256": "0" * 64,
-                              "invocation_count": 1000, "timings_ms": {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0},
-                              "prewarm_compilations": 1000,
-                              "raw_report": "samples.json"},
+                "samples.json": {
+                    "schema_version": 1,
+                    "engine": {"name": "fake paired bursts", "version": "1"},
+                    "iterations_ns": times,
+                    "allocated_bytes_per_op": 400.0,
+                    "paired": {
+                        "rounds": rounds,
+                        "calls_per_burst": 1000,
+                        "members": [c.cell_id for c in cells],
+                        "gen0_collections": 1,
+                        "gen1_collections": 0,
+                        "gen2_collections": 0,
+                    },
+                },
+                "cell.json": {
+                    "schema_version": 2,
+                    "status": "measured",
+                    "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
+                    "library": variant.get("library", "fake"),
+                    "library_version": variant.get("library_version", "1.0"),
+                    "payload_form": variant.get("payload_form", "string"),
+                    "model_type": "MyClass",
+                    "dataset_sha256": "0" * 64,
+                    "invocation_count": 1000,
+                    "timings_ms": {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0},
+                    "prewarm_compilations": 1000,
+                    "raw_report": "samples.json",
+                },
                 "env.json": self._env_of(request.lab, request.switches),
-                "verification.json": {"variant": cell.variant, "dataset": cell.dataset, "status": "failed" if failed else "passed",
-                                      "mismatch_count": 3 if failed else 0, "round_trip": "passed",
-                                      "message": "3 field(s) differ from the dataset" if failed else "matches"},
+                "verification.json": {
+                    "variant": cell.variant,
+                    "dataset": cell.dataset,
+                    "status": "failed" if failed else "passed",
+                    "mismatch_count": 3 if failed else 0,
+                    "round_trip": "passed",
+                    "message": "3 field(s) differ from the dataset" if failed else "matches",
+                },
             }
             for name, content in files.items():
                 (folder / name).write_text(json.dumps(content))

@@ -33,8 +33,11 @@ CONTRACT_PATH_OPTIONS = {"--datasets": True, "--out": False}
 def contract_mounts(args: list[str]) -> Mounts:
     """The folders named by the contract's path options in `args` (a container backend maps them to mounts)."""
     targets = {"--datasets": DATASETS_MOUNT, "--out": OUT_MOUNT}
-    return {pathlib.Path(value): (targets[option], CONTRACT_PATH_OPTIONS[option])
-            for option, value in zip(args, args[1:]) if option in CONTRACT_PATH_OPTIONS}
+    return {
+        pathlib.Path(value): (targets[option], CONTRACT_PATH_OPTIONS[option])
+        for option, value in zip(args, args[1:])
+        if option in CONTRACT_PATH_OPTIONS
+    }
 
 
 def request_mounts(request: CellRequest) -> Mounts:
@@ -47,9 +50,9 @@ def last_lab_error(output: str) -> tuple[str, str] | None:
     error = hint = None
     for line in output.splitlines():
         if line.startswith("error: "):
-            error = line[len("error: "):]
+            error = line[len("error: ") :]
         elif line.startswith("hint: "):
-            hint = line[len("hint: "):]
+            hint = line[len("hint: ") :]
     return (error, hint or "") if error else None
 
 
@@ -85,9 +88,13 @@ class NativeBackend:
         env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         return env
 
-    def launch(self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts) -> Launch:
+    def launch(
+        self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts
+    ) -> Launch:
         """The command pinned to `cpuset` (None: unpinned), in the lab's folder, with its environment."""
-        return Launch([*(taskset_prefix(cpuset) if cpuset else []), *argv], self.environment(lab, switches), lab.directory)
+        return Launch(
+            [*(taskset_prefix(cpuset) if cpuset else []), *argv], self.environment(lab, switches), lab.directory
+        )
 
     def launch_cell(self, request: CellRequest, argv: list[str]) -> Launch:
         """How to start one of a cell's processes (`argv` as it would run here) with the cell's switches, CPU set and folders."""
@@ -114,9 +121,14 @@ class NativeBackend:
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         launch = self.launch(lab, [*lab.command, *args], switches, None, contract_mounts(args))
         try:
-            done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
+            done = subprocess.run(
+                launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S
+            )
         except subprocess.TimeoutExpired as e:
-            raise HarnessError(f"lab '{lab.name}' did not answer `{' '.join(args)}` within {PROBE_TIMEOUT_S} s", "run the command by hand to see where it hangs") from e
+            raise HarnessError(
+                f"lab '{lab.name}' did not answer `{' '.join(args)}` within {PROBE_TIMEOUT_S} s",
+                "run the command by hand to see where it hangs",
+            ) from e
         except FileNotFoundError as e:
             raise HarnessError(f"cannot start lab '{lab.name}': {e}", "build it first (just build)") from e
         if done.returncode != 0:
@@ -151,7 +163,9 @@ class NativeBackend:
             log.write(f"$ {shlex.join(launch.argv)}\n")
             log.flush()
             try:
-                done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout)
+                done = subprocess.run(
+                    launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout
+                )
             except subprocess.TimeoutExpired:
                 self.abandon(launch)
                 raise
@@ -159,7 +173,10 @@ class NativeBackend:
             return done
 
         def failed(error: str, hint: str) -> CellRun:
-            return CellRun(ProcessUsage(wall_s=time.monotonic() - started), CellError(error, f"{hint}; full log: {request.log_path}"))
+            return CellRun(
+                ProcessUsage(wall_s=time.monotonic() - started),
+                CellError(error, f"{hint}; full log: {request.log_path}"),
+            )
 
         with request.log_path.open("w") as log:
             log.write(f"# switches: {json.dumps(request.switches)}\n")
@@ -172,29 +189,58 @@ class NativeBackend:
     def abandon(self, launch: Launch) -> None:
         """A command that ran over its time was killed (a backend that runs it elsewhere stops it there too)."""
 
-    def _time_cold(self, request: CellRequest, settings: ColdSettings, once: list[str], prepare: list[str],
-                   run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
-                   failed: Callable[[str, str], CellRun]) -> CellRun | None:
+    def _time_cold(
+        self,
+        request: CellRequest,
+        settings: ColdSettings,
+        once: list[str],
+        prepare: list[str],
+        run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
+        failed: Callable[[str, str], CellRun],
+    ) -> CellRun | None:
         """run_cold's steps: each command once, hyperfine over both, then the peak-RSS runs; a failed CellRun, or None."""
         # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
         for command in (once, prepare):
             done = run(command, request.timeout_s)
             if done.returncode != 0:
                 found = last_lab_error(done.stderr)
-                return failed(found[0] if found else f"lab exited with code {done.returncode}", found[1] if found and found[1] else "run the command by hand")
+                return failed(
+                    found[0] if found else f"lab exited with code {done.returncode}",
+                    found[1] if found and found[1] else "run the command by hand",
+                )
         # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no shell).
-        hyperfine = ["hyperfine", "-N", "--style", "basic", "--warmup", str(settings.warmup), "--runs", str(settings.runs),
-                     "--export-json", str(request.out_dir / "hyperfine.json"),
-                     "--command-name", "once", shlex.join(once), "--command-name", "prepare-only", shlex.join(prepare)]
+        hyperfine = [
+            "hyperfine",
+            "-N",
+            "--style",
+            "basic",
+            "--warmup",
+            str(settings.warmup),
+            "--runs",
+            str(settings.runs),
+            "--export-json",
+            str(request.out_dir / "hyperfine.json"),
+            "--command-name",
+            "once",
+            shlex.join(once),
+            "--command-name",
+            "prepare-only",
+            shlex.join(prepare),
+        ]
         try:
             done = run(hyperfine, request.timeout_s * (settings.warmup + settings.runs))
         except FileNotFoundError:
             done = None
         if done is None or done.returncode == 127 or "hyperfine: not found" in done.stderr:
-            return failed("hyperfine is not installed where the lab runs, so cold starts cannot be timed",
-                          "install it (apt-get install hyperfine; the lab images carry it) and resume the run")
+            return failed(
+                "hyperfine is not installed where the lab runs, so cold starts cannot be timed",
+                "install it (apt-get install hyperfine; the lab images carry it) and resume the run",
+            )
         if done.returncode != 0:
-            return failed(f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}", "see the log")
+            return failed(
+                f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}",
+                "see the log",
+            )
         # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
         # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
         rss, cpus = [], []
@@ -202,7 +248,9 @@ class NativeBackend:
             done = run([*once, "--report-rss", "true"], request.timeout_s)
             reported = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
             if done.returncode != 0 or "peak_rss_bytes" not in reported:
-                return failed(f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log")
+                return failed(
+                    f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log"
+                )
             rss.append(int(reported["peak_rss_bytes"]))
             cpus.append(reported.get("cpus_allowed"))
         (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
@@ -228,14 +276,24 @@ class NativeBackend:
 
     def _finish(self, process: _Process) -> CellRun:
         request = process.request
-        usage = process_usage(process.wall_s, self.lab_cpu(process), process.before, process.after,
-                              None if process.rusage is None else int(process.rusage.ru_nivcsw))
+        usage = process_usage(
+            process.wall_s,
+            self.lab_cpu(process),
+            process.before,
+            process.after,
+            None if process.rusage is None else int(process.rusage.ru_nivcsw),
+        )
         if process.timed_out:
-            return CellRun(usage, CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}"))
+            return CellRun(
+                usage, CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}")
+            )
         if process.returncode != 0:
             found = last_lab_error(request.log_path.read_text(errors="replace"))
             detail = found[0] if found else f"lab exited with code {process.returncode}"
-            return CellRun(usage, CellError(detail, (found[1] + "; " if found and found[1] else "") + f"full log: {request.log_path}"))
+            return CellRun(
+                usage,
+                CellError(detail, (found[1] + "; " if found and found[1] else "") + f"full log: {request.log_path}"),
+            )
         return CellRun(usage)
 
 

@@ -50,7 +50,11 @@ class BaseReference:
 
 def base_references(dockerfiles: Iterable[pathlib.Path]) -> list[BaseReference]:
     """Every base-image build argument of these Dockerfiles, in file order."""
-    return [BaseReference(path, m["name"], m["reference"]) for path in dockerfiles for m in BASE_ARG.finditer(path.read_text())]
+    return [
+        BaseReference(path, m["name"], m["reference"])
+        for path in dockerfiles
+        for m in BASE_ARG.finditer(path.read_text())
+    ]
 
 
 def unpinned(dockerfiles: Iterable[pathlib.Path]) -> list[BaseReference]:
@@ -63,25 +67,34 @@ def resolve_digest(reference: str) -> str:
     try:
         done = docker("buildx", "imagetools", "inspect", reference, timeout=RESOLVE_TIMEOUT_S)
     except subprocess.TimeoutExpired as e:
-        raise BuildError(f"the registry of {reference} did not answer within {RESOLVE_TIMEOUT_S} s",
-                         "pin the bases on a machine whose registry answers; here, `just local-bases` builds stand-ins") from e
+        raise BuildError(
+            f"the registry of {reference} did not answer within {RESOLVE_TIMEOUT_S} s",
+            "pin the bases on a machine whose registry answers; here, `just local-bases` builds stand-ins",
+        ) from e
     found = DIGEST_LINE.search(done.stdout) if done.returncode == 0 else None
     if found is None:
         detail = (done.stderr or done.stdout).strip().splitlines()
-        raise BuildError(f"cannot resolve {reference}: {detail[-1] if detail else 'no digest in the answer'}",
-                         "pin the bases on a machine whose registry answers, with the Buildx plugin installed")
+        raise BuildError(
+            f"cannot resolve {reference}: {detail[-1] if detail else 'no digest in the answer'}",
+            "pin the bases on a machine whose registry answers, with the Buildx plugin installed",
+        )
     return found.group(1)
 
 
-def pin(dockerfiles: Iterable[pathlib.Path], resolve: Callable[[str], str] = resolve_digest) -> list[tuple[BaseReference, str]]:
+def pin(
+    dockerfiles: Iterable[pathlib.Path], resolve: Callable[[str], str] = resolve_digest
+) -> list[tuple[BaseReference, str]]:
     """Rewrites every base reference as tag@digest, resolved now; returns (reference as it was, reference now). Every
-    reference is resolved before any file is written, so a registry that fails part-way leaves the files as they were."""
+    reference is resolved before any file is written, so a registry that fails part-way leaves the files as they were.
+    """
     references = base_references(dockerfiles)
     changes = [(ref, f"{ref.tag_reference}@{resolve(ref.tag_reference)}") for ref in references]
     for path in {ref.dockerfile for ref in references}:
         text = path.read_text()
         for ref, new in changes:
             if ref.dockerfile == path:
-                text = re.sub(rf"^ARG {ref.argument}=\S+", f"ARG {ref.argument}={new}", text, count=1, flags=re.MULTILINE)
+                text = re.sub(
+                    rf"^ARG {ref.argument}=\S+", f"ARG {ref.argument}={new}", text, count=1, flags=re.MULTILINE
+                )
         path.write_text(text)
     return changes

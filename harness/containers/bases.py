@@ -57,11 +57,20 @@ class LocalBase:
 def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBase]:
     try:
         data = tomllib.loads(path.read_text())
-        return {name: LocalBase(name, spec.get("stands_in_for", ""), spec["suite"], spec.get("architecture", "amd64"),
-                                tuple(spec.get("include", [])), bool(spec.get("host_dotnet_sdk", False)),
-                                bool(spec.get("host_node", False)), tuple(spec.get("host_files", [])),
-                                bool(spec.get("host_ca_certificates", False)))
-                for name, spec in data["bases"].items()}
+        return {
+            name: LocalBase(
+                name,
+                spec.get("stands_in_for", ""),
+                spec["suite"],
+                spec.get("architecture", "amd64"),
+                tuple(spec.get("include", [])),
+                bool(spec.get("host_dotnet_sdk", False)),
+                bool(spec.get("host_node", False)),
+                tuple(spec.get("host_files", [])),
+                bool(spec.get("host_ca_certificates", False)),
+            )
+            for name, spec in data["bases"].items()
+        }
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with the entries already there") from e
 
@@ -70,7 +79,9 @@ def host_dotnet_root() -> pathlib.Path:
     """The folder the host's `dotnet` runs from (its SDKs, packs and shared runtime)."""
     found = shutil.which("dotnet")
     if found is None:
-        raise MissingToolError("the SDK base copies the host's .NET SDK, and `dotnet` is not on PATH", "install the .NET 10 SDK")
+        raise MissingToolError(
+            "the SDK base copies the host's .NET SDK, and `dotnet` is not on PATH", "install the .NET 10 SDK"
+        )
     return pathlib.Path(found).resolve().parent
 
 
@@ -82,7 +93,9 @@ def host_node() -> pathlib.Path:
     """The host's `node` binary (npm's package sits beside it in ../lib/node_modules/npm)."""
     found = shutil.which("node")
     if found is None:
-        raise MissingToolError("the base copies the host's Node.js, and `node` is not on PATH", "install Node.js and npm")
+        raise MissingToolError(
+            "the base copies the host's Node.js, and `node` is not on PATH", "install Node.js and npm"
+        )
     return pathlib.Path(found).resolve()
 
 
@@ -92,26 +105,34 @@ def mmdebstrap_command(base: LocalBase, output: pathlib.Path) -> list[str]:
     if base.include:
         command.append("--include=" + ",".join(base.include))
     if base.host_dotnet_sdk:
-        command += [f"--customize-hook=copy-in {host_dotnet_root()} /usr/share",
-                    f"--customize-hook=mv \"$1/usr/share/{host_dotnet_root().name}\" \"$1/usr/share/dotnet\" 2>/dev/null || true",
-                    "--customize-hook=chroot \"$1\" ln -sf /usr/share/dotnet/dotnet /usr/bin/dotnet"]
+        command += [
+            f"--customize-hook=copy-in {host_dotnet_root()} /usr/share",
+            f'--customize-hook=mv "$1/usr/share/{host_dotnet_root().name}" "$1/usr/share/dotnet" 2>/dev/null || true',
+            '--customize-hook=chroot "$1" ln -sf /usr/share/dotnet/dotnet /usr/bin/dotnet',
+        ]
     if base.host_node:
         node = host_node()
         npm = node.parent.parent / "lib" / "node_modules" / "npm"
-        command += [f"--customize-hook=copy-in {node} /usr/bin", "--customize-hook=mkdir -p \"$1/usr/lib/node_modules\"",
-                    f"--customize-hook=copy-in {npm} /usr/lib/node_modules",
-                    "--customize-hook=chroot \"$1\" ln -sf ../lib/node_modules/npm/bin/npm-cli.js /usr/bin/npm",
-                    "--customize-hook=chroot \"$1\" ln -sf ../lib/node_modules/npm/bin/npx-cli.js /usr/bin/npx"]
+        command += [
+            f"--customize-hook=copy-in {node} /usr/bin",
+            '--customize-hook=mkdir -p "$1/usr/lib/node_modules"',
+            f"--customize-hook=copy-in {npm} /usr/lib/node_modules",
+            '--customize-hook=chroot "$1" ln -sf ../lib/node_modules/npm/bin/npm-cli.js /usr/bin/npm',
+            '--customize-hook=chroot "$1" ln -sf ../lib/node_modules/npm/bin/npx-cli.js /usr/bin/npx',
+        ]
     for name in base.host_files:
         path = pathlib.Path(name).expanduser()
         if path.is_file():
-            command += [f"--customize-hook=mkdir -p \"$1{path.parent}\"", f"--customize-hook=copy-in {path} {path.parent}"]
+            command += [
+                f'--customize-hook=mkdir -p "$1{path.parent}"',
+                f"--customize-hook=copy-in {path} {path.parent}",
+            ]
     if base.host_ca_certificates:
         certificates = sorted(HOST_CA_DIR.glob("*.crt"))
         command += [f"--customize-hook=copy-in {c} {HOST_CA_DIR}" for c in certificates]
-        command += ["--customize-hook=chroot \"$1\" update-ca-certificates"] if certificates else []
+        command += ['--customize-hook=chroot "$1" update-ca-certificates'] if certificates else []
     # Apt lists and caches are not part of an image.
-    command += ["--customize-hook=rm -rf \"$1\"/var/lib/apt/lists/* \"$1\"/var/cache/apt/*", base.suite, str(output)]
+    command += ['--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*', base.suite, str(output)]
     return command
 
 
@@ -122,7 +143,9 @@ def image_exists(name: str) -> bool:
 def build_local_base(base: LocalBase, log: pathlib.Path) -> None:
     """mmdebstrap, then `docker import` with the base's platform recorded in the image config."""
     if shutil.which("mmdebstrap") is None:
-        raise MissingToolError("local base images are made with mmdebstrap, which is not on PATH", "apt-get install mmdebstrap")
+        raise MissingToolError(
+            "local base images are made with mmdebstrap, which is not on PATH", "apt-get install mmdebstrap"
+        )
     with tempfile.TemporaryDirectory(prefix="jsonlab-base-") as scratch:
         tar = pathlib.Path(scratch) / "rootfs.tar"
         command = mmdebstrap_command(base, tar)
@@ -131,9 +154,14 @@ def build_local_base(base: LocalBase, log: pathlib.Path) -> None:
             out.flush()
             done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, timeout=MMDEBSTRAP_TIMEOUT_S)
         if done.returncode != 0:
-            hint = ("a foreign architecture needs qemu-user-static and binfmt-support" if base.architecture != DOCKER_ARCH_HOST
-                    else "check that apt can reach this host's Debian mirror")
-            raise BuildError(f"mmdebstrap could not make base {base.name} (exit {done.returncode})", f"{hint}; log: {log}")
+            hint = (
+                "a foreign architecture needs qemu-user-static and binfmt-support"
+                if base.architecture != DOCKER_ARCH_HOST
+                else "check that apt can reach this host's Debian mirror"
+            )
+            raise BuildError(
+                f"mmdebstrap could not make base {base.name} (exit {done.returncode})", f"{hint}; log: {log}"
+            )
         changes = ["ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
         if base.host_dotnet_sdk:
             changes += ["ENV DOTNET_ROOT=/usr/share/dotnet", "ENV DOTNET_CLI_TELEMETRY_OPTOUT=1"]

@@ -38,8 +38,21 @@ class CellContainers:
             return self._running[key]
         name = f"jsonlab-cells-{uuid.uuid4().hex[:12]}"
         try:
-            done = docker("run", "--detach", "--rm", "--name", name, "--label", f"{LABEL}={os.getpid()}", *run_flags,
-                          "--entrypoint", "sleep", image, "infinity", timeout=CONTAINER_COMMAND_TIMEOUT_S)
+            done = docker(
+                "run",
+                "--detach",
+                "--rm",
+                "--name",
+                name,
+                "--label",
+                f"{LABEL}={os.getpid()}",
+                *run_flags,
+                "--entrypoint",
+                "sleep",
+                image,
+                "infinity",
+                timeout=CONTAINER_COMMAND_TIMEOUT_S,
+            )
         except subprocess.TimeoutExpired:
             self._remove(name)
             return None

@@ -33,8 +33,13 @@ def compose_services(labs: dict[str, LabSpec]) -> dict:
             build = image.lab
             services[image.service] = {
                 "image": image.tag,
-                "build": {"context": f"lab/{lab.directory.name}", "dockerfile": build.container.dockerfile,
-                          "args": dict(build.container.build_args), "network": "${BUILD_NETWORK:-default}", "platforms": list(build.container.platforms)},
+                "build": {
+                    "context": f"lab/{lab.directory.name}",
+                    "dockerfile": build.container.dockerfile,
+                    "args": dict(build.container.build_args),
+                    "network": "${BUILD_NETWORK:-default}",
+                    "platforms": list(build.container.platforms),
+                },
                 "x-bake": {"platforms": list(build.container.platforms)},
                 **CONTAINER_ISOLATION.compose_service(),
                 "cpuset": "${LAB_CPUSET:-1}",

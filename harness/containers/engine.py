@@ -29,7 +29,10 @@ class Engine:
 def docker(*args: str, timeout: float | None = None, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
     """Runs the docker CLI and returns what it did (never raises on a non-zero exit)."""
     if shutil.which("docker") is None:
-        raise MissingToolError("the docker CLI is not on PATH", "install Docker (Debian: apt-get install docker.io) or use --backend native")
+        raise MissingToolError(
+            "the docker CLI is not on PATH",
+            "install Docker (Debian: apt-get install docker.io) or use --backend native",
+        )
     return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout, input=input_text)
 
 
@@ -52,4 +55,7 @@ def find_engine() -> tuple[Engine | None, str]:
         return None, f"no Docker engine answers ({reason})"
     buildx = docker("buildx", "version", timeout=ENGINE_TIMEOUT_S)
     buildx_version = buildx.stdout.split()[1] if buildx.returncode == 0 and len(buildx.stdout.split()) > 1 else None
-    return Engine(server.get("Version", "unknown"), server.get("Arch", "unknown"), buildx_version), "a Docker engine answers"
+    return (
+        Engine(server.get("Version", "unknown"), server.get("Arch", "unknown"), buildx_version),
+        "a Docker engine answers",
+    )

@@ -57,15 +57,23 @@ class LabImage:
     def local_bases(self) -> dict[str, str]:
         """lab.toml's local bases for this image: `{target_arch}` is the image's architecture, `{build_arch}` this host's
         (the SDK stage runs on the build machine's platform)."""
-        return {k: v.format(target_arch=self.target_arch, build_arch=DOCKER_ARCH_HOST) for k, v in self.lab.container.local_bases.items()}
+        return {
+            k: v.format(target_arch=self.target_arch, build_arch=DOCKER_ARCH_HOST)
+            for k, v in self.lab.container.local_bases.items()
+        }
 
     def __post_init__(self) -> None:
         if self.lab.container is None:
-            raise ConfigError(f"lab {self.lab.name} has no [container] table in its lab.toml", "add one (see lab/dotnet/lab.toml) or run it with --backend native")
+            raise ConfigError(
+                f"lab {self.lab.name} has no [container] table in its lab.toml",
+                "add one (see lab/dotnet/lab.toml) or run it with --backend native",
+            )
 
     @property
     def tag(self) -> str:
-        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{self.lab.runtime}" + (f"-{self.target_arch}" if self.foreign else "")
+        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{self.lab.runtime}" + (
+            f"-{self.target_arch}" if self.foreign else ""
+        )
 
     @property
     def service(self) -> str:
@@ -80,9 +88,15 @@ class LabImage:
         """The lab's build fingerprint, extended by the Dockerfile, its build arguments and the choice of bases."""
         digest = hashlib.sha256((build_fingerprint(self.lab) or "").encode())
         digest.update(self.dockerfile.read_bytes())
-        for path in sorted({f for pattern in self.lab.container.inputs for f in self.lab.directory.glob(pattern) if f.is_file()}):
+        for path in sorted(
+            {f for pattern in self.lab.container.inputs for f in self.lab.directory.glob(pattern) if f.is_file()}
+        ):
             digest.update(path.relative_to(self.lab.directory).as_posix().encode() + b"\0" + path.read_bytes())
-        digest.update(json.dumps(self.lab.container.build_args, sort_keys=True).encode() + bases.encode() + self.target_arch.encode())
+        digest.update(
+            json.dumps(self.lab.container.build_args, sort_keys=True).encode()
+            + bases.encode()
+            + self.target_arch.encode()
+        )
         return digest.hexdigest()
 
     def build_args(self, bases: str) -> dict[str, str]:
@@ -111,7 +125,9 @@ def debian_arch(platform: str) -> str:
     """'linux/arm64/v8' → 'arm64'; 'linux/amd64' → 'amd64'."""
     parts = platform.split("/")
     if len(parts) < 2 or parts[0] != "linux" or parts[1] not in DOCKER_ARCH:
-        raise ConfigError(f"unsupported platform {platform!r}", f"use one of {', '.join('linux/' + a for a in DOCKER_ARCH)}")
+        raise ConfigError(
+            f"unsupported platform {platform!r}", f"use one of {', '.join('linux/' + a for a in DOCKER_ARCH)}"
+        )
     return parts[1]
 
 
@@ -122,14 +138,18 @@ def library_versions_label(lab: LabSpec) -> str:
     if npm_lock.is_file():
         packages = json.loads(npm_lock.read_text()).get("packages", {})
         direct = packages.get("", {}).get("dependencies", {})
-        return ",".join(f"{name}={packages.get(f'node_modules/{name}', {}).get('version', '?')}" for name in sorted(direct))
+        return ",".join(
+            f"{name}={packages.get(f'node_modules/{name}', {}).get('version', '?')}" for name in sorted(direct)
+        )
     lock_name, tfm = lab.container.build_args.get("LOCK_FILE"), lab.container.build_args.get("TFM")
     lock = lab.directory / "src" / lock_name if lock_name else None
     if lock is None or not lock.is_file() or not tfm:
         return ""
     targets = json.loads(lock.read_text()).get("dependencies", {})
     target = targets.get(tfm) or targets.get(f".NETCoreApp,Version=v{tfm.removeprefix('netcoreapp')}") or {}
-    return ",".join(f"{name}={entry['resolved']}" for name, entry in sorted(target.items()) if entry.get("type") == "Direct")
+    return ",".join(
+        f"{name}={entry['resolved']}" for name, entry in sorted(target.items()) if entry.get("type") == "Direct"
+    )
 
 
 def image_reference(name: str) -> str:
@@ -157,8 +177,13 @@ def inspect_image(tag: str) -> ImageInfo | None:
     if done.returncode != 0:
         return None
     info = json.loads(done.stdout)
-    return ImageInfo(tag, info["Id"], dict((info.get("Config") or {}).get("Labels") or {}), int(info.get("Size") or 0),
-                     info.get("Architecture", "unknown"))
+    return ImageInfo(
+        tag,
+        info["Id"],
+        dict((info.get("Config") or {}).get("Labels") or {}),
+        int(info.get("Size") or 0),
+        info.get("Architecture", "unknown"),
+    )
 
 
 def is_current(image: LabImage, bases: str) -> bool:
@@ -166,7 +191,9 @@ def is_current(image: LabImage, bases: str) -> bool:
     return found is not None and found.labels.get(INPUTS_LABEL) == image.inputs_fingerprint(bases)
 
 
-def build_images(images: list[LabImage], engine: Engine, bases: str, work_dir: pathlib.Path, log_path: pathlib.Path) -> str:
+def build_images(
+    images: list[LabImage], engine: Engine, bases: str, work_dir: pathlib.Path, log_path: pathlib.Path
+) -> str:
     """Builds the images (all together with Buildx bake, else one `docker build` each); returns how it built them.
     Local bases build offline: the lab's NuGet seed folder (in its build context) is filled first."""
     if bases not in BASES:
@@ -207,8 +234,12 @@ def prepare_context(lab: LabSpec, bases: str, log_path: pathlib.Path) -> None:
 def bake_overrides(images: list[LabImage], bases: str) -> dict:
     """A bake file merged over compose.yaml: this build's arguments, tags and one platform per image (Buildx's docker
     driver builds one platform at a time)."""
-    return {"target": {image.service: {"args": image.build_args(bases), "tags": [image.tag], "platforms": [image_platform(image)]}
-                       for image in images}}
+    return {
+        "target": {
+            image.service: {"args": image.build_args(bases), "tags": [image.tag], "platforms": [image_platform(image)]}
+            for image in images
+        }
+    }
 
 
 def image_platform(image: LabImage) -> str:
@@ -218,30 +249,61 @@ def image_platform(image: LabImage) -> str:
 def _bake(images: list[LabImage], bases: str, work_dir: pathlib.Path, log_path: pathlib.Path) -> None:
     override = work_dir / "bake-override.json"
     override.write_text(json.dumps(bake_overrides(images, bases), indent=2))
-    command = ["docker", "buildx", "bake", "-f", str(COMPOSE_FILE), "-f", str(override), "--load", "--progress", "plain",
-               *(image.service for image in images)]
+    command = [
+        "docker",
+        "buildx",
+        "bake",
+        "-f",
+        str(COMPOSE_FILE),
+        "-f",
+        str(override),
+        "--load",
+        "--progress",
+        "plain",
+        *(image.service for image in images),
+    ]
     _run_build(command, log_path, {"BUILD_NETWORK": "none"} if bases == "local" else {})
 
 
 def _docker_build(image: LabImage, bases: str, log_path: pathlib.Path) -> None:
     args = [x for key, value in image.build_args(bases).items() for x in ("--build-arg", f"{key}={value}")]
     network = ["--network", "none"] if bases == "local" else []
-    command = ["docker", "build", "-f", str(image.dockerfile), "-t", image.tag, *args, "--platform", image_platform(image), *network,
-               str(image.lab.directory)]
+    command = [
+        "docker",
+        "build",
+        "-f",
+        str(image.dockerfile),
+        "-t",
+        image.tag,
+        *args,
+        "--platform",
+        image_platform(image),
+        *network,
+        str(image.lab.directory),
+    ]
     _run_build(command, log_path, {"DOCKER_BUILDKIT": "1"})
 
 
 def _run_build(command: list[str], log_path: pathlib.Path, extra_env: dict[str, str]) -> None:
     import os
+
     with log_path.open("a") as log:
         log.write(f"$ {' '.join(command)}\n")
         log.flush()
         try:
-            done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT_S, env={**os.environ, **extra_env},
-                                  cwd=REPO_ROOT)
+            done = subprocess.run(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                timeout=BUILD_TIMEOUT_S,
+                env={**os.environ, **extra_env},
+                cwd=REPO_ROOT,
+            )
         except subprocess.TimeoutExpired as e:
             raise BuildError(f"the image build took over {BUILD_TIMEOUT_S} s", f"log: {log_path}") from e
     if done.returncode != 0:
         lines = log_path.read_text(errors="replace").splitlines()
         errors = [line for line in lines if "ERROR" in line or "error:" in line.lower()]
-        raise BuildError(f"the image build failed: {(errors or lines or ['no output'])[-1].strip()}", f"full log: {log_path}")
+        raise BuildError(
+            f"the image build failed: {(errors or lines or ['no output'])[-1].strip()}", f"full log: {log_path}"
+        )

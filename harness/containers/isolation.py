@@ -29,14 +29,33 @@ class Isolation:
 
     def run_flags(self) -> list[str]:
         """The `docker run` flags (CPU set, environment and mounts are per cell, added by the backend)."""
-        flags = ["--network", self.network, "--tmpfs", self.tmpfs, "--cap-drop", self.cap_drop,
-                 "--security-opt", self.security_opt, "--user", self.user, "--memory", self.memory]
+        flags = [
+            "--network",
+            self.network,
+            "--tmpfs",
+            self.tmpfs,
+            "--cap-drop",
+            self.cap_drop,
+            "--security-opt",
+            self.security_opt,
+            "--user",
+            self.user,
+            "--memory",
+            self.memory,
+        ]
         return flags + (["--read-only"] if self.read_only else [])
 
     def compose_service(self) -> dict:
         """The same settings as compose.yaml service keys."""
-        return {"network_mode": self.network, "read_only": self.read_only, "tmpfs": [self.tmpfs], "cap_drop": [self.cap_drop],
-                "security_opt": [self.security_opt], "user": self.user, "mem_limit": self.memory}
+        return {
+            "network_mode": self.network,
+            "read_only": self.read_only,
+            "tmpfs": [self.tmpfs],
+            "cap_drop": [self.cap_drop],
+            "security_opt": [self.security_opt],
+            "user": self.user,
+            "mem_limit": self.memory,
+        }
 
 
 CONTAINER_ISOLATION = Isolation()

@@ -40,12 +40,15 @@ class EngineStart:
 
 
 def _run_script(action: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", str(DOCKERD_SCRIPT), action], capture_output=True, text=True, timeout=START_TIMEOUT_S)
+    return subprocess.run(
+        ["bash", str(DOCKERD_SCRIPT), action], capture_output=True, text=True, timeout=START_TIMEOUT_S
+    )
 
 
 def _can_make_images() -> str:
     """'' when the engine can unpack an image layer (an empty one, imported and removed again), else its error: inside an
-    unprivileged container dockerd starts and answers, then fails at the first layer ('Error creating mount namespace')."""
+    unprivileged container dockerd starts and answers, then fails at the first layer ('Error creating mount namespace').
+    """
     with tempfile.NamedTemporaryFile(suffix=".tar") as empty:
         with tarfile.open(empty.name, "w"):
             pass
@@ -56,36 +59,58 @@ def _can_make_images() -> str:
     return ""
 
 
-def start_if_needed(backend: str, choice: str = "auto", *, is_root: Callable[[], bool] = lambda: os.geteuid() == 0,
-                    which: Callable[[str], str | None] = shutil.which, engine_answers: Callable[[], bool] = lambda: find_engine()[0] is not None,
-                    script: Callable[[str], subprocess.CompletedProcess[str]] = _run_script,
-                    can_make_images: Callable[[], str] = _can_make_images) -> EngineStart:
+def start_if_needed(
+    backend: str,
+    choice: str = "auto",
+    *,
+    is_root: Callable[[], bool] = lambda: os.geteuid() == 0,
+    which: Callable[[str], str | None] = shutil.which,
+    engine_answers: Callable[[], bool] = lambda: find_engine()[0] is not None,
+    script: Callable[[str], subprocess.CompletedProcess[str]] = _run_script,
+    can_make_images: Callable[[], str] = _can_make_images,
+) -> EngineStart:
     """Starts the lab's own engine when the backend is automatic, none answers and this user may; else says why not."""
     if backend != "auto" or choice == "never" or engine_answers():
         return EngineStart(False, "")
     fix = "start one (`just docker-up`, as root) or pass --backend native to say so"
     if which("dockerd") is None:
-        return EngineStart(False, f"no Docker engine answers and dockerd is not installed (apt-get install docker.io): running natively; {fix}")
+        return EngineStart(
+            False,
+            f"no Docker engine answers and dockerd is not installed (apt-get install docker.io): running natively; {fix}",
+        )
     if not is_root():
-        return EngineStart(False, f"no Docker engine answers and starting the lab's own needs root: running natively; {fix}")
+        return EngineStart(
+            False, f"no Docker engine answers and starting the lab's own needs root: running natively; {fix}"
+        )
     try:
         done = script("start")
     except subprocess.TimeoutExpired:
-        return EngineStart(False, f"the lab's own Docker engine did not start within {START_TIMEOUT_S} s (results/dockerd/dockerd.log): running natively")
+        return EngineStart(
+            False,
+            f"the lab's own Docker engine did not start within {START_TIMEOUT_S} s (results/dockerd/dockerd.log): running natively",
+        )
     if done.returncode != 0 or not engine_answers():
         reason = (done.stderr.strip().splitlines() or ["no answer"])[-1]
         return EngineStart(False, f"the lab's own Docker engine could not start ({reason}): running natively; {fix}")
     problem = can_make_images()
     if problem:
         script("stop")
-        return EngineStart(False, f"the lab's own Docker engine started but cannot make images here ({problem}; as inside an "
-                                  f"unprivileged container): stopped it, running natively; {fix}")
+        return EngineStart(
+            False,
+            f"the lab's own Docker engine started but cannot make images here ({problem}; as inside an "
+            f"unprivileged container): stopped it, running natively; {fix}",
+        )
     return EngineStart(True, "started the lab's own Docker engine (containers/dockerd.sh; stopped when the run ends)")
 
 
 @contextmanager
-def engine_for_run(backend: str, choice: str = "auto", report: Callable[[str], None] = print,
-                   script: Callable[[str], subprocess.CompletedProcess[str]] = _run_script, **probes) -> Iterator[EngineStart]:
+def engine_for_run(
+    backend: str,
+    choice: str = "auto",
+    report: Callable[[str], None] = print,
+    script: Callable[[str], subprocess.CompletedProcess[str]] = _run_script,
+    **probes,
+) -> Iterator[EngineStart]:
     """start_if_needed() for the length of a run: what was started is stopped at the end, however the run ends."""
     start = start_if_needed(backend, choice, script=script, **probes)
     if start.note:
@@ -95,4 +120,8 @@ def engine_for_run(backend: str, choice: str = "auto", report: Callable[[str], N
     finally:
         if start.started:
             done = script("stop")
-            report("stopped the lab's own Docker engine" if done.returncode == 0 else f"could not stop the lab's own Docker engine: {done.stderr.strip()}")
+            report(
+                "stopped the lab's own Docker engine"
+                if done.returncode == 0
+                else f"could not stop the lab's own Docker engine: {done.stderr.strip()}"
+            )

@@ -22,8 +22,12 @@ def global_packages_folder() -> pathlib.Path:
 def locked_packages(lock_file: pathlib.Path) -> set[tuple[str, str]]:
     """(lower-case id, version) of every package a packages.lock.json pins, in every target."""
     data = json.loads(lock_file.read_text())
-    return {(package.lower(), entry["resolved"]) for target in data.get("dependencies", {}).values()
-            for package, entry in target.items() if entry.get("type") != "Project" and "resolved" in entry}
+    return {
+        (package.lower(), entry["resolved"])
+        for target in data.get("dependencies", {}).values()
+        for package, entry in target.items()
+        if entry.get("type") != "Project" and "resolved" in entry
+    }
 
 
 def seed_entries(lab: LabSpec, packages: pathlib.Path) -> list[pathlib.Path]:
@@ -38,9 +42,11 @@ def seed_entries(lab: LabSpec, packages: pathlib.Path) -> list[pathlib.Path]:
             folder = packages / package / version
             (wanted.add(folder) if folder.is_dir() else missing.append(f"{package} {version}"))
     if missing:
-        raise BuildError(f"the offline image build of lab {lab.name} needs packages this host has not restored: {', '.join(missing[:5])}"
-                         + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
-                         "build the lab natively once (just build), which restores them, then build the images again")
+        raise BuildError(
+            f"the offline image build of lab {lab.name} needs packages this host has not restored: {', '.join(missing[:5])}"
+            + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
+            "build the lab natively once (just build), which restores them, then build the images again",
+        )
     for pattern in spec.offline_packs:
         for pack in packages.glob(pattern):
             wanted.update(v for v in pack.iterdir() if v.is_dir())

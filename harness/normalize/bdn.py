@@ -20,11 +20,15 @@ def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
     """Per-operation statistics from one BenchmarkDotNet report entry, with a 99% CI (BDN prints 99.9%)."""
     s = benchmark.get("Statistics")
     if not s:
-        raise CellError("BenchmarkDotNet reported no statistics for this cell", "see the cell's log for the benchmark's error")
+        raise CellError(
+            "BenchmarkDotNet reported no statistics for this cell", "see the cell's log for the benchmark's error"
+        )
     if s["Mean"] <= 0:
-        raise CellError("BenchmarkDotNet measured 0 ns per operation after subtracting its overhead: the operation is below "
-                        "what its loop can resolve on this machine",
-                        "the raw iterations are in the cell's bdn/ folder; a longer input, or the operation inside a larger one, is measurable")
+        raise CellError(
+            "BenchmarkDotNet measured 0 ns per operation after subtracting its overhead: the operation is below "
+            "what its loop can resolve on this machine",
+            "the raw iterations are in the cell's bdn/ folder; a longer input, or the operation inside a larger one, is measurable",
+        )
     half = ci_half_width(s["N"], s["StandardError"])
     return Statistics(
         n=s["N"],
@@ -53,7 +57,13 @@ def memory_from_bdn(benchmark: dict[str, Any]) -> dict[str, Any]:
 def stage_times_ms(benchmark: dict[str, Any]) -> dict[str, float]:
     """Wall time BenchmarkDotNet spent in each stage of one benchmark, from its raw measurements: the measured
     samples (workload actual), and pilot, warm-up, jitting and the overhead stages around them."""
-    totals = {"bdn_actual_ms": 0.0, "bdn_pilot_ms": 0.0, "bdn_warmup_ms": 0.0, "bdn_overhead_ms": 0.0, "bdn_jitting_ms": 0.0}
+    totals = {
+        "bdn_actual_ms": 0.0,
+        "bdn_pilot_ms": 0.0,
+        "bdn_warmup_ms": 0.0,
+        "bdn_overhead_ms": 0.0,
+        "bdn_jitting_ms": 0.0,
+    }
     for m in benchmark.get("Measurements") or []:
         mode, stage, ms = m.get("IterationMode"), m.get("IterationStage"), m.get("Nanoseconds", 0) / 1e6
         if stage == "Result":
@@ -84,7 +94,10 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
     report = read_json(cell_dir / cell["raw_report"])
     benchmarks = report.get("Benchmarks") or []
     if len(benchmarks) != 1:
-        raise CellError(f"expected one benchmark in {cell['raw_report']}, found {len(benchmarks)}", "a cell measures exactly one operation")
+        raise CellError(
+            f"expected one benchmark in {cell['raw_report']}, found {len(benchmarks)}",
+            "a cell measures exactly one operation",
+        )
     fields = {
         "language": env["language"],
         "runtime": env["runtime"],
@@ -93,7 +106,7 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "runtime_switches": dict(env.get("runtime_switches") or {}),
         # The measuring engine as it reported itself: BenchmarkDotNet 0.15.8, or 0.14.0 on .NET Core 3.1.
         "engine_version": f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
-                          f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetVersion', 'unknown')}",
+        f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetVersion', 'unknown')}",
         "library": cell["library"],
         "library_version": cell["library_version"],
         "dataset_sha256": cell["dataset_sha256"],
@@ -105,12 +118,18 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "raw_path": cell["raw_report"],
         **memory_from_bdn(benchmarks[0]),
         **stage_times_ms(benchmarks[0]),
-        **timings_from_lab(cell, read_json(cell_dir / "process.json") if (cell_dir / "process.json").is_file() else None),
+        **timings_from_lab(
+            cell, read_json(cell_dir / "process.json") if (cell_dir / "process.json").is_file() else None
+        ),
     }
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_bdn(benchmarks[0]),
-        verification=Verification(verification["status"], verification["message"],
-                                  verification.get("mismatch_count"), verification.get("round_trip")),
+        verification=Verification(
+            verification["status"],
+            verification["message"],
+            verification.get("mismatch_count"),
+            verification.get("round_trip"),
+        ),
         isa_flags=dict(env["isa"]),
     )

@@ -18,7 +18,9 @@ def read_json(path: pathlib.Path) -> Any:
     try:
         return json.loads(path.read_text())
     except FileNotFoundError as e:
-        raise CellError(f"the lab left no {path.name} in {path.parent}", "see the cell's log; the lab stopped before writing it") from e
+        raise CellError(
+            f"the lab left no {path.name} in {path.parent}", "see the cell's log; the lab stopped before writing it"
+        ) from e
     except json.JSONDecodeError as e:
         raise CellError(f"{path} is not valid JSON: {e}", "see the cell's log") from e
 

@@ -28,15 +28,22 @@ def _times_ns(results: dict[str, dict[str, Any]], name: str) -> list[float]:
     return [t * 1e9 for t in results[name]["times"]]
 
 
-def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: dict[str, Any], verification: dict[str, Any],
-                        isa_flags: dict[str, Any]) -> CellOutcome:
+def normalize_cold_cell(
+    cell_dir: pathlib.Path,
+    env: dict[str, Any],
+    variant: dict[str, Any],
+    verification: dict[str, Any],
+    isa_flags: dict[str, Any],
+) -> CellOutcome:
     """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build."""
     try:
         report = json.loads((cell_dir / "hyperfine.json").read_text())
         rss_report = json.loads((cell_dir / "rss.json").read_text())
         rss = rss_report["peak_rss_bytes"]
     except (FileNotFoundError, json.JSONDecodeError, KeyError) as e:
-        raise CellError(f"the cold cell left no readable hyperfine.json / rss.json in {cell_dir}: {e}", "see the cell's log") from e
+        raise CellError(
+            f"the cold cell left no readable hyperfine.json / rss.json in {cell_dir}: {e}", "see the cell's log"
+        ) from e
     results = {r.get("command"): r for r in report.get("results", [])}
     once, prepare = _times_ns(results, ONCE), _times_ns(results, PREPARE_ONLY)
     fields = {
@@ -57,6 +64,9 @@ def normalize_cold_cell(cell_dir: pathlib.Path, env: dict[str, Any], variant: di
         "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
     }
     status = "passed" if verification.get("status") == "passed" else "failed"
-    return CellOutcome(fields=fields, statistics=statistics_from_times(once),
-                       verification=Verification(status, verification.get("message", "no verification result")),
-                       isa_flags=dict(isa_flags))
+    return CellOutcome(
+        fields=fields,
+        statistics=statistics_from_times(once),
+        verification=Verification(status, verification.get("message", "no verification result")),
+        isa_flags=dict(isa_flags),
+    )

@@ -29,7 +29,9 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     report: dict[str, Any] = read_json(cell_dir / cell["raw_report"])
     times = [float(t) for t in report.get("iterations_ns") or []]
     if not times or min(times) <= 0:
-        raise CellError(f"{cell['raw_report']} holds no positive iteration times", "see the cell's log for the lab's timing output")
+        raise CellError(
+            f"{cell['raw_report']} holds no positive iteration times", "see the cell's log for the lab's timing output"
+        )
     engine = report.get("engine") or {}
     timings = cell.get("timings_ms") or {}
     fields = {
@@ -56,21 +58,29 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     paired = report.get("paired")
     if paired is not None:
         process = cell_dir.parent / "process.json"
-        fields.update({
-            "burst_ns": times,
-            "bursts_ms": timings.get("bursts_ms"),
-            "gen0_collections": paired.get("gen0_collections"),
-            "gen1_collections": paired.get("gen1_collections"),
-            "gen2_collections": paired.get("gen2_collections"),
-            "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
-            # the process's start, shared by its cells like its wall time (rows sum to the process once)
-            "start_to_main_ms": (read_json(process).get("start_to_main_ms") or 0) / max(len(paired.get("members") or ()), 1)
-            if process.is_file() else None,
-        })
+        fields.update(
+            {
+                "burst_ns": times,
+                "bursts_ms": timings.get("bursts_ms"),
+                "gen0_collections": paired.get("gen0_collections"),
+                "gen1_collections": paired.get("gen1_collections"),
+                "gen2_collections": paired.get("gen2_collections"),
+                "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
+                # the process's start, shared by its cells like its wall time (rows sum to the process once)
+                "start_to_main_ms": (read_json(process).get("start_to_main_ms") or 0)
+                / max(len(paired.get("members") or ()), 1)
+                if process.is_file()
+                else None,
+            }
+        )
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_times(times),
-        verification=Verification(verification["status"], verification["message"],
-                                  verification.get("mismatch_count"), verification.get("round_trip")),
+        verification=Verification(
+            verification["status"],
+            verification["message"],
+            verification.get("mismatch_count"),
+            verification.get("round_trip"),
+        ),
         isa_flags=dict(env.get("isa") or {}),
     )

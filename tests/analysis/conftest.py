@@ -15,15 +15,28 @@ from tests.conftest import FIXTURES
 @pytest.fixture(scope="module")
 def fake_run(tmp_path_factory):
     """Run folder of a fake run: Newtonsoft 2× slower, stj-default 2× faster, the write-ups' binding failures; one process per
-    cell (the interleaved design), as the goldens were made (the paired design has its own tests, tests/harness/test_paired.py)."""
+    cell (the interleaved design), as the goldens were made (the paired design has its own tests, tests/harness/test_paired.py).
+    """
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",
-        failing_verification=frozenset({("stj-default", "myclass-camel"), ("stj-default", "employee-single"), ("stj-default", "employee-data")}),
+        failing_verification=frozenset(
+            {("stj-default", "myclass-camel"), ("stj-default", "employee-single"), ("stj-default", "employee-data")}
+        ),
         time_scale={"newtonsoft-default": 2.0, "stj-default": 0.5},
         process_spread=0.01,
     )
-    options = RunOptions(profile="default", design="interleaved", runtimes=("10.0.12",), experiments=("000", "001"), isa_levels=("native", "no-avx512"), run_id="golden-run",
-                         results_dir=tmp_path_factory.mktemp("results"), lab_cpuset="0", pin_harness=False, calibrate=False)
+    options = RunOptions(
+        profile="default",
+        design="interleaved",
+        runtimes=("10.0.12",),
+        experiments=("000", "001"),
+        isa_levels=("native", "no-avx512"),
+        run_id="golden-run",
+        results_dir=tmp_path_factory.mktemp("results"),
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+    )
     return execute_run(options, backend).directory
 
 

@@ -9,7 +9,10 @@ def test_unverified_bars_are_hatched_and_their_labels_marked(fake_cells):
     hatched = [p for p in ax.patches if p.get_hatch() == "///"]
     assert len(hatched) == 2  # SystemTextCaseSensitive_Camel at two levels
     labels = {t.get_text().split("\n")[0]: t for t in ax.get_yticklabels()}
-    assert "UNVERIFIED" in [t.get_text() for t in ax.get_yticklabels() if t.get_text().startswith("SystemTextCaseSensitive_Camel")][0]
+    assert (
+        "UNVERIFIED"
+        in [t.get_text() for t in ax.get_yticklabels() if t.get_text().startswith("SystemTextCaseSensitive_Camel")][0]
+    )
     assert labels["SystemTextCaseSensitive_Camel"].get_color() == UNVERIFIED_COLOR
     assert any(t.get_text().startswith("0.50× ±") for t in ax.texts)
     assert set(render_figure(fig)) == {"png", "svg"}
@@ -19,8 +22,14 @@ def test_a_failed_cell_is_marked_on_its_row_and_its_reason_is_written_under_the_
     rows = fake_cells[(fake_cells["experiment"] == "001") & (fake_cells["group"] == "file")].copy()
     failed = rows["benchmark"] == "file-stj-default"
     rows.loc[failed, "status"] = "failed"
-    rows.loc[failed, "error"] = "Jil 3.0.0-alpha2 cannot deserialize List<Employee>: DeserializationException: boom (hint; full log: x)"
+    rows.loc[
+        failed, "error"
+    ] = "Jil 3.0.0-alpha2 cannot deserialize List<Employee>: DeserializationException: boom (hint; full log: x)"
     fig = ratio_bar_chart(rows, "001 file", ["native", "no-avx512"])
     assert any(t.get_text().strip().startswith("failed (note 1 below)") for t in fig.axes[0].texts)
     notes = [t.get_text() for t in fig.texts]
-    assert any(n.startswith("1. file-stj-default: failed: Jil 3.0.0-alpha2 cannot deserialize List<Employee>") and "full log" not in n for n in notes)
+    assert any(
+        n.startswith("1. file-stj-default: failed: Jil 3.0.0-alpha2 cannot deserialize List<Employee>")
+        and "full log" not in n
+        for n in notes
+    )

@@ -14,18 +14,35 @@ from tests.conftest import FIXTURES
 
 
 def _run(results, run_id, newtonsoft_scale, spread=0.01):
-    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": newtonsoft_scale}, process_spread=spread)
-    options = RunOptions(profile="smoke", design="interleaved", runtimes=("10.0.12",), run_id=run_id, results_dir=results, lab_cpuset="0", pin_harness=False, calibrate=False,
-                         isa_levels=("native",))
+    backend = FakeBackend(
+        FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": newtonsoft_scale}, process_spread=spread
+    )
+    options = RunOptions(
+        profile="smoke",
+        design="interleaved",
+        runtimes=("10.0.12",),
+        run_id=run_id,
+        results_dir=results,
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+        isa_levels=("native",),
+    )
     return execute_run(options, backend).directory
 
 
-@pytest.mark.parametrize("ratio, lower, upper, expected", [
-    (1.20, 1.15, 1.25, SLOWER), (0.80, 0.75, 0.85, FASTER), (1.01, 0.98, 1.03, SAME),
-    (1.03, 1.01, 1.05, SAME),  # significant, but all of it within the 5% threshold
-    (1.03, 1.01, 1.06, INCONCLUSIVE),  # significant, estimate under the threshold, interval across it
-    (1.10, 0.90, 1.30, INCONCLUSIVE), (1.10, None, None, INCONCLUSIVE),
-])
+@pytest.mark.parametrize(
+    "ratio, lower, upper, expected",
+    [
+        (1.20, 1.15, 1.25, SLOWER),
+        (0.80, 0.75, 0.85, FASTER),
+        (1.01, 0.98, 1.03, SAME),
+        (1.03, 1.01, 1.05, SAME),  # significant, but all of it within the 5% threshold
+        (1.03, 1.01, 1.06, INCONCLUSIVE),  # significant, estimate under the threshold, interval across it
+        (1.10, 0.90, 1.30, INCONCLUSIVE),
+        (1.10, None, None, INCONCLUSIVE),
+    ],
+)
 def test_classify_needs_the_interval_beyond_one_and_the_estimate_beyond_the_threshold(ratio, lower, upper, expected):
     assert classify(ratio, lower, upper, 0.05) == expected
 
@@ -34,7 +51,9 @@ def test_the_welch_interval_matches_scipys_test_on_log_means():
     a, b = [100.0, 104.0, 98.0, 101.0], [110.0, 113.0, 108.0, 115.0, 111.0]
     ratio, lower, upper, p = welch_log_ratio(a, b)
     assert ratio == pytest.approx(math.exp(sum(map(math.log, b)) / 5 - sum(map(math.log, a)) / 4))
-    assert p == pytest.approx(stats.ttest_ind([math.log(x) for x in b], [math.log(x) for x in a], equal_var=False).pvalue)
+    assert p == pytest.approx(
+        stats.ttest_ind([math.log(x) for x in b], [math.log(x) for x in a], equal_var=False).pvalue
+    )
     assert lower < ratio < upper
 
 
@@ -69,14 +88,54 @@ def test_a_run_compared_with_itself_agrees_everywhere(tmp_path):
 
 def test_a_verdict_that_changes_with_agreeing_ratios_is_put_down_to_the_band_edge():
     def table(measured, lower, upper, verdict):
-        return pd.DataFrame([{"experiment": "004", "scenario": "s", "published_variant": "Jil", "metric": "time", "isa_level": "native",
-                              "runtime": "8.0.0", "benchmark": "jil", "reference": "newtonsoft", "published_ratio": 0.5, "primary": True,
-                              "measured_ratio": measured, "measured_ratio_lower": lower, "measured_ratio_upper": upper, "verdict": verdict}])
-    ratios = pd.DataFrame([{"experiment": "004", "benchmark": "jil", "isa_level": "native", "runtime": "8.0.0", "agree": True,
-                            "drift": 1.01, "drift_ci99_lower": 0.99, "drift_ci99_upper": 1.03}])
-    both = compare_verdicts(table(0.43, 0.42, 0.44, "same direction only"), table(0.433, 0.423, 0.443, "inconclusive"), ratios)
+        return pd.DataFrame(
+            [
+                {
+                    "experiment": "004",
+                    "scenario": "s",
+                    "published_variant": "Jil",
+                    "metric": "time",
+                    "isa_level": "native",
+                    "runtime": "8.0.0",
+                    "benchmark": "jil",
+                    "reference": "newtonsoft",
+                    "published_ratio": 0.5,
+                    "primary": True,
+                    "measured_ratio": measured,
+                    "measured_ratio_lower": lower,
+                    "measured_ratio_upper": upper,
+                    "verdict": verdict,
+                }
+            ]
+        )
+
+    ratios = pd.DataFrame(
+        [
+            {
+                "experiment": "004",
+                "benchmark": "jil",
+                "isa_level": "native",
+                "runtime": "8.0.0",
+                "agree": True,
+                "drift": 1.01,
+                "drift_ci99_lower": 0.99,
+                "drift_ci99_upper": 1.03,
+            }
+        ]
+    )
+    both = compare_verdicts(
+        table(0.43, 0.42, 0.44, "same direction only"), table(0.433, 0.423, 0.443, "inconclusive"), ratios
+    )
     assert not both["same"].iloc[0] and both["measured"].iloc[0]
-    assert "agree within their intervals" in both["reason"].iloc[0] and "run b's interval crosses the band's edge at 0.425" in both["reason"].iloc[0]
+    assert (
+        "agree within their intervals" in both["reason"].iloc[0]
+        and "run b's interval crosses the band's edge at 0.425" in both["reason"].iloc[0]
+    )
     moved = ratios.assign(agree=False, drift=1.2, drift_ci99_lower=1.1, drift_ci99_upper=1.3)
-    assert compare_verdicts(table(0.43, 0.42, 0.44, "same direction only"), table(0.52, 0.51, 0.53, "reproduced"), moved)["reason"].iloc[0].startswith(
-        "the ratio moved between the runs: 0.43 → 0.52 (b/a 1.200 [1.100, 1.300])")
+    assert (
+        compare_verdicts(table(0.43, 0.42, 0.44, "same direction only"), table(0.52, 0.51, 0.53, "reproduced"), moved)[
+            "reason"
+        ]
+        .iloc[0]
+        .startswith("the ratio moved between the runs: 0.43 → 0.52 (b/a 1.200 [1.100, 1.300])")
+    )

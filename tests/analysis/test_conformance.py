@@ -6,19 +6,41 @@ from analysis.conformance import conformance_markdown, conformance_matrix, load_
 
 
 def _record(parser, file, expectation, outcome, verdict):
-    return {"lab": "dotnet", "runtime": "10.0.12", "parser": parser, "library": "System.Text.Json", "library_version": "10.0.12",
-            "description": "JsonDocument.Parse", "file": file, "expectation": expectation, "outcome": outcome, "verdict": verdict,
-            "detail": "", "ms": 0.1}
+    return {
+        "lab": "dotnet",
+        "runtime": "10.0.12",
+        "parser": parser,
+        "library": "System.Text.Json",
+        "library_version": "10.0.12",
+        "description": "JsonDocument.Parse",
+        "file": file,
+        "expectation": expectation,
+        "outcome": outcome,
+        "verdict": verdict,
+        "detail": "",
+        "ms": 0.1,
+    }
 
 
 def test_the_matrix_counts_outcomes_by_expectation_and_lists_the_wrong_files(tmp_path):
-    records = [_record("p", "y_a.json", "accept", "accepted", "passed"), _record("p", "y_b.json", "accept", "rejected", "wrongly rejected"),
-               _record("p", "n_a.json", "reject", "accepted", "wrongly accepted"), _record("p", "n_b.json", "reject", "crashed", "crashed"),
-               _record("p", "i_a.json", "either", "accepted", "accepted (allowed)")]
+    records = [
+        _record("p", "y_a.json", "accept", "accepted", "passed"),
+        _record("p", "y_b.json", "accept", "rejected", "wrongly rejected"),
+        _record("p", "n_a.json", "reject", "accepted", "wrongly accepted"),
+        _record("p", "n_b.json", "reject", "crashed", "crashed"),
+        _record("p", "i_a.json", "either", "accepted", "accepted (allowed)"),
+    ]
     (tmp_path / "conformance.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     results = load_conformance(tmp_path)
     row = conformance_matrix(results).iloc[0]
-    assert (row.accept_passed, row.wrongly_rejected, row.reject_passed, row.wrongly_accepted, row.crashed, row.failures) == (1, 1, 0, 1, 1, 3)
+    assert (
+        row.accept_passed,
+        row.wrongly_rejected,
+        row.reject_passed,
+        row.wrongly_accepted,
+        row.crashed,
+        row.failures,
+    ) == (1, 1, 0, 1, 1, 3)
     cells = pd.DataFrame([{"lab": "dotnet", "library": "System.Text.Json", "variant": "stj-jsondocument"}])
     text = conformance_markdown(results, cells)
     assert "## Conformance (JSONTestSuite)" in text

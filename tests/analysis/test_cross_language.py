@@ -6,22 +6,70 @@ from analysis.cross_language import cross_language_markdown, cross_language_tabl
 from harness.experiments import load_experiments
 
 
-def _cell(benchmark, group, lab, variant, time_ns, payload_bytes, status="ok", runtime="24.21.0", operation="deserialize"):
-    return {"experiment": "006", "isa_requested": "native", "group": group, "benchmark": benchmark, "lab": lab, "variant": variant, "dataset": "twitter",
-            "operation": operation, "runtime_requested": runtime, "runtime_version": runtime, "library": "lib", "library_version": "1.0",
-            "payload_form": "string", "status": status, "replicates": 6, "time_ns": time_ns, "ci99_lower_ns": time_ns * 0.9,
-            "ci99_upper_ns": time_ns * 1.1, "payload_bytes": payload_bytes, "allocated_bytes_per_op": None, "error": None,
-            "verification_message": ""}
+def _cell(
+    benchmark, group, lab, variant, time_ns, payload_bytes, status="ok", runtime="24.21.0", operation="deserialize"
+):
+    return {
+        "experiment": "006",
+        "isa_requested": "native",
+        "group": group,
+        "benchmark": benchmark,
+        "lab": lab,
+        "variant": variant,
+        "dataset": "twitter",
+        "operation": operation,
+        "runtime_requested": runtime,
+        "runtime_version": runtime,
+        "library": "lib",
+        "library_version": "1.0",
+        "payload_form": "string",
+        "status": status,
+        "replicates": 6,
+        "time_ns": time_ns,
+        "ci99_lower_ns": time_ns * 0.9,
+        "ci99_upper_ns": time_ns * 1.1,
+        "payload_bytes": payload_bytes,
+        "allocated_bytes_per_op": None,
+        "error": None,
+        "verification_message": "",
+    }
 
 
 def _cells():
-    return pd.DataFrame([
-        _cell("parse-string-twitter", "parse-twitter", "reference-node", "json-string", 1_000_000, 600_000),
-        _cell("dotnet-parse-jsondocument-twitter", "dotnet-parse-twitter", "dotnet", "stj-jsondocument", 500_000, 600_000, runtime="10.0.12"),
-        _cell("dotnet-parse-jtoken-twitter", "dotnet-parse-twitter", "dotnet", "newtonsoft-jtoken", 2_000_000, 600_000, status="failed", runtime="10.0.12"),
-        _cell("stringify-fast-json-stringify-canada", "stringify-canada", "reference-node", "fast-json-stringify", 10, 10, operation="serialize"),
-        _cell("other", "not-shared", "dotnet", "x", 1, 1),
-    ])
+    return pd.DataFrame(
+        [
+            _cell("parse-string-twitter", "parse-twitter", "reference-node", "json-string", 1_000_000, 600_000),
+            _cell(
+                "dotnet-parse-jsondocument-twitter",
+                "dotnet-parse-twitter",
+                "dotnet",
+                "stj-jsondocument",
+                500_000,
+                600_000,
+                runtime="10.0.12",
+            ),
+            _cell(
+                "dotnet-parse-jtoken-twitter",
+                "dotnet-parse-twitter",
+                "dotnet",
+                "newtonsoft-jtoken",
+                2_000_000,
+                600_000,
+                status="failed",
+                runtime="10.0.12",
+            ),
+            _cell(
+                "stringify-fast-json-stringify-canada",
+                "stringify-canada",
+                "reference-node",
+                "fast-json-stringify",
+                10,
+                10,
+                operation="serialize",
+            ),
+            _cell("other", "not-shared", "dotnet", "x", 1, 1),
+        ]
+    )
 
 
 def test_shared_operations_are_set_side_by_side_across_labs_with_throughput_from_the_payload_size():
@@ -51,10 +99,30 @@ def test_no_shared_operation_means_no_section():
 
 
 def test_a_benchmark_can_name_its_own_shared_operation_and_keeps_its_group():
-    cells = pd.concat([_cells(), pd.DataFrame([_cell("dotnet-serialize-stj-twitter", "dotnet-serialize-twitter", "dotnet", "stj-default", 5, 10,
-                                                     runtime="10.0.12", operation="serialize")])])
+    cells = pd.concat(
+        [
+            _cells(),
+            pd.DataFrame(
+                [
+                    _cell(
+                        "dotnet-serialize-stj-twitter",
+                        "dotnet-serialize-twitter",
+                        "dotnet",
+                        "stj-default",
+                        5,
+                        10,
+                        runtime="10.0.12",
+                        operation="serialize",
+                    )
+                ]
+            ),
+        ]
+    )
     table = cross_language_table([load_experiments()["006"]], cells)
     typed = table[table["shared_operation"] == "typed-serialize"]
     assert list(typed["benchmark"]) == ["dotnet-serialize-stj-twitter", "stringify-fast-json-stringify-canada"]
-    assert set(typed["group"]) == {"dotnet-serialize-twitter", "stringify-canada"}, "fast-json-stringify stays in its JSON.stringify group"
+    assert set(typed["group"]) == {
+        "dotnet-serialize-twitter",
+        "stringify-canada",
+    }, "fast-json-stringify stays in its JSON.stringify group"
     assert "untyped-stringify" not in set(table["shared_operation"])

@@ -10,20 +10,42 @@ from analysis.replicates import summarize_cells
 
 
 def _round(samples, index, status="ok", verification="passed", error=None, cell="e:b@native"):
-    return {"cell_id": cell, "round_index": index, "status": status, "verification_status": verification,
-            "verification_message": "m" if verification == "failed" else "ok", "error": error,
-            "n": len(samples), "mean_ns": statistics.mean(samples), "stddev_ns": statistics.stdev(samples),
-            "median_ns": statistics.median(samples), "min_ns": min(samples), "max_ns": max(samples),
-            "ci99_half_width_ns": stats.t.ppf(0.995, len(samples) - 1) * statistics.stdev(samples) / math.sqrt(len(samples)),
-            "allocated_bytes_per_op": 100, "gen0_collections": 1, "gen1_collections": 0, "gen2_collections": 0,
-            "total_operations": 10, "duration_s": 1.0, "partner": None, "cpu_other_ms": 0.0, "steal_ms": 0.0,
-            "involuntary_context_switches": 2}
+    return {
+        "cell_id": cell,
+        "round_index": index,
+        "status": status,
+        "verification_status": verification,
+        "verification_message": "m" if verification == "failed" else "ok",
+        "error": error,
+        "n": len(samples),
+        "mean_ns": statistics.mean(samples),
+        "stddev_ns": statistics.stdev(samples),
+        "median_ns": statistics.median(samples),
+        "min_ns": min(samples),
+        "max_ns": max(samples),
+        "ci99_half_width_ns": stats.t.ppf(0.995, len(samples) - 1)
+        * statistics.stdev(samples)
+        / math.sqrt(len(samples)),
+        "allocated_bytes_per_op": 100,
+        "gen0_collections": 1,
+        "gen1_collections": 0,
+        "gen2_collections": 0,
+        "total_operations": 10,
+        "duration_s": 1.0,
+        "partner": None,
+        "cpu_other_ms": 0.0,
+        "steal_ms": 0.0,
+        "involuntary_context_switches": 2,
+    }
 
 
 def test_the_interval_covers_the_spread_of_round_means_when_rounds_differ_far_more_than_their_iterations():
     # Three processes, each very steady inside (±0.1%) but 10% apart: the iterations are not independent draws.
-    rounds = [_round([100.0 + 0.1 * i for i in range(-5, 5)], 1), _round([110.0 + 0.1 * i for i in range(-5, 5)], 2),
-              _round([120.0 + 0.1 * i for i in range(-5, 5)], 3)]
+    rounds = [
+        _round([100.0 + 0.1 * i for i in range(-5, 5)], 1),
+        _round([110.0 + 0.1 * i for i in range(-5, 5)], 2),
+        _round([120.0 + 0.1 * i for i in range(-5, 5)], 3),
+    ]
     cell = summarize_cells(pd.DataFrame(rounds)).iloc[0]
     means = [100.0 - 0.05, 110.0 - 0.05, 120.0 - 0.05]
     assert cell["ci99_lower_ns"] <= min(means) and cell["ci99_upper_ns"] >= max(means)
@@ -58,7 +80,9 @@ def test_the_process_level_interval_covers_the_true_mean_about_99_percent_of_the
 
 
 def test_one_unverified_round_makes_the_cell_unverified():
-    cell = summarize_cells(pd.DataFrame([_round([1.0, 2.0], 1), _round([1.0, 2.0], 2, status="unverified", verification="failed")])).iloc[0]
+    cell = summarize_cells(
+        pd.DataFrame([_round([1.0, 2.0], 1), _round([1.0, 2.0], 2, status="unverified", verification="failed")])
+    ).iloc[0]
     assert cell["status"] == "unverified" and cell["verification_status"] == "failed"
     assert cell["rounds_measured"] == 2 and cell["total_operations"] == 20
 

@@ -59,6 +59,7 @@ def test_the_report_folder_has_markdown_tables_and_both_chart_formats(fake_run):
 
 def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
     from harness.errors import HarnessError
+
     with pytest.raises(HarnessError, match="no results.jsonl"):
         write_report(tmp_path)
 
@@ -66,10 +67,23 @@ def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
 def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_and_its_table(tmp_path):
     from harness.backends.fake import FakeBackend
     from harness.runner import RunOptions, execute_run
+
     backend = FakeBackend(FIXTURES / "dotnet-cell", interference_ms={"001:single-newtonsoft@native/10.0.12": 1000.0})
-    options = RunOptions(profile="smoke", design="interleaved", runtimes=("10.0.12",), results_dir=tmp_path, lab_cpuset="0", pin_harness=False, calibrate=False, isa_levels=("native",))
+    options = RunOptions(
+        profile="smoke",
+        design="interleaved",
+        runtimes=("10.0.12",),
+        results_dir=tmp_path,
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+        isa_levels=("native",),
+    )
     text = write_report(execute_run(options, backend).directory).read_text()
-    assert "Disturbed processes (over 5% of their CPU's time spent on other work or stolen by the hypervisor): 2 of" in text
+    assert (
+        "Disturbed processes (over 5% of their CPU's time spent on other work or stolen by the hypervisor): 2 of"
+        in text
+    )
     assert "| 001:single-newtonsoft@native/10.0.12 | 1 | 50% of 2.0 s |" in text
     assert "⚡ disturbed (50%)" in text
 
@@ -77,16 +91,32 @@ def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_
 def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_the_ratios(tmp_path):
     from harness.backends.fake import FakeBackend
     from harness.runner import RunOptions, execute_run
-    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"stj-sourcegen-camel-utf8": 0.5},
-                          failing_cells=frozenset({"005:cold-ser-stj@native/8.0.0"}))
-    options = RunOptions(profile="smoke", design="interleaved", runtimes=("8.0.0", "10.0.12"), experiments=("001", "005"), isa_levels=("native",),
-                         benchmarks=("single-stj-default", "cold-ser-stj-sourcegen"), results_dir=tmp_path, lab_cpuset="0",
-                         pin_harness=False, calibrate=False)
+
+    backend = FakeBackend(
+        FIXTURES / "dotnet-cell",
+        time_scale={"stj-sourcegen-camel-utf8": 0.5},
+        failing_cells=frozenset({"005:cold-ser-stj@native/8.0.0"}),
+    )
+    options = RunOptions(
+        profile="smoke",
+        design="interleaved",
+        runtimes=("8.0.0", "10.0.12"),
+        experiments=("001", "005"),
+        isa_levels=("native",),
+        benchmarks=("single-stj-default", "cold-ser-stj-sourcegen"),
+        results_dir=tmp_path,
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+    )
     report = write_report(execute_run(options, backend).directory)
     text, out = report.read_text(), report.parent
-    section = text[text.index("## Cold start"):]
+    section = text[text.index("## Cold start") :]
     # 60 ms × 0.5 (runs at 1.00, 1.01, 1.02 of it): median 30.3 ms, 22.7 before the call, 7.6 the call, 40 MiB, 3 runs.
-    assert "| cold-ser-stj-sourcegen | System.Text.Json (source generated) | 10.0.12 | 30.3 [28.6, 32.0] | 22.7 | 7.6 | 40.0 | 3 |" in section
+    assert (
+        "| cold-ser-stj-sourcegen | System.Text.Json (source generated) | 10.0.12 | 30.3 [28.6, 32.0] | 22.7 | 7.6 | 40.0 | 3 |"
+        in section
+    )
     assert "| cold-ser-stj | " in section and "failed: simulated failure of 005:cold-ser-stj@native/8.0.0" in section
     assert "![005-cold-start](charts/005-cold-start.png)" in section
     assert (out / "charts" / "005-cold-start.png").stat().st_size > 1000
@@ -98,11 +128,24 @@ def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_
 
 def test_groups_the_run_budget_cut_short_are_named_in_the_precision_section_and_the_method(tmp_path):
     clock = FakeClock()
-    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.05, clock=clock)
-    options = RunOptions(profile="default", design="interleaved", runtimes=("10.0.12",), experiments=("001",), isa_levels=("native",), results_dir=tmp_path,
-                         lab_cpuset="0", pin_harness=False, calibrate=False, budget_min=0.5, clock=clock)
+    backend = FakeBackend(
+        FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.05, clock=clock
+    )
+    options = RunOptions(
+        profile="default",
+        design="interleaved",
+        runtimes=("10.0.12",),
+        experiments=("001",),
+        isa_levels=("native",),
+        results_dir=tmp_path,
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+        budget_min=0.5,
+        clock=clock,
+    )
     run_dir = execute_run(options, backend).directory
     report = write_report(run_dir).read_text()
-    precision = report[report.index("## Precision"):].split("\n## ")[0]
+    precision = report[report.index("## Precision") :].split("\n## ")[0]
     assert "were stopped by the run's time budget (0.5 min" in precision and "**budget**" in precision
     assert "a time budget of 0.5 min" in report

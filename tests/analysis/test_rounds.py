@@ -15,24 +15,44 @@ from analysis.rounds import rounds_summary, rounds_table
 ROUNDS = 60
 
 
-def _run(tmp_path: pathlib.Path, between_sd: float, within_sd: float, processes: int = 10, wall_s: float = 10.0,
-         round_s: float = 0.1) -> RunData:
+def _run(
+    tmp_path: pathlib.Path,
+    between_sd: float,
+    within_sd: float,
+    processes: int = 10,
+    wall_s: float = 10.0,
+    round_s: float = 0.1,
+) -> RunData:
     """A paired group of baseline B and variant V (true ratio 0.8): each process draws its own ratio offset (sd
-    `between_sd`), each round its own noise (sd `within_sd`); every process costs `wall_s`, `round_s` of it per round."""
+    `between_sd`), each round its own noise (sd `within_sd`); every process costs `wall_s`, `round_s` of it per round.
+    """
     rng = np.random.default_rng(7)
     rows = []
     for p in range(processes):
         folder = tmp_path / "raw" / "g" / f"round-{p + 1}"
         folder.mkdir(parents=True)
         bursts_ms = 0.8 * round_s * ROUNDS * 1e3
-        (folder / "process.json").write_text(json.dumps({"bursts_ms": bursts_ms, "collections_between_bursts_ms": round_s * ROUNDS * 1e3 - bursts_ms}))
+        (folder / "process.json").write_text(
+            json.dumps({"bursts_ms": bursts_ms, "collections_between_bursts_ms": round_s * ROUNDS * 1e3 - bursts_ms})
+        )
         offset = rng.normal(0, between_sd)
         base = 1000 * np.exp(rng.normal(0, 0.01, ROUNDS))
         variant = base * 0.8 * np.exp(offset + rng.normal(0, within_sd, ROUNDS))
         for name, bursts in (("B", base), ("V", variant)):
-            rows.append({"status": "ok", "isa_requested": "native", "experiment": "x", "group": "g", "runtime_requested": "10.0.12",
-                         "benchmark": name, "baseline": "B", "burst_ns": list(bursts), "duration_s": wall_s / 2,
-                         "raw_path": f"raw/g/round-{p + 1}/{name}/samples.json"})
+            rows.append(
+                {
+                    "status": "ok",
+                    "isa_requested": "native",
+                    "experiment": "x",
+                    "group": "g",
+                    "runtime_requested": "10.0.12",
+                    "benchmark": name,
+                    "baseline": "B",
+                    "burst_ns": list(bursts),
+                    "duration_s": wall_s / 2,
+                    "raw_path": f"raw/g/round-{p + 1}/{name}/samples.json",
+                }
+            )
     return RunData(tmp_path, pd.DataFrame(rows), {}, {"run_id": "t"}, [], [], [])
 
 
@@ -49,7 +69,9 @@ def test_a_prefix_costs_the_process_less_the_rounds_it_would_not_have_run(tmp_pa
 
 def test_noise_inside_processes_and_a_costly_start_favour_long_processes(tmp_path):
     # 6 s of every 12 s process is start and warm-up: longer processes spend more of the budget measuring
-    summary = rounds_summary(rounds_table(_run(tmp_path, 0.0, 0.20, processes=40, wall_s=12.0), default_rounds=15)).set_index("rounds")
+    summary = rounds_summary(
+        rounds_table(_run(tmp_path, 0.0, 0.20, processes=40, wall_s=12.0), default_rounds=15)
+    ).set_index("rounds")
     assert summary.loc[60, "rel_half_width"] < summary.loc[15, "rel_half_width"] < summary.loc[4, "rel_half_width"]
 
 

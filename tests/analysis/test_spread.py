@@ -10,16 +10,32 @@ from analysis.spread import ratio_spread, wide_groups
 ROUNDS = 8
 
 
-def _rows(per_process: list[float], burst_noise: float, aa_per_process: list[float] | None = None, paired: bool = True) -> pd.DataFrame:
+def _rows(
+    per_process: list[float], burst_noise: float, aa_per_process: list[float] | None = None, paired: bool = True
+) -> pd.DataFrame:
     """A group: baseline 'b' at 100 ns, variant 'v' at 100 × per_process[k] ns in process k, bursts alternating by ±burst_noise;
     with aa_per_process, an A/A copy of 'b' at 100 × that factor."""
     rows = []
 
     def add(benchmark: str, k: int, level: float, noise: float) -> None:
         bursts = [level * (1 + noise * (1 if i % 2 else -1)) for i in range(ROUNDS)] if paired else None
-        rows.append({"benchmark": benchmark, "baseline": "b", "round_index": k + 1, "partner": None, "median_ns": level, "burst_ns": bursts,
-                     "isa_requested": "native", "experiment": "001", "group": "g", "runtime_requested": "8.0.0", "status": "ok",
-                     "design": "paired" if paired else "interleaved", "invocation_count": 40})
+        rows.append(
+            {
+                "benchmark": benchmark,
+                "baseline": "b",
+                "round_index": k + 1,
+                "partner": None,
+                "median_ns": level,
+                "burst_ns": bursts,
+                "isa_requested": "native",
+                "experiment": "001",
+                "group": "g",
+                "runtime_requested": "8.0.0",
+                "status": "ok",
+                "design": "paired" if paired else "interleaved",
+                "invocation_count": 40,
+            }
+        )
 
     for k, factor in enumerate(per_process):
         add("b", k, 100.0, 0.0)
@@ -54,8 +70,21 @@ def test_separate_process_designs_name_the_design():
 
 def test_only_groups_beyond_the_limit_are_listed():
     rows = _rows(SPREAD, 0.01)
-    cells = pd.DataFrame([{"benchmark": "v", "baseline": "b", "status": "ok", "comparison_void": False, "ratio_rel_ci99": 0.3,
-                           "isa_requested": "native", "experiment": "001", "group": "g", "runtime_requested": "8.0.0"}])
+    cells = pd.DataFrame(
+        [
+            {
+                "benchmark": "v",
+                "baseline": "b",
+                "status": "ok",
+                "comparison_void": False,
+                "ratio_rel_ci99": 0.3,
+                "isa_requested": "native",
+                "experiment": "001",
+                "group": "g",
+                "runtime_requested": "8.0.0",
+            }
+        ]
+    )
     listed = wide_groups(rows, cells, limit=0.05)
     assert len(listed) == 1 and listed[0][0].startswith("001/g at native · 8.0.0 (±30.0%)")
     assert wide_groups(rows, cells, limit=0.5) == []

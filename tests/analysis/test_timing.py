@@ -8,16 +8,30 @@ from analysis.timing import SAMPLES, account, timing_markdown
 
 
 def _rows(**overrides):
-    row = {"status": "ok", "duration_s": 4.0, "start_to_main_ms": 50.0, "verify_ms": 100.0, "prewarm_ms": 800.0,
-           "bdn_run_ms": 2800.0, "bdn_jitting_ms": 1.0, "bdn_pilot_ms": 0.0, "bdn_overhead_ms": 9.0, "bdn_warmup_ms": 60.0,
-           "bdn_actual_ms": 2230.0}
+    row = {
+        "status": "ok",
+        "duration_s": 4.0,
+        "start_to_main_ms": 50.0,
+        "verify_ms": 100.0,
+        "prewarm_ms": 800.0,
+        "bdn_run_ms": 2800.0,
+        "bdn_jitting_ms": 1.0,
+        "bdn_pilot_ms": 0.0,
+        "bdn_overhead_ms": 9.0,
+        "bdn_warmup_ms": 60.0,
+        "bdn_actual_ms": 2230.0,
+    }
     row.update(overrides)
     return row
 
 
 def test_the_parts_add_up_to_the_session_and_samples_are_their_own_line():
     rows = pd.DataFrame([_rows(), _rows(), {**_rows(status="failed"), "duration_s": 0.5}])
-    timeline = [{"phase": "prepare", "seconds": 10.0}, {"phase": "calibration", "seconds": 5.0}, {"phase": "session", "seconds": 30.0}]
+    timeline = [
+        {"phase": "prepare", "seconds": 10.0},
+        {"phase": "calibration", "seconds": 5.0},
+        {"phase": "session", "seconds": 30.0},
+    ]
     acc = account(rows, timeline)
     assert acc.wall_s == 30.0
     assert acc.parts[SAMPLES] == pytest.approx(4.46)

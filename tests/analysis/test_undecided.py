@@ -8,22 +8,42 @@ import pytest
 from analysis.undecided import undecided_markdown, undecided_table
 
 
-def _verdict(published: float, point: float, lower: float | None, upper: float | None, verdict: str = "inconclusive",
-             pairs: int | None = 10, primary: bool = True, metric: str = "time") -> dict:
-    return {"experiment": "004", "scenario": "s", "published_variant": f"v{published}-{point}", "published_ratio": published,
-            "measured_ratio": point, "measured_ratio_lower": lower, "measured_ratio_upper": upper, "pairs": pairs,
-            "verdict": verdict, "primary": primary, "metric": metric}
+def _verdict(
+    published: float,
+    point: float,
+    lower: float | None,
+    upper: float | None,
+    verdict: str = "inconclusive",
+    pairs: int | None = 10,
+    primary: bool = True,
+    metric: str = "time",
+) -> dict:
+    return {
+        "experiment": "004",
+        "scenario": "s",
+        "published_variant": f"v{published}-{point}",
+        "published_ratio": published,
+        "measured_ratio": point,
+        "measured_ratio_lower": lower,
+        "measured_ratio_upper": upper,
+        "pairs": pairs,
+        "verdict": verdict,
+        "primary": primary,
+        "metric": metric,
+    }
 
 
 def test_each_inconclusive_verdict_gets_its_edge_distance_and_reason():
-    verdicts = pd.DataFrame([
-        _verdict(0.50, 0.426, 0.414, 0.438),  # on the lower edge (0.425)
-        _verdict(0.50, 0.415, 0.400, 0.430),  # 2.4% below the edge, ±3.6%: decidable
-        _verdict(1.00, 1.00, 0.70, 1.40),  # both edges inside the interval
-        _verdict(1.00, 1.02, None, None, pairs=1),  # one process
-        _verdict(0.50, 0.50, 0.49, 0.51, verdict="reproduced"),  # not inconclusive: not listed
-        _verdict(0.50, 0.43, 0.42, 0.44, primary=False),  # another ISA level: not listed
-    ])
+    verdicts = pd.DataFrame(
+        [
+            _verdict(0.50, 0.426, 0.414, 0.438),  # on the lower edge (0.425)
+            _verdict(0.50, 0.415, 0.400, 0.430),  # 2.4% below the edge, ±3.6%: decidable
+            _verdict(1.00, 1.00, 0.70, 1.40),  # both edges inside the interval
+            _verdict(1.00, 1.02, None, None, pairs=1),  # one process
+            _verdict(0.50, 0.50, 0.49, 0.51, verdict="reproduced"),  # not inconclusive: not listed
+            _verdict(0.50, 0.43, 0.42, 0.44, primary=False),  # another ISA level: not listed
+        ]
+    )
     table = undecided_table(verdicts).set_index("published_variant")
     assert len(table) == 4
     on_edge = table.loc["v0.5-0.426"]

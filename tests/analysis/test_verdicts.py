@@ -4,21 +4,35 @@ import pandas as pd
 import pytest
 
 from analysis.aggregate import RatioBook
-from analysis.verdicts import (BYTES_ONLY, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION, VOID, coverage, judge, published_ratio,
-                               verdict_table, verdicts_for)
+from analysis.verdicts import (
+    BYTES_ONLY,
+    INCONCLUSIVE,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    SAME_DIRECTION,
+    VOID,
+    coverage,
+    judge,
+    published_ratio,
+    verdict_table,
+    verdicts_for,
+)
 from harness.experiments import load_experiments
 
 
-@pytest.mark.parametrize("published, measured, lower, upper, void, expected", [
-    (0.51, 0.55, 0.53, 0.57, False, REPRODUCED),          # the whole interval inside ±15% of 0.51
-    (0.51, 0.55, 0.45, 0.66, False, INCONCLUSIVE),        # straddles the band's upper edge (0.5865)
-    (0.51, 0.30, 0.28, 0.32, False, SAME_DIRECTION),
-    (0.86, 1.40, 1.30, 1.50, False, NOT_REPRODUCED),
-    (0.51, 0.90, 0.80, 1.10, False, NOT_REPRODUCED),      # outside the band and not clearly below 1
-    (1.02, 0.99, 0.97, 1.01, False, REPRODUCED),
-    (0.51, 0.52, None, None, False, INCONCLUSIVE),        # one replicate: no interval, no verdict
-    (0.29, 0.12, 0.10, 0.14, True, VOID),
-])
+@pytest.mark.parametrize(
+    "published, measured, lower, upper, void, expected",
+    [
+        (0.51, 0.55, 0.53, 0.57, False, REPRODUCED),  # the whole interval inside ±15% of 0.51
+        (0.51, 0.55, 0.45, 0.66, False, INCONCLUSIVE),  # straddles the band's upper edge (0.5865)
+        (0.51, 0.30, 0.28, 0.32, False, SAME_DIRECTION),
+        (0.86, 1.40, 1.30, 1.50, False, NOT_REPRODUCED),
+        (0.51, 0.90, 0.80, 1.10, False, NOT_REPRODUCED),  # outside the band and not clearly below 1
+        (1.02, 0.99, 0.97, 1.01, False, REPRODUCED),
+        (0.51, 0.52, None, None, False, INCONCLUSIVE),  # one replicate: no interval, no verdict
+        (0.29, 0.12, 0.10, 0.14, True, VOID),
+    ],
+)
 def test_judge_uses_the_interval(published, measured, lower, upper, void, expected):
     assert judge(published, measured, void, lower, upper) == expected
 
@@ -29,7 +43,11 @@ def test_allocations_are_judged_as_points():
 
 def test_a_ratio_is_derived_from_published_means_when_none_was_printed():
     claims = load_experiments()["000"].claims
-    camel = next(c for c in claims if c.scenario.endswith("(blog table 1)") and c.published_variant == "SystemTextCaseInsensitive_Camel")
+    camel = next(
+        c
+        for c in claims
+        if c.scenario.endswith("(blog table 1)") and c.published_variant == "SystemTextCaseInsensitive_Camel"
+    )
     ratio, source = published_ratio(camel, claims, "time")
     assert ratio == pytest.approx(2548 / 1511)
     assert source == "derived from published means"
@@ -48,19 +66,33 @@ def test_claims_on_unverified_variants_are_void_and_others_judged_at_the_matchin
     verdicts = verdict_table(experiments, fake_cells, fake_rows)
     primary = verdicts[verdicts["primary"]]
     assert set(primary["isa_level"]) == {"no-avx512"}
-    void = primary[primary["benchmark"].isin(["SystemTextCaseSensitive_Camel", "single-stj-default", "file-stj-default"])]
+    void = primary[
+        primary["benchmark"].isin(["SystemTextCaseSensitive_Camel", "single-stj-default", "file-stj-default"])
+    ]
     assert not void.empty and (void["verdict"] == VOID).all()
-    annotated = primary[(primary["benchmark"] == "SystemTextCaseSensitive_Annotated") & (primary["metric"] == "time")].iloc[0]
+    annotated = primary[
+        (primary["benchmark"] == "SystemTextCaseSensitive_Annotated") & (primary["metric"] == "time")
+    ].iloc[0]
     assert annotated["measured_ratio"] == pytest.approx(0.5, rel=0.03)
     assert annotated["measured_ratio_lower"] < annotated["measured_ratio"] < annotated["measured_ratio_upper"]
     assert annotated["verdict"] == REPRODUCED  # published 0.54: band 0.46–0.62
-    itself = verdicts[verdicts["benchmark"] == verdicts["reference"]]  # a table's baseline: its Allocated figure, judged in bytes only
-    assert (itself["verdict"] == BYTES_ONLY).all() and (itself["metric"] == "allocated").all() and itself["bytes_verdict"].notna().all()
+    itself = verdicts[
+        verdicts["benchmark"] == verdicts["reference"]
+    ]  # a table's baseline: its Allocated figure, judged in bytes only
+    assert (
+        (itself["verdict"] == BYTES_ONLY).all()
+        and (itself["metric"] == "allocated").all()
+        and itself["bytes_verdict"].notna().all()
+    )
 
 
 def test_a_verdict_against_a_derived_reference_uses_that_reference_not_the_group_baseline(fake_cells, fake_rows):
     verdicts = verdict_table([load_experiments()["000"]], fake_cells, fake_rows)
-    row = verdicts[(verdicts["scenario"].str.endswith("(blog table 1)")) & (verdicts["benchmark"] == "SystemTextCaseInsensitive_Camel") & verdicts["primary"]].iloc[0]
+    row = verdicts[
+        (verdicts["scenario"].str.endswith("(blog table 1)"))
+        & (verdicts["benchmark"] == "SystemTextCaseInsensitive_Camel")
+        & verdicts["primary"]
+    ].iloc[0]
     assert row["reference"] == "SystemTextCaseSensitive_Pascal"
     assert row["measured_ratio"] == pytest.approx(2.0, rel=0.03)  # 1× over stj-default's 0.5×
     assert isinstance(verdicts, pd.DataFrame)
@@ -71,9 +103,23 @@ def _rows_002(values: dict[str, list[float]]) -> pd.DataFrame:
     rows = []
     for level, medians in values.items():
         for i, median in enumerate(medians, 1):
-            rows.append({"experiment": "002", "benchmark": "serialize-LoginViewModel", "isa_requested": level, "runtime_requested": "default", "status": "ok",
-                         "partner": None, "round_index": i, "median_ns": median, "verification_status": "passed",
-                         "runtime": ".NET", "runtime_version": "10.0.12", "emulated": False, "error": None})
+            rows.append(
+                {
+                    "experiment": "002",
+                    "benchmark": "serialize-LoginViewModel",
+                    "isa_requested": level,
+                    "runtime_requested": "default",
+                    "status": "ok",
+                    "partner": None,
+                    "round_index": i,
+                    "median_ns": median,
+                    "verification_status": "passed",
+                    "runtime": ".NET",
+                    "runtime_version": "10.0.12",
+                    "emulated": False,
+                    "error": None,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -81,12 +127,18 @@ def test_a_before_after_claim_is_judged_as_one_benchmark_across_two_isa_levels()
     exp = load_experiments()["002"]
     rows = _rows_002({"sse2": [400, 404, 396, 402], "scalar": [500, 505, 495, 500]})
     verdicts = pd.DataFrame([asdict(v) for v in verdicts_for(exp, rows, RatioBook(rows))])
-    after = verdicts[(verdicts["scenario"] == "WriteJson<LoginViewModel>.SerializeToString") & (verdicts["published_variant"] == "after")].iloc[0]
+    after = verdicts[
+        (verdicts["scenario"] == "WriteJson<LoginViewModel>.SerializeToString")
+        & (verdicts["published_variant"] == "after")
+    ].iloc[0]
     assert after["isa_level"] == "sse2/scalar"
     assert after["measured_ratio"] == pytest.approx(0.8, rel=0.01)
     assert after["published_ratio"] == pytest.approx(510.6 / 631.8, rel=1e-3)
     assert after["verdict"] == "reproduced"
-    assert not ((verdicts["scenario"] == "WriteJson<LoginViewModel>.SerializeToString") & (verdicts["published_variant"] == "before")).any()
+    assert not (
+        (verdicts["scenario"] == "WriteJson<LoginViewModel>.SerializeToString")
+        & (verdicts["published_variant"] == "before")
+    ).any()
 
 
 def test_figures_that_cannot_be_reproduced_are_rows_with_their_reason_and_every_figure_is_accounted_for():
@@ -94,7 +146,10 @@ def test_figures_that_cannot_be_reproduced_are_rows_with_their_reason_and_every_
     rows = _rows_002({"sse2": [400, 404], "scalar": [500, 505]})
     verdicts = pd.DataFrame([asdict(v) for v in verdicts_for(exp, rows, RatioBook(rows))])
     nuget = verdicts[verdicts["scenario"].str.startswith("Test_SerializingNuget")]
-    assert len(nuget) == 2 and nuget["verdict"].str.startswith("cannot reproduce: its input, the NuGet search results").all()
+    assert (
+        len(nuget) == 2
+        and nuget["verdict"].str.startswith("cannot reproduce: its input, the NuGet search results").all()
+    )
     cov = coverage([exp], rows.assign(dataset="x"), verdicts)
     assert len(cov) == 70
     counts = cov["status"].value_counts().to_dict()

@@ -25,7 +25,9 @@ pytestmark = pytest.mark.skipif(ENGINE is None, reason=f"no Docker engine: {WHY}
 
 
 def _harness(*args, timeout=3600):
-    done = subprocess.run([sys.executable, "-m", "harness", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"harness {' '.join(args)} failed:\n{done.stderr[-4000:]}"
     return done
 
@@ -39,13 +41,26 @@ def images():
 @pytest.fixture(scope="module")
 def container_run(images, tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
-    done = _harness("run", "--profile", "containers", "--backend", "docker", "--bases", "local", "--results-dir", str(results), "--no-calibration")
+    done = _harness(
+        "run",
+        "--profile",
+        "containers",
+        "--backend",
+        "docker",
+        "--bases",
+        "local",
+        "--results-dir",
+        str(results),
+        "--no-calibration",
+    )
     assert "backend: docker" in done.stderr
     return pathlib.Path(done.stdout.strip().splitlines()[-1])
 
 
 def _inspect(tag):
-    return json.loads(subprocess.run(["docker", "image", "inspect", tag], capture_output=True, text=True, check=True).stdout)[0]
+    return json.loads(
+        subprocess.run(["docker", "image", "inspect", tag], capture_output=True, text=True, check=True).stdout
+    )[0]
 
 
 def test_the_images_were_built_with_bake_and_carry_their_identity(images):
@@ -55,9 +70,14 @@ def test_the_images_were_built_with_bake_and_carry_their_identity(images):
     for runtime in dotnet.runtime_names:
         info = _inspect(f"jsonlab/dotnet:{runtime}")
         labels = info["Config"]["Labels"]
-        assert labels["jsonlab.runtime"] == runtime and labels["jsonlab.runtime-version"] == dotnet.runtimes[runtime].version
+        assert (
+            labels["jsonlab.runtime"] == runtime
+            and labels["jsonlab.runtime-version"] == dotnet.runtimes[runtime].version
+        )
         assert "Newtonsoft.Json=13.0.4" in labels["jsonlab.libraries"].split(",")
-        assert len(labels["org.opencontainers.image.revision"]) >= 40 and labels["jsonlab.base-digest"].startswith("sha256:")
+        assert len(labels["org.opencontainers.image.revision"]) >= 40 and labels["jsonlab.base-digest"].startswith(
+            "sha256:"
+        )
         assert info["Config"]["User"] == "10001:10001"
     node = load_labs()["reference-node"]
     for runtime in node.runtime_names:
@@ -80,8 +100,9 @@ def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
         assert row["emulated"] is False and row["arch"] == host_arch()
         assert row["runtime_version"] == labs[row["lab"]].runtimes[row["runtime_requested"]].version
     steady = [r for r in rows if r["measure"] != "cold"]
-    assert steady and all(0 < r["lab_cpu_s"] <= r["duration_s"] and r["cpu_other_ms"] is not None for r in steady), \
-        "the lab's CPU time, counted by the container's shell"
+    assert steady and all(
+        0 < r["lab_cpu_s"] <= r["duration_s"] and r["cpu_other_ms"] is not None for r in steady
+    ), "the lab's CPU time, counted by the container's shell"
     cold = [r for r in rows if r["measure"] == "cold"]
     assert {r["runtime_requested"] for r in cold} >= {"10.0.12-aot"} and all(r["peak_rss_bytes"] > 0 for r in cold)
     environment = json.loads((container_run / "environment.json").read_text())
@@ -95,7 +116,9 @@ def _runs_arm64_under_qemu() -> bool:
     return host_arch() == "x64" and entry.is_file() and entry.read_text().startswith("enabled")
 
 
-@pytest.mark.skipif(not _runs_arm64_under_qemu(), reason="no qemu-aarch64 binfmt handler here (qemu-user-static, binfmt-support)")
+@pytest.mark.skipif(
+    not _runs_arm64_under_qemu(), reason="no qemu-aarch64 binfmt handler here (qemu-user-static, binfmt-support)"
+)
 def test_the_arm64_image_verifies_and_runs_a_cell_under_emulation(images, tmp_path):
     # The feed here serves a linux-arm64 runtime pack for .NET 10 only; the SDK stage cross-publishes on x64. The cell is a
     # cold start (verify, then `once` under hyperfine): BenchmarkDotNet's EngineEventSource fails to initialize under
@@ -103,13 +126,33 @@ def test_the_arm64_image_verifies_and_runs_a_cell_under_emulation(images, tmp_pa
     _harness("local-bases", "--base", "jsonlab-local/runtime-deps:bookworm-arm64")
     built = _harness("images", "--bases", "local", "--platform", "linux/arm64", "--runtime", "10.0.12")
     assert "jsonlab/dotnet:10.0.12-arm64" in built.stdout and "arm64" in built.stdout
-    done = _harness("run", "--profile", "containers", "--backend", "docker", "--bases", "local", "--platform", "linux/arm64",
-                    "--runtime", "10.0.12", "--benchmark", "cold-ser-stj-sourcegen", "--results-dir", str(tmp_path), "--no-calibration")
+    done = _harness(
+        "run",
+        "--profile",
+        "containers",
+        "--backend",
+        "docker",
+        "--bases",
+        "local",
+        "--platform",
+        "linux/arm64",
+        "--runtime",
+        "10.0.12",
+        "--benchmark",
+        "cold-ser-stj-sourcegen",
+        "--results-dir",
+        str(tmp_path),
+        "--no-calibration",
+    )
     assert "under emulation: functional checks only" in done.stderr
     run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])
     rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
     assert rows and all(r["status"] == "ok" for r in rows), rows
     for row in rows:
         assert row["emulated"] is True and row["arch"] == "arm64" and row["image"] == "jsonlab/dotnet:10.0.12-arm64"
-        assert row["verification_status"] == "passed" and row["cpuset_effective"] == row["cpuset"] and row["measure"] == "cold"
+        assert (
+            row["verification_status"] == "passed"
+            and row["cpuset_effective"] == row["cpuset"]
+            and row["measure"] == "cold"
+        )
     assert _inspect("jsonlab/dotnet:10.0.12-arm64")["Architecture"] == "arm64"

@@ -14,20 +14,49 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(shutil.which("dotnet") is None, reason="dotnet SDK not installed: the real lab cannot run")
+pytestmark = pytest.mark.skipif(
+    shutil.which("dotnet") is None, reason="dotnet SDK not installed: the real lab cannot run"
+)
 
 
 @pytest.fixture(scope="module")
 def smoke_run(tmp_path_factory):
     results = tmp_path_factory.mktemp("results")
-    done = subprocess.run([sys.executable, "-m", "harness", "run", "--profile", "smoke", "--backend", "native", "--results-dir", str(results)],
-                          cwd=REPO, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "run",
+            "--profile",
+            "smoke",
+            "--backend",
+            "native",
+            "--results-dir",
+            str(results),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])
-    conformance = subprocess.run([sys.executable, "-m", "harness", "conformance", str(run_dir), "--backend", "native"],
-                                 cwd=REPO, capture_output=True, text=True, timeout=600)
+    conformance = subprocess.run(
+        [sys.executable, "-m", "harness", "conformance", str(run_dir), "--backend", "native"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert conformance.returncode == 0, conformance.stderr
-    report = subprocess.run([sys.executable, "-m", "analysis", "report", str(run_dir)], cwd=REPO, capture_output=True, text=True, timeout=300)
+    report = subprocess.run(
+        [sys.executable, "-m", "analysis", "report", str(run_dir)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.returncode == 0, report.stderr
     return run_dir
 
@@ -37,11 +66,16 @@ def _rows(run_dir):
 
 
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
-    all_rows = [r for r in _rows(smoke_run) if r["measure"] == "steady" and r["lab"] == "dotnet" and r["experiment"] != "006"]
+    all_rows = [
+        r for r in _rows(smoke_run) if r["measure"] == "steady" and r["lab"] == "dotnet" and r["experiment"] != "006"
+    ]
     # Three runtimes (3.1.3, 8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+:
     # its cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 3.1.3 and 8.0.0.
     assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {
-        ("3.1.3", "3.1.3"), ("8.0.0", "8.0.0"), ("10.0.12", "10.0.12")}
+        ("3.1.3", "3.1.3"),
+        ("8.0.0", "8.0.0"),
+        ("10.0.12", "10.0.12"),
+    }
     failed = [r for r in all_rows if r["status"] == "failed"]
     rows = [r for r in all_rows if r["status"] != "failed"]
     copies = [r for r in rows if r["benchmark"].endswith("~aa")]
@@ -53,7 +87,9 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
     assert paired == rows and {r["process_cells"] for r in paired} == {2, 3, 4}  # Jil, broken on 10, leaves its process
     assert all(len(r["burst_ns"]) == 4 and r["bursts_ms"] > 0 for r in paired)
     assert {(r["benchmark"], r["isa_requested"], r["runtime_requested"]) for r in failed} == {
-        ("deser-string-1-jil", "native", "10.0.12"), ("deser-string-1-jil", "scalar", "10.0.12")}
+        ("deser-string-1-jil", "native", "10.0.12"),
+        ("deser-string-1-jil", "scalar", "10.0.12"),
+    }
     assert all(r["error"].startswith("Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: ") for r in failed)
     assert {r["isa_requested"] for r in rows} == {"native", "scalar"}
     assert {r["round_index"] for r in rows} == {1, 2}
@@ -75,7 +111,9 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
     assert alone and {(r["design"], r["engine_version"]) for r in alone} == {("interleaved", "BenchmarkDotNet 0.15.8")}
     legacy = [r for r in rows if r["runtime_requested"] == "3.1.3"]
     assert all(r["runtime_switches"]["DOTNET_SYSTEM_GLOBALIZATION_INVARIANT"] == "1" for r in legacy)
-    assert all(r["runtime_switches"]["COMPlus_EnableHWIntrinsic"] == "0" for r in legacy if r["isa_requested"] == "scalar")
+    assert all(
+        r["runtime_switches"]["COMPlus_EnableHWIntrinsic"] == "0" for r in legacy if r["isa_requested"] == "scalar"
+    )
     native = [r for r in rows if r["isa_requested"] == "native"]
     assert all(r["isa_effective"] != "scalar" for r in native)
     # The write-ups' case-sensitive camelCase benchmarks bind nothing: the real lab must say so.
@@ -88,15 +126,26 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
 def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unverifiable(smoke_run):
     rows = [r for r in _rows(smoke_run) if r["lab"] == "reference-node"]
     native = [r for r in rows if r["isa_requested"] == "native"]
-    assert sorted(r["benchmark"] for r in native) == ["parse-string-canada", "parse-string-canada", "parse-utf8-canada", "parse-utf8-canada"]
+    assert sorted(r["benchmark"] for r in native) == [
+        "parse-string-canada",
+        "parse-string-canada",
+        "parse-utf8-canada",
+        "parse-utf8-canada",
+    ]
     for row in native:
         assert row["status"] == "ok" and row["verification_status"] == "passed", row
-        assert row["runtime"] == "Node.js" and row["runtime_version"] == "24.21.0" and row["engine_version"] == "mitata 1.0.34"
+        assert (
+            row["runtime"] == "Node.js"
+            and row["runtime_version"] == "24.21.0"
+            and row["engine_version"] == "mitata 1.0.34"
+        )
         assert row["isa_effective"] == "unverifiable" and row["cpuset_effective"] == row["cpuset"]
         assert row["mean_ns"] > 0 and row["n"] == 3 and (smoke_run / row["raw_path"]).is_file()
     # V8 has no switch that turns its SIMD off: the level is reported as not applicable, never run as native.
     scalar = [r for r in rows if r["isa_requested"] == "scalar"]
-    assert scalar and all(r["status"] == "skipped" and "has no switch for ISA level 'scalar'" in r["error"] for r in scalar)
+    assert scalar and all(
+        r["status"] == "skipped" and "has no switch for ISA level 'scalar'" in r["error"] for r in scalar
+    )
     report = (smoke_run / "report" / "report.md").read_text()
     assert "| reference-node@24.21.0 | scalar |" in report and "not-applicable" in report
 
@@ -104,15 +153,22 @@ def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unver
 def test_both_labs_parse_canada_into_a_document_and_the_report_sets_them_side_by_side(smoke_run):
     """And .NET reads it into its typed model, in a section of its own."""
     rows = [r for r in _rows(smoke_run) if r["dataset"] == "canada" and r["isa_requested"] == "native"]
-    assert {(r["lab"], r["variant"]) for r in rows} == {("reference-node", "json-string"), ("reference-node", "json-utf8"),
-                                                        ("dotnet", "stj-jsondocument"), ("dotnet", "newtonsoft-jtoken"), ("dotnet", "stj-default")}
+    assert {(r["lab"], r["variant"]) for r in rows} == {
+        ("reference-node", "json-string"),
+        ("reference-node", "json-utf8"),
+        ("dotnet", "stj-jsondocument"),
+        ("dotnet", "newtonsoft-jtoken"),
+        ("dotnet", "stj-default"),
+    }
     for row in rows:
         assert row["status"] == "ok", row
         assert row["payload_bytes"] == 2_251_051, "the canonical-verified parse reads the whole file"
     report = (smoke_run / "report" / "report.md").read_text()
-    section = report[report.index("## Cross-language"):]
+    section = report[report.index("## Cross-language") :]
     assert "### untyped-parse: canada (2,251,051 bytes of input)" in section
-    assert "### typed-deserialize: canada (2,251,051 bytes of input)" in section, "the typed model, verified field by field"
+    assert (
+        "### typed-deserialize: canada (2,251,051 bytes of input)" in section
+    ), "the typed model, verified field by field"
     for variant in ("json-string", "json-utf8", "stj-jsondocument", "newtonsoft-jtoken"):
         assert f"| {variant}" in section
     assert (smoke_run / "report" / "charts" / "cross-language-untyped-parse.png").is_file()
@@ -128,17 +184,27 @@ def test_the_report_marks_verification_and_effective_isa(smoke_run):
     assert "SystemTextCaseSensitive_Camel ⚠" in report
     assert (smoke_run / "report" / "charts" / "000-myclass-ratio-bars.png").is_file()
     assert (smoke_run / "report" / "charts" / "004-ser-bytes-1-ratio-bars.png").is_file()
-    assert (smoke_run / "report" / "charts" / "000-myclass-runtime-sweep.png").is_file()  # the group ran on two runtimes
+    assert (
+        smoke_run / "report" / "charts" / "000-myclass-runtime-sweep.png"
+    ).is_file()  # the group ran on two runtimes
     if "| deser-string-1-jil |" in report and "Jil 3.0.0-alpha2" in report:
         assert "failed: Jil 3.0.0-alpha2 cannot deserialize ICollection<SimpleModel>: " in report
     environment = json.loads((smoke_run / "environment.json").read_text())
-    assert environment["labs"]["dotnet@8.0.0"]["env"]["libraries"]["System.Text.Json"] == "8.0.0"  # in-box: moves with the runtime
-    assert environment["labs"]["dotnet@3.1.3"]["env"]["libraries"]["System.Text.Json"] == "3.1.3"  # not the package BDN 0.14 brings
+    assert (
+        environment["labs"]["dotnet@8.0.0"]["env"]["libraries"]["System.Text.Json"] == "8.0.0"
+    )  # in-box: moves with the runtime
+    assert (
+        environment["labs"]["dotnet@3.1.3"]["env"]["libraries"]["System.Text.Json"] == "3.1.3"
+    )  # not the package BDN 0.14 brings
     assert environment["labs"]["dotnet@10.0.12"]["env"]["libraries"]["BenchmarkDotNet"].startswith("0.")
 
 
 def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke_run):
-    cold = {(r["benchmark"], r["isa_requested"], r["runtime_requested"]): r for r in _rows(smoke_run) if r["measure"] == "cold"}
+    cold = {
+        (r["benchmark"], r["isa_requested"], r["runtime_requested"]): r
+        for r in _rows(smoke_run)
+        if r["measure"] == "cold"
+    }
     aot = cold[("cold-ser-stj-sourcegen-aot", "native", "10.0.12-aot")]
     jit = cold[("cold-ser-stj-sourcegen", "native", "10.0.12")]
     for row in (aot, jit):
@@ -154,17 +220,21 @@ def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke
     assert aot["isa_flags"]["avx2"] is False
     # Failures are rows with the library's own reason, on that build only.
     reflection = cold[("cold-ser-stj", "native", "10.0.12-aot")]
-    assert reflection["status"] == "failed" and "Reflection-based serialization has been disabled" in reflection["error"]
+    assert (
+        reflection["status"] == "failed" and "Reflection-based serialization has been disabled" in reflection["error"]
+    )
     legacy = cold[("cold-ser-stj-sourcegen", "native", "3.1.3")]
     assert legacy["status"] == "failed" and "source generation needs System.Text.Json 6.0" in legacy["error"]
     assert cold[("cold-ser-stj", "native", "3.1.3")]["status"] == "ok"
     # A switch the ahead-of-time code cannot honour is a failed level there, not a silent native measurement.
     assert "did not take effect" in cold[("cold-ser-stj-sourcegen-aot", "scalar", "10.0.12-aot")]["error"]
     report = (smoke_run / "report" / "report.md").read_text()
-    assert "## Cold start" in report and "| cold-ser-stj-sourcegen-aot | System.Text.Json (source generated) | 10.0.12-aot | " in report
+    assert (
+        "## Cold start" in report
+        and "| cold-ser-stj-sourcegen-aot | System.Text.Json (source generated) | 10.0.12-aot | " in report
+    )
     assert (smoke_run / "report" / "charts" / "005-cold-start.png").is_file()
     assert (smoke_run / "report" / "tables" / "cold-start.csv").is_file()
-
 
 
 def test_every_parser_of_both_labs_ran_the_whole_conformance_suite_and_the_report_has_the_matrix(smoke_run):

@@ -12,18 +12,27 @@ from harness.errors import BuildError
 DIGEST_A = "sha256:" + "a" * 64
 DIGEST_B = "sha256:" + "b" * 64
 
-DOCKERFILE = """# bases
+DOCKERFILE = (
+    """# bases
 ARG SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0.100-noble
-ARG RUNTIME_DEPS_IMAGE=mcr.microsoft.com/dotnet/runtime-deps:10.0-noble@sha256:""" + "0" * 64 + """
+ARG RUNTIME_DEPS_IMAGE=mcr.microsoft.com/dotnet/runtime-deps:10.0-noble@sha256:"""
+    + "0" * 64
+    + """
 FROM ${SDK_IMAGE} AS build
 ARG RUNTIME=10.0.12
 """
+)
 
 
 def test_the_shipped_dockerfiles_name_their_bases_as_build_arguments():
-    refs = base_references([REPO_ROOT / "lab" / "dotnet" / "Dockerfile", REPO_ROOT / "lab" / "reference-node" / "Dockerfile"])
-    assert {(r.dockerfile.parent.name, r.argument) for r in refs} == {("dotnet", "SDK_IMAGE"), ("dotnet", "RUNTIME_DEPS_IMAGE"),
-                                                                     ("reference-node", "RUNTIME_DEPS_IMAGE")}
+    refs = base_references(
+        [REPO_ROOT / "lab" / "dotnet" / "Dockerfile", REPO_ROOT / "lab" / "reference-node" / "Dockerfile"]
+    )
+    assert {(r.dockerfile.parent.name, r.argument) for r in refs} == {
+        ("dotnet", "SDK_IMAGE"),
+        ("dotnet", "RUNTIME_DEPS_IMAGE"),
+        ("reference-node", "RUNTIME_DEPS_IMAGE"),
+    }
 
 
 def test_pin_rewrites_every_base_as_tag_at_digest_and_a_second_pin_moves_it(tmp_path):
@@ -32,7 +41,10 @@ def test_pin_rewrites_every_base_as_tag_at_digest_and_a_second_pin_moves_it(tmp_
     assert [r.argument for r in unpinned([dockerfile])] == ["SDK_IMAGE"]
     asked = []
     pin([dockerfile], lambda ref: asked.append(ref) or DIGEST_A)
-    assert asked == ["mcr.microsoft.com/dotnet/sdk:10.0.100-noble", "mcr.microsoft.com/dotnet/runtime-deps:10.0-noble"], "asked by tag"
+    assert asked == [
+        "mcr.microsoft.com/dotnet/sdk:10.0.100-noble",
+        "mcr.microsoft.com/dotnet/runtime-deps:10.0-noble",
+    ], "asked by tag"
     text = dockerfile.read_text()
     assert f"ARG SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0.100-noble@{DIGEST_A}\n" in text
     assert f"ARG RUNTIME_DEPS_IMAGE=mcr.microsoft.com/dotnet/runtime-deps:10.0-noble@{DIGEST_A}\n" in text
@@ -49,6 +61,7 @@ def test_a_registry_that_fails_part_way_leaves_the_files_as_they_were(tmp_path):
         if "runtime-deps" in ref:
             raise BuildError("no registry", "hint")
         return DIGEST_A
+
     with pytest.raises(BuildError):
         pin([dockerfile], resolve)
     assert dockerfile.read_text() == DOCKERFILE
@@ -58,6 +71,10 @@ def test_the_digest_is_read_from_imagetools_and_a_failure_says_why(monkeypatch):
     answer = f"Name:      mcr.microsoft.com/dotnet/sdk:10.0.100-noble\nMediaType: application/vnd.oci.image.index.v1+json\nDigest:    {DIGEST_A}\n"
     monkeypatch.setattr(base_digests, "docker", lambda *args, **kw: subprocess.CompletedProcess(args, 0, answer, ""))
     assert resolve_digest("mcr.microsoft.com/dotnet/sdk:10.0.100-noble") == DIGEST_A
-    monkeypatch.setattr(base_digests, "docker", lambda *args, **kw: subprocess.CompletedProcess(args, 1, "", "ERROR: dial tcp: no such host\n"))
+    monkeypatch.setattr(
+        base_digests,
+        "docker",
+        lambda *args, **kw: subprocess.CompletedProcess(args, 1, "", "ERROR: dial tcp: no such host\n"),
+    )
     with pytest.raises(BuildError, match="cannot resolve .*no such host"):
         resolve_digest("mcr.microsoft.com/dotnet/sdk:10.0.100-noble")

@@ -27,8 +27,20 @@ def _import(pattern: str, exp_id: str = "950"):
     return import_reports(sorted(REPORTS.glob(pattern)), exp_id, DOTNET, ISA)
 
 
-@pytest.mark.parametrize("text, ns", [("1,536.0 ns", 1536.0), ("1.671 μs", 1671.0), ("1.671 µs", 1671.0), ("1.511 us", 1511.0),
-                                      ("20.88 ms", 20_880_000.0), ("2.5 s", 2.5e9), ("NA", None), ("?", None), ("12 parsecs", None)])
+@pytest.mark.parametrize(
+    "text, ns",
+    [
+        ("1,536.0 ns", 1536.0),
+        ("1.671 μs", 1671.0),
+        ("1.671 µs", 1671.0),
+        ("1.511 us", 1511.0),
+        ("20.88 ms", 20_880_000.0),
+        ("2.5 s", 2.5e9),
+        ("NA", None),
+        ("?", None),
+        ("12 parsecs", None),
+    ],
+)
 def test_times_in_every_unit_become_nanoseconds(text, ns):
     assert parse_time_ns(text) == ns
 
@@ -37,14 +49,37 @@ def test_a_unit_in_the_column_header_applies_to_bare_numbers():
     assert parse_time_ns("1.5", "us") == 1500.0
 
 
-@pytest.mark.parametrize("text, parsed", [("224 B", (224, 0)), ("3104 B", (3104, 0)), ("3.03 KB", (3103, 6)), ("753.66 KB", (771748, 6)),
-                                          ("6.4 MB", (6710886, 5243)), ("-", (0, 0)), ("0 B", (0, 0)), ("NA", None), ("12 parsecs", None)])
+@pytest.mark.parametrize(
+    "text, parsed",
+    [
+        ("224 B", (224, 0)),
+        ("3104 B", (3104, 0)),
+        ("3.03 KB", (3103, 6)),
+        ("753.66 KB", (771748, 6)),
+        ("6.4 MB", (6710886, 5243)),
+        ("-", (0, 0)),
+        ("0 B", (0, 0)),
+        ("NA", None),
+        ("12 parsecs", None),
+    ],
+)
 def test_sizes_become_bytes_with_the_rounding_of_their_unit(text, parsed):
     assert parse_size_bytes(text) == parsed
 
 
-@pytest.mark.parametrize("text, ratio", [("0.51", 0.51), ("1.00", 1.0), ("baseline", 1.0), ("1.47x slower", 1.47), ("2.00x faster", 0.5),
-                                         ("NA", None), ("?", None), ("-", None)])
+@pytest.mark.parametrize(
+    "text, ratio",
+    [
+        ("0.51", 0.51),
+        ("1.00", 1.0),
+        ("baseline", 1.0),
+        ("1.47x slower", 1.47),
+        ("2.00x faster", 0.5),
+        ("NA", None),
+        ("?", None),
+        ("-", None),
+    ],
+)
 def test_ratios_in_both_styles(text, ratio):
     assert parse_ratio(text) == ratio
 
@@ -57,14 +92,35 @@ def test_every_seed_table_is_read_and_nothing_is_dropped():
             assert unread == ([15] if path.name.startswith("format-0.11") else []), (path.name, table.unread)
 
 
-@pytest.mark.parametrize("name, version, cpu, runtime, level", [
-    ("000-4-comment-extended", "0.12.0", "Intel Core i7-6700 CPU 3.40GHz (Skylake)", ".NET Core 5.0.0", "no-avx512"),
-    ("001-1-newtonsoft", "0.12.1", "Intel Core i7-8559U CPU 2.70GHz (Coffee Lake)", ".NET Core 5.0.4", "no-avx512"),
-    ("002-01-escaping", "0.11.5.1159-nightly", "Intel Core i7-6700 CPU 3.40GHz (Skylake)", ".NET Core 3.0.0", "no-avx512"),
-    ("004-1-serialize-string-1", "0.13.12", "13th Gen Intel Core i9-13905H", ".NET 8.0.0", "no-avx512"),
-    ("format-0.11-JsonLab.Bench.Escaping", "0.11.5", "Intel Xeon CPU E5-2673 v4 2.30GHz", ".NET Core 2.2.6", None),
-    ("format-0.15-JsonLab.Bench.RuntimeBaseline", "0.15.8", "Intel Xeon Platinum 8370C CPU 2.80GHz", ".NET 10.0.0", "native"),
-])
+@pytest.mark.parametrize(
+    "name, version, cpu, runtime, level",
+    [
+        (
+            "000-4-comment-extended",
+            "0.12.0",
+            "Intel Core i7-6700 CPU 3.40GHz (Skylake)",
+            ".NET Core 5.0.0",
+            "no-avx512",
+        ),
+        ("001-1-newtonsoft", "0.12.1", "Intel Core i7-8559U CPU 2.70GHz (Coffee Lake)", ".NET Core 5.0.4", "no-avx512"),
+        (
+            "002-01-escaping",
+            "0.11.5.1159-nightly",
+            "Intel Core i7-6700 CPU 3.40GHz (Skylake)",
+            ".NET Core 3.0.0",
+            "no-avx512",
+        ),
+        ("004-1-serialize-string-1", "0.13.12", "13th Gen Intel Core i9-13905H", ".NET 8.0.0", "no-avx512"),
+        ("format-0.11-JsonLab.Bench.Escaping", "0.11.5", "Intel Xeon CPU E5-2673 v4 2.30GHz", ".NET Core 2.2.6", None),
+        (
+            "format-0.15-JsonLab.Bench.RuntimeBaseline",
+            "0.15.8",
+            "Intel Xeon Platinum 8370C CPU 2.80GHz",
+            ".NET 10.0.0",
+            "native",
+        ),
+    ],
+)
 def test_the_header_of_each_benchmarkdotnet_version(name, version, cpu, runtime, level):
     (table,) = read_report(REPORTS / f"{name}-report-github.md")
     env = table.environment
@@ -76,7 +132,9 @@ def test_the_header_of_each_benchmarkdotnet_version(name, version, cpu, runtime,
 
 def test_stand_in_runtimes_follow_the_published_version():
     assert stand_ins(".NET 8.0.22", None, DOTNET) == ["8.0.0", "8.0.31"]
-    assert stand_ins(".NET 10.0.0", None, DOTNET) == ["10.0.12"]  # never the Native AOT build: it cannot measure steady state
+    assert stand_ins(".NET 10.0.0", None, DOTNET) == [
+        "10.0.12"
+    ]  # never the Native AOT build: it cannot measure steady state
     assert stand_ins(".NET Core 3.0.0", None, DOTNET) == ["3.1.3"]
     assert stand_ins(None, "3.1.100", DOTNET) == ["3.1.3"]  # only the SDK printed
     assert stand_ins(".NET Core 5.0.4", None, DOTNET) == [] and stand_ins(".NET Framework 4.8.1", None, DOTNET) == []
@@ -89,9 +147,16 @@ def test_a_seeds_tables_give_exactly_the_claims_typed_by_hand_with_the_same_numb
     typed = list(load_experiments()[seed].claims)
     assert len(claims) == len(typed)
     for claim in claims:
-        same = [t for t in typed if t.mean_ns is not None and math.isclose(t.mean_ns, claim.get("mean_ns", -1), rel_tol=1e-12)
-                or t.mean_ns is None and claim.get("mean_ns") is None and t.allocated_bytes == claim.get("allocated_bytes")
-                and t.published_variant == claim["published_variant"]]
+        same = [
+            t
+            for t in typed
+            if t.mean_ns is not None
+            and math.isclose(t.mean_ns, claim.get("mean_ns", -1), rel_tol=1e-12)
+            or t.mean_ns is None
+            and claim.get("mean_ns") is None
+            and t.allocated_bytes == claim.get("allocated_bytes")
+            and t.published_variant == claim["published_variant"]
+        ]
         assert same, claim
         assert same[0].allocated_bytes in (None, claim.get("allocated_bytes"))
         assert same[0].ratio is None or claim.get("ratio") is None or same[0].ratio == claim["ratio"]
@@ -104,7 +169,12 @@ def test_the_extended_table_becomes_a_group_with_its_ratio_baseline_and_printed_
     (group,) = data["groups"]
     assert group["baseline"] == "NewtonSoftJson_Camel"
     camel = next(c for c in data["claims"] if c["published_variant"] == "SystemTextCaseInsensitive_Camel")
-    assert (camel["mean_ns"], camel["published_mean"], camel["ratio"], camel["allocated_bytes"]) == (1536.0, "1,536.0 ns", 0.86, 304)
+    assert (camel["mean_ns"], camel["published_mean"], camel["ratio"], camel["allocated_bytes"]) == (
+        1536.0,
+        "1,536.0 ns",
+        0.86,
+        304,
+    )
     assert camel["baseline"] == "NewtonSoftJson_Camel" and "derived_baseline" not in camel
     hardware = data["hardware"]["H1"]
     assert hardware["isa_level"] == "no-avx512" and hardware["runtime"] == ".NET Core 5.0.0"
@@ -116,7 +186,11 @@ def test_a_table_without_ratios_derives_them_and_says_the_baseline_was_chosen():
     assert result.no_baseline == ["000-1-case-sensitivity"]
     assert "# The report names no baseline" in result.text
     claim = tomllib.loads(result.text)["claims"][1]
-    assert claim["derived_baseline"] == "SystemTextCaseSensitive_Pascal" and claim["published_baseline"] == "none" and "ratio" not in claim
+    assert (
+        claim["derived_baseline"] == "SystemTextCaseSensitive_Pascal"
+        and claim["published_baseline"] == "none"
+        and "ratio" not in claim
+    )
 
 
 def test_a_parameter_column_makes_one_group_per_value_with_its_ratio_1_row_as_baseline():
@@ -130,9 +204,17 @@ def test_a_parameter_column_makes_one_group_per_value_with_its_ratio_1_row_as_ba
 def test_rows_that_cannot_be_read_are_listed_in_the_file_and_the_result():
     result = _import("format-0.11-*-report-github.md")
     assert [(u.line, u.reason.split(" (")[0]) for u in result.unread] == [(15, "Mean 'NA' is not a time")]
-    assert re.search(r"^#   format-0\.11-JsonLab\.Bench\.Escaping-report-github\.md line 15: Mean 'NA'", result.text, re.M)
+    assert re.search(
+        r"^#   format-0\.11-JsonLab\.Bench\.Escaping-report-github\.md line 15: Mean 'NA'", result.text, re.M
+    )
     data = tomllib.loads(result.text)
-    assert [c["published_variant"] for c in data["claims"]] == ["Scalar", "Vectorized", "Scalar", "Vectorized", "Fallback"]
+    assert [c["published_variant"] for c in data["claims"]] == [
+        "Scalar",
+        "Vectorized",
+        "Scalar",
+        "Vectorized",
+        "Fallback",
+    ]
     assert data["claims"][0]["allocated_bytes"] == 0  # '-': nothing allocated
     assert data["hardware"]["H1"]["isa_level"].startswith("TODO")  # neither the job line nor the CPU says
 
@@ -140,11 +222,19 @@ def test_rows_that_cannot_be_read_are_listed_in_the_file_and_the_result():
 def test_two_runtimes_in_one_table_are_two_hardware_entries_and_groups_per_runtime():
     data = tomllib.loads(_import("format-0.15-JsonLab.Bench.Deserialize-report-github.md").text)
     hardware = {h["runtime"]: h for h in data["hardware"].values()}
-    assert hardware[".NET 10.0.0"]["lab_runtimes"] == ["10.0.12"] and hardware[".NET 8.0.22"]["lab_runtimes"] == ["8.0.0", "8.0.31"]
+    assert hardware[".NET 10.0.0"]["lab_runtimes"] == ["10.0.12"] and hardware[".NET 8.0.22"]["lab_runtimes"] == [
+        "8.0.0",
+        "8.0.31",
+    ]
     assert {h["isa_level"] for h in hardware.values()} == {"no-avx512"}  # x86-64-v3
     assert len(data["groups"]) == 4
     kb = next(c for c in data["claims"] if c.get("published_mean") == "181.36 μs")
-    assert (kb["mean_ns"], kb["allocated_bytes"], kb["allocated_tolerance_bytes"], kb["ratio"]) == (181360.0, 100895, 6, 0.51)
+    assert (kb["mean_ns"], kb["allocated_bytes"], kb["allocated_tolerance_bytes"], kb["ratio"]) == (
+        181360.0,
+        100895,
+        6,
+        0.51,
+    )
 
 
 def test_a_ratio_to_a_baseline_on_another_runtime_is_derived_within_the_runtime_and_noted():

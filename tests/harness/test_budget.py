@@ -32,7 +32,9 @@ def test_a_round_runs_while_it_stays_within_the_affordable_rounds_to_the_nearest
 
 def test_a_cell_not_run_yet_is_costed_at_the_jobs_estimate_not_at_whichever_cells_ran_first():
     job = JobSettings(warmup_count=1, iteration_count=10, iteration_time_ms=100)
-    rows = [SimpleNamespace(duration_s=d, measure="steady") for d in (4.0, 4.0, 9.0)] + [SimpleNamespace(duration_s=60.0, measure="cold")]
+    rows = [SimpleNamespace(duration_s=d, measure="steady") for d in (4.0, 4.0, 9.0)] + [
+        SimpleNamespace(duration_s=60.0, measure="cold")
+    ]
     assert typical_process_s(rows, job) == pytest.approx(0.8 + 16 * 0.1 * 1.1)  # overhead, 5 pilot + 11 iterations
     automatic = JobSettings()
     assert typical_process_s(rows, automatic) == 4.0, "no estimate: the median of the steady processes so far"
@@ -59,15 +61,27 @@ def _budget_run(smoke_options, tmp_path, budget: str | None, process_s: float = 
     """The smoke cells (four groups: 3, 2, 3 and 2 cells) under an unreachable target, so only max_rounds (10), the
     budget or its floor stop them; every fake process takes `process_s` on the backend's simulated clock."""
     profiles = tmp_path / "profiles.toml"
-    rule = "stopping = { min_rounds = 2, max_rounds = 10, target_rel_ci = 0.0001 }" + (f"\nbudget = {budget}" if budget else "")
-    profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", rule, 1))
+    rule = "stopping = { min_rounds = 2, max_rounds = 10, target_rel_ci = 0.0001 }" + (
+        f"\nbudget = {budget}" if budget else ""
+    )
+    profiles.write_text(
+        smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", rule, 1)
+    )
     clock = FakeClock()
-    backend = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell", process_spread=0.1, clock=clock,
-                          process_s=process_s)
+    backend = FakeBackend(
+        smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell",
+        process_spread=0.1,
+        clock=clock,
+        process_s=process_s,
+    )
     summary = execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, clock=clock, **options), backend)
     rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
-    rounds = {(r["isa_requested"], r["group"]): max(x["round_index"] for x in rows if (x["isa_requested"], x["group"]) == (r["isa_requested"], r["group"]))
-              for r in rows}
+    rounds = {
+        (r["isa_requested"], r["group"]): max(
+            x["round_index"] for x in rows if (x["isa_requested"], x["group"]) == (r["isa_requested"], r["group"])
+        )
+        for r in rows
+    }
     groups = [json.loads(line) for line in (summary.directory / "groups.jsonl").read_text().splitlines()]
     return summary, rounds, groups, clock
 
@@ -82,9 +96,13 @@ def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, 
     # 10 cells × 6 rounds at the estimated process time: the budget buys 6 rounds per group, not 10 for the first ones and
     # 2 for the last.
     minutes = 10 * 6 * SMOKE_PROCESS_S / 60
-    summary, rounds, groups, clock = _budget_run(smoke_options, tmp_path, f"{{ minutes = {minutes}, floor_rounds = 2 }}")
+    summary, rounds, groups, clock = _budget_run(
+        smoke_options, tmp_path, f"{{ minutes = {minutes}, floor_rounds = 2 }}"
+    )
     assert set(rounds.values()) == {6}, rounds
-    assert clock.now <= 60 * minutes + 1.5 * SMOKE_PROCESS_S  # within the budget, give or take half of the largest round
+    assert (
+        clock.now <= 60 * minutes + 1.5 * SMOKE_PROCESS_S
+    )  # within the budget, give or take half of the largest round
     assert Counter(g["state"] for g in groups) == {"budget": 4}
     run = json.loads((summary.directory / "run.json").read_text())
     assert run["budget"] == {"minutes": minutes, "floor_rounds": 2}
@@ -94,7 +112,9 @@ def test_processes_slower_than_estimated_still_hold_the_budget_as_far_as_the_flo
     # Twice the estimate: the first groups overspend, the later ones are held to fewer rounds (never below the floor),
     # and the run ends within a round of the budget.
     minutes = 10 * 6 * SMOKE_PROCESS_S / 60
-    _, rounds, _, clock = _budget_run(smoke_options, tmp_path, f"{{ minutes = {minutes}, floor_rounds = 2 }}", process_s=2 * SMOKE_PROCESS_S)
+    _, rounds, _, clock = _budget_run(
+        smoke_options, tmp_path, f"{{ minutes = {minutes}, floor_rounds = 2 }}", process_s=2 * SMOKE_PROCESS_S
+    )
     assert all(n >= 2 for n in rounds.values()) and min(rounds.values()) < max(rounds.values())
     assert clock.now <= 60 * minutes + 3 * 2 * SMOKE_PROCESS_S
 
@@ -114,4 +134,9 @@ def test_budget_zero_on_the_command_line_turns_the_profiles_budget_off(smoke_opt
 def test_the_plan_states_the_budget(smoke_options):
     plan = resolve_plan(dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None))
     assert "run budget 57 min" in plan.estimate()
-    assert resolve_plan(dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None, budget_min=0)).budget is None
+    assert (
+        resolve_plan(
+            dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None, budget_min=0)
+        ).budget
+        is None
+    )

@@ -13,7 +13,9 @@ def test_a_package_missing_from_the_feed_is_explained():
 
 
 def test_a_stale_lock_file_is_explained():
-    assert "packages.lock.json does not match" in explain_build_failure("error NU1004: The packages lock file is inconsistent")
+    assert "packages.lock.json does not match" in explain_build_failure(
+        "error NU1004: The packages lock file is inconsistent"
+    )
 
 
 def test_an_unknown_failure_points_at_the_log():
@@ -21,7 +23,16 @@ def test_an_unknown_failure_points_at_the_log():
 
 
 def test_a_failing_build_raises_with_the_first_error_and_advice(tmp_path):
-    lab = LabSpec("broken", tmp_path, "C#", "bdn", (), ("sh", "-c", "echo 'x.csproj : error NU1102: Unable to find package Foo'; exit 1"), ("true",), {})
+    lab = LabSpec(
+        "broken",
+        tmp_path,
+        "C#",
+        "bdn",
+        (),
+        ("sh", "-c", "echo 'x.csproj : error NU1102: Unable to find package Foo'; exit 1"),
+        ("true",),
+        {},
+    )
     with pytest.raises(BuildError, match="failed: x.csproj : error NU1102") as error:
         build_lab(lab, tmp_path / "build.log")
     assert "not served by the configured feed" in error.value.hint
@@ -39,7 +50,9 @@ def _counting_lab(tmp_path: pathlib.Path) -> LabSpec:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "main.txt").write_text("v1")
     build = ("sh", "-c", "mkdir -p out && echo built >> builds.txt")
-    return LabSpec("counting", tmp_path, "sh", "bdn", (), build, ("true",), {}, build_inputs=("src/*.txt",), build_output="out")
+    return LabSpec(
+        "counting", tmp_path, "sh", "bdn", (), build, ("true",), {}, build_inputs=("src/*.txt",), build_output="out"
+    )
 
 
 def test_a_current_build_is_reused_and_a_changed_input_rebuilds(tmp_path: pathlib.Path):
@@ -55,6 +68,7 @@ def test_a_current_build_is_reused_and_a_changed_input_rebuilds(tmp_path: pathli
 
 def test_files_in_ignored_folders_do_not_force_a_rebuild(tmp_path: pathlib.Path):
     from dataclasses import replace
+
     lab = replace(_counting_lab(tmp_path), build_inputs=("src/**/*.txt",), build_ignore=("src/obj",))
     build_lab(lab, tmp_path / "1.log")
     (tmp_path / "src" / "obj").mkdir()
@@ -65,6 +79,7 @@ def test_files_in_ignored_folders_do_not_force_a_rebuild(tmp_path: pathlib.Path)
 
 def test_a_lab_without_declared_inputs_is_always_rebuilt(tmp_path: pathlib.Path):
     from dataclasses import replace
+
     lab = replace(_counting_lab(tmp_path), build_inputs=())
     build_lab(lab, tmp_path / "1.log")
     build_lab(lab, tmp_path / "2.log")

@@ -9,8 +9,13 @@ from harness.datasets import canonical_digests, load_manifest
 
 def test_records_are_pointer_kind_value_with_members_sorted_by_utf8():
     records = list(_records(parse(b'{"b":[1,{}],"a~/":null,"\xc3\xa9":"x","z":[]}'), ""))
-    assert records == [b"6:/a~0~1 null 0:\n", b"4:/b/0 number 16:3ff0000000000000\n", b"4:/b/1 {} 0:\n", b"2:/z [] 0:\n",
-                       "3:/é string 1:x\n".encode()]
+    assert records == [
+        b"6:/a~0~1 null 0:\n",
+        b"4:/b/0 number 16:3ff0000000000000\n",
+        b"4:/b/1 {} 0:\n",
+        b"2:/z [] 0:\n",
+        "3:/é string 1:x\n".encode(),
+    ]
 
 
 def test_numbers_compare_as_doubles_and_a_bom_is_not_part_of_the_document():

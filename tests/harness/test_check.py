@@ -54,13 +54,21 @@ def test_the_schema_has_exactly_the_keys_the_loader_reads():
     assert set(definitions["group"]["properties"]) == fields(Group)
     assert set(definitions["hardware"]["properties"]) == fields(Hardware, "key")  # the key is the table's name
     top = fields(Experiment, "path", "todos", "published_versions", "runtime_sweep", "allocated_tolerance_bytes") | {
-        "published_versions", "runtime_sweep", "allocated_tolerance_bytes", "schema_version", "lab", "operation"}
+        "published_versions",
+        "runtime_sweep",
+        "allocated_tolerance_bytes",
+        "schema_version",
+        "lab",
+        "operation",
+    }
     assert set(SCHEMA["properties"]) == top
 
 
 def test_the_reference_documentation_names_every_key_of_the_schema():
     doc = (REPO / "docs" / "experiments.md").read_text()
-    keys = set(SCHEMA["properties"]) | {k for table in SCHEMA["definitions"].values() for k in table.get("properties", {})}
+    keys = set(SCHEMA["properties"]) | {
+        k for table in SCHEMA["definitions"].values() for k in table.get("properties", {})
+    }
     missing = sorted(k for k in keys if f"`{k}`" not in doc)
     assert not missing, f"docs/experiments.md does not describe: {missing}"
     assert "docs/experiments.md" in (REPO / "README.md").read_text()

@@ -9,7 +9,8 @@ from harness.defaults import DATASETS_DIR
 from harness.errors import ConfigError, HarnessError
 from harness.labs import LabSpec
 
-FAKE_LAB = textwrap.dedent('''
+FAKE_LAB = textwrap.dedent(
+    """
     import json, os, sys, time
     args = dict(zip(sys.argv[2::2], sys.argv[3::2]))
     if args["--parser"] != "p":
@@ -29,7 +30,8 @@ FAKE_LAB = textwrap.dedent('''
             except ValueError:
                 outcome = "rejected"
             out.write(json.dumps({"file": name, "outcome": outcome, "detail": "", "ms": 0.01}) + "\\n"); out.flush()
-''')
+"""
+)
 
 
 def test_the_shipped_suite_is_checked_against_its_manifest_with_its_expectations():
@@ -44,7 +46,9 @@ def test_a_changed_suite_file_is_refused(tmp_path):
     root = tmp_path / "conformance" / "test_parsing"
     root.mkdir(parents=True)
     (root / "y_a.json").write_text("[1]")
-    (tmp_path / "conformance" / "MANIFEST.tsv").write_text("path\tbytes\tsha256\texpectation\ntest_parsing/y_a.json\t3\t" + "0" * 64 + "\taccept\n")
+    (tmp_path / "conformance" / "MANIFEST.tsv").write_text(
+        "path\tbytes\tsha256\texpectation\ntest_parsing/y_a.json\t3\t" + "0" * 64 + "\taccept\n"
+    )
     with pytest.raises(ConfigError, match="differs from MANIFEST.tsv"):
         load_suite(tmp_path)
 
@@ -53,8 +57,13 @@ def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_
     files = tmp_path / "files"
     files.mkdir()
     suite = []
-    for name, content, expectation in [("a_ok.json", b"[1]", "accept"), ("b_crash.json", b"CRASH", "either"), ("c_bad.json", b"[1,]", "reject"),
-                                       ("d_hang.json", b"HANG", "reject"), ("e_bad.json", b"{", "accept")]:
+    for name, content, expectation in [
+        ("a_ok.json", b"[1]", "accept"),
+        ("b_crash.json", b"CRASH", "either"),
+        ("c_bad.json", b"[1,]", "reject"),
+        ("d_hang.json", b"HANG", "reject"),
+        ("e_bad.json", b"{", "accept"),
+    ]:
         (files / name).write_bytes(content)
         suite.append(SuiteFile(name, expectation, ""))
     script = tmp_path / "lab.py"
@@ -62,10 +71,16 @@ def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_
     lab = LabSpec("fake", tmp_path, "Python", "samples", (), (), (sys.executable, str(script)), {})
     records = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
     assert [(r["file"], r["outcome"], r["verdict"]) for r in records] == [
-        ("a_ok.json", "accepted", "passed"), ("b_crash.json", "crashed", "crashed"), ("c_bad.json", "rejected", "passed"),
-        ("d_hang.json", "hung", "hung"), ("e_bad.json", "rejected", "wrongly rejected")]
+        ("a_ok.json", "accepted", "passed"),
+        ("b_crash.json", "crashed", "crashed"),
+        ("c_bad.json", "rejected", "passed"),
+        ("d_hang.json", "hung", "hung"),
+        ("e_bad.json", "rejected", "wrongly rejected"),
+    ]
     assert "exit code 134" in records[1]["detail"] and "killed" in records[3]["detail"]
-    assert len(list((tmp_path / "work").glob("p.*.jsonl"))) == 3, "one process, then one after the crash and one after the hang"
+    assert (
+        len(list((tmp_path / "work").glob("p.*.jsonl"))) == 3
+    ), "one process, then one after the crash and one after the hang"
     again = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
     assert again == records, "a rerun in the same folder starts from clean output files"
     with pytest.raises(HarnessError, match="cannot run conformance parser q"):

@@ -37,7 +37,9 @@ def dotnet():
 
 
 def test_the_committed_compose_file_is_generated_from_the_labs(dotnet):
-    assert (REPO_ROOT / "compose.yaml").read_text() == render_compose(load_labs()), "run `just compose` and commit compose.yaml"
+    assert (REPO_ROOT / "compose.yaml").read_text() == render_compose(
+        load_labs()
+    ), "run `just compose` and commit compose.yaml"
 
 
 def test_every_runtime_is_a_locked_down_service_for_both_platforms(dotnet):
@@ -51,7 +53,10 @@ def test_every_runtime_is_a_locked_down_service_for_both_platforms(dotnet):
         assert "./datasets:/datasets:ro" in service["volumes"]
         assert service["build"]["platforms"] == ["linux/amd64", "linux/arm64"] == service["x-bake"]["platforms"]
     legacy = services["dotnet-3-1-3"]
-    assert legacy["build"]["args"]["TFM"] == "netcoreapp3.1" and legacy["environment"]["COMPlus_TC_DelaySingleProcMultiplier"] == "1"
+    assert (
+        legacy["build"]["args"]["TFM"] == "netcoreapp3.1"
+        and legacy["environment"]["COMPlus_TC_DelaySingleProcMultiplier"] == "1"
+    )
     assert services["dotnet-10-0-12-aot"]["build"]["args"]["LOCK_FILE"] == "packages.aot.lock.json"
 
 
@@ -73,7 +78,10 @@ def test_each_dockerfile_declares_every_build_argument_and_pulls_no_frontend(lab
 def test_local_bases_switch_to_the_offline_nuget_configuration(dotnet):
     build = dotnet.for_runtime("8.0.0")
     local, upstream = LabImage(build).build_args("local"), LabImage(build).build_args("upstream")
-    assert local["SDK_IMAGE"] == f"jsonlab-local/dotnet-sdk:bookworm-{DOCKER_ARCH_HOST}" and local["NUGET_CONFIG"] == "docker/NuGet.seed.config"
+    assert (
+        local["SDK_IMAGE"] == f"jsonlab-local/dotnet-sdk:bookworm-{DOCKER_ARCH_HOST}"
+        and local["NUGET_CONFIG"] == "docker/NuGet.seed.config"
+    )
     assert "SDK_IMAGE" not in upstream and "NUGET_CONFIG" not in upstream
     assert (dotnet.directory / local["NUGET_CONFIG"]).is_file()
     assert local["LAB_INPUTS"] != upstream["LAB_INPUTS"], "a change of bases is a change of inputs"
@@ -96,15 +104,28 @@ def test_bake_overrides_carry_tags_arguments_and_one_platform(dotnet):
 
 
 def _request(tmp_path, lab):
-    cell = Cell("001", "b", "g", "b", "dotnet", "stj-default", "simple-models-1", "serialize", "native", runtime=lab.runtime)
-    return CellRequest(lab, cell, tmp_path / "datasets", tmp_path / "out", tmp_path / "cell.log", JobSettings(), {"DOTNET_EnableAVX2": "0"}, "1", 60)
+    cell = Cell(
+        "001", "b", "g", "b", "dotnet", "stj-default", "simple-models-1", "serialize", "native", runtime=lab.runtime
+    )
+    return CellRequest(
+        lab,
+        cell,
+        tmp_path / "datasets",
+        tmp_path / "out",
+        tmp_path / "cell.log",
+        JobSettings(),
+        {"DOTNET_EnableAVX2": "0"},
+        "1",
+        60,
+    )
 
 
 def test_a_cell_runs_as_docker_run_of_its_image_with_the_isolation_and_mapped_paths(tmp_path, dotnet):
     build = dotnet.for_runtime("3.1.3")
     request = _request(tmp_path, build)
-    launch = DockerBackend(set(), "local", ENGINE).launch(build, [*build.command, *request.lab_args()], request.switches, "1",
-                                                          request_mounts(request))
+    launch = DockerBackend(set(), "local", ENGINE).launch(
+        build, [*build.command, *request.lab_args()], request.switches, "1", request_mounts(request)
+    )
     argv = launch.argv
     assert argv[:2] == ["docker", "run"] and "--rm" in argv
     for flag in CONTAINER_ISOLATION.run_flags():
@@ -113,11 +134,22 @@ def test_a_cell_runs_as_docker_run_of_its_image_with_the_isolation_and_mapped_pa
     assert f"type=bind,source={(tmp_path / 'datasets').resolve()},target=/datasets,readonly" in argv
     assert f"type=bind,source={(tmp_path / 'out').resolve()},target=/out" in argv
     env = {argv[i + 1] for i, a in enumerate(argv) if a == "--env"}
-    assert {"DOTNET_EnableAVX2=0", "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1", "COMPlus_TC_DelaySingleProcMultiplier=1"} <= env
+    assert {
+        "DOTNET_EnableAVX2=0",
+        "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1",
+        "COMPlus_TC_DelaySingleProcMultiplier=1",
+    } <= env
     image_at = argv.index("jsonlab/dotnet:3.1.3")
-    assert argv[image_at - 2:image_at] == ["--entrypoint", "build/3.1.3/JsonLab"] and argv[argv.index("--workdir") + 1] == "/lab"
-    inner = argv[image_at + 1:]
-    assert inner[:1] == ["run"] and inner[inner.index("--datasets") + 1] == "/datasets" and inner[inner.index("--out") + 1] == "/out"
+    assert (
+        argv[image_at - 2 : image_at] == ["--entrypoint", "build/3.1.3/JsonLab"]
+        and argv[argv.index("--workdir") + 1] == "/lab"
+    )
+    inner = argv[image_at + 1 :]
+    assert (
+        inner[:1] == ["run"]
+        and inner[inner.index("--datasets") + 1] == "/datasets"
+        and inner[inner.index("--out") + 1] == "/out"
+    )
     assert str(tmp_path) not in " ".join(inner)
     assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777, "the container's non-root user writes the output folder"
 
@@ -127,7 +159,7 @@ def test_a_cells_lab_runs_under_a_shell_that_leaves_its_cpu_time_in_the_output_f
     request = _request(tmp_path, build)
     backend = DockerBackend(set(), "local", ENGINE, container_per_process=True)
     argv = backend.launch_cell(request, backend.cell_command(request)).argv
-    inner = argv[argv.index("jsonlab/dotnet:10.0.12") - 2:]
+    inner = argv[argv.index("jsonlab/dotnet:10.0.12") - 2 :]
     assert inner[:2] == ["--entrypoint", "/bin/sh"]
     script, lab = inner[3:5], inner[5:]
     assert script == ["-c", '"$@"; status=$?; times > /out/.lab-cpu-times; exit $status']
@@ -156,7 +188,10 @@ def test_a_process_that_saw_other_cpus_voids_its_cell():
 def test_auto_picks_native_with_the_reason_when_no_engine_answers(monkeypatch):
     monkeypatch.setattr(backends, "find_engine", lambda: (None, "no Docker engine answers (connection refused)"))
     backend, notice = backends.select_backend("auto", set())
-    assert backend.name == "native" and notice == "backend: native (no Docker engine answers (connection refused); --backend docker needs one)"
+    assert (
+        backend.name == "native"
+        and notice == "backend: native (no Docker engine answers (connection refused); --backend docker needs one)"
+    )
     monkeypatch.setattr(backends, "find_engine", lambda: (ENGINE, "a Docker engine answers"))
     backend, notice = backends.select_backend("auto", set())
     assert backend.name == "docker" and "Docker engine 20.10.24 (amd64), Buildx v0.10.5" in notice
@@ -175,15 +210,33 @@ def _package(root: pathlib.Path, name: str, version: str) -> None:
 def test_the_seed_holds_the_locked_packages_and_the_framework_packs(tmp_path, dotnet):
     lock = tmp_path / "lab" / "src" / "packages.lock.json"
     lock.parent.mkdir(parents=True)
-    lock.write_text(json.dumps({"version": 1, "dependencies": {"net8.0": {
-        "Newtonsoft.Json": {"type": "Direct", "resolved": "13.0.4"}, "JsonLab.Models": {"type": "Project"}},
-        "net8.0/linux-x64": {"Bogus": {"type": "Transitive", "resolved": "34.0.2"}}}}))
+    lock.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "dependencies": {
+                    "net8.0": {
+                        "Newtonsoft.Json": {"type": "Direct", "resolved": "13.0.4"},
+                        "JsonLab.Models": {"type": "Project"},
+                    },
+                    "net8.0/linux-x64": {"Bogus": {"type": "Transitive", "resolved": "34.0.2"}},
+                },
+            }
+        )
+    )
     assert locked_packages(lock) == {("newtonsoft.json", "13.0.4"), ("bogus", "34.0.2")}
     packages = tmp_path / "packages"
-    for name, version in [("newtonsoft.json", "13.0.4"), ("newtonsoft.json", "12.0.1"), ("bogus", "34.0.2"),
-                          ("microsoft.netcore.app.runtime.linux-x64", "8.0.0"), ("unrelated", "1.0.0")]:
+    for name, version in [
+        ("newtonsoft.json", "13.0.4"),
+        ("newtonsoft.json", "12.0.1"),
+        ("bogus", "34.0.2"),
+        ("microsoft.netcore.app.runtime.linux-x64", "8.0.0"),
+        ("unrelated", "1.0.0"),
+    ]:
         _package(packages, name, version)
-    container = dotnet.container.__class__(**{**dotnet.container.__dict__, "offline_lock_files": ("src/packages.lock.json",)})
+    container = dotnet.container.__class__(
+        **{**dotnet.container.__dict__, "offline_lock_files": ("src/packages.lock.json",)}
+    )
     lab = dotnet.__class__(**{**dotnet.__dict__, "directory": tmp_path / "lab", "container": container})
     assert make_seed(lab, tmp_path / "seed", packages) == 3
     held = {p.relative_to(tmp_path / "seed").as_posix() for p in (tmp_path / "seed").glob("*/*")}
@@ -206,10 +259,14 @@ def test_local_bases_are_made_from_this_hosts_apt_sources(monkeypatch):
     assert known["jsonlab-local/runtime-deps:bookworm-arm64"].platform == "linux/arm64/v8"
     dotnet = load_labs()["dotnet"].for_runtime("10.0.12")
     for platform in ("linux/amd64", "linux/arm64"):
-        assert set(LabImage(dotnet, platform).local_bases().values()) <= set(known), "lab.toml names only bases local-bases.toml builds"
+        assert set(LabImage(dotnet, platform).local_bases().values()) <= set(
+            known
+        ), "lab.toml names only bases local-bases.toml builds"
 
 
-def test_the_fresh_machine_base_holds_the_hosts_sdk_node_and_registry_settings_and_nothing_set_up_installs(monkeypatch, tmp_path):
+def test_the_fresh_machine_base_holds_the_hosts_sdk_node_and_registry_settings_and_nothing_set_up_installs(
+    monkeypatch, tmp_path
+):
     fresh = bases.load_local_bases()["jsonlab-local/fresh-machine:bookworm-amd64"]
     npmrc = tmp_path / ".npmrc"
     npmrc.write_text("fund=false\n")
@@ -247,15 +304,27 @@ def test_image_names_and_services(dotnet):
 
 def test_an_offline_image_build_restores_each_runtime_without_compiling(tmp_path, dotnet):
     aot = dotnet.for_runtime("10.0.12-aot").container.offline_restore
-    assert aot[:2] == ("dotnet", "restore") and "-p:LabAot=true" in aot and "-p:NuGetLockFilePath=packages.aot.lock.json" in aot
+    assert (
+        aot[:2] == ("dotnet", "restore")
+        and "-p:LabAot=true" in aot
+        and "-p:NuGetLockFilePath=packages.aot.lock.json" in aot
+    )
     assert "-p:LabRuntimeVersion=8.0.0" in dotnet.for_runtime("8.0.0").container.offline_restore
-    container = dotnet.container.__class__(**{**dotnet.container.__dict__, "offline_restore": ("sh", "-c", "echo restored > marker")})
-    lab = dotnet.__class__(**{**dotnet.__dict__, "directory": tmp_path, "container": container, "build": ("sh", "-c", "exit 9")})
+    container = dotnet.container.__class__(
+        **{**dotnet.container.__dict__, "offline_restore": ("sh", "-c", "echo restored > marker")}
+    )
+    lab = dotnet.__class__(
+        **{**dotnet.__dict__, "directory": tmp_path, "container": container, "build": ("sh", "-c", "exit 9")}
+    )
     images.prepare_context(lab, "local", tmp_path / "restore.log")
     assert (tmp_path / "marker").read_text() == "restored\n", "the restore ran, not the (failing) build"
-    failing = container.__class__(**{**container.__dict__, "offline_restore": ("sh", "-c", "echo 'x : error NU1101: no such package'; exit 1")})
+    failing = container.__class__(
+        **{**container.__dict__, "offline_restore": ("sh", "-c", "echo 'x : error NU1101: no such package'; exit 1")}
+    )
     with pytest.raises(BuildError, match="offline restore .* failed: x : error NU1101"):
-        images.prepare_context(dotnet.__class__(**{**lab.__dict__, "container": failing}), "local", tmp_path / "restore2.log")
+        images.prepare_context(
+            dotnet.__class__(**{**lab.__dict__, "container": failing}), "local", tmp_path / "restore2.log"
+        )
 
 
 class _FakeDocker:
@@ -269,7 +338,9 @@ class _FakeDocker:
         self.calls.append(args)
         ok = args[0] != "run" or self.start_ok
         out = "false\n" if args[0] == "inspect" else "id\n"
-        return subprocess.CompletedProcess(["docker", *args], 0 if ok else 125, out, "" if ok else "Error: no such image")
+        return subprocess.CompletedProcess(
+            ["docker", *args], 0 if ok else 125, out, "" if ok else "Error: no such image"
+        )
 
     def of(self, verb):
         return [c for c in self.calls if c[0] == verb]
@@ -289,14 +360,31 @@ def test_cell_processes_exec_into_one_long_lived_pinned_container_per_image_and_
     start = fake.of("run")[0]
     for flag in CONTAINER_ISOLATION.run_flags():
         assert flag in start
-    assert start[start.index("--cpuset-cpus") + 1] == "1" and start[-4:] == ("--entrypoint", "sleep", "jsonlab/dotnet:10.0.12", "infinity")
+    assert start[start.index("--cpuset-cpus") + 1] == "1" and start[-4:] == (
+        "--entrypoint",
+        "sleep",
+        "jsonlab/dotnet:10.0.12",
+        "infinity",
+    )
     assert f"type=bind,source={raw.resolve()},target=/out" in start, "the run's raw folder is mounted once"
-    assert a.container == b.container and a.argv[:2] == ["docker", "exec"] and a.argv[a.argv.index("--workdir") + 1] == "/lab"
-    inner = b.argv[b.argv.index(b.container) + 1:]
-    assert inner[:2] == ["/bin/sh", "-c"] and "mktemp -d" in inner[2] and "times > /out/cell-b/round-1/.lab-cpu-times" in inner[2]
-    assert inner[inner.index("--out") + 1] == "/out/cell-b/round-1" and inner[inner.index("--datasets") + 1] == "/datasets"
+    assert (
+        a.container == b.container
+        and a.argv[:2] == ["docker", "exec"]
+        and a.argv[a.argv.index("--workdir") + 1] == "/lab"
+    )
+    inner = b.argv[b.argv.index(b.container) + 1 :]
+    assert (
+        inner[:2] == ["/bin/sh", "-c"]
+        and "mktemp -d" in inner[2]
+        and "times > /out/cell-b/round-1/.lab-cpu-times" in inner[2]
+    )
+    assert (
+        inner[inner.index("--out") + 1] == "/out/cell-b/round-1" and inner[inner.index("--datasets") + 1] == "/datasets"
+    )
     env = {b.argv[i + 1] for i, x in enumerate(b.argv) if x == "--env"}
-    assert "DOTNET_EnableAVX512F=0" in env and not any(x.startswith("DOTNET_EnableAVX2") for x in env), "switches are per exec"
+    assert "DOTNET_EnableAVX512F=0" in env and not any(
+        x.startswith("DOTNET_EnableAVX2") for x in env
+    ), "switches are per exec"
     assert (raw / "cell-b" / "round-1").stat().st_mode & 0o777 == 0o777
     other_cpu = backend.launch_cell(dataclasses.replace(first, cpuset="0"), ["x"])
     assert other_cpu.container != a.container and len(fake.of("run")) == 2
@@ -304,7 +392,9 @@ def test_cell_processes_exec_into_one_long_lived_pinned_container_per_image_and_
     assert {c[-1] for c in fake.of("rm")} == {a.container, other_cpu.container}
 
 
-def test_a_dead_cell_container_is_replaced_and_one_that_cannot_start_falls_back_to_docker_run(tmp_path, dotnet, monkeypatch):
+def test_a_dead_cell_container_is_replaced_and_one_that_cannot_start_falls_back_to_docker_run(
+    tmp_path, dotnet, monkeypatch
+):
     fake = _FakeDocker()
     monkeypatch.setattr(cells, "docker", fake)
     build = dotnet.for_runtime("10.0.12")

@@ -6,8 +6,14 @@ import pandas as pd
 import pytest
 
 from analysis.noise import cpu_hygiene_markdown, noise_markdown
-from harness.cpu_hygiene import (check_cpu_hygiene, cmdline_cpulist, parse_cpulist, plan_and_check, plan_host_cpus,
-                                 read_host_cpus)
+from harness.cpu_hygiene import (
+    check_cpu_hygiene,
+    cmdline_cpulist,
+    parse_cpulist,
+    plan_and_check,
+    plan_host_cpus,
+    read_host_cpus,
+)
 from harness.environment import system_warnings
 from harness.pinning import plan_cpus
 
@@ -86,7 +92,11 @@ def test_the_harness_takes_a_non_isolated_cpu_even_when_an_isolated_one_is_lower
 
 def test_without_isolated_cpus_the_choice_is_todays(fake):
     hygiene = fake.check()
-    assert hygiene.plan == plan_cpus(None, None, allowed=set(range(8))) == plan_cpus(None, None, allowed=set(range(8)), reserved=())
+    assert (
+        hygiene.plan
+        == plan_cpus(None, None, allowed=set(range(8)))
+        == plan_cpus(None, None, allowed=set(range(8)), reserved=())
+    )
     assert hygiene.plan.lab == (7,) and hygiene.plan.harness == (0,)
     finding = hygiene.findings[0]
     assert finding.kind == "not-isolated" and "isolcpus=7 nohz_full=7" in finding.fix
@@ -122,7 +132,7 @@ def test_an_isolated_lab_cpu_that_still_ticks_is_reported(fake):
     fake.write(f"{CPU}/isolated", "3")
     fake.write(f"{CPU}/nohz_full", "(null)")
     tick = [f for f in fake.check().findings if f.kind == "tick"]
-    assert len(tick) == 1 and "s/^GRUB_CMDLINE_LINUX=\"/&nohz_full=3 /" in tick[0].fix
+    assert len(tick) == 1 and 's/^GRUB_CMDLINE_LINUX="/&nohz_full=3 /' in tick[0].fix
 
 
 def test_too_few_isolated_cpus_for_the_design_fall_back_and_the_fix_widens_the_set(fake):
@@ -192,7 +202,9 @@ def test_a_host_without_cpufreq_or_topology_reports_not_exposed_without_findings
 def test_an_empty_sysfs_does_not_crash(tmp_path):
     plan, hygiene = plan_and_check(None, None, 1, sys_root=str(tmp_path / "sys"), proc_root=str(tmp_path / "proc"))
     record = hygiene.to_dict()
-    assert record["isolated_cpus"] is None and record["nohz_full_cpus"] is None and record["cpus"][0]["governor"] is None
+    assert (
+        record["isolated_cpus"] is None and record["nohz_full_cpus"] is None and record["cpus"][0]["governor"] is None
+    )
     assert "isolated: not exposed" in hygiene.lines()[0]
 
 

@@ -18,6 +18,7 @@ def test_every_shipped_dataset_matches_its_manifest():
 
 def test_the_regenerated_employee_file_is_byte_identical_to_the_original():
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("gen", DATASETS_DIR / "generators" / "employee_data.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
@@ -58,9 +59,16 @@ def test_regeneration_calls_the_lab_generator_and_rejects_bytes_that_differ(copi
     import subprocess
     from harness.datasets import regenerate
     from harness.labs import load_labs
+
     manifest = load_manifest(copied_datasets)
     generated = [d for d in manifest.datasets.values() if d.generator]
-    assert {d.generator["name"] for d in generated} >= {"simple-models", "persons", "person-lines", "escaping-case", "dotnet-performance"}
+    assert {d.generator["name"] for d in generated} >= {
+        "simple-models",
+        "persons",
+        "person-lines",
+        "escaping-case",
+        "dotnet-performance",
+    }
     calls = []
 
     def fake_lab(argv, cwd, capture_output, text):

@@ -25,7 +25,11 @@ def test_duet_pairs_every_benchmark_with_the_baseline_on_the_other_cpu():
     slots = DuetDesign().round(_cells(), 1, ("0", "1"))
     assert len(slots) == 4
     for variant, baseline in slots:
-        assert baseline.cell.benchmark == "base" and variant.partner == "base" and baseline.partner == variant.cell.benchmark
+        assert (
+            baseline.cell.benchmark == "base"
+            and variant.partner == "base"
+            and baseline.partner == variant.cell.benchmark
+        )
         assert (variant.cpuset, baseline.cpuset) == ("0", "1")
     swapped = DuetDesign().round(_cells(), 2, ("0", "1"))
     assert {(v.cpuset, b.cpuset) for v, b in swapped} == {("1", "0")}

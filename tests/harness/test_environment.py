@@ -12,7 +12,12 @@ def test_cpuinfo_of_a_real_x64_host_gives_model_flags_and_count():
 
 
 def test_sysfs_values_a_host_does_not_expose_are_none(tmp_path):
-    assert frequency_policy(str(tmp_path)) == {"governor": None, "frequency_driver": None, "turbo": None, "isolated_cpus": None}
+    assert frequency_policy(str(tmp_path)) == {
+        "governor": None,
+        "frequency_driver": None,
+        "turbo": None,
+        "isolated_cpus": None,
+    }
     assert smt_state(str(tmp_path)) == {"smt_active": None, "cpu0_thread_siblings": None}
 
 
@@ -24,7 +29,9 @@ def test_intel_pstate_no_turbo_means_turbo_off(tmp_path):
 
 
 def test_warnings_carry_the_fix():
-    warnings = system_warnings({"governor": "powersave", "turbo": True, "hypervisor": False, "smt_active": False, "isolated_cpus": "1"})
+    warnings = system_warnings(
+        {"governor": "powersave", "turbo": True, "hypervisor": False, "smt_active": False, "isolated_cpus": "1"}
+    )
     assert any("cpupower frequency-set -g performance" in w for w in warnings)
     assert any("turbo" in w for w in warnings)
     assert len(warnings) == 2

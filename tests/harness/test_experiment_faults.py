@@ -38,7 +38,15 @@ def _folder(tmp_path: pathlib.Path, *sources: pathlib.Path) -> pathlib.Path:
 
 
 def _plan(folder: pathlib.Path, **selection):
-    options = dict(profile="default", experiments=("900",), experiments_dir=folder, build=False, pin_harness=False, calibrate=False, check_tools=False)
+    options = dict(
+        profile="default",
+        experiments=("900",),
+        experiments_dir=folder,
+        build=False,
+        pin_harness=False,
+        calibrate=False,
+        check_tools=False,
+    )
     return resolve_plan(RunOptions(**{**options, **selection}))
 
 
@@ -86,18 +94,31 @@ def test_an_experiment_a_profile_leaves_without_cells_is_named_and_a_narrowed_se
     node = next(pathlib.Path(__file__).parents[2].glob("experiments/006-*.toml"))
     (folder / "006-cross-language.toml").write_text(node.read_text())
     profiles = tmp_path / "profiles.toml"
-    profiles.write_text('[profiles.node]\ndescription = "x"\nexperiments = ["900", "006"]\nisa_levels = ["native"]\nruntimes = ["24.21.0"]\n')
+    profiles.write_text(
+        '[profiles.node]\ndescription = "x"\nexperiments = ["900", "006"]\nisa_levels = ["native"]\nruntimes = ["24.21.0"]\n'
+    )
     with pytest.raises(ConfigError, match="experiment 900 .* plans to 0 cells: none of its benchmarks gets a runtime"):
         _plan(folder, profile="node", experiments=None, profiles_file=profiles)
-    plan = _plan(folder, experiments=("900", "006"), runtimes=("24.21.0",))  # --runtime narrows on purpose: 006's Node cells
+    plan = _plan(
+        folder, experiments=("900", "006"), runtimes=("24.21.0",)
+    )  # --runtime narrows on purpose: 006's Node cells
     assert {c.experiment for c in plan.cells} == {"006"}
 
 
 def test_a_level_this_host_lacks_leaves_an_experiment_without_cells_and_says_which(tmp_path):
     exp = load_experiments(_folder(tmp_path, BASE))["900"]
-    reason = empty_experiment_reason(exp, {("900", "stj"): [], ("900", "newtonsoft"): []}, {("900", "stj"): ["8.0.0"]}, ["claims"], "arm64",
-                                     load_isa_table())
-    assert reason == "none of its benchmarks gets an ISA level of this arm64 host (asked for: no-avx512; this host's levels: native, scalar)"
+    reason = empty_experiment_reason(
+        exp,
+        {("900", "stj"): [], ("900", "newtonsoft"): []},
+        {("900", "stj"): ["8.0.0"]},
+        ["claims"],
+        "arm64",
+        load_isa_table(),
+    )
+    assert (
+        reason
+        == "none of its benchmarks gets an ISA level of this arm64 host (asked for: no-avx512; this host's levels: native, scalar)"
+    )
 
 
 def test_a_dataset_whose_model_the_lab_lacks_is_refused(tmp_path):
@@ -113,8 +134,16 @@ def test_a_dataset_whose_model_the_lab_lacks_is_refused(tmp_path):
 
 def test_the_table_of_the_issue_each_fault_is_refused(tmp_path):
     """The six faults the issue lists, each accepted with exit 0 before."""
-    for name in ("lab-runtime-not-of-the-lab", "isa-level-typo", "duplicate-benchmark-id", "negative-ratio", "ratio-not-a-number", "zero-mean",
-                 "unknown-variant", "claim-across-labs"):
+    for name in (
+        "lab-runtime-not-of-the-lab",
+        "isa-level-typo",
+        "duplicate-benchmark-id",
+        "negative-ratio",
+        "ratio-not-a-number",
+        "zero-mean",
+        "unknown-variant",
+        "claim-across-labs",
+    ):
         path = CORPUS / f"{name}.toml"
         folder = tmp_path / name
         folder.mkdir()
@@ -125,7 +154,9 @@ def test_the_table_of_the_issue_each_fault_is_refused(tmp_path):
 
 def test_a_draft_with_todos_blocks_only_itself_and_the_check(tmp_path, capsys):
     folder = _folder(tmp_path, BASE, CORPUS / "todo-left.toml")  # 900: valid; 901: fields still saying TODO
-    (folder / "901-todo-left.toml").write_text((folder / "901-todo-left.toml").read_text().replace('id = "900"', 'id = "901"'))
+    (folder / "901-todo-left.toml").write_text(
+        (folder / "901-todo-left.toml").read_text().replace('id = "900"', 'id = "901"')
+    )
     assert _plan(folder).cells  # experiment 900 still plans
     with pytest.raises(ConfigError, match="2 field\\(s\\) still say TODO"):
         _plan(folder, experiments=("901",))

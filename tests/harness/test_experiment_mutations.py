@@ -34,6 +34,7 @@ OTHER_VALUES = ["text", 7, -3, 0, 2.5, -0.5, 0.0, True, [], ["a", "b"], [1, 2], 
 
 # -- a small TOML writer for the documents experiments are (tables, arrays of tables, inline values) -----------------
 
+
 def _inline(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -48,14 +49,21 @@ def _inline(value: Any) -> str:
 
 def dumps(document: dict[str, Any]) -> str:
     """TOML text that tomllib reads back as `document`."""
-    plain = [f"{json.dumps(k)} = {_inline(v)}" for k, v in document.items()
-             if not (isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(e, dict) for e in v)))]
+    plain = [
+        f"{json.dumps(k)} = {_inline(v)}"
+        for k, v in document.items()
+        if not (isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(e, dict) for e in v)))
+    ]
     out = plain[:]
     for key, value in document.items():
         if isinstance(value, dict):
             if value and all(isinstance(v, dict) for v in value.values()):
                 for sub, table in value.items():
-                    out += ["", f"[{json.dumps(key)}.{json.dumps(sub)}]", *(f"{json.dumps(k)} = {_inline(v)}" for k, v in table.items())]
+                    out += [
+                        "",
+                        f"[{json.dumps(key)}.{json.dumps(sub)}]",
+                        *(f"{json.dumps(k)} = {_inline(v)}" for k, v in table.items()),
+                    ]
             else:
                 out += ["", f"[{json.dumps(key)}]", *(f"{json.dumps(k)} = {_inline(v)}" for k, v in value.items())]
         elif isinstance(value, list) and value and all(isinstance(e, dict) for e in value):
@@ -70,6 +78,7 @@ def test_the_writer_round_trips_the_sources():
 
 
 # -- mutations ---------------------------------------------------------------------------------------------------------
+
 
 def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
     """Every path to a value in the document."""
@@ -129,18 +138,30 @@ def _as_written(document: dict, folder: pathlib.Path) -> None:
     assert len(exp.claims) == len(document.get("claims", []))
     for entry in document["benchmarks"]:
         bench = exp.benchmarks[entry["id"]]
-        assert (bench.variant, bench.dataset, bench.lab) == (entry["variant"], entry["dataset"], entry.get("lab", document["lab"]))
+        assert (bench.variant, bench.dataset, bench.lab) == (
+            entry["variant"],
+            entry["dataset"],
+            entry.get("lab", document["lab"]),
+        )
         assert bench.variant in CATALOG[bench.lab].variants
     for key, hardware in exp.hardware.items():
-        labs = {exp.benchmarks[c.benchmark].lab for c in exp.claims if c.hardware == key and c.benchmark} or {b.lab for b in exp.benchmarks.values()}
+        labs = {exp.benchmarks[c.benchmark].lab for c in exp.claims if c.hardware == key and c.benchmark} or {
+            b.lab for b in exp.benchmarks.values()
+        }
         for lab in labs:
             assert not hardware.lab_runtimes or hardware.stand_in(LABS[lab].runtime_names, "none") != "none"
         assert set(hardware.lab_runtimes) <= {r for lab in labs for r in LABS[lab].runtime_names}
     for entry, claim in zip(document.get("claims", []), exp.claims):
-        assert (claim.mean_ns, claim.ratio, claim.allocated_bytes) == (entry.get("mean_ns"), entry.get("ratio"), entry.get("allocated_bytes"))
+        assert (claim.mean_ns, claim.ratio, claim.allocated_bytes) == (
+            entry.get("mean_ns"),
+            entry.get("ratio"),
+            entry.get("allocated_bytes"),
+        )
 
 
-@settings(max_examples=120, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=120, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(mutated())
 def test_a_mutated_experiment_is_accepted_as_written_or_refused_with_an_error_line(case):
     document, mutation = case

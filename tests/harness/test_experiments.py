@@ -27,16 +27,22 @@ def _write(tmp_path: pathlib.Path, text: str) -> pathlib.Path:
 
 
 def test_a_claim_on_an_unknown_benchmark_lists_the_valid_ones(tmp_path):
-    directory = _write(tmp_path, '\n[[claims]]\nscenario = "s"\npublished_variant = "X"\npublished_baseline = "Y"\n'
-                                 'benchmark = "no-such-benchmark"\nbaseline = "file-newtonsoft"\nhardware = "H001"\n')
+    directory = _write(
+        tmp_path,
+        '\n[[claims]]\nscenario = "s"\npublished_variant = "X"\npublished_baseline = "Y"\n'
+        'benchmark = "no-such-benchmark"\nbaseline = "file-newtonsoft"\nhardware = "H001"\n',
+    )
     with pytest.raises(UnknownNameError, match="no-such-benchmark") as error:
         load_experiments(directory)
     assert "file-newtonsoft" in error.value.hint
 
 
 def test_a_claim_needs_exactly_one_kind_of_baseline(tmp_path):
-    directory = _write(tmp_path, '\n[[claims]]\nscenario = "s"\npublished_variant = "X"\npublished_baseline = "Y"\n'
-                                 'benchmark = "file-stj-default"\nhardware = "H001"\n')
+    directory = _write(
+        tmp_path,
+        '\n[[claims]]\nscenario = "s"\npublished_variant = "X"\npublished_baseline = "Y"\n'
+        'benchmark = "file-stj-default"\nhardware = "H001"\n',
+    )
     with pytest.raises(ConfigError, match="exactly one of baseline / derived_baseline"):
         load_experiments(directory)
 
@@ -50,7 +56,10 @@ def test_groups_declare_the_operation_they_share_across_labs_and_a_group_stays_i
     assert labs == {"reference-node", "dotnet"}
     for bench in cross.benchmarks.values():
         assert cross.benchmarks[cross.baseline_of(bench.id)].lab == bench.lab
-    directory = _write(tmp_path, '\n[[benchmarks]]\nid = "node-in-a-dotnet-group"\ngroup = "file"\nlab = "reference-node"\n'
-                                 'variant = "json-string"\ndataset = "employee-data"\n')
+    directory = _write(
+        tmp_path,
+        '\n[[benchmarks]]\nid = "node-in-a-dotnet-group"\ngroup = "file"\nlab = "reference-node"\n'
+        'variant = "json-string"\ndataset = "employee-data"\n',
+    )
     with pytest.raises(ConfigError, match="whose baseline runs in lab dotnet"):
         load_experiments(directory)

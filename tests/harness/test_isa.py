@@ -28,14 +28,19 @@ def test_a_readback_that_contradicts_the_level_is_named_flag_by_flag():
     level = load_isa_table().levels_for("x64")["no-avx2"]
     unmet = unmet_expectations(level, {"avx": True, "avx2": True, "sse42": True, "vector256": True, "vector128": True})
     assert unmet == ["avx=True (expected False)", "avx2=True (expected False)", "vector256=True (expected False)"]
-    assert unmet_expectations(level, {"avx": False, "avx2": False, "sse42": True, "vector256": False, "vector128": True}) == []
+    assert (
+        unmet_expectations(level, {"avx": False, "avx2": False, "sse42": True, "vector256": False, "vector128": True})
+        == []
+    )
 
 
 def test_a_flag_the_runtime_cannot_report_is_unknown_not_a_contradiction():
     # .NET Core 3.1 has no Vector128.IsHardwareAccelerated: its sse2 level is verified by the instruction-set flags.
     level = load_isa_table().levels_for("x64")["sse2"]
     assert unmet_expectations(level, {"sse2": True, "sse3": False, "sse42": False, "avx": False}) == []
-    assert unmet_expectations(level, {"sse2": True, "sse3": True, "sse42": False, "avx": False}) == ["sse3=True (expected False)"]
+    assert unmet_expectations(level, {"sse2": True, "sse3": True, "sse42": False, "avx": False}) == [
+        "sse3=True (expected False)"
+    ]
     assert "cannot be verified" in unmet_expectations(level, {"avx512f": False})[0]
 
 
@@ -43,7 +48,11 @@ def test_dotnet_core_3_switches_take_the_complus_prefix():
     isa = load_isa_table()
     assert isa.switches_for(".NET", "3.1.3", "scalar") == {"COMPlus_EnableHWIntrinsic": "0"}
     assert isa.switches_for(".NET", "3.1.3", "no-avx512") == {}  # 3.1 has no AVX-512 support to turn off
-    assert all(name.startswith("COMPlus_") for level in ("no-avx2", "sse2", "scalar") for name in isa.switches_for(".NET", "3.1.3", level))
+    assert all(
+        name.startswith("COMPlus_")
+        for level in ("no-avx2", "sse2", "scalar")
+        for name in isa.switches_for(".NET", "3.1.3", level)
+    )
 
 
 def test_effective_isa_names_the_widest_available_extension():

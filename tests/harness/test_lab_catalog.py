@@ -16,7 +16,7 @@ CATALOG = load_lab_catalog()
 def _list_block(source: str, start: str) -> str:
     """The text of a C# collection expression `<start> [ … ];`."""
     begin = source.index(start)
-    return source[begin:source.index("];", begin)]
+    return source[begin : source.index("];", begin)]
 
 
 def test_every_lab_is_catalogued():
@@ -40,7 +40,10 @@ def test_the_dotnet_operations_are_those_of_the_operation_binder():
 
 def test_the_dotnet_models_are_those_of_the_model_catalog():
     source = (REPO / "lab/dotnet/src/Models/ModelCatalog.cs").read_text()
-    names = [quoted or named for quoted, named in re.findall(r'^\s*new\((?:"([^"]+)"|nameof\((\w+)\))', _list_block(source, "All ="), re.M)]
+    names = [
+        quoted or named
+        for quoted, named in re.findall(r'^\s*new\((?:"([^"]+)"|nameof\((\w+)\))', _list_block(source, "All ="), re.M)
+    ]
     assert list(CATALOG["dotnet"].models) == names
 
 
@@ -50,11 +53,14 @@ def test_the_node_variants_and_operations_are_those_of_variants_js():
     constants = dict(re.findall(r"export const (\w+) = '([^']+)';", source))
     listed = re.search(r"export const OPERATIONS = \[([^\]]*)\]", source).group(1)
     assert list(CATALOG["reference-node"].operations) == [constants[name.strip()] for name in listed.split(",")]
-    assert CATALOG["reference-node"].models is None  # the Node lab binds documents or a JSON Schema, never the manifest's model
+    assert (
+        CATALOG["reference-node"].models is None
+    )  # the Node lab binds documents or a JSON Schema, never the manifest's model
 
 
 def test_every_variant_an_experiment_uses_is_catalogued():
     from harness.experiments import load_experiments
+
     for exp in load_experiments().values():
         for bench in exp.benchmarks.values():
             assert bench.unavailable or bench.variant in CATALOG[bench.lab].variants, (exp.id, bench.id)

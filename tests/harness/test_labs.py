@@ -85,6 +85,7 @@ def test_the_dotnet_lab_declares_the_write_ups_runtimes():
 def test_a_build_reporting_another_runtime_version_is_refused(tmp_path):
     from harness.errors import HarnessError
     from harness.probe import check_runtime_version
+
     build = _lab(tmp_path).for_runtime("8.0.0")
     check_runtime_version(build, {"runtime": ".NET", "runtime_version": "8.0.0"})
     with pytest.raises(HarnessError, match="should run on .NET 8.0.0 but its process reports 8.0.31"):

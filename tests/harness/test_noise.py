@@ -21,7 +21,12 @@ def test_cpu_times_sum_the_busy_and_steal_columns_of_the_named_cpus():
 def test_other_work_is_the_cpus_busy_time_minus_the_process_own():
     rusage = SimpleNamespace(ru_utime=1.5, ru_stime=0.5, ru_nivcsw=42)
     usage = process_usage(2.5, rusage_cpu_s(rusage), CpuTimes(1000.0, 10.0), CpuTimes(3300.0, 60.0), rusage.ru_nivcsw)
-    assert (usage.lab_cpu_s, usage.cpu_other_ms, usage.steal_ms, usage.involuntary_context_switches) == (2.0, 300.0, 50.0, 42)
+    assert (usage.lab_cpu_s, usage.cpu_other_ms, usage.steal_ms, usage.involuntary_context_switches) == (
+        2.0,
+        300.0,
+        50.0,
+        42,
+    )
     assert process_usage(1.0, None, None, None).cpu_other_ms is None  # unknown stays unknown, never 0
 
 

@@ -41,6 +41,7 @@ def test_a_cell_folder_without_its_report_is_a_cell_error(tmp_path, fixture_dir)
 
 def test_a_zero_mean_after_overhead_subtraction_is_a_cell_error_not_a_crash(tmp_path, fixture_dir):
     import json
+
     shutil.copytree(fixture_dir, tmp_path / "cell")
     report_path = next((tmp_path / "cell" / "bdn").rglob("*-report-full.json"))
     report = json.loads(report_path.read_text())

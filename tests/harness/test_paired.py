@@ -52,7 +52,10 @@ def test_the_paired_design_puts_a_group_in_one_process_and_falls_back_where_a_pr
     assert design.name == "paired" and len(slots) == 1 and len(slots[0]) == 1
     assert sorted(c.benchmark for c in slots[0][0].cells) == ["base", "x", "y"]
     # a fresh member order every round, repeated by a resumed run
-    orders = {tuple(c.benchmark for c in layout(DESIGNS["paired"], cells, k, ("1",), True)[1][0][0].cells) for k in range(1, 9)}
+    orders = {
+        tuple(c.benchmark for c in layout(DESIGNS["paired"], cells, k, ("1",), True)[1][0][0].cells)
+        for k in range(1, 9)
+    }
     assert len(orders) > 1
     assert layout(DESIGNS["paired"], cells, 3, ("1",), True) == layout(DESIGNS["paired"], cells, 3, ("1",), True)
     for can_share, group in ((False, cells), (True, cells[:1])):  # a lab without the verb; a group of one cell
@@ -61,8 +64,13 @@ def test_the_paired_design_puts_a_group_in_one_process_and_falls_back_where_a_pr
 
 
 def test_an_aa_copy_of_the_baseline_joins_every_group_a_process_can_pair():
-    cells = [_cell("base"), _cell("x"), _cell("solo", group="h", baseline="solo"), _cell("n1", group="node", baseline="n1", lab="node"),
-             _cell("n2", group="node", baseline="n1", lab="node")]
+    cells = [
+        _cell("base"),
+        _cell("x"),
+        _cell("solo", group="h", baseline="solo"),
+        _cell("n1", group="node", baseline="n1", lab="node"),
+        _cell("n2", group="node", baseline="n1", lab="node"),
+    ]
     out = with_aa_copies(cells, lambda c: c.lab == "dotnet")
     copies = [c for c in out if is_aa_copy(c.benchmark)]
     assert [c.benchmark for c in copies] == ["base" + AA_SUFFIX]  # not the one-cell group, not a lab without the verb
@@ -71,15 +79,32 @@ def test_an_aa_copy_of_the_baseline_joins_every_group_a_process_can_pair():
 
 def test_a_shared_process_usage_is_split_evenly_so_sums_over_rows_count_it_once():
     share = ProcessUsage(6.0, 5.4, 30.0, 3.0, 7).share(3)
-    assert (share.wall_s, share.lab_cpu_s, share.cpu_other_ms, share.steal_ms, share.involuntary_context_switches) == pytest.approx((2.0, 1.8, 10.0, 1.0, 2))
+    assert (
+        share.wall_s,
+        share.lab_cpu_s,
+        share.cpu_other_ms,
+        share.steal_ms,
+        share.involuntary_context_switches,
+    ) == pytest.approx((2.0, 1.8, 10.0, 1.0, 2))
     assert ProcessUsage(4.0).share(2) == ProcessUsage(2.0)
 
 
 def test_a_paired_request_calls_the_paired_verb_with_one_member_per_cell(tmp_path):
     lab = load_labs()["dotnet"].for_runtime("10.0.12")
     cells = (_cell("base"), _cell("x"))
-    request = CellRequest(lab, cells[0], tmp_path, tmp_path / "p", tmp_path / "log", JobSettings(prewarm_ms=300, burst_ms=20, burst_rounds=30),
-                          {}, "1", 60.0, members=tuple((c, tmp_path / "p" / c.slug) for c in cells), seed=42)
+    request = CellRequest(
+        lab,
+        cells[0],
+        tmp_path,
+        tmp_path / "p",
+        tmp_path / "log",
+        JobSettings(prewarm_ms=300, burst_ms=20, burst_rounds=30),
+        {},
+        "1",
+        60.0,
+        members=tuple((c, tmp_path / "p" / c.slug) for c in cells),
+        seed=42,
+    )
     args = request.lab_args()
     assert args[0] == "paired" and args.count("--member") == 2
     assert f"stj-default/myclass-camel/deserialize={tmp_path / 'p' / cells[1].slug}" in args
@@ -91,7 +116,9 @@ def test_a_paired_process_is_estimated_from_its_members_and_bursts():
     job = JobSettings(burst_ms=20, burst_rounds=30)
     assert paired_process_seconds(job, 3) == pytest.approx(1.8 + 3 * (0.15 + 30 * 0.02 * 1.05))
     assert paired_process_seconds(JobSettings(), 3) is None
-    assert processes_seconds(job, [3, 2]) == pytest.approx(paired_process_seconds(job, 3) + paired_process_seconds(job, 2))
+    assert processes_seconds(job, [3, 2]) == pytest.approx(
+        paired_process_seconds(job, 3) + paired_process_seconds(job, 2)
+    )
 
 
 @pytest.fixture
@@ -113,24 +140,34 @@ def test_a_paired_run_measures_each_group_in_one_process_per_round_with_its_aa_c
     assert sum(r["benchmark"].endswith(AA_SUFFIX) for r in steady) == 2 * 2 * 2
     for row in steady:
         assert row["status"] in ("ok", "unverified") and len(row["burst_ns"]) == 4  # the smoke job's burst_rounds
-        assert (summary.directory / row["raw_path"]).name == "samples.json" and (summary.directory / row["log_path"]).is_file()
+        assert (summary.directory / row["raw_path"]).name == "samples.json" and (
+            summary.directory / row["log_path"]
+        ).is_file()
     one = [r for r in steady if r["experiment"] == "001" and r["round_index"] == 1 and r["isa_requested"] == "native"]
-    assert sum(r["duration_s"] for r in one) == pytest.approx(2.0, abs=0.02)  # the fake process's 2 s, split among its 3 cells
+    assert sum(r["duration_s"] for r in one) == pytest.approx(
+        2.0, abs=0.02
+    )  # the fake process's 2 s, split among its 3 cells
 
 
 def test_pairing_in_one_process_cancels_the_process_spread_and_the_aa_copy_comes_out_one(paired_run, smoke_options):
     summary, _, _ = paired_run
     rows = load_run(summary.directory).rows
     cells = with_ratios(summarize_cells(rows), rows)
-    stj = cells[(cells["benchmark"] == "SystemTextCaseInsensitive_Camel") & (cells["isa_requested"] == "native")].iloc[0]
+    stj = cells[(cells["benchmark"] == "SystemTextCaseInsensitive_Camel") & (cells["isa_requested"] == "native")].iloc[
+        0
+    ]
     aa = cells[(cells["benchmark"] == "single-newtonsoft" + AA_SUFFIX) & (cells["isa_requested"] == "native")].iloc[0]
     assert aa["ratio_ci99_lower"] <= 1 <= aa["ratio_ci99_upper"] and aa["ratio"] == pytest.approx(1.0, abs=0.03)
     # the interleaved design pairs separate processes, each with its own ±10% speed: a much wider interval
-    interleaved = execute_run(dataclasses.replace(smoke_options, run_id="interleaved"),
-                              FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1))
+    interleaved = execute_run(
+        dataclasses.replace(smoke_options, run_id="interleaved"),
+        FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1),
+    )
     other_rows = load_run(interleaved.directory).rows
     other = with_ratios(summarize_cells(other_rows), other_rows)
-    same = other[(other["benchmark"] == "SystemTextCaseInsensitive_Camel") & (other["isa_requested"] == "native")].iloc[0]
+    same = other[(other["benchmark"] == "SystemTextCaseInsensitive_Camel") & (other["isa_requested"] == "native")].iloc[
+        0
+    ]
     assert 0 < stj["ratio_rel_ci99"] < same["ratio_rel_ci99"] / 3
     assert math.isclose(stj["ratio"], 0.5, rel_tol=0.05)  # System.Text.Json over the 2× slower Newtonsoft baseline
 
@@ -154,17 +191,24 @@ def test_the_design_comparison_sets_paired_ratios_beside_separate_process_ones(s
     from analysis.writer import write_design_comparison
 
     profiles = tmp_path / "profiles.toml"  # four rounds: a ratio needs three pairs for the comparison
-    profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }",
-                                                                         "stopping = { min_rounds = 4, max_rounds = 4 }", 1))
-    runs = [execute_run(dataclasses.replace(smoke_options, run_id=design, design=design, profiles_file=profiles),
-                        FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)).directory
-            for design in ("paired", "interleaved")]
+    profiles.write_text(
+        smoke_options.profiles_file.read_text().replace(
+            "stopping = { min_rounds = 2, max_rounds = 2 }", "stopping = { min_rounds = 4, max_rounds = 4 }", 1
+        )
+    )
+    runs = [
+        execute_run(
+            dataclasses.replace(smoke_options, run_id=design, design=design, profiles_file=profiles),
+            FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1),
+        ).directory
+        for design in ("paired", "interleaved")
+    ]
     text = write_design_comparison(runs, tmp_path / "designs").read_text()
-    table = text[text.index("## Does pairing move the ratios?"):]
+    table = text[text.index("## Does pairing move the ratios?") :]
     assert "| paired | interleaved | paired vs interleaved |" in table
     assert "000:SystemTextCaseInsensitive_Camel@native/10.0.12 |" in table and "(A/A)" in table
     assert " of 6 comparisons overlap" in table  # 3 ratios × 2 levels; the A/A copies have nothing to compare with
-    summary_table = text[:text.index("## Does pairing")]
+    summary_table = text[: text.index("## Does pairing")]
     assert "| paired | 6 |" in summary_table and "| interleaved | 6 |" in summary_table  # A/A copies are not judged on
 
 

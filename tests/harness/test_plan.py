@@ -42,6 +42,7 @@ def test_an_unknown_variant_lists_the_variants_the_experiments_use():
 
 def test_claims_levels_give_each_benchmark_the_levels_its_published_figures_need():
     from harness.plan import levels_by_benchmark
+
     experiments = list(load_experiments().values())
     table = load_isa_table()
     per_bench = levels_by_benchmark(table, "x64", ["claims"], experiments)
@@ -56,6 +57,7 @@ def test_claims_levels_give_each_benchmark_the_levels_its_published_figures_need
 
 def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_published_for():
     from harness.plan import claimed_benchmarks
+
     experiments = [load_experiments()["004"]]
     claimed = claimed_benchmarks(experiments)
     cells = plan_cells(experiments, _levels("native"), claimed)
@@ -66,6 +68,7 @@ def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_pub
 def _runtimes(names, experiments=None):
     from harness.labs import load_labs
     from harness.plan import runtimes_by_benchmark
+
     return runtimes_by_benchmark(load_labs(), names, experiments or list(load_experiments().values()))
 
 
@@ -80,6 +83,7 @@ def test_claims_runtimes_put_each_figure_on_the_runtime_standing_in_for_its_own(
 
 def test_sweep_adds_the_sweep_runtimes_for_the_sweep_benchmarks_and_their_baselines_only():
     from harness.labs import load_labs
+
     lab = load_labs()["dotnet"]
     sweep = list(lab.sweep_runtime_names)
     assert sweep == ["3.1.3", "8.0.0", "9.0.20", "10.0.12"]  # one per major version; 8.0.31 only by name or with "all"
@@ -97,7 +101,9 @@ def test_a_cold_start_benchmark_pinned_to_the_aot_build_runs_there_only():
     assert per_bench[("005", "cold-ser-stj-sourcegen-aot")] == ["10.0.12-aot"]
     assert per_bench[("005", "cold-ser-stj-sourcegen")] == ["10.0.12"]  # no published figure: the lab's default runtime
     assert _runtimes(["8.0.0"])[("005", "cold-ser-stj-sourcegen-aot")] == []  # named runtimes intersect the pin
-    assert "10.0.12-aot" in _runtimes(["all"])[("005", "cold-ser-stj")]  # cold cells may run on every build that measures cold
+    assert (
+        "10.0.12-aot" in _runtimes(["all"])[("005", "cold-ser-stj")]
+    )  # cold cells may run on every build that measures cold
 
 
 def test_an_experiment_without_published_figures_keeps_all_its_benchmarks_when_only_claimed():

@@ -62,23 +62,38 @@ def _plan(**selection):
 
 def cold_plan():
     """Cold starts of one serializer, JIT-compiled and Native AOT."""
-    return _plan(profile="smoke", experiments=("005",), benchmarks=("cold-ser-stj-sourcegen", "cold-ser-stj-sourcegen-aot"),
-                 runtimes=("10.0.12", "10.0.12-aot"))
+    return _plan(
+        profile="smoke",
+        experiments=("005",),
+        benchmarks=("cold-ser-stj-sourcegen", "cold-ser-stj-sourcegen-aot"),
+        runtimes=("10.0.12", "10.0.12-aot"),
+    )
 
 
 # -- the run's preflight --------------------------------------------------------------------------------------------
 
-def test_a_missing_hyperfine_stops_the_default_run_in_seconds_before_it_builds_or_measures(no_hyperfine, tmp_path, monkeypatch, capsys):
-    assert any(cell.measure == COLD for cell in _plan(profile="default").cells)  # its cold-start cells come last, after ~an hour
+
+def test_a_missing_hyperfine_stops_the_default_run_in_seconds_before_it_builds_or_measures(
+    no_hyperfine, tmp_path, monkeypatch, capsys
+):
+    assert any(
+        cell.measure == COLD for cell in _plan(profile="default").cells
+    )  # its cold-start cells come last, after ~an hour
     started = []
-    monkeypatch.setattr(cli, "execute_run", lambda options, backend: started.append(options))  # builds, probes, then the cells
+    monkeypatch.setattr(
+        cli, "execute_run", lambda options, backend: started.append(options)
+    )  # builds, probes, then the cells
     results = tmp_path / "results"
     began = time.monotonic()
     assert main(["run", "--backend", "native", "--results-dir", str(results)]) == 2
     assert time.monotonic() - began < 10
     err = capsys.readouterr().err
-    assert "error: this run needs what this machine lacks: hyperfine (for native-cold: apt-get install hyperfine)" in err
-    assert "hint: apt-get install hyperfine" in err and "(or `scripts/setup`, which installs every missing package" in err
+    assert (
+        "error: this run needs what this machine lacks: hyperfine (for native-cold: apt-get install hyperfine)" in err
+    )
+    assert (
+        "hint: apt-get install hyperfine" in err and "(or `scripts/setup`, which installs every missing package" in err
+    )
     assert started == [] and not results.exists()
 
 
@@ -91,9 +106,18 @@ def test_a_plan_without_cold_cells_does_not_need_hyperfine(no_hyperfine):
 
 def test_cold_cells_need_hyperfine_and_aot_builds_the_c_toolchain_only_on_the_native_backend(no_hyperfine):
     plan = cold_plan()
-    assert {cell.measure for cell in plan.cells} == {COLD} and any(build.runtime.endswith("-aot") for build in plan.labs.values())
-    assert {"harness", "report", "native", "native-cold", "native-aot", "lab:dotnet"} <= run_needs(plan, "native", PREREQUISITES)
-    assert run_needs(plan, "docker", PREREQUISITES) == {"harness", "report", "docker", "lab:dotnet"}  # the images carry their own
+    assert {cell.measure for cell in plan.cells} == {COLD} and any(
+        build.runtime.endswith("-aot") for build in plan.labs.values()
+    )
+    assert {"harness", "report", "native", "native-cold", "native-aot", "lab:dotnet"} <= run_needs(
+        plan, "native", PREREQUISITES
+    )
+    assert run_needs(plan, "docker", PREREQUISITES) == {
+        "harness",
+        "report",
+        "docker",
+        "lab:dotnet",
+    }  # the images carry their own
     with pytest.raises(MissingToolError, match="hyperfine"):
         check_run(plan, "native")
 
@@ -104,7 +128,9 @@ def test_every_missing_tool_is_named_at_once_and_an_optional_one_is_only_a_note(
     _fake_path(tmp_path / "fewer", monkeypatch, leave_out=("hyperfine", "taskset", "git"))
     with pytest.raises(MissingToolError) as error:
         check_run(plan, "native")
-    assert "taskset (for native: apt-get install util-linux)" in str(error.value) and "hyperfine (for native-cold" in str(error.value)
+    assert "taskset (for native: apt-get install util-linux)" in str(
+        error.value
+    ) and "hyperfine (for native-cold" in str(error.value)
     assert "git" not in str(error.value) and error.value.hint.startswith("apt-get install util-linux hyperfine")
     _fake_path(tmp_path / "no-git", monkeypatch, leave_out=("git",))
     notes = [note.split(" (")[0] for note in check_run(plan, "docker")]
@@ -121,17 +147,25 @@ def test_a_lab_without_its_programs_names_them_with_the_fix(tmp_path, monkeypatc
 
 # -- harness doctor -------------------------------------------------------------------------------------------------
 
+
 def test_doctor_groups_by_need_shows_versions_and_names_the_install_command_of_what_is_missing(no_hyperfine, capsys):
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
     assert "native-cold: cold-start cells on the native backend" in out
     assert re.search(r"^  MISSING  hyperfine +apt-get install hyperfine$", out, re.M)
     assert re.search(r"^  ok       dotnet +stub 1\.0$", out, re.M)
-    assert re.search(r"^  ok       pyyaml +\S+  \(also tests\)$", out, re.M)  # a module's version, from its distribution
-    assert out.splitlines()[-1].startswith("install: apt-get install hyperfine") and "`scripts/setup`" in out.splitlines()[-1]
+    assert re.search(
+        r"^  ok       pyyaml +\S+  \(also tests\)$", out, re.M
+    )  # a module's version, from its distribution
+    assert (
+        out.splitlines()[-1].startswith("install: apt-get install hyperfine")
+        and "`scripts/setup`" in out.splitlines()[-1]
+    )
 
 
-def test_doctor_for_one_need_checks_only_what_it_needs_and_brief_prints_one_line_when_all_is_there(no_hyperfine, capsys):
+def test_doctor_for_one_need_checks_only_what_it_needs_and_brief_prints_one_line_when_all_is_there(
+    no_hyperfine, capsys
+):
     assert main(["doctor", "--for", "lab:dotnet", "--brief"]) == 0
     assert capsys.readouterr().out.strip() == "doctor: 1 of 1 found; nothing lab:dotnet needs is missing"
     assert main(["doctor", "--for", "tests", "--brief"]) == 1
@@ -141,7 +175,9 @@ def test_doctor_for_one_need_checks_only_what_it_needs_and_brief_prints_one_line
 def test_doctor_does_not_fail_on_an_extra_unless_asked(tmp_path, monkeypatch, capsys):
     _fake_path(tmp_path / "bin", monkeypatch, leave_out=("chromium",))
     main(["doctor", "--brief"])
-    assert re.search(r"^  absent   chromium +apt-get install chromium  \(not needed by what was asked", capsys.readouterr().out, re.M)
+    assert re.search(
+        r"^  absent   chromium +apt-get install chromium  \(not needed by what was asked", capsys.readouterr().out, re.M
+    )
     assert main(["doctor", "--brief", "--all"]) == 1
     assert "MISSING  chromium" in capsys.readouterr().out
 
@@ -153,11 +189,19 @@ def test_an_unknown_need_lists_the_valid_ones(capsys):
 
 
 def test_the_tests_need_what_the_smoke_run_needs_natively():
-    assert PREREQUISITES.expand(["tests"]) >= {"harness", "report", "native", "native-cold", "native-aot", *PREREQUISITES.lab_needs}
+    assert PREREQUISITES.expand(["tests"]) >= {
+        "harness",
+        "report",
+        "native",
+        "native-cold",
+        "native-aot",
+        *PREREQUISITES.lab_needs,
+    }
     assert "screenshot" not in PREREQUISITES.set_up_needs() and "screenshot" in PREREQUISITES.set_up_needs(extras=True)
 
 
 # -- set-up ---------------------------------------------------------------------------------------------------------
+
 
 def test_set_up_installs_only_what_is_missing_says_so_and_then_runs_the_doctor(tmp_path, monkeypatch):
     tools = {name: shutil.which(name) for name in SET_UP_TOOLS}
@@ -168,10 +212,15 @@ def test_set_up_installs_only_what_is_missing_says_so_and_then_runs_the_doctor(t
     _stub(bin_dir, "sudo", 'exec "$@"')
     for name, path in tools.items():
         os.symlink(path, bin_dir / name)
-    done = subprocess.run(["/bin/bash", str(REPO_ROOT / "scripts" / "setup")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["/bin/bash", str(REPO_ROOT / "scripts" / "setup")], capture_output=True, text=True, timeout=60
+    )
     installs = log.read_text().splitlines()
     assert installs[0] == "apt-get update -qq"
-    assert installs[1].startswith("apt-get install -y -qq --no-install-recommends hyperfine") and "chromium" not in installs[1]
+    assert (
+        installs[1].startswith("apt-get install -y -qq --no-install-recommends hyperfine")
+        and "chromium" not in installs[1]
+    )
     assert installs[2:] == ["npm install -g --no-audit --no-fund --loglevel=error rust-just"]
     assert "set-up: apt-get install hyperfine" in done.stderr and "set-up: npm install -g rust-just" in done.stderr
     # The stubs installed nothing: the doctor says what is still missing, and set-up fails.
@@ -182,13 +231,18 @@ def test_set_up_installs_nothing_when_everything_is_there(tmp_path, monkeypatch)
     _fake_path(tmp_path / "bin", monkeypatch, leave_out=())
     header = tmp_path / "present.h"
     header.touch()
-    listed = dataclasses.replace(PREREQUISITES, items=tuple(dataclasses.replace(item, file=(str(header),)) if item.file else item
-                                                            for item in PREREQUISITES.items))
+    listed = dataclasses.replace(
+        PREREQUISITES,
+        items=tuple(
+            dataclasses.replace(item, file=(str(header),)) if item.file else item for item in PREREQUISITES.items
+        ),
+    )
     assert missing_packages(listed, listed.set_up_needs(extras=True), "apt") == []
     assert missing_packages(listed, listed.set_up_needs(extras=True), "npm") == []
 
 
 # -- one list: pyproject.toml, lab.toml, .ci/run and scripts/setup follow it ---------------------------------------------
+
 
 def test_pyproject_dependencies_are_the_python_packages_of_the_list():
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
@@ -208,8 +262,12 @@ def test_every_program_a_lab_requires_is_listed_under_that_lab():
     for lab in labs.values():
         for program in lab.requires:
             item = PREREQUISITES.for_command(program)
-            assert item is not None and lab_need(lab.name) in item.needed_by, f"lab/{lab.name}/lab.toml requires {program}"
-    assert {name.removeprefix(LAB_NEED_PREFIX) for name in PREREQUISITES.lab_needs} == {lab.name for lab in labs.values() if lab.requires}
+            assert (
+                item is not None and lab_need(lab.name) in item.needed_by
+            ), f"lab/{lab.name}/lab.toml requires {program}"
+    assert {name.removeprefix(LAB_NEED_PREFIX) for name in PREREQUISITES.lab_needs} == {
+        lab.name for lab in labs.values() if lab.requires
+    }
 
 
 def test_every_entry_is_found_one_way_installed_some_way_and_serves_known_needs():
@@ -221,7 +279,9 @@ def test_every_entry_is_found_one_way_installed_some_way_and_serves_known_needs(
     for need in PREREQUISITES.needs.values():
         assert need.backend in (None, *BACKENDS) and need.measure in (None, *MEASURES), need.name
         for pattern in need.includes:
-            assert fnmatch.filter(PREREQUISITES.need_names, pattern), f"{need.name} includes {pattern}, which matches no need"
+            assert fnmatch.filter(
+                PREREQUISITES.need_names, pattern
+            ), f"{need.name} includes {pattern}, which matches no need"
     assert len({item.name for item in PREREQUISITES.items}) == len(PREREQUISITES.items)
 
 
@@ -231,7 +291,11 @@ def test_ci_and_set_up_install_only_what_the_list_names():
     assert "apt-get install" not in ci and "npm install" not in ci
     setup = (REPO_ROOT / "scripts" / "setup").read_text()
     assert "-m harness.prerequisites missing --apt" in setup and "-m harness.prerequisites missing --npm" in setup
-    named = {word for line in re.findall(r"(?:apt_install|apt-get install|npm install -g) ([^\n]*)", setup)
-             for word in line.split() if not word.startswith(("-", '"', "$", ">"))}
+    named = {
+        word
+        for line in re.findall(r"(?:apt_install|apt-get install|npm install -g) ([^\n]*)", setup)
+        for word in line.split()
+        if not word.startswith(("-", '"', "$", ">"))
+    }
     assert named == {"python3"}  # the one package named there: what reads the list
     assert "python3" in PREREQUISITES.for_command("python3").apt

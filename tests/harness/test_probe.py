@@ -16,8 +16,14 @@ class NodeLikeBackend:
         if args[0] == "list":
             return {"variants": [{"variant": "json-string"}]}
         flags = switches.get("JSONLAB_V8_FLAGS", "").split()
-        return {"runtime": "Node.js", "runtime_version": "24.21.0", "arch": "x64", "isa": {}, "isa_readback": False,
-                "isa_requested_flags": flags}
+        return {
+            "runtime": "Node.js",
+            "runtime_version": "24.21.0",
+            "arch": "x64",
+            "isa": {},
+            "isa_readback": False,
+            "isa_requested_flags": flags,
+        }
 
 
 def test_levels_without_readback_run_labelled_and_levels_without_a_switch_are_not_applicable():
@@ -26,12 +32,23 @@ def test_levels_without_readback_run_labelled_and_levels_without_a_switch_are_no
     backend = NodeLikeBackend()
     probe = probe_lab(backend, lab, isa.resolve("x64", ["all"]), isa)
     states = {name: level.state for name, level in probe.levels.items()}
-    assert states == {"native": UNVERIFIABLE, "no-avx512": NOT_APPLICABLE, "no-avx2": UNVERIFIABLE, "sse2": UNVERIFIABLE, "scalar": NOT_APPLICABLE}
+    assert states == {
+        "native": UNVERIFIABLE,
+        "no-avx512": NOT_APPLICABLE,
+        "no-avx2": UNVERIFIABLE,
+        "sse2": UNVERIFIABLE,
+        "scalar": NOT_APPLICABLE,
+    }
     assert all(probe.levels[name].runs for name in ("native", "no-avx2", "sse2"))
     assert not probe.levels["scalar"].runs and "has no switch for ISA level 'scalar'" in probe.levels["scalar"].detail
-    assert "--no-enable-avx2" in probe.levels["no-avx2"].detail and probe.levels["no-avx2"].isa_effective == UNVERIFIABLE
+    assert (
+        "--no-enable-avx2" in probe.levels["no-avx2"].detail and probe.levels["no-avx2"].isa_effective == UNVERIFIABLE
+    )
     # the switches are applied to the probe (so the requested flags are recorded), never for a level with none
-    assert ("env", {"JSONLAB_V8_FLAGS": isa.switches_for("Node.js", "24.21.0", "sse2")["JSONLAB_V8_FLAGS"]}) in backend.calls
+    assert (
+        "env",
+        {"JSONLAB_V8_FLAGS": isa.switches_for("Node.js", "24.21.0", "sse2")["JSONLAB_V8_FLAGS"]},
+    ) in backend.calls
     assert not any(args == "env" and "scalar" in str(switches) for args, switches in backend.calls)
 
 

@@ -9,7 +9,11 @@ from harness.records import JobSettings
 
 def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
     profiles = load_profiles()
-    assert profiles["default"].design == "paired" and profiles["default"].aa_copies and profiles["default"].stopping.adaptive
+    assert (
+        profiles["default"].design == "paired"
+        and profiles["default"].aa_copies
+        and profiles["default"].stopping.adaptive
+    )
     assert profiles["smoke"].stopping == Stopping(2, 2)
     assert profiles["default"].job.prewarm_ms == 3000 and profiles["default"].job.prewarm_quiet_ms == 300
     assert profiles["default"].only_claimed and profiles["default"].isa_levels == ("claims",)
@@ -17,7 +21,9 @@ def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
 
 def test_an_unknown_design_is_a_config_error_naming_the_valid_ones(tmp_path):
     path = tmp_path / "profiles.toml"
-    path.write_text('schema_version = 1\n[profiles.x]\ndescription = "d"\nexperiments = ["all"]\nisa_levels = ["all"]\ndesign = "dual"\n')
+    path.write_text(
+        'schema_version = 1\n[profiles.x]\ndescription = "d"\nexperiments = ["all"]\nisa_levels = ["all"]\ndesign = "dual"\n'
+    )
     with pytest.raises(ConfigError, match="design 'dual' is not one of sequential, interleaved, duet"):
         load_profiles(path)
 

@@ -2,8 +2,21 @@ import pytest
 
 from harness.records import Cell, JobSettings, ResultRow, Statistics
 
-BASE = dict(run_id="r", cell_id="e:b@native", experiment="e", benchmark="b", group="g", baseline="b", lab="dotnet",
-            variant="v", dataset="d", operation="deserialize", isa_requested="native", cpuset="1", profile="smoke")
+BASE = dict(
+    run_id="r",
+    cell_id="e:b@native",
+    experiment="e",
+    benchmark="b",
+    group="g",
+    baseline="b",
+    lab="dotnet",
+    variant="v",
+    dataset="d",
+    operation="deserialize",
+    isa_requested="native",
+    cpuset="1",
+    profile="smoke",
+)
 
 
 def test_an_unknown_status_names_the_field_and_the_valid_values():
@@ -34,7 +47,12 @@ def test_statistics_reject_an_interval_that_misses_the_mean():
 
 
 def test_job_settings_become_lab_flags_only_when_set():
-    assert JobSettings(warmup_count=2, iteration_time_ms=20).to_args() == ["--warmup-count", "2", "--iteration-time-ms", "20"]
+    assert JobSettings(warmup_count=2, iteration_time_ms=20).to_args() == [
+        "--warmup-count",
+        "2",
+        "--iteration-time-ms",
+        "20",
+    ]
     assert JobSettings().to_args() == []
     with pytest.raises(ValueError, match="positive"):
         JobSettings(iteration_count=0)

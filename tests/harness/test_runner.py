@@ -26,7 +26,9 @@ def test_a_smoke_run_stores_one_row_per_cell_and_round_with_verification_and_eff
     assert camel["status"] == "unverified" and camel["verification_status"] == "failed"
     assert camel["isa_effective"] == "scalar" and camel["isa_switches"] == {"DOTNET_EnableHWIntrinsic": "0"}
     assert rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]["isa_effective"] == "avx512"
-    assert rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]["raw_path"].startswith("raw/000__NewtonSoftJson_Camel__native__10.0.12/round-1/bdn/")
+    assert rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]["raw_path"].startswith(
+        "raw/000__NewtonSoftJson_Camel__native__10.0.12/round-1/bdn/"
+    )
     env = json.loads((summary.directory / "environment.json").read_text())
     assert env["labs"]["dotnet@10.0.12"]["isa_levels"]["scalar"]["state"] == "run"
     assert (summary.directory.parent / "latest").resolve() == summary.directory
@@ -39,15 +41,23 @@ def test_a_failing_cell_is_recorded_and_the_run_goes_on(fixture_dir, smoke_optio
     failed = rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]
     assert failed["status"] == "failed" and "simulated failure" in failed["error"]
     assert len(backend.cells_run) == 19  # the failed cell is not retried in this session's later rounds
-    assert ("000:NewtonSoftJson_Camel@native/10.0.12", 2) not in rows and ("000:NewtonSoftJson_Camel@scalar/10.0.12", 2) in rows
+    assert ("000:NewtonSoftJson_Camel@native/10.0.12", 2) not in rows and (
+        "000:NewtonSoftJson_Camel@scalar/10.0.12",
+        2,
+    ) in rows
 
 
 def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_options):
-    first = execute_run(smoke_options, FakeBackend(fixture_dir, failing_cells=frozenset({"001:single-newtonsoft@scalar/10.0.12"})))
+    first = execute_run(
+        smoke_options, FakeBackend(fixture_dir, failing_cells=frozenset({"001:single-newtonsoft@scalar/10.0.12"}))
+    )
     second_backend = FakeBackend(fixture_dir)
     second = execute_run(dataclasses.replace(smoke_options, resume=True), second_backend)
     assert second.directory == first.directory
-    assert second_backend.cells_run == ["001:single-newtonsoft@scalar/10.0.12", "001:single-newtonsoft@scalar/10.0.12"]  # both rounds
+    assert second_backend.cells_run == [
+        "001:single-newtonsoft@scalar/10.0.12",
+        "001:single-newtonsoft@scalar/10.0.12",
+    ]  # both rounds
     assert second.counts.get("failed") is None
     assert any(p.name.startswith("environment.resumed-") for p in second.directory.iterdir())
 
@@ -92,7 +102,12 @@ def test_an_unknown_variant_in_an_experiment_lists_the_labs_variants(tmp_path, f
     experiments = tmp_path / "experiments"
     shutil.copytree(smoke_options.experiments_dir, experiments)
     path = experiments / "001-stj-vs-newtonsoft-employees.toml"
-    path.write_text(path.read_text().replace('variant = "stj-default"\ndataset = "employee-single"', 'variant = "stj-defualt"\ndataset = "employee-single"'))
+    path.write_text(
+        path.read_text().replace(
+            'variant = "stj-default"\ndataset = "employee-single"',
+            'variant = "stj-defualt"\ndataset = "employee-single"',
+        )
+    )
     with pytest.raises(UnknownNameError, match="unknown variant 'stj-defualt'.*did you mean 'stj-default'") as error:
         execute_run(dataclasses.replace(smoke_options, experiments_dir=experiments), FakeBackend(fixture_dir))
     assert "newtonsoft-default" in error.value.hint
@@ -125,18 +140,31 @@ def test_sequential_rounds_repeat_every_cell_of_a_level_in_plan_order(fake_backe
 
 def test_interleaved_rounds_finish_one_group_before_the_next_in_a_fresh_order_each_round(fixture_dir, smoke_options):
     backend = FakeBackend(fixture_dir)
-    execute_run(dataclasses.replace(smoke_options, experiments=("000",), isa_levels=("native",),
-                                                  benchmarks=("SystemTextCaseSensitive_Camel", "SystemTextCaseInsensitive_Camel", "SystemTextCaseSensitive_Pascal")), backend)
+    execute_run(
+        dataclasses.replace(
+            smoke_options,
+            experiments=("000",),
+            isa_levels=("native",),
+            benchmarks=(
+                "SystemTextCaseSensitive_Camel",
+                "SystemTextCaseInsensitive_Camel",
+                "SystemTextCaseSensitive_Pascal",
+            ),
+        ),
+        backend,
+    )
     cells = backend.cells_run
     group_size = len(set(cells))
-    rounds = [cells[i:i + group_size] for i in range(0, len(cells), group_size)]
+    rounds = [cells[i : i + group_size] for i in range(0, len(cells), group_size)]
     assert len(rounds) == 2 and all(sorted(r) == sorted(rounds[0]) for r in rounds)  # each round: every cell once
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="a duet needs two CPUs this process may use")
 def test_duet_runs_each_benchmark_beside_the_baseline_and_swaps_cpus_every_round(fixture_dir, smoke_options):
     backend = FakeBackend(fixture_dir)
-    summary = execute_run(dataclasses.replace(smoke_options, design="duet", lab_cpuset="0,1", isa_levels=("native",)), backend)
+    summary = execute_run(
+        dataclasses.replace(smoke_options, design="duet", lab_cpuset="0,1", isa_levels=("native",)), backend
+    )
     assert all(len(slot) == 2 and slot[1].startswith("000:NewtonSoftJson_Camel") for slot in backend.slots[:4])
     rows = _rows(summary)
     camel = {r["round_index"]: r for r in rows if r["benchmark"] == "SystemTextCaseInsensitive_Camel"}
@@ -149,40 +177,64 @@ def test_duet_runs_each_benchmark_beside_the_baseline_and_swaps_cpus_every_round
 def _single_group_run(smoke_options, tmp_path, stopping: str, spread: float):
     """One group (001/single at native, one ratio) with the smoke profile's stopping rule replaced."""
     profiles = tmp_path / "profiles.toml"
-    profiles.write_text(smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", stopping, 1))
-    backend = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell",
-                          time_scale={"newtonsoft-default": 2.0}, process_spread=spread)
-    return execute_run(dataclasses.replace(smoke_options, profiles_file=profiles, experiments=("001",), isa_levels=("native",),
-                                           benchmarks=("single-stj-case-insensitive",)), backend)
+    profiles.write_text(
+        smoke_options.profiles_file.read_text().replace("stopping = { min_rounds = 2, max_rounds = 2 }", stopping, 1)
+    )
+    backend = FakeBackend(
+        smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell",
+        time_scale={"newtonsoft-default": 2.0},
+        process_spread=spread,
+    )
+    return execute_run(
+        dataclasses.replace(
+            smoke_options,
+            profiles_file=profiles,
+            experiments=("001",),
+            isa_levels=("native",),
+            benchmarks=("single-stj-case-insensitive",),
+        ),
+        backend,
+    )
 
 
 def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough(smoke_options, tmp_path):
-    summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 3, max_rounds = 30, target_rel_ci = 0.02 }", 0.02)
+    summary = _single_group_run(
+        smoke_options, tmp_path, "stopping = { min_rounds = 3, max_rounds = 30, target_rel_ci = 0.02 }", 0.02
+    )
     rounds = max(r["round_index"] for r in _rows(summary))
     assert 3 < rounds < 30  # more than the minimum, fewer than the cap
     from harness.records import ResultRow
     from harness.stopping import group_precision
+
     worst, comparable = group_precision([ResultRow.from_dict(r) for r in _rows(summary)])
     assert comparable == 1 and worst <= 0.02
 
 
 def test_a_group_that_cannot_reach_the_target_stops_at_its_cap_and_says_so(smoke_options, tmp_path, capsys):
-    summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 2, max_rounds = 5, target_rel_ci = 0.001 }", 0.2)
+    summary = _single_group_run(
+        smoke_options, tmp_path, "stopping = { min_rounds = 2, max_rounds = 5, target_rel_ci = 0.001 }", 0.2
+    )
     assert max(r["round_index"] for r in _rows(summary)) == 5
     assert "group 001/single@native on 10.0.12: imprecise after 5 round(s)" in capsys.readouterr().err
 
 
 def test_a_per_cell_time_cap_stops_a_group_after_its_cells_have_used_it(smoke_options, tmp_path):
     # Fake processes take 2 s each; 2 cells × 5 s allows 3 rounds (the cap is checked after each round).
-    summary = _single_group_run(smoke_options, tmp_path, "stopping = { min_rounds = 2, max_rounds = 40, target_rel_ci = 0.001, cell_time_cap_s = 5 }", 0.2)
+    summary = _single_group_run(
+        smoke_options,
+        tmp_path,
+        "stopping = { min_rounds = 2, max_rounds = 40, target_rel_ci = 0.001, cell_time_cap_s = 5 }",
+        0.2,
+    )
     assert max(r["round_index"] for r in _rows(summary)) == 3
 
 
 def test_calibration_is_timed_before_each_level_and_at_the_end(fake_backend, smoke_options):
     summary = execute_run(dataclasses.replace(smoke_options, calibrate=True), fake_backend)
     lines = [json.loads(line) for line in (summary.directory / "calibration.jsonl").read_text().splitlines()]
-    assert [(c["label"], c["workload"]) for c in lines] == [(label, w) for label in ("before native", "before scalar", "end")
-                                                            for w in ("sha256", "memory")]
+    assert [(c["label"], c["workload"]) for c in lines] == [
+        (label, w) for label in ("before native", "before scalar", "end") for w in ("sha256", "memory")
+    ]
     assert all(c["median_ms"] > 0 for c in lines)
 
 
@@ -193,35 +245,53 @@ def test_each_row_records_what_else_its_cpu_did(fixture_dir, smoke_options):
     assert all(r["cpu_other_ms"] == 1500.0 and r["involuntary_context_switches"] == 3 for r in disturbed)
 
 
-def test_a_benchmark_whose_library_has_no_package_is_an_unavailable_row_and_never_a_process(fixture_dir, smoke_options, tmp_path):
+def test_a_benchmark_whose_library_has_no_package_is_an_unavailable_row_and_never_a_process(
+    fixture_dir, smoke_options, tmp_path
+):
     experiments = tmp_path / "experiments"
     shutil.copytree(smoke_options.experiments_dir, experiments)
     toml = experiments / "001-stj-vs-newtonsoft-employees.toml"
-    toml.write_text(toml.read_text().replace('[hardware.H001]', '''[[benchmarks]]
+    toml.write_text(
+        toml.read_text().replace(
+            "[hardware.H001]",
+            """[[benchmarks]]
 id = "single-missing-lib"
 group = "single"
 variant = "no-such-variant"
 dataset = "employee-single"
 unavailable = "no package for MissingLib 1.0 on this feed"
 
-[hardware.H001]'''))
+[hardware.H001]""",
+        )
+    )
     backend = FakeBackend(fixture_dir)
-    options = dataclasses.replace(smoke_options, experiments_dir=experiments, experiments=("001",), benchmarks=("single-missing-lib",),
-                                  isa_levels=("native",))
+    options = dataclasses.replace(
+        smoke_options,
+        experiments_dir=experiments,
+        experiments=("001",),
+        benchmarks=("single-missing-lib",),
+        isa_levels=("native",),
+    )
     summary = execute_run(options, backend)
     rows = {r["benchmark"]: r for r in _rows(summary)}
     missing = rows["single-missing-lib"]
-    assert missing["status"] == "skipped" and missing["error"] == "unavailable: no package for MissingLib 1.0 on this feed"
+    assert (
+        missing["status"] == "skipped" and missing["error"] == "unavailable: no package for MissingLib 1.0 on this feed"
+    )
     assert not any("single-missing-lib" in c for c in backend.cells_run)
     assert rows["single-newtonsoft"]["status"] == "ok"  # its baseline still ran
 
     from analysis.tables import status_text
     import pandas as pd
+
     assert status_text(pd.Series(missing)) == "unavailable: no package for MissingLib 1.0 on this feed"
 
 
-def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_on(fake_backend, smoke_options, monkeypatch):
+def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_on(
+    fake_backend, smoke_options, monkeypatch
+):
     from harness import scheduler
+
     real = scheduler.NORMALIZERS["bdn"]
 
     def picky(folder):
@@ -233,12 +303,17 @@ def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_
     summary = execute_run(smoke_options, fake_backend)
     rows = {(r["cell_id"], r["round_index"]): r for r in _rows(summary)}
     failed = rows[("000:NewtonSoftJson_Camel@native/10.0.12", 1)]
-    assert failed["status"] == "failed" and "could not be normalized: ValueError: Statistics.mean_ns = 0" in failed["error"]
+    assert (
+        failed["status"] == "failed"
+        and "could not be normalized: ValueError: Statistics.mean_ns = 0" in failed["error"]
+    )
     assert rows[("000:NewtonSoftJson_Camel@scalar/10.0.12", 2)]["status"] == "ok"
 
 
 def _cold_options(smoke_options, **changes):
-    return dataclasses.replace(smoke_options, experiments=("005",), benchmarks=("cold-ser-stj-sourcegen",), isa_levels=("native",), **changes)
+    return dataclasses.replace(
+        smoke_options, experiments=("005",), benchmarks=("cold-ser-stj-sourcegen",), isa_levels=("native",), **changes
+    )
 
 
 def test_cold_start_cells_are_verified_then_timed_as_whole_processes_one_row_each(fixture_dir, smoke_options):
@@ -247,9 +322,13 @@ def test_cold_start_cells_are_verified_then_timed_as_whole_processes_one_row_eac
     rows = {r["benchmark"]: r for r in _rows(summary)}
     assert set(rows) == {"cold-ser-stj", "cold-ser-stj-sourcegen"}  # the group's baseline comes along
     cold = rows["cold-ser-stj-sourcegen"]
-    assert cold["measure"] == "cold" and cold["status"] == "ok" and cold["design"] == "cold" and cold["round_count"] == 1
+    assert (
+        cold["measure"] == "cold" and cold["status"] == "ok" and cold["design"] == "cold" and cold["round_count"] == 1
+    )
     assert cold["n"] == 3  # the smoke profile's cold runs: each run a process, so the interval is over processes
-    assert cold["median_ns"] == pytest.approx(30e6, rel=0.03) and cold["prepare_median_ns"] == pytest.approx(22.5e6, rel=0.03)
+    assert cold["median_ns"] == pytest.approx(30e6, rel=0.03) and cold["prepare_median_ns"] == pytest.approx(
+        22.5e6, rel=0.03
+    )
     assert cold["ci99_lower_ns"] < cold["mean_ns"] < cold["ci99_upper_ns"]
     assert cold["peak_rss_bytes"] == 40 << 20 and cold["engine_version"] == "hyperfine"
     assert cold["raw_path"].endswith("hyperfine.json") and cold["library"]
@@ -260,7 +339,10 @@ def test_cold_start_cells_are_verified_then_timed_as_whole_processes_one_row_eac
 def test_a_cold_cell_that_fails_is_a_failed_row_and_a_resume_retries_only_it(fixture_dir, smoke_options):
     failing = "005:cold-ser-stj-sourcegen@native/10.0.12"
     first = execute_run(_cold_options(smoke_options), FakeBackend(fixture_dir, failing_cells=frozenset({failing})))
-    assert {r["cell_id"]: r["status"] for r in _rows(first)} == {"005:cold-ser-stj@native/10.0.12": "ok", failing: "failed"}
+    assert {r["cell_id"]: r["status"] for r in _rows(first)} == {
+        "005:cold-ser-stj@native/10.0.12": "ok",
+        failing: "failed",
+    }
     again = FakeBackend(fixture_dir)
     execute_run(_cold_options(smoke_options, resume=True), again)
     assert again.cells_run == [failing]
