@@ -62,11 +62,27 @@ compare run_a run_b *args="":
 # Unit tests (xunit, node:test, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
 test:
     {{python}} -m harness doctor --for tests --brief
+    just lint
     {{python}} -m harness check
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
     {{python}} -m harness build --lab reference-node
     cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
     {{python}} -m pytest -q tests
+
+# Formatting, lint and type checks (black, flake8, mypy; dotnet format for the .NET lab), each failure with its fix.
+lint:
+    #!/usr/bin/env bash
+    set -uo pipefail
+    failed=0
+    check() { local fix=$1; shift; if ! "$@"; then echo "lint: failed: $* -- fix: $fix" >&2; failed=1; fi; }
+    check "black harness analysis tests" black --check -q harness analysis tests
+    check "edit the lines flake8 names (config: .flake8)" flake8 harness analysis tests
+    check "fix the types mypy names (config: pyproject.toml [tool.mypy])" mypy
+    for project in lab/dotnet/src/JsonLab.csproj lab/dotnet/tests/JsonLab.Tests.csproj; do
+        check "dotnet format $project" dotnet format "$project" --verify-no-changes -v q
+    done
+    [ "$failed" -eq 0 ] && echo "lint: black, flake8, mypy and dotnet format pass"
+    exit "$failed"
 
 # Where no registry answers, `just local-bases` first: then the images build offline from those bases.
 # Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; plain docker build without Buildx).

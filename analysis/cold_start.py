@@ -81,31 +81,40 @@ def cold_start_markdown(table: pd.DataFrame, charts: list[str] | None = None) ->
     lines = [
         "## Cold start",
         "",
-        "Whole processes timed by hyperfine (each run a fresh process: runtime start, dataset read, binding, one call, exit). "
-        "*Before the call* is the same process with `--prepare-only`; *first call* is the difference of the two medians, the "
-        "price of the first serialize or deserialize (JIT compilation, metadata, the library's own start-up). Process times are "
-        "medians with the 99% interval of the mean over the runs; peak RSS is the median over extra runs of the process's own "
-        "VmHWM (`once --report-rss`). Raw hyperfine JSON per cell is under `raw/`; the table is `tables/cold-start.csv`.",
+        "Whole processes timed by hyperfine (each run a fresh process: runtime start, dataset read, binding, one call, "
+        "exit). "
+        "*Before the call* is the same process with `--prepare-only`; *first call* is the difference of the two "
+        "medians, the "
+        "price of the first serialize or deserialize (JIT compilation, metadata, the library's own start-up). Process "
+        "times are "
+        "medians with the 99% interval of the mean over the runs; peak RSS is the median over extra runs of the "
+        "process's own "
+        "VmHWM (`once --report-rss`). Raw hyperfine JSON per cell is under `raw/`; the table is "
+        "`tables/cold-start.csv`.",
         "",
     ]
     for (experiment, group), rows in table.groupby(["experiment", "group"], sort=False):
         lines += [
             f"### {experiment}: {group}",
             "",
-            "| benchmark | library | runtime | process ms [99% CI] | before the call ms | first call ms | peak RSS MiB | runs |",
+            "| benchmark | library | runtime | process ms [99% CI] | before the call ms | first call ms | peak RSS MiB "
+            "| runs |",
             "|---|---|---|---|---|---|---|---|",
         ]
         for _, r in rows.iterrows():
             if r["status"] not in ("ok", "unverified"):
                 lines.append(
-                    f"| {r['benchmark']} | {r['library'] or ''} | {r['runtime']} | {r['status']}: {r['error']} | | | | |"
+                    f"| {r['benchmark']} | {r['library'] or ''} | {r['runtime']} | {r['status']}: {r['error']} | | | | "
+                    "|"
                 )
                 continue
             flag = " ⚠ unverified" if r["status"] == "unverified" else ""
             lines.append(
                 f"| {r['benchmark']}{flag} | {r['library'] or ''} | {r['runtime']} | {_number(r['process_ms'])} "
-                f"[{_number(r['process_ci99_lower_ms'])}, {_number(r['process_ci99_upper_ms'])}] | {_number(r['before_call_ms'])} "
-                f"| {_number(r['first_call_ms'])} | {_number(r['peak_rss_mib'])} | {int(r['runs']) if pd.notna(r['runs']) else '—'} |"
+                f"[{_number(r['process_ci99_lower_ms'])}, {_number(r['process_ci99_upper_ms'])}] | "
+                f"{_number(r['before_call_ms'])} "
+                f"| {_number(r['first_call_ms'])} | {_number(r['peak_rss_mib'])} | "
+                f"{int(r['runs']) if pd.notna(r['runs']) else '—'} |"
             )
         lines.append("")
     lines += [f"![{name}](charts/{name}.png) ([SVG](charts/{name}.svg))" for name in charts or []]

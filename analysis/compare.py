@@ -98,7 +98,8 @@ def compare_cells(rows_a: pd.DataFrame, rows_b: pd.DataFrame, threshold: float =
 def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.DataFrame:
     """Per non-baseline cell in both runs: its ratio to the baseline in each run, and whether they agree
     (the 99% interval of their quotient, Welch over the two runs' paired log ratios, contains 1). Cold starts are left
-    out: a cold cell is one row of many timed processes, with no per-process pairs to compare (the cells table has them).
+    out: a cold cell is one row of many timed processes, with no per-process pairs to compare (the cells table has
+    them).
     """
     a, b = (split_measures(_measured(rows))[0] for rows in (rows_a, rows_b))
     book_a, book_b = RatioBook(a), RatioBook(b)
@@ -201,7 +202,8 @@ def _difference(r, ratios: pd.DataFrame | None) -> str:
     where = f"the band's edge at {edge:.3g} (published {r.published_ratio:.3g} ± {TOLERANCE:.0%})"
     if drift is not None and pd.notna(drift["agree"]) and not bool(drift["agree"]):
         return (
-            f"the ratio moved between the runs: {r.measured_ratio_a:.3g} → {r.measured_ratio_b:.3g} (b/a {drift['drift']:.3f} "
+            f"the ratio moved between the runs: {r.measured_ratio_a:.3g} → {r.measured_ratio_b:.3g} (b/a "
+            f"{drift['drift']:.3f} "
             f"[{drift['drift_ci99_lower']:.3f}, {drift['drift_ci99_upper']:.3f}]), across {where}"
         )
     agreed = (

@@ -26,8 +26,10 @@ def comparison_markdown(
         f"Cells measured in both runs: {len(cells)} — "
         + (", ".join(f"{n} {c}" for c, n in counts.most_common()) or "none")
         + ". "
-        f"A change is **faster**/**slower** when the 99% interval of b/a excludes 1 and the estimate is beyond ±{threshold:.0%}; "
-        f"**same** when the whole interval lies within ±{threshold:.0%}; otherwise **inconclusive**. Intervals: Welch's t on the "
+        "A change is **faster**/**slower** when the 99% interval of b/a excludes 1 and the estimate is beyond "
+        f"±{threshold:.0%}; "
+        f"**same** when the whole interval lies within ±{threshold:.0%}; otherwise **inconclusive**. Intervals: "
+        "Welch's t on the "
         "log of the two runs' process means.\n",
         f"Baseline ratios in both runs: {len(ratios)}; {agree} agree (the 99% interval of ratio_b / ratio_a contains 1)"
         + (f", {len(ratios) - agree} do not." if len(ratios) - agree else ".")
@@ -98,8 +100,11 @@ def verdicts_summary(verdicts: pd.DataFrame) -> str:
     measured = verdicts[verdicts["measured"]]
     measured_same = int(measured["same"].sum())
     return (
-        f"Published figures with a verdict in both runs (at their primary ISA level and runtime): {len(verdicts)}; **{same} "
-        f"({100 * same / len(verdicts):.1f}%) the same**. Of the {len(measured)} decided by the measurements (reproduced, same "
-        f"direction only, inconclusive, not reproduced in either run), {measured_same} ({100 * measured_same / max(len(measured), 1):.1f}%) "
+        f"Published figures with a verdict in both runs (at their primary ISA level and runtime): {len(verdicts)}; "
+        f"**{same} "
+        f"({100 * same / len(verdicts):.1f}%) the same**. Of the {len(measured)} decided by the measurements "
+        "(reproduced, same "
+        f"direction only, inconclusive, not reproduced in either run), {measured_same} "
+        f"({100 * measured_same / max(len(measured), 1):.1f}%) "
         "the same; each difference is listed below with its reason."
     )

@@ -1,5 +1,6 @@
 """The cross-language comparison: the cells of groups (or benchmarks) that declare a `shared_operation` (an operation
-every lab can perform, e.g. untyped-parse), set side by side per shared operation and dataset across labs and runtimes, with time per
+every lab can perform, e.g. untyped-parse), set side by side per shared operation and dataset across labs and runtimes,
+with time per
 operation, throughput and allocation.
 
 Throughput is the row's `payload_bytes` (the JSON text the operation reads, for a parse; writes, for a serialize; both
@@ -104,12 +105,18 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
     lines = [
         "## Cross-language",
         "",
-        "Groups (or benchmarks) declaring a `shared_operation` in their experiment do the same thing in every lab: an untyped "
-        "parse of the same file, writing the document such a parse gave back to text, reading the file into its typed model, "
-        "or writing such a model (a .NET class; in Node a value a fast-json-stringify schema describes). Untyped results "
-        "are verified against the same canonical digest of the dataset, typed ones field by field against the file, before timing. They are set side by side here, fastest first. Times are means over fresh processes "
-        "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written (serialize), "
-        "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's MemoryDiagnoser; "
+        "Groups (or benchmarks) declaring a `shared_operation` in their experiment do the same thing in every lab: an "
+        "untyped "
+        "parse of the same file, writing the document such a parse gave back to text, reading the file into its typed "
+        "model, "
+        "or writing such a model (a .NET class; in Node a value a fast-json-stringify schema describes). Untyped "
+        "results "
+        "are verified against the same canonical digest of the dataset, typed ones field by field against the file, "
+        "before timing. They are set side by side here, fastest first. Times are means over fresh processes "
+        "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written "
+        "(serialize), "
+        "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's "
+        "MemoryDiagnoser; "
         "V8's total allocated bytes on Node 26 and later). No ratio is taken across labs. The table is "
         "`tables/cross-language.csv`.",
         "",

@@ -13,5 +13,6 @@ ISA_ORDER = ("native", "no-avx512", "no-avx2", "sse2", "scalar")
 #: Sub-folder of the run folder that receives the report.
 REPORT_DIR = "report"
 
-#: A group whose widest ratio 99% CI half-width exceeds this is named in the Precision section with the cause of its spread.
+#: A group whose widest ratio 99% CI half-width exceeds this is named in the Precision section with the cause of its
+# spread.
 WIDE_RATIO_CI = 0.05

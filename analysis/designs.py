@@ -143,9 +143,12 @@ def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
         for r in summary.itertuples()
     ]
     return (
-        "# Replication designs compared\n\nSame cells, same machine, the same machine-time budget per group. Medians over each "
-        "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a duet "
-        "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for a 99% CI "
+        "# Replication designs compared\n\nSame cells, same machine, the same machine-time budget per group. Medians "
+        "over each "
+        "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a "
+        "duet "
+        "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for "
+        "a 99% CI "
         f"of ±{100 * target:.0f}% from the per-pair CV (Student-t).\n\n" + markdown_table(headers, rows)
     )
 
@@ -174,7 +177,8 @@ def agreement_markdown(per_ratio: pd.DataFrame, reference: str = "paired") -> st
         rows.append(line)
     headers = ["Ratio", *designs, *(f"{reference} vs {d}" for d in others)]
     return (
-        f"\n## Does pairing move the ratios?\n\nEach ratio with its 99% interval under every design; the last columns give "
+        "\n## Does pairing move the ratios?\n\nEach ratio with its 99% interval under every design; the last columns "
+        "give "
         f"the {reference} estimate's difference from each other design's, and mark intervals that do not overlap. "
         f"{agree} of {total} comparisons overlap.\n\n" + markdown_table(headers, rows)
     )

@@ -15,7 +15,8 @@ import markdown
 
 #: One stylesheet, inline: readable tables, charts scaled to the page, verdict words kept bold.
 _CSS = """
-body { font: 15px/1.5 -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; color: #222; max-width: 1180px; margin: 2em auto; padding: 0 1em; }
+body { font: 15px/1.5 -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; color: #222; max-width: 1180px;
+       margin: 2em auto; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 13px; display: block; overflow-x: auto; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; vertical-align: top; } th { background: #f5f5f5; }

@@ -36,7 +36,8 @@ SET_ASIDE = "set aside: "
 
 
 def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
-    """Rows of processes whose warm-up was cut short (harness/warmup_check.py) become 'skipped', with the reason as their
+    """Rows of processes whose warm-up was cut short (harness/warmup_check.py) become 'skipped', with the reason as
+    their
     error: every ratio, mean and count then leaves them out, as the stopping rule did, and the report names them."""
     if rows.empty or "prewarm_compilations" not in rows:
         return rows

@@ -59,13 +59,17 @@ def set_aside_markdown(rows: pd.DataFrame) -> str:
     if processes.empty:
         return (
             "- Warm-ups cut short (a process whose warm-up compiled under "
-            f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count in under {SHORT_WARMUP_FRACTION:.0%} of its median warm-up time, set aside): none."
+            f"{SHORT_WARMUP_FRACTION:.0%} of its cell's median JIT count in under {SHORT_WARMUP_FRACTION:.0%} of its "
+            "median warm-up time, set aside): none."
         )
     where = processes.groupby(["experiment", "group", "isa_requested", "runtime_requested"]).size()
     return (
-        f"- Warm-ups cut short, set aside (kept in results.jsonl, left out of every ratio and mean; the stopping rule ran those "
-        f"groups on): {len(processes)} processes, their warm-up compiled under {SHORT_WARMUP_FRACTION:.0%} of the median JIT "
-        f"count of their cell's processes in under {SHORT_WARMUP_FRACTION:.0%} of its time, so their code had not finished tiering up — "
+        "- Warm-ups cut short, set aside (kept in results.jsonl, left out of every ratio and mean; the stopping rule "
+        "ran those "
+        f"groups on): {len(processes)} processes, their warm-up compiled under {SHORT_WARMUP_FRACTION:.0%} of the "
+        "median JIT "
+        f"count of their cell's processes in under {SHORT_WARMUP_FRACTION:.0%} of its time, so their code had not "
+        "finished tiering up — "
         + "; ".join(f"{e}:{g} at {lvl} on {rt}: {n}" for (e, g, lvl, rt), n in where.items())
         + "."
     )
@@ -81,16 +85,20 @@ def noise_markdown(
     within = measured["within_rel_ci99"].dropna()
     if not spread.empty:
         lines.append(
-            f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of variation of their "
-            f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the iterations inside "
-            f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, is the unit of "
+            f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of "
+            "variation of their "
+            f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the "
+            "iterations inside "
+            f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, "
+            "is the unit of "
             "replication."
         )
     drift = calibration_drift(calibrations)
     if not drift.empty:
         swings = drift.groupby("workload")["relative_to_first"].agg(lambda s: s.max() / s.min() - 1)
         lines.append(
-            "- Calibration workloads (the same work each time; `sha256` stays in the core, `memory` misses every cache): "
+            "- Calibration workloads (the same work each time; `sha256` stays in the core, `memory` misses every "
+            "cache): "
             + "; ".join(f"{w} varied by up to {100 * s:.1f}%" for w, s in swings.items())
             + " over the run (table below)."
         )
@@ -98,7 +106,8 @@ def noise_markdown(
     total = int(rows["status"].isin(MEASURED).sum())
     steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
     lines.append(
-        f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen by the "
+        f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen "
+        "by the "
         f"hypervisor): {len(disturbed)} of {total}."
         + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s.")
     )

@@ -1,4 +1,5 @@
-"""How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), stopped by the run's
+"""How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), stopped by the
+run's
 time budget, or fixed rounds."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from harness.stopping import BUDGET
 
 
 def budget_stopped(groups: list[dict[str, Any]]) -> set[tuple[str, str, str, str]]:
-    """(ISA level, experiment, group, runtime) of the groups whose last session stopped them for the run's time budget."""
+    """(ISA level, experiment, group, runtime) of the groups whose last session stopped them for the run's time
+    budget."""
     last = {(g["isa_level"], g["experiment"], g["group"], g["runtime"]): g["state"] for g in groups}
     return {key for key, state in last.items() if state == BUDGET}
 
@@ -90,7 +92,8 @@ def precision_markdown(
     budget = run.get("budget")
     if budget:
         text += (
-            f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at least "
+            f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at "
+            "least "
             f"{budget['floor_rounds']} rounds each)"
         )
     text += ".\n\n"
@@ -102,11 +105,13 @@ def precision_markdown(
     if not aa.empty:
         outside = aa[(aa["aa_lower"] > 1) | (aa["aa_upper"] < 1)]
         text += (
-            f"Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the baseline ran "
+            "Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the "
+            "baseline ran "
             f"as one more member of every process; its ratio to the baseline must be 1 within its interval. "
             f"{len(aa) - len(outside)} of {len(aa)} A/A ratios contain 1"
             + (
-                f"; **{len(outside)} do not** ({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})"
+                f"; **{len(outside)} do not** "
+                f"({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})"
                 if len(outside)
                 else ""
             )

@@ -35,10 +35,12 @@ def header_markdown(env: dict[str, Any], run: dict[str, Any], cells: pd.DataFram
     dirty = " (uncommitted changes)" if env.get("git_dirty") else ""
     return (
         f"# JSON serializer lab report — run {run.get('run_id', '?')}\n\n"
-        f"Measured {env.get('captured_at', '?')} on **{env.get('cpu_model', '?')}** ({env.get('logical_cpus', '?')} logical CPUs, "
+        f"Measured {env.get('captured_at', '?')} on **{env.get('cpu_model', '?')}** ({env.get('logical_cpus', '?')} "
+        "logical CPUs, "
         f"{env.get('machine', '?')}, {'virtual machine' if env.get('hypervisor') else 'bare metal or undetected VM'}), "
         f"{env.get('os', '?')}, kernel {env.get('kernel', '?')}. {runtimes}. Profile `{run.get('profile', '?')}`; "
-        f"each cell ran in a fresh process pinned to CPU {env.get('lab_cpuset', '?')} ({env.get('backend', '?')} backend). "
+        f"each cell ran in a fresh process pinned to CPU {env.get('lab_cpuset', '?')} ({env.get('backend', '?')} "
+        "backend). "
         f"Lab commit `{(env.get('git_commit') or '?')[:12]}`{dirty}.\n"
     )
 
@@ -65,7 +67,7 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
         + ".",
         *(
             [
-                f"- Published Allocated figures, in bytes: "
+                "- Published Allocated figures, in bytes: "
                 + ", ".join(f"{n} {v}" for v, n in in_bytes.most_common())
                 + "."
             ]
@@ -134,8 +136,10 @@ def runtimes_markdown(experiments: list[Experiment], verdicts: pd.DataFrame, env
                     ]
                 )
     return (
-        "## Runtimes: published and measured\n\nEach figure's primary verdict is read on the lab runtime standing in for the "
-        "runtime it was published on (the experiment's `lab_runtimes`, first one the lab is built for). Each runtime is a "
+        "## Runtimes: published and measured\n\nEach figure's primary verdict is read on the lab runtime standing in "
+        "for the "
+        "runtime it was published on (the experiment's `lab_runtimes`, first one the lab is built for). Each runtime "
+        "is a "
         "self-contained build of the lab whose version was read back inside every measured process. Other runtimes of "
         "the run are verdicts too, marked not primary.\n\n"
         + markdown_table(
@@ -178,7 +182,8 @@ def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells:
     if not rows:
         return ""
     return (
-        "## Versions: published and measured\n\nThe versions each write-up used, beside the ones this run loaded. Where the "
+        "## Versions: published and measured\n\nThe versions each write-up used, beside the ones this run loaded. "
+        "Where the "
         "NuGet feed of this machine does not serve the published version, the nearest served one is used and the "
         "difference is part of any disagreement.\n\n"
         + markdown_table(["Experiment", "Library", "Published", "Measured here", ""], rows)
@@ -191,7 +196,8 @@ def verification_markdown(cells: pd.DataFrame) -> str:
     failed = first[first["verification_status"] == "failed"]
     passed = int((first["verification_status"] == "passed").sum())
     text = (
-        "## What was verified\n\nBefore timing, every measured process deserialized its dataset with its variant, compared the "
+        "## What was verified\n\nBefore timing, every measured process deserialized its dataset with its variant, "
+        "compared the "
         "object field by field with the dataset (JSON names matched to properties ignoring case and attributes), and "
         f"checked that serializing and deserializing again preserved it. {passed} benchmark(s) passed; "
         f"{len(failed)} failed and are marked VOID / ⚠ / hatched wherever they appear.\n"
@@ -220,7 +226,8 @@ def experiments_markdown(
         )
         notes = "\n".join(f"- `{b.id}`: {b.note}" for b in exp.benchmarks.values() if b.note)
         parts.append(
-            f"## Experiment {exp.id}: {exp.title}\n\nWrite-up: {exp.writeup}.\n\n{experiment_markdown(exp, cells, levels)}\n"
+            f"## Experiment {exp.id}: {exp.title}\n\nWrite-up: "
+            f"{exp.writeup}.\n\n{experiment_markdown(exp, cells, levels)}\n"
             f"{images}\n\n{notes}\n\nAll rows: [tables/{exp.id}.csv](tables/{exp.id}.csv).\n"
         )
     return "\n".join(parts)
@@ -256,13 +263,19 @@ def reproduction_section(
     return (
         "## Reproduction of published claims\n\n"
         "Ratios to each claim's baseline are compared, never absolute times, and the measured ratio's 99% interval "
-        f"(over paired processes) is judged, not its point. **reproduced**: the whole interval lies within ±{TOLERANCE:.0%} of the "
+        "(over paired processes) is judged, not its point. **reproduced**: the whole interval lies within "
+        f"±{TOLERANCE:.0%} of the "
         "published ratio; **inconclusive**: the interval straddles that band's edge (or there is only one process); "
-        f"**same direction only**: the interval lies outside the band, on the published side of 1 (beyond ±{PARITY_BAND:.0%}); "
-        "**not reproduced**: otherwise; **void: verification failed**: the variant or its baseline does not reproduce the "
-        "input, so the published comparison measured a different thing. Allocations are deterministic per operation and are "
-        "judged as points; each published Allocated figure also gets a verdict in bytes per operation (last but one column): "
-        "**equal**, **within tolerance** (the experiment's or the claim's `allocated_tolerance_bytes`, e.g. the rounding of a "
+        "**same direction only**: the interval lies outside the band, on the published side of 1 (beyond "
+        f"±{PARITY_BAND:.0%}); "
+        "**not reproduced**: otherwise; **void: verification failed**: the variant or its baseline does not reproduce "
+        "the "
+        "input, so the published comparison measured a different thing. Allocations are deterministic per operation "
+        "and are "
+        "judged as points; each published Allocated figure also gets a verdict in bytes per operation (last but one "
+        "column): "
+        "**equal**, **within tolerance** (the experiment's or the claim's `allocated_tolerance_bytes`, e.g. the "
+        "rounding of a "
         "figure printed in KB) or **differs**; a table's baseline has no ratio, only that (**bytes only**). "
         "Verdicts at every ISA level: [tables/reproduction.csv](tables/reproduction.csv).\n\n"
         f"{legend}\n\n"
@@ -290,7 +303,8 @@ def method_markdown(run: dict[str, Any]) -> str:
         if stopping.get(k) is not None
     ]
     rule = (
-        f"at least {stopping.get('min_rounds', '?')} rounds, then more until every ratio of a group had a 99% CI within "
+        f"at least {stopping.get('min_rounds', '?')} rounds, then more until every ratio of a group had a 99% CI "
+        "within "
         f"±{100 * stopping['target_rel_ci']:.2g}% or the group reached {stopping.get('max_rounds')} rounds"
         + (" or " + " or ".join(caps) if caps else "")
         if stopping.get("target_rel_ci")
@@ -300,27 +314,39 @@ def method_markdown(run: dict[str, Any]) -> str:
     if budget:
         rule += (
             f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
-            f"(each group as many as every later one could also have), which could cut a group short of that rule but not below {budget['floor_rounds']} rounds"
+            "(each group as many as every later one could also have), which could cut a group short of that rule but "
+            f"not below {budget['floor_rounds']} rounds"
         )
     engine = (
-        "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser on. "
+        "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser "
+        "on. "
         if run.get("design") != "paired"
-        else "One fresh lab process per group and round measures every cell of the group with the lab's paired engine: each cell "
-        "warmed until the JIT is quiet, then rounds of short bursts (every cell once per round, in a fresh random order, each burst "
-        "after a full collection, the loop's own overhead subtracted as BenchmarkDotNet does), bytes allocated read per burst; "
-        "a process's ratio is the median of its per-round burst ratios, and its cell time the median of its bursts. Groups a "
-        "process cannot hold (a lab without the paired verb, a group of one cell) ran under the interleaved design with "
+        else "One fresh lab process per group and round measures every cell of the group with the lab's paired engine: "
+        "each cell "
+        "warmed until the JIT is quiet, then rounds of short bursts (every cell once per round, in a fresh random "
+        "order, each burst "
+        "after a full collection, the loop's own overhead subtracted as BenchmarkDotNet does), bytes allocated read "
+        "per burst; "
+        "a process's ratio is the median of its per-round burst ratios, and its cell time the median of its bursts. "
+        "Groups a "
+        "process cannot hold (a lab without the paired verb, a group of one cell) ran under the interleaved design "
+        "with "
         "BenchmarkDotNet or the lab's own engine (the Precision table names each group's design). "
     )
     return (
         "## Method\n\n"
         + engine
         + f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design'), '')}); {rule}. "
-        "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t 99% interval "
-        "over them; a ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's process of the same "
-        "round or duet), with a Student-t 99% interval on their logarithms. The within-process interval (iterations of one process) "
-        "is kept as a diagnostic in tables/results.csv (`within_rel_ci99`): it ignores the process-to-process spread and is several "
-        "times too narrow. Raw BenchmarkDotNet JSON, the process's env.json and verification.json are under `raw/`; logs under `logs/`.\n"
+        "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t "
+        "99% interval "
+        "over them; a ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's "
+        "process of the same "
+        "round or duet), with a Student-t 99% interval on their logarithms. The within-process interval (iterations of "
+        "one process) "
+        "is kept as a diagnostic in tables/results.csv (`within_rel_ci99`): it ignores the process-to-process spread "
+        "and is several "
+        "times too narrow. Raw BenchmarkDotNet JSON, the process's env.json and verification.json are under `raw/`; "
+        "logs under `logs/`.\n"
     )
 
 

@@ -5,7 +5,8 @@ warm-up, then the same rounds in the same order. So one run of long processes (e
 `rounds`) holds every shorter design as a prefix. For each ratio and each r this module takes, per process, the median
 of the first r per-round ratios (the statistic the lab uses), their spread across processes, and the machine time a
 process of r rounds costs (its wall time less the rounds it would not have run: their bursts, the collections between
-them and any input refreshes). A group with machine time B affords n = B / time(r) processes, and its ratio's 99% interval
+them and any input refreshes). A group with machine time B affords n = B / time(r) processes, and its ratio's 99%
+interval
 is t(n-1) · sd(r) / √n on the log scale. The budget B is what the run's processes cost at the profile's default rounds,
 so every r is judged at the same machine time. The measured share is the bursts' part of a process's wall time.
 """
@@ -33,7 +34,8 @@ ROUND_GRID = (4, 6, 8, 10, 15, 20, 30, 40, 60, 80, 120)
 
 
 def _process_costs(run: RunData, rows: pd.DataFrame) -> dict[str, dict[str, float]]:
-    """Per paired process (its raw folder): wall time (s), rounds, per-round cost (s) and bursts (s), from process.json."""
+    """Per paired process (its raw folder): wall time (s), rounds, per-round cost (s) and bursts (s), from
+    process.json."""
     out: dict[str, dict[str, float]] = {}
     for folder, g in rows.groupby(rows["raw_path"].map(lambda p: str(pathlib.PurePath(p).parent.parent)), sort=False):
         info = json.loads((run.directory / folder / "process.json").read_text())
@@ -166,9 +168,12 @@ def rounds_markdown(summary: pd.DataFrame, run_id: str, default_rounds: int = DE
     """The table with its reading: per group, the r that reaches the narrowest median interval at equal machine time."""
     lines = [
         f"# Rounds per paired process (run {run_id})\n",
-        "Every shorter process is a prefix of the run's long ones. Per group and rounds per process r: the spread of the "
-        "per-process ratio across processes (log sd, median over the group's ratios; A/A copies apart), the machine time one "
-        f"process costs, the share of it in measured bursts, and the 99% half-width a group reaches when it spends what its "
+        "Every shorter process is a prefix of the run's long ones. Per group and rounds per process r: the spread of "
+        "the "
+        "per-process ratio across processes (log sd, median over the group's ratios; A/A copies apart), the machine "
+        "time one "
+        "process costs, the share of it in measured bursts, and the 99% half-width a group reaches when it spends "
+        "what its "
         f"processes cost at r = {default_rounds} (the default), n = budget / process time.\n",
     ]
     headers = [

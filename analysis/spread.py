@@ -33,7 +33,8 @@ class Spread:
     benchmark: str
     processes: int
     between: float | None  # of the per-process ratios
-    within: float | None  # how well one process knew its own ratio (median over processes); None outside the paired design
+    # how well one process knew its own ratio (median over processes); None outside the paired design
+    within: float | None
     aa_between: float | None  # of the group's A/A copy's per-process ratios
     calls_per_burst: float | None
 
@@ -45,13 +46,18 @@ class Spread:
             f"per-process ratios of {self.benchmark} spread {100 * self.between:.1f}% over {self.processes} processes"
         )
         if self.within is None:
-            return f"{spread}: a {design} design, each side in processes of its own, so process-to-process differences enter the ratio"
+            return (
+                f"{spread}: a {design} design, each side in processes of its own, "
+                "so process-to-process differences enter the ratio"
+            )
         if self.between > 2 * self.within:
             text = f"processes disagree: {spread} while each process knew its own ratio to ±{100 * self.within:.1f}%"
             if self.aa_between is not None and self.aa_between >= self.between / 2:
                 text += (
-                    f"; the baseline's A/A copy spreads {100 * self.aa_between:.1f}% the same way, so the cause is fixed per process "
-                    "in how it runs the baseline's own code and data (placement in memory, JIT decisions), not the comparison"
+                    f"; the baseline's A/A copy spreads {100 * self.aa_between:.1f}% the same way, so the cause is "
+                    "fixed per process "
+                    "in how it runs the baseline's own code and data (placement in memory, JIT decisions), not the "
+                    "comparison"
                 )
             return text
         calls = f" ({self.calls_per_burst:.0f} calls per burst)" if self.calls_per_burst else ""
@@ -121,7 +127,6 @@ def wide_groups_markdown(rows: pd.DataFrame, cells: pd.DataFrame, limit: float =
     if not wide:
         return ""
     return (
-        f"Groups with a ratio wider than ±{100 * limit:.0f}% ({len(wide)}), and why (from this run's rows; the widest ratio of each):\n\n"
-        + "\n".join(f"- {label}: {reason}." for label, reason in wide)
-        + "\n\n"
+        f"Groups with a ratio wider than ±{100 * limit:.0f}% ({len(wide)}), and why (from this run's rows; the widest "
+        "ratio of each):\n\n" + "\n".join(f"- {label}: {reason}." for label, reason in wide) + "\n\n"
     )

@@ -119,7 +119,8 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
         if not rows:
             continue
         parts.append(
-            f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: time per operation (mean over its n processes of each one's median iteration) ±99% CI half-width "
+            f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: time per operation (mean over its n "
+            "processes of each one's median iteration) ±99% CI half-width "
             "processes (ratio to the baseline at the same ISA level ±99% CI half-width over paired processes).\n\n"
             + markdown_table(headers, rows)
         )
@@ -161,7 +162,8 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
 
 
 def bytes_text(verdict: pd.Series) -> str:
-    """'224 B → 232 B: **differs**' (± the tolerance when there is one) for an allocation verdict; '—' for the others."""
+    """'224 B → 232 B: **differs**' (± the tolerance when there is one) for an allocation verdict; '—' for the
+    others."""
     judged = verdict.get("bytes_verdict")
     if verdict["metric"] != "allocated" or judged is None or _missing(judged):
         return "—"

@@ -91,8 +91,11 @@ def timing_markdown(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> str:
     )
     return (
         "## Where the time went\n\n"
-        f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab processes; "
-        f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations or paired "
-        "bursts the statistics use. The rest, from the run's timeline, each process's wall time, the lab's phase timings and BenchmarkDotNet's "
+        f"The run took {acc.wall_s / 60:.1f} min of wall time (report rendering not included) in {processes} lab "
+        "processes; "
+        f"**{100 * (acc.samples_share or 0):.0f}%** of it was measured samples, the BenchmarkDotNet iterations or "
+        "paired "
+        "bursts the statistics use. The rest, from the run's timeline, each process's wall time, the lab's phase "
+        "timings and BenchmarkDotNet's "
         "raw per-stage measurements:\n\n| Component | Time | Share of the run |\n|---|---|---|\n" + table + "\n"
     )

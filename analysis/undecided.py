@@ -3,7 +3,8 @@
 An interval that straddles the band's edge can be narrowed by more processes, but only a ratio whose point lies clearly
 off the edge ever leaves it: a ratio measured on the edge itself stays inconclusive at any precision. For each
 inconclusive time verdict this module names the edge, the point's distance from it (on the log scale, as the interval is
-taken), and about how many processes an interval just narrow enough to clear the edge would take (the processes scale with
+taken), and about how many processes an interval just narrow enough to clear the edge would take (the processes scale
+with
 the square of the width, the t quantile's change ignored). Points nearer the edge than the run's precision target cannot
 be decided by a run that meets its target: they are listed as 'on the edge'.
 """
@@ -27,7 +28,8 @@ MAX_FACTOR = 100
 def undecided_table(
     verdicts: pd.DataFrame, target: float = DEFAULT_TARGET, tolerance: float = TOLERANCE
 ) -> pd.DataFrame:
-    """One row per primary inconclusive time verdict: the edge it straddles, the distance to it, what deciding would take."""
+    """One row per primary inconclusive time verdict: the edge it straddles, the distance to it, what deciding would
+    take."""
     if verdicts.empty:
         return pd.DataFrame()
     mine = verdicts[verdicts["primary"] & (verdicts["verdict"] == INCONCLUSIVE) & (verdicts["metric"] == "time")]
@@ -118,10 +120,14 @@ def undecided_markdown(verdicts: pd.DataFrame, run: dict, tolerance: float = TOL
         f"### Why {len(table)} verdicts are inconclusive\n\n"
         + "; ".join(f"{n} {reason}" for reason, n in counts.items())
         + ". "
-        f"A verdict is inconclusive while its interval straddles an edge of the ±{tolerance:.0%} band; it leaves it only when the "
-        "interval is narrower than the point's distance from that edge. 'Processes to decide' is about how many paired processes "
-        "an interval that narrow takes (processes grow with the square of the width). A point nearer the edge than the run's "
-        f"±{target:.0%} precision target stays inconclusive in any run that stops at that target: the published ratio and the "
+        f"A verdict is inconclusive while its interval straddles an edge of the ±{tolerance:.0%} band; it leaves it "
+        "only when the "
+        "interval is narrower than the point's distance from that edge. 'Processes to decide' is about how many paired "
+        "processes "
+        "an interval that narrow takes (processes grow with the square of the width). A point nearer the edge than the "
+        "run's "
+        f"±{target:.0%} precision target stays inconclusive in any run that stops at that target: the published ratio "
+        "and the "
         "measured one differ by almost exactly the tolerance.\n\n"
         + markdown_table(
             [

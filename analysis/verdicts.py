@@ -313,7 +313,8 @@ def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.Da
 def _across_levels(
     experiment: Experiment, claim: Claim, rows: pd.DataFrame, failed: pd.DataFrame, book: RatioBook
 ) -> list[Verdict]:
-    """A before/after claim re-measured as one benchmark at two ISA levels (time only: allocations do not depend on the ISA)."""
+    """A before/after claim re-measured as one benchmark at two ISA levels (time only: allocations do not depend on the
+    ISA)."""
     if claim.isa_level == claim.reference_isa_level:
         return []  # the 'before' row itself
     published = published_ratio(claim, experiment.claims, "time")

@@ -171,7 +171,8 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
 def write_comparison(
     run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path | None = None, threshold: float = DEFAULT_THRESHOLD
 ) -> pathlib.Path:
-    """Compares two run folders; writes compare.md, cells.csv, baseline-ratios.csv and the chart; returns compare.md's path."""
+    """Compares two run folders; writes compare.md, cells.csv, baseline-ratios.csv and the chart; returns compare.md's
+    path."""
     a, b = load_run(run_a), load_run(run_b)
     out = out or a.directory.parent / "comparisons" / f"{a.directory.name}_vs_{b.directory.name}"
     cells, ratios = compare_cells(a.rows, b.rows, threshold), compare_baseline_ratios(a.rows, b.rows)

@@ -1,7 +1,9 @@
 """`just import <report>…`: BenchmarkDotNet reports (harness/bdn_report.py) into a new experiment file.
 
-Every row read becomes one claim carrying the report's numbers: the mean in ns (with the mean as printed), the ratio, the
-allocated bytes (with the rounding of a figure printed in KB or MB as its tolerance). Rows are grouped as BenchmarkDotNet
+Every row read becomes one claim carrying the report's numbers: the mean in ns (with the mean as printed), the ratio,
+the
+allocated bytes (with the rounding of a figure printed in KB or MB as its tolerance). Rows are grouped as
+BenchmarkDotNet
 takes ratios: by parameter values, and by job where a table has several. A group's baseline is the row of its `Baseline`
 method, else its row with ratio 1.00; where the report names none, the first row is used and a comment says so. Each
 report header becomes a hardware entry: CPU, OS, runtime, and the ISA level the job line's instruction set or the CPU's
@@ -87,7 +89,8 @@ class ImportResult:
 
 
 def runtime_of(line: str | None) -> str | None:
-    """'.NET Core 5.0.4 (CoreCLR …), X64 RyuJIT' -> '.NET Core 5.0.4'; '.NET 8.0.0 (8.0.23.53103), X64 RyuJIT AVX2' -> '.NET 8.0.0'."""
+    """'.NET Core 5.0.4 (CoreCLR …), X64 RyuJIT' -> '.NET Core 5.0.4'; '.NET 8.0.0 (8.0.23.53103), X64 RyuJIT AVX2' ->
+    '.NET 8.0.0'."""
     m = _RUNTIME.match((line or "").strip())
     return m.group(1) if m else None
 
@@ -290,7 +293,8 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
         SCHEMA_DIRECTIVE,
         f"# Imported by `just import` from {len(sources)} BenchmarkDotNet report(s): {', '.join(sources)}.",
         "# Fill every TODO (`just check` lists them; docs/experiments.md says what each field takes), then compare the",
-        "# variants, datasets and baselines below with the write-up. One benchmark per report row: where two tables measured",
+        "# variants, datasets and baselines below with the write-up. One benchmark per report row: where two tables "
+        "measured",
         "# the same thing, point their claims at one benchmark and delete the other.",
     ]
     if unread:

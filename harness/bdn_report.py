@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 TIME_UNITS = {"ns": 1.0, "μs": 1e3, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9}
 #: Bytes per size unit (BenchmarkDotNet: 1 KB = 1024 B).
 SIZE_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
-#: BenchmarkDotNet prints sizes above 1 KB with at most two decimals ("0.##"): the printed figure is known to half of 0.01 unit.
+#: BenchmarkDotNet prints sizes above 1 KB with at most two decimals ("0.##"): the printed figure is known to half of
+# 0.01 unit.
 SIZE_DECIMALS = 2
 
 #: Columns that describe the job a row ran under rather than a benchmark parameter.
@@ -192,7 +193,8 @@ def read_report(path: pathlib.Path) -> list[Table]:
 
 
 def report_name(path: pathlib.Path) -> str:
-    """'Benchmarks.JsonBenchmarks-report-github.md' -> 'JsonBenchmarks' (the benchmark class, as BenchmarkDotNet names it)."""
+    """'Benchmarks.JsonBenchmarks-report-github.md' -> 'JsonBenchmarks' (the benchmark class, as BenchmarkDotNet names
+    it)."""
     stem = re.sub(r"(-report(-github)?)?(\.md)?$", "", path.name, flags=re.I)
     return stem.rsplit(".", 1)[-1] or stem
 
@@ -206,7 +208,8 @@ _JOB = re.compile(r"^\s*(\[Host\]|[^:=]+?)\s*:\s*((?:\.NET|Mono|CoreRT|NativeAOT
 
 
 def _header_blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """(first line index, lines) of each header: a BenchmarkDotNet line and what follows it up to a table or blank gap."""
+    """(first line index, lines) of each header: a BenchmarkDotNet line and what follows it up to a table or blank
+    gap."""
     blocks = []
     for i, line in enumerate(lines):
         if _BDN.search(line) and not line.lstrip().startswith("|"):
@@ -247,7 +250,8 @@ def parse_environment(lines: list[str]) -> Environment:
     return Environment(version, os_name, cpu, sdk, jobs, "  ".join(settings))
 
 
-# -- the table ----------------------------------------------------------------------------------------------------------
+# -- the table
+# ----------------------------------------------------------------------------------------------------------
 
 
 def _is_table_line(line: str) -> bool:
@@ -385,7 +389,8 @@ def parse_time_ns(text: str, header_unit: str | None = None) -> float | None:
 
 
 def parse_size_bytes(text: str, header_unit: str | None = None) -> tuple[int, int] | None:
-    """(bytes, tolerance in bytes) of an Allocated cell: '224 B' -> (224, 0); '3.03 KB' -> (3103, 6) (the rounding of two
+    """(bytes, tolerance in bytes) of an Allocated cell: '224 B' -> (224, 0); '3.03 KB' -> (3103, 6) (the rounding of
+    two
     decimals); '-' -> (0, 0) (BenchmarkDotNet's mark for nothing allocated); None for 'NA', '?' and anything else."""
     text = text.strip()
     if text == "-":

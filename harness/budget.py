@@ -62,5 +62,6 @@ def affordable_rounds(remaining_s: float, rounds_done: int, round_s: float, late
 
 
 def round_fits(rounds_done: int, affordable: float) -> bool:
-    """True when one more round stays within the affordable rounds, to the nearest round (5.6 affordable buys a sixth)."""
+    """True when one more round stays within the affordable rounds, to the nearest round (5.6 affordable buys a
+    sixth)."""
     return rounds_done + 1 <= affordable + 0.5

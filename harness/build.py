@@ -18,11 +18,13 @@ from harness.labs import LabSpec
 BUILD_ERROR_PATTERNS: list[tuple[str, str]] = [
     (
         r"NU1102|NU1101",
-        "a NuGet package or version is not served by the configured feed; pin a version the feed has (dotnet add package NAME --version V) and commit packages.lock.json",
+        "a NuGet package or version is not served by the configured feed; pin a version the feed has (dotnet add "
+        "package NAME --version V) and commit packages.lock.json",
     ),
     (
         r"NU1004|NU1403|NU1005",
-        "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder and commit the lock file",
+        "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder "
+        "and commit the lock file",
     ),
     (
         r"NU1301|Unable to load the service index",

@@ -117,18 +117,21 @@ def _parser() -> argparse.ArgumentParser:
         "--own-engine",
         default="auto",
         choices=OWN_ENGINE_CHOICES,
-        help="with --backend auto and no Docker engine answering: start the lab's own for the run and stop it after (auto, as root), or never",
+        help="with --backend auto and no Docker engine answering: start the lab's own for the run "
+        "and stop it after (auto, as root), or never",
     )
     run.add_argument(
         "--bases",
         default="auto",
-        help="base images of the lab images: auto (local ones, made here with mmdebstrap when missing), local or upstream",
+        help="base images of the lab images: auto (local ones, made here with mmdebstrap "
+        "when missing), local or upstream",
     )
     run.add_argument(
         "--budget",
         type=float,
         metavar="MINUTES",
-        help="time budget of this session in minutes instead of the profile's (0: none); extra rounds stop when it runs short",
+        help="time budget of this session in minutes instead of the profile's (0: none); "
+        "extra rounds stop when it runs short",
     )
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument(
@@ -151,7 +154,8 @@ def _parser() -> argparse.ArgumentParser:
         dest="needs",
         action="append",
         metavar="NEED",
-        help="only what these need, all of it required (e.g. tests, native-cold, lab:dotnet; names: prerequisites.toml)",
+        help="only what these need, all of it required (e.g. tests, native-cold, lab:dotnet; "
+        "names: prerequisites.toml)",
     )
     checkup.add_argument(
         "--all", action="store_true", help="require the extras too (Chromium, QEMU), as CI installs them"
@@ -333,13 +337,15 @@ def _images(args: argparse.Namespace) -> int:
     started = time.monotonic()
     how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log")
     print(
-        f"built {len(images)} image(s) with {how}, {bases} bases, in {time.monotonic() - started:.0f} s (log: {log_dir / 'images.log'})",
+        f"built {len(images)} image(s) with {how}, {bases} bases, in {time.monotonic() - started:.0f} s (log: "
+        f"{log_dir / 'images.log'})",
         file=sys.stderr,
     )
     for image in images:
         info = inspect_image(image.tag)
         print(
-            f"  {image.tag:28} {info.image_id[:19] if info else 'missing'}  {info.size_bytes / 2**20 if info else 0:7.1f} MiB  {info.architecture if info else ''}"
+            f"  {image.tag:28} {info.image_id[:19] if info else 'missing'}  "
+            f"{info.size_bytes / 2**20 if info else 0:7.1f} MiB  {info.architecture if info else ''}"
         )
     return 0
 
@@ -449,7 +455,8 @@ def _import(args: argparse.Namespace) -> int:
         out.write_text(result.text)
         print(out)
     print(
-        f"imported {result.claims} claim(s) from {result.tables} table(s); {result.todos} field(s) say TODO (`just check` lists them)",
+        f"imported {result.claims} claim(s) from {result.tables} table(s); {result.todos} field(s) say TODO (`just "
+        "check` lists them)",
         file=sys.stderr,
     )
     for unread in result.unread:

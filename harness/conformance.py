@@ -1,10 +1,12 @@
-"""JSON conformance (JSONTestSuite, datasets/conformance/): every parser a lab lists (`list` → "parsers") over every file
+"""JSON conformance (JSONTestSuite, datasets/conformance/): every parser a lab lists (`list` → "parsers") over every
+file
 of test_parsing/, read as bytes, one outcome per parser and file in conformance.jsonl.
 
 The lab's `conformance` verb parses the files in name order and appends one line per file, written before the next file
 starts, after a `{"ready": true}` line once the parser is warm. The harness watches that file: a process that dies
 leaves the file it was parsing without a line (a stack overflow cannot be caught in .NET, nor a V8 abort in Node), and a
-process that writes no line for `file_timeout_s` (`startup_timeout_s` before its ready line) is killed. Either way that file's outcome is `crashed` or `hung`, and the verb starts again after it. So one file cannot end
+process that writes no line for `file_timeout_s` (`startup_timeout_s` before its ready line) is killed. Either way that
+file's outcome is `crashed` or `hung`, and the verb starts again after it. So one file cannot end
 the run, and each outcome is the lab's own: nothing is inferred from a file's name.
 
 Expectations come from MANIFEST.tsv (`accept`, `reject`, `either`), and every file is checked against its sha256 there
@@ -32,7 +34,8 @@ PARSING_FOLDER = "test_parsing"
 MANIFEST = "MANIFEST.tsv"
 OUTCOMES = ("accepted", "rejected", "crashed", "hung")
 #: How long a file may take, once the parser is warm, before it counts as hung. The slowest file here takes under 10 ms
-#: (NetJSON on a fresh process); NetJSON loops forever on 80 of them, so this limit is what the suite costs on its account.
+#: (NetJSON on a fresh process); NetJSON loops forever on 80 of them, so this limit is what the suite costs on its
+# account.
 FILE_TIMEOUT_S = 0.5
 #: How long a process may take to start and warm its parser (the first line it writes).
 STARTUP_TIMEOUT_S = 10.0
@@ -55,7 +58,8 @@ class SuiteFile:
 
 
 def load_suite(datasets_dir: pathlib.Path) -> list[SuiteFile]:
-    """The test_parsing files in name order, each checked against MANIFEST.tsv (ConfigError when one differs or is missing)."""
+    """The test_parsing files in name order, each checked against MANIFEST.tsv (ConfigError when one differs or is
+    missing)."""
     root = datasets_dir / SUITE_FOLDER
     manifest = root / MANIFEST
     if not manifest.is_file():
@@ -147,7 +151,8 @@ def run_parser(
 
 
 def _death(returncode: int, log: pathlib.Path) -> str:
-    """How a process died on a file: its exit code or signal, and the first thing it printed (e.g. "Stack overflow.")."""
+    """How a process died on a file: its exit code or signal, and the first thing it printed (e.g. "Stack
+    overflow.")."""
     how = (
         f"killed by signal {-returncode} ({signal.Signals(-returncode).name})"
         if returncode < 0
@@ -193,7 +198,8 @@ def run_conformance(
     progress=print,
 ) -> pathlib.Path:
     """Every parser of every lab build over the suite; writes run_dir/conformance.jsonl (one record per lab, parser and
-    file) and keeps each process's output and log under run_dir/raw/conformance/<lab>/. Returns the path of conformance.jsonl.
+    file) and keeps each process's output and log under run_dir/raw/conformance/<lab>/. Returns the path of
+    conformance.jsonl.
     """
     suite = load_suite(datasets_dir)
     files_dir = (datasets_dir / SUITE_FOLDER / PARSING_FOLDER).resolve()
@@ -210,7 +216,8 @@ def run_conformance(
             )
             failures = sum(r["verdict"] in ("wrongly accepted", "wrongly rejected", "crashed", "hung") for r in found)
             progress(
-                f"conformance: {name} {parser['parser']}: {len(found)} files, {failures} failures ({time.monotonic() - started:.1f} s)"
+                f"conformance: {name} {parser['parser']}: {len(found)} files, {failures} failures "
+                f"({time.monotonic() - started:.1f} s)"
             )
             identity = {
                 "lab": name,

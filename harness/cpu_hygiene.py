@@ -175,7 +175,8 @@ class CpuState:
 
 
 def read_cpu_state(cpu: int, host: HostCpus, sys_root: str = "/sys") -> CpuState:
-    """Governor, frequency driver and SMT siblings of one CPU; a sibling without an 'online' file (cpu0) counts as online."""
+    """Governor, frequency driver and SMT siblings of one CPU; a sibling without an 'online' file (cpu0) counts as
+    online."""
     base = f"{sys_root}/{CPU_DIR}/cpu{cpu}"
     siblings = _read_cpulist(f"{base}/topology/thread_siblings_list")
     others = None if siblings is None else tuple(s for s in siblings if s != cpu)
@@ -251,7 +252,8 @@ def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
         reason = f"; this process may not use {format_cpuset(unusable)} (its cgroup cpuset)" if unusable else ""
         wider = (*reserved, *plan.lab)
         fix = (
-            f"run the harness where its cgroup allows CPUs {format_cpuset(unusable)} (e.g. not inside a container limited "
+            f"run the harness where its cgroup allows CPUs {format_cpuset(unusable)} (e.g. not inside a container "
+            "limited "
             "to other CPUs)"
             if unusable
             else kernel_cmdline_fix({"isolcpus": wider, "nohz_full": wider})

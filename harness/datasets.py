@@ -57,7 +57,8 @@ class Manifest:
             raise DatasetError(
                 f"dataset '{name}' ({path}) does not match the manifest: sha256 {digest[:12]}…, {len(data)} bytes; "
                 f"expected {dataset.sha256[:12]}…, {dataset.bytes} bytes",
-                "restore the file with `git checkout -- datasets/` (or regenerate it with its generator in datasets/generators/); "
+                "restore the file with `git checkout -- datasets/` (or regenerate it with its generator in "
+                "datasets/generators/); "
                 "if the change is intended, update datasets/manifest.json and say why in the commit",
             )
         return dataset

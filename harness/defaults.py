@@ -29,7 +29,8 @@ ENVIRONMENT_FILE = "environment.json"
 RUN_FILE = "run.json"
 #: Where each session of a run spent its wall time (one JSON line per phase: prepare, calibration, session).
 TIMELINE_FILE = "timeline.jsonl"
-#: How each group of a session stopped (one JSON line per group and session: state, rounds, widest ratio CI, machine time).
+#: How each group of a session stopped (one JSON line per group and session: state, rounds, widest ratio CI, machine
+# time).
 GROUPS_FILE = "groups.jsonl"
 RAW_DIR = "raw"
 LOGS_DIR = "logs"
@@ -37,7 +38,8 @@ LOGS_DIR = "logs"
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.
 #: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
 #: 3: rows carry runtime_requested, the lab build (runtime) a cell ran on; rows of version 2 read as "default".
-#: 4: rows carry runtime_switches (the runtime variables the process saw) and engine_version (e.g. BenchmarkDotNet 0.14.0).
+#: 4: rows carry runtime_switches (the runtime variables the process saw) and engine_version (e.g. BenchmarkDotNet
+# 0.14.0).
 #: 5: rows carry backend, image, image_id (containers) and cpuset_effective (the CPUs read back inside the process).
 #: 6: rows carry payload_bytes (the JSON text an operation reads or writes, for throughput in MB/s).
 #: 7: rows carry process_cells, burst_ns and bursts_ms (the paired design: several cells in one process).
@@ -70,7 +72,8 @@ REPLICATE_STATISTIC = "median_ns"
 
 #: A process whose warm-up compiled fewer than this share of the median JIT compilations over its cell's processes, in
 #: under this share of their median warm-up time, did not finish tiering up, and is set aside (harness/warmup_check.py).
-#: Cut-short ones seen: 1-40% of the median count in 15-37% of the time; healthy ones: 71-110% of the count, 80-120% of the time.
+#: Cut-short ones seen: 1-40% of the median count in 15-37% of the time; healthy ones: 71-110% of the count, 80-120% of
+# the time.
 SHORT_WARMUP_FRACTION = 0.75
 
 #: Confidence level of the interval stored in result rows (BenchmarkDotNet prints 99.9%).

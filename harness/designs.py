@@ -188,7 +188,8 @@ DESIGNS: dict[str, Design] = {
 def layout(
     design: Design, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...], can_share: bool
 ) -> tuple[Design, list[Slot]]:
-    """The design that lays out a unit's round and its slots: a design that shares processes falls back to the interleaved
+    """The design that lays out a unit's round and its slots: a design that shares processes falls back to the
+    interleaved
     layout for a lab that cannot measure several cells in one process (or a single cell, which needs no pairing)."""
     if design.shares_process and (not can_share or len(cells) < 2):
         design = DESIGNS["interleaved"]

@@ -28,7 +28,8 @@ COLD_PROCESS_S = 0.08
 COLD_VERIFY_S = 1.0
 
 
-#: A paired process (the `paired` verb): its start, environment probe, joint warm-up of all members until the JIT is quiet
+#: A paired process (the `paired` verb): its start, environment probe, joint warm-up of all members until the JIT is
+# quiet
 #: and exit (1.8 s measured here with prewarm_quiet_ms 300, for 2 to 6 members: their tier-ups overlap), and per member
 #: its verification, first calls and overhead-twin bursts (0.15 s), then its bursts, each after a full collection (a
 #: few percent of a 20 ms burst). Probe of 2026-11-24 on .NET 8: 2.65 s for 2 members, 3.26 s for 3, 4.34 s for 6, at
@@ -121,5 +122,6 @@ def describe_estimate(
         high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))
     text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
     if stopping.adaptive:
-        text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{100 * stopping.target_rel_ci:.1f}%)"
+        target = 100 * stopping.target_rel_ci
+        text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{target:.1f}%)"
     return text

@@ -52,7 +52,8 @@ def check_experiments(experiments: Iterable[Experiment], context: CheckContext) 
 
 
 def check_experiment(exp: Experiment, context: CheckContext) -> None:
-    """Every name the experiment uses that is defined outside its file, after any field still saying TODO (all listed)."""
+    """Every name the experiment uses that is defined outside its file, after any field still saying TODO (all
+    listed)."""
     where = f"in {display(exp.path)}"
     if exp.todos:
         shown = "; ".join(exp.todos[:8]) + (f"; and {len(exp.todos) - 8} more" if len(exp.todos) > 8 else "")
@@ -89,7 +90,8 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
     if model is not None and names.models is not None and model not in names.models:
         raise ConfigError(
             f"dataset '{bench.dataset}' {what} declares model '{model}', which lab {lab.name} does not have",
-            f"lab {lab.name}'s models: {', '.join(names.models)}; a new shape is a model class and one entry in the lab's "
+            f"lab {lab.name}'s models: {', '.join(names.models)}; a new shape is a model class and one entry in the "
+            "lab's "
             "model registry (docs/extending.md, 'A dataset')",
         )
     for runtime in bench.runtimes:
@@ -100,12 +102,12 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
         if runtime not in lab.runtimes_measuring(exp.measure):
             raise ConfigError(
                 f"benchmark {bench.id} {where} is pinned to runtime {runtime}, which cannot measure {exp.measure}",
-                f"runtimes of lab {lab.name} that measure {exp.measure}: {', '.join(lab.runtimes_measuring(exp.measure))}",
+                f"runtimes of lab {lab.name} that measure {exp.measure}: "
+                f"{', '.join(lab.runtimes_measuring(exp.measure))}",
             )
 
 
 def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, where: str) -> None:
-    what = f"(hardware {hardware.key}) {where}"
     if hardware.isa_level not in context.isa_levels:
         raise UnknownNameError(
             "ISA level", hardware.isa_level, context.isa_levels, f"(hardware {hardware.key}, isa_level) {where}"
@@ -116,7 +118,8 @@ def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, 
     for runtime in hardware.lab_runtimes:
         if any(runtime in lab.runtime_names for lab in labs) and runtime not in usable:
             raise ConfigError(
-                f"hardware {hardware.key}'s lab_runtimes {where} name runtime {runtime}, which cannot measure {exp.measure}",
+                f"hardware {hardware.key}'s lab_runtimes {where} name runtime {runtime}, which cannot measure "
+                f"{exp.measure}",
                 f"runtimes of lab {owners} that measure {exp.measure}: {', '.join(usable)}",
             )
         if runtime not in usable:
@@ -128,8 +131,10 @@ def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, 
             runtime in lab.runtimes_measuring(exp.measure) for runtime in hardware.lab_runtimes
         ):
             raise ConfigError(
-                f"none of hardware {hardware.key}'s lab_runtimes ({', '.join(hardware.lab_runtimes)}) {where} is a runtime of "
-                f"lab {lab.name} that measures {exp.measure}, so its figures would silently run on the lab's default runtime",
+                f"none of hardware {hardware.key}'s lab_runtimes ({', '.join(hardware.lab_runtimes)}) {where} is a "
+                "runtime of "
+                f"lab {lab.name} that measures {exp.measure}, so its figures would silently run on the lab's default "
+                "runtime",
                 f"add one of: {', '.join(lab.runtimes_measuring(exp.measure))} (lab/{lab.name}/lab.toml [runtimes])",
             )
 
@@ -182,17 +187,20 @@ def check_not_empty(
     cells: list[Cell],
     selection: str,
 ) -> None:
-    """An experiment that plans no cell (of those given: the experiments of a profile, or one alone), or a selection that
+    """An experiment that plans no cell (of those given: the experiments of a profile, or one alone), or a selection
+    that
     plans none at all, is an error rather than an empty run."""
     for exp in experiments:
         reason = empty_experiment_reason(exp, per_benchmark, runtimes, level_names, arch, isa)
         if reason is not None:
             raise ConfigError(
                 f"experiment {exp.id} ({display(exp.path)}) plans to 0 cells: {reason}",
-                "check its hardware isa_level and lab_runtimes, and the --isa / --runtime asked for (`just list` names them)",
+                "check its hardware isa_level and lab_runtimes, and the --isa / --runtime asked for (`just list` names "
+                "them)",
             )
     if not cells:
         raise ConfigError(
             f"the selection plans 0 cells ({selection})",
-            "widen it: --benchmark and --variant keep only what they name (and its baselines); `just plan` shows what is left",
+            "widen it: --benchmark and --variant keep only what they name (and its baselines); `just plan` shows what "
+            "is left",
         )

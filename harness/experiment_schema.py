@@ -72,7 +72,8 @@ def _entry_name(entry: dict[str, Any]) -> str:
 
 
 def _schema_at(parts: list[str | int]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(the schema node of the value at `parts`, the same node with its $ref resolved): the first carries the description
+    """(the schema node of the value at `parts`, the same node with its $ref resolved): the first carries the
+    description
     where a property sits beside a $ref."""
     root = load_schema()
 

@@ -140,7 +140,8 @@ class Experiment:
         return self.groups[self.benchmarks[benchmark].group].baseline
 
     def allocation_tolerance(self, claim: Claim) -> int:
-        """Bytes per operation a measured allocation may differ from the claim's published one: its own, else the experiment's."""
+        """Bytes per operation a measured allocation may differ from the claim's published one: its own, else the
+        experiment's."""
         return (
             self.allocated_tolerance_bytes
             if claim.allocated_tolerance_bytes is None
@@ -238,8 +239,10 @@ def _validate(exp: Experiment) -> None:
         baseline = exp.benchmarks.get(exp.groups[b.group].baseline)
         if baseline is not None and baseline.lab != b.lab:
             raise ConfigError(
-                f"benchmark '{b.id}' (lab {b.lab}) is in group '{b.group}', whose baseline runs in lab {baseline.lab} {where}",
-                "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them side by side)",
+                f"benchmark '{b.id}' (lab {b.lab}) is in group '{b.group}', whose baseline runs in lab {baseline.lab} "
+                f"{where}",
+                "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them "
+                "side by side)",
             )
     for g in exp.groups.values():
         if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
@@ -274,7 +277,8 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
     if bool(c.baseline) == bool(c.derived_baseline):
         raise ConfigError(
             f"{c.label} needs exactly one of baseline / derived_baseline {where}",
-            "baseline: the write-up printed a ratio (set ratio too); derived_baseline: it printed none (docs/experiments.md)",
+            "baseline: the write-up printed a ratio (set ratio too); derived_baseline: it printed none "
+            "(docs/experiments.md)",
         )
     for name in (c.benchmark, c.reference):
         if name not in exp.benchmarks:
@@ -287,9 +291,11 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
     measured, reference = exp.benchmarks[c.benchmark], exp.benchmarks[c.reference]
     if measured.lab != reference.lab:
         raise ConfigError(
-            f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' in lab "
+            f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' "
+            "in lab "
             f"{reference.lab} {where}; this lab cannot measure that ratio",
-            "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of one "
+            "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of "
+            "one "
             "shared_operation (report: Cross-language) instead",
         )
     if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None:
@@ -314,14 +320,17 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
         and _reference_claim(exp, c, "mean_ns") is None
     ):
         raise ConfigError(
-            f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of '{c.derived_baseline}' "
+            f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of "
+            f"'{c.derived_baseline}' "
             f"in the same scenario has mean_ns {where}, so no ratio can be derived",
-            f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the printed ratio",
+            f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the "
+            "printed ratio",
         )
 
 
 def _reference_claim(exp: Experiment, claim: Claim, attribute: str) -> Claim | None:
-    """The claim a derived ratio is taken against: the reference's figure in the same scenario (and reference ISA level)."""
+    """The claim a derived ratio is taken against: the reference's figure in the same scenario (and reference ISA
+    level)."""
     return next(
         (
             c

@@ -55,7 +55,8 @@ class IsaTable:
         if table is None:
             raise ConfigError(
                 f"no ISA switches are known for {runtime} {runtime_version}",
-                f"add a [switches.\"{runtime}\".{runtime_version.split('.')[0]}] table to harness/isa_levels.toml; known: {', '.join(sorted(self.switches))}",
+                f"add a [switches.\"{runtime}\".{runtime_version.split('.')[0]}] table to harness/isa_levels.toml; "
+                f"known: {', '.join(sorted(self.switches))}",
             )
         if level not in table:
             raise UnknownNameError("ISA level", level, table, f"for {runtime} {runtime_version}")
@@ -99,7 +100,8 @@ def unmet_expectations(level: IsaLevel, flags: dict[str, Any]) -> list[str]:
     reported = [(name, want) for name, want in expected if name in flags]
     if expected and not reported:
         return [
-            f"none of {', '.join(sorted(level.expect))} is reported by this runtime, so level {level.name!r} cannot be verified"
+            f"none of {', '.join(sorted(level.expect))} is reported by this runtime, so level {level.name!r} cannot be "
+            "verified"
         ]
     return [f"{name}={flags[name]!r} (expected {want!r})" for name, want in reported if flags[name] != want]
 

@@ -83,7 +83,8 @@ class LabSpec:
     build_output: str = ""
     runtime: str | None = None  # set on the descriptor of one build (for_runtime)
     container: ContainerSpec | None = None  # how to build the lab as an image (lab.toml [container]); None: native only
-    # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or None
+    # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or
+    # None
     # when the lab has no such verb: the paired design then runs that lab's groups interleaved (harness/designs.py).
     paired_format: str | None = None
 

@@ -32,7 +32,8 @@ def runtimes_by_benchmark(
     A runtime name or "all" applies to every benchmark of a lab that has it; "claims" gives each benchmark the runtime
     standing in for the runtime of each figure naming it (a benchmark no figure names: those of its experiment's
     figures, as for ISA levels); "sweep" adds
-    the lab's sweep runtimes (lab.toml: all but `sweep = false`) for the experiment's runtime_sweep benchmarks. A group's baseline runs wherever any of its group does.
+    the lab's sweep runtimes (lab.toml: all but `sweep = false`) for the experiment's runtime_sweep benchmarks. A
+    group's baseline runs wherever any of its group does.
     A runtime name applies to the labs that have it (a profile may name .NET and Node runtimes); one no selected lab has
     is an error."""
     wanted: dict[tuple[str, str], set[str]] = {}
@@ -90,7 +91,8 @@ def _pinned(exp: Experiment, bench: Benchmark, lab: LabSpec, names: list[str]) -
             raise UnknownNameError("runtime", name, lab.runtime_names, f"(benchmark {bench.id} in experiment {exp.id})")
         if exp.measure not in lab.runtimes[name].measures:
             raise ConfigError(
-                f"benchmark {bench.id} in experiment {exp.id} is pinned to runtime {name}, which cannot measure {exp.measure}",
+                f"benchmark {bench.id} in experiment {exp.id} is pinned to runtime {name}, which cannot measure "
+                f"{exp.measure}",
                 f"runtime {name} measures {', '.join(lab.runtimes[name].measures)} (lab/{lab.name}/lab.toml)",
             )
     tokens = {ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES}

@@ -31,7 +31,8 @@ VERSION_TIMEOUT_S = 10
 
 
 def run_needs(plan: Plan, backend: str, prerequisites: Prerequisites) -> set[str]:
-    """The needs of a run: every run's, its backend's, its cells' measures', its lab builds' runtimes', its labs' own."""
+    """The needs of a run: every run's, its backend's, its cells' measures', its lab builds' runtimes', its labs'
+    own."""
     measures = {cell.measure for cell in plan.cells if not cell.unavailable}
     runtimes = {build.runtime or "" for build in plan.labs.values()}
     needs = {need.name for need in prerequisites.needs.values() if need.applies_to_run(backend, measures, runtimes)}

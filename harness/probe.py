@@ -96,8 +96,10 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
     expected = lab.expected_version()
     if expected is not None and env.get("runtime_version") != expected:
         raise HarnessError(
-            f"lab build {lab.target} should run on {env.get('runtime')} {expected} but its process reports {env.get('runtime_version')}",
-            f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained with RuntimeFrameworkVersion={expected}",
+            f"lab build {lab.target} should run on {env.get('runtime')} {expected} but its process reports "
+            f"{env.get('runtime_version')}",
+            f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained "
+            f"with RuntimeFrameworkVersion={expected}",
         )
 
 
@@ -110,7 +112,8 @@ def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]
         {},
         UNVERIFIABLE,
         UNVERIFIABLE,
-        f"{env['runtime']} {env['runtime_version']} cannot read its instruction sets back in-process; requested: {requested}",
+        f"{env['runtime']} {env['runtime_version']} cannot read its instruction sets back in-process; requested: "
+        f"{requested}",
     )
 
 
@@ -137,7 +140,8 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
                 {},
                 "n/a",
                 NOT_APPLICABLE,
-                f"{env['runtime']} {env['runtime_version']} has no switch for ISA level '{level.name}' (harness/isa_levels.toml)",
+                f"{env['runtime']} {env['runtime_version']} has no switch for ISA level '{level.name}' "
+                "(harness/isa_levels.toml)",
             )
             continue
         switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)

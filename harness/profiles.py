@@ -49,7 +49,8 @@ class Stopping:
 
 @dataclass(frozen=True)
 class BudgetSpec:
-    """A profile's run budget (harness/budget.py): minutes for the whole session, and the rounds every unit gets even past it."""
+    """A profile's run budget (harness/budget.py): minutes for the whole session, and the rounds every unit gets even
+    past it."""
 
     minutes: float
     floor_rounds: int

@@ -22,7 +22,8 @@ def describe_row(row: ResultRow) -> str:
             if row.ci99_half_width_ns
             else ""
         )
-        return f"{row.status} {row.median_ns / 1e6:,.1f} ms whole process{spread}, peak RSS {(row.peak_rss_bytes or 0) / (1 << 20):,.0f} MiB"
+        rss_mib = (row.peak_rss_bytes or 0) / (1 << 20)
+        return f"{row.status} {row.median_ns / 1e6:,.1f} ms whole process{spread}, peak RSS {rss_mib:,.0f} MiB"
     if row.status in ("ok", "unverified") and row.mean_ns is not None:
         spread = (
             f" (within-process ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}%)" if row.ci99_half_width_ns else ""
@@ -41,7 +42,8 @@ class RunProgress:
     """Reports cells as they start and finish."""
 
     def __init__(self, already_done: int, stream: TextIO | None = None) -> None:
-        # The number of processes is open when groups stop adaptively: the count and elapsed time are shown, not a total.
+        # The number of processes is open when groups stop adaptively: the count and elapsed time are shown, not a
+        # total.
         stream = stream or sys.stderr
         self._stream = stream
         self._count = already_done

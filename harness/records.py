@@ -249,7 +249,8 @@ class ResultRow:
 
     `design` says how replicates were placed in time (sequential sweeps, interleaved blocks, or duet pairs);
     `partner` names the benchmark that ran at the same time on the other lab CPU (duet only). In the paired design one
-    process measures `process_cells` cells of a group in alternating bursts: `burst_ns` holds this cell's per-round times
+    process measures `process_cells` cells of a group in alternating bursts: `burst_ns` holds this cell's per-round
+    times
     (ratios are taken burst against burst inside the process), and the process's wall time and CPU counters are split
     evenly among its cells (`duration_s` is this cell's share). `cpu_other_ms`
     is time the pinned CPU spent on anything but this process while it ran; `steal_ms` is the hypervisor's.

@@ -74,7 +74,7 @@ def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> Resu
     unmet = [] if unverifiable else unmet_expectations(level, outcome.isa_flags)
     wrong_cpus = cpuset_mismatch(ctx.cpuset, outcome.fields.get("cpuset_effective"))
     stats = outcome.statistics
-    fields = {
+    fields: dict[str, Any] = {
         **ctx.base(),
         **outcome.fields,
         "isa_flags": outcome.isa_flags,

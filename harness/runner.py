@@ -138,7 +138,8 @@ class Plan:
             return text
         return (
             f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
-            f"(extra rounds only while it holds; every group gets at least {min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
+            "(extra rounds only while it holds; every group gets at least "
+            f"{min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
         )
 
     def selection(self) -> dict:
@@ -230,7 +231,8 @@ def _selection_text(profile: str, options: RunOptions) -> str:
 
 
 def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
-    """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage error."""
+    """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage
+    error."""
     keys = [f.name for f in dataclasses.fields(JobSettings)]
     changes: dict[str, int] = {}
     for item in overrides:
@@ -258,7 +260,8 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
         raise ResumeError(
             f"run {store.run_id} was started with profile '{recorded['profile']}' and {len(recorded['cells'])} cells; "
             f"this command plans profile '{plan.profile_name}' with {len(plan.cells)} cells",
-            "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant as the original run",
+            "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant as the "
+            "original run",
         )
     return store
 

@@ -187,13 +187,15 @@ class Session:
     # -- pieces -----------------------------------------------------------------------------------------
 
     def _layout(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
-        """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and its slots."""
+        """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and
+        its slots."""
         return layout(
             self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].paired_format is not None
         )
 
     def _process(self, placement: Placement, round_index: int, design: Design) -> tuple[list[RowContext], CellRequest]:
-        """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group, each
+        """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group,
+        each
         with a folder of its own inside the process's folder."""
         if not placement.companions:
             ctx = self._context(placement, round_index, design.name)
@@ -312,7 +314,8 @@ class Session:
         ) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
             return failed_row(
                 ctx,
-                f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {request.out_dir})",
+                f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in "
+                f"{request.out_dir})",
             )
         outcome = dataclasses.replace(
             outcome,
@@ -397,7 +400,8 @@ class Session:
 
 
 def unit_slug(cell: Cell) -> str:
-    """File-system-safe name of a cell's group (experiment, group, ISA level, runtime): a paired process's folder and log."""
+    """File-system-safe name of a cell's group (experiment, group, ISA level, runtime): a paired process's folder and
+    log."""
     suffix = "" if cell.runtime == DEFAULT_RUNTIME else f"__{cell.runtime}"
     return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{cell.experiment}__{cell.group}__{cell.isa_level}{suffix}")
 

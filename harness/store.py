@@ -124,7 +124,8 @@ class RunStore:
         return rows
 
     def record_phase(self, phase: str, started: float, what: str) -> None:
-        """Appends one line to the run's timeline: a phase of this session and its wall time since `started` (monotonic)."""
+        """Appends one line to the run's timeline: a phase of this session and its wall time since `started`
+        (monotonic)."""
         self.append_json_line(
             TIMELINE_FILE,
             {
@@ -149,6 +150,7 @@ def _check_schema(data: dict[str, Any], path: pathlib.Path, line: int | None = N
     if version not in READABLE_SCHEMA_VERSIONS:
         where = f"{path}:{line}" if line else str(path)
         raise SchemaError(
-            f"{where} has schema_version {version!r}; this harness reads {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
+            f"{where} has schema_version {version!r}; this harness reads "
+            f"{', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
             "re-run the experiment with this version (just run-all), or check out the commit that wrote it",
         )

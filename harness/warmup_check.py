@@ -1,9 +1,13 @@
 """Processes whose warm-up ended before their code tiered up, found from their JIT counts and set aside.
 
-The lab ends a warm-up once the JIT has been quiet for a while after tiering's call-counting delay. Now and then a process
-looks quiet too early: in the rounds probe of 2026-11-24 (profile `rounds`), 2 of 12 processes of one 10-cell group ended
-their joint warm-up after 723 and 857 ms with 303 and 511 compilations, where the other ten took 2.2-3.1 s and 1,283-1,293;
-their first rounds ran at tier-0 speed (one process stayed 1.8x slow throughout), and their ratios were off by up to 30%.
+The lab ends a warm-up once the JIT has been quiet for a while after tiering's call-counting delay. Now and then a
+process
+looks quiet too early: in the rounds probe of 2026-11-24 (profile `rounds`), 2 of 12 processes of one 10-cell group
+ended
+their joint warm-up after 723 and 857 ms with 303 and 511 compilations, where the other ten took 2.2-3.1 s and
+1,283-1,293;
+their first rounds ran at tier-0 speed (one process stayed 1.8x slow throughout), and their ratios were off by up to
+30%.
 A healthy warm-up of one process compiles about as many methods as any other process of the same cells and takes about
 as long, so a process whose count and warm-up time are both far below its siblings' medians did not finish warming (a
 count alone is not enough: a process of write-up 003's 4.9 MB deserialization warmed for a normal 4.0 s with 884
@@ -50,7 +54,8 @@ def row_id(row: Any) -> tuple[str, int, str | None]:
 def short_warmups(
     rows: Iterable[Any], fraction: float = SHORT_WARMUP_FRACTION
 ) -> dict[tuple[str, int, str | None], str]:
-    """The rows to set aside, each with the reason: a warm-up that compiled fewer than `fraction` of the median count over
+    """The rows to set aside, each with the reason: a warm-up that compiled fewer than `fraction` of the median count
+    over
     the processes of the same cell (same experiment, group, ISA level and runtime). In a paired process every member
     shares the joint warm-up, so one member found short sets the whole process aside."""
     by_cell: dict[tuple, list[Any]] = defaultdict(list)

@@ -50,7 +50,8 @@ def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
     ax.set_yticks(range(len(verdicts)), [_label(r) for r in verdicts.itertuples()], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel(
-        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; whiskers: 99% CI over paired processes",
+        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; whiskers: 99% CI over "
+        "paired processes",
         fontsize=8,
     )
     titled(ax, title, caption)

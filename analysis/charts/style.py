@@ -24,7 +24,8 @@ CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "i
 
 
 def caption_for(env: dict[str, Any], run: dict[str, Any]) -> str:
-    """'Intel Xeon … · 2 CPUs (VM) · .NET 10.0.12 · 2026-11-23 · run <id>': where and when a chart's numbers came from."""
+    """'Intel Xeon … · 2 CPUs (VM) · .NET 10.0.12 · 2026-11-23 · run <id>': where and when a chart's numbers came
+    from."""
     runtimes = ", ".join(
         sorted(
             {

@@ -28,7 +28,8 @@ class CellRequest:
     raw_root: pathlib.Path | None = (
         None  # the run's raw-output folder, which holds out_dir (a long-lived container mounts it once)
     )
-    # Paired design: every cell this one process measures, each with the folder (inside out_dir) its files go to, and the
+    # Paired design: every cell this one process measures, each with the folder (inside out_dir) its files go to, and
+    # the
     # seed of its burst order; empty: the process measures `cell` alone.
     members: tuple[tuple[Cell, pathlib.Path], ...] = ()
     seed: int = 1
@@ -124,7 +125,8 @@ class Backend(Protocol):
         ...
 
     def close(self) -> None:
-        """Releases what the backend keeps between cells (a container backend's long-lived containers); called once the run ends."""
+        """Releases what the backend keeps between cells (a container backend's long-lived containers); called once the
+        run ends."""
         ...
 
     def run_cold(self, request: CellRequest) -> CellRun:

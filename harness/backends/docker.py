@@ -70,11 +70,13 @@ class DockerBackend(NativeBackend):
 
     @property
     def emulates(self) -> bool:
-        """True when the images are for another architecture than this host's (run under QEMU: functional checks only)."""
+        """True when the images are for another architecture than this host's (run under QEMU: functional checks
+        only)."""
         return self.platform is not None and debian_arch(self.platform) != DOCKER_ARCH_HOST
 
     def bases_for(self, lab: LabSpec) -> str:
-        """The bases asked for; with 'auto', 'local' wherever the lab names local bases (made here with mmdebstrap from this
+        """The bases asked for; with 'auto', 'local' wherever the lab names local bases (made here with mmdebstrap from
+        this
         host's Debian mirror when missing: no container registry is needed, and none is asked), else 'upstream'. The
         upstream defaults are official images by tag, not pinned by digest (docs/containers.md), so they are no more
         reproducible than local ones, and they need a registry this machine may not reach."""
@@ -135,7 +137,8 @@ class DockerBackend(NativeBackend):
     # -- commands -----------------------------------------------------------------------------------------
 
     def launch_cell(self, request: CellRequest, argv: list[str]) -> Launch:
-        """A cell's process: `docker exec` into the long-lived container of its image and CPU set, which mounts the datasets
+        """A cell's process: `docker exec` into the long-lived container of its image and CPU set, which mounts the
+        datasets
         and the run's whole raw-output folder (started on first use); with --container-per-process, or when that
         container cannot start, a `docker run` of its own."""
         lab, mounts = request.lab, self.cell_mounts(request)
@@ -154,7 +157,8 @@ class DockerBackend(NativeBackend):
         )
 
     def cell_mounts(self, request: CellRequest) -> Mounts:
-        """The datasets (read-only) and, written, the run's raw-output folder when the request names it (one mount serves
+        """The datasets (read-only) and, written, the run's raw-output folder when the request names it (one mount
+        serves
         every cell of a long-lived container), else the cell's own output folder."""
         _writable_by_lab_user(request.out_dir)
         root = request.raw_root
@@ -203,15 +207,18 @@ class DockerBackend(NativeBackend):
 
     def cell_command(self, request: CellRequest) -> list[str]:
         """The lab command under a POSIX shell that writes its children's CPU times (`times`) when the lab ends: the
-        harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time. In a long-lived container
-        the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no process sees another's files.
+        harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time. In a long-lived
+        container
+        the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no process sees another's
+        files.
         """
         times_file = shlex.quote(str(request.out_dir / self.CPU_TIMES_FILE))
         if self.cell_containers is None:
             script = f'"$@"; status=$?; times > {times_file}; exit $status'
         else:
             script = (
-                f'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; times > {times_file}; '
+                'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; times > '
+                f"{times_file}; "
                 'rm -rf "$scratch"; exit $status'
             )
         return ["/bin/sh", "-c", script, "sh", *super().cell_command(request)]
@@ -225,7 +232,8 @@ class DockerBackend(NativeBackend):
             return None
 
     def _finish(self, process: _Process) -> CellRun:
-        """As natively; after a failed process, a long-lived container that has died is forgotten (the next cell starts one)."""
+        """As natively; after a failed process, a long-lived container that has died is forgotten (the next cell starts
+        one)."""
         run = super()._finish(process)
         container = process.launch.container if process.launch else None
         if run.error is not None and container is not None and self.cell_containers is not None:
@@ -242,7 +250,8 @@ class DockerBackend(NativeBackend):
         popen.kill()
 
     def abandon(self, launch: Launch) -> None:
-        """A command that ran over its time in a long-lived container: the container goes, with whatever still runs in it."""
+        """A command that ran over its time in a long-lived container: the container goes, with whatever still runs in
+        it."""
         if launch.container is not None and self.cell_containers is not None:
             self.cell_containers.discard(launch.container)
 

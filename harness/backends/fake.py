@@ -240,7 +240,8 @@ class FakeBackend:
         return CellRun(usage)
 
     def _run_paired(self, request: CellRequest) -> CellRun:
-        """One paired process: every member measured in `burst_rounds` bursts; a failing member fails the whole process."""
+        """One paired process: every member measured in `burst_rounds` bursts; a failing member fails the whole
+        process."""
         cells = [cell for cell, _ in request.members]
         self.cells_run.extend(c.cell_id for c in cells)
         request.log_path.write_text(f"fake paired run of {', '.join(c.cell_id for c in cells)}\n")

@@ -41,7 +41,8 @@ def contract_mounts(args: list[str]) -> Mounts:
 
 
 def request_mounts(request: CellRequest) -> Mounts:
-    """A cell's folders: its datasets (read-only) and its output folder (written; hyperfine.json and rss.json go there too)."""
+    """A cell's folders: its datasets (read-only) and its output folder (written; hyperfine.json and rss.json go there
+    too)."""
     return {request.datasets_dir: (DATASETS_MOUNT, True), request.out_dir: (OUT_MOUNT, False)}
 
 
@@ -81,7 +82,8 @@ class NativeBackend:
         self._switch_names = switch_names
 
     def environment(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, str]:
-        """The child environment: inherited, minus stray ISA switches, plus the lab's own settings and this level's switches."""
+        """The child environment: inherited, minus stray ISA switches, plus the lab's own settings and this level's
+        switches."""
         env = {k: v for k, v in os.environ.items() if k not in self._switch_names}
         env.update(lab.environment)
         env.update(switches)
@@ -97,7 +99,8 @@ class NativeBackend:
         )
 
     def launch_cell(self, request: CellRequest, argv: list[str]) -> Launch:
-        """How to start one of a cell's processes (`argv` as it would run here) with the cell's switches, CPU set and folders."""
+        """How to start one of a cell's processes (`argv` as it would run here) with the cell's switches, CPU set and
+        folders."""
         return self.launch(request.lab, argv, request.switches, request.cpuset, request_mounts(request))
 
     def close(self) -> None:
@@ -198,7 +201,8 @@ class NativeBackend:
         run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
         failed: Callable[[str, str], CellRun],
     ) -> CellRun | None:
-        """run_cold's steps: each command once, hyperfine over both, then the peak-RSS runs; a failed CellRun, or None."""
+        """run_cold's steps: each command once, hyperfine over both, then the peak-RSS runs; a failed CellRun, or
+        None."""
         # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
         for command in (once, prepare):
             done = run(command, request.timeout_s)
@@ -208,7 +212,8 @@ class NativeBackend:
                     found[0] if found else f"lab exited with code {done.returncode}",
                     found[1] if found and found[1] else "run the command by hand",
                 )
-        # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no shell).
+        # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no
+        # shell).
         hyperfine = [
             "hyperfine",
             "-N",
@@ -238,7 +243,8 @@ class NativeBackend:
             )
         if done.returncode != 0:
             return failed(
-                f"hyperfine exited with code {done.returncode}: {(done.stderr.strip().splitlines() or ['no output'])[-1]}",
+                f"hyperfine exited with code {done.returncode}: "
+                f"{(done.stderr.strip().splitlines() or ['no output'])[-1]}",
                 "see the log",
             )
         # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process

@@ -1,4 +1,5 @@
-"""The Docker engine as the harness sees it: whether one answers, its version, and whether the Buildx plugin is there."""
+"""The Docker engine as the harness sees it: whether one answers, its version, and whether the Buildx plugin is
+there."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ ENGINE_TIMEOUT_S = 10
 
 @dataclass(frozen=True)
 class Engine:
-    """A Docker engine that answered: its server version and architecture, and the Buildx plugin's version (None: absent)."""
+    """A Docker engine that answered: its server version and architecture, and the Buildx plugin's version (None:
+    absent)."""
 
     server_version: str
     arch: str

@@ -32,7 +32,8 @@ COMPOSE_FILE = REPO_ROOT / "compose.yaml"
 #: Image label holding the fingerprint of the build inputs.
 INPUTS_LABEL = "jsonlab.inputs"
 
-#: Base images: "upstream" (the Dockerfile's defaults, pulled from their registry) or "local" (containers/local-bases.toml).
+#: Base images: "upstream" (the Dockerfile's defaults, pulled from their registry) or "local"
+# (containers/local-bases.toml).
 BASES = ("upstream", "local")
 
 
@@ -55,7 +56,8 @@ class LabImage:
         return self.target_arch != DOCKER_ARCH_HOST
 
     def local_bases(self) -> dict[str, str]:
-        """lab.toml's local bases for this image: `{target_arch}` is the image's architecture, `{build_arch}` this host's
+        """lab.toml's local bases for this image: `{target_arch}` is the image's architecture, `{build_arch}` this
+        host's
         (the SDK stage runs on the build machine's platform)."""
         return {
             k: v.format(target_arch=self.target_arch, build_arch=DOCKER_ARCH_HOST)

@@ -4,7 +4,8 @@ The product's promise is every variant in its own pinned container. A fresh mach
 installs docker.io) but no daemon running, so a run with the automatic backend starts the lab's own engine
 (containers/dockerd.sh: no bridge network, no iptables rules) when none answers, this user is root and dockerd is
 installed, and stops it when the run ends, only if it started it. Where it cannot (not root, no dockerd, a daemon that
-does not come up, or one that answers but cannot unpack an image layer, as inside an unprivileged container), the run says so on its first lines, runs natively, and names
+does not come up, or one that answers but cannot unpack an image layer, as inside an unprivileged container), the run
+says so on its first lines, runs natively, and names
 the command that changes it.
 """
 
@@ -46,7 +47,8 @@ def _run_script(action: str) -> subprocess.CompletedProcess[str]:
 
 
 def _can_make_images() -> str:
-    """'' when the engine can unpack an image layer (an empty one, imported and removed again), else its error: inside an
+    """'' when the engine can unpack an image layer (an empty one, imported and removed again), else its error: inside
+    an
     unprivileged container dockerd starts and answers, then fails at the first layer ('Error creating mount namespace').
     """
     with tempfile.NamedTemporaryFile(suffix=".tar") as empty:
@@ -76,7 +78,8 @@ def start_if_needed(
     if which("dockerd") is None:
         return EngineStart(
             False,
-            f"no Docker engine answers and dockerd is not installed (apt-get install docker.io): running natively; {fix}",
+            "no Docker engine answers and dockerd is not installed (apt-get install docker.io): running natively; "
+            f"{fix}",
         )
     if not is_root():
         return EngineStart(
@@ -87,7 +90,8 @@ def start_if_needed(
     except subprocess.TimeoutExpired:
         return EngineStart(
             False,
-            f"the lab's own Docker engine did not start within {START_TIMEOUT_S} s (results/dockerd/dockerd.log): running natively",
+            f"the lab's own Docker engine did not start within {START_TIMEOUT_S} s (results/dockerd/dockerd.log): "
+            "running natively",
         )
     if done.returncode != 0 or not engine_answers():
         reason = (done.stderr.strip().splitlines() or ["no answer"])[-1]

@@ -43,8 +43,8 @@ def seed_entries(lab: LabSpec, packages: pathlib.Path) -> list[pathlib.Path]:
             (wanted.add(folder) if folder.is_dir() else missing.append(f"{package} {version}"))
     if missing:
         raise BuildError(
-            f"the offline image build of lab {lab.name} needs packages this host has not restored: {', '.join(missing[:5])}"
-            + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
+            f"the offline image build of lab {lab.name} needs packages this host has not restored: "
+            f"{', '.join(missing[:5])}" + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
             "build the lab natively once (just build), which restores them, then build the images again",
         )
     for pattern in spec.offline_packs:

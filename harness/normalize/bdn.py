@@ -27,7 +27,8 @@ def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
         raise CellError(
             "BenchmarkDotNet measured 0 ns per operation after subtracting its overhead: the operation is below "
             "what its loop can resolve on this machine",
-            "the raw iterations are in the cell's bdn/ folder; a longer input, or the operation inside a larger one, is measurable",
+            "the raw iterations are in the cell's bdn/ folder; a longer input, or the operation inside a larger one, "
+            "is measurable",
         )
     half = ci_half_width(s["N"], s["StandardError"])
     return Statistics(
@@ -92,6 +93,7 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder."""
     cell, env, verification = read_cell(cell_dir)
     report = read_json(cell_dir / cell["raw_report"])
+    host_info = report.get("HostEnvironmentInfo") or {}
     benchmarks = report.get("Benchmarks") or []
     if len(benchmarks) != 1:
         raise CellError(
@@ -105,8 +107,8 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         # Every DOTNET_/COMPlus_ variable the process saw (ISA switches, tiering, invariant globalization on 3.1).
         "runtime_switches": dict(env.get("runtime_switches") or {}),
         # The measuring engine as it reported itself: BenchmarkDotNet 0.15.8, or 0.14.0 on .NET Core 3.1.
-        "engine_version": f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
-        f"{(report.get('HostEnvironmentInfo') or {}).get('BenchmarkDotNetVersion', 'unknown')}",
+        "engine_version": f"{host_info.get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
+        f"{host_info.get('BenchmarkDotNetVersion', 'unknown')}",
         "library": cell["library"],
         "library_version": cell["library_version"],
         "dataset_sha256": cell["dataset_sha256"],

@@ -14,8 +14,10 @@ from tests.conftest import FIXTURES
 
 @pytest.fixture(scope="module")
 def fake_run(tmp_path_factory):
-    """Run folder of a fake run: Newtonsoft 2× slower, stj-default 2× faster, the write-ups' binding failures; one process per
-    cell (the interleaved design), as the goldens were made (the paired design has its own tests, tests/harness/test_paired.py).
+    """Run folder of a fake run: Newtonsoft 2× slower, stj-default 2× faster, the write-ups' binding failures; one
+    process per
+    cell (the interleaved design), as the goldens were made (the paired design has its own tests,
+    tests/harness/test_paired.py).
     """
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",

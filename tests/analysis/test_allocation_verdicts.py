@@ -1,4 +1,5 @@
-"""Published Allocated figures judged in bytes, beside the allocation ratio: equal, within the stated tolerance, or not."""
+"""Published Allocated figures judged in bytes, beside the allocation ratio: equal, within the stated tolerance, or
+not."""
 
 import dataclasses
 

@@ -1,4 +1,5 @@
-"""Why a wide group is wide: its widest ratio's spread between processes beside what each process knew of its own ratio."""
+"""Why a wide group is wide: its widest ratio's spread between processes beside what each process knew of its own
+ratio."""
 
 import math
 
@@ -13,7 +14,8 @@ ROUNDS = 8
 def _rows(
     per_process: list[float], burst_noise: float, aa_per_process: list[float] | None = None, paired: bool = True
 ) -> pd.DataFrame:
-    """A group: baseline 'b' at 100 ns, variant 'v' at 100 × per_process[k] ns in process k, bursts alternating by ±burst_noise;
+    """A group: baseline 'b' at 100 ns, variant 'v' at 100 × per_process[k] ns in process k, bursts alternating by
+    ±burst_noise;
     with aa_per_process, an A/A copy of 'b' at 100 × that factor."""
     rows = []
 

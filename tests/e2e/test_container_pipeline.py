@@ -120,7 +120,8 @@ def _runs_arm64_under_qemu() -> bool:
     not _runs_arm64_under_qemu(), reason="no qemu-aarch64 binfmt handler here (qemu-user-static, binfmt-support)"
 )
 def test_the_arm64_image_verifies_and_runs_a_cell_under_emulation(images, tmp_path):
-    # The feed here serves a linux-arm64 runtime pack for .NET 10 only; the SDK stage cross-publishes on x64. The cell is a
+    # The feed here serves a linux-arm64 runtime pack for .NET 10 only; the SDK stage cross-publishes on x64. The cell
+    # is a
     # cold start (verify, then `once` under hyperfine): BenchmarkDotNet's EngineEventSource fails to initialize under
     # qemu-user (NullReferenceException in its type initializer), so steady-state cells fail there.
     _harness("local-bases", "--base", "jsonlab-local/runtime-deps:bookworm-arm64")

@@ -1,6 +1,7 @@
 """One end-to-end run of the real pipeline: harness CLI → real labs (built here) → conformance suite → analysis report.
 
-Uses the smoke profile (two ISA levels, a few cells, two rounds of paired processes, a very short job); numbers are not checked,
+Uses the smoke profile (two ISA levels, a few cells, two rounds of paired processes, a very short job); numbers are not
+checked,
 only that every stage produced what the next one needs.
 """
 
@@ -69,7 +70,8 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
     all_rows = [
         r for r in _rows(smoke_run) if r["measure"] == "steady" and r["lab"] == "dotnet" and r["experiment"] != "006"
     ]
-    # Three runtimes (3.1.3, 8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET 9+:
+    # Three runtimes (3.1.3, 8.0.0 and 10.0.12), each read back in-process. Jil 3.0.0-alpha2 cannot deserialize on .NET
+    # 9+:
     # its cell fails once per level on 10.0.12 only (a failed cell is not retried), and runs on 3.1.3 and 8.0.0.
     assert {(r["runtime_requested"], r["runtime_version"]) for r in all_rows if r["runtime_version"]} == {
         ("3.1.3", "3.1.3"),
@@ -103,8 +105,10 @@ def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_
     # .NET Core 3.1 cannot say whether Vector128 is accelerated (no API): the flag is absent there, not false.
     assert all(r["isa_flags"]["vector128"] is False for r in scalar if r["runtime_requested"] != "3.1.3")
     assert all("vector128" not in r["isa_flags"] for r in rows if r["runtime_requested"] == "3.1.3")
-    # Each row names its measuring engine and the runtime variables its process saw: the lab's paired engine here (a group
-    # of one cell, 006's typed canada read, runs alone under BenchmarkDotNet); on 3.1 the switches take the COMPlus_ prefix,
+    # Each row names its measuring engine and the runtime variables its process saw: the lab's paired engine here (a
+    # group
+    # of one cell, 006's typed canada read, runs alone under BenchmarkDotNet); on 3.1 the switches take the COMPlus_
+    # prefix,
     # with invariant globalization (no ICU it knows on Debian 12).
     assert {r["engine_version"] for r in paired} == {"jsonlab paired bursts 1"}
     alone = [r for r in _rows(smoke_run) if r["benchmark"] == "dotnet-deserialize-stj-canada" and r["status"] == "ok"]
@@ -213,10 +217,12 @@ def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke
         assert 10 << 20 < row["peak_rss_bytes"] < 1 << 30
         assert (smoke_run / row["raw_path"]).is_file()
     assert aot["runtime_version"] == "10.0.12" and jit["runtime_version"] == "10.0.12"
-    # No JIT: the AOT process is several times shorter (measured here about 22 ms against 68-90 ms); a one-way check, far
+    # No JIT: the AOT process is several times shorter (measured here about 22 ms against 68-90 ms); a one-way check,
+    # far
     # inside that margin. Its peak RSS is not smaller (48 vs 44 MiB): the AOT binary holds the whole lab program.
     assert aot["median_ns"] < jit["median_ns"]
-    # Native AOT targets the SDK's default instruction set (x86-64-v2 on x64), whatever this CPU has, and reads that back.
+    # Native AOT targets the SDK's default instruction set (x86-64-v2 on x64), whatever this CPU has, and reads that
+    # back.
     assert aot["isa_flags"]["avx2"] is False
     # Failures are rows with the library's own reason, on that build only.
     reflection = cold[("cold-ser-stj", "native", "10.0.12-aot")]

@@ -68,7 +68,10 @@ def test_a_registry_that_fails_part_way_leaves_the_files_as_they_were(tmp_path):
 
 
 def test_the_digest_is_read_from_imagetools_and_a_failure_says_why(monkeypatch):
-    answer = f"Name:      mcr.microsoft.com/dotnet/sdk:10.0.100-noble\nMediaType: application/vnd.oci.image.index.v1+json\nDigest:    {DIGEST_A}\n"
+    answer = (
+        "Name:      mcr.microsoft.com/dotnet/sdk:10.0.100-noble\n"
+        f"MediaType: application/vnd.oci.image.index.v1+json\nDigest:    {DIGEST_A}\n"
+    )
     monkeypatch.setattr(base_digests, "docker", lambda *args, **kw: subprocess.CompletedProcess(args, 0, answer, ""))
     assert resolve_digest("mcr.microsoft.com/dotnet/sdk:10.0.100-noble") == DIGEST_A
     monkeypatch.setattr(

@@ -142,7 +142,8 @@ def test_stand_in_runtimes_follow_the_published_version():
 
 @pytest.mark.parametrize("seed", ["000", "001", "002", "003", "004"])
 def test_a_seeds_tables_give_exactly_the_claims_typed_by_hand_with_the_same_numbers(seed):
-    """Every figure of the write-up's experiment (typed from the same tables) comes out of the import, number for number."""
+    """Every figure of the write-up's experiment (typed from the same tables) comes out of the import, number for
+    number."""
     claims = tomllib.loads(_import(f"{seed}-*-report-github.md").text)["claims"]
     typed = list(load_experiments()[seed].claims)
     assert len(claims) == len(typed)

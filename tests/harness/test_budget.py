@@ -93,7 +93,8 @@ def test_without_a_budget_groups_that_cannot_reach_the_target_run_to_max_rounds(
 
 
 def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, tmp_path):
-    # 10 cells × 6 rounds at the estimated process time: the budget buys 6 rounds per group, not 10 for the first ones and
+    # 10 cells × 6 rounds at the estimated process time: the budget buys 6 rounds per group, not 10 for the first ones
+    # and
     # 2 for the last.
     minutes = 10 * 6 * SMOKE_PROCESS_S / 60
     summary, rounds, groups, clock = _budget_run(

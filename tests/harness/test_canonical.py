@@ -1,7 +1,6 @@
 """The canonical form the labs' parse results are compared against (harness/canonical.py); lab/reference-node's
 node:test suite checks that its own implementation gives the same digests."""
 
-import json
 
 from harness.canonical import RULE, _records, canonical_digest, parse
 from harness.datasets import canonical_digests, load_manifest

@@ -1,4 +1,5 @@
-"""`harness check` on the shipped files, and the experiment schema kept in step with the loader, the files and the docs."""
+"""`harness check` on the shipped files, and the experiment schema kept in step with the loader, the files and the
+docs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""CPU hygiene on fake sysfs/procfs trees: isolated CPUs chosen by default, governor, turbo and SMT findings with fixes."""
+"""CPU hygiene on fake sysfs/procfs trees: isolated CPUs chosen by default, governor, turbo and SMT findings with
+fixes."""
 
 import pathlib
 

@@ -1,6 +1,9 @@
-"""The corpus of broken experiment files (tests/fixtures/broken-experiments): each fault is refused before anything is built,
-by `harness check` (an `error:` line naming the fault and a `hint:` line, exit 2) and by the planning that `harness plan`
-and `harness run` do, with the same message. Each file says its fault and the text its error must contain in its first lines."""
+"""The corpus of broken experiment files (tests/fixtures/broken-experiments): each fault is refused before anything is
+built,
+by `harness check` (an `error:` line naming the fault and a `hint:` line, exit 2) and by the planning that `harness
+plan`
+and `harness run` do, with the same message. Each file says its fault and the text its error must contain in its first
+lines."""
 
 from __future__ import annotations
 
@@ -95,7 +98,8 @@ def test_an_experiment_a_profile_leaves_without_cells_is_named_and_a_narrowed_se
     (folder / "006-cross-language.toml").write_text(node.read_text())
     profiles = tmp_path / "profiles.toml"
     profiles.write_text(
-        '[profiles.node]\ndescription = "x"\nexperiments = ["900", "006"]\nisa_levels = ["native"]\nruntimes = ["24.21.0"]\n'
+        '[profiles.node]\ndescription = "x"\nexperiments = ["900", "006"]\nisa_levels = ["native"]\nruntimes = '
+        '["24.21.0"]\n'
     )
     with pytest.raises(ConfigError, match="experiment 900 .* plans to 0 cells: none of its benchmarks gets a runtime"):
         _plan(folder, profile="node", experiments=None, profiles_file=profiles)
@@ -116,8 +120,8 @@ def test_a_level_this_host_lacks_leaves_an_experiment_without_cells_and_says_whi
         load_isa_table(),
     )
     assert (
-        reason
-        == "none of its benchmarks gets an ISA level of this arm64 host (asked for: no-avx512; this host's levels: native, scalar)"
+        reason == "none of its benchmarks gets an ISA level of this arm64 host (asked for: no-avx512; "
+        "this host's levels: native, scalar)"
     )
 
 

@@ -1,6 +1,7 @@
 """Property test: a valid experiment file, mutated (a key deleted, a value's type changed, a reference renamed, an entry
 duplicated), is either accepted as written or refused with an `error:` line and exit 2 by `harness check`: never a
-traceback, never accepted with something silently replaced (a dropped duplicate, a runtime falling back to the default)."""
+traceback, never accepted with something silently replaced (a dropped duplicate, a runtime falling back to the
+default)."""
 
 from __future__ import annotations
 
@@ -116,7 +117,7 @@ def mutated(draw) -> tuple[dict, str]:
     if kind == "delete":
         del parent[last]
     elif kind == "retype":
-        parent[last] = draw(st.sampled_from([v for v in OTHER_VALUES if type(v) is not type(parent[last])]))
+        parent[last] = draw(st.sampled_from([v for v in OTHER_VALUES if v.__class__ is not parent[last].__class__]))
     else:
         parent[last] = parent[last] + draw(st.sampled_from(["x", "-2", " "]))
     return document, f"{kind} {'.'.join(map(str, path))}"

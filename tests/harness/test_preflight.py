@@ -134,7 +134,8 @@ def test_every_missing_tool_is_named_at_once_and_an_optional_one_is_only_a_note(
     assert "git" not in str(error.value) and error.value.hint.startswith("apt-get install util-linux hyperfine")
     _fake_path(tmp_path / "no-git", monkeypatch, leave_out=("git",))
     notes = [note.split(" (")[0] for note in check_run(plan, "docker")]
-    # the Buildx plugin is a file, not a program on PATH: a fresh machine lacks it (CI installs it), and that is a note too
+    # the Buildx plugin is a file, not a program on PATH: a fresh machine lacks it (CI installs it), and that is a note
+    # too
     assert notes[0] == "git is not installed" and set(notes[1:]) <= {"docker buildx is not installed"}
 
 
@@ -200,6 +201,19 @@ def test_the_tests_need_what_the_smoke_run_needs_natively():
     assert "screenshot" not in PREREQUISITES.set_up_needs() and "screenshot" in PREREQUISITES.set_up_needs(extras=True)
 
 
+def test_just_test_runs_the_lint_before_the_tests_and_set_up_installs_its_tools():
+    justfile = (REPO_ROOT / "Justfile").read_text()
+    test_recipe = justfile.split("\ntest:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert "    just lint" in test_recipe
+    assert test_recipe.index("    just lint") < next(i for i, line in enumerate(test_recipe) if "pytest" in line)
+    lint_recipe = justfile.split("\nlint:\n", 1)[1].split("\n\n", 1)[0]
+    for tool in ("black --check", "flake8", "mypy", "dotnet format"):
+        assert tool in lint_recipe
+    lint_tools = {item.name for item in PREREQUISITES.items if "lint" in item.needed_by}
+    assert lint_tools == {"black", "flake8", "mypy"}
+    assert "lint" in PREREQUISITES.expand(["tests"]) and "lint" in PREREQUISITES.set_up_needs()
+
+
 # -- set-up ---------------------------------------------------------------------------------------------------------
 
 
@@ -241,7 +255,8 @@ def test_set_up_installs_nothing_when_everything_is_there(tmp_path, monkeypatch)
     assert missing_packages(listed, listed.set_up_needs(extras=True), "npm") == []
 
 
-# -- one list: pyproject.toml, lab.toml, .ci/run and scripts/setup follow it ---------------------------------------------
+# -- one list: pyproject.toml, lab.toml, .ci/run and scripts/setup follow it
+# ---------------------------------------------
 
 
 def test_pyproject_dependencies_are_the_python_packages_of_the_list():

@@ -1,4 +1,5 @@
-"""ISA levels of a runtime that cannot read its instruction sets back (the Node lab) and of levels it has no switch for."""
+"""ISA levels of a runtime that cannot read its instruction sets back (the Node lab) and of levels it has no switch
+for."""
 
 from harness.isa import load_isa_table
 from harness.labs import load_labs

@@ -22,7 +22,8 @@ def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
 def test_an_unknown_design_is_a_config_error_naming_the_valid_ones(tmp_path):
     path = tmp_path / "profiles.toml"
     path.write_text(
-        'schema_version = 1\n[profiles.x]\ndescription = "d"\nexperiments = ["all"]\nisa_levels = ["all"]\ndesign = "dual"\n'
+        'schema_version = 1\n[profiles.x]\ndescription = "d"\nexperiments = ["all"]\nisa_levels = ["all"]\ndesign = '
+        '"dual"\n'
     )
     with pytest.raises(ConfigError, match="design 'dual' is not one of sequential, interleaved, duet"):
         load_profiles(path)

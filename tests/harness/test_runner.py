@@ -88,7 +88,8 @@ def test_a_level_identical_to_native_is_reported_not_rerun(fixture_dir, smoke_op
 
 
 def test_a_level_identical_to_native_is_measured_when_the_run_does_not_measure_native(fixture_dir, smoke_options):
-    # A figure published on a CPU without AVX-512 asks for no-avx512; on a CPU (or runtime) without AVX-512 that is native.
+    # A figure published on a CPU without AVX-512 asks for no-avx512; on a CPU (or runtime) without AVX-512 that is
+    # native.
     no_avx512_cpu = {**json.loads((fixture_dir / "env.json").read_text())["isa"], "avx512f": False, "vector512": False}
     backend = FakeBackend(fixture_dir, native_flags=no_avx512_cpu)
     summary = execute_run(dataclasses.replace(smoke_options, isa_levels=("no-avx512",)), backend)

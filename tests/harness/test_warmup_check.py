@@ -1,4 +1,5 @@
-"""Processes whose warm-up was cut short are set aside (harness/warmup_check.py, analysis/load.py, harness/stopping.py)."""
+"""Processes whose warm-up was cut short are set aside (harness/warmup_check.py, analysis/load.py,
+harness/stopping.py)."""
 
 from __future__ import annotations
 

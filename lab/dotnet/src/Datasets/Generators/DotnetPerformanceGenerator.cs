@@ -33,24 +33,41 @@ public sealed class DotnetPerformanceGenerator : IDatasetGenerator
 
     private static Location CreateLocation() => new()
     {
-        Id = 1234, Address1 = "The Street Name", Address2 = "20/11", City = "The City", State = "The State",
-        PostalCode = "abc-12", Name = "Nonexisting", PhoneNumber = "+0 11 222 333 44", Country = "The Greatest",
+        Id = 1234,
+        Address1 = "The Street Name",
+        Address2 = "20/11",
+        City = "The City",
+        State = "The State",
+        PostalCode = "abc-12",
+        Name = "Nonexisting",
+        PhoneNumber = "+0 11 222 333 44",
+        Country = "The Greatest",
     };
 
     private static IndexViewModel CreateIndexViewModel()
     {
         var activeOrUpcoming = new ActiveOrUpcomingEvent
         {
-            Id = 10, ImageUrl = ImageUrl, Name = "Just a name", CampaignName = "The very new campaing",
-            CampaignManagedOrganizerName = "Name FamiltyName", Description = Foundation, StartDate = Now, EndDate = Now.AddYears(1),
+            Id = 10,
+            ImageUrl = ImageUrl,
+            Name = "Just a name",
+            CampaignName = "The very new campaing",
+            CampaignManagedOrganizerName = "Name FamiltyName",
+            Description = Foundation,
+            StartDate = Now,
+            EndDate = Now.AddYears(1),
         };
         return new IndexViewModel
         {
             IsNewAccount = false,
             FeaturedCampaign = new CampaignSummaryViewModel
             {
-                Id = 234235, Title = "Promoting Open Source", Description = "Very nice campaing", ImageUrl = ImageUrl,
-                OrganizationName = "The Company XYZ", Headline = "The Headline",
+                Id = 234235,
+                Title = "Promoting Open Source",
+                Description = "Very nice campaing",
+                ImageUrl = ImageUrl,
+                OrganizationName = "The Company XYZ",
+                Headline = "The Headline",
             },
             // As DataGenerator: 20 references to one instance.
             ActiveOrUpcomingEvents = Enumerable.Repeat(activeOrUpcoming, 20).ToList(),
