@@ -8,7 +8,7 @@ import pathlib
 import sys
 
 from analysis.compare import DEFAULT_THRESHOLD
-from analysis.defaults import REPORT_DIR
+from harness.run_folder import REPORT_DIR, REPORT_HTML
 from analysis.load import load_run
 from analysis.rounds import write_rounds
 from analysis.sample import write_sample
@@ -18,7 +18,7 @@ from harness.errors import HarnessError
 
 
 def _screenshot(run_dir: pathlib.Path) -> int:
-    page = run_dir / REPORT_DIR / "report.html"
+    page = run_dir / REPORT_DIR / REPORT_HTML
     if not page.is_file():
         raise HarnessError(f"no report.html in {page.parent}", f"render the report first: just report {run_dir}")
     check = check_page(page)

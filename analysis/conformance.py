@@ -10,8 +10,8 @@ import pathlib
 import pandas as pd
 
 from analysis.tables import markdown_table
+from harness.run_folder import CONFORMANCE_FILE
 
-CONFORMANCE_FILE = "conformance.jsonl"
 FAILURES = ("wrongly accepted", "wrongly rejected", "crashed", "hung")
 SHOWN_FILES = 12
 

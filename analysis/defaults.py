@@ -10,9 +10,6 @@ PARITY_BAND = 0.05
 #: ISA levels in display order (levels of other architectures follow, alphabetically).
 ISA_ORDER = ("native", "no-avx512", "no-avx2", "sse2", "scalar")
 
-#: Sub-folder of the run folder that receives the report.
-REPORT_DIR = "report"
-
 #: A group whose widest ratio 99% CI half-width exceeds this is named in the Precision section with the cause of its
 # spread.
 WIDE_RATIO_CI = 0.05

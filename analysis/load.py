@@ -9,9 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from harness.defaults import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
+from harness.run_folder import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.errors import HarnessError
-from harness.scheduler import CALIBRATION_FILE
+from harness.run_folder import CALIBRATION_FILE
 from harness.store import RunStore
 from harness.warmup_check import row_id, short_warmups
 

@@ -15,7 +15,7 @@ import shutil
 
 from PIL import Image
 
-from analysis.defaults import REPORT_DIR
+from harness.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_MD, TABLES_DIR
 from harness.errors import HarnessError
 
 #: Tables too large for a committed sample (the run folder keeps them).
@@ -25,21 +25,21 @@ LEFT_OUT_TABLES = ("rounds.csv",)
 def write_sample(run_dir: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
     """Copies the run's report into `out` (replacing what is there); returns the path of its SAMPLE.md."""
     report = run_dir / REPORT_DIR
-    if not (report / "report.md").is_file():
+    if not (report / REPORT_MD).is_file():
         raise HarnessError(f"no report.md in {report}", f"render the report first: just report {run_dir}")
     if out.exists():
         shutil.rmtree(out)
-    (out / "charts").mkdir(parents=True)
-    (out / "tables").mkdir()
-    text = (report / "report.md").read_text()
+    (out / CHARTS_DIR).mkdir(parents=True)
+    (out / TABLES_DIR).mkdir()
+    text = (report / REPORT_MD).read_text()
     for name in ("report.md", "reproduction.md"):
         shutil.copy2(report / name, out / name)
     for chart in sorted(set(re.findall(r"charts/[^)\s]+\.png", text))):
         with Image.open(report / chart) as image:
             image.convert("RGB").quantize(colors=256).save(out / chart, optimize=True)
-    for table in sorted((report / "tables").glob("*.csv")):
+    for table in sorted((report / TABLES_DIR).glob("*.csv")):
         if table.name not in LEFT_OUT_TABLES:
-            shutil.copy2(table, out / "tables" / table.name)
+            shutil.copy2(table, out / TABLES_DIR / table.name)
     env = json.loads((run_dir / "environment.json").read_text())
     commit = f"{env.get('git_commit') or 'not recorded'}" + (
         " with uncommitted changes" if env.get("git_dirty") else ""

@@ -24,7 +24,7 @@ from analysis.charts import (
 from analysis.charts.style import caption_for
 from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.compare_report import comparison_markdown
-from analysis.defaults import REPORT_DIR
+from harness.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
 from analysis.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from analysis.html import render_html
 from analysis.load import load_run
@@ -74,7 +74,7 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
         for chart_name, chart in EXPERIMENT_CHARTS.items():
             name = f"{exp.id}-{chart_name}"
             if not primary.empty and _write_chart(
-                out / "charts", name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary
+                out / CHARTS_DIR, name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary
             ):
                 written.setdefault(exp.id, []).append(name)
         order = {b: i for i, b in enumerate(exp.benchmarks)}
@@ -88,13 +88,16 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
                     continue
                 name = f"{exp.id}-{group.id}-{chart_name}"
                 if _write_chart(
-                    out / "charts", name, lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption), rows
+                    out / CHARTS_DIR,
+                    name,
+                    lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption),
+                    rows,
                 ):
                     written.setdefault(exp.id, []).append(name)
     for experiment, table in inputs.cold.groupby("experiment", sort=False) if not inputs.cold.empty else ():
         name = f"{experiment}-cold-start"
         if _write_chart(
-            out / "charts",
+            out / CHARTS_DIR,
             name,
             lambda: cold_start_chart(table, f"{experiment}: cold start, whole process", caption),
             table,
@@ -105,7 +108,7 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
     ):
         name = f"cross-language-{operation}"
         if _write_chart(
-            out / "charts", name, lambda: throughput_chart(table, f"Cross-language: {operation}", caption), table
+            out / CHARTS_DIR, name, lambda: throughput_chart(table, f"Cross-language: {operation}", caption), table
         ):
             written.setdefault(CROSS_LANGUAGE_CHARTS, []).append(name)
     return written
@@ -147,24 +150,24 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
         data.groups,
     )
     out = data.directory / REPORT_DIR
-    _write(out / "tables" / "results.csv", to_csv(cells))
-    _write(out / "tables" / "rounds.csv", to_csv(data.rows))
-    _write(out / "tables" / "reproduction.csv", to_csv(inputs.verdicts))
-    _write(out / "tables" / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
+    _write(out / TABLES_DIR / "results.csv", to_csv(cells))
+    _write(out / TABLES_DIR / "rounds.csv", to_csv(data.rows))
+    _write(out / TABLES_DIR / "reproduction.csv", to_csv(inputs.verdicts))
+    _write(out / TABLES_DIR / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
     if not cold.empty:
-        _write(out / "tables" / "cold-start.csv", to_csv(cold))
+        _write(out / TABLES_DIR / "cold-start.csv", to_csv(cold))
     if not inputs.cross_language.empty:
-        _write(out / "tables" / "cross-language.csv", to_csv(inputs.cross_language))
+        _write(out / TABLES_DIR / "cross-language.csv", to_csv(inputs.cross_language))
     if not inputs.conformance.empty:
-        _write(out / "tables" / "conformance.csv", to_csv(conformance_matrix(inputs.conformance)))
+        _write(out / TABLES_DIR / "conformance.csv", to_csv(conformance_matrix(inputs.conformance)))
     for exp in experiments:
-        _write(out / "tables" / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
+        _write(out / TABLES_DIR / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
     charts = _write_charts(out, inputs, caption_for(data.environment, data.run))
     _write(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
-    report = out / "report.md"
+    report = out / REPORT_MD
     text = compose_report(inputs, charts)
     _write(report, text)
-    _write(out / "report.html", render_html(text, out))
+    _write(out / REPORT_HTML, render_html(text, out))
     return report
 
 

@@ -17,7 +17,7 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from harness.defaults import SCHEMA_VERSION
+from harness.run_folder import SCHEMA_VERSION
 from harness.pinning import taskset_prefix
 
 #: Repetitions per calibration workload; 15–80 ms each on a 2020s server core.

@@ -16,7 +16,8 @@ from harness.backends import BACKEND_CHOICES, select_backend
 from harness.containers.own_engine import OWN_ENGINE_CHOICES, engine_for_run
 from harness.datasets import load_manifest, regenerate, write_canonical_digests
 from harness.designs import DESIGNS
-from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, ENVIRONMENT_FILE, RESULTS_DIR, REPO_ROOT
+from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, RESULTS_DIR, REPO_ROOT
+from harness.run_folder import ENVIRONMENT_FILE
 from harness.environment import collect_host_environment
 from harness.errors import HarnessError
 from harness.experiments import load_experiments
@@ -361,26 +362,43 @@ def _conformance(args: argparse.Namespace) -> int:
         name: find_lab(labs, name).for_runtime() for name in names
     }  # each lab's default runtime: the parsers are the lab's
     without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
-    backend, notice = select_backend(args.backend, load_isa_table().all_switch_names(), args.bases, None, without_image)
-    print(notice, file=sys.stderr)
-    (run_dir / "logs").mkdir(parents=True, exist_ok=True)
-    for name, build in builds.items():
-        if backend.name == "native":
-            build.check_requirements()
-        backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
-    try:
-        out = run_conformance(
-            run_dir,
-            builds,
-            backend,
-            DATASETS_DIR,
-            environment.get("lab_cpuset") or None,
-            progress=lambda line: print(line, file=sys.stderr),
-        )
-    finally:
-        backend.close()
+    wanted = conformance_backend(args.backend, environment.get("backend"), without_image)
+    with engine_for_run(wanted, report=lambda line: print(line, file=sys.stderr)):
+        backend, notice = select_backend(wanted, load_isa_table().all_switch_names(), args.bases, None, without_image)
+        print(notice, file=sys.stderr)
+        if environment.get("backend") and backend.name != environment["backend"]:
+            print(
+                f"note: the run measured with the {environment['backend']} backend; its conformance runs with "
+                f"{backend.name} (the line above says why)",
+                file=sys.stderr,
+            )
+        (run_dir / "logs").mkdir(parents=True, exist_ok=True)
+        for name, build in builds.items():
+            if backend.name == "native":
+                build.check_requirements()
+            backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
+        try:
+            out = run_conformance(
+                run_dir,
+                builds,
+                backend,
+                DATASETS_DIR,
+                environment.get("lab_cpuset") or None,
+                progress=lambda line: print(line, file=sys.stderr),
+            )
+        finally:
+            backend.close()
     print(out)
     return 0
+
+
+def conformance_backend(asked: str, run_backend: str | None, without_image: tuple[str, ...]) -> str:
+    """The backend a run's conformance asks for: what the user gave, else the run's own. A run measured natively gets
+    native; one measured in containers gets `auto`, so the lab's own engine is started again when none answers (the
+    run stopped the one it started) and an engine that cannot be had is said, not silently replaced."""
+    if asked != "auto" or without_image:
+        return asked
+    return "native" if run_backend == "native" else "auto"
 
 
 def _pin_bases(args: argparse.Namespace) -> int:

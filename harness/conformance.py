@@ -28,6 +28,7 @@ from typing import Any
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.errors import ConfigError, HarnessError
 from harness.labs import LabSpec
+from harness.run_folder import CONFORMANCE_FILE, RAW_DIR
 
 SUITE_FOLDER = "conformance"
 PARSING_FOLDER = "test_parsing"
@@ -212,7 +213,7 @@ def run_conformance(
         for parser in parsers:
             started = time.monotonic()
             found = run_parser(
-                backend, build, parser["parser"], suite, files_dir, run_dir / "raw" / SUITE_FOLDER / name, cpuset
+                backend, build, parser["parser"], suite, files_dir, run_dir / RAW_DIR / SUITE_FOLDER / name, cpuset
             )
             failures = sum(r["verdict"] in ("wrongly accepted", "wrongly rejected", "crashed", "hung") for r in found)
             progress(
@@ -228,6 +229,6 @@ def run_conformance(
                 "description": parser.get("description"),
             }
             records += [{**identity, **record} for record in found]
-    out = run_dir / "conformance.jsonl"
+    out = run_dir / CONFORMANCE_FILE
     out.write_text("".join(json.dumps(r) + "\n" for r in records))
     return out

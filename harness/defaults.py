@@ -1,4 +1,5 @@
-"""Every default the harness uses, in one place (paths, pinning, timeouts, file names)."""
+"""Every default the harness uses, in one place (paths, pinning, timeouts); the run folder's own names are in
+harness/run_folder.py."""
 
 from __future__ import annotations
 
@@ -19,36 +20,6 @@ LAB_CATALOG_FILE = pathlib.Path(__file__).resolve().parent / "lab_catalog.toml"
 RESULTS_DIR = REPO_ROOT / "results"
 #: What the lab needs on a machine (tools, libraries, their packages): set-up, `harness doctor` and the run's preflight.
 PREREQUISITES_FILE = REPO_ROOT / "prerequisites.toml"
-
-#: Name of the symlink in the results folder that points at the newest run.
-LATEST_LINK = "latest"
-
-#: Result files inside results/<run-id>/.
-RESULTS_FILE = "results.jsonl"
-ENVIRONMENT_FILE = "environment.json"
-RUN_FILE = "run.json"
-#: Where each session of a run spent its wall time (one JSON line per phase: prepare, calibration, session).
-TIMELINE_FILE = "timeline.jsonl"
-#: How each group of a session stopped (one JSON line per group and session: state, rounds, widest ratio CI, machine
-# time).
-GROUPS_FILE = "groups.jsonl"
-RAW_DIR = "raw"
-LOGS_DIR = "logs"
-
-#: Version of results.jsonl rows, environment.json and run.json written by this harness.
-#: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
-#: 3: rows carry runtime_requested, the lab build (runtime) a cell ran on; rows of version 2 read as "default".
-#: 4: rows carry runtime_switches (the runtime variables the process saw) and engine_version (e.g. BenchmarkDotNet
-# 0.14.0).
-#: 5: rows carry backend, image, image_id (containers) and cpuset_effective (the CPUs read back inside the process).
-#: 6: rows carry payload_bytes (the JSON text an operation reads or writes, for throughput in MB/s).
-#: 7: rows carry process_cells, burst_ns and bursts_ms (the paired design: several cells in one process).
-SCHEMA_VERSION = 7
-
-#: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default"); a
-#: version-3 row lacks only the two version-4 fields (empty switches, unknown engine); rows before 5 lack the backend
-#: fields (they all ran natively); rows before 6 lack payload_bytes (no throughput).
-READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7)
 
 #: Version of the configuration files this harness reads (experiments/*.toml, profiles.toml).
 CONFIG_SCHEMA_VERSION = 1

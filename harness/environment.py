@@ -16,7 +16,8 @@ from typing import Any
 
 from harness import __version__
 from harness.cpu_hygiene import plan_and_check
-from harness.defaults import REPO_ROOT, SCHEMA_VERSION
+from harness.defaults import REPO_ROOT
+from harness.run_folder import SCHEMA_VERSION
 
 
 def read_text(path: str | pathlib.Path) -> str | None:

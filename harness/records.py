@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.defaults import SCHEMA_VERSION
+from harness.run_folder import SCHEMA_VERSION
 
 #: Row statuses: measured and verified / measured but verification failed / no valid
 #: measurement / not run on purpose (e.g. an ISA level identical to native).

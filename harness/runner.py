@@ -21,15 +21,12 @@ from harness.defaults import (
     CELL_TIMEOUT_S,
     DATASETS_DIR,
     DEFAULT_PROFILE,
-    ENVIRONMENT_FILE,
     EXPERIMENTS_DIR,
     LABS_DIR,
-    LOGS_DIR,
     PROFILES_FILE,
     RESULTS_DIR,
-    RUN_FILE,
-    SCHEMA_VERSION,
 )
+from harness.run_folder import ENVIRONMENT_FILE, LOGS_DIR, RUN_FILE, SCHEMA_VERSION
 from harness.designs import DESIGNS, Design, group_key
 from harness.environment import collect_host_environment
 from harness.errors import ConfigError, ResumeError, UnknownNameError

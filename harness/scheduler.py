@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from harness.backends.base import Backend, CellRequest, CellRun
 from harness.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.calibration import WORKLOADS, calibrate
-from harness.defaults import GROUPS_FILE, LOGS_DIR, RAW_DIR, SCHEMA_VERSION
+from harness.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR, SCHEMA_VERSION
 from harness.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
 from harness.errors import HarnessError
 from harness.isa import IsaLevel
@@ -49,9 +49,6 @@ from harness.store import RunStore
 
 #: Row statuses a resumed run does not run again.
 FINISHED = ("ok", "unverified", "skipped")
-
-#: Name of the calibration log in the run folder.
-CALIBRATION_FILE = "calibration.jsonl"
 
 
 @dataclass

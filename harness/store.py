@@ -13,7 +13,7 @@ import pathlib
 import time
 from typing import Any
 
-from harness.defaults import (
+from harness.run_folder import (
     LATEST_LINK,
     LOGS_DIR,
     RAW_DIR,

@@ -90,3 +90,18 @@ def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_
 def test_verdicts():
     assert verdict("accept", "rejected") == "wrongly rejected" and verdict("either", "rejected") == "rejected (allowed)"
     assert verdict("reject", "hung") == "hung"
+
+
+def test_conformance_follows_the_run_backend_unless_told_otherwise():
+    from harness.cli import conformance_backend
+
+    # A run measured in containers: auto, so the lab's own engine is started again when none answers.
+    assert conformance_backend("auto", "docker", ()) == "auto"
+    # A run measured natively stays native, even where an engine answers now.
+    assert conformance_backend("auto", "native", ()) == "native"
+    # What the user asks for wins; a lab without an image asks for what the user gave.
+    assert conformance_backend("docker", "native", ()) == "docker"
+    assert conformance_backend("native", "docker", ()) == "native"
+    assert conformance_backend("auto", "docker", ("reference-node",)) == "auto"
+    # A run folder without environment.json (an old run): auto, as before.
+    assert conformance_backend("auto", None, ()) == "auto"
