@@ -2,7 +2,7 @@
 
 Each ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's
 process of the same round, or of the same duet), with a Student-t interval on their logarithms
-(harness/stats.py); the pairs, not the iterations, are the independent observations.
+(harness/model/stats.py); the pairs, not the iterations, are the independent observations.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pandas as pd
 
 from analysis.defaults import ISA_ORDER
 from analysis.replicates import MEASURED
-from harness.defaults import REPLICATE_STATISTIC
-from harness.records import DEFAULT_RUNTIME
-from harness.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
-from harness.stats import Interval, ratio_interval
+from harness.config.defaults import REPLICATE_STATISTIC
+from harness.model.records import DEFAULT_RUNTIME
+from harness.model.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
+from harness.model.stats import Interval, ratio_interval
 
 
 def isa_rank(level: str) -> int:

@@ -8,13 +8,13 @@ import pathlib
 import sys
 
 from analysis.compare import DEFAULT_THRESHOLD
-from harness.run_folder import REPORT_DIR, REPORT_HTML
+from harness.model.run_folder import REPORT_DIR, REPORT_HTML
 from analysis.load import load_run
 from analysis.rounds import write_rounds
 from analysis.sample import write_sample
 from analysis.screenshot import check_page
 from analysis.writer import write_comparison, write_design_comparison, write_report
-from harness.errors import HarnessError
+from harness.model.errors import HarnessError
 
 
 def _screenshot(run_dir: pathlib.Path) -> int:
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     report = sub.add_parser("report", help="write RUN_DIR/report/ from RUN_DIR/results.jsonl")
     report.add_argument("run_dir", type=pathlib.Path, help="results/<run-id> or results/latest")
     compare = sub.add_parser(
-        "compare", help="every cell in both runs: b/a with 99% CI, and the drift of each baseline ratio"
+        "compare", help="every cell in both runs: b/a with 99%% CI, and the drift of each baseline ratio"
     )
     compare.add_argument("run_a", type=pathlib.Path)
     compare.add_argument("run_b", type=pathlib.Path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from harness.records import COLD
+from harness.model.records import COLD
 
 #: Columns of tables/cold-start.csv, in order.
 COLUMNS = [

@@ -21,8 +21,8 @@ from analysis.aggregate import RatioBook
 from analysis.cold_start import split_measures
 from analysis.defaults import TOLERANCE
 from analysis.replicates import MEASURED
-from harness.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
-from harness.pairing import paired_ratios
+from harness.config.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
+from harness.model.pairing import paired_ratios
 
 #: A change smaller than this (relative) is reported as 'same' when the interval allows it.
 DEFAULT_THRESHOLD = 0.05

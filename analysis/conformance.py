@@ -10,7 +10,7 @@ import pathlib
 import pandas as pd
 
 from analysis.tables import markdown_table
-from harness.run_folder import CONFORMANCE_FILE
+from harness.model.run_folder import CONFORMANCE_FILE
 
 FAILURES = ("wrongly accepted", "wrongly rejected", "crashed", "hung")
 SHOWN_FILES = 12

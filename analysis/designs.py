@@ -18,11 +18,11 @@ from analysis.aggregate import RatioBook
 from analysis.load import RunData
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
-from harness.pairing import paired_ratios
-from harness.plan import is_aa_copy
-from harness.records import DEFAULT_RUNTIME, ResultRow
-from harness.stats import replicates_for
-from harness.stopping import elapsed_s, rows_by_group
+from harness.model.pairing import paired_ratios
+from harness.model.groups import is_aa_copy
+from harness.model.records import DEFAULT_RUNTIME, ResultRow
+from harness.model.stats import replicates_for
+from harness.model.groups import elapsed_s, rows_by_group
 
 
 def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]:

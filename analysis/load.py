@@ -9,11 +9,11 @@ from typing import Any
 
 import pandas as pd
 
-from harness.run_folder import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
-from harness.errors import HarnessError
-from harness.run_folder import CALIBRATION_FILE
-from harness.store import RunStore
-from harness.warmup_check import row_id, short_warmups
+from harness.model.run_folder import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
+from harness.model.errors import HarnessError
+from harness.model.run_folder import CALIBRATION_FILE
+from harness.model.store import RunStore
+from harness.model.warmup_check import row_id, short_warmups
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ SET_ASIDE = "set aside: "
 
 
 def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
-    """Rows of processes whose warm-up was cut short (harness/warmup_check.py) become 'skipped', with the reason as
+    """Rows of processes whose warm-up was cut short (harness/model/warmup_check.py) become 'skipped', with the reason
+    as
     their
     error: every ratio, mean and count then leaves them out, as the stopping rule did, and the report names them."""
     if rows.empty or "prewarm_compilations" not in rows:

@@ -2,7 +2,7 @@
 
 Calibration (calibration.jsonl) times the same fixed workload before each ISA level and at the end:
 its change is the machine drifting. Each replicate row says how much of its CPU's time went to other
-work or to other guests (cpu_other_ms, steal_ms); a process above harness.noise.INTERFERENCE_THRESHOLD
+work or to other guests (cpu_other_ms, steal_ms); a process above harness.model.interference.INTERFERENCE_THRESHOLD
 is flagged as disturbed. The spread between processes of one cell (between_process_cv) is the noise
 the intervals have to absorb.
 """
@@ -16,9 +16,9 @@ import pandas as pd
 from analysis.load import SET_ASIDE
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
-from harness.cpu_hygiene import finding_text, state_lines
-from harness.defaults import SHORT_WARMUP_FRACTION
-from harness.noise import INTERFERENCE_THRESHOLD, interference_share
+from harness.model.cpu_state import finding_text, state_lines
+from harness.config.defaults import SHORT_WARMUP_FRACTION
+from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
 
 
 def calibration_drift(calibrations: list[dict[str, Any]]) -> pd.DataFrame:

@@ -11,8 +11,8 @@ import pandas as pd
 from analysis.replicates import MEASURED
 from analysis.spread import wide_groups_markdown
 from analysis.tables import markdown_table
-from harness.plan import is_aa_copy
-from harness.stopping import BUDGET
+from harness.model.groups import is_aa_copy
+from harness.model.groups import BUDGET
 
 
 def budget_stopped(groups: list[dict[str, Any]]) -> set[tuple[str, str, str, str]]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from harness.defaults import REPLICATE_STATISTIC
-from harness.noise import interference_share
-from harness.records import MEASURED
-from harness.stats import mean_interval
+from harness.config.defaults import REPLICATE_STATISTIC
+from harness.model.interference import interference_share
+from harness.model.records import MEASURED
+from harness.model.stats import mean_interval
 
 __all__ = ["MEASURED", "replicate_statistics", "noise_statistics", "summarize_cells"]
 

@@ -13,7 +13,7 @@ from analysis.aggregate import isa_rank, median_relative_ci
 from analysis.cold_start import cold_start_markdown
 from analysis.conformance import conformance_markdown
 from analysis.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_markdown
-from harness.records import DEFAULT_RUNTIME, Cell
+from harness.model.records import DEFAULT_RUNTIME, Cell
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from analysis.noise import noise_markdown
 from analysis.precision import precision_markdown
@@ -21,7 +21,7 @@ from analysis.timing import timing_markdown
 from analysis.verdicts import BYTES_ONLY, coverage
 from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
 from analysis.undecided import undecided_markdown
-from harness.experiments import Experiment
+from harness.config.experiments import Experiment
 
 
 def header_markdown(env: dict[str, Any], run: dict[str, Any], cells: pd.DataFrame) -> str:

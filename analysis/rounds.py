@@ -23,9 +23,9 @@ import pandas as pd
 from analysis.load import RunData, set_aside
 from analysis.replicates import MEASURED
 from analysis.tables import markdown_table
-from harness.errors import HarnessError
-from harness.plan import is_aa_copy
-from harness.stats import t_quantile
+from harness.model.errors import HarnessError
+from harness.model.groups import is_aa_copy
+from harness.model.stats import t_quantile
 
 #: The rounds per process the default profile runs (experiments/profiles.toml: burst_rounds); the budget's reference.
 DEFAULT_ROUNDS = 15

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.errors import MissingToolError
+from harness.model.errors import MissingToolError
 
 #: Flags for a quiet, offline, root-safe headless Chromium (the machine has no network but loopback).
 CHROMIUM_FLAGS = [

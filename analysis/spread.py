@@ -19,8 +19,8 @@ import pandas as pd
 
 from analysis.defaults import WIDE_RATIO_CI
 from analysis.replicates import MEASURED
-from harness.pairing import paired_ratios, replicate_of
-from harness.plan import AA_SUFFIX
+from harness.model.pairing import paired_ratios, replicate_of
+from harness.model.groups import AA_SUFFIX
 
 #: The standard error of a median of normal values is this many times that of their mean.
 MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)

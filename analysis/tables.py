@@ -7,9 +7,9 @@ import math
 import pandas as pd
 
 from analysis.replicates import MEASURED
-from harness.noise import INTERFERENCE_THRESHOLD
-from harness.records import UNAVAILABLE
-from harness.experiments import Experiment
+from harness.model.interference import INTERFERENCE_THRESHOLD
+from harness.model.records import UNAVAILABLE
+from harness.config.experiments import Experiment
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:

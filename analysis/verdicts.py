@@ -24,8 +24,8 @@ from analysis.aggregate import RatioBook
 from analysis.replicates import MEASURED
 from analysis.tables import failure_reason
 from analysis.defaults import PARITY_BAND, TOLERANCE
-from harness.experiments import Claim, Experiment, Hardware
-from harness.records import DEFAULT_RUNTIME, UNAVAILABLE
+from harness.config.experiments import Claim, Experiment, Hardware
+from harness.model.records import DEFAULT_RUNTIME, UNAVAILABLE
 
 REPRODUCED = "reproduced"
 SAME_DIRECTION = "same direction only"

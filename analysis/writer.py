@@ -24,7 +24,7 @@ from analysis.charts import (
 from analysis.charts.style import caption_for
 from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.compare_report import comparison_markdown
-from harness.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
+from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
 from analysis.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from analysis.html import render_html
 from analysis.load import load_run
@@ -35,7 +35,7 @@ from analysis.report import COLD_CHARTS, ReportInputs, compose_report, reproduct
 from analysis.replicates import summarize_cells
 from analysis.tables import to_csv
 from analysis.verdicts import coverage, verdict_table
-from harness.experiments import load_experiments
+from harness.config.experiments import load_experiments
 
 log = logging.getLogger(__name__)
 

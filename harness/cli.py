@@ -14,20 +14,20 @@ import time
 
 from harness.backends import BACKEND_CHOICES, select_backend
 from harness.containers.own_engine import OWN_ENGINE_CHOICES, engine_for_run
-from harness.datasets import load_manifest, regenerate, write_canonical_digests
-from harness.designs import DESIGNS
-from harness.defaults import DATASETS_DIR, DEFAULT_PROFILE, RESULTS_DIR, REPO_ROOT
-from harness.run_folder import ENVIRONMENT_FILE
-from harness.environment import collect_host_environment
-from harness.errors import HarnessError
-from harness.experiments import load_experiments
-from harness.isa import load_isa_table
-from harness.build import build_lab
-from harness.labs import find_lab, load_labs
-from harness.preflight import check_run, doctor
-from harness.probe import host_arch
-from harness.profiles import load_profiles
-from harness.runner import RunOptions, execute_run, plan_summary, resolve_plan
+from harness.config.datasets import load_manifest, regenerate, write_canonical_digests
+from harness.planning.designs import DESIGNS
+from harness.config.defaults import DATASETS_DIR, DEFAULT_PROFILE, RESULTS_DIR, REPO_ROOT
+from harness.model.run_folder import ENVIRONMENT_FILE
+from harness.host.environment import collect_host_environment
+from harness.model.errors import HarnessError
+from harness.config.experiments import load_experiments
+from harness.config.isa import load_isa_table
+from harness.session.build import build_lab
+from harness.config.labs import find_lab, load_labs
+from harness.host.preflight import check_run, doctor
+from harness.session.probe import host_arch
+from harness.config.profiles import load_profiles
+from harness.session.runner import RunOptions, execute_run, plan_summary, resolve_plan
 
 
 def _split(values: list[str] | None) -> tuple[str, ...] | None:
@@ -198,7 +198,8 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
     sub.add_parser(
         "canonical-digests",
-        help="write each single-document dataset's canonical digest (harness/canonical.py) into datasets/manifest.json",
+        help="write each single-document dataset's canonical digest (harness/tools/canonical.py) "
+        "into datasets/manifest.json",
     )
     sub.add_parser(
         "regenerate-datasets", help="rewrite the generated datasets with their lab generators and check them"
@@ -352,7 +353,7 @@ def _images(args: argparse.Namespace) -> int:
 
 
 def _conformance(args: argparse.Namespace) -> int:
-    from harness.conformance import run_conformance
+    from harness.session.conformance import run_conformance
 
     run_dir = pathlib.Path(args.run_dir).resolve()
     environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
@@ -450,7 +451,7 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from harness.check import check_everything, check_experiment_files
+    from harness.config.check import check_everything, check_experiment_files
 
     started = time.monotonic()
     lines = check_experiment_files(args.experiments_dir) if args.experiments_dir else check_everything()
@@ -460,7 +461,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from harness.bdn_import import default_output, import_reports, next_experiment_id
+    from harness.tools.bdn_import import default_output, import_reports, next_experiment_id
 
     exp_id = args.id or next_experiment_id()
     result = import_reports(args.reports, exp_id, find_lab(load_labs(), args.lab), load_isa_table())

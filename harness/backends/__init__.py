@@ -7,7 +7,7 @@ from harness.backends.docker import DockerBackend
 from harness.backends.fake import FakeBackend
 from harness.backends.native import NativeBackend
 from harness.containers.engine import find_engine
-from harness.errors import HarnessError, UnknownNameError
+from harness.model.errors import HarnessError, UnknownNameError
 
 #: The visible registry of backends by name; "auto" picks docker when an engine answers, native otherwise.
 BACKENDS = {"native": NativeBackend, "docker": DockerBackend}

@@ -6,9 +6,9 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from harness.errors import CellError
-from harness.labs import LabSpec
-from harness.records import Cell, ColdSettings, JobSettings, ProcessUsage
+from harness.model.errors import CellError
+from harness.config.labs import LabSpec
+from harness.model.records import Cell, ColdSettings, JobSettings, ProcessUsage
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import BASES, LabImage, build_images, debian_arch, inspect_image, is_current
 from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
-from harness.errors import BuildError, HarnessError, MissingToolError
-from harness.labs import LabSpec
-from harness.noise import parse_shell_times
+from harness.model.errors import BuildError, HarnessError, MissingToolError
+from harness.config.labs import LabSpec
+from harness.host.noise import parse_shell_times
 
 
 class DockerBackend(NativeBackend):

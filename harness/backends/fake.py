@@ -17,9 +17,9 @@ import zlib
 from typing import Any
 
 from harness.backends.base import CellRequest, CellRun
-from harness.errors import CellError
-from harness.labs import LabSpec
-from harness.records import ProcessUsage
+from harness.model.errors import CellError
+from harness.config.labs import LabSpec
+from harness.model.records import ProcessUsage
 
 #: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
 SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {

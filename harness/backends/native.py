@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable
 
 from harness.backends.base import CellRequest, CellRun
-from harness.build import build_lab
+from harness.session.build import build_lab
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
-from harness.defaults import PROBE_TIMEOUT_S
-from harness.errors import CellError, HarnessError
-from harness.labs import LabSpec
-from harness.noise import CpuTimes, process_usage, read_cpu_times, rusage_cpu_s
-from harness.records import ColdSettings, ProcessUsage
-from harness.pinning import parse_cpuset, taskset_prefix
+from harness.config.defaults import PROBE_TIMEOUT_S
+from harness.model.errors import CellError, HarnessError
+from harness.config.labs import LabSpec
+from harness.host.noise import CpuTimes, process_usage, read_cpu_times, rusage_cpu_s
+from harness.model.records import ColdSettings, ProcessUsage
+from harness.planning.pinning import parse_cpuset, taskset_prefix
 
 
 #: Host folders a command reads or writes, by host path: (path inside the lab's environment, read-only).

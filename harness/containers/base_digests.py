@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from harness.containers.engine import docker
-from harness.errors import BuildError
+from harness.model.errors import BuildError
 
 #: A base-image build argument with its default: `ARG SDK_IMAGE=<reference>`.
 BASE_ARG = re.compile(r"^ARG (?P<name>[A-Z0-9_]+_IMAGE)=(?P<reference>\S+)[ \t]*$", re.MULTILINE)

@@ -15,8 +15,8 @@ import tomllib
 from dataclasses import dataclass
 
 from harness.containers.engine import docker
-from harness.defaults import REPO_ROOT
-from harness.errors import BuildError, ConfigError, MissingToolError
+from harness.config.defaults import REPO_ROOT
+from harness.model.errors import BuildError, ConfigError, MissingToolError
 
 LOCAL_BASES_FILE = REPO_ROOT / "containers" / "local-bases.toml"
 

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from harness.errors import MissingToolError
+from harness.model.errors import MissingToolError
 
 #: Seconds a `docker info`/`version` question may take before the engine counts as not answering.
 ENGINE_TIMEOUT_S = 10

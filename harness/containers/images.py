@@ -14,14 +14,14 @@ import pathlib
 import subprocess
 from dataclasses import dataclass
 
-from harness.build import build_fingerprint, build_lab, run_lab_tool
+from harness.session.build import build_fingerprint, build_lab, run_lab_tool
 from harness.containers.engine import Engine, docker
 from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
 from harness.containers.seed import make_seed
-from harness.defaults import BUILD_TIMEOUT_S, REPO_ROOT
-from harness.environment import git_state
-from harness.errors import BuildError, ConfigError
-from harness.labs import LabSpec
+from harness.config.defaults import BUILD_TIMEOUT_S, REPO_ROOT
+from harness.host.environment import git_state
+from harness.model.errors import BuildError, ConfigError
+from harness.config.labs import LabSpec
 
 #: Repository part of every lab image's tag.
 IMAGE_REPOSITORY = "jsonlab"

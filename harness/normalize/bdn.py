@@ -10,10 +10,10 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
-from harness.errors import CellError
+from harness.model.errors import CellError
 from harness.normalize.common import read_cell, read_json
-from harness.records import CellOutcome, Statistics, Verification
-from harness.stats import ci_half_width
+from harness.model.records import CellOutcome, Statistics, Verification
+from harness.model.stats import ci_half_width
 
 
 def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:

@@ -8,9 +8,9 @@ import pathlib
 import statistics
 from typing import Any
 
-from harness.errors import CellError
-from harness.records import Statistics
-from harness.stats import mean_interval
+from harness.model.errors import CellError
+from harness.model.records import Statistics
+from harness.model.stats import mean_interval
 
 
 def read_json(path: pathlib.Path) -> Any:

@@ -14,9 +14,9 @@ import pathlib
 import statistics
 from typing import Any
 
-from harness.errors import CellError
+from harness.model.errors import CellError
 from harness.normalize.common import statistics_from_times
-from harness.records import CellOutcome, Verification
+from harness.model.records import CellOutcome, Verification
 
 #: The two commands of a cold cell's hyperfine run, by --command-name.
 ONCE, PREPARE_ONLY = "once", "prepare-only"

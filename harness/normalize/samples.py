@@ -18,9 +18,9 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
-from harness.errors import CellError
+from harness.model.errors import CellError
 from harness.normalize.common import read_cell, read_json, statistics_from_times
-from harness.records import CellOutcome, Verification
+from harness.model.records import CellOutcome, Verification
 
 
 def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:

@@ -7,7 +7,7 @@ from analysis.aggregate import with_ratios
 from analysis.load import load_run
 from analysis.replicates import summarize_cells
 from harness.backends.fake import FakeBackend
-from harness.runner import RunOptions, execute_run
+from harness.session.runner import RunOptions, execute_run
 
 from tests.conftest import FIXTURES
 

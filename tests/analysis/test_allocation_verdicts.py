@@ -17,7 +17,7 @@ from analysis.verdicts import (
     judge_bytes,
     verdict_table,
 )
-from harness.experiments import load_experiments
+from harness.config.experiments import load_experiments
 
 EXTENDED = "MyClass deserialize, STJ-team comment extended table"
 

@@ -8,7 +8,7 @@ import pandas as pd
 from analysis.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
 from analysis.writer import write_comparison
 from harness.backends.fake import FakeBackend
-from harness.runner import RunOptions, execute_run
+from harness.session.runner import RunOptions, execute_run
 
 from tests.conftest import FIXTURES
 

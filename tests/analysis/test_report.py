@@ -9,8 +9,8 @@ from analysis.tables import experiment_markdown, markdown_table, reproduction_ma
 from analysis.verdicts import verdict_table
 from analysis.writer import write_report
 from harness.backends.fake import FakeBackend, FakeClock
-from harness.experiments import load_experiments
-from harness.runner import RunOptions, execute_run
+from harness.config.experiments import load_experiments
+from harness.session.runner import RunOptions, execute_run
 
 from tests.conftest import FIXTURES
 
@@ -58,7 +58,7 @@ def test_the_report_folder_has_markdown_tables_and_both_chart_formats(fake_run):
 
 
 def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
-    from harness.errors import HarnessError
+    from harness.model.errors import HarnessError
 
     with pytest.raises(HarnessError, match="no results.jsonl"):
         write_report(tmp_path)
@@ -66,7 +66,7 @@ def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
 
 def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_and_its_table(tmp_path):
     from harness.backends.fake import FakeBackend
-    from harness.runner import RunOptions, execute_run
+    from harness.session.runner import RunOptions, execute_run
 
     backend = FakeBackend(FIXTURES / "dotnet-cell", interference_ms={"001:single-newtonsoft@native/10.0.12": 1000.0})
     options = RunOptions(
@@ -90,7 +90,7 @@ def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_
 
 def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_the_ratios(tmp_path):
     from harness.backends.fake import FakeBackend
-    from harness.runner import RunOptions, execute_run
+    from harness.session.runner import RunOptions, execute_run
 
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",

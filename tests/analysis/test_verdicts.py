@@ -17,7 +17,7 @@ from analysis.verdicts import (
     verdict_table,
     verdicts_for,
 )
-from harness.experiments import load_experiments
+from harness.config.experiments import load_experiments
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import pytest
 
 from harness.containers import base_digests
 from harness.containers.base_digests import base_references, pin, resolve_digest, unpinned
-from harness.defaults import REPO_ROOT
-from harness.errors import BuildError
+from harness.config.defaults import REPO_ROOT
+from harness.model.errors import BuildError
 
 DIGEST_A = "sha256:" + "a" * 64
 DIGEST_B = "sha256:" + "b" * 64

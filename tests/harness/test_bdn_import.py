@@ -9,12 +9,12 @@ import tomllib
 
 import pytest
 
-from harness.bdn_import import import_reports, isa_level_of, runtime_of, stand_ins
-from harness.bdn_report import parse_ratio, parse_size_bytes, parse_time_ns, read_report
+from harness.tools.bdn_import import import_reports, isa_level_of, runtime_of, stand_ins
+from harness.tools.bdn_report import parse_ratio, parse_size_bytes, parse_time_ns, read_report
 from harness.cli import main
-from harness.experiments import load_experiments
-from harness.isa import load_isa_table
-from harness.labs import load_labs
+from harness.config.experiments import load_experiments
+from harness.config.isa import load_isa_table
+from harness.config.labs import load_labs
 
 from tests.conftest import FIXTURES
 

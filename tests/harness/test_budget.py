@@ -8,11 +8,11 @@ from types import SimpleNamespace
 import pytest
 
 from harness.backends.fake import FakeBackend, FakeClock
-from harness.estimate import process_seconds
-from harness.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
-from harness.profiles import BudgetSpec, load_profiles
-from harness.records import JobSettings
-from harness.runner import execute_run, resolve_plan
+from harness.planning.estimate import process_seconds
+from harness.session.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
+from harness.config.profiles import BudgetSpec, load_profiles
+from harness.model.records import JobSettings
+from harness.session.runner import execute_run, resolve_plan
 
 
 def test_affordable_rounds_scale_this_unit_and_every_later_one_alike():
@@ -53,7 +53,7 @@ def test_the_default_profile_has_a_budget_within_the_hour():
     assert budget is not None and budget.minutes < 60 and budget.floor_rounds >= 5
 
 
-#: The smoke job's estimated process time (harness/estimate.py), which the budget costs cells not run yet at.
+#: The smoke job's estimated process time (harness/planning/estimate.py), which the budget costs cells not run yet at.
 SMOKE_PROCESS_S = process_seconds(load_profiles()["smoke"].job)
 
 

@@ -2,9 +2,9 @@ import pathlib
 
 import pytest
 
-from harness.build import build_lab, explain_build_failure
-from harness.errors import BuildError
-from harness.labs import LabSpec
+from harness.session.build import build_lab, explain_build_failure
+from harness.model.errors import BuildError
+from harness.config.labs import LabSpec
 
 
 def test_a_package_missing_from_the_feed_is_explained():

@@ -10,12 +10,12 @@ import jsonschema
 import pytest
 
 from harness.cli import main
-from harness.datasets import load_manifest
-from harness.defaults import EXPERIMENT_SCHEMA_FILE
-from harness.errors import ConfigError
-from harness.experiment_schema import SCHEMA_DIRECTIVE
-from harness.experiments import Benchmark, Claim, Experiment, Group, Hardware
-from harness.profiles import load_profiles
+from harness.config.datasets import load_manifest
+from harness.config.defaults import EXPERIMENT_SCHEMA_FILE
+from harness.model.errors import ConfigError
+from harness.config.experiment_schema import SCHEMA_DIRECTIVE
+from harness.config.experiments import Benchmark, Claim, Experiment, Group, Hardware
+from harness.config.profiles import load_profiles
 
 from tests.conftest import REPO
 

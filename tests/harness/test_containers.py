@@ -22,11 +22,11 @@ from harness.containers.bases import DOCKER_ARCH_HOST
 from harness.containers.images import LabImage, bake_overrides, library_versions_label
 from harness.containers.isolation import CONTAINER_ISOLATION
 from harness.containers.seed import locked_packages, make_seed
-from harness.defaults import REPO_ROOT
-from harness.errors import BuildError
-from harness.labs import load_labs
-from harness.records import Cell, JobSettings
-from harness.rows import cpuset_mismatch
+from harness.config.defaults import REPO_ROOT
+from harness.model.errors import BuildError
+from harness.config.labs import load_labs
+from harness.model.records import Cell, JobSettings
+from harness.model.rows import cpuset_mismatch
 
 ENGINE = Engine("20.10.24", "amd64", "v0.10.5")
 

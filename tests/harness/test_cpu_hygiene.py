@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.noise import cpu_hygiene_markdown, noise_markdown
-from harness.cpu_hygiene import (
+from harness.host.cpu_hygiene import (
     check_cpu_hygiene,
     cmdline_cpulist,
     parse_cpulist,
@@ -15,8 +15,8 @@ from harness.cpu_hygiene import (
     plan_host_cpus,
     read_host_cpus,
 )
-from harness.environment import system_warnings
-from harness.pinning import plan_cpus
+from harness.host.environment import system_warnings
+from harness.planning.pinning import plan_cpus
 
 CPU = "devices/system/cpu"
 

@@ -5,9 +5,9 @@ import shutil
 
 import pytest
 
-from harness.datasets import load_manifest
-from harness.defaults import DATASETS_DIR
-from harness.errors import DatasetError
+from harness.config.datasets import load_manifest
+from harness.config.defaults import DATASETS_DIR
+from harness.model.errors import DatasetError
 
 
 def test_every_shipped_dataset_matches_its_manifest():
@@ -57,8 +57,8 @@ def test_an_unknown_manifest_schema_is_refused(copied_datasets):
 
 def test_regeneration_calls_the_lab_generator_and_rejects_bytes_that_differ(copied_datasets, tmp_path):
     import subprocess
-    from harness.datasets import regenerate
-    from harness.labs import load_labs
+    from harness.config.datasets import regenerate
+    from harness.config.labs import load_labs
 
     manifest = load_manifest(copied_datasets)
     generated = [d for d in manifest.datasets.values() if d.generator]

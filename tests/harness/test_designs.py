@@ -1,5 +1,5 @@
-from harness.designs import DESIGNS, DuetDesign, InterleavedDesign, SequentialDesign
-from harness.records import Cell
+from harness.planning.designs import DESIGNS, DuetDesign, InterleavedDesign, SequentialDesign
+from harness.model.records import Cell
 
 
 def _cells(level="native", group="g", names=("base", "a", "b", "c", "d")):

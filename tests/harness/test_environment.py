@@ -1,4 +1,4 @@
-from harness.environment import frequency_policy, parse_cpuinfo, smt_state, system_warnings
+from harness.host.environment import frequency_policy, parse_cpuinfo, smt_state, system_warnings
 
 from tests.conftest import FIXTURES
 

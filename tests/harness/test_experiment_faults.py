@@ -14,11 +14,11 @@ import re
 import pytest
 
 from harness.cli import main
-from harness.errors import ConfigError, HarnessError
-from harness.experiment_checks import check_experiment, empty_experiment_reason, load_context
-from harness.experiments import load_experiments
-from harness.isa import load_isa_table
-from harness.runner import RunOptions, resolve_plan
+from harness.model.errors import ConfigError, HarnessError
+from harness.config.experiment_checks import check_experiment, empty_experiment_reason, load_context
+from harness.config.experiments import load_experiments
+from harness.config.isa import load_isa_table
+from harness.session.runner import RunOptions, resolve_plan
 
 from tests.conftest import FIXTURES
 

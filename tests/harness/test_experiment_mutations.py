@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.cli import main
-from harness.experiments import load_experiments
-from harness.lab_catalog import load_lab_catalog
-from harness.labs import load_labs
+from harness.config.experiments import load_experiments
+from harness.config.lab_catalog import load_lab_catalog
+from harness.config.labs import load_labs
 
 from tests.conftest import FIXTURES, REPO
 

@@ -1,7 +1,7 @@
 import pytest
 
-from harness.errors import ConfigError, UnknownNameError
-from harness.isa import describe_effective, load_isa_table, unmet_expectations
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.config.isa import describe_effective, load_isa_table, unmet_expectations
 
 
 def test_an_unknown_isa_level_lists_the_valid_ones_in_order():

@@ -1,12 +1,13 @@
-"""harness/lab_catalog.toml stays in step with the labs' own registries, read from their source text (nothing is built):
+"""harness/config/lab_catalog.toml stays in step with the labs' own registries, read from their source text (nothing is
+built):
 a variant, operation or model added to a lab and not to the catalog (or the other way round) fails here."""
 
 from __future__ import annotations
 
 import re
 
-from harness.lab_catalog import load_lab_catalog
-from harness.labs import load_labs
+from harness.config.lab_catalog import load_lab_catalog
+from harness.config.labs import load_labs
 
 from tests.conftest import REPO
 
@@ -59,7 +60,7 @@ def test_the_node_variants_and_operations_are_those_of_variants_js():
 
 
 def test_every_variant_an_experiment_uses_is_catalogued():
-    from harness.experiments import load_experiments
+    from harness.config.experiments import load_experiments
 
     for exp in load_experiments().values():
         for bench in exp.benchmarks.values():

@@ -2,8 +2,8 @@ import pathlib
 
 import pytest
 
-from harness.errors import ConfigError, UnknownNameError
-from harness.labs import load_lab, load_labs
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.config.labs import load_lab, load_labs
 
 LAB_TOML = """
 schema_version = 1
@@ -83,8 +83,8 @@ def test_the_dotnet_lab_declares_the_write_ups_runtimes():
 
 
 def test_a_build_reporting_another_runtime_version_is_refused(tmp_path):
-    from harness.errors import HarnessError
-    from harness.probe import check_runtime_version
+    from harness.model.errors import HarnessError
+    from harness.session.probe import check_runtime_version
 
     build = _lab(tmp_path).for_runtime("8.0.0")
     check_runtime_version(build, {"runtime": ".NET", "runtime_version": "8.0.0"})

@@ -5,8 +5,8 @@ import sys
 
 from harness.backends.base import CellRequest
 from harness.backends.native import NativeBackend
-from harness.labs import LabSpec
-from harness.records import Cell, JobSettings
+from harness.config.labs import LabSpec
+from harness.model.records import Cell, JobSettings
 
 BUSY = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
 

@@ -3,7 +3,7 @@ import shutil
 import pytest
 from scipy import stats
 
-from harness.errors import CellError
+from harness.model.errors import CellError
 from harness.normalize.bdn import normalize_bdn_cell
 
 from tests.conftest import FIXTURES

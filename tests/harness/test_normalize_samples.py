@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.errors import CellError
+from harness.model.errors import CellError
 from harness.normalize import NORMALIZERS
 
 

@@ -1,9 +1,9 @@
 import pytest
 
-from harness.errors import UnknownNameError
-from harness.experiments import load_experiments
-from harness.isa import load_isa_table
-from harness.plan import claimed_benchmarks, datasets_of, plan_cells
+from harness.model.errors import UnknownNameError
+from harness.config.experiments import load_experiments
+from harness.config.isa import load_isa_table
+from harness.planning.plan import claimed_benchmarks, datasets_of, plan_cells
 
 
 def _levels(*names):
@@ -41,7 +41,7 @@ def test_an_unknown_variant_lists_the_variants_the_experiments_use():
 
 
 def test_claims_levels_give_each_benchmark_the_levels_its_published_figures_need():
-    from harness.plan import levels_by_benchmark
+    from harness.planning.plan import levels_by_benchmark
 
     experiments = list(load_experiments().values())
     table = load_isa_table()
@@ -56,7 +56,7 @@ def test_claims_levels_give_each_benchmark_the_levels_its_published_figures_need
 
 
 def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_published_for():
-    from harness.plan import claimed_benchmarks
+    from harness.planning.plan import claimed_benchmarks
 
     experiments = [load_experiments()["004"]]
     claimed = claimed_benchmarks(experiments)
@@ -66,8 +66,8 @@ def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_pub
 
 
 def _runtimes(names, experiments=None):
-    from harness.labs import load_labs
-    from harness.plan import runtimes_by_benchmark
+    from harness.config.labs import load_labs
+    from harness.planning.plan import runtimes_by_benchmark
 
     return runtimes_by_benchmark(load_labs(), names, experiments or list(load_experiments().values()))
 
@@ -82,7 +82,7 @@ def test_claims_runtimes_put_each_figure_on_the_runtime_standing_in_for_its_own(
 
 
 def test_sweep_adds_the_sweep_runtimes_for_the_sweep_benchmarks_and_their_baselines_only():
-    from harness.labs import load_labs
+    from harness.config.labs import load_labs
 
     lab = load_labs()["dotnet"]
     sweep = list(lab.sweep_runtime_names)

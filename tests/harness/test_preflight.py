@@ -1,4 +1,5 @@
-"""The preflight (harness/preflight.py), `harness doctor`, and the one list of prerequisites (prerequisites.toml) that
+"""The preflight (harness/host/preflight.py), `harness doctor`, and the one list of prerequisites (prerequisites.toml)
+that
 set-up, .ci/run, pyproject.toml and the labs' lab.toml must agree with.
 
 Programs are faked: PATH holds stubs (printing "stub 1.0") of every program the list names but the ones a test leaves
@@ -21,13 +22,13 @@ import pytest
 from harness import cli
 from harness.backends import BACKENDS
 from harness.cli import main
-from harness.defaults import REPO_ROOT
-from harness.errors import MissingToolError
-from harness.labs import load_labs
-from harness.preflight import check_run, run_needs
-from harness.prerequisites import LAB_NEED_PREFIX, lab_need, load_prerequisites, missing_packages
-from harness.records import COLD, MEASURES, STEADY
-from harness.runner import RunOptions, resolve_plan
+from harness.config.defaults import REPO_ROOT
+from harness.model.errors import MissingToolError
+from harness.config.labs import load_labs
+from harness.host.preflight import check_run, run_needs
+from harness.config.prerequisites import LAB_NEED_PREFIX, lab_need, load_prerequisites, missing_packages
+from harness.model.records import COLD, MEASURES, STEADY
+from harness.session.runner import RunOptions, resolve_plan
 
 PREREQUISITES = load_prerequisites()
 #: What scripts/setup itself runs, beside the list's programs and shell builtins.
@@ -305,7 +306,10 @@ def test_ci_and_set_up_install_only_what_the_list_names():
     assert "bash scripts/setup --all" in ci
     assert "apt-get install" not in ci and "npm install" not in ci
     setup = (REPO_ROOT / "scripts" / "setup").read_text()
-    assert "-m harness.prerequisites missing --apt" in setup and "-m harness.prerequisites missing --npm" in setup
+    assert (
+        "-m harness.config.prerequisites missing --apt" in setup
+        and "-m harness.config.prerequisites missing --npm" in setup
+    )
     named = {
         word
         for line in re.findall(r"(?:apt_install|apt-get install|npm install -g) ([^\n]*)", setup)

@@ -1,9 +1,9 @@
 """ISA levels of a runtime that cannot read its instruction sets back (the Node lab) and of levels it has no switch
 for."""
 
-from harness.isa import load_isa_table
-from harness.labs import load_labs
-from harness.probe import NOT_APPLICABLE, UNVERIFIABLE, probe_lab
+from harness.config.isa import load_isa_table
+from harness.config.labs import load_labs
+from harness.session.probe import NOT_APPLICABLE, UNVERIFIABLE, probe_lab
 
 
 class NodeLikeBackend:

@@ -1,10 +1,10 @@
 import pytest
 
-from harness.calibration import summarize
-from harness.errors import ConfigError
-from harness.estimate import describe_estimate, process_seconds
-from harness.profiles import Stopping, load_profiles
-from harness.records import JobSettings
+from harness.session.calibration import summarize
+from harness.model.errors import ConfigError
+from harness.planning.estimate import describe_estimate, process_seconds
+from harness.config.profiles import Stopping, load_profiles
+from harness.model.records import JobSettings
 
 
 def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():

@@ -1,6 +1,6 @@
 import pytest
 
-from harness.records import Cell, JobSettings, ResultRow, Statistics
+from harness.model.records import Cell, JobSettings, ResultRow, Statistics
 
 BASE = dict(
     run_id="r",

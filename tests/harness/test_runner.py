@@ -8,9 +8,9 @@ import shutil
 import pytest
 
 from harness.backends.fake import FakeBackend
-from harness.defaults import DATASETS_DIR, LABS_DIR
-from harness.errors import DatasetError, MissingToolError, ResumeError, UnknownNameError
-from harness.runner import execute_run
+from harness.config.defaults import DATASETS_DIR, LABS_DIR
+from harness.model.errors import DatasetError, MissingToolError, ResumeError, UnknownNameError
+from harness.session.runner import execute_run
 
 
 def _rows(summary):
@@ -204,8 +204,8 @@ def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough
     )
     rounds = max(r["round_index"] for r in _rows(summary))
     assert 3 < rounds < 30  # more than the minimum, fewer than the cap
-    from harness.records import ResultRow
-    from harness.stopping import group_precision
+    from harness.model.records import ResultRow
+    from harness.session.stopping import group_precision
 
     worst, comparable = group_precision([ResultRow.from_dict(r) for r in _rows(summary)])
     assert comparable == 1 and worst <= 0.02
@@ -291,7 +291,7 @@ unavailable = "no package for MissingLib 1.0 on this feed"
 def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_on(
     fake_backend, smoke_options, monkeypatch
 ):
-    from harness import scheduler
+    from harness.session import scheduler
 
     real = scheduler.NORMALIZERS["bdn"]
 

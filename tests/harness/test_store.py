@@ -3,9 +3,9 @@ import os
 
 import pytest
 
-from harness.errors import OutputDirError, ResumeError, SchemaError
-from harness.records import ResultRow
-from harness.store import RunStore
+from harness.model.errors import OutputDirError, ResumeError, SchemaError
+from harness.model.records import ResultRow
+from harness.model.store import RunStore
 
 from tests.harness.test_records import BASE
 

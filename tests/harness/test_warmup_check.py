@@ -1,5 +1,5 @@
-"""Processes whose warm-up was cut short are set aside (harness/warmup_check.py, analysis/load.py,
-harness/stopping.py)."""
+"""Processes whose warm-up was cut short are set aside (harness/model/warmup_check.py, analysis/load.py,
+harness/session/stopping.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pandas as pd
 
 from analysis.load import SET_ASIDE, set_aside
 from analysis.noise import set_aside_markdown
-from harness.profiles import Stopping
-from harness.records import ResultRow
-from harness.stopping import group_precision
-from harness.warmup_check import short_warmups, usable
+from harness.config.profiles import Stopping
+from harness.model.records import ResultRow
+from harness.session.stopping import group_precision
+from harness.model.warmup_check import short_warmups, usable
 
 
 def _row(

@@ -1,0 +1,1 @@
+"""Configuration: experiments, profiles, datasets, ISA levels, labs and their catalogue, prerequisites, defaults."""

@@ -1,0 +1,208 @@
+"""Checks of experiments against everything outside their files, made before anything is built or measured.
+
+An experiment names labs, lab runtimes, ISA levels, datasets (and through them models), variants and operations. Each
+name is checked here against where it is defined: the labs' lab.toml, harness/config/isa_levels.toml,
+datasets/manifest.json
+and harness/config/lab_catalog.toml. A name that does not exist is an error naming the file, the benchmark, hardware or
+claim,
+and the valid names; nothing is planned around it (a lab runtime that does not exist would otherwise fall back to the
+lab's default runtime, an unknown ISA level would plan nothing).
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from harness.config.datasets import Manifest, load_manifest
+from harness.config.defaults import DATASETS_DIR, LABS_DIR
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.config.experiment_schema import display
+from harness.config.experiments import Benchmark, Experiment, Hardware
+from harness.config.isa import IsaLevel, IsaTable, load_isa_table
+from harness.config.lab_catalog import LabNames, load_lab_catalog
+from harness.config.labs import LabSpec, load_labs
+from harness.planning.plan import ALL_LEVELS, CLAIMED_LEVELS
+from harness.model.records import Cell
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """Where the names an experiment uses are defined."""
+
+    labs: dict[str, LabSpec]
+    isa: IsaTable
+    manifest: Manifest
+    catalog: dict[str, LabNames]
+
+    @property
+    def isa_levels(self) -> list[str]:
+        """Every level name of every architecture, in table order."""
+        return list(dict.fromkeys(name for levels in self.isa.levels.values() for name in levels))
+
+
+def load_context(labs_dir: pathlib.Path = LABS_DIR, datasets_dir: pathlib.Path = DATASETS_DIR) -> CheckContext:
+    """The labs, the ISA table, the dataset manifest and the lab catalog, as the checks need them."""
+    return CheckContext(load_labs(labs_dir), load_isa_table(), load_manifest(datasets_dir), load_lab_catalog())
+
+
+def check_experiments(experiments: Iterable[Experiment], context: CheckContext) -> None:
+    """Raises the first error found in any of the experiments."""
+    for exp in experiments:
+        check_experiment(exp, context)
+
+
+def check_experiment(exp: Experiment, context: CheckContext) -> None:
+    """Every name the experiment uses that is defined outside its file, after any field still saying TODO (all
+    listed)."""
+    where = f"in {display(exp.path)}"
+    if exp.todos:
+        shown = "; ".join(exp.todos[:8]) + (f"; and {len(exp.todos) - 8} more" if len(exp.todos) > 8 else "")
+        raise ConfigError(
+            f"{display(exp.path)}: {len(exp.todos)} field(s) still say TODO: {shown}",
+            "fill each one (docs/experiments.md says what every field takes); `just check` lists what is left",
+        )
+    for bench in exp.benchmarks.values():
+        _check_benchmark(exp, bench, context, where)
+    for hardware in exp.hardware.values():
+        _check_hardware(exp, hardware, context, where)
+    for claim in exp.claims:
+        for field in ("isa_level", "reference_isa_level"):
+            level = getattr(claim, field)
+            if level is not None and level not in context.isa_levels:
+                raise UnknownNameError("ISA level", level, context.isa_levels, f"({claim.label}, {field}) {where}")
+
+
+def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, where: str) -> None:
+    what = f"(benchmark {bench.id}) {where}"
+    if bench.lab not in context.labs:
+        raise UnknownNameError("lab", bench.lab, context.labs, what)
+    lab = context.labs[bench.lab]
+    names = context.catalog.get(lab.name, LabNames())
+    if (
+        names.variants is not None and bench.variant not in names.variants and not bench.unavailable
+    ):  # unavailable: no adapter exists
+        raise UnknownNameError("variant", bench.variant, names.variants, f"of lab {lab.name} {what}")
+    if names.operations is not None and bench.operation not in names.operations:
+        raise UnknownNameError("operation", bench.operation, names.operations, f"of lab {lab.name} {what}")
+    if bench.dataset not in context.manifest.datasets:
+        raise UnknownNameError("dataset", bench.dataset, context.manifest.datasets, f"of datasets/manifest.json {what}")
+    model = context.manifest.datasets[bench.dataset].model
+    if model is not None and names.models is not None and model not in names.models:
+        raise ConfigError(
+            f"dataset '{bench.dataset}' {what} declares model '{model}', which lab {lab.name} does not have",
+            f"lab {lab.name}'s models: {', '.join(names.models)}; a new shape is a model class and one entry in the "
+            "lab's "
+            "model registry (docs/extending.md, 'A dataset')",
+        )
+    for runtime in bench.runtimes:
+        if runtime not in lab.runtime_names:
+            raise UnknownNameError(
+                "runtime", runtime, lab.runtime_names, f"of lab {lab.name} (benchmark {bench.id}, runtimes) {where}"
+            )
+        if runtime not in lab.runtimes_measuring(exp.measure):
+            raise ConfigError(
+                f"benchmark {bench.id} {where} is pinned to runtime {runtime}, which cannot measure {exp.measure}",
+                f"runtimes of lab {lab.name} that measure {exp.measure}: "
+                f"{', '.join(lab.runtimes_measuring(exp.measure))}",
+            )
+
+
+def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, where: str) -> None:
+    if hardware.isa_level not in context.isa_levels:
+        raise UnknownNameError(
+            "ISA level", hardware.isa_level, context.isa_levels, f"(hardware {hardware.key}, isa_level) {where}"
+        )
+    labs = [context.labs[name] for name in sorted(_labs_of(exp, hardware) or {b.lab for b in exp.benchmarks.values()})]
+    usable = list(dict.fromkeys(runtime for lab in labs for runtime in lab.runtimes_measuring(exp.measure)))
+    owners = " / ".join(lab.name for lab in labs)
+    for runtime in hardware.lab_runtimes:
+        if any(runtime in lab.runtime_names for lab in labs) and runtime not in usable:
+            raise ConfigError(
+                f"hardware {hardware.key}'s lab_runtimes {where} name runtime {runtime}, which cannot measure "
+                f"{exp.measure}",
+                f"runtimes of lab {owners} that measure {exp.measure}: {', '.join(usable)}",
+            )
+        if runtime not in usable:
+            raise UnknownNameError(
+                "runtime", runtime, usable, f"of lab {owners} (hardware {hardware.key}, lab_runtimes) {where}"
+            )
+    for lab in labs:
+        if hardware.lab_runtimes and not any(
+            runtime in lab.runtimes_measuring(exp.measure) for runtime in hardware.lab_runtimes
+        ):
+            raise ConfigError(
+                f"none of hardware {hardware.key}'s lab_runtimes ({', '.join(hardware.lab_runtimes)}) {where} is a "
+                "runtime of "
+                f"lab {lab.name} that measures {exp.measure}, so its figures would silently run on the lab's default "
+                "runtime",
+                f"add one of: {', '.join(lab.runtimes_measuring(exp.measure))} (lab/{lab.name}/lab.toml [runtimes])",
+            )
+
+
+def _labs_of(exp: Experiment, hardware: Hardware) -> set[str]:
+    """The labs of the benchmarks whose figures were published on this hardware."""
+    return {
+        exp.benchmarks[name].lab
+        for c in exp.claims
+        if c.hardware == hardware.key and not c.cannot_reproduce
+        for name in (c.benchmark, c.reference)
+    }
+
+
+def empty_experiment_reason(
+    exp: Experiment,
+    per_benchmark: dict[tuple[str, str], list[IsaLevel]],
+    runtimes: dict[tuple[str, str], list[str]],
+    level_names: list[str],
+    arch: str,
+    isa: IsaTable,
+) -> str | None:
+    """Why an experiment plans no cell at the ISA levels and runtimes asked for (before any --benchmark or --variant
+    filter), or None when it plans some."""
+    keys = [(exp.id, b) for b in exp.benchmarks]
+    if any(per_benchmark.get(key) and runtimes.get(key) for key in keys):
+        return None
+    here = list(isa.levels_for(arch))
+    if not any(per_benchmark.get(key) for key in keys):
+        asked = [name for name in level_names if name not in (ALL_LEVELS, CLAIMED_LEVELS)]
+        if CLAIMED_LEVELS in level_names:
+            published = {h.isa_level for h in exp.hardware.values()}
+            asked += sorted(
+                published | {lvl for c in exp.claims for lvl in (c.isa_level, c.reference_isa_level) if lvl}
+            )
+        return (
+            f"none of its benchmarks gets an ISA level of this {arch} host (asked for: {', '.join(asked) or 'none'}; "
+            f"this host's levels: {', '.join(here)})"
+        )
+    return "none of its benchmarks gets a runtime its lab has and that measures " + exp.measure
+
+
+def check_not_empty(
+    experiments: list[Experiment],
+    per_benchmark: dict[tuple[str, str], list[IsaLevel]],
+    runtimes: dict[tuple[str, str], list[str]],
+    level_names: list[str],
+    arch: str,
+    isa: IsaTable,
+    cells: list[Cell],
+    selection: str,
+) -> None:
+    """An experiment that plans no cell (of those given: the experiments of a profile, or one alone), or a selection
+    that
+    plans none at all, is an error rather than an empty run."""
+    for exp in experiments:
+        reason = empty_experiment_reason(exp, per_benchmark, runtimes, level_names, arch, isa)
+        if reason is not None:
+            raise ConfigError(
+                f"experiment {exp.id} ({display(exp.path)}) plans to 0 cells: {reason}",
+                "check its hardware isa_level and lab_runtimes, and the --isa / --runtime asked for (`just list` names "
+                "them)",
+            )
+    if not cells:
+        raise ConfigError(
+            f"the selection plans 0 cells ({selection})",
+            "widen it: --benchmark and --variant keep only what they name (and its baselines); `just plan` shows what "
+            "is left",
+        )

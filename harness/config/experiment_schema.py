@@ -1,0 +1,211 @@
+"""The JSON Schema of experiment files (experiments/experiment.schema.json), shared by editors and the loader.
+
+Editors read it through the `#:schema ./experiment.schema.json` first line of each experiment file (taplo, Even Better
+TOML); the loader validates every file against it with python3-jsonschema before reading it, and turns the first
+violation into one ConfigError naming the file, the key (with the claim or benchmark it belongs to) and what the key
+takes. The TODO markers `just import` leaves are found here too (todo_fields); the checks report them all at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import pathlib
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+
+from harness.config.defaults import EXPERIMENT_SCHEMA_FILE, REPO_ROOT
+from harness.model.errors import ConfigError
+
+#: What `just import` writes where the report cannot say; a string starting with it is a field left to fill.
+TODO = "TODO"
+
+#: The first line of every experiment file: editors that understand it validate the file while it is typed.
+SCHEMA_DIRECTIVE = "#:schema ./experiment.schema.json"
+
+
+@functools.cache
+def load_schema(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> dict[str, Any]:
+    """The schema document."""
+    return json.loads(path.read_text())
+
+
+@functools.cache
+def _validator(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> jsonschema.Draft7Validator:
+    schema = load_schema(path)
+    jsonschema.Draft7Validator.check_schema(schema)
+    return jsonschema.Draft7Validator(schema)
+
+
+def display(path: pathlib.Path) -> str:
+    """A file's path as the user typed it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def key_path(data: dict[str, Any], parts: list[str | int]) -> str:
+    """'claims[3] (SystemTextJson in "single Employee string").ratio': a path into the document a reader can find."""
+    text, node = "", data
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+            if isinstance(node, dict):
+                text += _entry_name(node)
+        else:
+            text += f".{part}" if text else part
+            node = node.get(part) if isinstance(node, dict) else None
+    return text
+
+
+def _entry_name(entry: dict[str, Any]) -> str:
+    if isinstance(entry.get("id"), str):
+        return f" ({entry['id']})"
+    if isinstance(entry.get("published_variant"), str) and isinstance(entry.get("scenario"), str):
+        return f" ({entry['published_variant']} in '{entry['scenario']}')"
+    return ""
+
+
+def _schema_at(parts: list[str | int]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the schema node of the value at `parts`, the same node with its $ref resolved): the first carries the
+    description
+    where a property sits beside a $ref."""
+    root = load_schema()
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        while "$ref" in node:
+            node = root["definitions"][node["$ref"].rsplit("/", 1)[-1]]
+        return node
+
+    node = root
+    for part in parts:
+        resolved = resolve(node)
+        if isinstance(part, int):
+            node = resolved.get("items", {})
+        else:
+            node = resolved.get("properties", {}).get(part) or resolved.get("additionalProperties") or {}
+            node = node if isinstance(node, dict) else {}
+    return node, resolve(node)
+
+
+def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[str, str]:
+    """(message, hint) for one violation, in the words of the file and the schema's descriptions."""
+    parts = list(error.absolute_path)
+    where = key_path(data, parts) or "the top level"
+    described, node = _schema_at(parts)
+    about = _sentence(described.get("description", "") or node.get("description", ""))
+    if about and parts and isinstance(parts[-1], str):
+        about = f"{parts[-1]}: {about}"
+    properties = node.get("properties", {})
+    kind = error.validator
+    if kind == "required":
+        missing = error.message.split("'")[1]
+        doc = properties.get(missing, {}).get("description", "")
+        return (
+            f"{where}: missing key '{missing}'",
+            f"{missing}: {_sentence(doc)}" if doc else f"required keys: {', '.join(node.get('required', []))}",
+        )
+    if kind == "additionalProperties":
+        valid = sorted(properties)
+        extra = sorted(set(error.instance) - set(valid)) if isinstance(error.instance, dict) else []
+        name = extra[0] if extra else "?"
+        close = difflib.get_close_matches(name, valid, n=1)
+        suggestion = f" (did you mean '{close[0]}'?)" if close else ""
+        return f"{where}: unknown key '{name}'{suggestion}", f"valid keys here: {', '.join(valid)}"
+    if kind == "type":
+        expected = (
+            error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        )
+        return f"{where} is {_show(error.instance)}, not {_article(expected)}", about or f"a {expected}"
+    if kind in ("exclusiveMinimum", "minimum"):
+        bound = "greater than" if kind == "exclusiveMinimum" else "at least"
+        return f"{where} is {_show(error.instance)}; it must be {bound} {error.validator_value}", about
+    if kind in ("enum", "const"):
+        valid = error.validator_value if kind == "enum" else [error.validator_value]
+        return f"{where} is {_show(error.instance)}", f"valid: {', '.join(map(str, valid))}" + (
+            f"; {about}" if about else ""
+        )
+    if kind == "pattern":
+        return (
+            f"{where} is {_show(error.instance)}, which is not a valid name here",
+            about or f"it must match {error.validator_value}",
+        )
+    if kind == "uniqueItems":
+        return f"{where} lists an item twice", about
+    if kind in ("minItems", "minLength"):
+        return f"{where} is empty", about
+    return f"{where}: {error.message}", about
+
+
+def _sentence(text: str) -> str:
+    """A schema description as the rest of a hint line: 'The printed ratio …' -> 'the printed ratio …'."""
+    return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and text[1].islower() else text
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true (a boolean)" if value else "false (a boolean)"
+    if isinstance(value, (dict, list)):
+        return "a table" if isinstance(value, dict) else "an array"
+    return repr(value)
+
+
+def _article(kind: str) -> str:
+    return {
+        "integer": "an integer",
+        "array": "an array",
+        "object": "a table",
+        "string": "a string",
+        "number": "a number",
+        "boolean": "a boolean",
+    }.get(kind, f"a {kind}")
+
+
+def todo_paths(data: dict[str, Any]) -> tuple[str, ...]:
+    """'benchmarks[0] (stj).variant', …: every field of a document that still says TODO."""
+    return tuple(key_path(data, parts) for parts in todo_fields(data))
+
+
+def todo_fields(data: Any, parts: tuple[str | int, ...] = ()) -> Iterator[list[str | int]]:
+    """The path of every string value that still says TODO (left by `just import` for the user to fill)."""
+    if isinstance(data, str) and data.strip().upper().startswith(TODO):
+        yield list(parts)
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from todo_fields(value, (*parts, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from todo_fields(value, (*parts, index))
+
+
+def validate_document(data: dict[str, Any], path: pathlib.Path) -> None:
+    """Raises ConfigError for the first schema violation by position in the file, with a count of the others."""
+    order = {key: index for index, key in enumerate(data)}
+    errors = sorted(_validator().iter_errors(data), key=lambda error: _position(error, order))
+    if errors:
+        message, hint = _describe(_deepest(errors[0]), data)
+        more = f" (and {len(errors) - 1} more problem(s) in this file)" if len(errors) > 1 else ""
+        raise ConfigError(f"{display(path)}: {message}{more}", hint or "see docs/experiments.md")
+
+
+def _position(error: jsonschema.ValidationError, order: dict[str, int]) -> list[tuple[int, str]]:
+    """Where a violation sits in the file: top-level keys in file order, then indexes, then keys."""
+    parts = list(error.absolute_path)
+    return [
+        (order.get(p, -1), "") if i == 0 else (p, "") if isinstance(p, int) else (0, str(p))
+        for i, p in enumerate(parts)
+    ]
+
+
+def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """A $ref'd or combined error's most specific cause."""
+    while error.context:
+        error = max(error.context, key=lambda e: len(e.absolute_path))
+    return error

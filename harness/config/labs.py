@@ -1,0 +1,257 @@
+"""Lab descriptors: lab/<name>/lab.toml says how to build and invoke a lab that speaks the lab contract.
+
+Adding a lab is adding a folder with a lab.toml; nothing here names a particular lab.
+
+A lab may be built for several runtimes (lab.toml's [runtimes] tables: one self-contained build per exact
+runtime version). Its build, command and environment are then templates: `{runtime}` and every string
+key of a runtime's table are filled in by `LabSpec.for_runtime`, which yields the descriptor of that one
+build. A lab without [runtimes] has one build, called "default", whose version is whatever it reports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+
+from harness.config.defaults import LABS_DIR
+from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
+from harness.config.prerequisites import load_prerequisites
+from harness.model.records import DEFAULT_RUNTIME, MEASURES, Cell
+
+
+@dataclass(frozen=True)
+class LabRuntime:
+    """One runtime a lab is built for: its name in experiments and profiles, the exact version the build pins
+    (and the process must report), template values for the build, and extra environment."""
+
+    name: str
+    version: str
+    values: dict[str, str]
+    environment: dict[str, str]
+    note: str = ""
+    sweep: bool = True  # part of a runtime sweep (lab.toml `sweep = false`: only by name or with "all")
+    measures: tuple[
+        str, ...
+    ] = MEASURES  # what this build can measure: steady state (a benchmark engine) and/or cold starts
+
+
+@dataclass(frozen=True)
+class ContainerSpec:
+    """lab.toml [container]: the Dockerfile (relative to the lab folder), its build arguments (templates, filled in per
+    runtime), the folder lab.toml's command runs from inside the image, the locally built bases that stand in for the
+    Dockerfile's base-image arguments where no registry answers, and the NuGet configuration of an offline build."""
+
+    dockerfile: str
+    workdir: str
+    build_args: dict[str, str]
+    local_bases: dict[str, str] = field(default_factory=dict)
+    offline_nuget_config: str | None = None
+    offline_seed: str | None = None
+    offline_lock_files: tuple[str, ...] = ()
+    offline_packs: tuple[str, ...] = ()
+    # The command (a template, run in the lab folder) that downloads what an offline image build of one runtime needs
+    # into this host's package cache, without compiling anything; empty: the lab's native build does it.
+    offline_restore: tuple[str, ...] = ()
+    # A command (a template, run in the lab folder) that makes what every image build of one runtime copies from the lab
+    # folder, whatever the bases (the Node lab's node_modules); empty: nothing.
+    prepare: tuple[str, ...] = ()
+    # Files the image holds beyond the build's inputs (globs in the lab folder): a change rebuilds the image.
+    inputs: tuple[str, ...] = ()
+    # The platforms the Dockerfile can build for (compose.yaml's `platforms`).
+    platforms: tuple[str, ...] = ("linux/amd64", "linux/arm64")
+
+
+@dataclass(frozen=True)
+class LabSpec:
+    """One lab: where it lives, how to build it, how to call its verbs."""
+
+    name: str
+    directory: pathlib.Path
+    language: str
+    raw_format: str
+    requires: tuple[str, ...]
+    build: tuple[str, ...]
+    command: tuple[str, ...]
+    environment: dict[str, str]
+    runtimes: dict[str, LabRuntime] = field(default_factory=dict)
+    default_runtime: str = DEFAULT_RUNTIME
+    build_inputs: tuple[str, ...] = ()
+    build_ignore: tuple[str, ...] = ()
+    build_output: str = ""
+    runtime: str | None = None  # set on the descriptor of one build (for_runtime)
+    container: ContainerSpec | None = None  # how to build the lab as an image (lab.toml [container]); None: native only
+    # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or
+    # None
+    # when the lab has no such verb: the paired design then runs that lab's groups interleaved
+    # (harness/planning/designs.py).
+    paired_format: str | None = None
+
+    def check_requirements(self) -> None:
+        """Raises MissingToolError naming every required program that is not on PATH, with what installs each
+        (prerequisites.toml)."""
+        missing = [program for program in self.requires if shutil.which(program) is None]
+        if missing:
+            prerequisites = load_prerequisites()
+            fixes = [
+                (item.install if (item := prerequisites.for_command(program)) else f"install {program}")
+                for program in missing
+            ]
+            raise MissingToolError(
+                f"lab '{self.name}' needs {', '.join(repr(program) for program in missing)}, not on PATH",
+                f"{'; '.join(fixes)}; or run another lab (`just doctor` lists everything the lab needs)",
+            )
+
+    @property
+    def runtime_names(self) -> tuple[str, ...]:
+        """The runtimes this lab can be built for, in lab.toml order."""
+        return tuple(self.runtimes) or (DEFAULT_RUNTIME,)
+
+    @property
+    def sweep_runtime_names(self) -> tuple[str, ...]:
+        """The runtimes a runtime sweep shows (all but those lab.toml marks `sweep = false`)."""
+        return tuple(name for name, spec in self.runtimes.items() if spec.sweep) or self.runtime_names
+
+    def runtimes_measuring(self, measure: str) -> tuple[str, ...]:
+        """The runtimes whose build can measure `measure` ("steady" or "cold"), in lab.toml order."""
+        return tuple(
+            name for name in self.runtime_names if name not in self.runtimes or measure in self.runtimes[name].measures
+        )
+
+    @property
+    def target(self) -> str:
+        """'dotnet' or, for one runtime's build, 'dotnet@8.0.0': the key of a build in probes and logs."""
+        return Cell.target_of(self.name, self.runtime or DEFAULT_RUNTIME)
+
+    def expected_version(self) -> str | None:
+        """The exact runtime version this build must report; None when the lab does not pin one."""
+        spec = self.runtimes.get(self.runtime or "")
+        return spec.version if spec else None
+
+    def for_runtime(self, name: str | None = None) -> LabSpec:
+        """The descriptor of one build (None: the lab's default runtime), templates filled in."""
+        name = name or self.default_runtime
+        if not self.runtimes:
+            if name != DEFAULT_RUNTIME:
+                raise UnknownNameError(
+                    "runtime", name, [DEFAULT_RUNTIME], f"for lab {self.name} (its lab.toml declares no [runtimes])"
+                )
+            return dataclasses.replace(self, runtime=DEFAULT_RUNTIME)
+        if name not in self.runtimes:
+            raise UnknownNameError(
+                "runtime", name, self.runtimes, f"for lab {self.name} (lab/{self.name}/lab.toml [runtimes])"
+            )
+        spec = self.runtimes[name]
+        values = {"runtime": name, "version": spec.version, **spec.values}
+
+        def fill(text: str) -> str:
+            try:
+                return text.format(**values)
+            except KeyError as e:
+                raise ConfigError(
+                    f"lab/{self.name}/lab.toml: {text!r} names {e}, which runtime {name} does not define",
+                    f'add {e.args[0]} = "..." to [runtimes."{name}"]',
+                ) from e
+
+        container = self.container and dataclasses.replace(
+            self.container,
+            build_args={k: fill(v) for k, v in self.container.build_args.items()},
+            offline_restore=tuple(fill(a) for a in self.container.offline_restore),
+            prepare=tuple(fill(a) for a in self.container.prepare),
+        )
+        return dataclasses.replace(
+            self,
+            runtime=name,
+            build=tuple(fill(a) for a in self.build),
+            command=tuple(fill(a) for a in self.command),
+            environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
+            build_output=fill(self.build_output),
+            container=container,
+        )
+
+
+def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
+    values = {
+        k: str(v)
+        for k, v in {**defaults, **spec}.items()
+        if k not in ("version", "environment", "note", "sweep", "measures")
+    }
+    measures = tuple(spec.get("measures", MEASURES))
+    for measure in measures:
+        if measure not in MEASURES:
+            raise UnknownNameError("measure", measure, MEASURES, f"for runtime {name}")
+    return LabRuntime(
+        name,
+        str(spec["version"]),
+        values,
+        {k: str(v) for k, v in spec.get("environment", {}).items()},
+        spec.get("note", ""),
+        bool(spec.get("sweep", True)),
+        measures,
+    )
+
+
+def _container(data: dict) -> ContainerSpec:
+    return ContainerSpec(
+        data["dockerfile"],
+        data.get("workdir", "/"),
+        {k: str(v) for k, v in data.get("build_args", {}).items()},
+        {k: str(v) for k, v in data.get("local_bases", {}).items()},
+        data.get("offline_nuget_config"),
+        data.get("offline_seed"),
+        tuple(data.get("offline_lock_files", [])),
+        tuple(data.get("offline_packs", [])),
+        tuple(data.get("offline_restore", [])),
+        tuple(data.get("prepare", [])),
+        tuple(data.get("inputs", [])),
+        tuple(data.get("platforms", ("linux/amd64", "linux/arm64"))),
+    )
+
+
+def load_lab(directory: pathlib.Path) -> LabSpec:
+    """Reads one lab.toml."""
+    path = directory / "lab.toml"
+    try:
+        data = tomllib.loads(path.read_text())
+        defaults = data.get("runtime_defaults", {})
+        runtimes = {name: _runtime(name, spec, defaults) for name, spec in data.get("runtimes", {}).items()}
+        default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
+        if runtimes and default_runtime not in runtimes:
+            raise ConfigError(
+                f"{path}: default_runtime {default_runtime!r} is not one of its [runtimes]",
+                f"pick one of {', '.join(runtimes)}",
+            )
+        return LabSpec(
+            name=data["name"],
+            directory=directory,
+            language=data["language"],
+            raw_format=data["raw_format"],
+            requires=tuple(data.get("requires", [])),
+            build=tuple(data.get("build", [])),
+            command=tuple(data["command"]),
+            environment={k: str(v) for k, v in data.get("environment", {}).items()},
+            runtimes=runtimes,
+            default_runtime=default_runtime,
+            build_inputs=tuple(data.get("build_inputs", [])),
+            build_ignore=tuple(data.get("build_ignore", [])),
+            build_output=data.get("build_output", ""),
+            container=_container(data["container"]) if "container" in data else None,
+            paired_format=data.get("paired_format"),
+        )
+    except (KeyError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e
+
+
+def load_labs(labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LabSpec]:
+    """All labs under lab/, by name."""
+    labs = [load_lab(d) for d in sorted(labs_dir.iterdir()) if (d / "lab.toml").is_file()]
+    return {lab.name: lab for lab in labs}
+
+
+def find_lab(labs: dict[str, LabSpec], name: str) -> LabSpec:
+    """A lab by name, or UnknownNameError listing the valid ones."""
+    if name not in labs:
+        raise UnknownNameError("lab", name, labs)
+    return labs[name]

@@ -1,0 +1,148 @@
+"""Run profiles (experiments/profiles.toml): named presets of experiments, benchmarks, ISA levels,
+the BenchmarkDotNet job of one replicate, the replication design, and when to stop replicating."""
+
+from __future__ import annotations
+
+import pathlib
+import tomllib
+from dataclasses import dataclass
+
+from harness.config.defaults import PROFILES_FILE
+from harness.planning.designs import DESIGNS
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.records import ColdSettings, JobSettings
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """When a group has enough replicates: at least min_rounds, then until every ratio of the group has a
+    relative 99% CI half-width ≤ target_rel_ci, or max_rounds, or the group's time cap (then it is 'imprecise').
+    The cap is group_time_cap_s, or cell_time_cap_s × the group's cells (machine time spread evenly over cells),
+    the smaller where both are set."""
+
+    min_rounds: int
+    max_rounds: int
+    target_rel_ci: float | None = None
+    group_time_cap_s: float | None = None
+    cell_time_cap_s: float | None = None
+
+    def time_cap_s(self, cells: int) -> float | None:
+        """The machine-time cap of a group of `cells` cells, or None when there is none."""
+        caps = [
+            c
+            for c in (self.group_time_cap_s, None if self.cell_time_cap_s is None else self.cell_time_cap_s * cells)
+            if c is not None
+        ]
+        return min(caps) if caps else None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_rounds <= self.max_rounds:
+            raise ValueError(f"need 1 ≤ min_rounds ≤ max_rounds, got {self.min_rounds} and {self.max_rounds}")
+        if self.target_rel_ci is not None and not 0 < self.target_rel_ci < 1:
+            raise ValueError(f"target_rel_ci must lie in (0, 1), got {self.target_rel_ci}")
+
+    @property
+    def adaptive(self) -> bool:
+        """True when the number of rounds depends on the precision reached."""
+        return self.target_rel_ci is not None and self.max_rounds > self.min_rounds
+
+
+@dataclass(frozen=True)
+class BudgetSpec:
+    """A profile's run budget (harness/session/budget.py): minutes for the whole session, and the rounds every unit gets
+    even
+    past it."""
+
+    minutes: float
+    floor_rounds: int
+
+    def __post_init__(self) -> None:
+        if self.minutes <= 0:
+            raise ValueError(f"budget minutes must be positive, got {self.minutes}")
+        if self.floor_rounds < 1:
+            raise ValueError(f"budget floor_rounds must be at least 1, got {self.floor_rounds}")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One named preset."""
+
+    name: str
+    description: str
+    experiments: tuple[str, ...]
+    benchmarks: tuple[str, ...] | None
+    isa_levels: tuple[str, ...]
+    job: JobSettings
+    design: str
+    stopping: Stopping
+    only_claimed: bool = False
+    runtimes: tuple[str, ...] = ("claims",)
+    cold: ColdSettings = ColdSettings()
+    budget: BudgetSpec | None = None
+    # Paired design: an A/A copy of each group's baseline as one more member of its processes
+    # (harness/planning/plan.py), whose
+    # ratio to the baseline must come out 1 within its interval; it checks the engine for order and position bias.
+    aa_copies: bool = False
+
+
+def _stopping(spec: dict) -> Stopping:
+    if "stopping" not in spec:
+        rounds = int(spec.get("rounds", 1))
+        return Stopping(rounds, rounds)
+    s = spec["stopping"]
+    return Stopping(
+        int(s["min_rounds"]),
+        int(s["max_rounds"]),
+        s.get("target_rel_ci"),
+        s.get("group_time_cap_s"),
+        s.get("cell_time_cap_s"),
+    )
+
+
+def _profile(name: str, spec: dict) -> Profile:
+    design = spec.get("design", "sequential")
+    if design not in DESIGNS:
+        raise ValueError(f"design '{design}' is not one of {', '.join(DESIGNS)}")
+    return Profile(
+        name=name,
+        description=spec["description"],
+        experiments=tuple(spec["experiments"]),
+        benchmarks=tuple(spec["benchmarks"]) if "benchmarks" in spec else None,
+        isa_levels=tuple(spec["isa_levels"]),
+        job=JobSettings(**spec.get("job", {})),
+        design=design,
+        stopping=_stopping(spec),
+        only_claimed=bool(spec.get("only_claimed", False)),
+        runtimes=tuple(spec.get("runtimes", ("claims",))),
+        cold=ColdSettings(**spec.get("cold", {})),
+        budget=BudgetSpec(float(spec["budget"]["minutes"]), int(spec["budget"]["floor_rounds"]))
+        if "budget" in spec
+        else None,
+        aa_copies=bool(spec.get("aa_copies", False)),
+    )
+
+
+def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
+    """All profiles by name."""
+    try:
+        specs = tomllib.loads(path.read_text())["profiles"]
+    except (KeyError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(
+            f"{path} is malformed: {e!r}", "profiles are [profiles.<name>] tables; compare with the 'default' profile"
+        ) from e
+    profiles = {}
+    for name, spec in specs.items():
+        try:
+            profiles[name] = _profile(name, spec)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ConfigError(
+                f"profile '{name}' in {path} is malformed: {e}", "compare it with the 'default' profile"
+            ) from e
+    return profiles
+
+
+def find_profile(profiles: dict[str, Profile], name: str) -> Profile:
+    """A profile by name, or UnknownNameError listing valid names."""
+    if name not in profiles:
+        raise UnknownNameError("profile", name, profiles, "in experiments/profiles.toml")
+    return profiles[name]

@@ -1,0 +1,405 @@
+"""Bare-metal CPU hygiene: which CPUs the kernel set aside for benchmarking, and what on the lab's CPUs adds noise.
+
+The kernel's isolated CPUs (`isolcpus=`, /sys/devices/system/cpu/isolated; else `nohz_full=`) are the lab's CPUs by
+default and the harness stays off them. For each lab CPU (not cpu0) the governor, the turbo/boost switch and the SMT
+siblings are read; everything that adds noise becomes a Finding with the exact command that fixes it. Nothing here
+changes the system. A file the host does not expose (a VM has no cpufreq) reads as unknown, never as an error.
+`sys_root` and `proc_root` are parameters so that tests read fake trees.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any, TextIO
+
+from harness.model.cpu_state import hygiene_lines
+from harness.model.cpusets import format_cpuset
+from harness.planning.pinning import CpuPlan, plan_cpus
+
+#: Governors that hold the clock still: performance (highest), userspace (a fixed frequency someone chose).
+STEADY_GOVERNORS = ("performance", "userspace")
+
+#: Flags `isolcpus=` may carry before its CPU list (kernel-parameters.txt).
+ISOLCPUS_FLAGS = ("nohz", "domain", "managed_irq")
+
+#: Where sysfs keeps the CPU files, below sys_root; fix commands always name the real path.
+CPU_DIR = "devices/system/cpu"
+
+
+def parse_cpulist(text: str) -> tuple[int, ...]:
+    """Kernel cpulist syntax → sorted CPUs: '' → (), '2-3,6' → (2, 3, 6), '0-7:2/4' → (0, 1, 4, 5) (2 used of every 4);
+    raises ValueError on anything else."""
+    cpus: set[int] = set()
+    for part in text.strip().split(","):
+        part = part.strip()
+        if not part:
+            continue
+        span, _, stride = part.partition(":")
+        lo, _, hi = span.partition("-")
+        first, last = int(lo), int(hi or lo)
+        used, group = (int(n) for n in stride.split("/")) if stride else (1, 1)
+        if last < first or used < 1 or group < used:
+            raise ValueError(f"bad CPU range '{part}'")
+        cpus.update(c for c in range(first, last + 1) if (c - first) % group < used)
+    return tuple(sorted(cpus))
+
+
+def _read(path: str) -> str | None:
+    """A sysfs/procfs file stripped, or None when the host does not expose it."""
+    try:
+        with open(path, encoding="ascii", errors="replace") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def _read_cpulist(path: str) -> tuple[int, ...] | None:
+    """A cpulist file, or None when it is missing or unreadable; the kernel writes '(null)' for an unset mask."""
+    text = _read(path)
+    if text is None:
+        return None
+    try:
+        return () if text == "(null)" else parse_cpulist(text)
+    except ValueError:
+        return None
+
+
+def cmdline_cpulist(cmdline: str, parameter: str) -> tuple[int, ...] | None:
+    """The CPUs of a kernel parameter ('isolcpus', 'nohz_full') on the command line, None when it is absent or
+    unreadable; isolcpus's leading flags (nohz,domain,managed_irq) are skipped."""
+    value = None
+    for word in cmdline.split():
+        name, sep, rest = word.partition("=")
+        if sep and name == parameter:
+            value = rest  # the last one wins, as in the kernel
+    if value is None:
+        return None
+    items = value.split(",")
+    while items and items[0] in ISOLCPUS_FLAGS:
+        items.pop(0)
+    try:
+        return parse_cpulist(",".join(items))
+    except ValueError:
+        return None
+
+
+def cgroup_cpuset(sys_root: str = "/sys", proc_root: str = "/proc") -> tuple[int, ...] | None:
+    """The CPUs this process's cgroup lets it move to (cgroup v2 cpuset.cpus.effective of its cgroup or the nearest
+    parent that has one; v1 cpuset.effective_cpus), None when neither can be read."""
+    for line in (_read(f"{proc_root}/self/cgroup") or "").splitlines():
+        hierarchy, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hierarchy == "0" and controllers == "":
+            parts = [p for p in path.split("/") if p]
+            for depth in range(len(parts), -1, -1):
+                found = _read_cpulist("/".join([f"{sys_root}/fs/cgroup", *parts[:depth], "cpuset.cpus.effective"]))
+                if found is not None:
+                    return found
+        if "cpuset" in controllers.split(","):
+            found = _read_cpulist(f"{sys_root}/fs/cgroup/cpuset{path.rstrip('/')}/cpuset.effective_cpus")
+            if found is not None:
+                return found
+    return None
+
+
+@dataclass(frozen=True)
+class HostCpus:
+    """What the kernel offers for benchmarking: isolated and tickless CPUs (None: not exposed) and what this process
+    may use."""
+
+    isolated: tuple[int, ...] | None
+    nohz_full: tuple[int, ...] | None
+    affinity: tuple[int, ...]
+    cpuset: tuple[int, ...] | None  # the cgroup's CPUs; None: unreadable
+    online: tuple[int, ...] | None
+
+    @property
+    def reserved(self) -> tuple[int, ...]:
+        """The CPUs set aside for benchmarks: the isolated ones, else the nohz_full ones (online ones only)."""
+        chosen = self.isolated or self.nohz_full or ()
+        return tuple(c for c in chosen if self.online is None or c in self.online)
+
+    @property
+    def usable(self) -> set[int]:
+        """CPUs a lab process may be pinned to: this process's affinity, plus the reserved CPUs its cgroup allows
+        (isolcpus takes the isolated CPUs out of every process's default affinity, not out of its cpuset). An
+        unreadable cgroup is taken to allow them, as the root cpuset does."""
+        allowed = set(self.affinity)
+        return allowed | {c for c in self.reserved if self.cpuset is None or c in self.cpuset}
+
+
+def read_host_cpus(sys_root: str = "/sys", proc_root: str = "/proc", affinity: Iterable[int] | None = None) -> HostCpus:
+    """Isolated and nohz_full CPUs (sysfs, else the kernel command line), this process's affinity and cgroup cpuset."""
+    cmdline = _read(f"{proc_root}/cmdline") or ""
+    isolated = _read_cpulist(f"{sys_root}/{CPU_DIR}/isolated")
+    nohz_full = _read_cpulist(f"{sys_root}/{CPU_DIR}/nohz_full")
+    return HostCpus(
+        isolated=isolated if isolated is not None else cmdline_cpulist(cmdline, "isolcpus"),
+        nohz_full=nohz_full if nohz_full is not None else cmdline_cpulist(cmdline, "nohz_full"),
+        affinity=tuple(sorted(affinity if affinity is not None else os.sched_getaffinity(0))),
+        cpuset=cgroup_cpuset(sys_root, proc_root),
+        online=_read_cpulist(f"{sys_root}/{CPU_DIR}/online"),
+    )
+
+
+def plan_host_cpus(lab: str | None, harness: str | None, lab_count: int, host: HostCpus) -> CpuPlan:
+    """pinning.plan_cpus on this host: the lab on the highest reserved (isolated) CPUs when there are enough and no
+    --cpuset was given, the harness on a CPU that is not reserved; today's choice when nothing is isolated."""
+    return plan_cpus(lab, harness, allowed=host.usable, lab_count=lab_count, reserved=host.reserved)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing on this host that adds noise to the lab's measurements, why, and the command that fixes it."""
+
+    kind: str  # not-isolated, tick, governor, turbo, smt-sibling, smt-shared
+    what: str
+    why: str
+    fix: str
+    cpu: int | None = None
+    alternative: str | None = None  # another command that fixes it (when the first needs a tool that may be missing)
+
+
+@dataclass(frozen=True)
+class CpuState:
+    """What one lab CPU's sysfs says (None: not exposed)."""
+
+    cpu: int
+    governor: str | None
+    frequency_driver: str | None
+    smt_siblings: tuple[int, ...] | None  # the other hardware threads of its core
+    smt_siblings_online: tuple[int, ...]
+    isolated: bool
+    nohz_full: bool | None
+
+
+def read_cpu_state(cpu: int, host: HostCpus, sys_root: str = "/sys") -> CpuState:
+    """Governor, frequency driver and SMT siblings of one CPU; a sibling without an 'online' file (cpu0) counts as
+    online."""
+    base = f"{sys_root}/{CPU_DIR}/cpu{cpu}"
+    siblings = _read_cpulist(f"{base}/topology/thread_siblings_list")
+    others = None if siblings is None else tuple(s for s in siblings if s != cpu)
+    online = tuple(s for s in others or () if _read(f"{sys_root}/{CPU_DIR}/cpu{s}/online") != "0")
+    return CpuState(
+        cpu,
+        _read(f"{base}/cpufreq/scaling_governor"),
+        _read(f"{base}/cpufreq/scaling_driver"),
+        others,
+        online,
+        cpu in (host.isolated or ()),
+        None if host.nohz_full is None else cpu in host.nohz_full,
+    )
+
+
+def read_turbo(sys_root: str = "/sys") -> tuple[bool | None, str | None]:
+    """(turbo on?, the switch that says so): intel_pstate's no_turbo, else cpufreq's boost; (None, None) when neither
+    is exposed."""
+    no_turbo = _read(f"{sys_root}/{CPU_DIR}/intel_pstate/no_turbo")
+    if no_turbo is not None:
+        return no_turbo == "0", f"/sys/{CPU_DIR}/intel_pstate/no_turbo"
+    boost = _read(f"{sys_root}/{CPU_DIR}/cpufreq/boost")
+    if boost is not None:
+        return boost == "1", f"/sys/{CPU_DIR}/cpufreq/boost"
+    return None, None
+
+
+def kernel_cmdline_fix(parameters: dict[str, Iterable[int]]) -> str:
+    """The command that sets these CPU-list kernel parameters (isolcpus, nohz_full) from the next boot on (Debian GRUB):
+    any earlier value of them is removed from /etc/default/grub, the new one put first on GRUB_CMDLINE_LINUX."""
+    names = "|".join(parameters)
+    values = " ".join(f"{name}={format_cpuset(tuple(sorted(set(cpus))))}" for name, cpus in parameters.items())
+    return (
+        f"sed -i -E 's/ ?({names})=[^ \"]*//g; s/^GRUB_CMDLINE_LINUX=\"/&{values} /' /etc/default/grub "
+        "&& update-grub && reboot"
+    )
+
+
+def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
+    """The lab's CPUs outside the isolated set (none isolated, too few, or another --cpuset), and isolated lab CPUs
+    that still take the scheduler tick."""
+    listed = format_cpuset(plan.lab)
+    reserved = host.reserved
+    usable = sorted(set(reserved) & host.usable)
+    outside = tuple(c for c in plan.lab if c not in reserved)
+    findings = []
+    if outside and not reserved:
+        spare = set(host.online or host.affinity) - set(plan.lab)  # the kernel keeps at least one CPU for itself
+        fix = (
+            kernel_cmdline_fix({"isolcpus": plan.lab, "nohz_full": plan.lab})
+            if spare
+            else "run on a machine with more CPUs than the lab needs: isolcpus must leave one CPU to the system"
+        )
+        findings.append(
+            Finding(
+                "not-isolated",
+                f"no CPU is isolated; the lab runs on CPU {listed}",
+                "the kernel schedules other processes and interrupts on it, inside the measurements",
+                fix,
+            )
+        )
+    elif outside and len(usable) >= len(plan.lab):
+        findings.append(
+            Finding(
+                "not-isolated",
+                f"lab CPU {format_cpuset(outside)} is not isolated (isolated: {format_cpuset(reserved)})",
+                "other processes and interrupts run there, inside the measurements",
+                f"just run-all default --cpuset {format_cpuset(tuple(usable[-len(plan.lab):]))}",
+            )
+        )
+    elif outside:
+        unusable = tuple(sorted(set(reserved) - host.usable))
+        reason = f"; this process may not use {format_cpuset(unusable)} (its cgroup cpuset)" if unusable else ""
+        wider = (*reserved, *plan.lab)
+        fix = (
+            f"run the harness where its cgroup allows CPUs {format_cpuset(unusable)} (e.g. not inside a container "
+            "limited "
+            "to other CPUs)"
+            if unusable
+            else kernel_cmdline_fix({"isolcpus": wider, "nohz_full": wider})
+        )
+        findings.append(
+            Finding(
+                "not-isolated",
+                f"lab CPU {format_cpuset(outside)} is not isolated: the design needs {len(plan.lab)} CPUs, "
+                f"{len(usable)} isolated one(s) are usable{reason}",
+                "other processes and interrupts run there, inside the measurements",
+                fix,
+            )
+        )
+    if host.nohz_full is not None:
+        ticking = tuple(c for c in plan.lab if c in (host.isolated or ()) and c not in host.nohz_full)
+        if ticking:
+            findings.append(
+                Finding(
+                    "tick",
+                    f"isolated lab CPU {format_cpuset(ticking)} is not nohz_full",
+                    "the scheduler tick still interrupts it every few milliseconds",
+                    kernel_cmdline_fix({"nohz_full": (*host.nohz_full, *(host.isolated or ()))}),
+                )
+            )
+    return findings
+
+
+def governor_findings(states: Iterable[CpuState]) -> list[Finding]:
+    """A lab CPU whose governor lets its clock follow the load."""
+    return [
+        Finding(
+            "governor",
+            f"CPU {s.cpu}'s governor is '{s.governor}'",
+            "its clock follows the load, so the first iterations of every process run slower",
+            "cpupower frequency-set -g performance",
+            s.cpu,
+            f"echo performance | tee /sys/{CPU_DIR}/cpu{s.cpu}/cpufreq/scaling_governor",
+        )
+        for s in states
+        if s.governor is not None and s.governor not in STEADY_GOVERNORS
+    ]
+
+
+def turbo_findings(turbo: bool | None, switch: str | None) -> list[Finding]:
+    """Turbo/boost on: the clock depends on temperature and on the other cores' load."""
+    if not turbo or switch is None:
+        return []
+    off = "1" if switch.endswith("no_turbo") else "0"
+    return [
+        Finding(
+            "turbo",
+            "turbo/boost is on",
+            "the clock rises and falls with temperature and the other cores' load",
+            f"echo {off} > {switch}",
+        )
+    ]
+
+
+def smt_findings(states: Iterable[CpuState], plan: CpuPlan, sys_root: str = "/sys") -> list[Finding]:
+    """An online SMT sibling of a lab CPU (offline it), or two lab CPUs on one core (choose other CPUs)."""
+    findings = []
+    for s in states:
+        for sibling in s.smt_siblings_online:
+            if sibling in plan.lab:
+                if s.cpu < sibling:
+                    findings.append(
+                        Finding(
+                            "smt-shared",
+                            f"lab CPUs {s.cpu} and {sibling} are SMT siblings of one core",
+                            "the two lab processes share its caches and execution units",
+                            "just run-all default --cpuset A,B with CPUs A and B of different cores "
+                            f"(cat /sys/{CPU_DIR}/cpu*/topology/thread_siblings_list)",
+                            s.cpu,
+                        )
+                    )
+                continue
+            harness = " (the harness runs there)" if sibling in (plan.harness or ()) else ""
+            can_go_offline = _read(f"{sys_root}/{CPU_DIR}/cpu{sibling}/online") is not None  # cpu0 often cannot
+            findings.append(
+                Finding(
+                    "smt-sibling",
+                    f"CPU {s.cpu}'s SMT sibling {sibling} is online{harness}",
+                    "work on the sibling shares the core's caches and execution units with the lab",
+                    f"echo 0 > /sys/{CPU_DIR}/cpu{sibling}/online"
+                    if can_go_offline
+                    else f"echo off > /sys/{CPU_DIR}/smt/control",
+                    s.cpu,
+                    f"echo off > /sys/{CPU_DIR}/smt/control" if can_go_offline else None,
+                )
+            )
+    return findings
+
+
+@dataclass(frozen=True)
+class CpuHygiene:
+    """The lab's CPUs, what their sysfs says, and every finding with its fix."""
+
+    plan: CpuPlan
+    host: HostCpus
+    cpus: tuple[CpuState, ...]
+    turbo: bool | None
+    turbo_switch: str | None
+    findings: tuple[Finding, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """What environment.json records under 'cpu_hygiene'."""
+        return {
+            "lab_cpus": list(self.plan.lab),
+            "harness_cpus": list(self.plan.harness or ()),
+            "isolated_cpus": None if self.host.isolated is None else list(self.host.isolated),
+            "nohz_full_cpus": None if self.host.nohz_full is None else list(self.host.nohz_full),
+            "usable_cpus": sorted(self.host.usable),
+            "turbo": self.turbo,
+            "turbo_switch": self.turbo_switch,
+            "cpus": [asdict(s) for s in self.cpus],
+            "findings": [asdict(f) for f in self.findings],
+        }
+
+    def lines(self) -> list[str]:
+        """What the run prints at its start: the CPUs used, each lab CPU's state, each finding with its fix."""
+        return hygiene_lines(self.to_dict())
+
+    def announce(self, stream: TextIO | None = None) -> None:
+        """Prints lines() where the run's progress goes (stderr), before anything is built or measured."""
+        print("\n".join(self.lines()), file=stream or sys.stderr, flush=True)
+
+
+def check_cpu_hygiene(plan: CpuPlan, host: HostCpus, sys_root: str = "/sys") -> CpuHygiene:
+    """Reads the lab CPUs' governor, turbo and SMT state and collects what adds noise."""
+    states = tuple(read_cpu_state(cpu, host, sys_root) for cpu in plan.lab)
+    turbo, switch = read_turbo(sys_root)
+    findings = (
+        isolation_findings(plan, host)
+        + governor_findings(states)
+        + turbo_findings(turbo, switch)
+        + smt_findings(states, plan, sys_root)
+    )
+    return CpuHygiene(plan, host, states, turbo, switch, tuple(findings))
+
+
+def plan_and_check(
+    lab: str | None, harness: str | None, lab_count: int, sys_root: str = "/sys", proc_root: str = "/proc"
+) -> tuple[CpuPlan, CpuHygiene]:
+    """The run's CPU plan on this host and its hygiene, read once at the start."""
+    host = read_host_cpus(sys_root, proc_root)
+    plan = plan_host_cpus(lab, harness, lab_count, host)
+    return plan, check_cpu_hygiene(plan, host, sys_root)

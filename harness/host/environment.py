@@ -1,0 +1,140 @@
+"""Host environment capture for environment.json: CPU, SMT, frequency policy, kernel, git state, and the lab CPUs'
+hygiene (harness/host/cpu_hygiene.py: isolation, governor, turbo, SMT siblings, each finding with its fix).
+
+Each reader returns None for what this host does not expose (a VM often hides the governor).
+System checks add warnings with the fix, pyperf-style; they never change the system.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import pathlib
+import platform
+import subprocess
+from typing import Any
+
+from harness import __version__
+from harness.host.cpu_hygiene import plan_and_check
+from harness.config.defaults import REPO_ROOT
+from harness.model.run_folder import SCHEMA_VERSION
+
+
+def read_text(path: str | pathlib.Path) -> str | None:
+    """File contents stripped, or None when it does not exist or cannot be read."""
+    try:
+        return pathlib.Path(path).read_text().strip()
+    except OSError:
+        return None
+
+
+def parse_cpuinfo(text: str) -> dict[str, Any]:
+    """Model name, flags and logical CPU count from /proc/cpuinfo text (x86 and arm64 layouts)."""
+    blocks = [b for b in text.strip().split("\n\n") if b.strip()]
+    first: dict[str, str] = {}
+    for line in blocks[0].splitlines() if blocks else []:
+        key, _, value = line.partition(":")
+        first[key.strip()] = value.strip()
+    flags = first.get("flags") or first.get("Features") or ""
+    model = first.get("model name") or first.get("Model") or first.get("CPU part")
+    return {
+        "cpu_model": model,
+        "cpu_flags": sorted(flags.split()),
+        "logical_cpus": sum(1 for b in blocks if b.lstrip().startswith("processor")),
+        "hypervisor": "hypervisor" in flags.split(),
+    }
+
+
+def smt_state(sys_root: str = "/sys") -> dict[str, Any]:
+    """Whether SMT is active and how many threads share a core (from sysfs)."""
+    active = read_text(f"{sys_root}/devices/system/cpu/smt/active")
+    siblings = read_text(f"{sys_root}/devices/system/cpu/cpu0/topology/thread_siblings_list")
+    return {"smt_active": None if active is None else active == "1", "cpu0_thread_siblings": siblings}
+
+
+def frequency_policy(sys_root: str = "/sys") -> dict[str, Any]:
+    """Governor, turbo/boost state and frequency driver, where the host exposes them."""
+    no_turbo = read_text(f"{sys_root}/devices/system/cpu/intel_pstate/no_turbo")
+    boost = read_text(f"{sys_root}/devices/system/cpu/cpufreq/boost")
+    turbo = (no_turbo == "0") if no_turbo is not None else ((boost == "1") if boost is not None else None)
+    return {
+        "governor": read_text(f"{sys_root}/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        "frequency_driver": read_text(f"{sys_root}/devices/system/cpu/cpu0/cpufreq/scaling_driver"),
+        "turbo": turbo,
+        "isolated_cpus": read_text(f"{sys_root}/devices/system/cpu/isolated") or None,
+    }
+
+
+def git_state(repo: pathlib.Path = REPO_ROOT) -> dict[str, Any]:
+    """Commit and dirty flag of the lab's own repository (None outside a git checkout)."""
+
+    def git(*args: str) -> str | None:
+        try:
+            return subprocess.run(
+                ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+            ).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return None
+
+    commit = git("rev-parse", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"git_commit": commit, "git_dirty": None if commit is None or status is None else bool(status)}
+
+
+def system_warnings(env: dict[str, Any]) -> list[str]:
+    """What on this host makes timings noisier, each with the fix. With a 'cpu_hygiene' record (the lab CPUs'
+    governor, turbo, SMT and isolation, harness/host/cpu_hygiene.py) those are its findings, not cpu0's warnings
+    here."""
+    warnings = []
+    if env.get("hypervisor"):
+        warnings.append(
+            "running in a virtual machine: other guests can steal CPU time; publish numbers from bare metal"
+        )
+    if "cpu_hygiene" in env:
+        return warnings
+    if env.get("governor") not in (None, "performance"):
+        warnings.append(
+            f"CPU governor is '{env['governor']}': set it to performance (cpupower frequency-set -g performance)"
+        )
+    if env.get("turbo"):
+        warnings.append("turbo/boost is on: clock speed varies with temperature; disable it for stable numbers")
+    if env.get("smt_active"):
+        warnings.append(
+            "SMT is on: a sibling thread can share the measured core; pin the lab to a core whose sibling is idle"
+        )
+    if not env.get("isolated_cpus"):
+        warnings.append("no CPUs are isolated (isolcpus): the kernel may schedule other work on the lab's CPU")
+    return warnings
+
+
+def collect_host_environment(cpu_hygiene: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything about this host that a reader of the results needs, once per run. `cpu_hygiene`: the run's
+    CpuHygiene.to_dict(); without it (`lab-harness env`) the one a default one-CPU run would find."""
+    env: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "captured_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "hostname": platform.node(),
+        "machine": platform.machine(),
+        "kernel": platform.release(),
+        "os": read_text("/etc/os-release") and _os_pretty_name(read_text("/etc/os-release") or ""),
+        "cores_allowed": len(os.sched_getaffinity(0)),
+        "memory_bytes": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
+        "load_average_1m": os.getloadavg()[0],
+        "python": platform.python_version(),
+        "harness_version": __version__,
+        "container_engine": None,
+    }
+    env.update(parse_cpuinfo(read_text("/proc/cpuinfo") or ""))
+    env.update(smt_state())
+    env.update(frequency_policy())
+    env.update(git_state())
+    env["cpu_hygiene"] = cpu_hygiene if cpu_hygiene is not None else plan_and_check(None, None, 1)[1].to_dict()
+    env["warnings"] = system_warnings(env)
+    return env
+
+
+def _os_pretty_name(os_release: str) -> str | None:
+    for line in os_release.splitlines():
+        if line.startswith("PRETTY_NAME="):
+            return line.split("=", 1)[1].strip('"')
+    return None

@@ -1,0 +1,43 @@
+"""Groups of cells: the key a row belongs to, the rows of each group, the machine time a group used, the states the
+stopping rule gives a group, and how an A/A copy of a baseline is named. Read by the run loop and the analysis alike."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from harness.model.records import ResultRow
+
+#: (ISA level, experiment, group, runtime): the key of a group of cells.
+GroupKey = tuple[str, str, str, str]
+
+#: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done; stopped by the
+#: run's time budget (harness/session/budget.py) before its own rule was met.
+RUNNING, PRECISE, IMPRECISE, DONE, BUDGET = "running", "precise", "imprecise", "done", "budget"
+
+
+#: How an A/A copy's benchmark id ends: the baseline's id, then this.
+AA_SUFFIX = "~aa"
+
+
+def is_aa_copy(benchmark: str) -> bool:
+    """True for the benchmark id of an A/A copy (with_aa_copies)."""
+    return benchmark.endswith(AA_SUFFIX)
+
+
+def elapsed_s(rows: Iterable[ResultRow]) -> float:
+    """Machine time a group has used: each process's wall time, a duet's two processes counted once."""
+    return sum((r.duration_s or 0.0) / (2 if r.partner else 1) for r in rows)
+
+
+def row_group(row: ResultRow) -> GroupKey:
+    """(ISA level, experiment, group, runtime) of a row: the same key as harness.designs.group_key of its cell."""
+    return row.isa_requested, row.experiment, row.group, row.runtime_requested
+
+
+def rows_by_group(rows: Iterable[ResultRow]) -> dict[GroupKey, list[ResultRow]]:
+    """Rows keyed by (ISA level, experiment, group, runtime)."""
+    groups: dict[GroupKey, list[ResultRow]] = defaultdict(list)
+    for row in rows:
+        groups[row_group(row)].append(row)
+    return groups

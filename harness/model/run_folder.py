@@ -1,0 +1,59 @@
+"""The run folder, results/<run-id>/: the name of every file and folder a run writes there, and the schema versions of
+its records, in one place. The harness writes these and the analysis reads them; neither spells a name itself.
+
+    results/latest -> <run-id>/      LATEST_LINK
+    <run-id>/results.jsonl           RESULTS_FILE      one row per cell and process (records.py)
+             environment.json        ENVIRONMENT_FILE  the host, its CPU state and the lab builds
+             run.json                RUN_FILE          what was asked for: profile, options, design, budget
+             timeline.jsonl          TIMELINE_FILE     where each session spent its wall time
+             groups.jsonl            GROUPS_FILE       how each group of a session stopped
+             calibration.jsonl       CALIBRATION_FILE  the reference workloads before and after measuring
+             conformance.jsonl       CONFORMANCE_FILE  JSONTestSuite outcomes per lab, parser and file
+             raw/<cell>/round-N/     RAW_DIR           each process's own output (raw/conformance/<lab>/ for the suite)
+             logs/                   LOGS_DIR          one log per cell and round, builds, images
+             report/                 REPORT_DIR        report.md, report.html, tables/, charts/
+"""
+
+from __future__ import annotations
+
+#: Name of the symlink in the results folder that points at the newest run.
+LATEST_LINK = "latest"
+
+#: Result files inside results/<run-id>/.
+RESULTS_FILE = "results.jsonl"
+ENVIRONMENT_FILE = "environment.json"
+RUN_FILE = "run.json"
+#: Where each session of a run spent its wall time (one JSON line per phase: prepare, calibration, session).
+TIMELINE_FILE = "timeline.jsonl"
+#: How each group of a session stopped (one JSON line per group and session: state, rounds, widest ratio CI, machine
+# time).
+GROUPS_FILE = "groups.jsonl"
+RAW_DIR = "raw"
+LOGS_DIR = "logs"
+
+#: Version of results.jsonl rows, environment.json and run.json written by this harness.
+#: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
+#: 3: rows carry runtime_requested, the lab build (runtime) a cell ran on; rows of version 2 read as "default".
+#: 4: rows carry runtime_switches (the runtime variables the process saw) and engine_version (e.g. BenchmarkDotNet
+# 0.14.0).
+#: 5: rows carry backend, image, image_id (containers) and cpuset_effective (the CPUs read back inside the process).
+#: 6: rows carry payload_bytes (the JSON text an operation reads or writes, for throughput in MB/s).
+#: 7: rows carry process_cells, burst_ns and bursts_ms (the paired design: several cells in one process).
+SCHEMA_VERSION = 7
+
+#: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default"); a
+#: version-3 row lacks only the two version-4 fields (empty switches, unknown engine); rows before 5 lack the backend
+#: fields (they all ran natively); rows before 6 lack payload_bytes (no throughput).
+READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7)
+
+#: The reference workloads timed on the lab's CPU before and after measuring (harness/session/calibration.py).
+CALIBRATION_FILE = "calibration.jsonl"
+#: JSONTestSuite outcomes, one record per lab, parser and suite file (`harness conformance`).
+CONFORMANCE_FILE = "conformance.jsonl"
+
+#: The report the analysis writes into the run folder, and its sub-folders.
+REPORT_DIR = "report"
+TABLES_DIR = "tables"
+CHARTS_DIR = "charts"
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"

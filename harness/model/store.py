@@ -1,0 +1,156 @@
+"""The run folder results/<run-id>/: results.jsonl (append-only), environment.json, run.json, raw/, logs/.
+
+Each finished cell is appended at once, so an interrupted run keeps everything it measured.
+When a cell's round appears more than once (a resumed retry), the last row wins.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import pathlib
+import time
+from typing import Any
+
+from harness.model.run_folder import (
+    LATEST_LINK,
+    LOGS_DIR,
+    RAW_DIR,
+    RESULTS_FILE,
+    RUN_FILE,
+    READABLE_SCHEMA_VERSIONS,
+    SCHEMA_VERSION,
+    TIMELINE_FILE,
+)
+from harness.model.errors import OutputDirError, ResumeError, SchemaError
+from harness.model.records import ResultRow
+
+
+def new_run_id(now: _dt.datetime | None = None) -> str:
+    """A sortable, file-system-safe id: 2026-11-21T14-03-00Z."""
+    now = now or _dt.datetime.now(_dt.timezone.utc)
+    return now.strftime("%Y-%m-%dT%H-%M-%SZ")
+
+
+class RunStore:
+    """Reads and writes one run folder."""
+
+    def __init__(self, directory: pathlib.Path) -> None:
+        self.directory = directory
+        self.run_id = directory.name
+
+    @classmethod
+    def create(cls, results_dir: pathlib.Path, run_id: str) -> RunStore:
+        """Makes a new run folder; raises OutputDirError if it cannot be written."""
+        directory = results_dir / run_id
+        if directory.exists():
+            raise ResumeError(
+                f"run folder {directory} already exists", "pass --resume to continue it, or choose another --run-id"
+            )
+        try:
+            for sub in ("", RAW_DIR, LOGS_DIR):
+                (directory / sub).mkdir(parents=True, exist_ok=True)
+            probe = directory / ".write-test"
+            probe.write_text("ok")
+            probe.unlink()
+        except OSError as e:
+            raise OutputDirError(
+                f"cannot write results to {directory}: {e.strerror}", "choose a writable folder with --results-dir"
+            ) from e
+        return cls(directory)
+
+    @classmethod
+    def open(cls, results_dir: pathlib.Path, run_id: str | None) -> RunStore:
+        """Opens an existing run to resume it: the named one, else the latest."""
+        directory = results_dir / (run_id or LATEST_LINK)
+        if not (directory / RUN_FILE).is_file():
+            raise ResumeError(
+                f"no run to resume at {directory}", f"list runs with `ls {results_dir}`, then pass --run-id"
+            )
+        return cls(directory.resolve())
+
+    def path(self, *parts: str) -> pathlib.Path:
+        """A path inside the run folder."""
+        return self.directory.joinpath(*parts)
+
+    def relative(self, path: pathlib.Path) -> str:
+        """A path relative to the run folder, as stored in rows."""
+        return str(path.relative_to(self.directory))
+
+    def write_json(self, name: str, data: Any) -> None:
+        """Writes a JSON file in the run folder."""
+        self.path(name).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+    def read_json(self, name: str) -> Any:
+        """Reads a JSON file from the run folder, checking its schema version."""
+        data = json.loads(self.path(name).read_text())
+        _check_schema(data, self.path(name))
+        return data
+
+    def append(self, row: ResultRow) -> None:
+        """Appends one row and flushes it to disk before the next cell starts."""
+        with self.path(RESULTS_FILE).open("a") as f:
+            f.write(json.dumps(row.to_dict(), sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def append_json_line(self, name: str, data: dict[str, Any]) -> None:
+        """Appends one JSON object as a line of a side log (calibration.jsonl)."""
+        with self.path(name).open("a") as f:
+            f.write(json.dumps(data, sort_keys=True) + "\n")
+
+    def json_lines(self, name: str) -> list[dict[str, Any]]:
+        """The objects of a side log, schema-checked; empty when it does not exist."""
+        path = self.path(name)
+        if not path.is_file():
+            return []
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for number, data in enumerate(lines, 1):
+            _check_schema(data, path, number)
+        return lines
+
+    def rows(self) -> dict[str, ResultRow]:
+        """The current row per cell and round (row_key; the last one written wins)."""
+        path = self.path(RESULTS_FILE)
+        rows: dict[str, ResultRow] = {}
+        if path.is_file():
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if line.strip():
+                    data = json.loads(line)
+                    _check_schema(data, path, number)
+                    row = ResultRow.from_dict(data)
+                    rows[row.row_key] = row
+        return rows
+
+    def record_phase(self, phase: str, started: float, what: str) -> None:
+        """Appends one line to the run's timeline: a phase of this session and its wall time since `started`
+        (monotonic)."""
+        self.append_json_line(
+            TIMELINE_FILE,
+            {
+                "schema_version": SCHEMA_VERSION,
+                "phase": phase,
+                "what": what,
+                "seconds": round(time.monotonic() - started, 2),
+                "ended_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            },
+        )
+
+    def mark_latest(self) -> None:
+        """Points results/latest at this run."""
+        link = self.directory.parent / LATEST_LINK
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(self.directory.name)
+
+
+def _check_schema(data: dict[str, Any], path: pathlib.Path, line: int | None = None) -> None:
+    version = data.get("schema_version")
+    if version not in READABLE_SCHEMA_VERSIONS:
+        where = f"{path}:{line}" if line else str(path)
+        raise SchemaError(
+            f"{where} has schema_version {version!r}; this harness reads "
+            f"{', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
+            "re-run the experiment with this version (just run-all), or check out the commit that wrote it",
+        )

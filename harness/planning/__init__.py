@@ -1,0 +1,1 @@
+"""Planning a run: cells per experiment, ISA level and runtime; designs; CPU pinning; the duration estimate."""

@@ -1,0 +1,128 @@
+"""An up-front estimate of a run's machine time, from the job of one replicate and the stopping rule."""
+
+from __future__ import annotations
+
+from harness.planning.designs import Design, layout
+from harness.config.profiles import Stopping
+from harness.model.records import Cell, ColdSettings, JobSettings
+
+#: Seconds a lab process spends outside its prewarm and BenchmarkDotNet's iterations: runtime start, dataset load,
+#: verification, BenchmarkDotNet's jitting, overhead and memory stages, forced collections, export, exit
+#: (measured here: 0.7–0.9 s; README "Where the time goes").
+PROCESS_OVERHEAD_S = 0.8
+
+#: Pilot iterations BenchmarkDotNet typically runs before it fixes the invocation count (none when the lab sizes
+#: iterations from its prewarm).
+PILOT_ITERATIONS = 5
+
+#: Typical prewarm until the JIT is quiet, for the libraries here (0.3–1.1 s measured; the cap bounds it).
+QUIET_PREWARM_S = 0.8
+
+#: Iterations run about this much longer than their target time (the invocation count is rounded up from the prewarm).
+ITERATION_SLACK = 1.1
+
+
+#: A cold-start process of the .NET lab (start, dataset, one call, exit), and the `verify` call before a cold cell
+#: (a default run's 20 cold cells took 3.8 s each in containers: 0.06 s per process after the verify).
+COLD_PROCESS_S = 0.08
+COLD_VERIFY_S = 1.0
+
+
+#: A paired process (the `paired` verb): its start, environment probe, joint warm-up of all members until the JIT is
+# quiet
+#: and exit (1.8 s measured here with prewarm_quiet_ms 300, for 2 to 6 members: their tier-ups overlap), and per member
+#: its verification, first calls and overhead-twin bursts (0.15 s), then its bursts, each after a full collection (a
+#: few percent of a 20 ms burst). Probe of 2026-11-24 on .NET 8: 2.65 s for 2 members, 3.26 s for 3, 4.34 s for 6, at
+#: 15 rounds of 20 ms.
+PAIRED_PROCESS_OVERHEAD_S = 1.8
+PAIRED_MEMBER_S = 0.15
+BURST_SLACK = 1.05
+
+
+def paired_process_seconds(job: JobSettings, cells: int) -> float | None:
+    """Estimated wall time of one paired process measuring `cells` cells; None when the job sets no bursts."""
+    if job.burst_ms is None or job.burst_rounds is None:
+        return None
+    return PAIRED_PROCESS_OVERHEAD_S + cells * (PAIRED_MEMBER_S + job.burst_rounds * job.burst_ms / 1000 * BURST_SLACK)
+
+
+def processes_seconds(job: JobSettings, cells_per_process: list[int]) -> float | None:
+    """Estimated wall time of a round's processes, each measuring the given number of cells (1: the `run` verb)."""
+    total = 0.0
+    for cells in cells_per_process:
+        one = paired_process_seconds(job, cells) if cells > 1 else process_seconds(job)
+        if one is None:
+            return None
+        total += one
+    return total
+
+
+def round_seconds(design: Design, cells: list[Cell], job: JobSettings, can_share: bool) -> float:
+    """Estimated wall time of one round of a unit's cells under a design (harness/planning/designs.py layout); a job
+    whose
+    duration is unknown up front counts its processes at UNKNOWN_PROCESS_S."""
+    _, slots = layout(design, cells, 1, ("0", "1"), can_share)
+    sizes = [len(p.cells) for slot in slots for p in slot[:1]]
+    return processes_seconds(job, sizes) or UNKNOWN_PROCESS_S * len(sizes)
+
+
+#: Seconds per process assumed when the job leaves counts to BenchmarkDotNet (no estimate up front).
+UNKNOWN_PROCESS_S = 5.0
+
+
+def cold_cell_seconds(cold: ColdSettings) -> float:
+    """One cold cell: verification, each command once, hyperfine's warm-up and timed runs of both, the RSS runs."""
+    return COLD_VERIFY_S + COLD_PROCESS_S * (2 * (1 + cold.warmup + cold.runs) + cold.rss_runs)
+
+
+def process_seconds(job: JobSettings) -> float | None:
+    """Estimated wall time of one replicate process; None when the job leaves counts to BenchmarkDotNet."""
+    if None in (job.warmup_count, job.iteration_count, job.iteration_time_ms):
+        return None
+    prewarm_s = (job.prewarm_ms or 0) / 1000
+    if job.prewarm_quiet_ms:
+        prewarm_s = min(prewarm_s, QUIET_PREWARM_S)
+    pilot = 0 if job.prewarm_ms or job.invocation_count else PILOT_ITERATIONS
+    iterations = pilot + job.warmup_count + job.iteration_count
+    return PROCESS_OVERHEAD_S + prewarm_s + iterations * job.iteration_time_ms / 1000 * ITERATION_SLACK
+
+
+def describe_estimate(
+    job: JobSettings,
+    stopping: Stopping,
+    cells: int,
+    groups: int,
+    lab_cpus: int = 1,
+    cold_cells: int = 0,
+    cold: ColdSettings = ColdSettings(),
+    round_s: float | None = None,
+) -> str:
+    """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
+    steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
+    paired design, whose processes measure several cells); else a round is one process per cell."""
+    per_process = process_seconds(job)
+    cold_s = cold_cells * cold_cell_seconds(cold)
+    rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
+    if round_s is None and per_process is None:
+        return f"{rounds} round(s) per cell of BenchmarkDotNet's automatic job (duration unknown up front)"
+    if round_s is None:
+        round_s = cells * per_process
+    per_process = round_s / max(cells, 1)  # a cell's share of a round
+    low = stopping.min_rounds * round_s / lab_cpus + cold_s
+    high = stopping.max_rounds * round_s / lab_cpus + cold_s
+    caps = [
+        c
+        for c in (
+            None if stopping.group_time_cap_s is None else groups * stopping.group_time_cap_s,
+            None if stopping.cell_time_cap_s is None else cells * stopping.cell_time_cap_s,
+        )
+        if c is not None
+    ]
+    if caps:
+        # A group stops at the first round that ends past its cap: allow one more round of every cell.
+        high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))
+    text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
+    if stopping.adaptive:
+        target = 100 * stopping.target_rel_ci
+        text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{target:.1f}%)"
+    return text

@@ -1,0 +1,2 @@
+"""Running a plan: sessions, rounds, the stopping rule, the budget, calibration, probes, builds, cold starts and
+conformance."""

@@ -1,0 +1,90 @@
+"""Fixed calibration workloads, timed on the lab's CPUs before each ISA level and at the end of a run.
+
+Each does the same work every time, so a change in its time between two calibrations is the machine
+drifting, not the lab. Two kinds, because they see different noise: `sha256` (SHA-256 of a fixed
+32 MiB buffer, OpenSSL's C code through hashlib) stays in the core and its L1 cache, so it tracks
+the clock; `memory` (numpy gathers at fixed pseudo-random positions of a 128 MiB array) misses
+every cache, so it tracks the memory system that other guests share. Measured here, the first
+stayed within 1% while JSON processes ran 1.7× slower in bursts. Each runs in its own pinned process.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import statistics
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from harness.model.run_folder import SCHEMA_VERSION
+from harness.planning.pinning import taskset_prefix
+
+#: Repetitions per calibration workload; 15–80 ms each on a 2020s server core.
+REPETITIONS = 40
+
+#: The workloads by name: each prints one duration in milliseconds per repetition.
+WORKLOADS = {
+    "sha256": (
+        "import hashlib, time\n"
+        "data = bytes(range(256)) * 131072\n"
+        f"for _ in range({REPETITIONS}):\n"
+        "    t = time.perf_counter(); hashlib.sha256(data).digest(); print((time.perf_counter() - t) * 1e3)\n"
+    ),
+    "memory": (
+        "import time, numpy as np\n"
+        "data = np.arange(16 * 2**20, dtype=np.int64)\n"  # 128 MiB
+        "index = np.random.default_rng(7).integers(0, data.size, 2**22)\n"
+        f"for _ in range({REPETITIONS}):\n"
+        "    t = time.perf_counter(); data.take(index).sum(); print((time.perf_counter() - t) * 1e3)\n"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One timing of the calibration workload on one CPU set."""
+
+    label: str
+    cpuset: str
+    workload: str
+    at: str
+    median_ms: float
+    cv: float
+    repetitions: int
+    schema_version: int = SCHEMA_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict for calibration.jsonl."""
+        return asdict(self)
+
+
+def summarize(label: str, cpuset: str, workload: str, samples_ms: list[float]) -> Calibration:
+    """Median and coefficient of variation of the repetitions."""
+    mean = statistics.fmean(samples_ms)
+    cv = statistics.stdev(samples_ms) / mean if len(samples_ms) > 1 else 0.0
+    return Calibration(
+        label,
+        cpuset,
+        workload,
+        _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        round(statistics.median(samples_ms), 4),
+        round(cv, 4),
+        len(samples_ms),
+    )
+
+
+def calibrate(label: str, cpuset: str, workload: str, timeout_s: float = 120) -> Calibration | None:
+    """Times one workload on `cpuset`; None when it could not run (the run goes on without it)."""
+    try:
+        done = subprocess.run(
+            [*taskset_prefix(cpuset), sys.executable, "-c", WORKLOADS[workload]],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=True,
+        )
+        samples = [float(line) for line in done.stdout.split()]
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    return summarize(label, cpuset, workload, samples) if samples else None

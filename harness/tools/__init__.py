@@ -1,0 +1,1 @@
+"""Side tools: BenchmarkDotNet report reading and import, the canonical form of JSON outputs."""
