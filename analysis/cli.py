@@ -7,13 +7,13 @@ import argparse
 import pathlib
 import sys
 
-from analysis.compare import DEFAULT_THRESHOLD
+from analysis.tools.compare import DEFAULT_THRESHOLD
 from harness.model.run_folder import REPORT_DIR, REPORT_HTML
-from analysis.load import load_run
-from analysis.rounds import write_rounds
-from analysis.sample import write_sample
-from analysis.screenshot import check_page
-from analysis.writer import write_comparison, write_design_comparison, write_report
+from analysis.compute.load import load_run
+from analysis.tools.rounds import write_rounds
+from analysis.tools.sample import write_sample
+from analysis.tools.screenshot import check_page
+from analysis.render.writer import write_comparison, write_design_comparison, write_report
 from harness.model.errors import HarnessError
 
 

@@ -14,8 +14,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from analysis.charts.style import finish, titled  # noqa: E402
-from analysis.replicates import MEASURED  # noqa: E402
-from analysis.tables import status_text  # noqa: E402
+from analysis.compute.replicates import MEASURED  # noqa: E402
+from analysis.render.tables import status_text  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
 

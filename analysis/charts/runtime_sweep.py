@@ -13,8 +13,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analysis.charts.style import finish, titled  # noqa: E402
-from analysis.replicates import MEASURED  # noqa: E402
-from analysis.tables import status_text  # noqa: E402
+from analysis.compute.replicates import MEASURED  # noqa: E402
+from analysis.render.tables import status_text  # noqa: E402
 
 
 def _version_key(runtime: str) -> tuple:

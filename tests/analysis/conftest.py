@@ -3,9 +3,9 @@
 
 import pytest
 
-from analysis.aggregate import with_ratios
-from analysis.load import load_run
-from analysis.replicates import summarize_cells
+from analysis.compute.aggregate import with_ratios
+from analysis.compute.load import load_run
+from analysis.compute.replicates import summarize_cells
 from harness.backends.fake import FakeBackend
 from harness.session.runner import RunOptions, execute_run
 

@@ -3,7 +3,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.aggregate import median_relative_ci
+from analysis.compute.aggregate import median_relative_ci
 
 
 def test_ratios_are_taken_against_the_group_baseline_at_the_same_level(fake_cells):

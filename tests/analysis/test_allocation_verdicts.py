@@ -5,9 +5,9 @@ import dataclasses
 
 import pytest
 
-from analysis.report import summary_markdown
-from analysis.tables import reproduction_markdown
-from analysis.verdicts import (
+from analysis.render.report import summary_markdown
+from analysis.render.tables import reproduction_markdown
+from analysis.compute.verdicts import (
     BYTES_DIFFER,
     BYTES_EQUAL,
     BYTES_ONLY,

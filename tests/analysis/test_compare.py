@@ -5,8 +5,8 @@ from scipy import stats
 
 import pandas as pd
 
-from analysis.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
-from analysis.writer import write_comparison
+from analysis.tools.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
+from analysis.render.writer import write_comparison
 from harness.backends.fake import FakeBackend
 from harness.session.runner import RunOptions, execute_run
 

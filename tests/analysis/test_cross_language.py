@@ -2,7 +2,7 @@ import pandas as pd
 
 from analysis.charts.save import render_figure
 from analysis.charts.throughput import throughput_chart
-from analysis.cross_language import cross_language_markdown, cross_language_table
+from analysis.compute.cross_language import cross_language_markdown, cross_language_table
 from harness.config.experiments import load_experiments
 
 

@@ -4,9 +4,9 @@ import shutil
 
 import pytest
 
-from analysis.html import render_html
-from analysis.screenshot import check_page
-from analysis.writer import write_report
+from analysis.render.html import render_html
+from analysis.tools.screenshot import check_page
+from analysis.render.writer import write_report
 
 
 def test_local_images_are_inlined_and_nothing_is_fetched(tmp_path):

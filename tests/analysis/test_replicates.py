@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.replicates import summarize_cells
+from analysis.compute.replicates import summarize_cells
 
 
 def _round(samples, index, status="ok", verification="passed", error=None, cell="e:b@native"):

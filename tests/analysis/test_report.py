@@ -5,9 +5,9 @@ import os
 import pandas as pd
 import pytest
 
-from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
-from analysis.verdicts import verdict_table
-from analysis.writer import write_report
+from analysis.render.tables import experiment_markdown, markdown_table, reproduction_markdown
+from analysis.compute.verdicts import verdict_table
+from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend, FakeClock
 from harness.config.experiments import load_experiments
 from harness.session.runner import RunOptions, execute_run

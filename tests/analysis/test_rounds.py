@@ -1,4 +1,4 @@
-"""Rounds per paired process, read from prefixes of long processes (analysis/rounds.py)."""
+"""Rounds per paired process, read from prefixes of long processes (analysis/tools/rounds.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.load import RunData
-from analysis.rounds import rounds_summary, rounds_table
+from analysis.compute.load import RunData
+from analysis.tools.rounds import rounds_summary, rounds_table
 
 ROUNDS = 60
 

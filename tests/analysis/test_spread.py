@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.spread import ratio_spread, wide_groups
+from analysis.compute.spread import ratio_spread, wide_groups
 
 ROUNDS = 8
 

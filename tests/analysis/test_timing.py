@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from analysis.load import load_run
-from analysis.timing import SAMPLES, account, timing_markdown
+from analysis.compute.load import load_run
+from analysis.compute.timing import SAMPLES, account, timing_markdown
 
 
 def _rows(**overrides):

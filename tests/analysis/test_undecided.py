@@ -1,11 +1,11 @@
-"""Why a verdict is inconclusive (analysis/undecided.py)."""
+"""Why a verdict is inconclusive (analysis/compute/undecided.py)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from analysis.undecided import undecided_markdown, undecided_table
+from analysis.compute.undecided import undecided_markdown, undecided_table
 
 
 def _verdict(

@@ -3,8 +3,8 @@ from dataclasses import asdict
 import pandas as pd
 import pytest
 
-from analysis.aggregate import RatioBook
-from analysis.verdicts import (
+from analysis.compute.aggregate import RatioBook
+from analysis.compute.verdicts import (
     BYTES_ONLY,
     INCONCLUSIVE,
     NOT_REPRODUCED,

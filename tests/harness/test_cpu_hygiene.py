@@ -6,7 +6,7 @@ import pathlib
 import pandas as pd
 import pytest
 
-from analysis.noise import cpu_hygiene_markdown, noise_markdown
+from analysis.compute.noise import cpu_hygiene_markdown, noise_markdown
 from harness.host.cpu_hygiene import (
     check_cpu_hygiene,
     cmdline_cpulist,

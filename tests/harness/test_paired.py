@@ -7,9 +7,9 @@ import pathlib
 
 import pytest
 
-from analysis.aggregate import with_ratios
-from analysis.load import load_run
-from analysis.replicates import summarize_cells
+from analysis.compute.aggregate import with_ratios
+from analysis.compute.load import load_run
+from analysis.compute.replicates import summarize_cells
 from harness.backends.base import CellRequest
 from harness.backends.fake import FakeBackend
 from harness.planning.designs import DESIGNS, layout
@@ -181,7 +181,7 @@ def test_a_resumed_paired_run_skips_the_processes_that_finished(paired_run):
 
 
 def test_the_report_names_each_groups_design_and_its_aa_ratio(paired_run):
-    from analysis.writer import write_report
+    from analysis.render.writer import write_report
 
     summary, _, _ = paired_run
     text = pathlib.Path(write_report(summary.directory)).read_text()
@@ -189,7 +189,7 @@ def test_the_report_names_each_groups_design_and_its_aa_ratio(paired_run):
 
 
 def test_the_design_comparison_sets_paired_ratios_beside_separate_process_ones(smoke_options, tmp_path):
-    from analysis.writer import write_design_comparison
+    from analysis.render.writer import write_design_comparison
 
     profiles = tmp_path / "profiles.toml"  # four rounds: a ratio needs three pairs for the comparison
     profiles.write_text(

@@ -282,7 +282,7 @@ unavailable = "no package for MissingLib 1.0 on this feed"
     assert not any("single-missing-lib" in c for c in backend.cells_run)
     assert rows["single-newtonsoft"]["status"] == "ok"  # its baseline still ran
 
-    from analysis.tables import status_text
+    from analysis.render.tables import status_text
     import pandas as pd
 
     assert status_text(pd.Series(missing)) == "unavailable: no package for MissingLib 1.0 on this feed"

@@ -1,4 +1,4 @@
-"""Processes whose warm-up was cut short are set aside (harness/model/warmup_check.py, analysis/load.py,
+"""Processes whose warm-up was cut short are set aside (harness/model/warmup_check.py, analysis/compute/load.py,
 harness/session/stopping.py)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from analysis.load import SET_ASIDE, set_aside
-from analysis.noise import set_aside_markdown
+from analysis.compute.load import SET_ASIDE, set_aside
+from analysis.compute.noise import set_aside_markdown
 from harness.config.profiles import Stopping
 from harness.model.records import ResultRow
 from harness.session.stopping import group_precision

@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.load import SET_ASIDE
-from analysis.replicates import MEASURED
-from analysis.tables import markdown_table
+from analysis.compute.load import SET_ASIDE
+from analysis.compute.replicates import MEASURED
+from analysis.render.tables import markdown_table
 from harness.model.cpu_state import finding_text, state_lines
 from harness.config.defaults import SHORT_WARMUP_FRACTION
 from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
@@ -53,7 +53,7 @@ def cpu_hygiene_markdown(env: dict[str, Any]) -> list[str]:
 
 
 def set_aside_markdown(rows: pd.DataFrame) -> str:
-    """One line: the processes the analysis set aside (analysis/load.py set_aside) and why, by group."""
+    """One line: the processes the analysis set aside (analysis/compute/load.py set_aside) and why, by group."""
     aside = rows[rows["error"].fillna("").str.startswith(SET_ASIDE)] if "error" in rows else rows.iloc[0:0]
     processes = aside.drop_duplicates(["isa_requested", "experiment", "group", "runtime_requested", "round_index"])
     if processes.empty:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.defaults import ISA_ORDER
-from analysis.replicates import MEASURED
+from analysis.compute.replicates import MEASURED
 from harness.config.defaults import REPLICATE_STATISTIC
 from harness.model.records import DEFAULT_RUNTIME
 from harness.model.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of

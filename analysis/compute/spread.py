@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.defaults import WIDE_RATIO_CI
-from analysis.replicates import MEASURED
+from analysis.compute.replicates import MEASURED
 from harness.model.pairing import paired_ratios, replicate_of
 from harness.model.groups import AA_SUFFIX
 

@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from analysis.replicates import MEASURED
+from analysis.compute.replicates import MEASURED
 from harness.model.interference import INTERFERENCE_THRESHOLD
 from harness.model.records import UNAVAILABLE
 from harness.config.experiments import Experiment

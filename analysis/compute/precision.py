@@ -8,9 +8,9 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.replicates import MEASURED
-from analysis.spread import wide_groups_markdown
-from analysis.tables import markdown_table
+from analysis.compute.replicates import MEASURED
+from analysis.compute.spread import wide_groups_markdown
+from analysis.render.tables import markdown_table
 from harness.model.groups import is_aa_copy
 from harness.model.groups import BUDGET
 

@@ -20,9 +20,9 @@ from dataclasses import asdict, dataclass, replace
 
 import pandas as pd
 
-from analysis.aggregate import RatioBook
-from analysis.replicates import MEASURED
-from analysis.tables import failure_reason
+from analysis.compute.aggregate import RatioBook
+from analysis.compute.replicates import MEASURED
+from analysis.render.tables import failure_reason
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from harness.config.experiments import Claim, Experiment, Hardware
 from harness.model.records import DEFAULT_RUNTIME, UNAVAILABLE

@@ -14,10 +14,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import RatioBook
-from analysis.load import RunData
-from analysis.replicates import MEASURED
-from analysis.tables import markdown_table
+from analysis.compute.aggregate import RatioBook
+from analysis.compute.load import RunData
+from analysis.compute.replicates import MEASURED
+from analysis.render.tables import markdown_table
 from harness.model.pairing import paired_ratios
 from harness.model.groups import is_aa_copy
 from harness.model.records import DEFAULT_RUNTIME, ResultRow

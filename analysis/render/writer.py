@@ -12,7 +12,7 @@ import pathlib
 
 import pandas as pd
 
-from analysis.aggregate import with_ratios
+from analysis.compute.aggregate import with_ratios
 from analysis.charts import (
     EXPERIMENT_CHARTS,
     GROUP_CHARTS,
@@ -22,19 +22,19 @@ from analysis.charts import (
     throughput_chart,
 )
 from analysis.charts.style import caption_for
-from analysis.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
-from analysis.compare_report import comparison_markdown
+from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
+from analysis.tools.compare_report import comparison_markdown
 from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
-from analysis.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
-from analysis.html import render_html
-from analysis.load import load_run
-from analysis.cold_start import cold_table, split_measures
-from analysis.conformance import conformance_matrix, load_conformance
-from analysis.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_table
-from analysis.report import COLD_CHARTS, ReportInputs, compose_report, reproduction_section
-from analysis.replicates import summarize_cells
-from analysis.tables import to_csv
-from analysis.verdicts import coverage, verdict_table
+from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
+from analysis.render.html import render_html
+from analysis.compute.load import load_run
+from analysis.compute.cold_start import cold_table, split_measures
+from analysis.compute.conformance import conformance_matrix, load_conformance
+from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_table
+from analysis.render.report import COLD_CHARTS, ReportInputs, compose_report, reproduction_section
+from analysis.compute.replicates import summarize_cells
+from analysis.render.tables import to_csv
+from analysis.compute.verdicts import coverage, verdict_table
 from harness.config.experiments import load_experiments
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pandas as pd
 
-from analysis.tables import format_interval, format_ns, markdown_table
+from analysis.render.tables import format_interval, format_ns, markdown_table
 
 
 def comparison_markdown(

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from analysis import verdicts as v
-from analysis.aggregate import RatioBook
-from analysis.cold_start import split_measures
+from analysis.compute import verdicts as v
+from analysis.compute.aggregate import RatioBook
+from analysis.compute.cold_start import split_measures
 from analysis.defaults import TOLERANCE
-from analysis.replicates import MEASURED
+from analysis.compute.replicates import MEASURED
 from harness.config.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.pairing import paired_ratios
 

@@ -9,7 +9,7 @@ import pathlib
 
 import pandas as pd
 
-from analysis.tables import markdown_table
+from analysis.render.tables import markdown_table
 from harness.model.run_folder import CONFORMANCE_FILE
 
 FAILURES = ("wrongly accepted", "wrongly rejected", "crashed", "hung")

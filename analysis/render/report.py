@@ -9,18 +9,18 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.aggregate import isa_rank, median_relative_ci
-from analysis.cold_start import cold_start_markdown
-from analysis.conformance import conformance_markdown
-from analysis.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_markdown
+from analysis.compute.aggregate import isa_rank, median_relative_ci
+from analysis.compute.cold_start import cold_start_markdown
+from analysis.compute.conformance import conformance_markdown
+from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_markdown
 from harness.model.records import DEFAULT_RUNTIME, Cell
 from analysis.defaults import PARITY_BAND, TOLERANCE
-from analysis.noise import noise_markdown
-from analysis.precision import precision_markdown
-from analysis.timing import timing_markdown
-from analysis.verdicts import BYTES_ONLY, coverage
-from analysis.tables import experiment_markdown, markdown_table, reproduction_markdown
-from analysis.undecided import undecided_markdown
+from analysis.compute.noise import noise_markdown
+from analysis.compute.precision import precision_markdown
+from analysis.compute.timing import timing_markdown
+from analysis.compute.verdicts import BYTES_ONLY, coverage
+from analysis.render.tables import experiment_markdown, markdown_table, reproduction_markdown
+from analysis.compute.undecided import undecided_markdown
 from harness.config.experiments import Experiment
 
 

@@ -20,9 +20,9 @@ import pathlib
 import numpy as np
 import pandas as pd
 
-from analysis.load import RunData, set_aside
-from analysis.replicates import MEASURED
-from analysis.tables import markdown_table
+from analysis.compute.load import RunData, set_aside
+from analysis.compute.replicates import MEASURED
+from analysis.render.tables import markdown_table
 from harness.model.errors import HarnessError
 from harness.model.groups import is_aa_copy
 from harness.model.stats import t_quantile

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.replicates import MEASURED
+from analysis.compute.replicates import MEASURED
 
 #: Components of a measured process, in the order they happen: (row column in ms, label).
 PROCESS_PARTS = (

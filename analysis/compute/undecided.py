@@ -16,8 +16,8 @@ import math
 import pandas as pd
 
 from analysis.defaults import TOLERANCE
-from analysis.tables import markdown_table
-from analysis.verdicts import INCONCLUSIVE
+from analysis.render.tables import markdown_table
+from analysis.compute.verdicts import INCONCLUSIVE
 
 #: Where the run states no precision target: the default profile's (experiments/profiles.toml).
 DEFAULT_TARGET = 0.02

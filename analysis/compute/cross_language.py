@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.tables import format_ns, markdown_table
+from analysis.render.tables import format_ns, markdown_table
 from harness.config.experiments import Experiment
 
 CROSS_LANGUAGE_CHARTS = "cross-language"
