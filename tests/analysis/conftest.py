@@ -17,7 +17,7 @@ def fake_run(tmp_path_factory):
     """Run folder of a fake run: Newtonsoft 2× slower, stj-default 2× faster, the write-ups' binding failures; one
     process per
     cell (the interleaved design), as the goldens were made (the paired design has its own tests,
-    tests/harness/test_paired.py).
+    tests/harness/session/test_paired.py).
     """
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",

@@ -7,7 +7,7 @@ from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
 from harness.model.store import RunStore
 
-from tests.harness.test_records import BASE
+from tests.harness.model.test_records import BASE
 
 
 def test_the_last_row_of_a_cells_round_wins(tmp_path):

@@ -21,7 +21,7 @@ def test_an_unknown_experiment_suggests_the_nearest_id():
 
 
 def _write(tmp_path: pathlib.Path, text: str) -> pathlib.Path:
-    source = (pathlib.Path(__file__).parents[2] / "experiments" / "001-stj-vs-newtonsoft-employees.toml").read_text()
+    source = (pathlib.Path(__file__).parents[3] / "experiments" / "001-stj-vs-newtonsoft-employees.toml").read_text()
     (tmp_path / "900-test.toml").write_text(source.replace('id = "001"', 'id = "900"') + text)
     return tmp_path
 

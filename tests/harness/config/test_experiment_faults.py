@@ -94,7 +94,7 @@ def test_a_selection_that_plans_no_cell_is_an_error_not_an_empty_run(tmp_path):
 
 def test_an_experiment_a_profile_leaves_without_cells_is_named_and_a_narrowed_selection_is_not(tmp_path):
     folder = _folder(tmp_path, BASE)
-    node = next(pathlib.Path(__file__).parents[2].glob("experiments/006-*.toml"))
+    node = next(pathlib.Path(__file__).parents[3].glob("experiments/006-*.toml"))
     (folder / "006-cross-language.toml").write_text(node.read_text())
     profiles = tmp_path / "profiles.toml"
     profiles.write_text(
