@@ -38,7 +38,7 @@ def test_ctrl_c_during_a_run_ends_with_the_command_that_resumes_it(monkeypatch, 
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_run", interrupted)
+    monkeypatch.setitem(cli.COMMANDS, "run", interrupted)
     assert cli.main(["run", "--profile", "smoke", "--run-id", "r1"]) == 130
     err = capsys.readouterr().err
     assert "interrupted: every finished process's rows are kept" in err

@@ -19,7 +19,7 @@ import tomllib
 
 import pytest
 
-from harness import cli
+from harness.commands import run as run_commands
 from harness.backends import BACKENDS
 from harness.cli import main
 from harness.config.defaults import REPO_ROOT
@@ -82,7 +82,7 @@ def test_a_missing_hyperfine_stops_the_default_run_in_seconds_before_it_builds_o
     )  # its cold-start cells come last, after ~an hour
     started = []
     monkeypatch.setattr(
-        cli, "execute_run", lambda options, backend: started.append(options)
+        run_commands, "execute_run", lambda options, backend: started.append(options)
     )  # builds, probes, then the cells
     results = tmp_path / "results"
     began = time.monotonic()

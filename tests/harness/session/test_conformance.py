@@ -93,7 +93,7 @@ def test_verdicts():
 
 
 def test_conformance_follows_the_run_backend_unless_told_otherwise():
-    from harness.cli import conformance_backend
+    from harness.commands.conformance import conformance_backend
 
     # A run measured in containers: auto, so the lab's own engine is started again when none answers.
     assert conformance_backend("auto", "docker", ()) == "auto"

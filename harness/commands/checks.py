@@ -1,0 +1,50 @@
+"""Checks made without measuring: `check`, `doctor`, and the datasets (`check-datasets`, `regenerate-datasets`,
+`canonical-digests`)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from harness.config.datasets import load_manifest, regenerate, write_canonical_digests
+from harness.config.labs import load_labs
+from harness.host.preflight import doctor
+from harness.commands.selection import split
+
+
+def check_command(args: argparse.Namespace) -> int:
+    from harness.config.check import check_everything, check_experiment_files
+
+    started = time.monotonic()
+    lines = check_experiment_files(args.experiments_dir) if args.experiments_dir else check_everything()
+    print("\n".join(lines))
+    print(f"all checks passed in {time.monotonic() - started:.1f} s; nothing was built or measured")
+    return 0
+
+
+def doctor_command(args: argparse.Namespace) -> int:
+    text, status = doctor(split(args.needs), extras=args.all, brief=args.brief)
+    print(text)
+    return status
+
+
+def regenerate_datasets_command() -> int:
+    for dataset in regenerate(load_manifest(), load_labs()):
+        print(f"regenerated {dataset.name:20} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  matches the manifest")
+    return 0
+
+
+def check_datasets_command() -> int:
+    manifest = load_manifest()
+    for name in manifest.datasets:
+        dataset = manifest.check(name)
+        manifest.check_canonical(name)
+        canonical = f"  canonical {dataset.canonical['leaves']} leaves" if dataset.canonical else ""
+        print(f"ok  {name:16} {dataset.bytes:>9} B  {dataset.sha256[:16]}…  {dataset.path}{canonical}")
+    return 0
+
+
+def canonical_digests_command() -> int:
+    changed = write_canonical_digests(load_manifest())
+    print(f"datasets/manifest.json: {changed} canonical digest(s) written or changed")
+    return 0

@@ -1,0 +1,66 @@
+"""`harness conformance`: every parser of a run's labs over JSONTestSuite, with the run's backend."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+from harness.backends import select_backend
+from harness.containers.own_engine import engine_for_run
+from harness.config.defaults import DATASETS_DIR
+from harness.model.run_folder import ENVIRONMENT_FILE
+from harness.config.isa import load_isa_table
+from harness.config.labs import find_lab, load_labs
+from harness.commands.selection import split
+
+
+def conformance_command(args: argparse.Namespace) -> int:
+    from harness.session.conformance import run_conformance
+
+    run_dir = pathlib.Path(args.run_dir).resolve()
+    environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
+    labs = load_labs()
+    names = split(args.lab) or sorted({target.split("@")[0] for target in environment.get("labs", {})}) or list(labs)
+    builds = {
+        name: find_lab(labs, name).for_runtime() for name in names
+    }  # each lab's default runtime: the parsers are the lab's
+    without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
+    wanted = conformance_backend(args.backend, environment.get("backend"), without_image)
+    with engine_for_run(wanted, report=lambda line: print(line, file=sys.stderr)):
+        backend, notice = select_backend(wanted, load_isa_table().all_switch_names(), args.bases, None, without_image)
+        print(notice, file=sys.stderr)
+        if environment.get("backend") and backend.name != environment["backend"]:
+            print(
+                f"note: the run measured with the {environment['backend']} backend; its conformance runs with "
+                f"{backend.name} (the line above says why)",
+                file=sys.stderr,
+            )
+        (run_dir / "logs").mkdir(parents=True, exist_ok=True)
+        for name, build in builds.items():
+            if backend.name == "native":
+                build.check_requirements()
+            backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
+        try:
+            out = run_conformance(
+                run_dir,
+                builds,
+                backend,
+                DATASETS_DIR,
+                environment.get("lab_cpuset") or None,
+                progress=lambda line: print(line, file=sys.stderr),
+            )
+        finally:
+            backend.close()
+    print(out)
+    return 0
+
+
+def conformance_backend(asked: str, run_backend: str | None, without_image: tuple[str, ...]) -> str:
+    """The backend a run's conformance asks for: what the user gave, else the run's own. A run measured natively gets
+    native; one measured in containers gets `auto`, so the lab's own engine is started again when none answers (the
+    run stopped the one it started) and an engine that cannot be had is said, not silently replaced."""
+    if asked != "auto" or without_image:
+        return asked
+    return "native" if run_backend == "native" else "auto"
