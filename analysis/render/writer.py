@@ -7,6 +7,8 @@ table fails it is logged and the rest are still written.
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 import pathlib
 
@@ -31,7 +33,9 @@ from analysis.compute.load import load_run
 from analysis.compute.cold_start import cold_table, split_measures
 from analysis.compute.conformance import conformance_matrix, load_conformance
 from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_table
-from analysis.render.report import COLD_CHARTS, ReportInputs, compose_report, reproduction_section
+from analysis.render.report import compose_report
+from analysis.sections.inputs import COLD_CHARTS, ReportInputs
+from analysis.sections.reproduction import reproduction_section
 from analysis.compute.replicates import summarize_cells
 from analysis.render.tables import to_csv
 from analysis.compute.verdicts import coverage, verdict_table
@@ -135,19 +139,19 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
     cold = cold_table(cold_rows)
     inputs = ReportInputs(
-        experiments,
-        cells,
-        rows,
-        verdict_table(experiments, cells, rows),
-        data.environment,
-        data.run,
-        _settings(cells),
-        data.calibrations,
-        data.timeline,
-        cold,
-        cross_language_table(experiments, cells),
-        load_conformance(data.directory),
-        data.groups,
+        experiments=experiments,
+        cells=cells,
+        rows=rows,
+        verdicts=verdict_table(experiments, cells, rows),
+        env=data.environment,
+        run=data.run,
+        levels=_settings(cells),
+        calibrations=data.calibrations,
+        timeline=data.timeline,
+        cold=cold,
+        cross_language=cross_language_table(experiments, cells),
+        conformance=load_conformance(data.directory),
+        groups=data.groups,
     )
     out = data.directory / REPORT_DIR
     _write(out / TABLES_DIR / "results.csv", to_csv(cells))
@@ -162,10 +166,10 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
         _write(out / TABLES_DIR / "conformance.csv", to_csv(conformance_matrix(inputs.conformance)))
     for exp in experiments:
         _write(out / TABLES_DIR / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
-    charts = _write_charts(out, inputs, caption_for(data.environment, data.run))
+    inputs = dataclasses.replace(inputs, charts=_write_charts(out, inputs, caption_for(data.environment, data.run)))
     _write(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
     report = out / REPORT_MD
-    text = compose_report(inputs, charts)
+    text = compose_report(inputs)
     _write(report, text)
     _write(out / REPORT_HTML, render_html(text, out))
     return report

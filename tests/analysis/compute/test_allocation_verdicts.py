@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from analysis.render.report import summary_markdown
+from analysis.sections.summary import summary_markdown
 from analysis.render.tables import reproduction_markdown
 from analysis.compute.verdicts import (
     BYTES_DIFFER,

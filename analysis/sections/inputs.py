@@ -1,0 +1,38 @@
+"""What every report section is computed from: one object, passed to each section by the report."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+import pandas as pd
+from harness.config.experiments import Experiment
+
+
+#: The key of the cold-start charts in compose_report's `charts` (experiment ids key the others).
+COLD_CHARTS = "cold-start"
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """Everything a report is computed from."""
+
+    experiments: list[Experiment]
+    cells: pd.DataFrame
+    rows: pd.DataFrame
+    verdicts: pd.DataFrame
+    env: dict[str, Any]
+    run: dict[str, Any]
+    levels: list[str]
+    calibrations: list[dict[str, Any]]
+    timeline: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    cold: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cold_start.cold_table()
+    cross_language: pd.DataFrame = dataclasses.field(
+        default_factory=pd.DataFrame
+    )  # analysis.cross_language.cross_language_table()
+    conformance: pd.DataFrame = dataclasses.field(
+        default_factory=pd.DataFrame
+    )  # analysis.conformance.load_conformance()
+    groups: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
+    #: The report's charts, as markdown image lines: experiment ids, COLD_CHARTS and CROSS_LANGUAGE_CHARTS key them.
+    charts: dict[str, list[str]] = dataclasses.field(default_factory=dict)

@@ -1,0 +1,70 @@
+"""Method: how the numbers were made (engine, design, replication, intervals, verdicts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+#: One line per replication design, for the method section.
+DESIGN_TEXT = {
+    "sequential": "every cell of an ISA level once per round, in plan order",
+    "interleaved": "one group at a time, its cells once per round in a fresh random order",
+    "duet": "each benchmark at the same time as its baseline, on two CPUs swapped every round",
+    "paired": "one group at a time, all its cells in one process per round, alternating in bursts",
+}
+
+
+def method_markdown(run: dict[str, Any]) -> str:
+    """How the numbers were made, in a few lines."""
+    stopping = run.get("stopping", {})
+    caps = [
+        f"{stopping[k]:g} s of machine time{per}"
+        for k, per in (("group_time_cap_s", " per group"), ("cell_time_cap_s", " per cell"))
+        if stopping.get(k) is not None
+    ]
+    rule = (
+        f"at least {stopping.get('min_rounds', '?')} rounds, then more until every ratio of a group had a 99% CI "
+        "within "
+        f"±{100 * stopping['target_rel_ci']:.2g}% or the group reached {stopping.get('max_rounds')} rounds"
+        + (" or " + " or ".join(caps) if caps else "")
+        if stopping.get("target_rel_ci")
+        else f"{stopping.get('min_rounds', '?')} round(s)"
+    )
+    budget = run.get("budget")
+    if budget:
+        rule += (
+            f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
+            "(each group as many as every later one could also have), which could cut a group short of that rule but "
+            f"not below {budget['floor_rounds']} rounds"
+        )
+    engine = (
+        "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser "
+        "on. "
+        if run.get("design") != "paired"
+        else "One fresh lab process per group and round measures every cell of the group with the lab's paired engine: "
+        "each cell "
+        "warmed until the JIT is quiet, then rounds of short bursts (every cell once per round, in a fresh random "
+        "order, each burst "
+        "after a full collection, the loop's own overhead subtracted as BenchmarkDotNet does), bytes allocated read "
+        "per burst; "
+        "a process's ratio is the median of its per-round burst ratios, and its cell time the median of its bursts. "
+        "Groups a "
+        "process cannot hold (a lab without the paired verb, a group of one cell) ran under the interleaved design "
+        "with "
+        "BenchmarkDotNet or the lab's own engine (the Precision table names each group's design). "
+    )
+    return (
+        "## Method\n\n"
+        + engine
+        + f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design') or '', '')}); {rule}. "
+        "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t "
+        "99% interval "
+        "over them; a ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's "
+        "process of the same "
+        "round or duet), with a Student-t 99% interval on their logarithms. The within-process interval (iterations of "
+        "one process) "
+        "is kept as a diagnostic in tables/results.csv (`within_rel_ci99`): it ignores the process-to-process spread "
+        "and is several "
+        "times too narrow. Raw BenchmarkDotNet JSON, the process's env.json and verification.json are under `raw/`; "
+        "logs under `logs/`.\n"
+    )

@@ -1,0 +1,41 @@
+"""The summary: cells, verdict counts, median intervals."""
+
+from __future__ import annotations
+
+from collections import Counter
+import pandas as pd
+from analysis.compute.aggregate import median_relative_ci
+from analysis.compute.verdicts import BYTES_ONLY
+
+
+def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+    """Counts of cells and verdicts, and the precision of the run."""
+    counts = Counter(cells["status"])
+    precision = median_relative_ci(cells)
+    ratio_precision = median_relative_ci(cells, "ratio_rel_ci99")
+    judged = verdicts[verdicts["primary"]] if not verdicts.empty else verdicts
+    primary = Counter(judged.loc[judged["verdict"] != BYTES_ONLY, "verdict"]) if not verdicts.empty else Counter()
+    in_bytes = Counter(judged["bytes_verdict"].dropna()) if "bytes_verdict" in judged else Counter()
+
+    def pct(value: float | None) -> str:
+        return "—" if value is None else f"{100 * value:.2f}%"
+
+    lines = [
+        "## Summary\n",
+        f"- Cells: {len(cells)} — " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".",
+        f"- Median relative 99% CI half-width, over processes: {pct(ratio_precision)} for ratios to the baseline "
+        f"(paired processes), {pct(precision)} for cell means.",
+        "- Reproduction verdicts (at the ISA level matching each published CPU): "
+        + (", ".join(f"{n} {v}" for v, n in primary.most_common()) or "none")
+        + ".",
+        *(
+            [
+                "- Published Allocated figures, in bytes: "
+                + ", ".join(f"{n} {v}" for v, n in in_bytes.most_common())
+                + "."
+            ]
+            if in_bytes
+            else []
+        ),
+    ]
+    return "\n".join(lines) + "\n"

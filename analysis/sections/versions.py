@@ -1,0 +1,51 @@
+"""Library versions: the versions measured beside the versions published."""
+
+from __future__ import annotations
+
+from typing import Any
+import pandas as pd
+from harness.model.records import Cell
+from analysis.render.tables import markdown_table
+from harness.config.experiments import Experiment
+
+
+def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells: pd.DataFrame) -> str:
+    """Each write-up's library versions beside the versions this run loaded (read inside the lab processes of the
+    builds that ran the experiment's cells; one version per runtime where they differ)."""
+    labs = env.get("labs", {})
+    rows = []
+    for exp in experiments:
+        mine = cells[cells["experiment"] == exp.id]
+        if mine.empty:
+            continue
+        targets = [
+            t
+            for t in dict.fromkeys(
+                Cell.target_of(lab, runtime) for lab, runtime in zip(mine["lab"], mine["runtime_requested"])
+            )
+            if t in labs
+        ]
+        for library, published in exp.published_versions.items():
+            versions = [
+                v for v in dict.fromkeys(labs[t]["env"].get("libraries", {}).get(library) for t in targets) if v
+            ]
+            measured = ", ".join(versions) or "not loaded"
+            if library.startswith("System.Text.Json") and versions:
+                runtimes = "; ".join(
+                    dict.fromkeys(
+                        str(labs[t]["env"].get("runtime_description") or labs[t]["env"].get("runtime", "?"))
+                        for t in targets
+                    )
+                )
+                measured = f"in-box {measured} ({runtimes})"
+            same = "same" if versions == [published] else "**differs**"
+            rows.append([exp.id, library, published, measured, same])
+    if not rows:
+        return ""
+    return (
+        "## Versions: published and measured\n\nThe versions each write-up used, beside the ones this run loaded. "
+        "Where the "
+        "NuGet feed of this machine does not serve the published version, the nearest served one is used and the "
+        "difference is part of any disagreement.\n\n"
+        + markdown_table(["Experiment", "Library", "Published", "Measured here", ""], rows)
+    )
