@@ -11,12 +11,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from harness.model.records import MEASURED  # noqa: E402
 from analysis.charts.style import finish, titled  # noqa: E402
 
 
 def cold_start_chart(table: pd.DataFrame, title: str, caption: str = "") -> Figure:
     """Figure for the rows of analysis.cold_start.cold_table() (any number of groups)."""
-    drawn = table[table["status"].isin(["ok", "unverified"]) & table["process_ms"].notna()].iloc[::-1]
+    drawn = table[table["status"].isin(MEASURED) & table["process_ms"].notna()].iloc[::-1]
     failed = table[~table.index.isin(drawn.index)]
     labels = [f"{r.benchmark} ({r.runtime})" for r in drawn.itertuples()]
     fig, ax = plt.subplots(figsize=(9, 0.9 + 0.32 * max(len(drawn), 1)))

@@ -13,6 +13,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+from harness.model.records import VerificationStatus  # noqa: E402
 from analysis.charts.style import finish, titled  # noqa: E402
 from analysis.compute.replicates import MEASURED  # noqa: E402
 from analysis.render.tables import status_text  # noqa: E402
@@ -22,7 +23,7 @@ UNVERIFIED_COLOR = "#c0392b"
 
 def _label(benchmark: str, rows: pd.DataFrame, baseline: str) -> str:
     label = benchmark + ("  [baseline]" if benchmark == baseline else "")
-    if (rows["verification_status"] == "failed").any():
+    if (rows["verification_status"] == VerificationStatus.FAILED).any():
         label += "\nUNVERIFIED: result differs from input"
     return label
 
@@ -72,7 +73,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
                         color=UNVERIFIED_COLOR,
                     )
                 continue
-            unverified = row["verification_status"] == "failed"
+            unverified = row["verification_status"] == VerificationStatus.FAILED
             mean = row["time_ns"] / per_unit
             half = 0.0 if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"] / per_unit
             ax.barh(
@@ -106,7 +107,7 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
         range(len(benchmarks)), [_label(b, cells[cells["benchmark"] == b], baseline) for b in benchmarks], fontsize=8
     )
     for tick, bench in zip(ax.get_yticklabels(), benchmarks):
-        if (cells[cells["benchmark"] == bench]["verification_status"] == "failed").any():
+        if (cells[cells["benchmark"] == bench]["verification_status"] == VerificationStatus.FAILED).any():
             tick.set_color(UNVERIFIED_COLOR)
     ax.invert_yaxis()
     ax.set_xlim(0, x_max * 1.18)

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from harness.model.records import MEASURED  # noqa: E402
 from analysis.charts.style import finish, titled  # noqa: E402
 
 LAB_COLOURS = ["#2e6fba", "#d9822b", "#3a9a5b", "#8e5ea2", "#9aa7b5"]
@@ -18,7 +19,7 @@ LAB_COLOURS = ["#2e6fba", "#d9822b", "#3a9a5b", "#8e5ea2", "#9aa7b5"]
 
 def throughput_chart(table: pd.DataFrame, title: str, caption: str = "") -> Figure:
     """Figure for the rows of analysis.cross_language.cross_language_table() of one shared operation."""
-    drawable = table["status"].isin(["ok", "unverified"]) & table["mb_per_s"].notna()
+    drawable = table["status"].isin(MEASURED) & table["mb_per_s"].notna()
     failed = table[~drawable]
     datasets = list(dict.fromkeys(table.loc[drawable, "dataset"]))
     colours = {lab: LAB_COLOURS[i % len(LAB_COLOURS)] for i, lab in enumerate(dict.fromkeys(table["lab"]))}

@@ -13,7 +13,7 @@ import pandas as pd
 from analysis.defaults import ISA_ORDER
 from analysis.compute.replicates import MEASURED
 from harness.config.defaults import REPLICATE_STATISTIC
-from harness.model.records import DEFAULT_RUNTIME
+from harness.model.records import DEFAULT_RUNTIME, VerificationStatus
 from harness.model.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
 from harness.model.stats import Interval, ratio_interval
 
@@ -102,7 +102,9 @@ def with_ratios(cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         measured, df["allocated_bytes_per_op"] / df["baseline_allocated_bytes_per_op"], np.nan
     )
     df["rel_ci99"] = df["ci99_half_width_ns"] / df["time_ns"]
-    df["comparison_void"] = (df["verification_status"] == "failed") | (df["baseline_verification_status"] == "failed")
+    df["comparison_void"] = (df["verification_status"] == VerificationStatus.FAILED) | (
+        df["baseline_verification_status"] == VerificationStatus.FAILED
+    )
     df["isa_rank"] = df["isa_requested"].map(isa_rank)
     add_settings(df)
     return df

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from harness.model.records import COLD
+from harness.model.records import COLD, MEASURED, RowStatus
 
 #: Columns of tables/cold-start.csv, in order.
 COLUMNS = [
@@ -102,13 +102,13 @@ def cold_start_markdown(table: pd.DataFrame, charts: list[str] | None = None) ->
             "|---|---|---|---|---|---|---|---|",
         ]
         for _, r in rows.iterrows():
-            if r["status"] not in ("ok", "unverified"):
+            if r["status"] not in MEASURED:
                 lines.append(
                     f"| {r['benchmark']} | {r['library'] or ''} | {r['runtime']} | {r['status']}: {r['error']} | | | | "
                     "|"
                 )
                 continue
-            flag = " ⚠ unverified" if r["status"] == "unverified" else ""
+            flag = " ⚠ unverified" if r["status"] == RowStatus.UNVERIFIED else ""
             lines.append(
                 f"| {r['benchmark']}{flag} | {r['library'] or ''} | {r['runtime']} | {_number(r['process_ms'])} "
                 f"[{_number(r['process_ci99_lower_ms'])}, {_number(r['process_ci99_upper_ms'])}] | "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from harness.model.records import MEASURED, RowStatus
 from analysis.render.tables import format_ns, markdown_table
 from harness.config.experiments import Experiment
 
@@ -127,10 +128,11 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
     ):
         body = []
         best = {
-            lab: rows[(rows["lab"] == lab) & rows["status"].eq("ok")]["time_ns"].min() for lab in rows["lab"].unique()
+            lab: rows[(rows["lab"] == lab) & rows["status"].eq(RowStatus.OK)]["time_ns"].min()
+            for lab in rows["lab"].unique()
         }
         for _, r in rows.iterrows():
-            if r["status"] not in ("ok", "unverified"):
+            if r["status"] not in MEASURED:
                 body.append(
                     [
                         _who(r),
@@ -145,7 +147,9 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
                 )
                 continue
             mark = (
-                " ⚠ unverified" if r["status"] == "unverified" else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
+                " ⚠ unverified"
+                if r["status"] == RowStatus.UNVERIFIED
+                else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
             )
             alloc = r["allocated_bytes_per_op"]
             body.append(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+from harness.model.records import RowStatus
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +49,7 @@ def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
     rows = rows.copy()
     hit = [row_id(r) in short for r in rows.itertuples()]
     rows.loc[hit, "error"] = [SET_ASIDE + short[row_id(r)] for r, h in zip(rows.itertuples(), hit) if h]
-    rows.loc[hit, "status"] = "skipped"
+    rows.loc[hit, "status"] = RowStatus.SKIPPED
     return rows
 
 

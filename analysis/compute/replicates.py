@@ -13,7 +13,7 @@ import pandas as pd
 
 from harness.config.defaults import REPLICATE_STATISTIC
 from harness.model.interference import interference_share
-from harness.model.records import MEASURED
+from harness.model.records import MEASURED, RowStatus, VerificationStatus
 from harness.model.stats import mean_interval
 
 __all__ = ["MEASURED", "replicate_statistics", "noise_statistics", "summarize_cells"]
@@ -64,13 +64,13 @@ def _summarize_cell(rows: pd.DataFrame) -> pd.Series:
     first["rounds_measured"] = len(measured)
     problems = rows[~rows["status"].isin(MEASURED)]
     if measured.empty:
-        first["status"] = "skipped" if (rows["status"] == "skipped").all() else "failed"
+        first["status"] = RowStatus.SKIPPED if (rows["status"] == RowStatus.SKIPPED).all() else RowStatus.FAILED
         return first
     for key, value in {**replicate_statistics(measured), **noise_statistics(measured)}.items():
         first[key] = value
-    unverified = measured[measured["verification_status"] == "failed"]
+    unverified = measured[measured["verification_status"] == VerificationStatus.FAILED]
     if not unverified.empty:
-        first["status"], first["verification_status"] = "unverified", "failed"
+        first["status"], first["verification_status"] = RowStatus.UNVERIFIED, VerificationStatus.FAILED
         first["verification_message"] = unverified.iloc[0]["verification_message"]
     first["allocated_bytes_per_op"] = measured["allocated_bytes_per_op"].mean()
     for column in ("gen0_collections", "gen1_collections", "gen2_collections", "total_operations", "duration_s"):

@@ -25,7 +25,7 @@ from analysis.compute.replicates import MEASURED
 from analysis.render.tables import failure_reason
 from analysis.defaults import PARITY_BAND, TOLERANCE
 from harness.config.experiments import Claim, Experiment, Hardware
-from harness.model.records import DEFAULT_RUNTIME, UNAVAILABLE
+from harness.model.records import DEFAULT_RUNTIME, RowStatus, UNAVAILABLE, VerificationStatus
 
 REPRODUCED = "reproduced"
 SAME_DIRECTION = "same direction only"
@@ -186,7 +186,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
     planned = cells[cells["experiment"] == experiment.id]
     # Emulated cells are functional checks only: never judged on time.
     rows = planned[planned["status"].isin(MEASURED) & ~planned["emulated"].fillna(False).astype(bool)]
-    failed = planned[(planned["status"] == "failed") | planned["error"].fillna("").str.startswith(UNAVAILABLE)]
+    failed = planned[(planned["status"] == RowStatus.FAILED) | planned["error"].fillna("").str.startswith(UNAVAILABLE)]
     out: list[Verdict] = []
     for claim in experiment.claims:
         if claim.cannot_reproduce:
@@ -402,7 +402,7 @@ def _verdict(
                 ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
         elif not bytes_only and not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
             ratio = float(row[column] / ref[column])
-    void = any(r is not None and r["verification_status"] == "failed" for r in (row, ref))
+    void = any(r is not None and r["verification_status"] == VerificationStatus.FAILED for r in (row, ref))
     measured_bytes = None if metric != "allocated" or row is None or pd.isna(row[column]) else float(row[column])
     tolerance = experiment.allocation_tolerance(claim) if metric == "allocated" else None
     return Verdict(
@@ -434,7 +434,10 @@ def _verdict(
         measured_value=measured_bytes,
         allocated_tolerance_bytes=tolerance,
         bytes_verdict=judge_bytes(
-            claim.allocated_bytes, measured_bytes, tolerance, row is not None and row["verification_status"] == "failed"
+            claim.allocated_bytes,
+            measured_bytes,
+            tolerance,
+            row is not None and row["verification_status"] == VerificationStatus.FAILED,
         )
         if metric == "allocated"
         else None,

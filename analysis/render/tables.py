@@ -8,7 +8,7 @@ import pandas as pd
 
 from analysis.compute.replicates import MEASURED
 from harness.model.interference import INTERFERENCE_THRESHOLD
-from harness.model.records import UNAVAILABLE
+from harness.model.records import RowStatus, UNAVAILABLE, VerificationStatus
 from harness.config.experiments import Experiment
 
 
@@ -63,7 +63,7 @@ def failure_reason(error: object, width: int | None = None) -> str:
 
 def status_text(row: pd.Series, width: int | None = None) -> str:
     """What stands in for a number when a cell has none: 'failed: <reason>' or 'same as native'."""
-    if row["status"] == "skipped":
+    if row["status"] == RowStatus.SKIPPED:
         error = str(row.get("error") or "")
         return failure_reason(error, width) if error.startswith(UNAVAILABLE) else "same as native"
     return f"failed: {failure_reason(row.get('error'), width)}"
@@ -104,7 +104,7 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
             name = (
                 bench.id
                 + (" (baseline)" if bench.id == group.baseline else "")
-                + (" ⚠" if first["verification_status"] == "failed" else "")
+                + (" ⚠" if first["verification_status"] == VerificationStatus.FAILED else "")
             )
             rows.append(
                 [

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pandas as pd
+from harness.model.records import RowStatus
 from analysis.render.tables import markdown_table
 
 
 def failures_markdown(cells: pd.DataFrame) -> str:
     """Cells without a valid measurement, with their error and log."""
-    failed = cells[cells["status"] == "failed"]
+    failed = cells[cells["status"] == RowStatus.FAILED]
     if failed.empty:
         return ""
     return "## Failed cells\n\n" + markdown_table(

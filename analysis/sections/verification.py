@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pandas as pd
+from harness.model.records import VerificationStatus
 from analysis.render.tables import markdown_table
 
 
 def verification_markdown(cells: pd.DataFrame) -> str:
     """Which cells passed the field-by-field and round-trip check, and which did not."""
     first = cells.sort_values("isa_rank").drop_duplicates(["experiment", "benchmark"])
-    failed = first[first["verification_status"] == "failed"]
+    failed = first[first["verification_status"] == VerificationStatus.FAILED]
     passed = int((first["verification_status"] == "passed").sum())
     text = (
         "## What was verified\n\nBefore timing, every measured process deserialized its dataset with its variant, "

@@ -20,7 +20,7 @@ from analysis.compute.replicates import MEASURED
 from analysis.render.tables import markdown_table
 from harness.model.pairing import paired_ratios
 from harness.model.groups import is_aa_copy
-from harness.model.records import DEFAULT_RUNTIME, ResultRow
+from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus
 from harness.model.stats import replicates_for
 from harness.model.groups import elapsed_s, rows_by_group
 
@@ -44,11 +44,13 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
     ):
         benchmarks = [b for b in dict.fromkeys(g["benchmark"]) if b != g["baseline"].iloc[0]]
         baseline = g["baseline"].iloc[0]
-        if (g["verification_status"] == "failed").any():
+        if (g["verification_status"] == VerificationStatus.FAILED).any():
             benchmarks = [
                 b
                 for b in benchmarks
-                if not (g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == "failed").any()
+                if not (
+                    g.loc[g["benchmark"].isin([b, baseline]), "verification_status"] == VerificationStatus.FAILED
+                ).any()
             ]
         for benchmark in benchmarks:
             mine, theirs = book.replicates(experiment, benchmark, level, runtime), book.replicates(

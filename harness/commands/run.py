@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from harness.model.records import RowStatus
 from harness.backends import select_backend
 from harness.containers.own_engine import engine_for_run
 from harness.config.isa import load_isa_table
@@ -50,7 +51,7 @@ def run_command(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
     print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
     print(summary.directory)
-    return 1 if args.strict and summary.counts.get("failed") else 0
+    return 1 if args.strict and summary.counts.get(RowStatus.FAILED) else 0
 
 
 def plan_command(args: argparse.Namespace) -> int:

@@ -7,16 +7,34 @@ effect are separate fields (isa_requested / isa_effective).
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.model.run_folder import SCHEMA_VERSION
 
-#: Row statuses: measured and verified / measured but verification failed / no valid
-#: measurement / not run on purpose (e.g. an ISA level identical to native).
-STATUSES = ("ok", "unverified", "failed", "skipped")
-VERIFICATION_STATUSES = ("passed", "failed")
+
+class RowStatus(enum.StrEnum):
+    """A result row's status: measured and verified / measured but its verification failed / no valid measurement /
+    not run on purpose (e.g. an ISA level identical to native, a library with no package here). Written to
+    results.jsonl as the plain string."""
+
+    OK = "ok"
+    UNVERIFIED = "unverified"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class VerificationStatus(enum.StrEnum):
+    """Whether a variant reproduced its input before it was timed (the lab's verification.json `status`)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+
+
+STATUSES = tuple(status.value for status in RowStatus)
+VERIFICATION_STATUSES = tuple(status.value for status in VerificationStatus)
 
 #: The error prefix of a skipped row whose library has no package here (its benchmark declares `unavailable`).
 UNAVAILABLE = "unavailable"
@@ -30,7 +48,7 @@ STEADY, COLD = "steady", "cold"
 MEASURES = (STEADY, COLD)
 
 #: Row statuses that carry a usable measurement (a failed verification still has timings).
-MEASURED = ("ok", "unverified")
+MEASURED = (RowStatus.OK.value, RowStatus.UNVERIFIED.value)
 
 
 def _require(condition: bool, record: str, name: str, value: Any, why: str) -> None:
@@ -349,7 +367,7 @@ class ResultRow:
 
     def __post_init__(self) -> None:
         _require(self.status in STATUSES, "ResultRow", "status", self.status, f"must be one of {STATUSES}")
-        if self.status in ("ok", "unverified"):
+        if self.status in MEASURED:
             _require(
                 self.mean_ns is not None and self.mean_ns > 0,
                 "ResultRow",
@@ -357,7 +375,7 @@ class ResultRow:
                 self.mean_ns,
                 f"a '{self.status}' row needs a positive mean",
             )
-        if self.status == "ok":
+        if self.status == RowStatus.OK:
             _require(
                 self.verification_status == "passed",
                 "ResultRow",
@@ -365,15 +383,15 @@ class ResultRow:
                 self.verification_status,
                 "an 'ok' row must have passed verification",
             )
-        if self.status == "unverified":
+        if self.status == RowStatus.UNVERIFIED:
             _require(
-                self.verification_status == "failed",
+                self.verification_status == VerificationStatus.FAILED,
                 "ResultRow",
                 "verification_status",
                 self.verification_status,
                 "an 'unverified' row must have failed verification",
             )
-        if self.status in ("failed", "skipped"):
+        if self.status in (RowStatus.FAILED, RowStatus.SKIPPED):
             _require(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
         _require(
             1 <= self.round_index <= self.round_count,

@@ -8,7 +8,7 @@ from typing import Any
 from harness.config.isa import IsaLevel, describe_effective, unmet_expectations
 from harness.planning.pinning import parse_cpuset
 from harness.session.probe import UNVERIFIABLE, LevelProbe
-from harness.model.records import Cell, CellOutcome, ProcessUsage, ResultRow
+from harness.model.records import Cell, CellOutcome, ProcessUsage, ResultRow, RowStatus, VerificationStatus
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,15 @@ def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> Resu
     if unmet:
         return ResultRow(
             **fields,
-            status="failed",
+            status=RowStatus.FAILED,
             error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}",
         )
     if wrong_cpus:
-        return ResultRow(**fields, status="failed", error=wrong_cpus)
-    return ResultRow(**fields, status="ok" if outcome.verification.status == "passed" else "unverified")
+        return ResultRow(**fields, status=RowStatus.FAILED, error=wrong_cpus)
+    return ResultRow(
+        **fields,
+        status=RowStatus.OK if outcome.verification.status == VerificationStatus.PASSED else RowStatus.UNVERIFIED,
+    )
 
 
 def cpuset_mismatch(requested: str, effective: str | None) -> str | None:
@@ -116,14 +119,14 @@ def cpuset_mismatch(requested: str, effective: str | None) -> str | None:
 
 def failed_row(ctx: RowContext, error: str) -> ResultRow:
     """Row for a cell that produced no valid measurement."""
-    return ResultRow(**ctx.base(), status="failed", error=error)
+    return ResultRow(**ctx.base(), status=RowStatus.FAILED, error=error)
 
 
 def skipped_row(ctx: RowContext, reason: str) -> ResultRow:
     """Row for a cell not run on purpose (its level is identical to native here)."""
     return ResultRow(
         **ctx.base(),
-        status="skipped",
+        status=RowStatus.SKIPPED,
         error=reason,
         isa_effective=ctx.level.isa_effective,
         isa_flags=dict(ctx.level.flags),

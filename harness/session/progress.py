@@ -6,7 +6,7 @@ import sys
 from typing import TextIO
 
 from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
-from harness.model.records import COLD, Cell, ResultRow
+from harness.model.records import COLD, Cell, MEASURED, ResultRow
 
 try:  # rich is optional: without it (or without a terminal) only the per-cell lines are printed
     from rich.progress import BarColumn, Progress as _RichProgress, TextColumn, TimeElapsedColumn
@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover - depends on the host
 
 def describe_row(row: ResultRow) -> str:
     """'ok 912.3 ns ±1.2%' / 'unverified …' / 'failed: reason' for one finished cell."""
-    if row.status in ("ok", "unverified") and row.mean_ns is not None and row.measure == COLD:
+    if row.status in MEASURED and row.mean_ns is not None and row.measure == COLD:
         spread = (
             f" ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}% over {row.n} processes"
             if row.ci99_half_width_ns
@@ -24,7 +24,7 @@ def describe_row(row: ResultRow) -> str:
         )
         rss_mib = (row.peak_rss_bytes or 0) / (1 << 20)
         return f"{row.status} {row.median_ns / 1e6:,.1f} ms whole process{spread}, peak RSS {rss_mib:,.0f} MiB"
-    if row.status in ("ok", "unverified") and row.mean_ns is not None:
+    if row.status in MEASURED and row.mean_ns is not None:
         spread = (
             f" (within-process ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}%)" if row.ci99_half_width_ns else ""
         )

@@ -34,13 +34,14 @@ from harness.planning.estimate import cold_cell_seconds, round_seconds
 from harness.normalize.hyperfine import normalize_cold_cell
 from harness.model.records import (
     COLD,
-    DEFAULT_RUNTIME,
-    STEADY,
-    UNAVAILABLE,
     Cell,
     ColdSettings,
+    DEFAULT_RUNTIME,
     JobSettings,
     ResultRow,
+    RowStatus,
+    STEADY,
+    UNAVAILABLE,
     row_key,
 )
 from harness.model.rows import RowContext, failed_row, measured_row, skipped_row
@@ -49,7 +50,7 @@ from harness.model.groups import BUDGET, row_group
 from harness.model.store import RunStore
 
 #: Row statuses a resumed run does not run again.
-FINISHED = ("ok", "unverified", "skipped")
+FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
 
 
 @dataclass
@@ -177,7 +178,7 @@ class Session:
             shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
             rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
         for row in rows:
-            if row.status == "failed":
+            if row.status == RowStatus.FAILED:
                 self.broken.add(row.cell_id)  # not retried in this session; a resumed run tries again
             self._store(row)
         return rows

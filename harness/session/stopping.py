@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from harness.config.defaults import REPLICATE_STATISTIC
 from harness.model.pairing import Replicate, paired_ratio_interval, replicate_of
 from harness.config.profiles import Stopping
-from harness.model.records import MEASURED, ResultRow
+from harness.model.records import MEASURED, ResultRow, VerificationStatus
 from harness.model.groups import DONE, IMPRECISE, PRECISE, RUNNING, elapsed_s
 from harness.model.warmup_check import usable
 
@@ -49,7 +49,7 @@ def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
         baseline = mine[0].baseline
         if benchmark == baseline or baseline not in by_benchmark:
             continue
-        if any(r.verification_status == "failed" for r in mine + by_benchmark[baseline]):
+        if any(r.verification_status == VerificationStatus.FAILED for r in mine + by_benchmark[baseline]):
             continue  # void comparison: no precision is worth buying for it
         comparable += 1
         interval = paired_ratio_interval(_replicates(mine), _replicates(by_benchmark[baseline]))
