@@ -211,7 +211,7 @@ def test_just_test_runs_the_lint_before_the_tests_and_set_up_installs_its_tools(
     for tool in ("black --check", "flake8", "mypy", "dotnet format"):
         assert tool in lint_recipe
     lint_tools = {item.name for item in PREREQUISITES.items if "lint" in item.needed_by}
-    assert lint_tools == {"black", "flake8", "mypy"}
+    assert lint_tools == {"black", "flake8", "mypy", "typeshed stubs"}
     assert "lint" in PREREQUISITES.expand(["tests"]) and "lint" in PREREQUISITES.set_up_needs()
 
 
