@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -68,12 +69,31 @@ def ratio_axis(ax: Axes) -> None:
     ax.tick_params(axis="x", which="both", labelsize=7)
 
 
+#: At most this many notes under a chart, each one line of at most NOTE_CHARS characters: a failed cell's error can be
+#: pages long (a stack trace), and drawn whole it once made a figure 262,254 pixels tall, which matplotlib refuses
+#: to save.
+MAX_NOTES = 8
+NOTE_CHARS = 200
+
+#: An absolute path (a log file on the machine that ran the cell): a chart names the file only.
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.+@-]+/)+([\w.+@-]+)")
+
+
+def _bounded(note: str) -> str:
+    """A note's first line, absolute paths cut to their file name, at most NOTE_CHARS characters."""
+    line = _ABSOLUTE_PATH.sub(r"\1", (note.strip().splitlines() or [""])[0])
+    return line if len(line) <= NOTE_CHARS else line[: NOTE_CHARS - 1] + "…"
+
+
 def finish(fig: Figure, notes: list[str], color: str = "#c0392b") -> Figure:
     """Lays the figure out, with the notes (what was not drawn, and why) under the plot, the figure grown to fit."""
     if not notes:
         fig.tight_layout()
         return fig
-    text = "\n".join(textwrap.fill(note, 150) for note in notes)
+    shown = [_bounded(note) for note in notes[:MAX_NOTES]]
+    if len(notes) > MAX_NOTES:
+        shown.append(f"… and {len(notes) - MAX_NOTES} more (the chart's CSV and the report list every one)")
+    text = "\n".join(textwrap.fill(note, 150) for note in shown)
     fig.text(0.01, 0.005, text, fontsize=6.5, color=color, va="bottom", ha="left")
     fig.set_figheight(fig.get_figheight() + 0.16 * (text.count("\n") + 1))
     fig.tight_layout(rect=(0, 0.16 * (text.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))

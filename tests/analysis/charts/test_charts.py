@@ -33,3 +33,22 @@ def test_a_failed_cell_is_marked_on_its_row_and_its_reason_is_written_under_the_
         and "full log" not in n
         for n in notes
     )
+
+
+def test_notes_under_a_chart_are_bounded_and_name_no_local_path():
+    """A failed cell's error can be a stack trace pages long; under a chart it is one short line, without the path of
+    the machine's log file, and at most a few of them (one such footnote once made a figure 262,254 pixels tall)."""
+    import matplotlib.pyplot as plt
+
+    from analysis.charts.style import MAX_NOTES, NOTE_CHARS, finish
+
+    fig, _ = plt.subplots(figsize=(9, 3))
+    trace = "cell failed: see /root/lab/results/run/logs/cell.round-1.log\n" + "   at Frame()\n" * 2000
+    fig = finish(fig, [trace + ("x" * 5000)] * 50)
+    texts = [t.get_text() for t in fig.texts]
+    assert len(texts) == 1 and "/root/" not in texts[0] and "cell.round-1.log" in texts[0]
+    lines = [line for line in texts[0].splitlines() if line]
+    assert len(lines) <= (MAX_NOTES + 1) * 2 and all(len(line) <= NOTE_CHARS for line in lines)
+    assert "and 42 more" in texts[0]
+    assert fig.get_figheight() < 8
+    plt.close(fig)
