@@ -34,11 +34,11 @@ class CellRequest:
     members: tuple[tuple[Cell, pathlib.Path], ...] = ()
     seed: int = 1
 
-    def once_args(self) -> list[str]:
-        """The `once` verb's arguments: one cold call of the cell's operation."""
+    def cell_args(self, verb: str) -> list[str]:
+        """A verb on the cell's variant × dataset × operation (`once`, `verify`, `run`), with the datasets folder."""
         c = self.cell
         return [
-            "once",
+            verb,
             "--datasets",
             str(self.datasets_dir),
             "--variant",
@@ -48,6 +48,10 @@ class CellRequest:
             "--operation",
             c.operation,
         ]
+
+    def once_args(self) -> list[str]:
+        """The `once` verb's arguments: one cold call of the cell's operation."""
+        return self.cell_args("once")
 
     def lab_args(self) -> list[str]:
         """The `run` verb's arguments, per the lab contract; the `paired` verb's for a process of several members."""
@@ -68,21 +72,7 @@ class CellRequest:
                 str(self.seed),
                 *self.job.to_args(),
             ]
-        c = self.cell
-        return [
-            "run",
-            "--datasets",
-            str(self.datasets_dir),
-            "--variant",
-            c.variant,
-            "--dataset",
-            c.dataset,
-            "--operation",
-            c.operation,
-            "--out",
-            str(self.out_dir),
-            *self.job.to_args(),
-        ]
+        return [*self.cell_args("run"), "--out", str(self.out_dir), *self.job.to_args()]
 
 
 @dataclass(frozen=True)

@@ -18,21 +18,7 @@ def verify_cold_cell(backend: Backend, request: CellRequest) -> dict[str, Any]:
     """The lab's verification of the cell's variant × dataset × operation, under the cell's switches."""
     c = request.cell
     try:
-        results = backend.call(
-            request.lab,
-            [
-                "verify",
-                "--datasets",
-                str(request.datasets_dir),
-                "--variant",
-                c.variant,
-                "--dataset",
-                c.dataset,
-                "--operation",
-                c.operation,
-            ],
-            request.switches,
-        )
+        results = backend.call(request.lab, request.cell_args("verify"), request.switches)
     except HarnessError as e:
         return {"status": "failed", "message": f"the lab could not verify {c.variant}: {e}"}
     return (
