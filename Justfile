@@ -51,6 +51,10 @@ compare-designs:
 screenshot run="results/latest":
     {{python}} -m analysis screenshot {{run}}
 
+# Re-render one chart of a run for a post: SVG and 2x PNG under <run>/report/charts/<theme>/ (names: <run>/report/charts/*.csv).
+chart run chart *theme="--light":
+    {{python}} -m analysis chart {{run}} {{chart}} {{theme}}
+
 # Copy a run's report, made small (PNG charts, no per-process table), to docs/sample-report: the sample to commit.
 sample-report run="results/latest":
     {{python}} -m analysis sample {{run}}

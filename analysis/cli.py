@@ -1,5 +1,6 @@
 """Command line: `python3 -m analysis report RUN_DIR` re-renders a run's report without measuring;
-`python3 -m analysis compare RUN_A RUN_B` compares two runs cell by cell."""
+`python3 -m analysis compare RUN_A RUN_B` compares two runs cell by cell; `python3 -m analysis chart RUN_DIR NAME`
+re-renders one chart for a post."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from analysis.compute.load import load_run
 from analysis.tools.rounds import write_rounds
 from analysis.tools.sample import write_sample
 from analysis.tools.screenshot import check_page
-from analysis.render.writer import write_comparison, write_design_comparison, write_report
+from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
 from harness.model.errors import HarnessError
 
 
@@ -68,8 +69,21 @@ def main(argv: list[str] | None = None) -> int:
         "screenshot", help="render RUN_DIR/report/report.html in headless Chromium to report-screenshot.png"
     )
     shot.add_argument("run_dir", type=pathlib.Path)
+    chart = sub.add_parser("chart", help="re-render one chart of RUN_DIR for a post (SVG and 2x PNG), light or dark")
+    chart.add_argument("run_dir", type=pathlib.Path)
+    chart.add_argument(
+        "name", help="the chart's file stem under RUN_DIR/report/charts/, e.g. 004-ser-string-1000-ratio-bars"
+    )
+    theme = chart.add_mutually_exclusive_group()
+    theme.add_argument("--light", dest="theme", action="store_const", const="light", help="light page (default)")
+    theme.add_argument("--dark", dest="theme", action="store_const", const="dark", help="dark page")
+    chart.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/report/charts/<theme>)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "chart":
+            for written in write_chart(args.run_dir, args.name, args.out, args.theme or "light").values():
+                print(written)
+            return 0
         if args.command == "screenshot":
             return _screenshot(args.run_dir)
         if args.command == "sample":

@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from analysis.charts.style import VERDICT_COLORS, ratio_axis, titled  # noqa: E402
+from analysis.charts.style import VERDICT_COLORS, describe, ratio_axis, titled  # noqa: E402
 from analysis.defaults import TOLERANCE  # noqa: E402
 
 
@@ -23,9 +23,19 @@ def _label(row) -> str:
     return f"{row.published_variant}\n{scenario}"
 
 
+def takeaway(verdicts: pd.DataFrame) -> str:
+    """'12 of 15 published ratios reproduced within ±15% (2 inconclusive)'."""
+    counts = verdicts["verdict"].value_counts()
+    reproduced = int(counts.get("reproduced", 0))
+    others = [f"{int(n)} {v}" for v, n in counts.items() if v != "reproduced"]
+    return f"{reproduced} of {len(verdicts)} published ratios reproduced within ±{TOLERANCE:.0%}" + (
+        f" ({', '.join(others)})" if others else ""
+    )
+
+
 def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
     """Figure for the primary time verdicts of one experiment (verdict_table() rows, in table order)."""
-    fig, ax = plt.subplots(figsize=(10, 1.3 + 0.42 * len(verdicts)))
+    fig, ax = plt.subplots(figsize=(8, 1.5 + 0.42 * len(verdicts)))
     for y, row in enumerate(verdicts.itertuples()):
         low, high = row.published_ratio * (1 - TOLERANCE), row.published_ratio * (1 + TOLERANCE)
         ax.fill_betweenx([y - 0.3, y + 0.3], low, high, color="#eeeeee", zorder=0)
@@ -54,7 +64,16 @@ def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
         "paired processes",
         fontsize=8,
     )
-    titled(ax, title, caption)
+    titled(ax, takeaway(verdicts), caption, title)
+    describe(
+        fig,
+        [
+            f"{r.published_variant}: published {r.published_ratio:.3g}×, measured "
+            + (f"{r.measured_ratio:.3g}×" if pd.notna(r.measured_ratio) else "none")
+            + f", {r.verdict}"
+            for r in verdicts.itertuples()
+        ],
+    )
     used = [v for v in VERDICT_COLORS if v in set(verdicts["verdict"])]
     handles = [Line2D([0], [0], marker="D", color="white", markeredgecolor="#222222", label="published")]
     handles += [Line2D([0], [0], marker="o", color=VERDICT_COLORS[v], label=v) for v in used]

@@ -1,7 +1,9 @@
 """RuntimeSweepChart: one group's benchmarks across the runtimes they ran on, as ratios to the group's baseline on
 the same runtime and ISA level (99% CI over paired processes), one line per benchmark and ISA level. It answers
-"did this finding hold from one runtime to the next": a ratio that crosses 1 between runtimes is a changed finding.
-Drawn only for groups measured on more than one runtime; failed or unverified points are left out and listed."""
+"did this finding hold from one runtime to the next": a ratio that crosses 1 between runtimes is a changed finding, and
+the title says how many did (judged on the intervals, not the points). Series in their library's colour, named for a
+reader; a series measured on one runtime only is drawn as a point, not a line. Drawn only for groups measured on more
+than one runtime; failed or unverified points are left out and listed."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analysis.charts.style import finish, titled  # noqa: E402
+from analysis.charts.names import display_labels, library_name  # noqa: E402
+from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
 from analysis.compute.replicates import MEASURED  # noqa: E402
 from analysis.render.tables import status_text  # noqa: E402
 
@@ -26,15 +29,39 @@ def applies(cells: pd.DataFrame) -> bool:
     return cells["runtime_requested"].nunique() > 1
 
 
+def _side(lower: float, upper: float) -> int:
+    """-1 when the whole interval is below 1 (faster than the baseline), 1 when above, 0 when it straddles 1."""
+    return -1 if upper < 1 else 1 if lower > 1 else 0
+
+
+def takeaway(series: dict[str, list[tuple[str, float, float]]], runtimes: list[str], baseline: str) -> str:
+    """How many of the series (label → [(runtime, lower, upper)]) changed direction against the baseline across
+    runtimes: a change needs one interval wholly below 1 and another wholly above it."""
+    swept = {label: points for label, points in series.items() if len(points) > 1}
+    if not swept:
+        return f"each benchmark measured on one runtime only (against {baseline})"
+    changed = [label for label, points in swept.items() if {-1, 1} <= {_side(lo, hi) for _, lo, hi in points}]
+    span = f"from {runtimes[0]} to {runtimes[-1]}"
+    if not changed:
+        return f"no ratio to {baseline} changed direction {span} ({len(swept)} measured on several runtimes)"
+    return (
+        f"{len(changed)} of {len(swept)} ratios to {baseline} changed direction {span}: "
+        + ", ".join(changed[:2])
+        + (" …" if len(changed) > 2 else "")
+    )
+
+
 def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:
     """Figure for one group of one experiment (rows from with_ratios())."""
     runtimes = sorted(set(cells["runtime_requested"]), key=_version_key)
     baseline = cells["baseline"].iloc[0]
-    fig, ax = plt.subplots(figsize=(9, 4.2))
+    names = display_labels(cells, with_version=False)
+    fig, ax = plt.subplots(figsize=(8, 4.2))
     problems: list[str] = []
     compared = cells[cells["benchmark"] != baseline]
     markers = "osD^v<>ph"
     points: list[float] = []
+    series: dict[str, list[tuple[str, float, float]]] = {}
     for index, ((bench, level), rows) in enumerate(compared.groupby(["benchmark", "isa_requested"], sort=False)):
         xs, ys, low, high = [], [], [], []
         for _, row in rows.iterrows():
@@ -55,22 +82,37 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
             high.append((row["ratio_ci99_upper"] if pd.notna(row["ratio_ci99_upper"]) else row["ratio"]) - row["ratio"])
         if not xs:
             continue
-        label = bench if compared["isa_requested"].nunique() == 1 else f"{bench} @ {level}"
+        label = names[bench] if compared["isa_requested"].nunique() == 1 else f"{names[bench]} @ {level}"
         points += ys
+        series[label] = [(runtimes[x], y - lo, y + hi) for x, y, lo, hi in zip(xs, ys, low, high)]
         ax.errorbar(
-            xs, ys, yerr=[low, high], marker=markers[index % len(markers)], capsize=3, linewidth=1.2, label=label
+            xs,
+            ys,
+            yerr=[low, high],
+            marker=markers[index % len(markers)],
+            color=library_color(library_name(rows.iloc[0])),
+            capsize=3,
+            linewidth=1.2 if len(xs) > 1 else 0,
+            label=label,
         )
     ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
     # Ratios are multiplicative: a log axis, kept around the estimates (an interval from very few processes can be
     # wider than any useful axis; its bar is then cut at the edge).
-    ax.set_yscale("log")
+    ratio_axis(ax, "y")
     if points:
         ax.set_ylim(min(min(points), 1.0) / 2, max(max(points), 1.0) * 2)
     ax.set_xticks(range(len(runtimes)), runtimes)
     ax.set_xlim(-0.4, len(runtimes) - 0.6)
     ax.set_xlabel("runtime (self-contained build, version read back in the measured process)", fontsize=8)
-    ax.set_ylabel(f"time ratio to {baseline}\n(same runtime and ISA level; 99% CI)", fontsize=8)
-    titled(ax, title, caption)
+    ax.set_ylabel(f"time ratio to {names.get(baseline, baseline)}\n(same runtime and ISA level; 99% CI)", fontsize=8)
+    titled(ax, takeaway(series, runtimes, names.get(baseline, baseline)), caption, title)
+    describe(
+        fig,
+        [
+            f"{label}: " + ", ".join(f"{runtime} [{lo:.2f}, {hi:.2f}]" for runtime, lo, hi in points)
+            for label, points in series.items()
+        ],
+    )
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="y", linewidth=0.3)

@@ -1,9 +1,11 @@
-"""The one chart style every figure shares: palette, verdict and change colours, and the subtitle line."""
+"""The one chart style every figure shares: palette, library, verdict and change colours, the title (the chart's
+finding) with its subtitle and caption, ratio axes, bounded notes, alt text and the light or dark theme."""
 
 from __future__ import annotations
 
 import re
 import textwrap
+import weakref
 from typing import Any
 
 from matplotlib.axes import Axes
@@ -19,6 +21,30 @@ VERDICT_COLORS = {
     "void: verification failed": "#999999",
     "not measured": "#CCCCCC",
 }
+
+#: Library → colour, the same in every chart (colour-blind safe: Okabe–Ito first, then Paul Tol's muted scheme for the
+#: libraries past its eight). A library not listed gets a grey.
+LIBRARY_COLORS = {
+    "System.Text.Json": "#0072B2",
+    "System.Text.Json (source generated)": "#56B4E9",
+    "Newtonsoft.Json": "#E69F00",
+    "SpanJson": "#009E73",
+    "Utf8Json": "#CC79A7",
+    "Jil": "#D55E00",
+    "NetJSON": "#F0E442",
+    "ServiceStack.Text": "#000000",
+    "JsonSrcGen": "#882255",
+    "JSON (V8 built-in)": "#44AA99",
+    "fast-json-stringify": "#999933",
+    "NeedsEscaping": "#0072B2",
+}
+OTHER_LIBRARY_COLOR = "#999999"
+
+
+def library_color(library: str) -> str:
+    """The colour of a library's bars and points in every chart."""
+    return LIBRARY_COLORS.get(library, OTHER_LIBRARY_COLOR)
+
 
 #: Run-to-run changes → colour.
 CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "inconclusive": "#E69F00"}
@@ -42,13 +68,39 @@ def caption_for(env: dict[str, Any], run: dict[str, Any]) -> str:
     )
 
 
-def titled(ax: Axes, title: str, caption: str) -> None:
-    """The chart's title, and under it the machine/runtime/date line (above the plot, clear of each other)."""
-    lines = caption.count("\n") + 1 if caption else 0
-    ax.set_title(title, fontsize=10, loc="left", pad=6 + 10 * lines)
-    if caption:
+#: Each figure's alt text: its finding and subtitle (set by titled()), then the numbers it shows (describe()).
+_ALT_HEADING: weakref.WeakKeyDictionary[Figure, str] = weakref.WeakKeyDictionary()
+_ALT_ITEMS: weakref.WeakKeyDictionary[Figure, list[str]] = weakref.WeakKeyDictionary()
+#: An alt text longer than this is cut (screen readers read it whole; the CSV beside the chart has every number).
+ALT_CHARS = 1500
+
+
+def describe(fig: Figure, items: list[str]) -> None:
+    """Adds what a chart shows, one item per bar or point ('SpanJson 4.0.1: 0.41× ±2.0%'), to its alt text."""
+    _ALT_ITEMS.setdefault(fig, []).extend(item for item in items if item)
+
+
+def alt_text(fig: Figure) -> str:
+    """The figure's alt text: its finding, what was measured, then its numbers; one line."""
+    text = ". ".join(part for part in (_ALT_HEADING.get(fig, ""), "; ".join(_ALT_ITEMS.get(fig, []))) if part)
+    text = " ".join(text.split())
+    return text if len(text) <= ALT_CHARS else text[: ALT_CHARS - 1] + "…"
+
+
+#: A title longer than this wraps (a chart reads at 800 pixels wide).
+TITLE_CHARS = 95
+
+
+def titled(ax: Axes, title: str, caption: str, subtitle: str = "") -> None:
+    """The chart's title (its finding, one line), under it the subtitle (what was measured) and the
+    machine/runtime/date line, above the plot and clear of each other."""
+    _ALT_HEADING[ax.figure] = f"{title}. {subtitle}" if subtitle else title
+    below = "\n".join(part for part in (subtitle, caption) if part)
+    lines = below.count("\n") + 1 if below else 0
+    ax.set_title(textwrap.fill(title, TITLE_CHARS), fontsize=10, loc="left", pad=6 + 10 * lines, fontweight="bold")
+    if below:
         ax.annotate(
-            caption,
+            below,
             xy=(0, 1),
             xycoords="axes fraction",
             xytext=(0, 4),
@@ -59,14 +111,14 @@ def titled(ax: Axes, title: str, caption: str) -> None:
         )
 
 
-def ratio_axis(ax: Axes) -> None:
+def ratio_axis(ax: Axes, which: str = "x") -> None:
     """A logarithmic ratio axis labelled 0.5×, 1×, 2× rather than in powers of ten."""
-    ax.set_xscale("log")
-    formatter = FuncFormatter(lambda x, _: f"{x:.3g}×")
-    ax.xaxis.set_major_formatter(formatter)
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    (ax.set_xscale if which == "x" else ax.set_yscale)("log")
+    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}×"))
     # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5).
-    ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:.2g}×" if f"{x:.1e}"[0] in "235" else ""))
-    ax.tick_params(axis="x", which="both", labelsize=7)
+    axis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:.2g}×" if f"{x:.1e}"[0] in "235" else ""))
+    ax.tick_params(axis=which, which="both", labelsize=7)
 
 
 #: At most this many notes under a chart, each one line of at most NOTE_CHARS characters: a failed cell's error can be
@@ -97,4 +149,49 @@ def finish(fig: Figure, notes: list[str], color: str = "#c0392b") -> Figure:
     fig.text(0.01, 0.005, text, fontsize=6.5, color=color, va="bottom", ha="left")
     fig.set_figheight(fig.get_figheight() + 0.16 * (text.count("\n") + 1))
     fig.tight_layout(rect=(0, 0.16 * (text.count("\n") + 1) / fig.get_figheight() + 0.01, 1, 1))
+    return fig
+
+
+THEMES = ("light", "dark")
+#: The dark theme's page colour.
+DARK_BACKGROUND = "#111418"
+
+
+def _dark_grey(rgba: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """A grey (text, axes, error bars, bands, white fills) with its lightness turned over for a dark page; colours (a
+    library's, a verdict's) kept as they are."""
+    r, g, b, a = rgba
+    if max(r, g, b) - min(r, g, b) > 0.06:
+        return rgba
+    lightness = 0.1 + 0.85 * (1 - (r + g + b) / 3)
+    return (lightness, lightness, lightness, a)
+
+
+def apply_theme(fig: Figure, theme: str) -> Figure:
+    """The figure in the light theme (as drawn) or the dark one (greys turned over, colours kept)."""
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme '{theme}': {', '.join(THEMES)}")
+    if theme == "light":
+        return fig
+    from matplotlib.colors import to_rgba, to_rgba_array
+
+    for artist in fig.findobj():
+        for name in ("color", "edgecolor", "facecolor", "markeredgecolor", "markerfacecolor"):
+            getter, setter = getattr(artist, f"get_{name}", None), getattr(artist, f"set_{name}", None)
+            if getter is None or setter is None:
+                continue
+            try:
+                value = getter()
+                if isinstance(value, str) and value in ("none", "None", "auto"):
+                    continue
+                colors = to_rgba_array(value)
+                if len(colors) == 0:
+                    continue
+                turned = [_dark_grey((c[0], c[1], c[2], c[3])) for c in colors]
+                setter(turned[0] if len(turned) == 1 and not hasattr(value, "shape") else turned)
+            except (TypeError, ValueError):
+                continue
+    fig.patch.set_facecolor(DARK_BACKGROUND)
+    for ax in fig.axes:
+        ax.set_facecolor(to_rgba(DARK_BACKGROUND))
     return fig

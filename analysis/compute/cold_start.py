@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.charts.refs import ChartRef
+
 from harness.model.records import COLD, MEASURED, RowStatus
 
 #: Columns of tables/cold-start.csv, in order.
@@ -16,7 +18,12 @@ COLUMNS = [
     "experiment",
     "group",
     "benchmark",
+    "lab",
+    "variant",
+    "operation",
     "library",
+    "library_version",
+    "dataset",
     "runtime",
     "isa_level",
     "status",
@@ -53,7 +60,12 @@ def cold_table(rows: pd.DataFrame) -> pd.DataFrame:
             "experiment": last["experiment"],
             "group": last["group"],
             "benchmark": last["benchmark"],
+            "lab": last.get("lab"),
+            "variant": last.get("variant"),
+            "operation": last.get("operation"),
             "library": last.get("library"),
+            "library_version": last.get("library_version"),
+            "dataset": last.get("dataset"),
             "runtime": last["runtime_requested"],
             "isa_level": last["isa_requested"],
             "status": last["status"],
@@ -74,7 +86,7 @@ def _number(value: object, digits: int = 1) -> str:
     return "—" if value is None or pd.isna(value) else f"{value:,.{digits}f}"
 
 
-def cold_start_markdown(table: pd.DataFrame, charts: list[str] | None = None) -> str:
+def cold_start_markdown(table: pd.DataFrame, charts: list[ChartRef] | None = None) -> str:
     """The report's "Cold start" section: per group, each benchmark's whole process, before the call, the first call."""
     if table.empty:
         return ""
@@ -117,5 +129,5 @@ def cold_start_markdown(table: pd.DataFrame, charts: list[str] | None = None) ->
                 f"{int(r['runs']) if pd.notna(r['runs']) else '—'} |"
             )
         lines.append("")
-    lines += [f"![{name}](charts/{name}.png) ([SVG](charts/{name}.svg))" for name in charts or []]
+    lines += [chart.markdown() for chart in charts or []]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.charts.refs import ChartRef
+
 from harness.model.records import MEASURED, RowStatus
 from analysis.render.tables import format_ns, markdown_table
 from harness.config.experiments import Experiment
@@ -28,6 +30,7 @@ COLUMNS = [
     "group",
     "benchmark",
     "lab",
+    "runtime",
     "runtime_requested",
     "runtime_version",
     "library",
@@ -99,7 +102,7 @@ def _who(row: pd.Series) -> str:
     return f"{row['lab']} ({runtime})"
 
 
-def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None) -> str:
+def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None = None) -> str:
     """The report's "Cross-language" section: per shared operation and dataset, every lab's cells side by side."""
     if table.empty:
         return ""
@@ -178,5 +181,5 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[str] | None = None
             "★ the fastest verified cell of its lab.",
             "",
         ]
-    lines += [f"![{name}](charts/{name}.png) ([SVG](charts/{name}.svg))" for name in charts or []]
+    lines += [chart.markdown() for chart in charts or []]
     return "\n".join(lines) + "\n"

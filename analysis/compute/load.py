@@ -62,7 +62,7 @@ def load_run(directory: pathlib.Path) -> RunData:
             "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell",
         )
     store = RunStore(directory)
-    rows = set_aside(pd.DataFrame([row.to_dict() for row in store.rows().values()]))
+    rows = set_aside(pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()]))
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
     run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
     return RunData(

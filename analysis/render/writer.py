@@ -15,15 +15,11 @@ import pathlib
 import pandas as pd
 
 from analysis.compute.aggregate import with_ratios
-from analysis.charts import (
-    EXPERIMENT_CHARTS,
-    GROUP_CHARTS,
-    cold_start_chart,
-    compare_dot_chart,
-    render_figure,
-    throughput_chart,
-)
-from analysis.charts.style import caption_for
+from analysis.charts import compare_dot_chart, render_figure
+from analysis.render.chart_specs import chart_specs
+from analysis.charts.refs import ChartRef
+from analysis.charts.style import alt_text, apply_theme, caption_for
+from harness.model.errors import HarnessError
 from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.tools.compare_report import comparison_markdown
 from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
@@ -32,9 +28,9 @@ from analysis.render.html import render_html
 from analysis.compute.load import load_run
 from analysis.compute.cold_start import cold_table, split_measures
 from analysis.compute.conformance import conformance_matrix, load_conformance
-from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_table
+from analysis.compute.cross_language import cross_language_table
 from analysis.render.report import compose_report
-from analysis.sections.inputs import COLD_CHARTS, ReportInputs
+from analysis.sections.inputs import ReportInputs
 from analysis.sections.reproduction import reproduction_section
 from analysis.compute.replicates import summarize_cells
 from analysis.render.tables import to_csv
@@ -54,67 +50,26 @@ def _write(path: pathlib.Path, data: str | bytes) -> None:
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-def _write_chart(folder: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> bool:
-    """Renders one chart to PNG and SVG with its data as CSV beside it; False (logged) when it fails."""
+def _write_chart(folder: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> ChartRef | None:
+    """Renders one chart to PNG and SVG with its data as CSV beside it; None (logged) when it fails."""
     try:
-        for fmt, content in render_figure(make_figure()).items():
+        figure = make_figure()
+        alt = alt_text(figure)
+        for fmt, content in render_figure(figure).items():
             _write(folder / f"{name}.{fmt}", content)
         _write(folder / f"{name}.csv", to_csv(data))
-        return True
+        return ChartRef(name, alt)
     except Exception:  # one broken chart must not lose the report
         log.exception("chart %s failed; the rest of the report is still written", name)
-        return False
+        return None
 
 
-def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict[str, list[str]]:
-    written: dict[str, list[str]] = {}
-    verdicts = inputs.verdicts
-    for exp in inputs.experiments:
-        primary = (
-            verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["metric"] == "time")]
-            if not verdicts.empty
-            else verdicts
-        )
-        for chart_name, chart in EXPERIMENT_CHARTS.items():
-            name = f"{exp.id}-{chart_name}"
-            if not primary.empty and _write_chart(
-                out / CHARTS_DIR, name, lambda: chart(primary, f"{exp.id}: published vs measured", caption), primary
-            ):
-                written.setdefault(exp.id, []).append(name)
-        order = {b: i for i, b in enumerate(exp.benchmarks)}
-        for group in exp.groups.values():
-            rows = inputs.cells[(inputs.cells["experiment"] == exp.id) & (inputs.cells["group"] == group.id)]
-            if rows.empty:
-                continue
-            rows = rows.sort_values(["benchmark"], key=lambda s: s.map(order))
-            for chart_name, chart in GROUP_CHARTS.items():
-                if not getattr(chart, "applies", lambda _: True)(rows):
-                    continue
-                name = f"{exp.id}-{group.id}-{chart_name}"
-                if _write_chart(
-                    out / CHARTS_DIR,
-                    name,
-                    lambda: chart(rows, f"{exp.id}: {group.title}", inputs.levels, caption),
-                    rows,
-                ):
-                    written.setdefault(exp.id, []).append(name)
-    for experiment, table in inputs.cold.groupby("experiment", sort=False) if not inputs.cold.empty else ():
-        name = f"{experiment}-cold-start"
-        if _write_chart(
-            out / CHARTS_DIR,
-            name,
-            lambda: cold_start_chart(table, f"{experiment}: cold start, whole process", caption),
-            table,
-        ):
-            written.setdefault(COLD_CHARTS, []).append(name)
-    for operation, table in (
-        inputs.cross_language.groupby("shared_operation", sort=False) if not inputs.cross_language.empty else ()
-    ):
-        name = f"cross-language-{operation}"
-        if _write_chart(
-            out / CHARTS_DIR, name, lambda: throughput_chart(table, f"Cross-language: {operation}", caption), table
-        ):
-            written.setdefault(CROSS_LANGUAGE_CHARTS, []).append(name)
+def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict[str, list[ChartRef]]:
+    written: dict[str, list[ChartRef]] = {}
+    for spec in chart_specs(inputs, caption):
+        ref = _write_chart(out / CHARTS_DIR, spec.name, spec.draw, spec.data)
+        if ref is not None:
+            written.setdefault(spec.section, []).append(ref)
     return written
 
 
@@ -133,12 +88,10 @@ def _verdicts(data) -> pd.DataFrame:
     return verdict_table(experiments, cells, rows)
 
 
-def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = None) -> pathlib.Path:
-    """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
-    data = load_run(run_dir)
+def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportInputs:
+    """Everything the report of a loaded run shows, computed (nothing written)."""
     rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
-    cold = cold_table(cold_rows)
-    inputs = ReportInputs(
+    return ReportInputs(
         experiments=experiments,
         cells=cells,
         rows=rows,
@@ -148,14 +101,21 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
         levels=_settings(cells),
         calibrations=data.calibrations,
         timeline=data.timeline,
-        cold=cold,
+        cold=cold_table(cold_rows),
         cross_language=cross_language_table(experiments, cells),
         conformance=load_conformance(data.directory),
         groups=data.groups,
     )
+
+
+def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = None) -> pathlib.Path:
+    """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
+    data = load_run(run_dir)
+    inputs = report_inputs(data, experiments_dir)
+    cells, cold, experiments = inputs.cells, inputs.cold, inputs.experiments
     out = data.directory / REPORT_DIR
     _write(out / TABLES_DIR / "results.csv", to_csv(cells))
-    _write(out / TABLES_DIR / "rounds.csv", to_csv(data.rows))
+    _write(out / TABLES_DIR / "rounds.csv", to_csv(data.rows))  # every replicate, steady and cold
     _write(out / TABLES_DIR / "reproduction.csv", to_csv(inputs.verdicts))
     _write(out / TABLES_DIR / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
     if not cold.empty:
@@ -216,3 +176,24 @@ def write_design_comparison(run_dirs: list[pathlib.Path], out: pathlib.Path | No
         + "\n",
     )
     return path
+
+
+def write_chart(
+    run_dir: pathlib.Path, name: str, out: pathlib.Path | None = None, theme: str = "light"
+) -> dict[str, pathlib.Path]:
+    """Re-renders one chart of a run (its file stem under report/charts/) for a post, in the light or dark theme;
+    returns the written files by format. An unknown name is an error listing the run's charts."""
+    data = load_run(run_dir)
+    specs = {spec.name: spec for spec in chart_specs(report_inputs(data), caption_for(data.environment, data.run))}
+    if name not in specs:
+        raise HarnessError(
+            f"run {data.directory.name} has no chart '{name}'",
+            "its charts: " + ", ".join(specs) if specs else "this run has no charts (nothing was measured)",
+        )
+    figure = apply_theme(specs[name].draw(), theme)
+    out = out or data.directory / REPORT_DIR / CHARTS_DIR / theme
+    paths = {}
+    for fmt, content in render_figure(figure).items():
+        paths[fmt] = out / f"{name}.{fmt}"
+        _write(paths[fmt], content)
+    return paths

@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 import pandas as pd
+
+from analysis.charts.refs import ChartRef
 from harness.config.experiments import Experiment
 
 
@@ -35,4 +37,4 @@ class ReportInputs:
     )  # analysis.conformance.load_conformance()
     groups: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
     #: The report's charts, as markdown image lines: experiment ids, COLD_CHARTS and CROSS_LANGUAGE_CHARTS key them.
-    charts: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    charts: dict[str, list[ChartRef]] = dataclasses.field(default_factory=dict)

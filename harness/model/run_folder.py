@@ -16,6 +16,8 @@ its records, in one place. The harness writes these and the analysis reads them;
 
 from __future__ import annotations
 
+import re
+
 #: Name of the symlink in the results folder that points at the newest run.
 LATEST_LINK = "latest"
 
@@ -57,3 +59,9 @@ TABLES_DIR = "tables"
 CHARTS_DIR = "charts"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
+
+
+def relative_to_run(text: str, run_id: str) -> str:
+    """The text with every absolute path into a run folder named `run_id` written relative to that folder
+    (`/root/lab/results/<run_id>/logs/x.log` → `logs/x.log`), wherever the run was made or copied from."""
+    return re.sub(rf"/[^\s'\"(),;]*?/{re.escape(run_id)}/", "", text)

@@ -6,6 +6,7 @@ When a cell's round appears more than once (a resumed retry), the last row wins.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import os
@@ -14,6 +15,7 @@ import time
 from typing import Any
 
 from harness.model.run_folder import (
+    relative_to_run,
     LATEST_LINK,
     LOGS_DIR,
     RAW_DIR,
@@ -23,6 +25,7 @@ from harness.model.run_folder import (
     SCHEMA_VERSION,
     TIMELINE_FILE,
 )
+from harness.config.defaults import REPO_ROOT
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
 
@@ -87,6 +90,14 @@ class RunStore:
         data = json.loads(self.path(name).read_text())
         _check_schema(data, self.path(name))
         return data
+
+    def localized(self, row: ResultRow) -> ResultRow:
+        """The row with any absolute path inside the run folder, or inside the repository, in its error written
+        relative to that folder (a report names `logs/x.log`, never the machine's `/root/…/logs/x.log`)."""
+        if not row.error:
+            return row
+        text = relative_to_run(row.error, self.run_id).replace(f"{REPO_ROOT}/", "")
+        return row if text == row.error else dataclasses.replace(row, error=text)
 
     def append(self, row: ResultRow) -> None:
         """Appends one row and flushes it to disk before the next cell starts."""

@@ -257,6 +257,7 @@ class Session:
         return [r for r in self.rows.values() if row_group(r) == group]
 
     def _store(self, row: ResultRow) -> None:
+        row = self.store.localized(row)
         self.store.append(row)
         self.rows[row.row_key] = row
         self.progress.finished(row)

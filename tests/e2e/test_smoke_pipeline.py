@@ -7,6 +7,7 @@ only that every stage produced what the next one needs.
 
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -239,7 +240,7 @@ def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke
         "## Cold start" in report
         and "| cold-ser-stj-sourcegen-aot | System.Text.Json (source generated) | 10.0.12-aot | " in report
     )
-    assert (smoke_run / "report" / "charts" / "005-cold-start.png").is_file()
+    assert (smoke_run / "report" / "charts" / "005-first-serialize-cold-start.png").is_file()
     assert (smoke_run / "report" / "tables" / "cold-start.csv").is_file()
 
 
@@ -258,3 +259,32 @@ def test_every_parser_of_both_labs_ran_the_whole_conformance_suite_and_the_repor
     report = (smoke_run / "report" / "report.md").read_text()
     assert "## Conformance (JSONTestSuite)" in report and "`json-parse-buffer`" in report
     assert (smoke_run / "report" / "tables" / "conformance.csv").is_file()
+
+
+def test_every_chart_of_the_run_is_blog_ready_and_no_artefact_names_the_machine(smoke_run):
+    """Every chart drawn again from the run: no overlapping text, no text across an error bar, bar charts fastest first,
+    an alt text in the report; and no absolute path, host or user name in any chart, table or report page."""
+    from analysis.charts.checks import bar_order, local_names, overlapping_texts, texts_on_error_bars
+    from analysis.charts.style import alt_text, caption_for
+    from analysis.compute.load import load_run
+    from analysis.render.chart_specs import chart_specs
+    from analysis.render.writer import report_inputs
+
+    data = load_run(smoke_run)
+    specs = chart_specs(report_inputs(data), caption_for(data.environment, data.run))
+    assert {s.name.rsplit("-", 2)[-1] for s in specs} >= {"bars", "start"}, [s.name for s in specs]
+    report = (smoke_run / "report" / "report.md").read_text()
+    for spec in specs:
+        fig = spec.draw()
+        assert overlapping_texts(fig) == [], spec.name
+        assert texts_on_error_bars(fig) == [], spec.name
+        if spec.name.endswith("cold-start"):
+            assert bar_order(fig)[0] == sorted(bar_order(fig)[0]), spec.name
+        if spec.name.startswith("cross-language"):
+            assert all(order == sorted(order, reverse=True) for order in bar_order(fig)), spec.name
+        alt = alt_text(fig)
+        assert alt and f"](charts/{spec.name}.png)" in report and f"![{spec.name}]" not in report, spec.name
+    for path in (smoke_run / "report").rglob("*"):
+        if path.suffix in (".md", ".html", ".svg", ".csv"):
+            text = re.sub(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]+", "", path.read_text(errors="replace"))
+            assert local_names(text) == [], path

@@ -1,5 +1,7 @@
 import pandas as pd
 
+from analysis.charts.refs import ChartRef
+
 from analysis.charts.save import render_figure
 from analysis.charts.throughput import throughput_chart
 from analysis.compute.cross_language import cross_language_markdown, cross_language_table
@@ -80,10 +82,10 @@ def test_shared_operations_are_set_side_by_side_across_labs_with_throughput_from
     assert dotnet["mb_per_s"] == 1200.0  # 600,000 bytes in 0.5 ms
     assert dotnet["mb_per_s_lower"] < 1200.0 < dotnet["mb_per_s_upper"], "the time's interval, inverted"
     assert "other" not in set(table["benchmark"]), "a group without a shared operation stays out"
-    text = cross_language_markdown(table, ["cross-language-untyped-parse"])
+    text = cross_language_markdown(table, [ChartRef("cross-language-untyped-parse", "SpanJson is fastest [x]")])
     assert "### untyped-parse: twitter (600,000 bytes of input)" in text
     assert "stj-jsondocument ★" in text and "json-string ★" in text, "the fastest verified cell of each lab is marked"
-    assert "failed" in text and "charts/cross-language-untyped-parse.png" in text
+    assert "failed" in text and "![SpanJson is fastest (x)](charts/cross-language-untyped-parse.png)" in text
 
 
 def test_the_throughput_chart_draws_measured_cells_and_lists_failed_ones():

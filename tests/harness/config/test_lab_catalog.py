@@ -65,3 +65,11 @@ def test_every_variant_an_experiment_uses_is_catalogued():
     for exp in load_experiments().values():
         for bench in exp.benchmarks.values():
             assert bench.unavailable or bench.variant in CATALOG[bench.lab].variants, (exp.id, bench.id)
+
+
+def test_every_catalogued_variant_has_a_display_entry_and_no_other():
+    for lab, names in CATALOG.items():
+        assert names.variants is not None, lab
+        assert set(names.display) == set(names.variants), lab
+        for variant, display in names.display.items():
+            assert display.settings.strip() and len(display.settings) <= 40, (lab, variant)
