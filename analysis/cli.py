@@ -13,6 +13,8 @@ from harness.model.run_folder import REPORT_DIR, REPORT_HTML
 from analysis.compute.load import load_run
 from analysis.tools.rounds import write_rounds
 from analysis.tools.sample import write_sample
+from analysis.tools.stopping_replay import write_replay
+from harness.config.profiles import find_profile, load_profiles
 from analysis.tools.screenshot import check_page
 from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
 from harness.model.errors import HarnessError
@@ -78,8 +80,29 @@ def main(argv: list[str] | None = None) -> int:
     theme.add_argument("--light", dest="theme", action="store_const", const="light", help="light page (default)")
     theme.add_argument("--dark", dest="theme", action="store_const", const="dark", help="dark page")
     chart.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/report/charts/<theme>)")
+    replay = sub.add_parser(
+        "replay-stopping",
+        help="the default profile's stopping rule and the claim-aware one replayed on LONG_RUN's processes within the "
+        "machine time HOUR_RUN spent: verdicts and precision per rule",
+    )
+    replay.add_argument("long_run", type=pathlib.Path, help="a run with more rounds per group than an hour affords")
+    replay.add_argument("hour_run", type=pathlib.Path, help="an hour-long run of the same profile: the machine time")
+    replay.add_argument("--profile", default="default", help="whose stopping rule and floor (default: default)")
+    replay.add_argument("--out", type=pathlib.Path, help="output folder (default: LONG_RUN/replay)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "replay-stopping":
+            profile = find_profile(load_profiles(), args.profile)
+            print(
+                write_replay(
+                    load_run(args.long_run),
+                    load_run(args.hour_run),
+                    profile.stopping,
+                    profile.stopping.min_rounds,
+                    args.out or args.long_run / "replay",
+                )
+            )
+            return 0
         if args.command == "chart":
             for written in write_chart(args.run_dir, args.name, args.out, args.theme or "light").values():
                 print(written)

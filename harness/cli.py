@@ -96,6 +96,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument(
+        "--wait",
+        action="store_true",
+        help="when another measurement holds a lab CPU, queue behind it instead of stopping "
+        "(one measurement per CPU: harness/host/cpu_lock.py)",
+    )
+    run.add_argument(
         "--strict",
         action="store_true",
         help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)",
@@ -148,6 +154,11 @@ def _parser() -> argparse.ArgumentParser:
     conformance.add_argument("--lab", action="append", help="only these labs (default: the labs of the run)")
     conformance.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)}")
     conformance.add_argument("--bases", default="auto", help="docker backend: base images (auto, local, upstream)")
+    conformance.add_argument(
+        "--wait",
+        action="store_true",
+        help="queue behind a measurement that holds the run's lab CPU instead of stopping",
+    )
     pin = sub.add_parser("pin-bases", help="pin the Dockerfiles' upstream base images by digest (needs their registry)")
     pin.add_argument(
         "--check", action="store_true", help="only list the base references without a digest (exit 1 if any)"

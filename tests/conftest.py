@@ -11,7 +11,7 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from harness.backends.fake import FakeBackend  # noqa: E402
-from harness.session.runner import RunOptions  # noqa: E402
+from harness.planning.run_plan import RunOptions  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures"
 

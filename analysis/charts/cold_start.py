@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from harness.model.records import MEASURED  # noqa: E402
-from analysis.charts.names import display_labels  # noqa: E402
+from analysis.render.names import display_labels  # noqa: E402
 from analysis.charts.style import describe, finish, titled  # noqa: E402
 from analysis.charts.takeaway import fastest_takeaway  # noqa: E402
 

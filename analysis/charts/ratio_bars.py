@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from harness.model.records import VerificationStatus  # noqa: E402
-from analysis.charts.names import display_labels, library_name  # noqa: E402
+from analysis.render.names import display_labels, library_name  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
 from analysis.charts.takeaway import time_ratio_takeaway  # noqa: E402
 from analysis.compute.replicates import MEASURED  # noqa: E402

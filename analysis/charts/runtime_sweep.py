@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analysis.charts.names import display_labels, library_name  # noqa: E402
+from analysis.render.names import display_labels, library_name  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
 from analysis.compute.replicates import MEASURED  # noqa: E402
 from analysis.render.tables import status_text  # noqa: E402

@@ -12,6 +12,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from harness.model.run_records import RunRecord
+
 #: Reproduction verdicts → colour (colour-blind safe: Okabe–Ito).
 VERDICT_COLORS = {
     "reproduced": "#009E73",
@@ -50,7 +52,7 @@ def library_color(library: str) -> str:
 CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "inconclusive": "#E69F00"}
 
 
-def caption_for(env: dict[str, Any], run: dict[str, Any]) -> str:
+def caption_for(env: dict[str, Any], run: RunRecord) -> str:
     """'Intel Xeon … · 2 CPUs (VM) · .NET 10.0.12 · 2026-11-23 · run <id>': where and when a chart's numbers came
     from."""
     runtimes = ", ".join(
@@ -64,7 +66,7 @@ def caption_for(env: dict[str, Any], run: dict[str, Any]) -> str:
     vm = " (VM)" if env.get("hypervisor") else ""
     return (
         f"{env.get('cpu_model', '?')} · {env.get('logical_cpus', '?')} CPUs{vm} · {runtimes or '?'} · "
-        f"{(env.get('captured_at') or '?')[:10]} · run {run.get('run_id', '?')}"
+        f"{(env.get('captured_at') or '?')[:10]} · run {run.run_id}"
     )
 
 

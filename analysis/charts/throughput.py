@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from harness.model.records import MEASURED  # noqa: E402
-from analysis.charts.names import SEPARATOR, library_name, settings_line  # noqa: E402
+from analysis.render.names import SEPARATOR, library_name, settings_line  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
 
 

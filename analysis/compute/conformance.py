@@ -11,6 +11,7 @@ import pandas as pd
 
 from analysis.render.tables import markdown_table
 from harness.model.run_folder import CONFORMANCE_FILE
+from harness.model.run_records import ConformanceRecord
 
 FAILURES = ("wrongly accepted", "wrongly rejected", "crashed", "hung")
 SHOWN_FILES = 12
@@ -21,7 +22,12 @@ def load_conformance(run_dir: pathlib.Path) -> pd.DataFrame:
     path = run_dir / CONFORMANCE_FILE
     if not path.is_file():
         return pd.DataFrame()
-    return pd.DataFrame([json.loads(line) for line in path.read_text().splitlines() if line.strip()])
+    records = [
+        ConformanceRecord.from_dict(json.loads(line), f"{path}:{number}")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if line.strip()
+    ]
+    return pd.DataFrame([r.to_dict() for r in records])
 
 
 def conformance_matrix(results: pd.DataFrame) -> pd.DataFrame:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import pathlib
 from harness.model.records import RowStatus
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import pandas as pd
 from harness.model.run_folder import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.model.errors import HarnessError
 from harness.model.run_folder import CALIBRATION_FILE
+from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
 from harness.model.store import RunStore
 from harness.model.warmup_check import row_id, short_warmups
 
@@ -24,12 +24,15 @@ class RunData:
     directory: pathlib.Path
     rows: pd.DataFrame
     environment: dict[str, Any]
-    run: dict[str, Any]
-    calibrations: list[dict[str, Any]]
-    timeline: list[dict[str, Any]]
-    groups: list[
-        dict[str, Any]
-    ]  # how each group stopped, per session (groups.jsonl; empty for runs made before it was recorded)
+    run: RunRecord
+    calibrations: list[CalibrationRecord]
+    timeline: list[TimelineRecord]
+    groups: list[GroupRecord]  # how each group stopped, per session (groups.jsonl; empty for runs made before it)
+
+
+def unknown_run(run_id: str) -> RunRecord:
+    """The record of a run folder without run.json (copied without it, or made before it existed)."""
+    return RunRecord(run_id=run_id, profile="?", design="?", stopping={}, job={}, cells=[])
 
 
 #: The error text of a row set aside by the analysis (it stays 'ok' in results.jsonl).
@@ -64,13 +67,13 @@ def load_run(directory: pathlib.Path) -> RunData:
     store = RunStore(directory)
     rows = set_aside(pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()]))
     environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
-    run = json.loads((directory / RUN_FILE).read_text()) if (directory / RUN_FILE).is_file() else {}
+    run = store.run_record() if (directory / RUN_FILE).is_file() else unknown_run(directory.name)
     return RunData(
         directory,
         rows,
         environment,
         run,
-        store.json_lines(CALIBRATION_FILE),
-        store.json_lines(TIMELINE_FILE),
-        store.json_lines(GROUPS_FILE),
+        store.records(CALIBRATION_FILE, CalibrationRecord),
+        store.records(TIMELINE_FILE, TimelineRecord),
+        store.records(GROUPS_FILE, GroupRecord),
     )

@@ -9,6 +9,8 @@ the intervals have to absorb.
 
 from __future__ import annotations
 
+from harness.model.run_records import CalibrationRecord
+
 from typing import Any
 
 import pandas as pd
@@ -21,9 +23,9 @@ from harness.config.defaults import SHORT_WARMUP_FRACTION
 from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
 
 
-def calibration_drift(calibrations: list[dict[str, Any]]) -> pd.DataFrame:
+def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
     """One row per calibration, with its median relative to the first one on the same CPU set."""
-    df = pd.DataFrame(calibrations)
+    df = pd.DataFrame([c.to_dict() for c in calibrations])
     if df.empty:
         return df
     if "workload" not in df:
@@ -76,7 +78,7 @@ def set_aside_markdown(rows: pd.DataFrame) -> str:
 
 
 def noise_markdown(
-    rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[dict[str, Any]], env: dict[str, Any]
+    rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[CalibrationRecord], env: dict[str, Any]
 ) -> str:
     """The 'Noise' section: quantified, then the host's risks with their fixes."""
     lines = ["## Noise on this host\n"]

@@ -4,7 +4,9 @@ time budget, or fixed rounds."""
 
 from __future__ import annotations
 
-from typing import Any
+from harness.model.run_records import GroupRecord, RunRecord
+
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -15,10 +17,10 @@ from harness.model.groups import is_aa_copy
 from harness.model.groups import BUDGET
 
 
-def budget_stopped(groups: list[dict[str, Any]]) -> set[tuple[str, str, str, str]]:
+def budget_stopped(groups: list[GroupRecord]) -> set[tuple[str, str, str, str]]:
     """(ISA level, experiment, group, runtime) of the groups whose last session stopped them for the run's time
     budget."""
-    last = {(g["isa_level"], g["experiment"], g["group"], g["runtime"]): g["state"] for g in groups}
+    last = {g.key: g.state for g in groups}
     return {key for key, state in last.items() if state == BUDGET}
 
 
@@ -73,11 +75,11 @@ def group_precision(
 
 
 def precision_markdown(
-    cells: pd.DataFrame, run: dict[str, Any], groups: list[dict[str, Any]] = (), rows: pd.DataFrame | None = None
+    cells: pd.DataFrame, run: RunRecord, groups: Sequence[GroupRecord] = (), rows: pd.DataFrame | None = None
 ) -> str:
     """The 'Precision' section: each group against the stopping rule's target, then the groups wider than
     WIDE_RATIO_CI with the cause of their spread (when the rows are given)."""
-    target = (run.get("stopping") or {}).get("target_rel_ci")
+    target = run.target_rel_ci
     table = group_precision(cells, target, budget_stopped(list(groups)))
     if table.empty:
         return ""
@@ -89,7 +91,7 @@ def precision_markdown(
         else "fixed number of rounds, no precision target"
     )
     text = f"## Precision\n\nPer group ({goal}); {imprecise} of {len(table)} groups stopped at a cap before reaching it"
-    budget = run.get("budget")
+    budget = run.budget
     if budget:
         text += (
             f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at "

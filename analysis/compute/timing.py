@@ -7,8 +7,9 @@ measurements (jitting, pilot, overhead, warm-up, actual), all stored on the resu
 
 from __future__ import annotations
 
+from harness.model.run_records import TimelineRecord
+
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
@@ -46,14 +47,14 @@ class TimeAccount:
         return None if self.wall_s <= 0 else (self.parts.get(SAMPLES, 0.0) + self.parts.get(BURSTS, 0.0)) / self.wall_s
 
 
-def account(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> TimeAccount | None:
+def account(rows: pd.DataFrame, timeline: list[TimelineRecord]) -> TimeAccount | None:
     """The run's time split; None when the run has no timeline (made before this was recorded)."""
-    sessions = sum(p["seconds"] for p in timeline if p["phase"] == "session")
+    sessions = sum(p.seconds for p in timeline if p.phase == "session")
     if sessions <= 0 or rows.empty:
         return None
     parts: dict[str, float] = {
-        "build, lab probes, ISA checks": sum(p["seconds"] for p in timeline if p["phase"] == "prepare"),
-        "calibration workloads": sum(p["seconds"] for p in timeline if p["phase"] == "calibration"),
+        "build, lab probes, ISA checks": sum(p.seconds for p in timeline if p.phase == "prepare"),
+        "calibration workloads": sum(p.seconds for p in timeline if p.phase == "calibration"),
     }
     measured = rows[rows["status"].isin(MEASURED)]
     unmeasured = rows[~rows["status"].isin(MEASURED)]
@@ -78,7 +79,7 @@ def account(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> TimeAccount |
     return TimeAccount(sessions, parts)
 
 
-def timing_markdown(rows: pd.DataFrame, timeline: list[dict[str, Any]]) -> str:
+def timing_markdown(rows: pd.DataFrame, timeline: list[TimelineRecord]) -> str:
     """The report section: a table of where the time went, with the share of measured samples."""
     acc = account(rows, timeline)
     if acc is None:

@@ -11,13 +11,15 @@ be decided by a run that meets its target: they are listed as 'on the edge'.
 
 from __future__ import annotations
 
+from harness.model.run_records import RunRecord
+
 import math
 
 import pandas as pd
 
 from analysis.defaults import TOLERANCE
 from analysis.render.tables import markdown_table
-from analysis.compute.verdicts import INCONCLUSIVE
+from analysis.compute.judging import INCONCLUSIVE
 
 #: Where the run states no precision target: the default profile's (experiments/profiles.toml).
 DEFAULT_TARGET = 0.02
@@ -94,9 +96,9 @@ def _missing(value) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def undecided_markdown(verdicts: pd.DataFrame, run: dict, tolerance: float = TOLERANCE) -> str:
+def undecided_markdown(verdicts: pd.DataFrame, run: RunRecord, tolerance: float = TOLERANCE) -> str:
     """The 'Why inconclusive' subsection: a count per reason and one line per verdict."""
-    target = (run.get("stopping") or {}).get("target_rel_ci") or DEFAULT_TARGET
+    target = run.target_rel_ci or DEFAULT_TARGET
     table = undecided_table(verdicts, target, tolerance)
     if table.empty:
         return ""

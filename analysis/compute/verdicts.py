@@ -3,9 +3,9 @@
 Absolute times differ across machines, so what is compared is each claim's ratio to its
 baseline: published (printed, or derived from the published means of the same table) against
 measured at the same ISA level, with the measured ratio's 99% interval from paired replicates.
-The verdict uses the interval, not the point: reproduced when all of it lies within the tolerance
+The verdict uses the interval, not the point (judging.py): reproduced when all of it lies within the tolerance
 band around the published ratio, inconclusive when it straddles the band's edge. A comparison
-whose variant or baseline failed verification is void.
+whose variant or baseline failed verification is void. How a run accounts for every figure is coverage.py.
 
 Allocations are deterministic per operation, so a published Allocated figure is also judged in bytes,
 beside its ratio verdict: equal, within the tolerance the experiment states, or different. A figure
@@ -16,155 +16,25 @@ verdict alone.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 
 import pandas as pd
 
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.replicates import MEASURED
 from analysis.render.tables import failure_reason
-from analysis.defaults import PARITY_BAND, TOLERANCE
+from analysis.compute.judging import (
+    BYTES_ONLY,
+    CANNOT_REPRODUCE,
+    METRICS,
+    NOT_MEASURED,
+    Verdict,
+    judge,
+    judge_bytes,
+    published_ratio,
+)
 from harness.config.experiments import Claim, Experiment, Hardware
 from harness.model.records import DEFAULT_RUNTIME, RowStatus, UNAVAILABLE, VerificationStatus
-
-REPRODUCED = "reproduced"
-SAME_DIRECTION = "same direction only"
-NOT_REPRODUCED = "not reproduced"
-INCONCLUSIVE = "inconclusive"
-VOID = "void: verification failed"
-NOT_MEASURED = "not measured"
-CANNOT_REPRODUCE = "cannot reproduce"
-#: The verdict of an allocation row that has no ratio to judge (the table's baseline, or a reference without a published
-#: allocation): its byte verdict is the comparison.
-BYTES_ONLY = "bytes only"
-
-#: Byte verdicts of a published Allocated figure (Verdict.bytes_verdict).
-BYTES_EQUAL = "equal"
-BYTES_WITHIN = "within tolerance"
-BYTES_DIFFER = "differs"
-
-#: metric name → (claim attribute with the published value, measured column). Time ratios come with an interval
-#: from paired replicates; allocations are deterministic per operation, so their ratio is judged as a point.
-METRICS = {
-    "time": ("mean_ns", "time_ns"),
-    "allocated": ("allocated_bytes", "allocated_bytes_per_op"),
-}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One row of the reproduction table."""
-
-    experiment: str
-    scenario: str
-    published_variant: str
-    benchmark: str
-    reference: str
-    metric: str
-    published_value: float | None
-    published_ratio: float
-    ratio_source: str
-    published_hardware: str
-    published_runtime: str
-    isa_level: str
-    runtime: str
-    primary: bool
-    measured_ratio: float | None
-    measured_ratio_lower: float | None
-    measured_ratio_upper: float | None
-    pairs: int | None
-    measured_runtime: str | None
-    variant_verification: str | None
-    baseline_verification: str | None
-    verdict: str
-    note: str
-    measured_value: float | None = None  # allocated rows: the measured bytes per operation of the benchmark
-    allocated_tolerance_bytes: int | None = (
-        None  # allocated rows: how far from the published bytes counts as within tolerance
-    )
-    bytes_verdict: str | None = (
-        None  # allocated rows: BYTES_EQUAL / BYTES_WITHIN / BYTES_DIFFER (or void / not measured)
-    )
-
-
-def direction(ratio: float, parity: float = PARITY_BAND) -> str:
-    """'<1', '>1' or '≈1' (within the parity band)."""
-    if ratio < 1 - parity:
-        return "<1"
-    if ratio > 1 + parity:
-        return ">1"
-    return "≈1"
-
-
-def judge(
-    published: float,
-    measured: float | None,
-    void: bool,
-    lower: float | None = None,
-    upper: float | None = None,
-    interval: bool = True,
-    tolerance: float = TOLERANCE,
-) -> str:
-    """The verdict for one published ratio against a measured ratio and its interval.
-
-    With interval=True (time), [lower, upper] must lie inside [published × (1 ± tolerance)] to reproduce;
-    wholly outside it is 'same direction only' or 'not reproduced'; across its edge, or with no interval
-    (one replicate), 'inconclusive'. With interval=False (allocations) the point is judged alone."""
-    if void:
-        return VOID
-    if measured is None or math.isnan(measured):
-        return NOT_MEASURED
-    if not interval:
-        lower = upper = measured
-    if lower is None or upper is None or math.isnan(lower) or math.isnan(upper):
-        return INCONCLUSIVE
-    low, high = published * (1 - tolerance), published * (1 + tolerance)
-    if low <= lower and upper <= high:
-        return REPRODUCED
-    if lower <= high and upper >= low:
-        return INCONCLUSIVE
-    same = direction(lower) == direction(upper) == direction(published)
-    return SAME_DIRECTION if same else NOT_REPRODUCED
-
-
-def judge_bytes(published: int, measured: float | None, tolerance: int, void: bool) -> str:
-    """The byte verdict of a published Allocated figure: the measured bytes per operation, rounded to whole bytes as
-    BenchmarkDotNet prints them, equal to it, within `tolerance` bytes of it, or not."""
-    if void:
-        return VOID
-    if measured is None or math.isnan(measured):
-        return NOT_MEASURED
-    difference = abs(round(measured) - published)
-    if difference == 0:
-        return BYTES_EQUAL
-    return BYTES_WITHIN if difference <= tolerance else BYTES_DIFFER
-
-
-def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tuple[float, str] | None:
-    """(ratio, source) for a claim and metric, or None when the write-up gives nothing to compare."""
-    attribute = METRICS[metric][0]
-    value = getattr(claim, attribute)
-    if value is None:
-        return None
-    if metric == "time" and claim.ratio is not None:
-        return claim.ratio, "published"
-    reference = next(
-        (
-            c
-            for c in claims
-            if c.scenario == claim.scenario
-            and c.benchmark == claim.reference
-            and c.isa_level == claim.reference_isa_level
-            and getattr(c, attribute) not in (None, 0)
-        ),
-        None,
-    )
-    if reference is None:
-        return None
-    return (
-        value / getattr(reference, attribute),
-        f"derived from published {'means' if metric == 'time' else 'allocations'}",
-    )
 
 
 def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], str]:
@@ -267,47 +137,6 @@ def _cannot_reproduce(experiment: Experiment, claim: Claim) -> Verdict:
         verdict=f"{CANNOT_REPRODUCE}: {claim.cannot_reproduce}",
         note=claim.note,
     )
-
-
-def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
-    """One row per published figure: how this run accounts for it (compared, baseline, cannot reproduce, failed,
-    or not in this run's plan)."""
-    measured = cells[cells["status"].isin(MEASURED)]
-    out = []
-    for exp in experiments:
-        for claim in exp.claims:
-            judged = verdicts[
-                (verdicts["experiment"] == exp.id)
-                & (verdicts["scenario"] == claim.scenario)
-                & (verdicts["published_variant"] == claim.published_variant)
-                & verdicts["primary"]
-            ]
-            if claim.cannot_reproduce:
-                status = CANNOT_REPRODUCE
-            elif claim.benchmark == claim.reference and (
-                not claim.across_levels or claim.isa_level == claim.reference_isa_level
-            ):
-                level = claim.reference_isa_level or exp.hardware[claim.hardware].isa_level
-                hit = measured[(measured["experiment"] == exp.id) & (measured["benchmark"] == claim.benchmark)]
-                status = "baseline, measured" if not hit.empty else "not in this run"
-                status += "" if hit.empty or level in set(hit["isa_requested"]) else " (at native)"
-            elif judged.empty or (judged["verdict"] == NOT_MEASURED).all():
-                status = "not in this run"
-            elif judged["verdict"].str.startswith(UNAVAILABLE).any():
-                status = UNAVAILABLE
-            elif judged["verdict"].str.contains("failed: ").any():
-                status = "failed"
-            else:
-                status = "compared"
-            out.append(
-                {
-                    "experiment": exp.id,
-                    "scenario": claim.scenario,
-                    "published_variant": claim.published_variant,
-                    "status": status,
-                }
-            )
-    return pd.DataFrame(out, columns=["experiment", "scenario", "published_variant", "status"])
 
 
 def _across_levels(

@@ -7,6 +7,7 @@ import math
 import pandas as pd
 
 from analysis.compute.replicates import MEASURED
+from analysis.render.names import SEPARATOR, library_name, settings_line
 from harness.model.interference import INTERFERENCE_THRESHOLD
 from harness.model.records import RowStatus, UNAVAILABLE, VerificationStatus
 from harness.config.experiments import Experiment
@@ -84,12 +85,18 @@ def _cell_text(row: pd.Series) -> str:
     return f"{format_ns(row['time_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])}){flag}"
 
 
+def _variant_text(row: pd.Series, variant: str) -> str:
+    """'System.Text.Json · case-insensitive (`stj-case-insensitive`)': what a reader knows it by, then the id."""
+    settings = settings_line(row)
+    return f"{library_name(row)}{SEPARATOR + settings if settings else ''} (`{variant}`)"
+
+
 def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: list[str]) -> str:
     """One table per group: benchmarks × ISA levels, 'mean ±rel.CI (ratio)'; unverified rows flagged."""
     parts = []
     exp_cells = cells[cells["experiment"] == experiment.id]
     for group in experiment.groups.values():
-        headers = ["Benchmark", "Variant", "Payload", "Verified", "Allocated/op", *levels]
+        headers = ["Benchmark", "Library · settings (variant)", "Payload", "Verified", "Allocated/op", *levels]
         rows = []
         for bench in (b for b in experiment.benchmarks.values() if b.group == group.id):
             mine = exp_cells[exp_cells["benchmark"] == bench.id]
@@ -109,7 +116,7 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
             rows.append(
                 [
                     name,
-                    bench.variant,
+                    _variant_text(first, bench.variant),
                     f"{bench.dataset} ({first['payload_form'] or '—'})",
                     verified,
                     allocated,

@@ -34,7 +34,8 @@ from analysis.sections.inputs import ReportInputs
 from analysis.sections.reproduction import reproduction_section
 from analysis.compute.replicates import summarize_cells
 from analysis.render.tables import to_csv
-from analysis.compute.verdicts import coverage, verdict_table
+from analysis.compute.verdicts import verdict_table
+from analysis.compute.coverage import coverage
 from harness.config.experiments import load_experiments
 
 log = logging.getLogger(__name__)

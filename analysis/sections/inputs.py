@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
+
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -24,10 +26,10 @@ class ReportInputs:
     rows: pd.DataFrame
     verdicts: pd.DataFrame
     env: dict[str, Any]
-    run: dict[str, Any]
+    run: RunRecord
     levels: list[str]
-    calibrations: list[dict[str, Any]]
-    timeline: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    calibrations: list[CalibrationRecord]
+    timeline: list[TimelineRecord] = dataclasses.field(default_factory=list)
     cold: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.cold_start.cold_table()
     cross_language: pd.DataFrame = dataclasses.field(
         default_factory=pd.DataFrame
@@ -35,6 +37,6 @@ class ReportInputs:
     conformance: pd.DataFrame = dataclasses.field(
         default_factory=pd.DataFrame
     )  # analysis.conformance.load_conformance()
-    groups: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
+    groups: list[GroupRecord] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
     #: The report's charts, as markdown image lines: experiment ids, COLD_CHARTS and CROSS_LANGUAGE_CHARTS key them.
     charts: dict[str, list[ChartRef]] = dataclasses.field(default_factory=dict)

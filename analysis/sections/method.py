@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from harness.model.run_records import RunRecord
 
 
 #: One line per replication design, for the method section.
@@ -14,9 +14,9 @@ DESIGN_TEXT = {
 }
 
 
-def method_markdown(run: dict[str, Any]) -> str:
+def method_markdown(run: RunRecord) -> str:
     """How the numbers were made, in a few lines."""
-    stopping = run.get("stopping", {})
+    stopping = run.stopping
     caps = [
         f"{stopping[k]:g} s of machine time{per}"
         for k, per in (("group_time_cap_s", " per group"), ("cell_time_cap_s", " per cell"))
@@ -30,7 +30,7 @@ def method_markdown(run: dict[str, Any]) -> str:
         if stopping.get("target_rel_ci")
         else f"{stopping.get('min_rounds', '?')} round(s)"
     )
-    budget = run.get("budget")
+    budget = run.budget
     if budget:
         rule += (
             f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
@@ -40,7 +40,7 @@ def method_markdown(run: dict[str, Any]) -> str:
     engine = (
         "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser "
         "on. "
-        if run.get("design") != "paired"
+        if run.design != "paired"
         else "One fresh lab process per group and round measures every cell of the group with the lab's paired engine: "
         "each cell "
         "warmed until the JIT is quiet, then rounds of short bursts (every cell once per round, in a fresh random "
@@ -54,9 +54,7 @@ def method_markdown(run: dict[str, Any]) -> str:
         "BenchmarkDotNet or the lab's own engine (the Precision table names each group's design). "
     )
     return (
-        "## Method\n\n"
-        + engine
-        + f"Design `{run.get('design', '?')}` ({DESIGN_TEXT.get(run.get('design') or '', '')}); {rule}. "
+        "## Method\n\n" + engine + f"Design `{run.design}` ({DESIGN_TEXT.get(run.design, '')}); {rule}. "
         "The process is the unit of replication: a cell's mean is the mean of its processes' means, with a Student-t "
         "99% interval "
         "over them; a ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's "

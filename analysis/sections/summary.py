@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 import pandas as pd
 from analysis.compute.aggregate import median_relative_ci
-from analysis.compute.verdicts import BYTES_ONLY
+from analysis.compute.judging import BYTES_ONLY
 
 
 def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:

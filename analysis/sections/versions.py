@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 import pandas as pd
-from harness.model.records import Cell
+from harness.model.cells import Cell
 from analysis.render.tables import markdown_table
 from harness.config.experiments import Experiment
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from analysis.compute import verdicts as v
+from analysis.compute import judging as v
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.cold_start import split_measures
 from analysis.defaults import TOLERANCE

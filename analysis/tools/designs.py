@@ -67,8 +67,8 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
             cv = float(np.std(logs, ddof=1))
             out.append(
                 {
-                    "design": run.run.get("design"),
-                    "run_id": run.run.get("run_id"),
+                    "design": run.run.design,
+                    "run_id": run.run.run_id,
                     "cell": f"{experiment}:{benchmark}@{level}" + ("" if runtime == DEFAULT_RUNTIME else f"/{runtime}"),
                     # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on
                     "aa": is_aa_copy(benchmark),

@@ -128,7 +128,7 @@ def rounds_table(run: RunData, default_rounds: int = DEFAULT_ROUNDS) -> pd.DataF
                 half = math.expm1(t_quantile(max(2, int(round(n)))) * sd / math.sqrt(n)) if n >= 2 else float("nan")
                 out.append(
                     {
-                        "run_id": run.run.get("run_id"),
+                        "run_id": run.run.run_id,
                         "group": f"{experiment}:{group}@{level}/{runtime}",
                         "benchmark": benchmark,
                         "aa": is_aa_copy(benchmark),
@@ -225,5 +225,5 @@ def write_rounds(run: RunData, out: pathlib.Path) -> pathlib.Path:
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "rounds.csv", index=False)
     path = out / "rounds.md"
-    path.write_text(rounds_markdown(rounds_summary(table), str(run.run.get("run_id"))))
+    path.write_text(rounds_markdown(rounds_summary(table), str(run.run.run_id)))
     return path

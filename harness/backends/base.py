@@ -8,7 +8,8 @@ from typing import Any, Protocol
 
 from harness.model.errors import CellError
 from harness.config.labs import LabSpec
-from harness.model.records import Cell, ColdSettings, JobSettings, ProcessUsage
+from harness.model.outcomes import ProcessUsage
+from harness.model.cells import Cell, ColdSettings, JobSettings
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 from harness.backends.base import CellRequest, CellRun
 from harness.model.errors import CellError
 from harness.config.labs import LabSpec
-from harness.model.records import ProcessUsage
+from harness.model.outcomes import ProcessUsage
 
 #: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
 SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
@@ -67,6 +67,7 @@ class FakeBackend:
     own deterministic offset (as fresh processes have), and interference adds 'other' CPU time to cells."""
 
     name = "fake"
+    measures = False  # replays captured output: takes no CPU lock (harness/host/cpu_lock.py)
 
     def __init__(
         self,

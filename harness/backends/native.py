@@ -19,7 +19,8 @@ from harness.config.defaults import PROBE_TIMEOUT_S
 from harness.model.errors import CellError, HarnessError
 from harness.config.labs import LabSpec
 from harness.host.noise import CpuTimes, process_usage, read_cpu_times, rusage_cpu_s
-from harness.model.records import ColdSettings, ProcessUsage
+from harness.model.outcomes import ProcessUsage
+from harness.model.cells import ColdSettings
 from harness.planning.pinning import parse_cpuset, taskset_prefix
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import pathlib
 import sys
@@ -14,6 +15,8 @@ from harness.model.run_folder import ENVIRONMENT_FILE
 from harness.config.isa import load_isa_table
 from harness.config.labs import find_lab, load_labs
 from harness.commands.selection import split
+from harness.host.cpu_lock import cpus_locked
+from harness.host.host_cpus import parse_cpulist
 
 
 def conformance_command(args: argparse.Namespace) -> int:
@@ -42,19 +45,26 @@ def conformance_command(args: argparse.Namespace) -> int:
             if backend.name == "native":
                 build.check_requirements()
             backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
+        cpuset = environment.get("lab_cpuset") or None
+        # The suite runs on the run's lab CPU: never beside a measurement there (harness/host/cpu_lock.py).
+        lock = (
+            cpus_locked(parse_cpulist(cpuset), f"conformance of {run_dir.name}", args.wait, notify=_say)
+            if cpuset
+            else contextlib.nullcontext()
+        )
         try:
-            out = run_conformance(
-                run_dir,
-                builds,
-                backend,
-                DATASETS_DIR,
-                environment.get("lab_cpuset") or None,
-                progress=lambda line: print(line, file=sys.stderr),
-            )
+            with lock:
+                out = run_conformance(
+                    run_dir, builds, backend, DATASETS_DIR, cpuset, progress=lambda line: print(line, file=sys.stderr)
+                )
         finally:
             backend.close()
     print(out)
     return 0
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
 def conformance_backend(asked: str, run_backend: str | None, without_image: tuple[str, ...]) -> str:

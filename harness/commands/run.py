@@ -11,7 +11,8 @@ from harness.backends import select_backend
 from harness.containers.own_engine import engine_for_run
 from harness.config.isa import load_isa_table
 from harness.host.preflight import check_run
-from harness.session.runner import execute_run, plan_summary, resolve_plan
+from harness.session.runner import execute_run
+from harness.planning.run_plan import plan_summary, resolve_plan
 from harness.commands.selection import run_options
 
 
@@ -26,6 +27,7 @@ def run_command(args: argparse.Namespace) -> int:
         build=not args.no_build,
         calibrate=not args.no_calibration,
         budget_min=args.budget,
+        wait=args.wait,
     )
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))

@@ -6,7 +6,7 @@ import argparse
 
 from harness.planning.designs import DESIGNS
 from harness.config.defaults import DEFAULT_PROFILE
-from harness.session.runner import RunOptions
+from harness.planning.run_plan import RunOptions
 
 
 def split(values: list[str] | None) -> tuple[str, ...] | None:

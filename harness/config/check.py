@@ -25,7 +25,7 @@ from harness.planning.plan import (
 )
 from harness.session.probe import host_arch
 from harness.config.profiles import load_profiles
-from harness.session.runner import RunOptions, resolve_plan
+from harness.planning.run_plan import RunOptions, resolve_plan
 
 
 def plan_alone(exp: Experiment, context: CheckContext) -> int:

@@ -24,7 +24,7 @@ from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import LabNames, load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
 from harness.planning.plan import ALL_LEVELS, CLAIMED_LEVELS
-from harness.model.records import Cell
+from harness.model.cells import Cell
 
 
 @dataclass(frozen=True)

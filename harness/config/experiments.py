@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from harness.config.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display, todo_paths, validate_document
-from harness.model.records import MEASURES, STEADY
+from harness.model.records import STEADY
+from harness.config.experiment_rules import unique_keys, validate_experiment
 
 
 @dataclass(frozen=True)
@@ -167,23 +168,11 @@ def _read(path: pathlib.Path) -> dict:
     return data
 
 
-def _unique(path: pathlib.Path, kind: str, named_by: str, keys: list[str]) -> None:
-    """Two entries with one key would silently replace each other (or collide in the report): refused."""
-    seen: set[str] = set()
-    for key in keys:
-        if key in seen:
-            raise ConfigError(
-                f"{display(path)}: two {kind} with the same {named_by}: {key}",
-                f"give each its own {named_by}, or delete the copy",
-            )
-        seen.add(key)
-
-
 def _parse(path: pathlib.Path) -> Experiment:
     data = _read(path)
-    _unique(path, "groups", "id", [f"'{g['id']}'" for g in data["groups"]])
-    _unique(path, "benchmarks", "id", [f"'{b['id']}'" for b in data["benchmarks"]])
-    _unique(
+    unique_keys(path, "groups", "id", [f"'{g['id']}'" for g in data["groups"]])
+    unique_keys(path, "benchmarks", "id", [f"'{b['id']}'" for b in data["benchmarks"]])
+    unique_keys(
         path,
         "claims",
         "published_variant and scenario",
@@ -229,121 +218,6 @@ def _parse(path: pathlib.Path) -> Experiment:
     )
 
 
-def _validate(exp: Experiment) -> None:
-    where = f"in {display(exp.path)}"
-    if exp.measure not in MEASURES:
-        raise UnknownNameError("measure", exp.measure, MEASURES, where)
-    for b in exp.benchmarks.values():
-        if b.group not in exp.groups:
-            raise UnknownNameError("group", b.group, exp.groups, f"(benchmark {b.id}) {where}")
-        baseline = exp.benchmarks.get(exp.groups[b.group].baseline)
-        if baseline is not None and baseline.lab != b.lab:
-            raise ConfigError(
-                f"benchmark '{b.id}' (lab {b.lab}) is in group '{b.group}', whose baseline runs in lab {baseline.lab} "
-                f"{where}",
-                "a ratio pairs processes of one lab build: give each lab its own group (shared_operation sets them "
-                "side by side)",
-            )
-    for g in exp.groups.values():
-        if g.baseline not in exp.benchmarks or exp.benchmarks[g.baseline].group != g.id:
-            members = [b.id for b in exp.benchmarks.values() if b.group == g.id]
-            raise ConfigError(
-                f"group '{g.id}' baseline '{g.baseline}' is not a benchmark of that group {where}",
-                f"name one of the group's benchmarks as baseline: {', '.join(members) or 'the group has none yet'}",
-            )
-    for name in exp.runtime_sweep:
-        if name not in exp.benchmarks:
-            raise UnknownNameError("benchmark", name, exp.benchmarks, f"(runtime_sweep) {where}")
-    for c in exp.claims:
-        _validate_claim(exp, c, where)
-
-
-def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
-    """One published figure: its hardware, its benchmark and reference, its numbers and how its ratio is had."""
-    if c.hardware not in exp.hardware:
-        raise UnknownNameError("hardware key", c.hardware, exp.hardware, f"({c.label}) {where}")
-    if c.cannot_reproduce:
-        if c.benchmark:
-            raise ConfigError(
-                f"{c.label} has a benchmark and cannot_reproduce {where}",
-                "a figure is either measured by a benchmark or declared impossible to reproduce, with the reason",
-            )
-        return
-    if not c.benchmark:
-        raise ConfigError(
-            f"{c.label} names no benchmark {where}",
-            'set benchmark to the benchmark that re-measures it, or cannot_reproduce = "why" when none can',
-        )
-    if bool(c.baseline) == bool(c.derived_baseline):
-        raise ConfigError(
-            f"{c.label} needs exactly one of baseline / derived_baseline {where}",
-            "baseline: the write-up printed a ratio (set ratio too); derived_baseline: it printed none "
-            "(docs/experiments.md)",
-        )
-    for name in (c.benchmark, c.reference):
-        if name not in exp.benchmarks:
-            raise UnknownNameError("benchmark", name, exp.benchmarks, f"({c.label}) {where}")
-    if (c.isa_level is None) != (c.reference_isa_level is None):
-        raise ConfigError(
-            f"{c.label} sets only one of isa_level / reference_isa_level {where}",
-            "a ratio across ISA levels names both levels",
-        )
-    measured, reference = exp.benchmarks[c.benchmark], exp.benchmarks[c.reference]
-    if measured.lab != reference.lab:
-        raise ConfigError(
-            f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' "
-            "in lab "
-            f"{reference.lab} {where}; this lab cannot measure that ratio",
-            "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of "
-            "one "
-            "shared_operation (report: Cross-language) instead",
-        )
-    if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None:
-        raise ConfigError(
-            f"{c.label} has no published number {where}",
-            "give mean_ns, ratio or allocated_bytes (the figure it stands for)",
-        )
-    if c.baseline and c.ratio is None:
-        raise ConfigError(
-            f"{c.label} names baseline '{c.baseline}' but no ratio {where}",
-            "baseline means the write-up printed a ratio: set ratio; when it printed none, use derived_baseline",
-        )
-    if c.derived_baseline and c.ratio is not None:
-        raise ConfigError(
-            f"{c.label} has a ratio ({c.ratio}) and derived_baseline {where}",
-            "a printed ratio goes with baseline; derived_baseline derives the ratio from the published means instead",
-        )
-    if (
-        c.derived_baseline
-        and c.mean_ns is not None
-        and c.benchmark != c.reference
-        and _reference_claim(exp, c, "mean_ns") is None
-    ):
-        raise ConfigError(
-            f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of "
-            f"'{c.derived_baseline}' "
-            f"in the same scenario has mean_ns {where}, so no ratio can be derived",
-            f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the "
-            "printed ratio",
-        )
-
-
-def _reference_claim(exp: Experiment, claim: Claim, attribute: str) -> Claim | None:
-    """The claim a derived ratio is taken against: the reference's figure in the same scenario (and reference ISA
-    level)."""
-    return next(
-        (
-            c
-            for c in exp.claims
-            if c.scenario == claim.scenario
-            and c.benchmark == claim.reference
-            and c.isa_level == claim.reference_isa_level
-            and getattr(c, attribute) not in (None, 0)
-        ),
-        None,
-    )
-
-
 def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:
     """All experiments in a folder, by id, each checked against the schema and validated."""
     experiments: dict[str, Experiment] = {}
@@ -354,7 +228,7 @@ def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Exp
                 f"{display(path)} and {display(experiments[exp.id].path)} both have id '{exp.id}'",
                 "give the new experiment the next free id (and the matching NNN- file name)",
             )
-        _validate(exp)
+        validate_experiment(exp)
         experiments[exp.id] = exp
     return experiments
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from harness.config.defaults import LABS_DIR
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
 from harness.config.prerequisites import load_prerequisites
-from harness.model.records import DEFAULT_RUNTIME, MEASURES, Cell
+from harness.model.records import DEFAULT_RUNTIME, MEASURES
+from harness.model.cells import Cell
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from harness.config.defaults import PROFILES_FILE
 from harness.planning.designs import DESIGNS
 from harness.model.errors import ConfigError, UnknownNameError
-from harness.model.records import ColdSettings, JobSettings
+from harness.model.cells import ColdSettings, JobSettings
 
 
 @dataclass(frozen=True)

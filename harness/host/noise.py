@@ -13,7 +13,7 @@ import re
 import resource
 from dataclasses import dataclass
 
-from harness.model.records import ProcessUsage
+from harness.model.outcomes import ProcessUsage
 
 #: /proc/stat per-CPU columns after the name: user nice system idle iowait irq softirq steal guest guest_nice.
 _BUSY_COLUMNS = (0, 1, 2, 5, 6)

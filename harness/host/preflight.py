@@ -19,7 +19,7 @@ from harness.model.errors import MissingToolError
 from harness.config.prerequisites import Prerequisite, Prerequisites, lab_need, load_prerequisites
 
 if TYPE_CHECKING:
-    from harness.session.runner import Plan
+    from harness.planning.run_plan import Plan
 
 #: The script that installs every missing package of prerequisites.toml.
 SET_UP = "scripts/setup"

@@ -1,4 +1,5 @@
-"""Typed records that flow through the harness: jobs, cells, statistics, verification, result rows.
+"""Typed records that flow through the harness: the statuses, and the result row (cells.py holds what to measure,
+outcomes.py what a finished process yields).
 
 Units are in the field names. Unknown is None, never 0. What was requested and what took
 effect are separate fields (isa_requested / isa_effective).
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,214 +51,14 @@ MEASURES = (STEADY, COLD)
 MEASURED = (RowStatus.OK.value, RowStatus.UNVERIFIED.value)
 
 
-def _require(condition: bool, record: str, name: str, value: Any, why: str) -> None:
+def require_field(condition: bool, record: str, name: str, value: Any, why: str) -> None:
     if not condition:
         raise ValueError(f"{record}.{name} = {value!r}: {why}")
-
-
-@dataclass(frozen=True)
-class JobSettings:
-    """How long a cell is measured; None leaves the choice to the lab's benchmark engine. prewarm_ms: wall-clock
-    time the lab calls the operation before its benchmark engine starts, so tier-up is over before measuring; with
-    prewarm_quiet_ms it stops earlier, once the JIT has compiled nothing for that long (prewarm_ms is then the cap)."""
-
-    launch_count: int | None = None
-    warmup_count: int | None = None
-    iteration_count: int | None = None
-    iteration_time_ms: int | None = None
-    invocation_count: int | None = None
-    prewarm_ms: int | None = None
-    prewarm_quiet_ms: int | None = None
-    burst_ms: int | None = None  # paired design: the length of one burst of one cell
-    burst_rounds: int | None = None  # paired design: rounds of bursts in one process (every cell once per round)
-    fresh_input_rounds: int | None = (
-        None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
-    )
-
-    def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            _require(
-                value is None or (isinstance(value, int) and value > 0),
-                "JobSettings",
-                f.name,
-                value,
-                "must be a positive integer or absent",
-            )
-
-    def to_args(self) -> list[str]:
-        """Lab command-line flags (--warmup-count 8 ...), only for the values that are set."""
-        args: list[str] = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                args += [f"--{f.name.replace('_', '-')}", str(value)]
-        return args
-
-
-@dataclass(frozen=True)
-class ColdSettings:
-    """How a cold-start cell is timed: hyperfine's warm-up runs (they warm the file cache, not the process) and timed
-    runs of each of its two commands, and extra runs whose peak RSS is read from the kernel."""
-
-    warmup: int = 2
-    runs: int = 10
-    rss_runs: int = 3
-
-    def __post_init__(self) -> None:
-        _require(self.warmup >= 0, "ColdSettings", "warmup", self.warmup, "must be 0 or more")
-        _require(self.runs >= 2, "ColdSettings", "runs", self.runs, "needs at least 2 runs for an interval")
-        _require(self.rss_runs >= 1, "ColdSettings", "rss_runs", self.rss_runs, "needs at least 1 run")
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One measurement: lab × variant × dataset × operation × ISA level, inside one experiment."""
-
-    experiment: str
-    benchmark: str
-    group: str
-    baseline: str
-    lab: str
-    variant: str
-    dataset: str
-    operation: str
-    isa_level: str
-    unavailable: str = ""  # why this benchmark cannot run at all (no package for its library): a row, never a process
-    runtime: str = DEFAULT_RUNTIME  # the lab build (lab.toml [runtimes]) this cell runs on
-    measure: str = STEADY  # what its experiment measures (MEASURES)
-
-    @property
-    def cell_id(self) -> str:
-        """Unique id within a run: experiment:benchmark@isa_level, plus /runtime for a lab built per runtime."""
-        return f"{self.experiment}:{self.benchmark}@{self.isa_level}" + (
-            "" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}"
-        )
-
-    @property
-    def target(self) -> str:
-        """The lab build this cell runs on: 'dotnet@8.0.0', or the lab's name when it has one build."""
-        return Cell.target_of(self.lab, self.runtime)
-
-    @staticmethod
-    def target_of(lab: str, runtime: str) -> str:
-        """The name of a lab's build for one runtime (probes, logs, environment.json)."""
-        return lab if runtime == DEFAULT_RUNTIME else f"{lab}@{runtime}"
-
-    @property
-    def slug(self) -> str:
-        """File-system-safe form of cell_id, for raw/ and logs/ names."""
-        suffix = "" if self.runtime == DEFAULT_RUNTIME else f"__{self.runtime}"
-        return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{self.experiment}__{self.benchmark}__{self.isa_level}{suffix}")
-
-
-@dataclass(frozen=True)
-class Statistics:
-    """Per-operation timing statistics of one cell, in nanoseconds."""
-
-    n: int
-    mean_ns: float
-    median_ns: float
-    stddev_ns: float | None
-    ci99_lower_ns: float | None
-    ci99_upper_ns: float | None
-    min_ns: float
-    max_ns: float
-
-    def __post_init__(self) -> None:
-        _require(self.n > 0, "Statistics", "n", self.n, "needs at least one measurement")
-        _require(self.mean_ns > 0, "Statistics", "mean_ns", self.mean_ns, "must be positive")
-        _require(
-            self.min_ns <= self.median_ns <= self.max_ns,
-            "Statistics",
-            "median_ns",
-            self.median_ns,
-            "must lie between min and max",
-        )
-        if self.ci99_lower_ns is not None and self.ci99_upper_ns is not None:
-            _require(
-                self.ci99_lower_ns <= self.mean_ns <= self.ci99_upper_ns,
-                "Statistics",
-                "ci99",
-                (self.ci99_lower_ns, self.ci99_upper_ns),
-                "must contain the mean",
-            )
-
-    @property
-    def ci99_half_width_ns(self) -> float | None:
-        """Half the 99% confidence interval, or None when it is unknown (n < 2)."""
-        if self.ci99_lower_ns is None or self.ci99_upper_ns is None:
-            return None
-        return (self.ci99_upper_ns - self.ci99_lower_ns) / 2
-
-
-@dataclass(frozen=True)
-class Verification:
-    """The lab's verdict on whether a variant really reproduced the dataset."""
-
-    status: str
-    message: str
-    mismatch_count: int | None = None
-    round_trip: str | None = None
-
-    def __post_init__(self) -> None:
-        _require(
-            self.status in VERIFICATION_STATUSES,
-            "Verification",
-            "status",
-            self.status,
-            f"must be one of {VERIFICATION_STATUSES}",
-        )
-
-
-@dataclass(frozen=True)
-class CellOutcome:
-    """What normalizing a finished cell yields: descriptive fields, statistics, memory, verification."""
-
-    fields: dict[str, Any]
-    statistics: Statistics
-    verification: Verification
-    isa_flags: dict[str, Any]
 
 
 def row_key(cell_id: str, round_index: int, partner: str | None = None) -> str:
     """The key of one replicate: cell_id#round, plus ~partner when it ran beside another benchmark."""
     return f"{cell_id}#{round_index}" + (f"~{partner}" if partner else "")
-
-
-@dataclass(frozen=True)
-class ProcessUsage:
-    """What the measured process and its CPU did besides the benchmark: read from wait4's rusage and /proc/stat."""
-
-    wall_s: float
-    lab_cpu_s: float | None = None
-    cpu_other_ms: float | None = None
-    steal_ms: float | None = None
-    involuntary_context_switches: int | None = None
-
-    def fields(self) -> dict[str, Any]:
-        """The row fields this usage fills."""
-        return {
-            "lab_cpu_s": self.lab_cpu_s,
-            "cpu_other_ms": self.cpu_other_ms,
-            "steal_ms": self.steal_ms,
-            "involuntary_context_switches": self.involuntary_context_switches,
-        }
-
-    def share(self, parts: int) -> ProcessUsage:
-        """One of `parts` equal shares of a process measured for several cells (so sums over rows count it once)."""
-
-        def split(value):
-            return None if value is None else value / parts
-
-        ics = self.involuntary_context_switches
-        return ProcessUsage(
-            self.wall_s / parts,
-            split(self.lab_cpu_s),
-            split(self.cpu_other_ms),
-            split(self.steal_ms),
-            None if ics is None else round(ics / parts),
-        )
 
 
 @dataclass(frozen=True)
@@ -366,9 +166,9 @@ class ResultRow:
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
-        _require(self.status in STATUSES, "ResultRow", "status", self.status, f"must be one of {STATUSES}")
+        require_field(self.status in STATUSES, "ResultRow", "status", self.status, f"must be one of {STATUSES}")
         if self.status in MEASURED:
-            _require(
+            require_field(
                 self.mean_ns is not None and self.mean_ns > 0,
                 "ResultRow",
                 "mean_ns",
@@ -376,7 +176,7 @@ class ResultRow:
                 f"a '{self.status}' row needs a positive mean",
             )
         if self.status == RowStatus.OK:
-            _require(
+            require_field(
                 self.verification_status == "passed",
                 "ResultRow",
                 "verification_status",
@@ -384,7 +184,7 @@ class ResultRow:
                 "an 'ok' row must have passed verification",
             )
         if self.status == RowStatus.UNVERIFIED:
-            _require(
+            require_field(
                 self.verification_status == VerificationStatus.FAILED,
                 "ResultRow",
                 "verification_status",
@@ -392,8 +192,8 @@ class ResultRow:
                 "an 'unverified' row must have failed verification",
             )
         if self.status in (RowStatus.FAILED, RowStatus.SKIPPED):
-            _require(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
-        _require(
+            require_field(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
+        require_field(
             1 <= self.round_index <= self.round_count,
             "ResultRow",
             "round_index",

@@ -8,7 +8,9 @@ from typing import Any
 from harness.config.isa import IsaLevel, describe_effective, unmet_expectations
 from harness.planning.pinning import parse_cpuset
 from harness.session.probe import UNVERIFIABLE, LevelProbe
-from harness.model.records import Cell, CellOutcome, ProcessUsage, ResultRow, RowStatus, VerificationStatus
+from harness.model.records import ResultRow, RowStatus, VerificationStatus
+from harness.model.outcomes import CellOutcome, ProcessUsage
+from harness.model.cells import Cell
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ from harness.model.run_folder import (
     RESULTS_FILE,
     RUN_FILE,
     READABLE_SCHEMA_VERSIONS,
-    SCHEMA_VERSION,
     TIMELINE_FILE,
 )
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
+from harness.model.run_records import Record, RunRecord, TimelineRecord
 
 
 def new_run_id(now: _dt.datetime | None = None) -> str:
@@ -121,6 +121,15 @@ class RunStore:
             _check_schema(data, path, number)
         return lines
 
+    def records(self, name: str, record: type[Record]) -> list[Record]:
+        """The typed records of a side log (run_records.py), schema-checked; empty when it does not exist."""
+        path = self.path(name)
+        return [record.from_dict(data, f"{path}:{n}") for n, data in enumerate(self.json_lines(name), 1)]
+
+    def run_record(self) -> RunRecord:
+        """run.json as its typed record."""
+        return RunRecord.from_dict(self.read_json(RUN_FILE), str(self.path(RUN_FILE)))
+
     def rows(self) -> dict[str, ResultRow]:
         """The current row per cell and round (row_key; the last one written wins)."""
         path = self.path(RESULTS_FILE)
@@ -137,16 +146,13 @@ class RunStore:
     def record_phase(self, phase: str, started: float, what: str) -> None:
         """Appends one line to the run's timeline: a phase of this session and its wall time since `started`
         (monotonic)."""
-        self.append_json_line(
-            TIMELINE_FILE,
-            {
-                "schema_version": SCHEMA_VERSION,
-                "phase": phase,
-                "what": what,
-                "seconds": round(time.monotonic() - started, 2),
-                "ended_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            },
+        record = TimelineRecord(
+            phase=phase,
+            what=what,
+            seconds=round(time.monotonic() - started, 2),
+            ended_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         )
+        self.append_json_line(TIMELINE_FILE, record.to_dict())
 
     def mark_latest(self) -> None:
         """Points results/latest at this run."""

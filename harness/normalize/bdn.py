@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.model.errors import CellError
 from harness.normalize.common import read_cell, read_json
-from harness.model.records import CellOutcome, Statistics, Verification
+from harness.model.outcomes import CellOutcome, Statistics, Verification
 from harness.model.stats import ci_half_width
 
 

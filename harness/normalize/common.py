@@ -9,7 +9,7 @@ import statistics
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.model.records import Statistics
+from harness.model.outcomes import Statistics
 from harness.model.stats import mean_interval
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from harness.model.errors import CellError
 from harness.normalize.common import statistics_from_times
-from harness.model.records import CellOutcome, Verification
+from harness.model.outcomes import CellOutcome, Verification
 
 #: The two commands of a cold cell's hyperfine run, by --command-name.
 ONCE, PREPARE_ONLY = "once", "prepare-only"

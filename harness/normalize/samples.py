@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.model.errors import CellError
 from harness.normalize.common import read_cell, read_json, statistics_from_times
-from harness.model.records import CellOutcome, Verification
+from harness.model.outcomes import CellOutcome, Verification
 
 
 def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:

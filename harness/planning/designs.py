@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.model.errors import PinningError
-from harness.model.records import DEFAULT_RUNTIME, Cell
+from harness.model.records import DEFAULT_RUNTIME
+from harness.model.cells import Cell
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.planning.designs import Design, layout
 from harness.config.profiles import Stopping
-from harness.model.records import Cell, ColdSettings, JobSettings
+from harness.model.cells import Cell, ColdSettings, JobSettings
 
 #: Seconds a lab process spends outside its prewarm and BenchmarkDotNet's iterations: runtime start, dataset load,
 #: verification, BenchmarkDotNet's jitting, overhead and memory stages, forced collections, export, exit

@@ -9,7 +9,8 @@ from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiments import Benchmark, Experiment
 from harness.config.isa import IsaLevel, IsaTable
 from harness.config.labs import LabSpec
-from harness.model.records import DEFAULT_RUNTIME, STEADY, Cell
+from harness.model.records import DEFAULT_RUNTIME, STEADY
+from harness.model.cells import Cell
 from harness.model.groups import AA_SUFFIX
 
 #: ISA level names a profile may use besides the levels themselves: every level of this CPU, or the levels

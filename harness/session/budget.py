@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable
 
 from harness.planning.estimate import UNKNOWN_PROCESS_S, process_seconds
 from harness.config.profiles import BudgetSpec
-from harness.model.records import COLD, JobSettings, ResultRow
+from harness.model.records import COLD, ResultRow
+from harness.model.cells import JobSettings
 
 #: Seconds of one calibration before an ISA level and at the end (two workloads on one CPU; 2.7 s measured here).
 CALIBRATION_S = 3.0

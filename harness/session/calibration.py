@@ -14,10 +14,8 @@ import datetime as _dt
 import statistics
 import subprocess
 import sys
-from dataclasses import asdict, dataclass
-from typing import Any
 
-from harness.model.run_folder import SCHEMA_VERSION
+from harness.model.run_records import CalibrationRecord
 from harness.planning.pinning import taskset_prefix
 
 #: Repetitions per calibration workload; 15–80 ms each on a 2020s server core.
@@ -41,29 +39,11 @@ WORKLOADS = {
 }
 
 
-@dataclass(frozen=True)
-class Calibration:
-    """One timing of the calibration workload on one CPU set."""
-
-    label: str
-    cpuset: str
-    workload: str
-    at: str
-    median_ms: float
-    cv: float
-    repetitions: int
-    schema_version: int = SCHEMA_VERSION
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict for calibration.jsonl."""
-        return asdict(self)
-
-
-def summarize(label: str, cpuset: str, workload: str, samples_ms: list[float]) -> Calibration:
+def summarize(label: str, cpuset: str, workload: str, samples_ms: list[float]) -> CalibrationRecord:
     """Median and coefficient of variation of the repetitions."""
     mean = statistics.fmean(samples_ms)
     cv = statistics.stdev(samples_ms) / mean if len(samples_ms) > 1 else 0.0
-    return Calibration(
+    return CalibrationRecord(
         label,
         cpuset,
         workload,
@@ -74,7 +54,7 @@ def summarize(label: str, cpuset: str, workload: str, samples_ms: list[float]) -
     )
 
 
-def calibrate(label: str, cpuset: str, workload: str, timeout_s: float = 120) -> Calibration | None:
+def calibrate(label: str, cpuset: str, workload: str, timeout_s: float = 120) -> CalibrationRecord | None:
     """Times one workload on `cpuset`; None when it could not run (the run goes on without it)."""
     try:
         done = subprocess.run(

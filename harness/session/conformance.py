@@ -29,6 +29,7 @@ from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.model.errors import ConfigError, HarnessError
 from harness.config.labs import LabSpec
 from harness.model.run_folder import CONFORMANCE_FILE, RAW_DIR
+from harness.model.run_records import ConformanceRecord
 
 SUITE_FOLDER = "conformance"
 PARSING_FOLDER = "test_parsing"
@@ -204,7 +205,7 @@ def run_conformance(
     """
     suite = load_suite(datasets_dir)
     files_dir = (datasets_dir / SUITE_FOLDER / PARSING_FOLDER).resolve()
-    records = []
+    records: list[ConformanceRecord] = []
     for name, build in builds.items():
         listing = backend.call(build, ["list"], {})
         parsers = listing.get("parsers") or []
@@ -228,7 +229,7 @@ def run_conformance(
                 "library_version": parser.get("library_version"),
                 "description": parser.get("description"),
             }
-            records += [{**identity, **record} for record in found]
+            records += [ConformanceRecord(**identity, **record) for record in found]
     out = run_dir / CONFORMANCE_FILE
-    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in records))
     return out

@@ -15,7 +15,7 @@ from harness.backends.base import Backend
 from harness.model.errors import HarnessError, UnknownNameError
 from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
 from harness.config.labs import LabSpec
-from harness.model.records import Cell
+from harness.model.cells import Cell
 
 #: platform.machine() → the architecture names labs report.
 HOST_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}

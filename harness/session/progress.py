@@ -6,7 +6,8 @@ import sys
 from typing import TextIO
 
 from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
-from harness.model.records import COLD, Cell, MEASURED, ResultRow
+from harness.model.records import COLD, MEASURED, ResultRow
+from harness.model.cells import Cell
 
 try:  # rich is optional: without it (or without a terminal) only the per-cell lines are printed
     from rich.progress import BarColumn, Progress as _RichProgress, TextColumn, TimeElapsedColumn

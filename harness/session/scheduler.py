@@ -10,51 +10,38 @@ A resumed run replays the same layout and skips the processes that already have 
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import pathlib
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.backends.base import Backend, CellRequest, CellRun
+from harness.backends.base import Backend, CellRequest
 from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.session.calibration import WORKLOADS, calibrate
-from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR, SCHEMA_VERSION
+from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR
 from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
-from harness.model.errors import HarnessError
 from harness.config.isa import IsaLevel
 from harness.config.labs import LabSpec
-from harness.normalize import NORMALIZERS
-from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
+from harness.session.probe import LabProbe
 from harness.config.profiles import Stopping
 from harness.session.progress import RunProgress
-from harness.session.cold import variant_info, verify_cold_cell
 from harness.planning.estimate import cold_cell_seconds, round_seconds
-from harness.normalize.hyperfine import normalize_cold_cell
-from harness.model.records import (
-    COLD,
-    Cell,
-    ColdSettings,
-    DEFAULT_RUNTIME,
-    JobSettings,
-    ResultRow,
-    RowStatus,
-    STEADY,
-    UNAVAILABLE,
-    row_key,
-)
-from harness.model.rows import RowContext, failed_row, measured_row, skipped_row
+from harness.model.records import COLD, DEFAULT_RUNTIME, ResultRow, RowStatus, STEADY, row_key
+from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.model.rows import RowContext
 from harness.session.stopping import GroupStatus, group_status
 from harness.model.groups import BUDGET, row_group
+from harness.model.run_records import GroupRecord
 from harness.model.store import RunStore
+from harness.session.cell_rows import CellRows
 
 #: Row statuses a resumed run does not run again.
 FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
 
 
 @dataclass
-class Session:
+class Session(CellRows):
     """Everything the replicate loop needs, fixed for one run (or one resumed session of it)."""
 
     store: RunStore
@@ -144,17 +131,10 @@ class Session:
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
             self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
-            self.store.append_json_line(
-                GROUPS_FILE,
-                {
-                    "schema_version": SCHEMA_VERSION,
-                    "isa_level": g[0],
-                    "experiment": g[1],
-                    "group": g[2],
-                    "runtime": g[3],
-                    **dataclasses.asdict(status),
-                },
+            record = GroupRecord(
+                isa_level=g[0], experiment=g[1], group=g[2], runtime=g[3], **dataclasses.asdict(status)
             )
+            self.store.append_json_line(GROUPS_FILE, record.to_dict())
         return statuses
 
     def run_slot(self, slot: Slot, round_index: int, design: Design | None = None) -> list[ResultRow]:
@@ -246,9 +226,6 @@ class Session:
     def _process_s(self) -> float:
         return typical_process_s(self.rows.values(), self.job)
 
-    def _level(self, cell: Cell) -> LevelProbe:
-        return self.probes[cell.target].levels[cell.isa_level]
-
     def _finished(self, key: str) -> bool:
         row = self.rows.get(key)
         return row is not None and row.status in FINISHED
@@ -261,123 +238,6 @@ class Session:
         self.store.append(row)
         self.rows[row.row_key] = row
         self.progress.finished(row)
-
-    def _context(self, placement: Placement, round_index: int, design: str | None = None) -> RowContext:
-        cell = placement.cell
-        suffix = f"round-{round_index}" + (f"-with-{placement.partner}" if placement.partner else "")
-        return RowContext(
-            self.store.run_id,
-            cell,
-            placement.cpuset,
-            self.profile_name,
-            self._level(cell),
-            self.probes[cell.target].emulated,
-            self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
-            _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            round_index=round_index,
-            round_count=self.stopping.max_rounds,
-            design=design or self.design.name,
-            partner=placement.partner,
-            raw_folder=suffix,
-            where=self.backend.identity(self.labs[cell.target]),
-        )
-
-    def _request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
-        out_dir = out_dir or self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        return CellRequest(
-            self.labs[ctx.cell.target],
-            ctx.cell,
-            self.datasets_dir,
-            out_dir,
-            self.store.path(ctx.log_path or ""),
-            self.job,
-            ctx.level.switches,
-            ctx.cpuset,
-            self.cell_timeout_s,
-            raw_root=self.store.path(RAW_DIR),
-        )
-
-    def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
-        ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
-        if run.error is not None:
-            return failed_row(ctx, f"{run.error} ({run.error.hint})")
-        lab = self.labs[ctx.cell.target]
-        raw_format = lab.paired_format if request.members else lab.raw_format
-        try:
-            outcome = NORMALIZERS[raw_format](request.out_dir)
-        except HarnessError as e:
-            return failed_row(ctx, f"{e} ({e.hint})")
-        except (
-            ValueError,
-            KeyError,
-            TypeError,
-        ) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
-            return failed_row(
-                ctx,
-                f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in "
-                f"{request.out_dir})",
-            )
-        outcome = dataclasses.replace(
-            outcome,
-            fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
-        )
-        return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
-
-    def _cold_row(self, cell: Cell) -> ResultRow:
-        """One cold-start cell: verified, then timed as whole processes (one row; its runs are the replicates)."""
-        ctx = dataclasses.replace(self._context(Placement(cell, self.lab_cpus[0]), 1), round_count=1, design=COLD)
-        request = dataclasses.replace(self._request(ctx), cold=self.cold)
-        verification = verify_cold_cell(self.backend, request)
-        run = self.backend.run_cold(request)
-        ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
-        if run.error is not None:
-            return failed_row(ctx, f"{run.error} ({run.error.hint})")
-        probe = self.probes[cell.target]
-        try:
-            outcome = normalize_cold_cell(
-                request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags
-            )
-        except HarnessError as e:
-            return failed_row(ctx, f"{e} ({e.hint})")
-        outcome = dataclasses.replace(
-            outcome,
-            fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
-        )
-        return measured_row(ctx, outcome, self.levels[cell.isa_level])
-
-    def _runnable(self, cell: Cell, cells: list[Cell]) -> bool:
-        """A cell runs when its level took effect, or when its level is the same as native here and the run does not
-        measure that benchmark at native anyway: a figure published on a CPU without AVX-512 is measured at no-avx512,
-        which on a CPU (or runtime) without AVX-512 is native itself. Only a true duplicate is reported, not re-run."""
-        if cell.unavailable:
-            return False
-        level = self._level(cell)
-        if level.state == "same-as-native":
-            native = dataclasses.replace(cell, isa_level="native")
-            return native not in cells
-        return level.runs
-
-    def _unrunnable_row(self, cell: Cell) -> ResultRow:
-        level = self._level(cell)
-        ctx = RowContext(
-            self.store.run_id,
-            cell,
-            self.lab_cpus[0],
-            self.profile_name,
-            level,
-            self.probes[cell.target].emulated,
-            round_count=self.stopping.max_rounds,
-            design=self.design.name,
-            where=self.backend.identity(self.labs[cell.target]),
-        )
-        if cell.unavailable:
-            return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")
-        return (
-            skipped_row(ctx, level.detail)
-            if level.state in ("same-as-native", NOT_APPLICABLE)
-            else failed_row(ctx, level.detail)
-        )
 
     def _calibrate(self, label: str) -> None:
         if not self.calibrate:

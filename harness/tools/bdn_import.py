@@ -18,62 +18,15 @@ import dataclasses
 import json
 import pathlib
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from harness.tools.bdn_report import Environment, Row, Table, Unread, read_report
+from harness.tools.bdn_report import Row, Table, Unread, read_report
 from harness.config.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError
 from harness.config.experiment_schema import SCHEMA_DIRECTIVE, TODO
 from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
-from harness.model.records import STEADY
-
-#: Instruction sets a job line names (BenchmarkDotNet 0.13 and later) -> the lab's ISA level that matches them.
-JOB_LINE_ISA = (
-    (re.compile(r"AVX-?512|x86-64-v4", re.I), "native"),
-    (re.compile(r"\bAVX2\b|x86-64-v3", re.I), "no-avx512"),
-    (re.compile(r"x86-64-v2|\bAVX\b|SSE4\.2", re.I), "no-avx2"),
-    (re.compile(r"AdvSIMD", re.I), "native"),
-)
-#: Intel code names BenchmarkDotNet prints after the CPU name -> the lab's ISA level matching their vector instructions.
-CODE_NAME_ISA = {
-    **dict.fromkeys(
-        [
-            "Haswell",
-            "Broadwell",
-            "Skylake",
-            "Kaby Lake",
-            "Kaby Lake R",
-            "Kaby Lake G",
-            "Amber Lake",
-            "Amber Lake Y",
-            "Coffee Lake",
-            "Coffee Lake R",
-            "Whiskey Lake",
-            "Comet Lake",
-            "Alder Lake",
-            "Raptor Lake",
-        ],
-        "no-avx512",
-    ),
-    **dict.fromkeys(
-        [
-            "Skylake-X",
-            "Cascade Lake",
-            "Cooper Lake",
-            "Ice Lake",
-            "Tiger Lake",
-            "Rocket Lake",
-            "Sapphire Rapids",
-            "Emerald Rapids",
-            "Granite Rapids",
-        ],
-        "native",
-    ),
-    **dict.fromkeys(["Nehalem", "Westmere", "Sandy Bridge", "Ivy Bridge"], "no-avx2"),
-}
-_RUNTIME = re.compile(r"^(\.NET(?: Core| Framework)? \d+(?:\.\d+)*(?:-[\w.]+)?|Mono [\d.]+|NativeAOT [\d.]+)")
+from harness.tools.bdn_grouping import ImportedGroup, Importer, slug
 
 
 @dataclass
@@ -88,49 +41,6 @@ class ImportResult:
     no_baseline: list[str] = field(default_factory=list)  # groups whose baseline the report did not name
 
 
-def runtime_of(line: str | None) -> str | None:
-    """'.NET Core 5.0.4 (CoreCLR …), X64 RyuJIT' -> '.NET Core 5.0.4'; '.NET 8.0.0 (8.0.23.53103), X64 RyuJIT AVX2' ->
-    '.NET 8.0.0'."""
-    m = _RUNTIME.match((line or "").strip())
-    return m.group(1) if m else None
-
-
-def isa_level_of(job_line: str | None, cpu: str | None) -> tuple[str | None, str]:
-    """(level, why) from the job line's instruction set, else the CPU's code name; (None, why not) when neither says."""
-    for pattern, level in JOB_LINE_ISA:
-        if job_line and (m := pattern.search(job_line)):
-            return level, f"the job line says {m.group(0)}"
-    code = re.search(r"\(([^()]+)\)\s*$", cpu or "")
-    if code and code.group(1) in CODE_NAME_ISA:
-        return CODE_NAME_ISA[code.group(1)], f"{code.group(1)} CPU"
-    return None, "the header names no instruction set and no CPU code name this import knows"
-
-
-def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
-    """The lab's runtimes that can stand in for a published .NET runtime: the same version, else the same major.minor,
-    else the same major (steady-state builds only); empty when none (or for .NET Framework and Mono)."""
-    version = None
-    if runtime and runtime.startswith(".NET") and "Framework" not in runtime:
-        version = runtime.split()[-1]
-    elif runtime is None and sdk:
-        version = ".".join(sdk.split(".")[:2])
-    if not version:
-        return []
-    usable = lab.runtimes_measuring(STEADY)
-    numbers = version.split("-")[0].split(".")
-    for depth in (len(numbers), 2, 1):
-        prefix = numbers[:depth]
-        found = [r for r in usable if lab.runtimes.get(r) and lab.runtimes[r].version.split(".")[:depth] == prefix]
-        if found:
-            return found
-    return []
-
-
-def slug(text: str) -> str:
-    """An id fragment: letters, digits, _ . - kept, anything else a single '-'."""
-    return re.sub(r"[^A-Za-z0-9_.]+", "-", text).strip("-.") or "x"
-
-
 def _toml(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -141,140 +51,9 @@ def _toml(value) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-@dataclass
-class _Hardware:
-    key: str
-    description: str
-    runtime: str
-    isa_level: str
-    isa_comment: str
-    lab_runtimes: list[str]
-    runtime_comment: str
-
-
-@dataclass
-class _Group:
-    id: str
-    scenario: str
-    table: Table
-    rows: list[Row]
-    hardware: _Hardware
-    baseline: Row
-    baseline_named: bool  # by the report (Baseline method or ratio 1.00), not chosen by this import
-    ratios_here: bool  # the report's ratios of these rows are to this group's baseline
-
-
-class _Importer:
-    def __init__(self, lab: LabSpec, isa: IsaTable) -> None:
-        self.lab, self.isa = lab, isa
-        self.hardware: dict[tuple, _Hardware] = {}
-        self.bench_ids: set[str] = set()
-        self.group_ids: set[str] = set()
-
-    def hardware_for(self, env: Environment, job: str | None) -> _Hardware:
-        jobs = env.measured_jobs
-        line = jobs.get(job or "") or (next(iter(jobs.values())) if len(jobs) == 1 else None)
-        if line is None and job:
-            line = next((v for k, v in jobs.items() if runtime_of(v) and job.startswith(k)), None) or job
-        key = (env.bdn_version, env.os, env.cpu, env.sdk, runtime_of(line) or line)
-        if key in self.hardware:
-            return self.hardware[key]
-        runtime = runtime_of(line)
-        level, why = isa_level_of(line, env.cpu)
-        levels = ", ".join(dict.fromkeys(n for table in self.isa.levels.values() for n in table))
-        found = stand_ins(runtime, env.sdk, self.lab)
-        job_name = next((k for k, v in env.measured_jobs.items() if v == line), job)
-        parts = [
-            env.cpu,
-            env.os,
-            runtime or (f".NET SDK {env.sdk} (runtime not printed)" if env.sdk else None),
-            f"BenchmarkDotNet {env.bdn_version}" if env.bdn_version else None,
-            job_name,
-            env.settings or None,
-        ]
-        described = "; ".join(p for p in parts if p)
-        runtimes = ", ".join(self.lab.runtimes_measuring(STEADY))
-        hw = _Hardware(
-            key=f"H{len(self.hardware) + 1}",
-            description=described
-            or f"{TODO}: the report printed no environment; the CPU, OS, runtime and BenchmarkDotNet version",
-            runtime=runtime
-            or (
-                f".NET SDK {env.sdk} (runtime not printed)"
-                if env.sdk
-                else f"{TODO}: the runtime the figures were measured on"
-            ),
-            isa_level=level or f"{TODO}: the ISA level matching the published CPU",
-            isa_comment=f"from the report: {why}" if level else f"{why}; one of: {levels}",
-            lab_runtimes=found
-            or [f"{TODO}: the {self.lab.name} runtimes standing in for {runtime or 'the published runtime'}"],
-            runtime_comment=(
-                f"the {self.lab.name} runtimes nearest {runtime or 'the SDK'}'s version (all: {runtimes})"
-                if found
-                else f"lab {self.lab.name} has no runtime of this version; pick the stand-ins from: {runtimes}"
-            ),
-        )
-        self.hardware[key] = hw
-        return hw
-
-    def groups_of(self, table: Table) -> list[_Group]:
-        """BenchmarkDotNet's ratio groups: rows of one parameter set, split by job where the table has several."""
-        by_key: dict[tuple, list[Row]] = {}
-        for row in table.rows:
-            by_key.setdefault((tuple(row.params.values()), row.job), []).append(row)
-        jobs = {row.job for row in table.rows}
-        out = []
-        for (values, job), rows in by_key.items():
-            params = ", ".join(f"{k}={v}" for k, v in zip(table.param_columns, values))
-            scenario = table.name + (f" ({params})" if params else "") + (f" on {job}" if job and len(jobs) > 1 else "")
-            named = next((r for r in rows if r.method.lower() == "baseline"), None) or next(
-                (r for r in rows if r.ratio == 1.0), None
-            )
-            gid = self._unique(self.group_ids, [slug(f"{table.name}-{'-'.join(values)}-{job or ''}"), slug(table.name)])
-            out.append(
-                _Group(
-                    gid,
-                    scenario,
-                    table,
-                    rows,
-                    self.hardware_for(table.environment, job),
-                    named or rows[0],
-                    named is not None,
-                    named is not None and table.has_ratio,
-                )
-            )
-        return out
-
-    @staticmethod
-    def _unique(used: set[str], candidates: Iterable[str]) -> str:
-        candidates = list(dict.fromkeys(candidates))
-        for name in candidates:
-            if name not in used:
-                used.add(name)
-                return name
-        base, n = candidates[-1], 2
-        while f"{base}-{n}" in used:
-            n += 1
-        used.add(f"{base}-{n}")
-        return f"{base}-{n}"
-
-    def bench_id(self, table: Table, row: Row) -> str:
-        params = "-".join(row.params.values())
-        job = row.job or ""
-        return self._unique(
-            self.bench_ids,
-            [
-                slug(row.method),
-                slug(f"{row.method}-{params}"),
-                slug(f"{row.method}-{params}-{job}"),
-                slug(f"{table.name}-{row.method}-{params}-{job}"),
-            ],
-        )
-
-
 def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
     """The text of an experiment file holding every readable row of the tables as a claim."""
-    importer = _Importer(lab, isa)
+    importer = Importer(lab, isa)
     seen: dict[str, int] = {}
     renamed = []
     for table in tables:  # two reports of one class name would share scenarios: number the later ones
@@ -353,7 +132,7 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
     return ImportResult(text, len(tables), claims, unread, todos, no_baseline)
 
 
-def _claim(group: _Group, row: Row, ids: dict) -> list[str]:
+def _claim(group: ImportedGroup, row: Row, ids: dict) -> list[str]:
     bench = ids[(id(group.table), row.line)]
     reference = ids[(id(group.table), group.baseline.line)]
     lines = [

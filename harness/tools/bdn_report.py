@@ -11,18 +11,11 @@ BenchmarkDotNet counts). A row that cannot be read is kept with the reason, neve
 
 from __future__ import annotations
 
-import math
 import pathlib
 import re
-from dataclasses import dataclass, field
-
-#: Nanoseconds per time unit as BenchmarkDotNet prints them (μ: U+03BC, µ: U+00B5).
-TIME_UNITS = {"ns": 1.0, "μs": 1e3, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9}
-#: Bytes per size unit (BenchmarkDotNet: 1 KB = 1024 B).
-SIZE_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
-#: BenchmarkDotNet prints sizes above 1 KB with at most two decimals ("0.##"): the printed figure is known to half of
-# 0.01 unit.
-SIZE_DECIMALS = 2
+from dataclasses import dataclass
+from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
+from harness.tools.bdn_header import Environment, _header_blocks, _is_table_line, parse_environment
 
 #: Columns that describe the job a row ran under rather than a benchmark parameter.
 JOB_COLUMNS = frozenset(
@@ -114,23 +107,6 @@ STAT_COLUMNS = frozenset(
 
 
 @dataclass(frozen=True)
-class Environment:
-    """The report's header: what BenchmarkDotNet printed about where it ran (None: not printed)."""
-
-    bdn_version: str | None = None
-    os: str | None = None
-    cpu: str | None = None
-    sdk: str | None = None
-    jobs: dict[str, str] = field(default_factory=dict)  # job name ("Host" for [Host]) -> its runtime line
-    settings: str = ""  # the job settings line(s), e.g. "MaxIterationCount=10  MinIterationCount=5"
-
-    @property
-    def measured_jobs(self) -> dict[str, str]:
-        """The jobs that ran benchmarks (every job but [Host], unless [Host] is all there is)."""
-        return {k: v for k, v in self.jobs.items() if k != "Host"} or dict(self.jobs)
-
-
-@dataclass(frozen=True)
 class Row:
     """One benchmark row: its method, parameter and job columns, and the figures the lab compares."""
 
@@ -201,61 +177,8 @@ def report_name(path: pathlib.Path) -> str:
 
 # -- the environment header -------------------------------------------------------------------------------------------
 
-_BDN = re.compile(r"BenchmarkDotNet[= ]v?(\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)(?:,\s*(?:OS=)?(.*))?")
-_CPU = re.compile(r"^\s*(.+?),\s*\d+\s+CPUs?,\s*\d+\s+logical")
-_SDK = re.compile(r"\.NET(?: Core)?(?: Command-Line)? SDK[= ]v?([\w.\-]+)", re.I)
-_JOB = re.compile(r"^\s*(\[Host\]|[^:=]+?)\s*:\s*((?:\.NET|Mono|CoreRT|NativeAOT|Native AOT)\b.*)$")
-
-
-def _header_blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """(first line index, lines) of each header: a BenchmarkDotNet line and what follows it up to a table or blank
-    gap."""
-    blocks = []
-    for i, line in enumerate(lines):
-        if _BDN.search(line) and not line.lstrip().startswith("|"):
-            block = []
-            for following in lines[i:]:
-                if _is_table_line(following) and "Method" in following:
-                    break
-                block.append(following)
-                if len(block) > 30:
-                    break
-            blocks.append((i, block))
-    return blocks
-
-
-def parse_environment(lines: list[str]) -> Environment:
-    """The fields of one header block (lines with ``` fences or without)."""
-    version = os_name = cpu = sdk = None
-    jobs: dict[str, str] = {}
-    settings = []
-    for raw in lines:
-        line = raw.strip().strip("`").strip()
-        if not line or line.lower() in ("ini", "text"):
-            continue
-        if version is None and (m := _BDN.search(line)):
-            version, os_name = m.group(1), (m.group(2) or "").strip() or None
-            continue
-        if cpu is None and (m := _CPU.match(line)):
-            cpu = m.group(1).strip()
-            continue
-        if sdk is None and (m := _SDK.search(line)):
-            sdk = m.group(1)
-            continue
-        if m := _JOB.match(line):
-            jobs[m.group(1).strip("[]").strip()] = m.group(2).strip()
-            continue
-        if "=" in line and version is not None:
-            settings.append(line)
-    return Environment(version, os_name, cpu, sdk, jobs, "  ".join(settings))
-
-
 # -- the table
 # ----------------------------------------------------------------------------------------------------------
-
-
-def _is_table_line(line: str) -> bool:
-    return "|" in line
 
 
 def _cells(line: str) -> list[str]:
@@ -366,56 +289,3 @@ def _row(values: dict[str, str], units: dict[str, str], params: tuple[str, ...],
         ),
         "",
     )
-
-
-def _number(text: str) -> float | None:
-    try:
-        value = float(text.replace(",", ""))
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
-def parse_time_ns(text: str, header_unit: str | None = None) -> float | None:
-    """'1,536.0 ns' -> 1536.0; '1.671 μs' -> 1671.0; '20.88 ms' -> 20880000.0; None for 'NA', '?' and anything else."""
-    m = re.fullmatch(r"([-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)\s*([^\d\s]*)", text.strip())
-    if not m:
-        return None
-    unit = m.group(2) or header_unit
-    value = _number(m.group(1))
-    if value is None or unit not in TIME_UNITS:
-        return None
-    return round(value * TIME_UNITS[unit], 6)
-
-
-def parse_size_bytes(text: str, header_unit: str | None = None) -> tuple[int, int] | None:
-    """(bytes, tolerance in bytes) of an Allocated cell: '224 B' -> (224, 0); '3.03 KB' -> (3103, 6) (the rounding of
-    two
-    decimals); '-' -> (0, 0) (BenchmarkDotNet's mark for nothing allocated); None for 'NA', '?' and anything else."""
-    text = text.strip()
-    if text == "-":
-        return 0, 0
-    m = re.fullmatch(r"([\d,]*\.?\d+)\s*([A-Za-z]*)", text)
-    if not m:
-        return None
-    unit = m.group(2) or header_unit
-    value = _number(m.group(1))
-    if value is None or unit not in SIZE_UNITS or value < 0:
-        return None
-    factor = SIZE_UNITS[unit]
-    tolerance = 0 if factor == 1 else math.ceil(factor * 0.5 * 10**-SIZE_DECIMALS)
-    return round(value * factor), tolerance
-
-
-def parse_ratio(text: str) -> float | None:
-    """'0.51' -> 0.51; '1.00' -> 1.0; BenchmarkDotNet's trend style: 'baseline' -> 1.0, '1.47x slower' -> 1.47,
-    '2.00x faster' -> 0.5; None for 'NA', '?', '-'."""
-    text = text.strip()
-    if text.lower() == "baseline":
-        return 1.0
-    m = re.fullmatch(r"([\d,]*\.?\d+)\s*x\s+(slower|faster)", text, flags=re.I)
-    if m:
-        value = _number(m.group(1))
-        return None if not value else (value if m.group(2).lower() == "slower" else round(1 / value, 6))
-    value = _number(text)
-    return value if value is not None and value > 0 else None

@@ -7,7 +7,8 @@ import pytest
 
 from analysis.sections.summary import summary_markdown
 from analysis.render.tables import reproduction_markdown
-from analysis.compute.verdicts import (
+from analysis.compute.verdicts import verdict_table
+from analysis.compute.judging import (
     BYTES_DIFFER,
     BYTES_EQUAL,
     BYTES_ONLY,
@@ -15,7 +16,6 @@ from analysis.compute.verdicts import (
     NOT_MEASURED,
     VOID,
     judge_bytes,
-    verdict_table,
 )
 from harness.config.experiments import load_experiments
 

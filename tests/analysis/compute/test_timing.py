@@ -1,6 +1,8 @@
 """Where the time went: the run's wall time split into measured samples and everything around them."""
 
 import pandas as pd
+
+from harness.model.run_records import TimelineRecord
 import pytest
 
 from analysis.compute.load import load_run
@@ -28,9 +30,8 @@ def _rows(**overrides):
 def test_the_parts_add_up_to_the_session_and_samples_are_their_own_line():
     rows = pd.DataFrame([_rows(), _rows(), {**_rows(status="failed"), "duration_s": 0.5}])
     timeline = [
-        {"phase": "prepare", "seconds": 10.0},
-        {"phase": "calibration", "seconds": 5.0},
-        {"phase": "session", "seconds": 30.0},
+        TimelineRecord(phase=phase, what="", seconds=seconds, ended_at="")
+        for phase, seconds in (("prepare", 10.0), ("calibration", 5.0), ("session", 30.0))
     ]
     acc = account(rows, timeline)
     assert acc.wall_s == 30.0
@@ -49,7 +50,7 @@ def test_a_run_without_a_timeline_has_no_section():
 
 def test_a_real_fake_run_records_its_timeline(fake_run):
     data = load_run(fake_run)
-    phases = {p["phase"] for p in data.timeline}
+    phases = {p.phase for p in data.timeline}
     assert {"prepare", "session"} <= phases
     text = timing_markdown(data.rows, data.timeline)
     assert text.startswith("## Where the time went") and "measured samples" in text

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
+
+from analysis.compute.load import unknown_run
 import pytest
 
 from analysis.compute.undecided import undecided_markdown, undecided_table
@@ -59,11 +63,13 @@ def test_each_inconclusive_verdict_gets_its_edge_distance_and_reason():
 
 def test_the_section_counts_reasons_and_never_prints_absurd_process_counts():
     verdicts = pd.DataFrame([_verdict(0.50, 0.42501, 0.414, 0.438), _verdict(0.50, 0.415, 0.400, 0.430)])
-    text = undecided_markdown(verdicts, {"stopping": {"target_rel_ci": 0.02}})
+    text = undecided_markdown(verdicts, dataclasses.replace(unknown_run("t"), stopping={"target_rel_ci": 0.02}))
     assert "Why 2 verdicts are inconclusive" in text
     assert "1 on the edge" in text and "1 decidable with more processes" in text
     assert "over 100× the processes" in text
 
 
 def test_no_inconclusive_verdict_no_section():
-    assert undecided_markdown(pd.DataFrame([_verdict(0.5, 0.5, 0.49, 0.51, verdict="reproduced")]), {}) == ""
+    assert (
+        undecided_markdown(pd.DataFrame([_verdict(0.5, 0.5, 0.49, 0.51, verdict="reproduced")]), unknown_run("t")) == ""
+    )

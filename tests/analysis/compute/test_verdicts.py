@@ -4,19 +4,18 @@ import pandas as pd
 import pytest
 
 from analysis.compute.aggregate import RatioBook
-from analysis.compute.verdicts import (
+from analysis.compute.verdicts import verdict_table, verdicts_for
+from analysis.compute.judging import (
     BYTES_ONLY,
     INCONCLUSIVE,
     NOT_REPRODUCED,
     REPRODUCED,
     SAME_DIRECTION,
     VOID,
-    coverage,
     judge,
     published_ratio,
-    verdict_table,
-    verdicts_for,
 )
+from analysis.compute.coverage import coverage
 from harness.config.experiments import load_experiments
 
 

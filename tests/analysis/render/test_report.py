@@ -10,7 +10,8 @@ from analysis.compute.verdicts import verdict_table
 from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend, FakeClock
 from harness.config.experiments import load_experiments
-from harness.session.runner import RunOptions, execute_run
+from harness.session.runner import execute_run
+from harness.planning.run_plan import RunOptions
 
 from tests.conftest import FIXTURES
 
@@ -66,7 +67,8 @@ def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
 
 def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_and_its_table(tmp_path):
     from harness.backends.fake import FakeBackend
-    from harness.session.runner import RunOptions, execute_run
+    from harness.session.runner import execute_run
+    from harness.planning.run_plan import RunOptions
 
     backend = FakeBackend(FIXTURES / "dotnet-cell", interference_ms={"001:single-newtonsoft@native/10.0.12": 1000.0})
     options = RunOptions(
@@ -90,7 +92,8 @@ def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_
 
 def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_the_ratios(tmp_path):
     from harness.backends.fake import FakeBackend
-    from harness.session.runner import RunOptions, execute_run
+    from harness.session.runner import execute_run
+    from harness.planning.run_plan import RunOptions
 
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",

@@ -8,7 +8,8 @@ import pandas as pd
 from analysis.tools.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
 from analysis.render.writer import write_comparison
 from harness.backends.fake import FakeBackend
-from harness.session.runner import RunOptions, execute_run
+from harness.session.runner import execute_run
+from harness.planning.run_plan import RunOptions
 
 from tests.conftest import FIXTURES
 

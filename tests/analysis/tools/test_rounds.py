@@ -7,6 +7,8 @@ import pathlib
 
 import numpy as np
 import pandas as pd
+
+from analysis.compute.load import unknown_run
 import pytest
 
 from analysis.compute.load import RunData
@@ -53,7 +55,7 @@ def _run(
                     "raw_path": f"raw/g/round-{p + 1}/{name}/samples.json",
                 }
             )
-    return RunData(tmp_path, pd.DataFrame(rows), {}, {"run_id": "t"}, [], [], [])
+    return RunData(tmp_path, pd.DataFrame(rows), {}, unknown_run("t"), [], [], [])
 
 
 def test_a_prefix_costs_the_process_less_the_rounds_it_would_not_have_run(tmp_path):

@@ -6,7 +6,7 @@ import sys
 from harness.backends.base import CellRequest
 from harness.backends.native import NativeBackend
 from harness.config.labs import LabSpec
-from harness.model.records import Cell, JobSettings
+from harness.model.cells import Cell, JobSettings
 
 BUSY = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
 

@@ -18,7 +18,7 @@ from harness.model.errors import ConfigError, HarnessError
 from harness.config.experiment_checks import check_experiment, empty_experiment_reason, load_context
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
-from harness.session.runner import RunOptions, resolve_plan
+from harness.planning.run_plan import RunOptions, resolve_plan
 
 from tests.conftest import FIXTURES
 

@@ -25,7 +25,7 @@ from harness.containers.seed import locked_packages, make_seed
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import BuildError
 from harness.config.labs import load_labs
-from harness.model.records import Cell, JobSettings
+from harness.model.cells import Cell, JobSettings
 from harness.model.rows import cpuset_mismatch
 
 ENGINE = Engine("20.10.24", "amd64", "v0.10.5")

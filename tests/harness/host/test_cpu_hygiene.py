@@ -7,14 +7,8 @@ import pandas as pd
 import pytest
 
 from analysis.compute.noise import cpu_hygiene_markdown, noise_markdown
-from harness.host.cpu_hygiene import (
-    check_cpu_hygiene,
-    cmdline_cpulist,
-    parse_cpulist,
-    plan_and_check,
-    plan_host_cpus,
-    read_host_cpus,
-)
+from harness.host.cpu_hygiene import check_cpu_hygiene, plan_and_check, plan_host_cpus
+from harness.host.host_cpus import cmdline_cpulist, parse_cpulist, read_host_cpus
 from harness.host.environment import system_warnings
 from harness.planning.pinning import plan_cpus
 

@@ -28,7 +28,7 @@ from harness.config.labs import load_labs
 from harness.host.preflight import check_run, run_needs
 from harness.config.prerequisites import LAB_NEED_PREFIX, lab_need, load_prerequisites, missing_packages
 from harness.model.records import COLD, MEASURES, STEADY
-from harness.session.runner import RunOptions, resolve_plan
+from harness.planning.run_plan import RunOptions, resolve_plan
 
 PREREQUISITES = load_prerequisites()
 #: What scripts/setup itself runs, beside the list's programs and shell builtins.

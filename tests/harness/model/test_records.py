@@ -1,6 +1,8 @@
 import pytest
 
-from harness.model.records import Cell, JobSettings, ResultRow, Statistics
+from harness.model.records import ResultRow
+from harness.model.outcomes import Statistics
+from harness.model.cells import Cell, JobSettings
 
 BASE = dict(
     run_id="r",

@@ -291,7 +291,7 @@ unavailable = "no package for MissingLib 1.0 on this feed"
 def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_on(
     fake_backend, smoke_options, monkeypatch
 ):
-    from harness.session import scheduler
+    from harness.session import cell_rows as scheduler
 
     real = scheduler.NORMALIZERS["bdn"]
 

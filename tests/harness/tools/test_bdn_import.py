@@ -9,8 +9,10 @@ import tomllib
 
 import pytest
 
-from harness.tools.bdn_import import import_reports, isa_level_of, runtime_of, stand_ins
-from harness.tools.bdn_report import parse_ratio, parse_size_bytes, parse_time_ns, read_report
+from harness.tools.bdn_import import import_reports
+from harness.tools.bdn_hardware import isa_level_of, runtime_of, stand_ins
+from harness.tools.bdn_report import read_report
+from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
 from harness.cli import main
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table

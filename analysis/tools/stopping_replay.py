@@ -1,0 +1,247 @@
+"""Stopping rules replayed on a finished run: which verdicts one hour decides under each rule, from real processes.
+
+A paired group's round r is one fresh process, and a group stopped after k rounds would have run exactly the first k
+processes of a longer run (the same cells in the same process, rounds in the same order). So a run with more rounds per
+group than an hour affords (a longer-budget run) holds every shorter allocation as a prefix, and a stopping rule can be
+replayed on it without measuring again. The machine time to share is what a real hour-long run spent in its steady
+processes (the reference run's rows), each group's round costed at what its processes took in the replayed run.
+
+Rules replayed, both from the same floor of rounds per group and with the same per-cell time cap:
+- `precision` (the default profile's rule): every group takes rounds in turn, fewest first, until each of its ratios'
+  99% CI is within the target or its cap is reached. Replayed, this should land near what the hour-long run got.
+- `claims`: a group also stops as soon as every published claim read on it is decided (its interval wholly inside or
+  wholly outside the tolerance band), and while any group's claim is still open, rounds go to those groups first.
+
+For each rule the verdicts are the report's own (verdict_table over the truncated rows) and the precision the report's
+own (median ratio 99% CI half-width). Cross-level claims (a ratio between two ISA levels) do not steer the replay, since
+their two sides live in different groups; they are judged at the end like every other claim.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+from analysis.compute.aggregate import median_relative_ci, with_ratios
+from analysis.compute.cold_start import split_measures
+from analysis.compute.load import RunData
+from analysis.compute.replicates import MEASURED, summarize_cells
+from analysis.compute.verdicts import verdict_table
+from analysis.compute.judging import BYTES_ONLY, INCONCLUSIVE
+from analysis.render.tables import markdown_table
+from harness.config.experiments import Experiment, load_experiments
+from harness.config.profiles import Stopping
+
+GROUP = ["isa_requested", "experiment", "group", "runtime_requested"]
+RULES = ("precision", "claims")
+
+
+@dataclass(frozen=True)
+class PrefixState:
+    """A group after its first k rounds: its open claims, its claims, and its widest ratio CI (None: not yet known)."""
+
+    undecided: int
+    claims: int
+    worst_ci: float | None
+
+
+def _comparable(cells: pd.DataFrame) -> pd.DataFrame:
+    return cells[
+        (cells["benchmark"] != cells["baseline"])
+        & cells["status"].isin(MEASURED)
+        & ~cells["comparison_void"].fillna(False).astype(bool)
+    ]
+
+
+#: What identifies a verdict row across runs and prefixes.
+VERDICT_ID = ["experiment", "scenario", "published_variant", "benchmark", "metric", "isa_level", "runtime"]
+
+
+def _claims_read_here(verdicts: pd.DataFrame, primary: set[tuple]) -> pd.DataFrame:
+    """The time verdicts among `verdicts` that the full run reads as primary (a group's own cells alone cannot tell
+    which runtime is a claim's primary one)."""
+    if verdicts.empty:
+        return verdicts
+    ids = [tuple(r) for r in verdicts[VERDICT_ID].itertuples(index=False)]
+    mask = [(i in primary) and m == "time" for i, m in zip(ids, verdicts["metric"])]
+    return verdicts[mask & (verdicts["verdict"] != BYTES_ONLY)]
+
+
+def prefix_state(experiment: Experiment, rows: pd.DataFrame, k: int, primary: set[tuple]) -> PrefixState:
+    """The state of one group's first k rounds."""
+    sub = rows[rows["round_index"] <= k]
+    cells = with_ratios(summarize_cells(sub), sub)
+    widths = _comparable(cells)["ratio_rel_ci99"]
+    worst = None if widths.empty or widths.isna().any() else float(widths.max())
+    claims = _claims_read_here(verdict_table([experiment], cells, sub), primary) if primary else pd.DataFrame()
+    undecided = int((claims["verdict"] == INCONCLUSIVE).sum()) if len(claims) else 0
+    return PrefixState(undecided, len(claims), worst)
+
+
+def primary_ids(rows: pd.DataFrame, experiments: dict[str, Experiment]) -> set[tuple]:
+    """The primary time verdicts of a whole run, by VERDICT_ID."""
+    cells = with_ratios(summarize_cells(rows), rows)
+    verdicts = verdict_table([experiments[e] for e in dict.fromkeys(cells["experiment"])], cells, rows)
+    chosen = verdicts[verdicts["primary"].astype(bool) & (verdicts["metric"] == "time")]
+    return {tuple(r) for r in chosen[VERDICT_ID].itertuples(index=False)}
+
+
+def group_states(run: RunData, experiments: dict[str, Experiment]) -> dict[tuple, list[PrefixState]]:
+    """Per paired group of the run, its state after 1, 2, … of its recorded rounds (index k-1)."""
+    steady, _ = split_measures(run.rows)
+    primary = primary_ids(steady, experiments)
+    states: dict[tuple, list[PrefixState]] = {}
+    for key, rows in steady.groupby(GROUP, sort=False):
+        rounds = int(rows["round_index"].max())
+        ids = {i for i in primary if i[0] == key[1] and i[5] == key[0] and i[6] == key[3]}
+        states[key] = [prefix_state(experiments[key[1]], rows, k, ids) for k in range(1, rounds + 1)]
+    return states
+
+
+def _round_costs(run: RunData) -> dict[tuple, float]:
+    steady, _ = split_measures(run.rows)
+    return {
+        key: float(rows["duration_s"].fillna(0).sum()) / max(int(rows["round_index"].max()), 1)
+        for key, rows in steady.groupby(GROUP, sort=False)
+    }
+
+
+def allocate(
+    states: dict[tuple, list[PrefixState]],
+    costs: dict[tuple, float],
+    cells_per_group: dict[tuple, int],
+    budget_s: float,
+    stopping: Stopping,
+    floor: int,
+    rule: str,
+) -> dict[tuple, int]:
+    """Rounds per group under `rule` within `budget_s` of machine time (never more than the run recorded)."""
+    rounds = {g: min(floor, len(s)) for g, s in states.items()}
+    spent = sum(rounds[g] * costs[g] for g in states)
+
+    def capped(g: tuple) -> bool:
+        cap = stopping.time_cap_s(cells_per_group[g])
+        return rounds[g] >= min(stopping.max_rounds, len(states[g])) or (
+            cap is not None and rounds[g] * costs[g] >= cap
+        )
+
+    def state(g: tuple) -> PrefixState:
+        return states[g][rounds[g] - 1]
+
+    def wants_more(g: tuple) -> bool:
+        s = state(g)
+        target = stopping.target_rel_ci
+        precise = s.worst_ci is not None and target is not None and s.worst_ci <= target
+        decided = rule == "claims" and s.claims > 0 and s.undecided == 0
+        return not capped(g) and not precise and not decided
+
+    while True:
+        candidates = [g for g in states if wants_more(g) and spent + costs[g] <= budget_s]
+        if rule == "claims":
+            candidates = [g for g in candidates if state(g).undecided > 0] or candidates
+        if not candidates:
+            return rounds
+        g = min(candidates, key=lambda key: (rounds[key], list(states).index(key)))
+        rounds[g] += 1
+        spent += costs[g]
+
+
+def truncated(run: RunData, rounds: dict[tuple, int]) -> pd.DataFrame:
+    """The run's steady rows, each group cut to its allocated rounds."""
+    steady, _ = split_measures(run.rows)
+    keep = [
+        rounds.get(tuple(key), 0) >= r for key, r in zip(steady[GROUP].itertuples(index=False), steady["round_index"])
+    ]
+    return steady[keep]
+
+
+def outcome(rows: pd.DataFrame, experiments: dict[str, Experiment], costs: dict[tuple, float], rounds) -> dict:
+    """The report's numbers for a set of rows: primary verdict counts, median ratio CI, processes, machine time."""
+    cells = with_ratios(summarize_cells(rows), rows)
+    measured = [experiments[e] for e in dict.fromkeys(cells["experiment"])]
+    verdicts = verdict_table(measured, cells, rows)
+    primary = verdicts[verdicts["primary"].astype(bool) & (verdicts["verdict"] != BYTES_ONLY)]
+    counts = Counter(primary["verdict"])
+    return {
+        "processes": int(sum(rounds.values())),
+        "machine_min": sum(rounds[g] * costs.get(g, 0.0) for g in rounds) / 60,
+        "median_ratio_ci": median_relative_ci(cells, "ratio_rel_ci99"),
+        "inconclusive": counts.get(INCONCLUSIVE, 0),
+        "verdicts": dict(counts),
+    }
+
+
+def replay(long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int) -> tuple[pd.DataFrame, dict]:
+    """(rounds per group and rule, the outcome per rule and of the hour-long run as measured)."""
+    experiments = load_experiments()
+    states = group_states(long_run, experiments)
+    costs = _round_costs(long_run)
+    steady_long, _ = split_measures(long_run.rows)
+    cells_per_group = {k: int(r["benchmark"].nunique()) for k, r in steady_long.groupby(GROUP, sort=False)}
+    hour_steady, _ = split_measures(hour_run.rows)
+    budget_s = float(hour_steady["duration_s"].fillna(0).sum())
+    hour_rounds = {k: int(r["round_index"].max()) for k, r in hour_steady.groupby(GROUP, sort=False)}
+    table = pd.DataFrame(
+        [
+            {
+                "isa_level": g[0],
+                "experiment": g[1],
+                "group": g[2],
+                "runtime": g[3],
+                "recorded_rounds": len(states[g]),
+                "hour_run_rounds": hour_rounds.get(g),
+                "round_s": round(costs[g], 2),
+            }
+            for g in states
+        ]
+    )
+    outcomes = {"hour run as measured": outcome(hour_steady, experiments, _round_costs(hour_run), hour_rounds)}
+    outcomes[f"all {int(table['recorded_rounds'].sum())} recorded processes"] = outcome(
+        steady_long, experiments, costs, {g: len(s) for g, s in states.items()}
+    )
+    for rule in RULES:
+        rounds = allocate(states, costs, cells_per_group, budget_s, stopping, floor, rule)
+        table[f"{rule}_rounds"] = [rounds[g] for g in states]
+        outcomes[f"replayed: {rule}"] = outcome(truncated(long_run, rounds), experiments, costs, rounds)
+    return table, {"budget_min": budget_s / 60, "outcomes": outcomes}
+
+
+def replay_markdown(long_id: str, hour_id: str, summary: dict) -> str:
+    """The replay's outcome per rule, beside the hour run as measured."""
+    rows = []
+    for name, o in summary["outcomes"].items():
+        ci = o["median_ratio_ci"]
+        rows.append(
+            [
+                name,
+                str(o["processes"]),
+                f"{o['machine_min']:.1f}",
+                "—" if ci is None or (isinstance(ci, float) and math.isnan(ci)) else f"±{100 * ci:.2f}%",
+                str(o["inconclusive"]),
+                ", ".join(f"{n} {v}" for v, n in sorted(o["verdicts"].items(), key=lambda item: -item[1])),
+            ]
+        )
+    return (
+        f"# Stopping rules replayed on run `{long_id}`\n\n"
+        f"Machine time shared: {summary['budget_min']:.1f} min, what run `{hour_id}` spent in its steady processes. "
+        "Each rule's groups are cut to the rounds it would have given them; the verdicts and the median ratio CI are "
+        "the report's own, over the cut rows (analysis/tools/stopping_replay.py says how).\n\n"
+        + markdown_table(["", "processes", "machine min", "median ratio CI", "inconclusive", "primary verdicts"], rows)
+        + "\n"
+    )
+
+
+def write_replay(
+    long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int, out: pathlib.Path
+) -> pathlib.Path:
+    """Writes replay.md and rounds.csv (rounds per group per rule) into `out`; returns replay.md's path."""
+    table, summary = replay(long_run, hour_run, stopping, floor)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "rounds.csv", index=False)
+    path = out / "replay.md"
+    path.write_text(replay_markdown(long_run.directory.name, hour_run.directory.name, summary))
+    return path

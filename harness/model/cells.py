@@ -1,0 +1,105 @@
+"""What to measure: a cell (one benchmark of one experiment at one ISA level on one runtime) and the settings of the job
+that measures it, steady state or cold start."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from harness.model.records import STEADY, DEFAULT_RUNTIME, require_field
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """How long a cell is measured; None leaves the choice to the lab's benchmark engine. prewarm_ms: wall-clock
+    time the lab calls the operation before its benchmark engine starts, so tier-up is over before measuring; with
+    prewarm_quiet_ms it stops earlier, once the JIT has compiled nothing for that long (prewarm_ms is then the cap)."""
+
+    launch_count: int | None = None
+    warmup_count: int | None = None
+    iteration_count: int | None = None
+    iteration_time_ms: int | None = None
+    invocation_count: int | None = None
+    prewarm_ms: int | None = None
+    prewarm_quiet_ms: int | None = None
+    burst_ms: int | None = None  # paired design: the length of one burst of one cell
+    burst_rounds: int | None = None  # paired design: rounds of bursts in one process (every cell once per round)
+    fresh_input_rounds: int | None = (
+        None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            require_field(
+                value is None or (isinstance(value, int) and value > 0),
+                "JobSettings",
+                f.name,
+                value,
+                "must be a positive integer or absent",
+            )
+
+    def to_args(self) -> list[str]:
+        """Lab command-line flags (--warmup-count 8 ...), only for the values that are set."""
+        args: list[str] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                args += [f"--{f.name.replace('_', '-')}", str(value)]
+        return args
+
+
+@dataclass(frozen=True)
+class ColdSettings:
+    """How a cold-start cell is timed: hyperfine's warm-up runs (they warm the file cache, not the process) and timed
+    runs of each of its two commands, and extra runs whose peak RSS is read from the kernel."""
+
+    warmup: int = 2
+    runs: int = 10
+    rss_runs: int = 3
+
+    def __post_init__(self) -> None:
+        require_field(self.warmup >= 0, "ColdSettings", "warmup", self.warmup, "must be 0 or more")
+        require_field(self.runs >= 2, "ColdSettings", "runs", self.runs, "needs at least 2 runs for an interval")
+        require_field(self.rss_runs >= 1, "ColdSettings", "rss_runs", self.rss_runs, "needs at least 1 run")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One measurement: lab × variant × dataset × operation × ISA level, inside one experiment."""
+
+    experiment: str
+    benchmark: str
+    group: str
+    baseline: str
+    lab: str
+    variant: str
+    dataset: str
+    operation: str
+    isa_level: str
+    unavailable: str = ""  # why this benchmark cannot run at all (no package for its library): a row, never a process
+    runtime: str = DEFAULT_RUNTIME  # the lab build (lab.toml [runtimes]) this cell runs on
+    measure: str = STEADY  # what its experiment measures (MEASURES)
+
+    @property
+    def cell_id(self) -> str:
+        """Unique id within a run: experiment:benchmark@isa_level, plus /runtime for a lab built per runtime."""
+        return f"{self.experiment}:{self.benchmark}@{self.isa_level}" + (
+            "" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}"
+        )
+
+    @property
+    def target(self) -> str:
+        """The lab build this cell runs on: 'dotnet@8.0.0', or the lab's name when it has one build."""
+        return Cell.target_of(self.lab, self.runtime)
+
+    @staticmethod
+    def target_of(lab: str, runtime: str) -> str:
+        """The name of a lab's build for one runtime (probes, logs, environment.json)."""
+        return lab if runtime == DEFAULT_RUNTIME else f"{lab}@{runtime}"
+
+    @property
+    def slug(self) -> str:
+        """File-system-safe form of cell_id, for raw/ and logs/ names."""
+        suffix = "" if self.runtime == DEFAULT_RUNTIME else f"__{self.runtime}"
+        return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{self.experiment}__{self.benchmark}__{self.isa_level}{suffix}")

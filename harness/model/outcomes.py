@@ -1,0 +1,112 @@
+"""What normalizing one finished process yields, before it becomes a row: its statistics, the lab's verification, the
+cell's descriptive fields, and the process's resource usage (wall and CPU time, context switches, steal)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from harness.model.records import VERIFICATION_STATUSES, require_field
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Per-operation timing statistics of one cell, in nanoseconds."""
+
+    n: int
+    mean_ns: float
+    median_ns: float
+    stddev_ns: float | None
+    ci99_lower_ns: float | None
+    ci99_upper_ns: float | None
+    min_ns: float
+    max_ns: float
+
+    def __post_init__(self) -> None:
+        require_field(self.n > 0, "Statistics", "n", self.n, "needs at least one measurement")
+        require_field(self.mean_ns > 0, "Statistics", "mean_ns", self.mean_ns, "must be positive")
+        require_field(
+            self.min_ns <= self.median_ns <= self.max_ns,
+            "Statistics",
+            "median_ns",
+            self.median_ns,
+            "must lie between min and max",
+        )
+        if self.ci99_lower_ns is not None and self.ci99_upper_ns is not None:
+            require_field(
+                self.ci99_lower_ns <= self.mean_ns <= self.ci99_upper_ns,
+                "Statistics",
+                "ci99",
+                (self.ci99_lower_ns, self.ci99_upper_ns),
+                "must contain the mean",
+            )
+
+    @property
+    def ci99_half_width_ns(self) -> float | None:
+        """Half the 99% confidence interval, or None when it is unknown (n < 2)."""
+        if self.ci99_lower_ns is None or self.ci99_upper_ns is None:
+            return None
+        return (self.ci99_upper_ns - self.ci99_lower_ns) / 2
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The lab's verdict on whether a variant really reproduced the dataset."""
+
+    status: str
+    message: str
+    mismatch_count: int | None = None
+    round_trip: str | None = None
+
+    def __post_init__(self) -> None:
+        require_field(
+            self.status in VERIFICATION_STATUSES,
+            "Verification",
+            "status",
+            self.status,
+            f"must be one of {VERIFICATION_STATUSES}",
+        )
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    """What normalizing a finished cell yields: descriptive fields, statistics, memory, verification."""
+
+    fields: dict[str, Any]
+    statistics: Statistics
+    verification: Verification
+    isa_flags: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ProcessUsage:
+    """What the measured process and its CPU did besides the benchmark: read from wait4's rusage and /proc/stat."""
+
+    wall_s: float
+    lab_cpu_s: float | None = None
+    cpu_other_ms: float | None = None
+    steal_ms: float | None = None
+    involuntary_context_switches: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The row fields this usage fills."""
+        return {
+            "lab_cpu_s": self.lab_cpu_s,
+            "cpu_other_ms": self.cpu_other_ms,
+            "steal_ms": self.steal_ms,
+            "involuntary_context_switches": self.involuntary_context_switches,
+        }
+
+    def share(self, parts: int) -> ProcessUsage:
+        """One of `parts` equal shares of a process measured for several cells (so sums over rows count it once)."""
+
+        def split(value):
+            return None if value is None else value / parts
+
+        ics = self.involuntary_context_switches
+        return ProcessUsage(
+            self.wall_s / parts,
+            split(self.lab_cpu_s),
+            split(self.cpu_other_ms),
+            split(self.steal_ms),
+            None if ics is None else round(ics / parts),
+        )

@@ -1,0 +1,140 @@
+"""Typed records of the run folder's side files, one class per file (run_folder.py names them), each with its schema
+version: what was asked for (run.json), how each group stopped (groups.jsonl), where the session spent its time
+(timeline.jsonl), the calibration workloads (calibration.jsonl) and the conformance outcomes (conformance.jsonl).
+results.jsonl has its own record (records.py, ResultRow). The harness writes these with `to_dict()`, the analysis
+reads them with `from_dict()`: a missing field is a SchemaError naming the file, never a silent '?'.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from harness.model.errors import SchemaError
+from harness.model.groups import GroupKey
+from harness.model.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
+
+Record = TypeVar("Record", bound="_Record")
+
+
+class _Record:
+    """to_dict / from_dict for a frozen dataclass with a schema_version field."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as written (one JSON object)."""
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls: type[Record], data: dict[str, Any], where: str = "") -> Record:
+        """The record from its JSON object; extra keys (a newer harness's) are ignored, missing ones refused."""
+        where = where or cls.__name__
+        version = data.get("schema_version", SCHEMA_VERSION)
+        if version not in READABLE_SCHEMA_VERSIONS:
+            raise SchemaError(
+                f"{where} has schema_version {version!r}; this harness reads "
+                f"{', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
+                "re-run the experiment with this version (just run-all), or check out the commit that wrote it",
+            )
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        missing = [
+            f.name
+            for f in fields
+            if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        ]
+        if missing:
+            raise SchemaError(
+                f"{where}: a {cls.__name__} without {', '.join(missing)}",
+                "the file was written by another harness version or edited by hand; re-run, or restore it",
+            )
+        names = {f.name for f in fields}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class RunRecord(_Record):
+    """run.json: what a run was asked for (a resumed session must ask for the same selection) and its budget."""
+
+    run_id: str
+    profile: str
+    design: str
+    stopping: dict[str, Any]
+    job: dict[str, Any]
+    cells: list[str]
+    budget: dict[str, Any] | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    SELECTION = ("profile", "design", "stopping", "job", "cells")
+
+    def selection(self) -> dict[str, Any]:
+        """The fields a resumed session must match."""
+        return {name: getattr(self, name) for name in self.SELECTION}
+
+    @property
+    def target_rel_ci(self) -> float | None:
+        """The stopping rule's precision target (None: fixed rounds)."""
+        return self.stopping.get("target_rel_ci")
+
+
+@dataclass(frozen=True)
+class GroupRecord(_Record):
+    """groups.jsonl: how one group stopped in one session."""
+
+    isa_level: str
+    experiment: str
+    group: str
+    runtime: str
+    rounds: int
+    elapsed_s: float
+    worst_rel_ci: float | None
+    state: str
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def key(self) -> GroupKey:
+        """(ISA level, experiment, group, runtime)."""
+        return self.isa_level, self.experiment, self.group, self.runtime
+
+
+@dataclass(frozen=True)
+class TimelineRecord(_Record):
+    """timeline.jsonl: one phase of a session (prepare, calibration, session, conformance …) and its wall time."""
+
+    phase: str
+    what: str
+    seconds: float
+    ended_at: str
+    schema_version: int = SCHEMA_VERSION
+
+
+@dataclass(frozen=True)
+class CalibrationRecord(_Record):
+    """calibration.jsonl: one timing of a calibration workload on one CPU set."""
+
+    label: str
+    cpuset: str
+    workload: str
+    at: str
+    median_ms: float
+    cv: float
+    repetitions: int
+    schema_version: int = SCHEMA_VERSION
+
+
+@dataclass(frozen=True)
+class ConformanceRecord(_Record):
+    """conformance.jsonl: one parser's outcome on one JSONTestSuite file."""
+
+    lab: str
+    parser: str
+    file: str
+    expectation: str
+    outcome: str
+    verdict: str
+    runtime: str | None = None
+    library: str | None = None
+    library_version: str | None = None
+    description: str | None = None
+    detail: str = ""
+    ms: float | None = None
+    schema_version: int = SCHEMA_VERSION

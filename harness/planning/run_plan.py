@@ -1,0 +1,238 @@
+"""What a run will measure, resolved before anything is built: the options a run was started with, and the plan they
+resolve to (profile, experiments, cells, runtimes, ISA levels, job, stopping rule, budget), with its one-screen
+summary."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from harness.config.datasets import load_manifest
+from harness.config.defaults import (
+    CELL_TIMEOUT_S,
+    DATASETS_DIR,
+    DEFAULT_PROFILE,
+    EXPERIMENTS_DIR,
+    LABS_DIR,
+    PROFILES_FILE,
+    RESULTS_DIR,
+)
+from harness.planning.designs import DESIGNS, Design, group_key
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.planning.estimate import describe_estimate, round_seconds
+from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
+from harness.config.experiments import load_experiments, select_experiments
+from harness.config.isa import IsaLevel, IsaTable, load_isa_table
+from harness.config.lab_catalog import load_lab_catalog
+from harness.config.labs import LabSpec, load_labs
+from harness.planning.plan import (
+    with_aa_copies,
+    builds_of,
+    claimed_benchmarks,
+    datasets_of,
+    labs_of,
+    levels_by_benchmark,
+    plan_cells,
+    runtimes_by_benchmark,
+)
+from harness.session.probe import host_arch
+from harness.config.profiles import BudgetSpec, Stopping, find_profile, load_profiles
+from harness.model.records import DEFAULT_RUNTIME, STEADY
+from harness.model.cells import Cell, ColdSettings, JobSettings
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What the user asked for; None means 'take it from the profile' or the default."""
+
+    profile: str = DEFAULT_PROFILE
+    experiments: tuple[str, ...] | None = None
+    isa_levels: tuple[str, ...] | None = None
+    runtimes: tuple[str, ...] | None = None
+    benchmarks: tuple[str, ...] | None = None
+    variants: tuple[str, ...] | None = None
+    run_id: str | None = None
+    resume: bool = False
+    results_dir: pathlib.Path = RESULTS_DIR
+    lab_cpuset: str | None = None
+    harness_cpuset: str | None = None
+    build: bool = True
+    experiments_dir: pathlib.Path = EXPERIMENTS_DIR
+    profiles_file: pathlib.Path = PROFILES_FILE
+    labs_dir: pathlib.Path = LABS_DIR
+    datasets_dir: pathlib.Path = DATASETS_DIR
+    cell_timeout_s: float = CELL_TIMEOUT_S
+    pin_harness: bool = True
+    design: str | None = None
+    job_overrides: tuple[str, ...] = ()  # KEY=VALUE job settings instead of the profile's (--job)
+    calibrate: bool = True
+    budget_min: float | None = None  # the session's time budget in minutes instead of the profile's; 0: none
+    wait: bool = False  # queue behind a measurement that holds a lab CPU instead of stopping (harness/host/cpu_lock.py)
+    clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
+    check_tools: bool = (
+        True  # False: plan without requiring the labs' programs (`harness check` on a machine without them)
+    )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The resolved selection of a run."""
+
+    profile_name: str
+    cells: list[Cell]
+    labs: dict[str, LabSpec]  # the lab builds the cells run on, by target (Cell.target)
+    isa: IsaTable
+    job: JobSettings
+    levels: dict[str, IsaLevel]
+    design: Design
+    stopping: Stopping
+    cold: ColdSettings = ColdSettings()
+    budget: BudgetSpec | None = None
+
+    def estimate(self) -> str:
+        """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
+        steady = [c for c in self.cells if c.measure == STEADY]
+        round_s = None
+        if self.design.shares_process:
+            round_s = sum(
+                round_seconds(
+                    self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None
+                )
+                for u in self.design.units(steady)
+            )
+        text = describe_estimate(
+            self.job,
+            self.stopping,
+            len(steady),
+            len({group_key(c) for c in steady}),
+            self.design.lab_cpus_needed,
+            len(self.cells) - len(steady),
+            self.cold,
+            round_s,
+        )
+        if self.budget is None:
+            return text
+        return (
+            f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
+            "(extra rounds only while it holds; every group gets at least "
+            f"{min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
+        )
+
+    def selection(self) -> dict:
+        """What run.json records, and what a resumed run must match."""
+        return {
+            "profile": self.profile_name,
+            "design": self.design.name,
+            "stopping": dataclasses.asdict(self.stopping),
+            "job": dataclasses.asdict(self.job),
+            "cells": [c.cell_id for c in self.cells],
+        }
+
+
+def resolve_plan(options: RunOptions) -> Plan:
+    """Loads every data file and validates the selection before anything runs or is written."""
+    profile = find_profile(load_profiles(options.profiles_file), options.profile)
+    experiments = select_experiments(
+        load_experiments(options.experiments_dir), list(options.experiments or profile.experiments)
+    )
+    isa = load_isa_table()
+    all_labs = load_labs(options.labs_dir)
+    manifest = load_manifest(options.datasets_dir)
+    check_experiments(
+        experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog())
+    )  # every name they use, before anything is planned
+    per_benchmark = levels_by_benchmark(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
+    runtimes = runtimes_by_benchmark(all_labs, list(options.runtimes or profile.runtimes), experiments)
+    benchmarks = (
+        options.benchmarks or profile.benchmarks or (claimed_benchmarks(experiments) if profile.only_claimed else None)
+    )
+    cells = plan_cells(
+        experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes
+    )
+    narrowed = options.isa_levels is not None or options.runtimes is not None  # then only an empty whole is an error
+    check_not_empty(
+        [] if narrowed else experiments,
+        per_benchmark,
+        runtimes,
+        list(options.isa_levels or profile.isa_levels),
+        host_arch(),
+        isa,
+        cells,
+        _selection_text(profile.name, options),
+    )
+    design_name = options.design or profile.design
+    if design_name not in DESIGNS:
+        raise UnknownNameError("design", design_name, DESIGNS)
+    if profile.aa_copies and DESIGNS[design_name].shares_process:
+        cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
+    planned = {c.isa_level for c in cells}
+    levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
+    for name in datasets_of(cells):
+        manifest.check(name)
+    for name in labs_of(cells) if options.check_tools else ():
+        all_labs[name].check_requirements()
+    labs = builds_of(cells, all_labs)
+    budget = profile.budget
+    if options.budget_min is not None:
+        budget = (
+            BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds)
+            if options.budget_min > 0
+            else None
+        )
+    job = with_overrides(profile.job, options.job_overrides)
+    return Plan(
+        profile.name,
+        cells,
+        labs,
+        isa,
+        job,
+        {level.name: level for level in levels},
+        DESIGNS[design_name],
+        profile.stopping,
+        profile.cold,
+        budget,
+    )
+
+
+def _selection_text(profile: str, options: RunOptions) -> str:
+    """'profile default, --benchmark a,b': what was asked for, for an error about it."""
+    asked = (
+        ("experiment", options.experiments),
+        ("isa", options.isa_levels),
+        ("runtime", options.runtimes),
+        ("benchmark", options.benchmarks),
+        ("variant", options.variants),
+    )
+    return ", ".join([f"profile {profile}", *(f"--{flag} {','.join(values)}" for flag, values in asked if values)])
+
+
+def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
+    """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage
+    error."""
+    keys = [f.name for f in dataclasses.fields(JobSettings)]
+    changes: dict[str, int] = {}
+    for item in overrides:
+        key, _, value = item.partition("=")
+        if key not in keys:
+            raise UnknownNameError("job setting", key, keys, "(--job KEY=VALUE)")
+        if not value.isdigit() or int(value) <= 0:
+            raise ConfigError(f"--job {item}: the value must be a positive integer", f"e.g. --job {key}=20")
+        changes[key] = int(value)
+    return dataclasses.replace(job, **changes)
+
+
+def plan_summary(plan: Plan) -> str:
+    """Cells per experiment, ISA level and runtime, and the estimated duration."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for cell in plan.cells:
+        key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
+        counts[key] = counts.get(key, 0) + 1
+    groups = len({group_key(c) for c in plan.cells})
+    lines = [
+        f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
+        *(f"  {exp} @ {level}{runtime}: {n} cells" for (exp, level, runtime), n in counts.items()),
+        f"estimate: {plan.estimate()}",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,49 @@
+"""The stopping-rule replay: shares one hour's machine time over recorded rounds, by the default rule or claim-aware."""
+
+from __future__ import annotations
+
+from analysis.tools.stopping_replay import PrefixState, allocate
+from harness.config.profiles import Stopping
+
+STOPPING = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=100.0)
+
+
+def _states(widths: list[float], undecided: list[int], claims: int = 1) -> list[PrefixState]:
+    return [PrefixState(u, claims, w) for w, u in zip(widths, undecided)]
+
+
+def test_precision_stops_each_group_at_its_target_and_spends_no_more_than_the_budget():
+    states = {
+        "a": _states([0.1, 0.05, 0.019, 0.018, 0.017], [1, 1, 0, 0, 0]),  # precise after 3 rounds
+        "b": _states([0.1, 0.08, 0.06, 0.05, 0.04, 0.03], [1, 1, 1, 1, 1, 0]),  # never precise
+    }
+    costs, cells = {"a": 1.0, "b": 1.0}, {"a": 2, "b": 2}
+    rounds = allocate(states, costs, cells, budget_s=100, stopping=STOPPING, floor=2, rule="precision")
+    assert rounds == {"a": 3, "b": 6}  # b runs out of recorded rounds, a stops at its target
+    tight = allocate(states, costs, cells, budget_s=6, stopping=STOPPING, floor=2, rule="precision")
+    assert sum(tight.values()) == 6 and tight["a"] == 3  # fewest rounds first: a reached its target, b got the rest
+
+
+def test_claims_stop_a_decided_group_and_give_its_time_to_the_open_one():
+    states = {
+        "decided": _states([0.1, 0.06, 0.05, 0.04, 0.03, 0.025], [0] * 6),  # claims decided from the start
+        "open": _states([0.1, 0.08, 0.06, 0.05, 0.04, 0.03], [1, 1, 1, 1, 0, 0]),  # decided after 5 rounds
+    }
+    costs, cells = {"decided": 1.0, "open": 1.0}, {"decided": 2, "open": 2}
+    precision = allocate(states, costs, cells, budget_s=8, stopping=STOPPING, floor=2, rule="precision")
+    claims = allocate(states, costs, cells, budget_s=8, stopping=STOPPING, floor=2, rule="claims")
+    assert precision == {"decided": 4, "open": 4}  # shared alike, the open claim still open at 4
+    assert claims == {"decided": 2, "open": 5}  # the open one first, until decided; then the rest
+    assert states["open"][claims["open"] - 1].undecided == 0
+
+
+def test_a_group_without_claims_is_held_to_the_precision_target_under_both_rules():
+    states = {"sweep": _states([0.1, 0.05, 0.03, 0.019], [0, 0, 0, 0], claims=0)}
+    for rule in ("precision", "claims"):
+        assert allocate(states, {"sweep": 1.0}, {"sweep": 1}, 100, STOPPING, 2, rule) == {"sweep": 4}
+
+
+def test_the_cell_time_cap_holds():
+    states = {"slow": _states([0.1] * 10, [1] * 10)}
+    capped = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=15.0)
+    assert allocate(states, {"slow": 4.0}, {"slow": 2}, 1000, capped, 2, "claims") == {"slow": 8}  # 8 × 4 s ≥ 2 × 15 s
