@@ -124,3 +124,14 @@ class Backend(Protocol):
         """Times a cold-start cell as whole processes: leaves hyperfine.json (the `once` command and the same with
         --prepare-only) and rss.json (peak RSS per extra run) in request.out_dir, its log at request.log_path."""
         ...
+
+
+def last_lab_error(output: str) -> tuple[str, str] | None:
+    """The lab's own 'error:' / 'hint:' lines, if it printed them (the lab contract's error format)."""
+    error = hint = None
+    for line in output.splitlines():
+        if line.startswith("error: "):
+            error = line[len("error: ") :]
+        elif line.startswith("hint: "):
+            hint = line[len("hint: ") :]
+    return (error, hint or "") if error else None

@@ -23,7 +23,8 @@ from harness.backends.base import CellRequest, CellRun
 from harness.backends.native import Launch, Mounts, NativeBackend, _Process, request_mounts
 from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
-from harness.containers.images import BASES, LabImage, build_images, debian_arch, inspect_image, is_current
+from harness.containers.images import BASES, LabImage, debian_arch, inspect_image, is_current
+from harness.containers.image_build import build_images
 from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.model.errors import BuildError, HarnessError, MissingToolError

@@ -20,25 +20,15 @@ from harness.backends.base import CellRequest, CellRun
 from harness.model.errors import CellError
 from harness.config.labs import LabSpec
 from harness.model.outcomes import ProcessUsage
+from harness.backends.fake_clock import FakeClock
 
 #: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
+_AVX_AND_UP = ("avx", "avx2", "avx512f", "vector256", "vector512")
 SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
     "DOTNET_EnableAVX512": ("avx512f", "vector512"),
-    "DOTNET_EnableAVX": ("avx", "avx2", "avx512f", "vector256", "vector512"),
-    "DOTNET_EnableSSE42": ("sse3", "ssse3", "sse41", "sse42", "avx", "avx2", "avx512f", "vector256", "vector512"),
-    "DOTNET_EnableHWIntrinsic": (
-        "sse2",
-        "sse3",
-        "ssse3",
-        "sse41",
-        "sse42",
-        "avx",
-        "avx2",
-        "avx512f",
-        "vector128",
-        "vector256",
-        "vector512",
-    ),
+    "DOTNET_EnableAVX": _AVX_AND_UP,
+    "DOTNET_EnableSSE42": ("sse3", "ssse3", "sse41", "sse42", *_AVX_AND_UP),
+    "DOTNET_EnableHWIntrinsic": ("sse2", "sse3", "ssse3", "sse41", "sse42", "vector128", *_AVX_AND_UP),
 }
 
 
@@ -49,16 +39,6 @@ PROCESS_S = 2.0
 def process_offset(key: str, spread: float) -> float:
     """A deterministic stand-in for a fresh process's own speed: 1 ± spread, fixed by the key."""
     return 1.0 + spread * ((zlib.crc32(key.encode()) % 2001) / 1000.0 - 1.0)
-
-
-class FakeClock:
-    """A simulated monotonic clock for the run budget: it moves only when a fake process 'runs'."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class FakeBackend:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any, Callable
 
-from harness.backends.base import CellRequest, CellRun
+from harness.backends.base import CellRequest, CellRun, last_lab_error
 from harness.session.build import build_lab
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.config.defaults import PROBE_TIMEOUT_S
@@ -22,6 +22,7 @@ from harness.host.noise import CpuTimes, process_usage, read_cpu_times, rusage_c
 from harness.model.outcomes import ProcessUsage
 from harness.model.cells import ColdSettings
 from harness.planning.pinning import parse_cpuset, taskset_prefix
+from harness.backends.cold_timing import time_cold
 
 
 #: Host folders a command reads or writes, by host path: (path inside the lab's environment, read-only).
@@ -45,17 +46,6 @@ def request_mounts(request: CellRequest) -> Mounts:
     """A cell's folders: its datasets (read-only) and its output folder (written; hyperfine.json and rss.json go there
     too)."""
     return {request.datasets_dir: (DATASETS_MOUNT, True), request.out_dir: (OUT_MOUNT, False)}
-
-
-def last_lab_error(output: str) -> tuple[str, str] | None:
-    """The lab's own 'error:' / 'hint:' lines, if it printed them (the lab contract's error format)."""
-    error = hint = None
-    for line in output.splitlines():
-        if line.startswith("error: "):
-            error = line[len("error: ") :]
-        elif line.startswith("hint: "):
-            hint = line[len("hint: ") :]
-    return (error, hint or "") if error else None
 
 
 @dataclass(frozen=True)
@@ -185,83 +175,13 @@ class NativeBackend:
         with request.log_path.open("w") as log:
             log.write(f"# switches: {json.dumps(request.switches)}\n")
             try:
-                failure = self._time_cold(request, settings, once, prepare, run, failed)
+                failure = time_cold(request, settings, once, prepare, run, failed)
             except subprocess.TimeoutExpired as e:
                 failure = failed(f"a cold-start command ran over its {e.timeout:.0f} s", "see the log; the run goes on")
         return failure or CellRun(ProcessUsage(wall_s=time.monotonic() - started))
 
     def abandon(self, launch: Launch) -> None:
         """A command that ran over its time was killed (a backend that runs it elsewhere stops it there too)."""
-
-    def _time_cold(
-        self,
-        request: CellRequest,
-        settings: ColdSettings,
-        once: list[str],
-        prepare: list[str],
-        run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
-        failed: Callable[[str, str], CellRun],
-    ) -> CellRun | None:
-        """run_cold's steps: each command once, hyperfine over both, then the peak-RSS runs; a failed CellRun, or
-        None."""
-        # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
-        for command in (once, prepare):
-            done = run(command, request.timeout_s)
-            if done.returncode != 0:
-                found = last_lab_error(done.stderr)
-                return failed(
-                    found[0] if found else f"lab exited with code {done.returncode}",
-                    found[1] if found and found[1] else "run the command by hand",
-                )
-        # hyperfine runs on the lab CPU (its children inherit the affinity) and starts each process itself (-N: no
-        # shell).
-        hyperfine = [
-            "hyperfine",
-            "-N",
-            "--style",
-            "basic",
-            "--warmup",
-            str(settings.warmup),
-            "--runs",
-            str(settings.runs),
-            "--export-json",
-            str(request.out_dir / "hyperfine.json"),
-            "--command-name",
-            "once",
-            shlex.join(once),
-            "--command-name",
-            "prepare-only",
-            shlex.join(prepare),
-        ]
-        try:
-            done = run(hyperfine, request.timeout_s * (settings.warmup + settings.runs))
-        except FileNotFoundError:
-            done = None
-        if done is None or done.returncode == 127 or "hyperfine: not found" in done.stderr:
-            return failed(
-                "hyperfine is not installed where the lab runs, so cold starts cannot be timed",
-                "install it (apt-get install hyperfine; the lab images carry it) and resume the run",
-            )
-        if done.returncode != 0:
-            return failed(
-                f"hyperfine exited with code {done.returncode}: "
-                f"{(done.stderr.strip().splitlines() or ['no output'])[-1]}",
-                "see the log",
-            )
-        # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
-        # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
-        rss, cpus = [], []
-        for _ in range(settings.rss_runs):
-            done = run([*once, "--report-rss", "true"], request.timeout_s)
-            reported = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
-            if done.returncode != 0 or "peak_rss_bytes" not in reported:
-                return failed(
-                    f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log"
-                )
-            rss.append(int(reported["peak_rss_bytes"]))
-            cpus.append(reported.get("cpus_allowed"))
-        (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
-        return None
 
     def cell_command(self, request: CellRequest) -> list[str]:
         """The command of one steady-state cell process (a backend may wrap it)."""

@@ -53,7 +53,8 @@ def build_command(args: argparse.Namespace) -> int:
 
 def images_command(args: argparse.Namespace) -> int:
     from harness.containers.bases import DOCKER_ARCH_HOST
-    from harness.containers.images import build_images, inspect_image
+    from harness.containers.images import inspect_image
+    from harness.containers.image_build import build_images
     from harness.backends.docker import DockerBackend
 
     backend = DockerBackend(set(), args.bases, platform=args.platform)

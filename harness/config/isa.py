@@ -1,7 +1,8 @@
 """ISA levels: which exist per architecture, the runtime switches for each, and checking the readback.
 
-The data lives in isa_levels.toml. A level is only trusted after the measured process reports
-flags that satisfy the level's `expect` table.
+The levels live in isa_levels.toml; the switches that produce them live with each lab, in its lab.toml
+([isa_switches."<runtime>".<major>]). A level is only trusted after the measured process reports flags that satisfy
+the level's `expect` table.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from harness.config.defaults import ISA_LEVELS_FILE
+from harness.config.defaults import ISA_LEVELS_FILE, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 
 
@@ -55,8 +56,8 @@ class IsaTable:
         if table is None:
             raise ConfigError(
                 f"no ISA switches are known for {runtime} {runtime_version}",
-                f"add a [switches.\"{runtime}\".{runtime_version.split('.')[0]}] table to "
-                "harness/config/isa_levels.toml; "
+                f"add an [isa_switches.\"{runtime}\".{runtime_version.split('.')[0]}] table to the lab's lab.toml "
+                "(lab/<lab>/lab.toml); "
                 f"known: {', '.join(sorted(self.switches))}",
             )
         if level not in table:
@@ -73,8 +74,9 @@ class IsaTable:
         return {name for table in self.switches.values() for level in table.values() for name in level}
 
 
-def load_isa_table(path: pathlib.Path = ISA_LEVELS_FILE) -> IsaTable:
-    """Reads isa_levels.toml into an IsaTable."""
+def load_isa_table(path: pathlib.Path = ISA_LEVELS_FILE, labs_dir: pathlib.Path = LABS_DIR) -> IsaTable:
+    """Reads the levels from isa_levels.toml and every lab's switches from its lab.toml ([isa_switches]) into an
+    IsaTable."""
     data = tomllib.loads(path.read_text())
     levels = {
         arch: {
@@ -83,11 +85,27 @@ def load_isa_table(path: pathlib.Path = ISA_LEVELS_FILE) -> IsaTable:
         }
         for arch, table in data["levels"].items()
     }
-    switches = {
-        f"{runtime}.{major}": {level: dict(env) for level, env in table.items()}
-        for runtime, by_major in data["switches"].items()
-        for major, table in by_major.items()
-    }
+    switches: dict[str, dict[str, dict[str, str]]] = {}
+    owner: dict[str, pathlib.Path] = {}
+    for lab_file in sorted(labs_dir.glob("*/lab.toml")):
+        for runtime, by_major in tomllib.loads(lab_file.read_text()).get("isa_switches", {}).items():
+            for major, table in by_major.items():
+                key = f"{runtime}.{major}"
+                if key in switches:
+                    raise ConfigError(
+                        f"ISA switches for {runtime} {major} are in both {owner[key]} and {lab_file}",
+                        "keep them in the lab that runs that runtime",
+                    )
+                unknown = set(table) - {level for by_arch in levels.values() for level in by_arch}
+                if unknown:
+                    raise ConfigError(
+                        f'{lab_file}: [isa_switches."{runtime}".{major}] names unknown ISA level(s) '
+                        f"{', '.join(sorted(unknown))}",
+                        f"levels are those of {path.name}: "
+                        + ", ".join(sorted({lv for by_arch in levels.values() for lv in by_arch})),
+                    )
+                switches[key] = {level: dict(env) for level, env in table.items()}
+                owner[key] = lab_file
     return IsaTable(levels, switches)
 
 

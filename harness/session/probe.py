@@ -47,8 +47,8 @@ class LevelProbe:
 #: A level whose switches were applied but whose effect the runtime cannot read back in-process (lab `env`:
 #: "isa_readback": false, e.g. V8's command-line flags): measured, and labelled so in every row.
 UNVERIFIABLE = "unverifiable"
-#: A level the runtime has no switch for (no table entry in harness/config/isa_levels.toml): reported, never run as
-# native.
+#: A level the runtime has no switch for (no entry in the lab's [isa_switches] in its lab.toml): reported, never run
+# as native.
 NOT_APPLICABLE = "not-applicable"
 
 
@@ -142,7 +142,7 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
                 "n/a",
                 NOT_APPLICABLE,
                 f"{env['runtime']} {env['runtime_version']} has no switch for ISA level '{level.name}' "
-                "(harness/config/isa_levels.toml)",
+                "(no entry in the lab's [isa_switches], lab/<lab>/lab.toml)",
             )
             continue
         switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)

@@ -8,7 +8,8 @@ import pytest
 from analysis.render.tables import experiment_markdown, markdown_table, reproduction_markdown
 from analysis.compute.verdicts import verdict_table
 from analysis.render.writer import write_report
-from harness.backends.fake import FakeBackend, FakeClock
+from harness.backends.fake import FakeBackend
+from harness.backends.fake_clock import FakeClock
 from harness.config.experiments import load_experiments
 from harness.session.runner import execute_run
 from harness.planning.run_plan import RunOptions

@@ -65,3 +65,35 @@ def test_effective_isa_names_the_widest_available_extension():
 def test_every_switch_name_is_known_so_stray_ones_can_be_stripped():
     names = load_isa_table().all_switch_names()
     assert {"DOTNET_EnableAVX512", "DOTNET_EnableAVX512F", "DOTNET_EnableHWIntrinsic"} <= names
+
+
+def test_switches_come_from_each_labs_own_lab_toml(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "lab.toml").write_text(
+        '[isa_switches."MyRuntime".1]\nnative = {}\nscalar = { MY_SIMD = "0" }\n'
+    )
+    isa = load_isa_table(labs_dir=tmp_path)
+    assert isa.switches_for("MyRuntime", "1.2.3", "scalar") == {"MY_SIMD": "0"}
+    assert not isa.has_switches("MyRuntime", "1.2.3", "no-avx2")  # a level without an entry is not applicable
+    with pytest.raises(ConfigError, match="no ISA switches are known for Other 2.0") as e:
+        isa.switches_for("Other", "2.0", "native")
+    assert e.value.hint.startswith("add an [isa_switches.\"Other\".2] table to the lab's lab.toml")
+
+
+def test_a_runtime_claimed_by_two_labs_or_an_unknown_level_is_refused(tmp_path):
+    for lab in ("a", "b"):
+        (tmp_path / lab).mkdir()
+        (tmp_path / lab / "lab.toml").write_text('[isa_switches."R".1]\nnative = {}\n')
+    with pytest.raises(ConfigError, match="ISA switches for R 1 are in both"):
+        load_isa_table(labs_dir=tmp_path)
+    (tmp_path / "b" / "lab.toml").write_text('[isa_switches."S".1]\navx3 = {}\n')
+    with pytest.raises(ConfigError, match=r"names unknown ISA level\(s\) avx3"):
+        load_isa_table(labs_dir=tmp_path)
+
+
+def test_the_harness_keeps_no_switch_table_of_its_own():
+    import tomllib
+
+    from harness.config.defaults import ISA_LEVELS_FILE
+
+    assert "switches" not in tomllib.loads(ISA_LEVELS_FILE.read_text())

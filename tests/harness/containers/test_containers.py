@@ -15,11 +15,12 @@ import harness.backends as backends
 from harness.backends.base import CellRequest
 from harness.backends.docker import DockerBackend, _map_paths
 from harness.backends.native import contract_mounts, request_mounts
-from harness.containers import bases, cells, images
+from harness.containers import bases, cells, image_build, images
 from harness.containers.compose import compose_services, render_compose
 from harness.containers.engine import Engine
 from harness.containers.bases import DOCKER_ARCH_HOST
-from harness.containers.images import LabImage, bake_overrides, library_versions_label
+from harness.containers.images import LabImage, library_versions_label
+from harness.containers.image_build import bake_overrides
 from harness.containers.isolation import CONTAINER_ISOLATION
 from harness.containers.seed import locked_packages, make_seed
 from harness.config.defaults import REPO_ROOT
@@ -316,13 +317,13 @@ def test_an_offline_image_build_restores_each_runtime_without_compiling(tmp_path
     lab = dotnet.__class__(
         **{**dotnet.__dict__, "directory": tmp_path, "container": container, "build": ("sh", "-c", "exit 9")}
     )
-    images.prepare_context(lab, "local", tmp_path / "restore.log")
+    image_build.prepare_context(lab, "local", tmp_path / "restore.log")
     assert (tmp_path / "marker").read_text() == "restored\n", "the restore ran, not the (failing) build"
     failing = container.__class__(
         **{**container.__dict__, "offline_restore": ("sh", "-c", "echo 'x : error NU1101: no such package'; exit 1")}
     )
     with pytest.raises(BuildError, match="offline restore .* failed: x : error NU1101"):
-        images.prepare_context(
+        image_build.prepare_context(
             dotnet.__class__(**{**lab.__dict__, "container": failing}), "local", tmp_path / "restore2.log"
         )
 

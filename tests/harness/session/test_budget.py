@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.backends.fake import FakeBackend, FakeClock
+from harness.backends.fake import FakeBackend
+from harness.backends.fake_clock import FakeClock
 from harness.planning.estimate import process_seconds
 from harness.session.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
 from harness.config.profiles import BudgetSpec, load_profiles
