@@ -47,3 +47,23 @@ def test_the_cell_time_cap_holds():
     states = {"slow": _states([0.1] * 10, [1] * 10)}
     capped = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=15.0)
     assert allocate(states, {"slow": 4.0}, {"slow": 2}, 1000, capped, 2, "claims") == {"slow": 8}  # 8 × 4 s ≥ 2 × 15 s
+
+
+def test_the_replay_of_a_whole_run_gives_each_rule_its_report_numbers(fake_run):
+    """On a real (fake-backend) run folder, with itself as the hour: the precision rule replayed within the machine
+    time the run spent cannot use more processes than recorded, and every outcome carries the report's numbers."""
+    from analysis.compute.load import load_run
+    from analysis.tools.stopping_replay import replay, replay_markdown
+
+    data = load_run(fake_run)
+    stopping = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=1000.0)
+    table, summary = replay(data, data, stopping, floor=2)
+    outcomes = summary["outcomes"]
+    assert set(outcomes) >= {"hour run as measured", "replayed: precision", "replayed: claims"}
+    recorded = int(table["recorded_rounds"].sum())
+    for name in ("replayed: precision", "replayed: claims"):
+        assert outcomes[name]["processes"] <= recorded
+        assert outcomes[name]["machine_min"] <= summary["budget_min"] + 1e-9
+        assert sum(outcomes[name]["verdicts"].values()) == sum(outcomes["hour run as measured"]["verdicts"].values())
+    assert (table["precision_rounds"] <= table["recorded_rounds"]).all()
+    assert "| replayed: claims |" in replay_markdown("long", "hour", summary)
