@@ -18,7 +18,7 @@ from analysis.render.names import display_labels, library_name  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
 from analysis.charts.takeaway import time_ratio_takeaway  # noqa: E402
 from analysis.compute.replicates import MEASURED  # noqa: E402
-from analysis.render.tables import status_text  # noqa: E402
+from analysis.render.tables import format_rel_ci, status_text  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
 #: With several levels: the height of one bar and the gap between benchmarks (in bar-row units of the y axis).
@@ -92,7 +92,7 @@ def _note(row: pd.Series, baseline: str, level: str, several_levels: bool) -> st
         note = "baseline"
     elif pd.notna(row["ratio"]):
         note = f"{row['ratio']:.2f}×" + (
-            f" ±{100 * row['ratio_rel_ci99']:.1f}%" if pd.notna(row["ratio_rel_ci99"]) else ""
+            f" {format_rel_ci(row['ratio_rel_ci99'])}" if pd.notna(row["ratio_rel_ci99"]) else ""
         )
     if row["comparison_void"]:
         note += " (void)"

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analysis.render.tables import format_rel_ci
+
 from analysis.defaults import WIDE_RATIO_CI
 from analysis.compute.replicates import MEASURED
 from harness.model.pairing import paired_ratios, replicate_of
@@ -116,7 +118,7 @@ def wide_groups(rows: pd.DataFrame, cells: pd.DataFrame, limit: float = WIDE_RAT
             mine = mine[mine[column] == value]
         design = "/".join(sorted(set(mine["design"].dropna()))) if "design" in mine else "?"
         spread = ratio_spread(mine, widest["benchmark"], widest["baseline"])
-        label = f"{key[1]}/{key[2]} at {key[0]} · {key[3]} (±{100 * widest['ratio_rel_ci99']:.1f}%)"
+        label = f"{key[1]}/{key[2]} at {key[0]} · {key[3]} ({format_rel_ci(widest['ratio_rel_ci99'])})"
         out.append((label, spread.reason(design)))
     return out
 

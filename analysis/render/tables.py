@@ -39,11 +39,21 @@ def _missing(value) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+#: A relative half-width at or above this is not printed as a number: with two processes the t quantile is 63.7, and a
+#: ratio's interval can come out as ±8,776,679,146% — a rendering of a division by nearly nothing, not information.
+WIDEST_SHOWN = 1.0
+
+
+def format_rel_ci(rel_half: float) -> str:
+    """0.018 → '±1.8%'; 1.0 or more → '±>100%' (the interval says nothing yet: too few processes)."""
+    return "±>100%" if rel_half >= WIDEST_SHOWN else f"±{100 * rel_half:.1f}%"
+
+
 def format_ratio(ratio: float | None, rel_half: float | None = None) -> str:
     """0.512 → '0.51×', with ' ±1.8%' (relative 99% CI half-width) when an interval is known."""
     if _missing(ratio):
         return "—"
-    return f"{ratio:.2f}×" + ("" if _missing(rel_half) else f" ±{100 * rel_half:.1f}%")
+    return f"{ratio:.2f}×" + ("" if _missing(rel_half) else f" {format_rel_ci(rel_half)}")
 
 
 def format_interval(ratio: float | None, lower: float | None, upper: float | None) -> str:
@@ -73,7 +83,7 @@ def status_text(row: pd.Series, width: int | None = None) -> str:
 def _cell_text(row: pd.Series) -> str:
     if row["status"] not in MEASURED:
         return status_text(row)
-    rel = f" ±{100 * row['rel_ci99']:.1f}%" if not pd.isna(row["rel_ci99"]) else ""
+    rel = f" {format_rel_ci(row['rel_ci99'])}" if not pd.isna(row["rel_ci99"]) else ""
     void = " VOID" if row["comparison_void"] else ""
     ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])
     disturbed = row.get("interference_max")

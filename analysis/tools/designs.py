@@ -17,7 +17,7 @@ import pandas as pd
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.load import RunData
 from analysis.compute.replicates import MEASURED
-from analysis.render.tables import markdown_table
+from analysis.render.tables import format_rel_ci, markdown_table
 from harness.model.pairing import paired_ratios
 from harness.model.groups import is_aa_copy
 from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus
@@ -138,7 +138,7 @@ def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
             f"{r.pairs:.0f}",
             f"{100 * r.pair_cv:.1f}%",
             "—" if pd.isna(r.pair_correlation) else f"{r.pair_correlation:.2f}",
-            f"±{100 * r.rel_half_width:.1f}%",
+            format_rel_ci(r.rel_half_width),
             f"{r.machine_s_per_pair:.1f} s",
             f"{r.minutes_to_target:.1f}",
         ]
