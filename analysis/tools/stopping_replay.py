@@ -172,7 +172,13 @@ def outcome(rows: pd.DataFrame, experiments: dict[str, Experiment], costs: dict[
         "median_ratio_ci": median_relative_ci(cells, "ratio_rel_ci99"),
         "inconclusive": counts.get(INCONCLUSIVE, 0),
         "verdicts": dict(counts),
+        "by_claim": {tuple(k): v for k, v in zip(primary[VERDICT_ID].itertuples(index=False), primary["verdict"])},
     }
+
+
+def differing(a: dict, b: dict) -> int:
+    """Claims both outcomes judged whose verdicts differ."""
+    return sum(1 for key, verdict in a["by_claim"].items() if key in b["by_claim"] and b["by_claim"][key] != verdict)
 
 
 def replay(long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int) -> tuple[pd.DataFrame, dict]:
@@ -200,13 +206,14 @@ def replay(long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int)
         ]
     )
     outcomes = {"hour run as measured": outcome(hour_steady, experiments, _round_costs(hour_run), hour_rounds)}
-    outcomes[f"all {int(table['recorded_rounds'].sum())} recorded processes"] = outcome(
-        steady_long, experiments, costs, {g: len(s) for g, s in states.items()}
-    )
+    everything = f"all {int(table['recorded_rounds'].sum())} recorded processes"
+    outcomes[everything] = outcome(steady_long, experiments, costs, {g: len(s) for g, s in states.items()})
     for rule in RULES:
         rounds = allocate(states, costs, cells_per_group, budget_s, stopping, floor, rule)
         table[f"{rule}_rounds"] = [rounds[g] for g in states]
         outcomes[f"replayed: {rule}"] = outcome(truncated(long_run, rounds), experiments, costs, rounds)
+    for o in outcomes.values():
+        o["differ_from_all"] = differing(o, outcomes[everything])
     return table, {"budget_min": budget_s / 60, "outcomes": outcomes}
 
 
@@ -222,6 +229,7 @@ def replay_markdown(long_id: str, hour_id: str, summary: dict) -> str:
                 f"{o['machine_min']:.1f}",
                 "—" if ci is None or (isinstance(ci, float) and math.isnan(ci)) else f"±{100 * ci:.2f}%",
                 str(o["inconclusive"]),
+                str(o["differ_from_all"]),
                 ", ".join(f"{n} {v}" for v, n in sorted(o["verdicts"].items(), key=lambda item: -item[1])),
             ]
         )
@@ -229,8 +237,21 @@ def replay_markdown(long_id: str, hour_id: str, summary: dict) -> str:
         f"# Stopping rules replayed on run `{long_id}`\n\n"
         f"Machine time shared: {summary['budget_min']:.1f} min, what run `{hour_id}` spent in its steady processes. "
         "Each rule's groups are cut to the rounds it would have given them; the verdicts and the median ratio CI are "
-        "the report's own, over the cut rows (analysis/tools/stopping_replay.py says how).\n\n"
-        + markdown_table(["", "processes", "machine min", "median ratio CI", "inconclusive", "primary verdicts"], rows)
+        "the report's own, over the cut rows (analysis/tools/stopping_replay.py says how). 'Not those of all "
+        "processes': verdicts that differ from what every recorded process together says, the best estimate there is: the price of "
+        "stopping early, or of a shorter run.\n\n"
+        + markdown_table(
+            [
+                "",
+                "processes",
+                "machine min",
+                "median ratio CI",
+                "inconclusive",
+                "verdicts not those of all processes",
+                "primary verdicts",
+            ],
+            rows,
+        )
         + "\n"
     )
 
