@@ -238,8 +238,8 @@ def replay_markdown(long_id: str, hour_id: str, summary: dict) -> str:
         f"Machine time shared: {summary['budget_min']:.1f} min, what run `{hour_id}` spent in its steady processes. "
         "Each rule's groups are cut to the rounds it would have given them; the verdicts and the median ratio CI are "
         "the report's own, over the cut rows (analysis/tools/stopping_replay.py says how). 'Not those of all "
-        "processes': verdicts that differ from what every recorded process together says, the best estimate there is: the price of "
-        "stopping early, or of a shorter run.\n\n"
+        "processes': verdicts that differ from what every recorded process together says, the best estimate there "
+        "is: the price of stopping early, or of a shorter run.\n\n"
         + markdown_table(
             [
                 "",
