@@ -55,7 +55,7 @@ class DockerBackend(NativeBackend):
             if engine is None:
                 raise MissingToolError(
                     f"the docker backend needs a Docker engine: {reason}",
-                    "start one (README: Containers) or run with --backend native",
+                    "start one (just docker-up; docs/containers.md) or run with --backend native",
                 )
         self.engine = engine
         if bases not in ("auto", *BASES):

@@ -100,7 +100,8 @@ def run_lab_tool(lab: LabSpec, argv: tuple[str, ...], log_path: pathlib.Path, wh
         done = subprocess.run(list(argv), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
     except FileNotFoundError as e:
         raise BuildError(
-            f"cannot run the {what} of lab '{lab.name}': {e}", "install the lab's toolchain (see README prerequisites)"
+            f"cannot run the {what} of lab '{lab.name}': {e}",
+            "install the lab's toolchain (scripts/setup; docs/prerequisites.md)",
         ) from e
     except subprocess.TimeoutExpired as e:
         raise BuildError(
