@@ -11,6 +11,8 @@ Rules replayed, both from the same floor of rounds per group and with the same p
   99% CI is within the target or its cap is reached. Replayed, this should land near what the hour-long run got.
 - `claims`: a group also stops as soon as every published claim read on it is decided (its interval wholly inside or
   wholly outside the tolerance band), and while any group's claim is still open, rounds go to those groups first.
+- `claims-first`: no group stops for being decided, but while any group's claim is open, rounds go to those groups
+  first; what is left goes to precision as under `precision`.
 
 For each rule the verdicts are the report's own (verdict_table over the truncated rows) and the precision the report's
 own (median ratio 99% CI half-width). Cross-level claims (a ratio between two ISA levels) do not steer the replay, since
@@ -37,7 +39,7 @@ from harness.config.experiments import Experiment, load_experiments
 from harness.config.profiles import Stopping
 
 GROUP = ["isa_requested", "experiment", "group", "runtime_requested"]
-RULES = ("precision", "claims")
+RULES = ("precision", "claims", "claims-first")
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def allocate(
 
     while True:
         candidates = [g for g in states if wants_more(g) and spent + costs[g] <= budget_s]
-        if rule == "claims":
+        if rule in ("claims", "claims-first"):
             candidates = [g for g in candidates if state(g).undecided > 0] or candidates
         if not candidates:
             return rounds

@@ -67,3 +67,13 @@ def test_the_replay_of_a_whole_run_gives_each_rule_its_report_numbers(fake_run):
         assert sum(outcomes[name]["verdicts"].values()) == sum(outcomes["hour run as measured"]["verdicts"].values())
     assert (table["precision_rounds"] <= table["recorded_rounds"]).all()
     assert "| replayed: claims |" in replay_markdown("long", "hour", summary)
+
+
+def test_claims_first_serves_the_open_claim_first_then_spends_what_is_left_on_precision():
+    states = {
+        "decided": _states([0.1, 0.06, 0.05, 0.04, 0.03, 0.025], [0] * 6),
+        "open": _states([0.1, 0.08, 0.06, 0.05, 0.04, 0.03], [1, 1, 1, 1, 0, 0]),
+    }
+    costs, cells = {"decided": 1.0, "open": 1.0}, {"decided": 2, "open": 2}
+    first = allocate(states, costs, cells, budget_s=8, stopping=STOPPING, floor=2, rule="claims-first")
+    assert first == {"decided": 3, "open": 5}  # the open one to 5 (decided), then the last second to the other

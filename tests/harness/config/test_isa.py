@@ -77,7 +77,7 @@ def test_switches_come_from_each_labs_own_lab_toml(tmp_path):
     assert not isa.has_switches("MyRuntime", "1.2.3", "no-avx2")  # a level without an entry is not applicable
     with pytest.raises(ConfigError, match="no ISA switches are known for Other 2.0") as e:
         isa.switches_for("Other", "2.0", "native")
-    assert e.value.hint.startswith("add an [isa_switches.\"Other\".2] table to the lab's lab.toml")
+    assert e.value.hint.startswith('add an [isa_switches."Other".2] table to the lab\'s lab.toml')
 
 
 def test_a_runtime_claimed_by_two_labs_or_an_unknown_level_is_refused(tmp_path):
