@@ -103,7 +103,7 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
         ax.set_ylim(min(min(points), 1.0) / 2, max(max(points), 1.0) * 2)
     ax.set_xticks(range(len(runtimes)), runtimes)
     ax.set_xlim(-0.4, len(runtimes) - 0.6)
-    ax.set_xlabel("runtime (self-contained build, version read back in the measured process)", fontsize=8)
+    ax.set_xlabel("runtime (version read back in the measured process)", fontsize=8)
     ax.set_ylabel(f"time ratio to {names.get(baseline, baseline)}\n(same runtime and ISA level; 99% CI)", fontsize=8)
     titled(ax, takeaway(series, runtimes, names.get(baseline, baseline)), caption, title)
     describe(

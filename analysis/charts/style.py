@@ -3,6 +3,7 @@ finding) with its subtitle and caption, ratio axes, bounded notes, alt text and 
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 import weakref
@@ -113,13 +114,26 @@ def titled(ax: Axes, title: str, caption: str, subtitle: str = "") -> None:
         )
 
 
+#: A tick this close to either end of a log axis (as a fraction of its length) gets no label: half of it would stand
+#: outside the plot, on the axis title or the notes below.
+EDGE_FRACTION = 0.04
+
+
 def ratio_axis(ax: Axes, which: str = "x") -> None:
     """A logarithmic ratio axis labelled 0.5×, 1×, 2× rather than in powers of ten."""
     axis = ax.xaxis if which == "x" else ax.yaxis
     (ax.set_xscale if which == "x" else ax.set_yscale)("log")
-    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}×"))
+
+    def inside(x: float) -> bool:
+        low, high = sorted(axis.get_view_interval())
+        if low <= 0 or high <= low or x <= 0:
+            return True
+        share = (math.log(x) - math.log(low)) / (math.log(high) - math.log(low))
+        return EDGE_FRACTION <= share <= 1 - EDGE_FRACTION
+
+    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}×" if inside(x) else ""))
     # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5).
-    axis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:.2g}×" if f"{x:.1e}"[0] in "235" else ""))
+    axis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:.2g}×" if f"{x:.1e}"[0] in "235" and inside(x) else ""))
     ax.tick_params(axis=which, which="both", labelsize=7)
 
 
