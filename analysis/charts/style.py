@@ -132,8 +132,15 @@ def ratio_axis(ax: Axes, which: str = "x") -> None:
         return EDGE_FRACTION <= share <= 1 - EDGE_FRACTION
 
     axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}×" if inside(x) else ""))
-    # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5).
-    axis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:.2g}×" if f"{x:.1e}"[0] in "235" and inside(x) else ""))
+
+    def minor(x: float, _: int) -> str:
+        # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5), and on an
+        # axis shorter than a decade a few more (0.4, 0.6, 0.8), so it never shows one label alone.
+        low, high = sorted(axis.get_view_interval())
+        short = low > 0 and high / low < 10
+        return f"{x:.2g}×" if f"{x:.1e}"[0] in ("234568" if short else "235") and inside(x) else ""
+
+    axis.set_minor_formatter(FuncFormatter(minor))
     ax.tick_params(axis=which, which="both", labelsize=7)
 
 
