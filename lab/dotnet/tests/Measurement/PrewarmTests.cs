@@ -42,12 +42,14 @@ public class PrewarmTests
     [Fact]
     public void Without_a_jit_counter_a_steady_operation_stops_once_two_windows_run_at_the_same_speed()
     {
-        // .NET Core 3.1 cannot count JIT compilations; an operation of constant cost settles after two windows.
-        var result = Prewarm.Run(() => new string('x', 64), maxMs: 5000, quietMs: 100, jitCounter: () => null);
+        // .NET Core 3.1 cannot count JIT compilations; an operation of constant cost settles once two consecutive windows
+        // agree. On an idle machine that is the second and third window; on a loaded one (a CI machine running other jobs)
+        // it can take many more, so the cap is far away: the test is about the rule, not about how quiet the machine is.
+        var result = Prewarm.Run(() => new string('x', 64), maxMs: 60000, quietMs: 100, jitCounter: () => null);
 
         Assert.Equal(Prewarm.SpeedStableRule, result.Rule);
         Assert.True(result.Settled);
-        Assert.InRange(result.Ms, 200, 4999);
+        Assert.InRange(result.Ms, 200, 59999);
         Assert.Null(result.Compilations);
         Assert.True(result.NsPerCallAtEnd > 0);
     }
