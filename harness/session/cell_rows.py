@@ -5,6 +5,8 @@ cannot run at its ISA level. Session inherits these; they read the fields the mi
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 import datetime as _dt
 import pathlib
 from harness.backends.base import Backend, CellRequest, CellRun
@@ -24,8 +26,10 @@ from harness.model.rows import RowContext, failed_row, measured_row, skipped_row
 from harness.model.store import RunStore
 
 
+@dataclass
 class CellRows:
-    """The row-making half of Session (scheduler.py): every method reads the session's fields declared here."""
+    """The row-making half of Session (scheduler.py), and the fields of a session these methods read (Session adds
+    the rest: its progress, calibration, cold-start settings and budget)."""
 
     store: RunStore
     backend: Backend
@@ -39,7 +43,8 @@ class CellRows:
     profile_name: str
     datasets_dir: pathlib.Path
     cell_timeout_s: float
-    cold: ColdSettings
+    if TYPE_CHECKING:  # a Session field (with a default, so it cannot come before Session's own fields)
+        cold: ColdSettings
 
     def _level(self, cell: Cell) -> LevelProbe:
         return self.probes[cell.target].levels[cell.isa_level]

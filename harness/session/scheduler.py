@@ -10,30 +10,24 @@ A resumed run replays the same layout and skips the processes that already have 
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.backends.base import Backend, CellRequest
+from harness.backends.base import CellRequest
 from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.session.calibration import WORKLOADS, calibrate
 from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR
 from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
-from harness.config.isa import IsaLevel
-from harness.config.labs import LabSpec
-from harness.session.probe import LabProbe
-from harness.config.profiles import Stopping
 from harness.session.progress import RunProgress
 from harness.planning.estimate import cold_cell_seconds, round_seconds
 from harness.model.records import COLD, DEFAULT_RUNTIME, ResultRow, RowStatus, STEADY, row_key
-from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.model.cells import Cell, ColdSettings
 from harness.model.rows import RowContext
 from harness.session.stopping import GroupStatus, group_status
 from harness.model.groups import BUDGET, row_group
 from harness.model.run_records import GroupRecord
-from harness.model.store import RunStore
 from harness.session.cell_rows import CellRows
 
 #: Row statuses a resumed run does not run again.
@@ -42,20 +36,10 @@ FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
 
 @dataclass
 class Session(CellRows):
-    """Everything the replicate loop needs, fixed for one run (or one resumed session of it)."""
+    """Everything the replicate loop needs, fixed for one run (or one resumed session of it): the fields of CellRows
+    (store, backend, design, stopping rule, job, probes, levels, labs, lab CPUs, profile, datasets, cell timeout), then
+    these."""
 
-    store: RunStore
-    backend: Backend
-    design: Design
-    stopping: Stopping
-    job: JobSettings
-    probes: dict[str, LabProbe]
-    levels: dict[str, IsaLevel]
-    labs: dict[str, LabSpec]
-    lab_cpus: tuple[str, ...]
-    profile_name: str
-    datasets_dir: pathlib.Path
-    cell_timeout_s: float
     progress: RunProgress
     calibrate: bool = True
     cold: ColdSettings = ColdSettings()
