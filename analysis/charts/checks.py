@@ -5,6 +5,7 @@ drawn, so these are measurements of the figure, not of its source code."""
 from __future__ import annotations
 
 import getpass
+import math
 import re
 import socket
 from collections.abc import Iterable
@@ -48,32 +49,64 @@ def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
     return pairs
 
 
-def _error_segments(fig: Figure) -> Iterable[tuple[tuple[float, float], tuple[float, float]]]:
+def _error_segments(fig: Figure) -> Iterable[tuple[tuple[float, float], tuple[float, float], Bbox]]:
+    """Every error-bar segment in display coordinates, with the axes area that clips it when drawn (a whisker of an
+    interval from very few processes can run far beyond the axes; only what is drawn can cover a text)."""
     for ax in fig.axes:
         for collection in ax.collections:
             if not isinstance(collection, LineCollection):
                 continue
             transform = collection.get_transform()
+            clip = ax.bbox if collection.get_clip_on() else fig.bbox
             for path in collection.get_paths():
                 points = transform.transform(path.vertices)
                 for a, b in zip(points[:-1], points[1:]):
-                    yield (a[0], a[1]), (b[0], b[1])
+                    yield (a[0], a[1]), (b[0], b[1]), clip
 
 
-def _segment_hits(box: Bbox, a: tuple[float, float], b: tuple[float, float], steps: int = 24) -> bool:
-    return any(
-        box.contains(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps) for k in range(steps + 1)
-    )
+def _clipped(
+    a: tuple[float, float], b: tuple[float, float], clip: Bbox
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The part of segment a–b inside `clip` (Liang–Barsky), or None; infinite ends (a log axis at 0) are cut at the
+    box first, a NaN end drops the segment."""
+    if any(math.isnan(v) for v in (*a, *b)):
+        return None
+    big = 1e9
+    (x0, y0), (x1, y1) = ((max(-big, min(big, v)) for v in p) for p in (a, b))
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - clip.x0), (dx, clip.x1 - x0), (-dy, y0 - clip.y0), (dy, clip.y1 - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return (x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy)
+
+
+def _segment_hits(box: Bbox, a: tuple[float, float], b: tuple[float, float], clip: Bbox, steps: int = 48) -> bool:
+    """Whether the drawn part of segment a–b passes through `box`."""
+    drawn = _clipped(a, b, clip)
+    if drawn is None:
+        return False
+    (x0, y0), (x1, y1) = drawn
+    return any(box.contains(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps) for k in range(steps + 1))
 
 
 def texts_on_error_bars(fig: Figure) -> list[str]:
-    """Texts drawn across an error bar (its line or whisker)."""
+    """Texts drawn across an error bar (its line or whisker), as far as the bar is drawn."""
     fig.canvas.draw()
     segments = list(_error_segments(fig))
     return [
         t.get_text()
         for t in _texts(fig)
-        if any(_segment_hits(_extent(t, fig).shrunk(0.95, 0.6), a, b) for a, b in segments)
+        if any(_segment_hits(_extent(t, fig).shrunk(0.95, 0.6), a, b, clip) for a, b, clip in segments)
     ]
 
 

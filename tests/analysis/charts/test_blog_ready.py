@@ -233,3 +233,21 @@ def test_the_dark_theme_turns_greys_over_and_keeps_library_colours(fake_cells):
     with pytest.raises(ValueError, match="unknown theme"):
         apply_theme(fig, "sepia")
     plt.close(fig)
+
+
+def test_a_whisker_far_beyond_its_axes_is_judged_where_it_is_drawn():
+    """An interval from two processes can run from near 0 to a million on a log axis; drawn, it stops at the axes. Texts
+    outside the axes (titles, tick labels, notes) are not on it; a text inside, on the drawn part, is (the smoke run's
+    runtime sweep once flagged every text of its figure)."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.set_yscale("log")
+    ax.errorbar([0, 1], [1.0, 1.2], yerr=[[0.9999999, 0.1], [1e6, 0.1]], fmt="o")
+    ax.set_ylim(0.5, 2)
+    ax.set_xlim(-0.5, 1.5)
+    ax.set_title("a title above the axes")
+    ax.set_xlabel("an axis label below")
+    fig.text(0.01, 0.01, "a note under the chart")
+    assert texts_on_error_bars(fig) == []
+    ax.text(0, 1.5, "on the drawn whisker", ha="center")
+    assert texts_on_error_bars(fig) == ["on the drawn whisker"]
+    plt.close(fig)
