@@ -23,17 +23,17 @@ def _text(value: object) -> str:
 
 
 def bar_label(row: pd.Series) -> str:
-    """'JSON (V8 built-in) 12.4 · JSON.parse / JSON.stringify, string (Node 22.11.0)'."""
+    """'JSON (V8 built-in) 12.4 · string (Node.js 22.11.0)', with the ISA level when it is not native."""
     version = row.get("library_version")
     runtime = row.get("runtime_version")
     runtime = runtime if isinstance(runtime, str) and runtime else row.get("runtime_requested")
     name = library_name(row) + (f" {version}" if isinstance(version, str) and version else "")
     settings = settings_line(row)
-    return (
-        name
-        + (SEPARATOR + settings if settings else "")
-        + f" ({_text(row.get('runtime')) or row.get('lab')} {runtime})"
+    level = _text(row.get("isa_requested"))
+    where = f"{_text(row.get('runtime')) or row.get('lab')} {runtime}" + (
+        f", {level}" if level and level != "native" else ""
     )
+    return name + (SEPARATOR + settings if settings else "") + f" ({where})"
 
 
 def takeaway(table: pd.DataFrame, datasets: list[str]) -> str:
