@@ -56,6 +56,10 @@ def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
                 )
             ax.plot(row.measured_ratio, y, "o", color=color, markersize=5, zorder=4)
     ratio_axis(ax)
+    # The axis spans the published and measured points (and 1), not an interval from very few processes that can reach
+    # from 0.01× to 50×; such a whisker is cut at the edge.
+    points = [v for v in (*verdicts["published_ratio"], *verdicts["measured_ratio"], 1.0) if pd.notna(v) and v > 0]
+    ax.set_xlim(min(points) / 1.5, max(points) * 1.5)
     ax.axvline(1.0, color="#888888", linewidth=0.8)
     ax.set_yticks(range(len(verdicts)), [_label(r) for r in verdicts.itertuples()], fontsize=7)
     ax.invert_yaxis()

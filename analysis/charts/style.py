@@ -90,15 +90,20 @@ def alt_text(fig: Figure) -> str:
     return text if len(text) <= ALT_CHARS else text[: ALT_CHARS - 1] + "…"
 
 
-#: A title longer than this wraps (a chart reads at 800 pixels wide).
+#: A title longer than this wraps (a chart reads at 800 pixels wide); so do the subtitle and caption lines.
 TITLE_CHARS = 95
+CAPTION_CHARS = 130
 
 
 def titled(ax: Axes, title: str, caption: str, subtitle: str = "") -> None:
     """The chart's title (its finding, one line), under it the subtitle (what was measured) and the
     machine/runtime/date line, above the plot and clear of each other."""
     _ALT_HEADING[ax.figure] = f"{title}. {subtitle}" if subtitle else title
-    below = "\n".join(part for part in (subtitle, caption) if part)
+    # Each line wrapped to the chart's width: a caption naming every runtime of every lab once ran to 3,000 pixels and
+    # squeezed the plot to nothing.
+    below = "\n".join(
+        textwrap.fill(line, CAPTION_CHARS) for part in (subtitle, caption) if part for line in part.splitlines()
+    )
     lines = below.count("\n") + 1 if below else 0
     ax.set_title(textwrap.fill(title, TITLE_CHARS), fontsize=10, loc="left", pad=6 + 10 * lines, fontweight="bold")
     if below:
@@ -134,11 +139,13 @@ def ratio_axis(ax: Axes, which: str = "x") -> None:
     axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}×" if inside(x) else ""))
 
     def minor(x: float, _: int) -> str:
-        # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5), and on an
-        # axis shorter than a decade a few more (0.4, 0.6, 0.8), so it never shows one label alone.
+        # Minor ticks sit at 2–9 × each power of ten; label the ones a reader uses (0.2, 0.3, 0.5, 2, 3, 5), on an axis
+        # shorter than a decade a few more (0.4, 0.6, 0.8), so it never shows one label alone, on a long one fewer.
         low, high = sorted(axis.get_view_interval())
-        short = low > 0 and high / low < 10
-        return f"{x:.2g}×" if f"{x:.1e}"[0] in ("234568" if short else "235") and inside(x) else ""
+        decades = math.log10(high / low) if low > 0 and high > low else 0.0
+        # Fewer minor labels the more decades the axis spans: they would run into each other.
+        shown = "234568" if decades < 1 else "235" if decades < 2 else "25" if decades < 3 else ""
+        return f"{x:.2g}×" if f"{x:.1e}"[0] in shown and inside(x) else ""
 
     axis.set_minor_formatter(FuncFormatter(minor))
     ax.tick_params(axis=which, which="both", labelsize=7)
