@@ -15,8 +15,10 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-#: An absolute path in text a reader sees (a log file, a checkout) — charts and reports name files relative to the run.
-ABSOLUTE_PATH = re.compile(r"(?<![\w.:/<])/(?:root|home|tmp|work|var|usr|opt|srv|mnt)/[\w.+@/-]+")
+#: An absolute path that says where this machine keeps its files (a home, a checkout, a temporary run folder): charts
+#: and reports name files relative to the run. System install locations (/usr/share/dotnet in a row's runtime
+#: switches) say nothing about the machine and are not counted.
+ABSOLUTE_PATH = re.compile(r"(?<![\w.:/<])/(?:root|home|tmp|work|var|srv|mnt|media)/[\w.+@/-]+")
 
 
 def _texts(fig: Figure) -> list[Text]:
