@@ -15,7 +15,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 from analysis.charts.style import VERDICT_COLORS, describe, ratio_axis, titled  # noqa: E402
-from analysis.defaults import TOLERANCE  # noqa: E402
+from harness.model.judging import TOLERANCE  # noqa: E402
 
 
 def _label(row) -> str:

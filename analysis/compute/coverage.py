@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.judging import CANNOT_REPRODUCE, NOT_MEASURED
+from analysis.compute.judging import CANNOT_REPRODUCE
+from harness.model.judging import NOT_MEASURED
 from analysis.compute.replicates import MEASURED
 from harness.config.experiments import Experiment
 from harness.model.records import UNAVAILABLE

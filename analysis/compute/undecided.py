@@ -17,9 +17,8 @@ import math
 
 import pandas as pd
 
-from analysis.defaults import TOLERANCE
 from analysis.render.tables import markdown_table
-from analysis.compute.judging import INCONCLUSIVE
+from harness.model.judging import INCONCLUSIVE, TOLERANCE
 
 #: Where the run states no precision target: the default profile's (experiments/profiles.toml).
 DEFAULT_TARGET = 0.02

@@ -3,8 +3,8 @@
 Absolute times differ across machines, so what is compared is each claim's ratio to its
 baseline: published (printed, or derived from the published means of the same table) against
 measured at the same ISA level, with the measured ratio's 99% interval from paired replicates.
-The verdict uses the interval, not the point (judging.py): reproduced when all of it lies within the tolerance
-band around the published ratio, inconclusive when it straddles the band's edge. A comparison
+The verdict uses the interval, not the point (harness/model/judging.py): reproduced when all of it lies within the
+tolerance band around the published ratio, inconclusive when it straddles the band's edge. A comparison
 whose variant or baseline failed verification is void. How a run accounts for every figure is coverage.py.
 
 Allocations are deterministic per operation, so a published Allocated figure is also judged in bytes,
@@ -23,16 +23,8 @@ import pandas as pd
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.replicates import MEASURED
 from analysis.render.tables import failure_reason
-from analysis.compute.judging import (
-    BYTES_ONLY,
-    CANNOT_REPRODUCE,
-    METRICS,
-    NOT_MEASURED,
-    Verdict,
-    judge,
-    judge_bytes,
-    published_ratio,
-)
+from analysis.compute.judging import BYTES_ONLY, CANNOT_REPRODUCE, Verdict, judge_bytes
+from harness.model.judging import METRICS, NOT_MEASURED, judge, published_ratio
 from harness.config.experiments import Claim, Experiment, Hardware
 from harness.model.records import DEFAULT_RUNTIME, RowStatus, UNAVAILABLE, VerificationStatus
 

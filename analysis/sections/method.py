@@ -32,10 +32,15 @@ def method_markdown(run: RunRecord) -> str:
     )
     budget = run.budget
     if budget:
+        shared = (
+            "every group its first rounds, then one round at a time to the group with the fewest, groups with a "
+            "published claim still undecided first"
+            if budget.get("priority") == "open-claims"
+            else "each group as many as every later one could also have"
+        )
         rule += (
             f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
-            "(each group as many as every later one could also have), which could cut a group short of that rule but "
-            f"not below {budget['floor_rounds']} rounds"
+            f"({shared}), which could cut a group short of that rule but not below {budget['floor_rounds']} rounds"
         )
     engine = (
         "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
-from analysis.defaults import PARITY_BAND, TOLERANCE
+from harness.model.judging import PARITY_BAND, TOLERANCE
 from analysis.compute.coverage import coverage
 from analysis.render.tables import markdown_table, reproduction_markdown
 from harness.config.experiments import Experiment

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from analysis.compute import judging as v
+from harness.model import judging as v
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.cold_start import split_measures
-from analysis.defaults import TOLERANCE
+from harness.model.judging import TOLERANCE
 from analysis.compute.replicates import MEASURED
 from harness.config.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.pairing import paired_ratios

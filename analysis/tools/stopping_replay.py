@@ -33,7 +33,8 @@ from analysis.compute.cold_start import split_measures
 from analysis.compute.load import RunData
 from analysis.compute.replicates import MEASURED, summarize_cells
 from analysis.compute.verdicts import verdict_table
-from analysis.compute.judging import BYTES_ONLY, INCONCLUSIVE
+from analysis.compute.judging import BYTES_ONLY
+from harness.model.judging import INCONCLUSIVE
 from analysis.render.tables import markdown_table
 from harness.config.experiments import Experiment, load_experiments
 from harness.config.profiles import Stopping

@@ -47,20 +47,28 @@ class Stopping:
         return self.target_rel_ci is not None and self.max_rounds > self.min_rounds
 
 
+#: How a budget shares its rounds (harness/session/budget.py): "in-turn", unit after unit, each given the rounds every
+#: later unit could have as well; "open-claims", every unit its floor rounds first, then one round at a time to the
+#: group with the fewest rounds, groups whose published claims are still undecided first (harness/session/priority.py).
+PRIORITIES = ("in-turn", "open-claims")
+
+
 @dataclass(frozen=True)
 class BudgetSpec:
-    """A profile's run budget (harness/session/budget.py): minutes for the whole session, and the rounds every unit gets
-    even
-    past it."""
+    """A profile's run budget (harness/session/budget.py): minutes for the whole session, the rounds every unit gets
+    even past it, and how the rounds beyond those are shared."""
 
     minutes: float
     floor_rounds: int
+    priority: str = "in-turn"
 
     def __post_init__(self) -> None:
         if self.minutes <= 0:
             raise ValueError(f"budget minutes must be positive, got {self.minutes}")
         if self.floor_rounds < 1:
             raise ValueError(f"budget floor_rounds must be at least 1, got {self.floor_rounds}")
+        if self.priority not in PRIORITIES:
+            raise ValueError(f"budget priority must be one of {', '.join(PRIORITIES)}, got '{self.priority}'")
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,11 @@ def _profile(name: str, spec: dict) -> Profile:
         only_claimed=bool(spec.get("only_claimed", False)),
         runtimes=tuple(spec.get("runtimes", ("claims",))),
         cold=ColdSettings(**spec.get("cold", {})),
-        budget=BudgetSpec(float(spec["budget"]["minutes"]), int(spec["budget"]["floor_rounds"]))
+        budget=BudgetSpec(
+            float(spec["budget"]["minutes"]),
+            int(spec["budget"]["floor_rounds"]),
+            str(spec["budget"].get("priority", "in-turn")),
+        )
         if "budget" in spec
         else None,
         aa_copies=bool(spec.get("aa_copies", False)),

@@ -23,7 +23,7 @@ from harness.planning.designs import DESIGNS, Design, group_key
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.planning.estimate import describe_estimate, round_seconds
 from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
-from harness.config.experiments import load_experiments, select_experiments
+from harness.config.experiments import Experiment, load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
@@ -90,6 +90,7 @@ class Plan:
     stopping: Stopping
     cold: ColdSettings = ColdSettings()
     budget: BudgetSpec | None = None
+    experiments: tuple[Experiment, ...] = ()  # the experiments the cells come from (the claims they decide)
 
     def estimate(self) -> str:
         """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
@@ -116,7 +117,9 @@ class Plan:
             return text
         return (
             f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
-            "(extra rounds only while it holds; every group gets at least "
+            "(extra rounds only while it holds"
+            + ("; groups with an undecided claim first" if self.budget.priority == "open-claims" else "")
+            + "; every group gets at least "
             f"{min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
         )
 
@@ -175,11 +178,13 @@ def resolve_plan(options: RunOptions) -> Plan:
         all_labs[name].check_requirements()
     labs = builds_of(cells, all_labs)
     budget = profile.budget
-    if options.budget_min is not None:
+    if options.budget_min is not None and options.budget_min <= 0:
+        budget = None
+    elif options.budget_min is not None:
         budget = (
-            BudgetSpec(options.budget_min, budget.floor_rounds if budget else profile.stopping.min_rounds)
-            if options.budget_min > 0
-            else None
+            dataclasses.replace(budget, minutes=options.budget_min)
+            if budget
+            else BudgetSpec(options.budget_min, profile.stopping.min_rounds)
         )
     job = with_overrides(profile.job, options.job_overrides)
     return Plan(
@@ -193,6 +198,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         profile.stopping,
         profile.cold,
         budget,
+        tuple(experiments),
     )
 
 

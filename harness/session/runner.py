@@ -23,6 +23,7 @@ from harness.host.environment import collect_host_environment
 from harness.model.errors import ResumeError
 from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.session.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
+from harness.session.open_claims import claims_by_group
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
 from harness.model.run_records import RunRecord
@@ -160,6 +161,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         calibrate=options.calibrate,
         cold=plan.cold,
         budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
+        claims=claims_by_group(plan.experiments, plan.cells),
     )
     try:
         session.run(plan.cells)

@@ -29,6 +29,8 @@ from harness.session.stopping import GroupStatus, group_status
 from harness.model.groups import BUDGET, row_group
 from harness.model.run_records import GroupRecord
 from harness.session.cell_rows import CellRows
+from harness.session.open_claims import ClaimReading, GroupKey
+from harness.session.priority import OPEN_CLAIMS, run_by_priority
 
 #: Row statuses a resumed run does not run again.
 FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
@@ -44,9 +46,15 @@ class Session(CellRows):
     calibrate: bool = True
     cold: ColdSettings = ColdSettings()
     budget: RunBudget | None = None
+    claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(
+        default_factory=dict
+    )  # the claims each group decides
 
     def __post_init__(self) -> None:
         self.rows: dict[str, ResultRow] = dict(self.store.rows())
+        self._by_group: dict[GroupKey, dict[str, ResultRow]] = {}
+        for row in self.rows.values():
+            self._by_group.setdefault(row_group(row), {})[row.row_key] = row
         self.broken: set[str] = set()
 
     # -- the loop ---------------------------------------------------------------------------------------
@@ -59,17 +67,20 @@ class Session(CellRows):
                 self._store(self._unrunnable_row(cell))
         units = self.design.units([c for c in runnable if c.measure == STEADY])
         cold = [c for c in runnable if c.measure == COLD]
-        level = None
-        for index, unit in enumerate(units):
-            if unit.isa_level != level:
-                level = unit.isa_level
-                self._calibrate(f"before {level}")
-            self.run_unit(unit, units[index + 1 :], cold)
+        if self.budget and self.budget.spec.priority == OPEN_CLAIMS:
+            run_by_priority(self, units, cold)
+        else:
+            level = None
+            for index, unit in enumerate(units):
+                if unit.isa_level != level:
+                    level = unit.isa_level
+                    self.calibrate_now(f"before {level}")
+                self.run_unit(unit, units[index + 1 :], cold)
         for cell in cold:
             if not self._finished(row_key(cell.cell_id, 1)):
                 self.progress.started(cell)
                 self._store(self._cold_row(cell))
-        self._calibrate("end")
+        self.calibrate_now("end")
 
     def run_unit(
         self, unit: Unit, later: Sequence[Unit] = (), cold: Sequence[Cell] = ()
@@ -77,23 +88,15 @@ class Session(CellRows):
         """Rounds of one unit until all its groups have stopped, or until the run budget cannot afford another round
         with the `later` units and `cold` cells still to come (the budget's floor rounds always run); returns the
         groups' final status."""
-        groups = {group_key(c) for c in unit.cells}
         started = self.budget.clock() if self.budget else 0.0
         slots_run = 0
         round_index = 0
         while True:
-            statuses = {g: group_status(self._group_rows(g), round_index, self.stopping) for g in groups}
-            active = [c for c in unit.cells if not statuses[group_key(c)].finished and c.cell_id not in self.broken]
+            statuses = self.unit_statuses(unit, round_index)
+            active = self.active_cells(unit, statuses)
             if not active:
                 break
-            design, slots = self._layout(active, round_index + 1)
-            slots = [
-                slot
-                for slot in slots
-                if not all(
-                    self._finished(row_key(c.cell_id, round_index + 1, p.partner)) for p in slot for c in p.cells
-                )
-            ]
+            design, slots = self._round_slots(active, round_index + 1)
             if (
                 self.budget and slots and round_index >= self.budget.spec.floor_rounds
             ):  # a round done before a resume costs nothing
@@ -112,6 +115,27 @@ class Session(CellRows):
             for slot in slots:
                 self.run_slot(slot, round_index, design)
                 slots_run += 1
+        self.record_statuses(statuses)
+        return statuses
+
+    def unit_statuses(self, unit: Unit, rounds_done: int) -> dict[GroupKey, GroupStatus]:
+        """Where each group of a unit stands after `rounds_done` rounds."""
+        groups = {group_key(c) for c in unit.cells}
+        return {g: group_status(self.group_rows(g), rounds_done, self.stopping) for g in groups}
+
+    def play_round(self, unit: Unit, round_index: int) -> int:
+        """Runs round `round_index` of a unit's cells whose groups still want rounds (its processes that already have
+        a row are skipped: a resumed run); returns how many processes it started (0: none wanted, or all done)."""
+        active = self.active_cells(unit, self.unit_statuses(unit, round_index - 1))
+        if not active:
+            return 0
+        design, slots = self._round_slots(active, round_index)
+        for slot in slots:
+            self.run_slot(slot, round_index, design)
+        return sum(len(slot) for slot in slots)
+
+    def record_statuses(self, statuses: dict[GroupKey, GroupStatus]) -> None:
+        """Says and stores where each group ended."""
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
             self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
@@ -119,7 +143,6 @@ class Session(CellRows):
                 isa_level=g[0], experiment=g[1], group=g[2], runtime=g[3], **dataclasses.asdict(status)
             )
             self.store.append_json_line(GROUPS_FILE, record.to_dict())
-        return statuses
 
     def run_slot(self, slot: Slot, round_index: int, design: Design | None = None) -> list[ResultRow]:
         """Starts the slot's processes together and stores a row for every cell each measured."""
@@ -148,6 +171,19 @@ class Session(CellRows):
         return rows
 
     # -- pieces -----------------------------------------------------------------------------------------
+
+    def active_cells(self, unit: Unit, statuses: dict[GroupKey, GroupStatus]) -> list[Cell]:
+        """The unit's cells whose group still wants rounds and that have not failed in this session."""
+        return [c for c in unit.cells if not statuses[group_key(c)].finished and c.cell_id not in self.broken]
+
+    def _round_slots(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
+        """The slots of one round of these cells that have not run yet (a resumed run has some)."""
+        design, slots = self._layout(cells, round_index)
+        return design, [
+            slot
+            for slot in slots
+            if not all(self._finished(row_key(c.cell_id, round_index, p.partner)) for p in slot for c in p.cells)
+        ]
 
     def _layout(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
         """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and
@@ -188,24 +224,26 @@ class Session(CellRows):
         self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]
     ) -> float:
         """Rounds every group from this unit on can have within the run budget (harness/session/budget.py), after
-        reserving the
-        cold-start cells and calibrations still to come."""
-        per_process = self._process_s()
-        if self.design.shares_process:
-            later_round_s = sum(
-                round_seconds(
-                    self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None
-                )
-                for u in later
-            )
-        else:
-            later_round_s = sum(len(self.design.round(list(u.cells), 1, self.lab_cpus)) for u in later) * per_process
+        reserving the cold-start cells and calibrations still to come."""
+        assert self.budget is not None
+        later_round_s = sum(self.estimated_round_s(u) for u in later)
         levels = (
             len({u.isa_level for u in later} - {unit.isa_level}) + 1
         )  # calibrations before each new level, and at the end
+        remaining = self.budget.remaining_s() - self.reserve_s(cold, levels)
+        return affordable_rounds(remaining, rounds_done, round_s, later_round_s)
+
+    def estimated_round_s(self, unit: Unit) -> float:
+        """Wall seconds of one round of a unit before any of it ran: the job's estimate (planning/estimate.py)."""
+        if self.design.shares_process:
+            paired = self.labs[unit.cells[0].target].paired_format is not None
+            return round_seconds(self.design, list(unit.cells), self.job, paired)
+        return len(self.design.round(list(unit.cells), 1, self.lab_cpus)) * self._process_s()
+
+    def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
+        """Seconds the run must keep for the cold-start cells not run yet and `calibrations` calibrations."""
         pending_cold = sum(1 for c in cold if not self._finished(row_key(c.cell_id, 1)))
-        reserve = pending_cold * cold_cell_seconds(self.cold) + (levels if self.calibrate else 0) * CALIBRATION_S
-        return affordable_rounds(self.budget.remaining_s() - reserve, rounds_done, round_s, later_round_s)
+        return pending_cold * cold_cell_seconds(self.cold) + (calibrations if self.calibrate else 0) * CALIBRATION_S
 
     def _process_s(self) -> float:
         return typical_process_s(self.rows.values(), self.job)
@@ -214,16 +252,19 @@ class Session(CellRows):
         row = self.rows.get(key)
         return row is not None and row.status in FINISHED
 
-    def _group_rows(self, group: tuple[str, str, str, str]) -> list[ResultRow]:
-        return [r for r in self.rows.values() if row_group(r) == group]
+    def group_rows(self, group: GroupKey) -> list[ResultRow]:
+        """The rows of one group so far."""
+        return list(self._by_group.get(group, {}).values())
 
     def _store(self, row: ResultRow) -> None:
         row = self.store.localized(row)
         self.store.append(row)
         self.rows[row.row_key] = row
+        self._by_group.setdefault(row_group(row), {})[row.row_key] = row
         self.progress.finished(row)
 
-    def _calibrate(self, label: str) -> None:
+    def calibrate_now(self, label: str) -> None:
+        """Times the calibration workloads on the lab CPUs (unless the run was asked not to)."""
         if not self.calibrate:
             return
         started = time.monotonic()

@@ -35,35 +35,39 @@ class GroupStatus:
         return self.state != RUNNING
 
 
+def measured_replicates(rows: Iterable[ResultRow]) -> dict[str, list[Replicate]]:
+    """A group's replicates by benchmark: its measured processes, except those whose warm-up was cut short
+    (harness/model/warmup_check.py), which count as if they had failed."""
+    by_benchmark: dict[str, list[Replicate]] = defaultdict(list)
+    for row in usable(list(rows)):
+        value = getattr(row, REPLICATE_STATISTIC)
+        if row.status in MEASURED and value is not None:
+            by_benchmark[row.benchmark].append(replicate_of(row, value))
+    return by_benchmark
+
+
 def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
     """(widest relative 99% CI half-width over the group's comparable ratios, how many there are);
-    the width is None when one of them has fewer than two pairs yet, or there is none. Processes whose warm-up was cut
-    short (harness/model/warmup_check.py) do not count: the group runs on as if they had failed."""
-    by_benchmark: dict[str, list[ResultRow]] = defaultdict(list)
-    for row in usable(list(rows)):
-        if row.status in MEASURED:
-            by_benchmark[row.benchmark].append(row)
+    the width is None when one of them has fewer than two pairs yet, or there is none."""
+    rows = list(rows)
+    replicates = measured_replicates(rows)
+    measured = [r for r in usable(rows) if r.status in MEASURED]
+    baselines = {r.benchmark: r.baseline for r in measured}
+    failed = {r.benchmark for r in measured if r.verification_status == VerificationStatus.FAILED}
     worst: float | None = None
     comparable = 0
-    for benchmark, mine in by_benchmark.items():
-        baseline = mine[0].baseline
-        if benchmark == baseline or baseline not in by_benchmark:
+    for benchmark, baseline in baselines.items():
+        if benchmark == baseline or baseline not in baselines:
             continue
-        if any(r.verification_status == VerificationStatus.FAILED for r in mine + by_benchmark[baseline]):
+        if {benchmark, baseline} & failed:
             continue  # void comparison: no precision is worth buying for it
         comparable += 1
-        interval = paired_ratio_interval(_replicates(mine), _replicates(by_benchmark[baseline]))
+        interval = paired_ratio_interval(replicates.get(benchmark, []), replicates.get(baseline, []))
         width = None if interval is None else interval.relative_half_width
         if width is None:
             return None, comparable
         worst = width if worst is None else max(worst, width)
     return worst, comparable
-
-
-def _replicates(rows: list[ResultRow]) -> list[Replicate]:
-    return [
-        replicate_of(r, getattr(r, REPLICATE_STATISTIC)) for r in rows if getattr(r, REPLICATE_STATISTIC) is not None
-    ]
 
 
 def group_status(rows: list[ResultRow], rounds_done: int, stopping: Stopping) -> GroupStatus:

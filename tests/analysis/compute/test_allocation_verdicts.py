@@ -13,10 +13,9 @@ from analysis.compute.judging import (
     BYTES_EQUAL,
     BYTES_ONLY,
     BYTES_WITHIN,
-    NOT_MEASURED,
-    VOID,
     judge_bytes,
 )
+from harness.model.judging import NOT_MEASURED, VOID
 from harness.config.experiments import load_experiments
 
 EXTENDED = "MyClass deserialize, STJ-team comment extended table"

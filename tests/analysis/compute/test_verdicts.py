@@ -5,8 +5,8 @@ import pytest
 
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.verdicts import verdict_table, verdicts_for
-from analysis.compute.judging import (
-    BYTES_ONLY,
+from analysis.compute.judging import BYTES_ONLY
+from harness.model.judging import (
     INCONCLUSIVE,
     NOT_REPRODUCED,
     REPRODUCED,

@@ -108,7 +108,7 @@ def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, 
     )  # within the budget, give or take half of the largest round
     assert Counter(g["state"] for g in groups) == {"budget": 4}
     run = json.loads((summary.directory / "run.json").read_text())
-    assert run["budget"] == {"minutes": minutes, "floor_rounds": 2}
+    assert run["budget"] == {"minutes": minutes, "floor_rounds": 2, "priority": "in-turn"}
 
 
 def test_processes_slower_than_estimated_still_hold_the_budget_as_far_as_the_floor_allows(smoke_options, tmp_path):
@@ -143,3 +143,43 @@ def test_the_plan_states_the_budget(smoke_options):
         ).budget
         is None
     )
+
+
+def test_open_claims_priority_gives_the_floor_to_every_group_then_the_rest_to_groups_with_undecided_claims(
+    smoke_options, tmp_path
+):
+    # Same budget as the fair-share test (6 rounds per group in turn). The claims are read at native only (000's
+    # myclass, 001's single); with the fake processes' 10% spread, myclass's stays undecided, single's is decided
+    # early (the fake ratio is far from the published one), and the scalar groups decide no claim.
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    summary, rounds, groups, clock = _budget_run(
+        smoke_options, tmp_path, f'{{ minutes = {minutes}, floor_rounds = 2, priority = "open-claims" }}'
+    )
+    others = [n for g, n in rounds.items() if g != ("native", "myclass")]
+    assert rounds[("native", "myclass")] == 10, rounds  # every round it wanted, up to max_rounds
+    assert min(others) >= 2 and max(others) - min(others) <= 1, rounds  # the rest shared fewest-first
+    assert clock.now <= 60 * minutes + 1.5 * SMOKE_PROCESS_S
+    assert Counter(g["state"] for g in groups) == {"budget": 3, "imprecise": 1}
+    assert json.loads((summary.directory / "run.json").read_text())["budget"]["priority"] == "open-claims"
+
+
+def test_a_resumed_open_claims_run_measures_only_the_processes_that_had_not_ended(smoke_options, tmp_path):
+    # A budget no group reaches: every group runs to max_rounds (10). Drop the last 7 rows as if the run had been
+    # stopped there; the resumed run replays the same rounds from the rows and measures exactly those 7 again.
+    summary, rounds, _, _ = _budget_run(
+        smoke_options, tmp_path, '{ minutes = 1000, floor_rounds = 2, priority = "open-claims" }'
+    )
+    assert set(rounds.values()) == {10}
+    results = summary.directory / "results.jsonl"
+    lines = results.read_text().splitlines()
+    results.write_text("\n".join(lines[:-7]) + "\n")
+    dropped = Counter(json.loads(line)["cell_id"] for line in lines[-7:])
+    again = FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell", process_spread=0.1)
+    profiles = tmp_path / "profiles.toml"  # written by _budget_run
+    execute_run(
+        dataclasses.replace(
+            smoke_options, profiles_file=profiles, clock=FakeClock(), resume=True, run_id=summary.directory.name
+        ),
+        again,
+    )
+    assert Counter(again.cells_run) == dropped

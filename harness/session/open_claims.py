@@ -1,0 +1,85 @@
+"""Which published claims a group of cells decides, and how many of them are still open after its rounds so far.
+
+A claim is read on one group: the group holding its benchmark at the ISA level and runtime the report reads it on
+(the published CPU's level when the run measures it, else native; the runtime standing in for the published one,
+analysis/compute/verdicts.py), with its reference in the same group so both sides share the group's processes. The
+claim is open while its measured ratio's 99% interval still straddles an edge of the tolerance band around the
+published ratio (harness/model/judging.py: 'inconclusive'), or has no interval yet. Budget priority 'open-claims'
+(harness/session/priority.py) gives rounds to groups with open claims first.
+
+Claims across ISA levels, those the lab cannot reproduce, and claims without a published ratio steer nothing: they are
+judged at the end like every other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from harness.config.experiments import Experiment
+from harness.model.cells import Cell
+from harness.model.judging import INCONCLUSIVE, judge, published_ratio
+from harness.model.pairing import paired_ratio_interval
+from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus
+from harness.planning.designs import group_key
+from harness.session.stopping import measured_replicates
+
+GroupKey = tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class ClaimReading:
+    """One published time ratio, read on one group: benchmark over reference, published as `published`."""
+
+    benchmark: str
+    reference: str
+    published: float
+    label: str
+
+
+def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) -> dict[GroupKey, list[ClaimReading]]:
+    """The claims each planned group decides (groups that decide none are left out)."""
+    by_benchmark: dict[tuple[str, str], list[Cell]] = {}
+    for cell in cells:
+        by_benchmark.setdefault((cell.experiment, cell.benchmark), []).append(cell)
+    readings: dict[GroupKey, list[ClaimReading]] = {}
+    for experiment in experiments:
+        for claim in experiment.claims:
+            if claim.cannot_reproduce or claim.across_levels or claim.benchmark == claim.reference:
+                continue
+            published = published_ratio(claim, experiment.claims, "time")
+            planned = by_benchmark.get((experiment.id, claim.benchmark), [])
+            if published is None or not planned:
+                continue
+            hardware = experiment.hardware[claim.hardware]
+            levels = {c.isa_level for c in planned}
+            level = hardware.isa_level if hardware.isa_level in levels else "native"
+            runtimes = list(dict.fromkeys(c.runtime for c in planned))
+            runtime = hardware.stand_in(runtimes, runtimes[0] if runtimes else DEFAULT_RUNTIME)
+            reading_cell: Cell | None = next(
+                (c for c in planned if c.isa_level == level and c.runtime == runtime), None
+            )
+            references = by_benchmark.get((experiment.id, claim.reference), [])
+            if reading_cell is None or not any(group_key(r) == group_key(reading_cell) for r in references):
+                continue
+            readings.setdefault(group_key(reading_cell), []).append(
+                ClaimReading(claim.benchmark, claim.reference, published[0], claim.label)
+            )
+    return readings
+
+
+def open_claims(readings: list[ClaimReading], rows: list[ResultRow]) -> int:
+    """How many of a group's claims its rows do not decide yet."""
+    replicates = measured_replicates(rows)
+    failed = {r.benchmark for r in rows if r.verification_status == VerificationStatus.FAILED}
+    count = 0
+    for reading in readings:
+        if {reading.benchmark, reading.reference} & failed:
+            continue  # void: no round will decide it
+        interval = paired_ratio_interval(replicates.get(reading.benchmark, []), replicates.get(reading.reference, []))
+        if interval is None:
+            count += 1
+            continue
+        verdict = judge(reading.published, interval.estimate, False, interval.lower, interval.upper)
+        count += verdict == INCONCLUSIVE
+    return count

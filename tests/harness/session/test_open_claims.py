@@ -1,0 +1,82 @@
+"""Which claims a group decides while the run goes on (harness/session/open_claims.py), read as the report does."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from types import SimpleNamespace
+
+from harness.model.records import RowStatus, VerificationStatus
+from harness.planning.run_plan import resolve_plan
+from harness.session.open_claims import ClaimReading, claims_by_group, open_claims
+
+
+def _row(benchmark: str, round_index: int, ns: float, verification=VerificationStatus.PASSED):
+    return SimpleNamespace(
+        benchmark=benchmark,
+        baseline="base",
+        cell_id=f"000:{benchmark}@native",
+        round_index=round_index,
+        partner=None,
+        isa_requested="native",
+        experiment="000",
+        group="g",
+        runtime_requested="10.0.12",
+        status=RowStatus.OK.value,
+        verification_status=verification,
+        median_ns=ns,
+        burst_ns=[ns, ns, ns],
+        prewarm_ms=None,
+        prewarm_compilations=None,
+    )
+
+
+def _rows(ratios: list[float], verification=VerificationStatus.PASSED):
+    rows = []
+    for k, ratio in enumerate(ratios, start=1):
+        rows += [_row("base", k, 100.0), _row("v", k, 100.0 * ratio, verification)]
+    return rows
+
+
+CLAIM = ClaimReading("v", "base", 0.50, "claim 'v' in 'table'")  # the band: 0.425 to 0.575
+
+
+def test_a_claim_whose_interval_lies_inside_the_band_is_decided():
+    assert open_claims([CLAIM], _rows([0.50, 0.51, 0.49, 0.50, 0.505])) == 0
+
+
+def test_a_claim_whose_interval_lies_wholly_outside_the_band_is_decided_too():
+    assert open_claims([CLAIM], _rows([0.90, 0.91, 0.89, 0.90, 0.905])) == 0
+
+
+def test_a_claim_whose_interval_straddles_an_edge_of_the_band_is_open():
+    ratios = [0.55, 0.62, 0.50, 0.58, 0.66]  # around the upper edge, 0.575, and too spread to say
+    assert open_claims([CLAIM], _rows(ratios)) == 1
+
+
+def test_a_claim_with_one_process_or_none_is_open():
+    assert open_claims([CLAIM], _rows([0.5])) == 1
+    assert open_claims([CLAIM], []) == 1
+
+
+def test_a_claim_whose_side_failed_verification_is_void_and_never_holds_a_group():
+    ratios = [0.55, 0.62, 0.50, 0.58, 0.66]
+    assert open_claims([CLAIM], _rows(ratios, VerificationStatus.FAILED)) == 0
+
+
+def test_the_smoke_plan_reads_each_claim_on_its_published_level_and_runtime_only(smoke_options):
+    plan = resolve_plan(smoke_options)
+    claims = claims_by_group(plan.experiments, plan.cells)
+    # Write-ups 000 and 001 were measured on AVX2/AVX-512 desktops: read at native, on the runtime standing in for
+    # theirs, never at the scalar level the smoke run also measures.
+    assert set(claims) == {("native", "000", "myclass", "10.0.12"), ("native", "001", "single", "10.0.12")}
+    single = claims[("native", "001", "single", "10.0.12")]
+    assert [(c.benchmark, c.reference) for c in single] == [("single-stj-default", "single-newtonsoft")]
+    assert all(c.published > 0 and not math.isnan(c.published) for cs in claims.values() for c in cs)
+
+
+def test_a_run_without_the_level_a_claim_is_read_at_decides_no_claim(smoke_options):
+    # Only scalar planned: the claims' primary reading (native) is not measured, as in the report's table.
+    plan = resolve_plan(dataclasses.replace(smoke_options, isa_levels=("scalar",)))
+    assert {c.isa_level for c in plan.cells} == {"scalar"}
+    assert claims_by_group(plan.experiments, plan.cells) == {}
