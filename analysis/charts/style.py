@@ -7,12 +7,12 @@ import math
 import re
 import textwrap
 import weakref
-from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import RunRecord
 
 #: Reproduction verdicts → colour (colour-blind safe: Okabe–Ito).
@@ -53,21 +53,15 @@ def library_color(library: str) -> str:
 CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "inconclusive": "#E69F00"}
 
 
-def caption_for(env: dict[str, Any], run: RunRecord) -> str:
+def caption_for(env: EnvironmentRecord | None, run: RunRecord) -> str:
     """'Intel Xeon … · 2 CPUs (VM) · .NET 10.0.12 · 2026-11-23 · run <id>': where and when a chart's numbers came
     from."""
-    runtimes = ", ".join(
-        sorted(
-            {
-                lab["env"].get("runtime_description") or lab["env"].get("runtime", "?")
-                for lab in env.get("labs", {}).values()
-            }
-        )
-    )
-    vm = " (VM)" if env.get("hypervisor") else ""
+    if env is None:
+        return f"host not recorded · run {run.run_id}"
+    vm = " (VM)" if env.hypervisor else ""
+    runtimes = ", ".join(env.runtime_descriptions) or "?"
     return (
-        f"{env.get('cpu_model', '?')} · {env.get('logical_cpus', '?')} CPUs{vm} · {runtimes or '?'} · "
-        f"{(env.get('captured_at') or '?')[:10]} · run {run.run_id}"
+        f"{env.cpu_model or '?'} · {env.logical_cpus} CPUs{vm} · {runtimes} · {env.captured_at[:10]} · run {run.run_id}"
     )
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pathlib
 from harness.model.records import RowStatus
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
 from harness.model.run_folder import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.model.errors import HarnessError
 from harness.model.run_folder import CALIBRATION_FILE
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
 from harness.model.store import RunStore
 from harness.model.warmup_check import row_id, short_warmups
@@ -23,7 +23,7 @@ class RunData:
 
     directory: pathlib.Path
     rows: pd.DataFrame
-    environment: dict[str, Any]
+    environment: EnvironmentRecord | None  # None: a run folder without environment.json (copied without it)
     run: RunRecord
     calibrations: list[CalibrationRecord]
     timeline: list[TimelineRecord]
@@ -66,7 +66,11 @@ def load_run(directory: pathlib.Path) -> RunData:
         )
     store = RunStore(directory)
     rows = set_aside(pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()]))
-    environment = store.read_json(ENVIRONMENT_FILE) if (directory / ENVIRONMENT_FILE).is_file() else {}
+    environment = (
+        EnvironmentRecord.from_dict(store.read_json(ENVIRONMENT_FILE), ENVIRONMENT_FILE)
+        if (directory / ENVIRONMENT_FILE).is_file()
+        else None
+    )
     run = store.run_record() if (directory / RUN_FILE).is_file() else unknown_run(directory.name)
     return RunData(
         directory,

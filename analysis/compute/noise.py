@@ -9,9 +9,9 @@ the intervals have to absorb.
 
 from __future__ import annotations
 
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import CalibrationRecord
 
-from typing import Any
 
 import pandas as pd
 
@@ -43,10 +43,10 @@ def disturbed_processes(rows: pd.DataFrame, threshold: float = INTERFERENCE_THRE
     return measured.assign(interference=share)[share > threshold]
 
 
-def cpu_hygiene_markdown(env: dict[str, Any]) -> list[str]:
+def cpu_hygiene_markdown(env: EnvironmentRecord | None) -> list[str]:
     """Bullet lines on the lab's CPUs (which were used, isolated or not, their governor, turbo and SMT state) and each
     finding with the command that fixes it; none for runs recorded before environment.json had 'cpu_hygiene'."""
-    record = env.get("cpu_hygiene")
+    record = env.cpu_hygiene if env else None
     if not record:
         return []
     return [f"- {line}." for line in state_lines(record)] + [
@@ -78,7 +78,7 @@ def set_aside_markdown(rows: pd.DataFrame) -> str:
 
 
 def noise_markdown(
-    rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[CalibrationRecord], env: dict[str, Any]
+    rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[CalibrationRecord], env: EnvironmentRecord | None
 ) -> str:
     """The 'Noise' section: quantified, then the host's risks with their fixes."""
     lines = ["## Noise on this host\n"]
@@ -115,7 +115,7 @@ def noise_markdown(
     )
     lines.append(set_aside_markdown(rows))
     lines.extend(cpu_hygiene_markdown(env))
-    for warning in env.get("warnings") or []:
+    for warning in env.warnings if env else []:
         lines.append(f"- Risk: {warning}")
     text = "\n".join(lines) + "\n"
     if not drift.empty:

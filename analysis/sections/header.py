@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
 import pandas as pd
 
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import RunRecord
 
 
-def header_markdown(env: dict[str, Any], run: RunRecord, cells: pd.DataFrame) -> str:
+def header_markdown(env: EnvironmentRecord | None, run: RunRecord, cells: pd.DataFrame) -> str:
     """Title and one paragraph saying where, when, on what and with what this was measured."""
-    labs = env.get("labs", {})
+    title = f"# JSON serializer lab report — run {run.run_id}\n\n"
+    if env is None:
+        return (
+            title
+            + f"The run folder has no environment.json: host, runtimes and commit unknown. Profile `{run.profile}`.\n"
+        )
     runtimes = "; ".join(
-        f"lab {name}: {lab['env'].get('runtime_description', lab['env'].get('runtime'))}, "
-        + ", ".join(f"{k} {v}" for k, v in lab["env"].get("libraries", {}).items())
-        for name, lab in labs.items()
+        f"lab {name}: {lab.runtime_description}, " + ", ".join(f"{k} {v}" for k, v in lab.libraries.items())
+        for name, lab in env.labs.items()
     )
-    dirty = " (uncommitted changes)" if env.get("git_dirty") else ""
+    dirty = " (uncommitted changes)" if env.git_dirty else ""
     return (
-        f"# JSON serializer lab report — run {run.run_id}\n\n"
-        f"Measured {env.get('captured_at', '?')} on **{env.get('cpu_model', '?')}** ({env.get('logical_cpus', '?')} "
-        "logical CPUs, "
-        f"{env.get('machine', '?')}, {'virtual machine' if env.get('hypervisor') else 'bare metal or undetected VM'}), "
-        f"{env.get('os', '?')}, kernel {env.get('kernel', '?')}. {runtimes}. Profile `{run.profile}`; "
-        f"each cell ran in a fresh process pinned to CPU {env.get('lab_cpuset', '?')} ({env.get('backend', '?')} "
-        "backend). "
-        f"Lab commit `{(env.get('git_commit') or '?')[:12]}`{dirty}.\n"
+        title + f"Measured {env.captured_at} on **{env.cpu_model or '?'}** ({env.logical_cpus} logical CPUs, "
+        f"{env.machine}, {'virtual machine' if env.hypervisor else 'bare metal or undetected VM'}), "
+        f"{env.os or '?'}, kernel {env.kernel}. {runtimes}. Profile `{run.profile}`; "
+        f"each cell ran in a fresh process pinned to CPU {env.lab_cpuset} ({env.backend} backend). "
+        f"Lab commit `{(env.git_commit or '?')[:12]}`{dirty}.\n"
     )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
 import pandas as pd
 
 from analysis.charts.refs import ChartRef
@@ -25,7 +25,7 @@ class ReportInputs:
     cells: pd.DataFrame
     rows: pd.DataFrame
     verdicts: pd.DataFrame
-    env: dict[str, Any]
+    env: EnvironmentRecord | None
     run: RunRecord
     levels: list[str]
     calibrations: list[CalibrationRecord]

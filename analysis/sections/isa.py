@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from harness.model.environment_record import EnvironmentRecord
 from analysis.compute.aggregate import isa_rank
 from analysis.render.tables import markdown_table
 
 
-def isa_markdown(env: dict[str, Any]) -> str:
+def isa_markdown(env: EnvironmentRecord | None) -> str:
     """What each ISA level turned out to be, as read back inside the lab process."""
     rows = []
-    for lab_name, lab in env.get("labs", {}).items():
-        for level in sorted(lab.get("isa_levels", {}).values(), key=lambda lvl: isa_rank(lvl["level"])):
+    for lab_name, lab in (env.labs if env else {}).items():
+        for level in sorted(lab.isa_levels.values(), key=lambda lvl: isa_rank(lvl["level"])):
             switches = ", ".join(f"`{k}={v}`" for k, v in level["switches"].items()) or "none"
             rows.append(
                 [

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
 import pandas as pd
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.records import DEFAULT_RUNTIME
 from analysis.render.tables import markdown_table
 from harness.config.experiments import Experiment
 
 
-def runtimes_markdown(experiments: list[Experiment], verdicts: pd.DataFrame, env: dict[str, Any]) -> str:
+def runtimes_markdown(experiments: list[Experiment], verdicts: pd.DataFrame, env: EnvironmentRecord | None) -> str:
     """Which lab runtime stood in for each published runtime (the one its primary verdicts were read on)."""
     if verdicts.empty or set(verdicts["runtime"]) <= {DEFAULT_RUNTIME, "—"}:
         return ""
-    versions = {
-        lab.get("runtime"): lab["env"].get("runtime_description")
-        for lab in env.get("labs", {}).values()
-        if lab.get("runtime")
-    }
+    versions = {lab.runtime: lab.runtime_description for lab in (env.labs if env else {}).values() if lab.runtime}
     rows = []
     for exp in experiments:
         mine = verdicts[(verdicts["experiment"] == exp.id) & verdicts["primary"] & (verdicts["runtime"] != "—")]

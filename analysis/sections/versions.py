@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
 import pandas as pd
 from harness.model.cells import Cell
+from harness.model.environment_record import EnvironmentRecord
 from analysis.render.tables import markdown_table
 from harness.config.experiments import Experiment
 
 
-def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells: pd.DataFrame) -> str:
+def versions_markdown(experiments: list[Experiment], env: EnvironmentRecord | None, cells: pd.DataFrame) -> str:
     """Each write-up's library versions beside the versions this run loaded (read inside the lab processes of the
     builds that ran the experiment's cells; one version per runtime where they differ)."""
-    labs = env.get("labs", {})
+    labs = env.labs if env else {}
     rows = []
     for exp in experiments:
         mine = cells[cells["experiment"] == exp.id]
@@ -26,17 +26,10 @@ def versions_markdown(experiments: list[Experiment], env: dict[str, Any], cells:
             if t in labs
         ]
         for library, published in exp.published_versions.items():
-            versions = [
-                v for v in dict.fromkeys(labs[t]["env"].get("libraries", {}).get(library) for t in targets) if v
-            ]
+            versions = [v for v in dict.fromkeys(labs[t].libraries.get(library) for t in targets) if v]
             measured = ", ".join(versions) or "not loaded"
             if library.startswith("System.Text.Json") and versions:
-                runtimes = "; ".join(
-                    dict.fromkeys(
-                        str(labs[t]["env"].get("runtime_description") or labs[t]["env"].get("runtime", "?"))
-                        for t in targets
-                    )
-                )
+                runtimes = "; ".join(dict.fromkeys(labs[t].runtime_description for t in targets))
                 measured = f"in-box {measured} ({runtimes})"
             same = "same" if versions == [published] else "**differs**"
             rows.append([exp.id, library, published, measured, same])

@@ -15,7 +15,8 @@ import shutil
 
 from PIL import Image
 
-from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_MD, TABLES_DIR
+from harness.model.environment_record import EnvironmentRecord
+from harness.model.run_folder import CHARTS_DIR, ENVIRONMENT_FILE, REPORT_DIR, REPORT_MD, TABLES_DIR
 from harness.model.errors import HarnessError
 
 #: Tables too large for a committed sample (the run folder keeps them).
@@ -40,15 +41,13 @@ def write_sample(run_dir: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
     for table in sorted((report / TABLES_DIR).glob("*.csv")):
         if table.name not in LEFT_OUT_TABLES:
             shutil.copy2(table, out / TABLES_DIR / table.name)
-    env = json.loads((run_dir / "environment.json").read_text())
-    commit = f"{env.get('git_commit') or 'not recorded'}" + (
-        " with uncommitted changes" if env.get("git_dirty") else ""
-    )
+    env = EnvironmentRecord.from_dict(json.loads((run_dir / ENVIRONMENT_FILE).read_text()), ENVIRONMENT_FILE)
+    commit = f"{env.git_commit or 'not recorded'}" + (" with uncommitted changes" if env.git_dirty else "")
     sample = out / "SAMPLE.md"
     sample.write_text(
         f"# Sample report\n\nThe report of run `{run_dir.resolve().name}`, measured at commit `{commit}` on "
-        f"{env.get('cpu_model', 'an unrecorded CPU')} ({env.get('logical_cpus', '?')} logical CPUs, "
-        f"backend {env.get('backend', '?')}), copied by `just sample-report`: [report.md](report.md). "
+        f"{env.cpu_model or 'an unrecorded CPU'} ({env.logical_cpus} logical CPUs, "
+        f"backend {env.backend}), copied by `just sample-report`: [report.md](report.md). "
         "Charts are PNG with a 256-colour palette; report.html, the SVG charts and the per-process table "
         "(rounds.csv) are left out to keep the sample small (the run folder has them).\n"
     )

@@ -124,6 +124,7 @@ def allocate(
 ) -> dict[tuple, int]:
     """Rounds per group under `rule` within `budget_s` of machine time (never more than the run recorded)."""
     rounds = {g: min(floor, len(s)) for g, s in states.items()}
+    order = {g: i for i, g in enumerate(states)}
     spent = sum(rounds[g] * costs[g] for g in states)
 
     def capped(g: tuple) -> bool:
@@ -148,7 +149,7 @@ def allocate(
             candidates = [g for g in candidates if state(g).undecided > 0] or candidates
         if not candidates:
             return rounds
-        g = min(candidates, key=lambda key: (rounds[key], list(states).index(key)))
+        g = min(candidates, key=lambda key: (rounds[key], order[key]))
         rounds[g] += 1
         spent += costs[g]
 

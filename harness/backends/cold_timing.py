@@ -20,7 +20,7 @@ def time_cold(
     run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
     failed: Callable[[str, str], CellRun],
 ) -> CellRun | None:
-    """A cold cell's steps (NativeBackend.run_cold): each command once, hyperfine over both, then the peak-RSS runs;
+    """A cold cell's steps (LabProcesses.run_cold): each command once, hyperfine over both, then the peak-RSS runs;
     a failed CellRun, or None."""
     # Each command once first: a variant that cannot run here fails its cell with the lab's own message.
     for command in (once, prepare):

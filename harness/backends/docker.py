@@ -13,14 +13,14 @@ switches and lab environment are passed with -e. The CPU set is read back from i
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import shlex
-import subprocess
 import uuid
 from typing import Any
 
-from harness.backends.base import CellRequest, CellRun
-from harness.backends.native import Launch, Mounts, NativeBackend, _Process, request_mounts
+from harness.backends.base import CellRequest
+from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
 from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import BASES, LabImage, debian_arch, inspect_image, is_current
@@ -29,11 +29,11 @@ from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.model.errors import BuildError, HarnessError, MissingToolError
 from harness.config.labs import LabSpec
-from harness.host.noise import parse_shell_times
 
 
-class DockerBackend(NativeBackend):
-    """Runs every lab command in a container of its build's image."""
+class DockerBackend(ProcessBackend):
+    """Runs every lab command in a container of its build's image: the Place (harness/backends/processes.py) of its lab
+    processes is a container."""
 
     name = "docker"
     #: Where a cell's shell wrapper leaves its `times` (in the cell's output folder, mounted read-write).
@@ -47,7 +47,7 @@ class DockerBackend(NativeBackend):
         platform: str | None = None,
         container_per_process: bool = False,
     ) -> None:
-        super().__init__(switch_names)
+        super().__init__()  # switch_names: the container's environment starts empty, no stray switch can leak in
         self.platform = platform
         self.cell_containers = None if container_per_process else CellContainers()
         if engine is None:
@@ -137,24 +137,33 @@ class DockerBackend(NativeBackend):
 
     # -- commands -----------------------------------------------------------------------------------------
 
-    def launch_cell(self, request: CellRequest, argv: list[str]) -> Launch:
+    def launch_cell(self, request: CellRequest, argv: list[str], account_cpu: bool = False) -> Launch:
         """A cell's process: `docker exec` into the long-lived container of its image and CPU set, which mounts the
-        datasets
-        and the run's whole raw-output folder (started on first use); with --container-per-process, or when that
-        container cannot start, a `docker run` of its own."""
+        datasets and the run's whole raw-output folder (started on first use); with --container-per-process, or when
+        that container cannot start, a `docker run` of its own. With `account_cpu` the lab runs under a shell that
+        leaves its CPU times in the cell's output folder (`_accounted`)."""
         lab, mounts = request.lab, self.cell_mounts(request)
-        if self.cell_containers is None or lab.container is None or not request.cpuset:
-            return self.launch(lab, argv, request.switches, request.cpuset, mounts)
-        image = self.image(lab)
-        run_flags = self._container_flags(lab, request.cpuset, mounts) + (
-            ["--platform", self.platform] if image.foreign else []
-        )
-        name = self.cell_containers.ensure(image.tag, request.cpuset, mounts, run_flags)
+        times_file = request.out_dir / self.CPU_TIMES_FILE if account_cpu else None
+        name = None
+        if self.cell_containers is not None and lab.container is not None and request.cpuset:
+            image = self.image(lab)
+            run_flags = self._container_flags(lab, request.cpuset, mounts) + (
+                ["--platform", self.platform] if image.foreign and self.platform else []
+            )
+            name = self.cell_containers.ensure(image.tag, request.cpuset, mounts, run_flags)
+        if times_file is not None:
+            argv = _accounted(argv, times_file, scratch=self.cell_containers is not None)
         if name is None:
-            return self.launch(lab, argv, request.switches, request.cpuset, mounts)
+            launch = self.launch(lab, argv, request.switches, request.cpuset, mounts)
+            return dataclasses.replace(launch, cpu_times_file=times_file)
+        assert lab.container is not None
         flags = ["--workdir", lab.container.workdir, *_env_flags({**lab.environment, **request.switches})]
         return Launch(
-            ["docker", "exec", *flags, name, *(_map_paths(arg, mounts) for arg in argv)], None, None, container=name
+            ["docker", "exec", *flags, name, *(_map_paths(arg, mounts) for arg in argv)],
+            None,
+            None,
+            container=name,
+            cpu_times_file=times_file,
         )
 
     def cell_mounts(self, request: CellRequest) -> Mounts:
@@ -206,55 +215,36 @@ class DockerBackend(NativeBackend):
             flags += ["--platform", self.platform]
         return Launch(["docker", "run", *flags, "--entrypoint", inner[0], image.tag, *inner[1:]], None, None)
 
-    def cell_command(self, request: CellRequest) -> list[str]:
-        """The lab command under a POSIX shell that writes its children's CPU times (`times`) when the lab ends: the
-        harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time. In a long-lived
-        container
-        the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no process sees another's
-        files.
-        """
-        times_file = shlex.quote(str(request.out_dir / self.CPU_TIMES_FILE))
-        if self.cell_containers is None:
-            script = f'"$@"; status=$?; times > {times_file}; exit $status'
-        else:
-            script = (
-                'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; times > '
-                f"{times_file}; "
-                'rm -rf "$scratch"; exit $status'
-            )
-        return ["/bin/sh", "-c", script, "sh", *super().cell_command(request)]
-
-    def lab_cpu(self, process: _Process) -> float | None:
-        """The lab's CPU seconds as its container's shell counted them (None when the container was killed)."""
-        times_file = process.request.out_dir / self.CPU_TIMES_FILE
-        try:
-            return parse_shell_times(times_file.read_text())
-        except OSError:
-            return None
-
-    def _finish(self, process: _Process) -> CellRun:
-        """As natively; after a failed process, a long-lived container that has died is forgotten (the next cell starts
-        one)."""
-        run = super()._finish(process)
-        container = process.launch.container if process.launch else None
-        if run.error is not None and container is not None and self.cell_containers is not None:
-            self.cell_containers.forget_if_stopped(container)
-        return run
-
-    def terminate(self, launch: Launch, popen: subprocess.Popen) -> None:
-        """Stops the container the command runs in (killing the docker CLI alone would leave the lab running there; a
-        long-lived one is removed, and the next cell starts a new one), then the docker CLI."""
+    def stop(self, launch: Launch) -> None:
+        """Stops the container the command runs in (killing the docker CLI alone would leave the lab running there): a
+        long-lived one is removed with whatever still runs in it (the next cell starts a new one), a container of its
+        own is killed."""
         if launch.container is not None:
-            self.abandon(launch)
+            if self.cell_containers is not None:
+                self.cell_containers.discard(launch.container)
         elif "--name" in launch.argv:
             docker("kill", launch.argv[launch.argv.index("--name") + 1], timeout=30)
-        popen.kill()
 
-    def abandon(self, launch: Launch) -> None:
-        """A command that ran over its time in a long-lived container: the container goes, with whatever still runs in
-        it."""
-        if launch.container is not None and self.cell_containers is not None:
-            self.cell_containers.discard(launch.container)
+    def ended(self, launch: Launch, failed: bool) -> None:
+        """After a failed process, a long-lived container that has died is forgotten (the next cell starts one)."""
+        if failed and launch.container is not None and self.cell_containers is not None:
+            self.cell_containers.forget_if_stopped(launch.container)
+
+
+def _accounted(argv: list[str], times_file: pathlib.Path, scratch: bool) -> list[str]:
+    """The lab command under a POSIX shell that writes its children's CPU times (`times`) to `times_file` when the lab
+    ends: the harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time. In a long-lived
+    container (`scratch`) the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no
+    process sees another's files."""
+    quoted = shlex.quote(str(times_file))
+    if not scratch:
+        script = f'"$@"; status=$?; times > {quoted}; exit $status'
+    else:
+        script = (
+            'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; '
+            f'times > {quoted}; rm -rf "$scratch"; exit $status'
+        )
+    return ["/bin/sh", "-c", script, "sh", *argv]
 
 
 def _env_flags(environment: dict[str, str]) -> list[str]:

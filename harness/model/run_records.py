@@ -1,8 +1,9 @@
 """Typed records of the run folder's side files, one class per file (run_folder.py names them), each with its schema
 version: what was asked for (run.json), how each group stopped (groups.jsonl), where the session spent its time
 (timeline.jsonl), the calibration workloads (calibration.jsonl) and the conformance outcomes (conformance.jsonl).
-results.jsonl has its own record (records.py, ResultRow). The harness writes these with `to_dict()`, the analysis
-reads them with `from_dict()`: a missing field is a SchemaError naming the file, never a silent '?'.
+results.jsonl has its own record (records.py, ResultRow), environment.json its own (environment_record.py). The
+harness writes these with `to_dict()`, the analysis reads them with `from_dict()`: a missing field is a SchemaError
+naming the file, never a silent '?'.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class _Record:
                 f"{', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
                 "re-run the experiment with this version (just run-all), or check out the commit that wrote it",
             )
+        data = cls._typed_fields(data, where)
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]
         missing = [
             f.name
@@ -49,6 +51,11 @@ class _Record:
             )
         names = {f.name for f in fields}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        """The JSON object with nested records made typed (a record with nested ones overrides this)."""
+        return data
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from harness.session.probe import LabProbe, check_arch, check_variants, host_arc
 from harness.session.open_claims import claims_by_group
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import RunRecord
 from harness.model.store import RunStore, new_run_id
 from harness.planning.run_plan import Plan, RunOptions, resolve_plan
@@ -86,7 +87,7 @@ def _write_environment(
     }
     # The first session's environment stays environment.json; a resumed session adds its own file.
     name = ENVIRONMENT_FILE if not store.path(ENVIRONMENT_FILE).exists() else f"environment.resumed-{new_run_id()}.json"
-    store.write_json(name, env)
+    store.write_json(name, EnvironmentRecord.from_dict(env, name).to_dict())
 
 
 def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> dict[str, LabProbe]:

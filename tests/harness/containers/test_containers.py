@@ -14,7 +14,7 @@ import pytest
 import harness.backends as backends
 from harness.backends.base import CellRequest
 from harness.backends.docker import DockerBackend, _map_paths
-from harness.backends.native import contract_mounts, request_mounts
+from harness.backends.processes import contract_mounts, request_mounts
 from harness.containers import bases, cells, image_build, images
 from harness.containers.compose import compose_services, render_compose
 from harness.containers.engine import Engine
@@ -159,7 +159,9 @@ def test_a_cells_lab_runs_under_a_shell_that_leaves_its_cpu_time_in_the_output_f
     build = dotnet.for_runtime("10.0.12")
     request = _request(tmp_path, build)
     backend = DockerBackend(set(), "local", ENGINE, container_per_process=True)
-    argv = backend.launch_cell(request, backend.cell_command(request)).argv
+    launch = backend.launch_cell(request, [*build.command, *request.lab_args()], account_cpu=True)
+    argv = launch.argv
+    assert launch.cpu_times_file == request.out_dir / backend.CPU_TIMES_FILE
     inner = argv[argv.index("jsonlab/dotnet:10.0.12") - 2 :]
     assert inner[:2] == ["--entrypoint", "/bin/sh"]
     script, lab = inner[3:5], inner[5:]
@@ -355,8 +357,8 @@ def test_cell_processes_exec_into_one_long_lived_pinned_container_per_image_and_
     raw = tmp_path / "raw"
     first = dataclasses.replace(_request(tmp_path, build), out_dir=raw / "cell-a" / "round-1", raw_root=raw)
     second = dataclasses.replace(first, out_dir=raw / "cell-b" / "round-1", switches={"DOTNET_EnableAVX512F": "0"})
-    a = backend.launch_cell(first, backend.cell_command(first))
-    b = backend.launch_cell(second, backend.cell_command(second))
+    a = backend.launch_cell(first, [*build.command, *first.lab_args()], account_cpu=True)
+    b = backend.launch_cell(second, [*build.command, *second.lab_args()], account_cpu=True)
     assert len(fake.of("run")) == 1, "the second cell reuses the container"
     start = fake.of("run")[0]
     for flag in CONTAINER_ISOLATION.run_flags():

@@ -4,6 +4,8 @@ fixes."""
 import pathlib
 
 import pandas as pd
+
+from tests.harness.model.test_environment_record import environment
 import pytest
 
 from analysis.compute.noise import cpu_hygiene_markdown, noise_markdown
@@ -212,7 +214,7 @@ def test_the_cpu0_warnings_give_way_to_the_lab_cpu_findings():
 def test_the_report_lists_cpus_and_findings_and_old_runs_still_render(fake):
     fake.write(f"{CPU}/isolated", "2-3")
     fake.governor(3, "powersave")
-    env = {"cpu_hygiene": fake.check(affinity=(0, 1)).to_dict()}
+    env = environment(cpu_hygiene=fake.check(affinity=(0, 1)).to_dict(), warnings=[])
     lines = cpu_hygiene_markdown(env)
     assert lines[0] == "- CPUs: lab on 3, harness on 0; isolated: 2-3, nohz_full: not exposed."
     assert lines[1].startswith("- CPU 3 (isolated): governor powersave")
@@ -220,5 +222,5 @@ def test_the_report_lists_cpus_and_findings_and_old_runs_still_render(fake):
     cells = pd.DataFrame({"status": ["ok"], "between_process_cv": [0.01], "within_rel_ci99": [0.002]})
     rows = pd.DataFrame({"status": ["ok"]})
     assert "Risk: CPU 3's governor is 'powersave'" in noise_markdown(rows, cells, [], env)
-    old = noise_markdown(rows, cells, [], {"warnings": ["CPU governor is 'powersave'"]})
+    old = noise_markdown(rows, cells, [], environment(cpu_hygiene=None, warnings=["CPU governor is 'powersave'"]))
     assert "Risk: CPU governor is 'powersave'" in old and "CPUs: lab on" not in old

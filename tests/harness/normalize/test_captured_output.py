@@ -30,6 +30,22 @@ def test_a_paired_member_of_the_dotnet_lab_normalizes_to_the_row_its_run_stored(
     assert outcome.verification.status == "passed"
 
 
+def test_a_node_lab_process_normalizes_to_the_row_its_run_stored():
+    outcome = NORMALIZERS["samples"](CAPTURED / "node-mitata")
+    stats = outcome.statistics
+    # run 2026-11-25T05-06-04Z, results.jsonl: 006:parse-string-canada@native/24.21.0 round 1
+    assert stats.n == 3
+    assert stats.mean_ns == pytest.approx(5075808.833333339)
+    assert stats.median_ns == pytest.approx(4949837.5)
+    assert (stats.min_ns, stats.max_ns) == pytest.approx((4857502.5, 5420086.500000015))
+    assert stats.ci99_lower_ns == pytest.approx(3346997.513312648)
+    assert outcome.fields["allocated_bytes_per_op"] is None  # V8 does not count a call's allocations
+    assert outcome.fields["library"] == "JSON (V8 built-in)"
+    assert outcome.fields["library_version"] == "13.6.233.17-node.53"
+    assert outcome.fields["engine_version"] == "mitata 1.0.34"
+    assert outcome.verification.status == "passed"
+
+
 def test_a_cold_cell_normalizes_to_the_row_its_run_stored():
     probe = json.loads((CAPTURED / "cold-hyperfine" / "probe.json").read_text())
     outcome = normalize_cold_cell(

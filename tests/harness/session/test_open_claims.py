@@ -4,30 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from types import SimpleNamespace
 
 from harness.model.records import RowStatus, VerificationStatus
 from harness.planning.run_plan import resolve_plan
 from harness.session.open_claims import ClaimReading, claims_by_group, open_claims
+from tests.harness.model.test_warmup_check import _row as process_row
 
 
 def _row(benchmark: str, round_index: int, ns: float, verification=VerificationStatus.PASSED):
-    return SimpleNamespace(
-        benchmark=benchmark,
+    """A paired process's row of benchmark `benchmark` over baseline 'base'."""
+    return process_row(
+        benchmark,
+        round_index,
+        None,
+        ns=ns,
         baseline="base",
-        cell_id=f"000:{benchmark}@native",
-        round_index=round_index,
-        partner=None,
-        isa_requested="native",
-        experiment="000",
-        group="g",
-        runtime_requested="10.0.12",
         status=RowStatus.OK.value,
         verification_status=verification,
         median_ns=ns,
-        burst_ns=[ns, ns, ns],
-        prewarm_ms=None,
-        prewarm_compilations=None,
     )
 
 

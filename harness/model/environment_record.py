@@ -1,0 +1,91 @@
+"""environment.json's typed record: the host a run measured on (harness/host/environment.py collects it), where the
+lab processes ran, and each lab build as its probe found it. The harness writes it through `from_dict(...).to_dict()`
+(so a key the collector adds without a field here fails the test that checks both agree), the analysis reads it with
+`from_dict()`; a missing field is a SchemaError naming the file.
+
+A lab build's own report (`env`: the lab's `env` verb, docs/lab-contract.md) and its ISA levels' probe results stay
+dictionaries: their keys are the lab's, not the harness's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.model.run_folder import SCHEMA_VERSION
+from harness.model.run_records import _Record
+
+
+@dataclass(frozen=True)
+class LabEnvironment(_Record):
+    """One lab build of the run (environment.json `labs`, by target: 'dotnet@10.0.12', 'node@24.21.0')."""
+
+    env: dict[str, Any]  # the lab's `env` verb: runtime, runtime_description, libraries, isa, gc, jit …
+    variants: list[Any]  # the lab's `list` verb
+    emulated: bool  # the build ran under QEMU user emulation (functional checks only)
+    runtime: str | None
+    expected_runtime_version: str | None
+    lab_environment: dict[str, str]  # variables the lab.toml sets in every process (DOTNET_TC_…)
+    where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the native path)
+    isa_levels: dict[str, dict[str, Any]]  # level → its probe (switches, effective ISA read back, state, detail)
+
+    @property
+    def runtime_description(self) -> str:
+        """'.NET 10.0.12', 'Node.js v24.21.0': what the lab process says it runs on."""
+        return str(self.env.get("runtime_description") or self.env.get("runtime") or "?")
+
+    @property
+    def libraries(self) -> dict[str, str]:
+        """Library → version, as loaded inside the lab process."""
+        return dict(self.env.get("libraries") or {})
+
+
+@dataclass(frozen=True)
+class EnvironmentRecord(_Record):
+    """environment.json: the host (CPU, kernel, OS, memory, frequency policy, SMT, isolation), the commit, the CPU
+    state the run checked (`cpu_hygiene`, harness/host/cpu_hygiene.py) with its warnings, the backend and CPU sets,
+    and the lab builds."""
+
+    captured_at: str
+    hostname: str
+    machine: str
+    kernel: str
+    os: str | None
+    cores_allowed: int
+    memory_bytes: int
+    load_average_1m: float
+    python: str
+    harness_version: str
+    container_engine: dict[str, Any] | None
+    cpu_model: str | None
+    cpu_flags: list[str]
+    logical_cpus: int
+    hypervisor: bool
+    smt_active: bool | None
+    cpu0_thread_siblings: str | None
+    governor: str | None
+    frequency_driver: str | None
+    turbo: Any
+    isolated_cpus: str | None
+    git_commit: str | None
+    git_dirty: bool | None
+    cpu_hygiene: dict[str, Any] | None
+    warnings: list[str]
+    backend: str
+    lab_cpuset: str
+    harness_cpus: list[Any]
+    labs: dict[str, LabEnvironment]
+    schema_version: int = SCHEMA_VERSION
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        labs = data.get("labs") or {}
+        return {
+            **data,
+            "labs": {name: LabEnvironment.from_dict(lab, f"{where}, lab {name}") for name, lab in labs.items()},
+        }
+
+    @property
+    def runtime_descriptions(self) -> list[str]:
+        """Every lab build's runtime, sorted: '.NET 10.0.12, Node.js v24.21.0'."""
+        return sorted({lab.runtime_description for lab in self.labs.values()})
