@@ -1,10 +1,10 @@
 """hyperfine cold-start output → CellOutcome.
 
-Reads what a cold cell leaves in its folder (harness/backends/processes.py `run_cold`): hyperfine.json with two commands,
-`once` (a whole process: runtime start, dataset read, binding, the first call) and `prepare-only` (the same without
-the call), and rss.json (peak resident set of extra runs, from wait4). Every timed run is its own process, so the
-interval over runs is already one over processes. The runtime, libraries and ISA readback come from the build's probe
-(`env` under the same switches), the verification from the lab's `verify` verb.
+Reads what a cold cell leaves in its folder (harness/backends/processes.py `run_cold`): hyperfine.json with two
+commands, `once` (a whole process: runtime start, dataset read, binding, the first call) and `prepare-only` (the
+same without the call), and rss.json (peak resident set of extra runs, from wait4). Every timed run is its own
+process, so the interval over runs is already one over processes. The runtime, libraries and ISA readback come from
+the build's probe (`env` under the same switches), the verification from the lab's `verify` verb.
 """
 
 from __future__ import annotations
