@@ -63,7 +63,7 @@ sample-report run="results/latest":
 compare run_a run_b *args="":
     {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}
 
-# Unit tests (xunit, node:test, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
+# Unit tests (xunit, node:test, ctest, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
 test:
     {{python}} -m harness doctor --for tests --brief
     just lint
@@ -71,6 +71,8 @@ test:
     dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
     {{python}} -m harness build --lab reference-node
     cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
+    {{python}} -m harness build --lab native
+    for build in lab/native/build/*/; do echo "ctest in $build"; ctest --test-dir "$build" --output-on-failure; done
     {{python}} -m pytest -q tests
 
 # Formatting, lint and type checks (black, flake8, mypy; dotnet format for the .NET lab), each failure with its fix.

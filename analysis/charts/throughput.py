@@ -1,8 +1,9 @@
 """ThroughputChart: one shared operation across labs, one panel per dataset, one horizontal bar per cell in MB/s (JSON
 text read or written per second) with its 99% interval, fastest first, each bar in its library's colour and named for a
 reader, its value written clear of the interval. The title says which was fastest on how many datasets, counting only
-those where its interval is clear of the runner-up's. Cells that failed or have no payload size are listed under the
-chart, not drawn."""
+those where its interval is clear of the runner-up's. Where the table has a speed of light (the fastest verified cell
+of a lab declaring itself the reference, analysis/compute/cross_language.py), a dashed line in each panel marks it.
+Cells that failed or have no payload size are listed under the chart, not drawn."""
 
 from __future__ import annotations
 
@@ -34,6 +35,12 @@ def bar_label(row: pd.Series) -> str:
         f", {level}" if level and level != "native" else ""
     )
     return name + (SEPARATOR + settings if settings else "") + f" ({where})"
+
+
+def _speed_of_light(table: pd.DataFrame) -> str:
+    """Which cells the dashed reference lines are ('simdjson simdjson-dom (native gcc-12.2.0)'), or ''."""
+    cells = table["speed_of_light_cell"].dropna().unique() if "speed_of_light_cell" in table else []
+    return "; ".join(str(c) for c in dict.fromkeys(cells))
 
 
 def takeaway(table: pd.DataFrame, datasets: list[str]) -> str:
@@ -86,12 +93,20 @@ def throughput_chart(table: pd.DataFrame, title: str, caption: str = "") -> Figu
             ax.text(right + x_max * 0.015, i, f"{r.mb_per_s:,.0f}", va="center", fontsize=6.5)
         ax.set_yticks(y, [bar_label(r) for _, r in rows.iterrows()], fontsize=7)
         describe(fig, [f"{dataset}, {bar_label(r)}: {r['mb_per_s']:,.0f} MB/s" for _, r in rows.iterrows()])
+        reference = (
+            rows["speed_of_light_mb_per_s"].dropna() if "speed_of_light_mb_per_s" in rows else pd.Series(dtype=float)
+        )
+        if not reference.empty:
+            ax.axvline(reference.iloc[0], color="#555555", linestyle="--", linewidth=0.8)
+            x_max = max(x_max, reference.iloc[0])
         ax.invert_yaxis()
         ax.set_xlim(0, x_max * 1.15)
         ax.grid(axis="x", linewidth=0.3)
         ax.set_ylabel(dataset or "", fontsize=8)
     axes[-1, 0].set_xlabel(
-        "MB/s of JSON text (10^6 bytes per second), fastest first; whisker: 99% CI over processes", fontsize=8
+        "MB/s of JSON text (10^6 bytes per second), fastest first; whisker: 99% CI over processes"
+        + ("; dashed: the speed of light (" + _speed_of_light(table) + ")" if _speed_of_light(table) else ""),
+        fontsize=8,
     )
     titled(axes[0, 0], takeaway(table[drawable], datasets), caption, title)
     return finish(

@@ -5,7 +5,10 @@ operation, throughput and allocation.
 
 Throughput is the row's `payload_bytes` (the JSON text the operation reads, for a parse; writes, for a serialize; both
 as UTF-8, reported by the lab's verification) over the time per operation, in MB/s (10^6 bytes per second); its
-interval is the time's 99% interval inverted. Nothing is compared as a ratio across labs: a ratio pairs processes of
+interval is the time's 99% interval inverted. Where a lab declares itself the speed-of-light reference (lab.toml
+`speed_of_light`: the native lab), its fastest verified cell of each shared operation, dataset and ISA level is that
+block's reference, and every cell's MB/s is also shown as a fraction of it: a share of throughput, read off two
+separately measured means, not a paired ratio. Nothing is compared as a ratio across labs: a ratio pairs processes of
 one lab build, and each lab's groups have their own baseline. A cell with no shared operation stays out of this
 section, never set beside another operation; a benchmark whose operation differs from its group's says so itself
 (fast-json-stringify, which needs a schema, is a typed serialize inside its group of untyped JSON.stringify).
@@ -49,11 +52,18 @@ COLUMNS = [
     "allocated_bytes_per_op",
     "verification_message",
     "error",
+    "speed_of_light_cell",
+    "speed_of_light_mb_per_s",
+    "fraction_of_speed_of_light",
 ]
+BLOCK = ["shared_operation", "dataset", "isa_requested"]
 
 
-def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell of a shared-operation group, fastest first within each (shared operation, dataset)."""
+def cross_language_table(
+    experiments: list[Experiment], cells: pd.DataFrame, speed_of_light_labs: frozenset[str] = frozenset()
+) -> pd.DataFrame:
+    """One row per cell of a shared-operation group, fastest first within each (shared operation, dataset), with the
+    block's speed of light (the fastest verified cell of a lab in `speed_of_light_labs`) where it has one."""
     shared = {
         (exp.id, b.id): b.shared_operation_in(exp.groups[b.group])
         for exp in experiments
@@ -76,6 +86,7 @@ def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> 
     # A time interval reaching 0 or below (two processes far apart) puts no upper bound on the throughput: unknown.
     mine["mb_per_s_upper"] = (size * 1e3 / mine["ci99_lower_ns"]).where(mine["ci99_lower_ns"] > 0)
     mine["isa_requested"] = mine["isa_requested"].fillna("native")
+    mine = _with_speed_of_light(mine, speed_of_light_labs)
     mine = mine.sort_values(
         ["shared_operation", "dataset", "isa_requested", "time_ns"],
         key=_native_first,
@@ -85,6 +96,23 @@ def cross_language_table(experiments: list[Experiment], cells: pd.DataFrame) -> 
     return mine[COLUMNS].reset_index(drop=True)
 
 
+def _with_speed_of_light(table: pd.DataFrame, labs: frozenset[str]) -> pd.DataFrame:
+    """Adds each block's reference (benchmark and MB/s) and every row's fraction of it; empty where the block has no
+    verified cell of a speed-of-light lab."""
+    table["speed_of_light_cell"] = None
+    table["speed_of_light_mb_per_s"] = float("nan")
+    reference = table[table["lab"].isin(labs) & table["status"].eq(RowStatus.OK) & table["mb_per_s"].notna()]
+    for key, rows in reference.groupby(BLOCK, sort=False):
+        best = rows.loc[rows["mb_per_s"].idxmax()]
+        block = (table[BLOCK] == pd.Series(dict(zip(BLOCK, key)))).all(axis=1)
+        table.loc[
+            block, "speed_of_light_cell"
+        ] = f"{best['library']} {best['variant']} ({best['lab']} {best['runtime_requested']})"
+        table.loc[block, "speed_of_light_mb_per_s"] = best["mb_per_s"]
+    table["fraction_of_speed_of_light"] = table["mb_per_s"] / table["speed_of_light_mb_per_s"]
+    return table
+
+
 def _native_first(column: pd.Series) -> pd.Series:
     """Sort key: the native ISA level before the others (other columns sort as they are)."""
     return column.map(lambda level: "" if level == "native" else level) if column.name == "isa_requested" else column
@@ -92,6 +120,10 @@ def _native_first(column: pd.Series) -> pd.Series:
 
 def _fmt(value: float, digits: int = 0) -> str:
     return "—" if value is None or pd.isna(value) else f"{value:,.{digits}f}"
+
+
+def _percent(value: float) -> str:
+    return "—" if value is None or pd.isna(value) else f"{value:.0%}"
 
 
 def _who(row: pd.Series) -> str:
@@ -126,10 +158,11 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
         "`tables/cross-language.csv`.",
         "",
     ]
-    headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]", "allocated/op", "n"]
-    for (operation, dataset, level), rows in table.groupby(
-        ["shared_operation", "dataset", "isa_requested"], sort=False
-    ):
+    for (operation, dataset, level), rows in table.groupby(BLOCK, sort=False):
+        reference = rows["speed_of_light_mb_per_s"].dropna()
+        headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]"]
+        headers += ["of speed of light"] if not reference.empty else []
+        headers += ["allocated/op", "n"]
         body = []
         best = {
             lab: rows[(rows["lab"] == lab) & rows["status"].eq(RowStatus.OK)]["time_ns"].min()
@@ -145,6 +178,7 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
                         r["payload_form"] or "",
                         f"{r['status']}: {r['error'] or ''}",
                         "",
+                        *([""] if not reference.empty else []),
                         "",
                         "",
                     ]
@@ -164,6 +198,7 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
                     r["payload_form"] or "",
                     f"{format_ns(r['time_ns'])} [{format_ns(r['ci99_lower_ns'])}, {format_ns(r['ci99_upper_ns'])}]",
                     f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
+                    *([_percent(r["fraction_of_speed_of_light"])] if not reference.empty else []),
                     "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB",
                     _fmt(r["replicates"]),
                 ]
@@ -179,7 +214,13 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
             f"### {operation}: {dataset}{note}{at}",
             "",
             markdown_table(headers, body),
-            "★ the fastest verified cell of its lab.",
+            "★ the fastest verified cell of its lab."
+            + (
+                f" Speed of light: {rows['speed_of_light_cell'].dropna().iloc[0]}, {_fmt(reference.iloc[0])} MB/s; the"
+                " fraction is of its mean MB/s (two separate means, not a paired ratio)."
+                if not reference.empty
+                else ""
+            ),
             "",
         ]
     lines += [chart.markdown() for chart in charts or []]

@@ -37,6 +37,7 @@ from analysis.render.tables import to_csv
 from analysis.compute.verdicts import verdict_table
 from analysis.compute.coverage import coverage
 from harness.config.experiments import load_experiments
+from harness.config.labs import load_labs
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,11 @@ def _verdicts(data) -> pd.DataFrame:
     return verdict_table(experiments, cells, rows)
 
 
+def speed_of_light_labs() -> frozenset[str]:
+    """The labs whose fastest verified cell is the cross-language section's reference (lab.toml `speed_of_light`)."""
+    return frozenset(name for name, lab in load_labs().items() if lab.speed_of_light)
+
+
 def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportInputs:
     """Everything the report of a loaded run shows, computed (nothing written)."""
     rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
@@ -103,7 +109,7 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
         calibrations=data.calibrations,
         timeline=data.timeline,
         cold=cold_table(cold_rows),
-        cross_language=cross_language_table(experiments, cells),
+        cross_language=cross_language_table(experiments, cells, speed_of_light_labs()),
         conformance=load_conformance(data.directory),
         groups=data.groups,
     )

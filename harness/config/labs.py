@@ -89,6 +89,9 @@ class LabSpec:
     # when the lab has no such verb: the paired design then runs that lab's groups interleaved
     # (harness/planning/designs.py).
     paired_format: str | None = None
+    # True for a lab whose fastest verified cell is the "speed of light" the report's cross-language section measures
+    # every other cell of the same operation and file against (lab/native: simdjson).
+    speed_of_light: bool = False
 
     def check_requirements(self) -> None:
         """Raises MissingToolError naming every required program that is not on PATH, with what installs each
@@ -240,6 +243,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             build_output=data.get("build_output", ""),
             container=_container(data["container"]) if "container" in data else None,
             paired_format=data.get("paired_format"),
+            speed_of_light=bool(data.get("speed_of_light", False)),
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

@@ -28,18 +28,58 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     cell, env, verification = read_cell(cell_dir)
     report: dict[str, Any] = read_json(cell_dir / cell["raw_report"])
     times = [float(t) for t in report.get("iterations_ns") or []]
+    engine = report.get("engine") or {}
+    paired = report.get("paired")
+    extra: dict[str, Any] = {}
+    if paired is not None:
+        process = cell_dir.parent / "process.json"
+        timings = cell.get("timings_ms") or {}
+        extra = {
+            "burst_ns": times,
+            "bursts_ms": timings.get("bursts_ms"),
+            "gen0_collections": paired.get("gen0_collections"),
+            "gen1_collections": paired.get("gen1_collections"),
+            "gen2_collections": paired.get("gen2_collections"),
+            "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
+            # the process's start, shared by its cells like its wall time (rows sum to the process once)
+            "start_to_main_ms": (read_json(process).get("start_to_main_ms") or 0)
+            / max(len(paired.get("members") or ()), 1)
+            if process.is_file()
+            else None,
+        }
+    return cell_outcome(
+        cell,
+        env,
+        verification,
+        times,
+        f"{engine.get('name', 'unknown')} {engine.get('version', '')}".strip(),
+        report.get("allocated_bytes_per_op"),
+        extra,
+    )
+
+
+def cell_outcome(
+    cell: dict[str, Any],
+    env: dict[str, Any],
+    verification: dict[str, Any],
+    times: list[float],
+    engine_version: str,
+    allocated_bytes_per_op: float | None,
+    extra: dict[str, Any] | None = None,
+) -> CellOutcome:
+    """A cell's outcome from the contract's three files and its iteration times (ns per operation), whatever raw format
+    they came from (this module's samples, Google Benchmark's JSON in gbench.py)."""
     if not times or min(times) <= 0:
         raise CellError(
             f"{cell['raw_report']} holds no positive iteration times", "see the cell's log for the lab's timing output"
         )
-    engine = report.get("engine") or {}
     timings = cell.get("timings_ms") or {}
     fields = {
         "language": env["language"],
         "runtime": env["runtime"],
         "runtime_version": env["runtime_version"],
         "runtime_switches": dict(env.get("runtime_switches") or {}),
-        "engine_version": f"{engine.get('name', 'unknown')} {engine.get('version', '')}".strip(),
+        "engine_version": engine_version,
         "library": cell["library"],
         "library_version": cell["library_version"],
         "dataset_sha256": cell["dataset_sha256"],
@@ -49,30 +89,13 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         "cpuset_effective": env.get("cpus_allowed"),
         "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
         "raw_path": cell["raw_report"],
-        "allocated_bytes_per_op": report.get("allocated_bytes_per_op"),
+        "allocated_bytes_per_op": allocated_bytes_per_op,
         "verify_ms": timings.get("verify_ms"),
         "prewarm_ms": timings.get("prewarm_ms"),
         "prewarm_compilations": cell.get("prewarm_compilations"),
         "invocation_count": cell.get("invocation_count"),
+        **(extra or {}),
     }
-    paired = report.get("paired")
-    if paired is not None:
-        process = cell_dir.parent / "process.json"
-        fields.update(
-            {
-                "burst_ns": times,
-                "bursts_ms": timings.get("bursts_ms"),
-                "gen0_collections": paired.get("gen0_collections"),
-                "gen1_collections": paired.get("gen1_collections"),
-                "gen2_collections": paired.get("gen2_collections"),
-                "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
-                # the process's start, shared by its cells like its wall time (rows sum to the process once)
-                "start_to_main_ms": (read_json(process).get("start_to_main_ms") or 0)
-                / max(len(paired.get("members") or ()), 1)
-                if process.is_file()
-                else None,
-            }
-        )
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_times(times),

@@ -1,6 +1,6 @@
 """End to end in containers: local base images (mmdebstrap), the lab images built with Buildx bake from compose.yaml
 (plain docker build without the plugin), then the `containers` profile with the Docker backend: one cell per lab runtime
-(.NET and Node) in a pinned, network-less container, and the Native AOT cold start.
+(.NET, Node and C++) in a pinned, network-less container, and the Native AOT cold start.
 
 Skipped where no Docker engine answers, unless JSONLAB_REQUIRE_DOCKER=1 (CI sets it: there the test must run)."""
 
@@ -90,7 +90,7 @@ def test_the_images_were_built_with_bake_and_carry_their_identity(images):
 def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
     rows = [json.loads(line) for line in (container_run / "results.jsonl").read_text().splitlines()]
     labs = load_labs()
-    for lab in ("dotnet", "reference-node"):
+    for lab in ("dotnet", "reference-node", "native"):
         assert {r["runtime_requested"] for r in rows if r["lab"] == lab} >= set(labs[lab].runtime_names), lab
     for row in rows:
         assert row["status"] == "ok", row

@@ -155,7 +155,24 @@ def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unver
     assert "| reference-node@24.21.0 | scalar |" in report and "not-applicable" in report
 
 
-def test_both_labs_parse_canada_into_a_document_and_the_report_sets_them_side_by_side(smoke_run):
+def test_the_native_lab_runs_through_the_same_pipeline_with_simdjson_s_kernel_read_back(smoke_run):
+    rows = [r for r in _rows(smoke_run) if r["lab"] == "native"]
+    native = [r for r in rows if r["isa_requested"] == "native"]
+    assert sorted(r["variant"] for r in native) == ["rapidjson", "rapidjson", "simdjson-dom", "simdjson-dom"]
+    for row in native:
+        assert row["status"] == "ok" and row["verification_status"] == "passed", row
+        assert row["runtime"] == "GCC" and row["runtime_version"] == "12.2.0", row
+        assert row["engine_version"].startswith("Google Benchmark 1."), row
+        assert row["payload_bytes"] == 2_251_051 and row["allocated_bytes_per_op"] is None
+        assert row["mean_ns"] > 0 and row["n"] == 3 and (smoke_run / row["raw_path"]).is_file()
+    # The scalar level is simdjson's fallback kernel, selected by the lab and read back: run, not skipped.
+    scalar = [r for r in rows if r["isa_requested"] == "scalar"]
+    assert scalar and all(r["status"] == "ok" and r["isa_effective"] == "scalar" for r in scalar), scalar
+    report = (smoke_run / "report" / "report.md").read_text()
+    assert "| native@gcc-12.2.0 | scalar | `SIMDJSON_FORCE_IMPLEMENTATION=fallback` | scalar | run |" in report
+
+
+def test_every_lab_parses_canada_into_a_document_and_the_report_sets_them_side_by_side(smoke_run):
     """And .NET reads it into its typed model, in a section of its own."""
     rows = [r for r in _rows(smoke_run) if r["dataset"] == "canada" and r["isa_requested"] == "native"]
     assert {(r["lab"], r["variant"]) for r in rows} == {
@@ -164,6 +181,8 @@ def test_both_labs_parse_canada_into_a_document_and_the_report_sets_them_side_by
         ("dotnet", "stj-jsondocument"),
         ("dotnet", "newtonsoft-jtoken"),
         ("dotnet", "stj-default"),
+        ("native", "simdjson-dom"),
+        ("native", "rapidjson"),
     }
     for row in rows:
         assert row["status"] == "ok", row
@@ -174,8 +193,9 @@ def test_both_labs_parse_canada_into_a_document_and_the_report_sets_them_side_by
     assert (
         "### typed-deserialize: canada (2,251,051 bytes of input)" in section
     ), "the typed model, verified field by field"
-    for variant in ("json-string", "json-utf8", "stj-jsondocument", "newtonsoft-jtoken"):
+    for variant in ("json-string", "json-utf8", "stj-jsondocument", "newtonsoft-jtoken", "simdjson-dom", "rapidjson"):
         assert f"| {variant}" in section
+    assert "of speed of light" in section and "Speed of light: simdjson simdjson-dom (native gcc-12.2.0)" in section
     assert (smoke_run / "report" / "charts" / "cross-language-untyped-parse.png").is_file()
     assert (smoke_run / "report" / "tables" / "cross-language.csv").is_file()
 
@@ -244,12 +264,13 @@ def test_cold_starts_time_whole_processes_on_the_jit_and_native_aot_builds(smoke
     assert (smoke_run / "report" / "tables" / "cold-start.csv").is_file()
 
 
-def test_every_parser_of_both_labs_ran_the_whole_conformance_suite_and_the_report_has_the_matrix(smoke_run):
+def test_every_parser_of_every_lab_ran_the_whole_conformance_suite_and_the_report_has_the_matrix(smoke_run):
     records = [json.loads(line) for line in (smoke_run / "conformance.jsonl").read_text().splitlines()]
     by_parser: dict[tuple[str, str], list[dict]] = {}
     for record in records:
         by_parser.setdefault((record["lab"], record["parser"]), []).append(record)
-    assert {lab for lab, _ in by_parser} == {"dotnet", "reference-node"}
+    assert {lab for lab, _ in by_parser} == {"dotnet", "reference-node", "native"}
+    assert ("native", "rapidjson") in by_parser and ("native", "rapidjson-strict") in by_parser
     assert ("dotnet", "stj-jsondocument") in by_parser and ("reference-node", "json-parse-buffer") in by_parser
     for (lab, parser), files in by_parser.items():
         assert len(files) == 318, (lab, parser)

@@ -59,6 +59,25 @@ def test_the_node_variants_and_operations_are_those_of_variants_js():
     )  # the Node lab binds documents or a JSON Schema, never the manifest's model
 
 
+def test_the_native_variants_and_operations_are_those_of_its_adapters():
+    source = (REPO / "lab/native/src/variants.cpp").read_text()
+    order = re.findall(r"adapters::(\w+)_variants\(\)", source)
+    assert order == ["simdjson", "rapidjson", "nlohmann"]
+    names = [
+        name
+        for adapter in order
+        for name in re.findall(
+            r'Variant \w+\{\s*"([^"]+)"', (REPO / f"lab/native/src/adapters/{adapter}.cpp").read_text()
+        )
+    ]
+    assert list(CATALOG["native"].variants) == names
+    header = (REPO / "lab/native/src/variants.hpp").read_text()
+    constants = dict(re.findall(r'inline const std::string (\w+) = "([^"]+)";', header))
+    listed = re.search(r"OPERATIONS = \{([^}]*)\}", header).group(1)
+    assert list(CATALOG["native"].operations) == [constants[name.strip()] for name in listed.split(",")]
+    assert CATALOG["native"].models is None
+
+
 def test_every_variant_an_experiment_uses_is_catalogued():
     from harness.config.experiments import load_experiments
 

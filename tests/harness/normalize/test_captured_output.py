@@ -46,6 +46,23 @@ def test_a_node_lab_process_normalizes_to_the_row_its_run_stored():
     assert outcome.verification.status == "passed"
 
 
+def test_a_native_lab_process_normalizes_to_the_row_its_run_stored():
+    outcome = NORMALIZERS["gbench"](CAPTURED / "native-gbench")
+    stats = outcome.statistics
+    # run 2026-11-26T00-38-40Z (the e2e smoke run), results.jsonl: 006:native-parse-rapidjson-canada@native/gcc-12.2.0
+    # round 1
+    assert stats.n == 3
+    assert stats.mean_ns == pytest.approx(5216113.000036179)
+    assert stats.median_ns == pytest.approx(5211359.999975684)
+    assert (stats.min_ns, stats.max_ns) == pytest.approx((5207051.250181394, 5229927.749951458))
+    assert stats.ci99_lower_ns == pytest.approx(5146455.773003879)
+    assert outcome.fields["allocated_bytes_per_op"] is None  # C++ allocations are not counted
+    assert outcome.fields["library"] == "RapidJSON" and outcome.fields["library_version"] == "1.1.0"
+    assert outcome.fields["engine_version"] == "Google Benchmark 1.7.1"
+    assert outcome.fields["runtime"] == "GCC" and outcome.fields["payload_bytes"] == 2251051
+    assert outcome.verification.status == "passed"
+
+
 def test_a_cold_cell_normalizes_to_the_row_its_run_stored():
     probe = json.loads((CAPTURED / "cold-hyperfine" / "probe.json").read_text())
     outcome = normalize_cold_cell(

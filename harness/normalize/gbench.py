@@ -1,0 +1,51 @@
+"""Google Benchmark's JSON report → CellOutcome (raw_format "gbench": lab/native).
+
+The native lab times each cell with Google Benchmark: a fixed number of calls per repetition (`Iterations`, sized by
+the lab from its warm speed to about the job's iteration time) and one repetition per measured iteration, every
+repetition reported (`run_type` "iteration", beside the aggregates, which are ignored: the harness takes its own
+statistics over the iterations, as for every lab). Each repetition's `real_time` is the wall time per call in its
+`time_unit`. The cell's other files are the contract's (env.json, verification.json, cell.json); the engine's version
+is the one the lab reports under `libraries` in env.json. C++ has no allocation counter here: allocations are not
+reported (None), never guessed.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+from harness.model.errors import CellError
+from harness.model.outcomes import CellOutcome
+from harness.normalize.common import read_cell, read_json
+from harness.normalize.samples import cell_outcome
+
+#: Google Benchmark's time units, in nanoseconds.
+TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def iteration_times_ns(report: dict[str, Any]) -> list[float]:
+    """Each measured repetition's wall time per call, in ns (aggregates and errored runs left out)."""
+    times: list[float] = []
+    for run in report.get("benchmarks") or []:
+        if run.get("run_type", "iteration") != "iteration":
+            continue
+        if run.get("error_occurred"):
+            raise CellError(
+                f"Google Benchmark reported an error: {run.get('error_message', 'no message')}",
+                "see the cell's log for the lab's output",
+            )
+        unit = run.get("time_unit", "ns")
+        if unit not in TIME_UNITS_NS:
+            raise CellError(f"Google Benchmark reported an unknown time unit '{unit}'", "report it: the lab sets ns")
+        times.append(float(run["real_time"]) * TIME_UNITS_NS[unit])
+    return times
+
+
+def normalize_gbench_cell(cell_dir: pathlib.Path) -> CellOutcome:
+    """Reads one finished cell folder of a lab whose raw_format is "gbench"."""
+    cell, env, verification = read_cell(cell_dir)
+    report: dict[str, Any] = read_json(cell_dir / cell["raw_report"])
+    version = (env.get("libraries") or {}).get("Google Benchmark", "")
+    return cell_outcome(
+        cell, env, verification, iteration_times_ns(report), f"Google Benchmark {version}".strip(), None
+    )

@@ -1,0 +1,67 @@
+#include "variants.hpp"
+
+#include <algorithm>
+
+#include "adapters/adapters.hpp"
+#include "lab_error.hpp"
+
+namespace jsonlab {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+}  // namespace
+
+bool Variant::supports(const Payload& payload, const std::string& operation) const {
+    return std::find(operations.begin(), operations.end(), operation) != operations.end() &&
+           payload.canonical.has_value();
+}
+
+const std::vector<Variant>& variants() {
+    static const std::vector<Variant> registry = [] {
+        std::vector<Variant> all;
+        for (auto group : {adapters::simdjson_variants(), adapters::rapidjson_variants(),
+                           adapters::nlohmann_variants()}) {
+            all.insert(all.end(), group.begin(), group.end());
+        }
+        return all;
+    }();
+    return registry;
+}
+
+const Variant& find_variant(const std::string& name) {
+    std::vector<std::string> names;
+    for (const auto& v : variants()) {
+        if (v.variant == name) return v;
+        names.push_back(v.variant);
+    }
+    throw LabError("unknown variant '" + name + "'", "variants of this lab: " + join(names));
+}
+
+void check_operation(const std::string& operation) {
+    if (std::find(OPERATIONS.begin(), OPERATIONS.end(), operation) == OPERATIONS.end()) {
+        throw LabError("unknown operation '" + operation + "'", "operations: " + join(OPERATIONS));
+    }
+}
+
+Call bind(const Variant& variant, const Payload& payload, const std::string& operation) {
+    check_operation(operation);
+    if (std::find(variant.operations.begin(), variant.operations.end(), operation) == variant.operations.end()) {
+        throw LabError("variant '" + variant.variant + "' cannot " + operation,
+                       "its operations: " + join(variant.operations));
+    }
+    if (!payload.canonical) {
+        throw LabError("variant '" + variant.variant + "' has nothing to " + operation + " dataset '" + payload.name +
+                           "' with",
+                       "the dataset is not one JSON document with a canonical digest in the manifest");
+    }
+    return variant.bind(payload, operation);
+}
+
+Value read_back(const std::string& text) { return adapters::simdjson_read_back(text); }
+
+}  // namespace jsonlab

@@ -1,0 +1,51 @@
+// The variants this lab offers: one adapter each, as in lab/dotnet/src/Adapters and lab/reference-node/src/variants.js.
+// An adapter names its library and version, the payload form it reads or writes, the model binding, the operations it
+// can perform, and two functions: `bind`, which prepares everything outside the timed call and returns the call itself,
+// and `result`, which performs the same operation once and hands back what it produced (a document as a canonical
+// Value, or serialized text) for verification. Adding a variant is adding one entry to the registry in variants.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "canonical.hpp"
+#include "datasets.hpp"
+
+namespace jsonlab {
+
+inline const std::string DESERIALIZE = "deserialize";
+inline const std::string SERIALIZE = "serialize";
+inline const std::vector<std::string> OPERATIONS = {DESERIALIZE, SERIALIZE};
+
+// The timed call. It returns a value derived from its result, which the timing loop keeps from the optimizer.
+using Call = std::function<std::uint64_t()>;
+// What one operation produced: the parsed document, or the serialized text.
+using Result = std::variant<Value, std::string>;
+
+struct Variant {
+    std::string variant;
+    std::string library;
+    std::string library_version;
+    std::string payload_form;
+    std::string model_binding;
+    std::vector<std::string> operations;
+    std::string description;
+    std::function<Call(const Payload&, const std::string& operation)> bind;
+    std::function<Result(const Payload&, const std::string& operation)> result;
+
+    bool supports(const Payload& payload, const std::string& operation) const;
+};
+
+const std::vector<Variant>& variants();
+const Variant& find_variant(const std::string& name);
+// The call of a variant for one operation on one payload, with a clear error when it cannot perform it.
+Call bind(const Variant& variant, const Payload& payload, const std::string& operation);
+void check_operation(const std::string& operation);
+
+// The canonical Value of a JSON text, read with simdjson's DOM (a serializer's output is verified this way).
+Value read_back(const std::string& text);
+
+}  // namespace jsonlab

@@ -1,0 +1,70 @@
+#include "verify.hpp"
+
+#include <cstdlib>
+
+#include "lab_error.hpp"
+
+namespace jsonlab {
+
+nlohmann::json verify(const Variant& variant, const Payload& payload, const std::string& operation) {
+    nlohmann::json record = {
+        {"variant", variant.variant},   {"dataset", payload.name},     {"operation", operation},
+        {"model_type", variant.model_binding}, {"payload_bytes", nullptr}, {"mismatch_count", nullptr},
+        {"mismatches", nlohmann::json::array()}, {"round_trip", nullptr}, {"operation_error", nullptr},
+    };
+    auto failed = [&](const std::string& message) {
+        record["status"] = "failed";
+        record["message"] = message;
+        return record;
+    };
+    if (!payload.canonical) {
+        return failed("dataset '" + payload.name +
+                      "' has no canonical digest in the manifest, so no result can be checked");
+    }
+    Result result;
+    try {
+        result = variant.result(payload, operation);
+    } catch (const LabError& e) {
+        record["operation_error"] = e.what();
+        return failed(e.what());
+    } catch (const std::exception& e) {
+        record["operation_error"] = e.what();
+        return failed(variant.library + " threw: " + e.what());
+    }
+    // payload_bytes: the JSON text one operation reads (the file as stored) or writes: what MB/s divides by the time.
+    record["payload_bytes"] = payload.bytes.size();
+    Value document;
+    const bool parse = operation == DESERIALIZE;
+    if (parse) {
+        document = std::get<Value>(std::move(result));
+    } else {
+        const std::string& text = std::get<std::string>(result);
+        record["payload_bytes"] = text.size();
+        try {
+            document = read_back(text);
+        } catch (const LabError& e) {
+            record["round_trip"] = "failed";
+            return failed(std::string("the serialized output is ") + e.what());
+        }
+    }
+    const Digest actual = canonical_digest(document);
+    const Digest& expected = *payload.canonical;
+    const std::string what = parse ? "parsed document" : "serialized output, read back,";
+    if (actual.sha256 == expected.sha256 && actual.leaves == expected.leaves) {
+        record["status"] = "passed";
+        record["mismatch_count"] = 0;
+        record["round_trip"] = parse ? nlohmann::json(nullptr) : nlohmann::json("passed");
+        record["message"] = what + " matches the dataset's canonical form (" + std::to_string(actual.leaves) +
+                            " leaves, " + CANONICAL_RULE + ")";
+        return record;
+    }
+    const long long difference = static_cast<long long>(actual.leaves) - static_cast<long long>(expected.leaves);
+    record["mismatch_count"] = difference == 0 ? 1 : std::llabs(difference);
+    record["round_trip"] = parse ? nlohmann::json(nullptr) : nlohmann::json("failed");
+    record["mismatches"] = canonical_records(document, 3);
+    return failed(what + " differs from the dataset's canonical form: " + std::to_string(actual.leaves) +
+                  " leaves, sha256 " + actual.sha256.substr(0, 12) + "...; expected " +
+                  std::to_string(expected.leaves) + ", " + expected.sha256.substr(0, 12) + "...");
+}
+
+}  // namespace jsonlab
