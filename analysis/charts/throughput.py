@@ -38,9 +38,10 @@ def bar_label(row: pd.Series) -> str:
 
 
 def _speed_of_light(table: pd.DataFrame) -> str:
-    """Which cells the dashed reference lines are ('simdjson simdjson-dom (native gcc-12.2.0)'), or ''."""
+    """What the dashed reference lines are ('simdjson simdjson-dom'), without their runtimes (the axis label must stay
+    one short line), or ''."""
     cells = table["speed_of_light_cell"].dropna().unique() if "speed_of_light_cell" in table else []
-    return "; ".join(str(c) for c in dict.fromkeys(cells))
+    return ", ".join(dict.fromkeys(str(c).split(" (")[0] for c in cells))
 
 
 def takeaway(table: pd.DataFrame, datasets: list[str]) -> str:
