@@ -2,11 +2,12 @@
 ratio."""
 
 import math
+import random
 
 import pandas as pd
 import pytest
 
-from analysis.compute.spread import ratio_spread, wide_groups
+from analysis.compute.spread import ratio_spread, two_speeds, wide_groups
 
 ROUNDS = 8
 
@@ -90,3 +91,44 @@ def test_only_groups_beyond_the_limit_are_listed():
     listed = wide_groups(rows, cells, limit=0.05)
     assert len(listed) == 1 and listed[0][0].startswith("001/g at native · 8.0.0 (±30.0%)")
     assert wide_groups(rows, cells, limit=0.5) == []
+
+
+def test_a_side_whose_processes_ran_at_two_speeds_is_named_with_both_clusters():
+    # run 2026-11-25T22-37-24Z, 003 deserialize-big on .NET 10: System.Text.Json's per-process times (ms)
+    stj = [6.63, 4.25, 4.49, 6.31, 6.45, 6.16, 4.00]
+    split = two_speeds("stj", [1e6 * v for v in stj])
+    assert split is not None
+    assert split.fast == (4.00e6, 4.25e6, 4.49e6) and len(split.slow) == 4
+    assert split.apart == pytest.approx(6.38 / 4.25, rel=1e-3)
+    assert split.text().startswith("stj ran at one of two speeds, 3 processes at 4.000–4.490 ms and 4 at")
+    reason = ratio_spread(_rows([v / 7.4 for v in stj], 0.01), "v", "b").reason("paired")
+    assert "v ran at one of two speeds" in reason and "b's processes spread 0.0%" in reason
+
+
+def test_one_process_apart_from_the_others_is_named_as_one():
+    split = two_speeds("v", [100.0, 101.0, 99.0, 102.0, 100.5, 98.5, 131.0])
+    assert split is not None and split.slow == (131.0,)
+    assert split.text().startswith("one of v's 7 processes ran 1.31× slower than the others (131.0 ns against")
+    # under SINGLE_PROCESS_CLUSTER_FROM processes, one process alone is not a second speed
+    assert two_speeds("v", [100.0, 101.0, 99.0, 102.0, 131.0]) is None
+
+
+@pytest.mark.parametrize(
+    "per_process",
+    [
+        [100.0, 102.0, 104.0, 106.0, 108.0, 110.0, 112.0, 114.0],  # evenly spread: one speed
+        [100.0, 100.5, 101.0, 101.5, 103.0, 103.5, 104.0],  # a 1.5% gap: below MIN_SPEED_GAP
+        [100.0, 101.0, 102.0],  # too few processes to tell
+    ],
+)
+def test_one_speed_is_not_split(per_process):
+    assert two_speeds("v", per_process) is None
+
+
+def test_two_speeds_stay_rare_in_normal_samples():
+    rng = random.Random(7)
+    trials = 2000
+    false = sum(
+        two_speeds("v", [100.0 * math.exp(rng.gauss(0, 0.05)) for _ in range(8)]) is not None for _ in range(trials)
+    )
+    assert false / trials < 0.02
