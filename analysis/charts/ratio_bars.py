@@ -18,7 +18,8 @@ from analysis.render.names import display_labels, library_name  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
 from analysis.charts.takeaway import time_ratio_takeaway  # noqa: E402
 from analysis.compute.replicates import MEASURED  # noqa: E402
-from analysis.render.tables import format_rel_ci, status_text  # noqa: E402
+from analysis.render.tables import status_text  # noqa: E402
+from harness.model.stats import format_rel_ci  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
 #: With several levels: the height of one bar and the gap between benchmarks (in bar-row units of the y axis).

@@ -50,6 +50,7 @@ COLUMNS = [
     "mb_per_s_lower",
     "mb_per_s_upper",
     "allocated_bytes_per_op",
+    "peak_rss_bytes",
     "verification_message",
     "error",
     "speed_of_light_cell",
@@ -126,6 +127,10 @@ def _percent(value: float) -> str:
     return "—" if value is None or pd.isna(value) else f"{value:.0%}"
 
 
+def _mib(value: float | None) -> str:
+    return "—" if value is None or pd.isna(value) else f"{value / (1 << 20):,.1f} MiB"
+
+
 def _who(row: pd.Series) -> str:
     runtime = (
         row["runtime_version"]
@@ -146,23 +151,28 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
         "untyped "
         "parse of the same file, writing the document such a parse gave back to text, reading the file into its typed "
         "model, "
-        "or writing such a model (a .NET class; in Node a value a fast-json-stringify schema describes). Untyped "
-        "results "
-        "are verified against the same canonical digest of the dataset, typed ones field by field against the file, "
-        "before timing. They are set side by side here, fastest first. Times are means over fresh processes "
+        "or writing such a model (a .NET class or C++ struct; in Node a value a fast-json-stringify schema describes). "
+        "Untyped results, and C++ typed models written back, are verified against the same canonical digest of the "
+        "dataset, .NET typed ones field by field against the file, before timing. They are set side by side here, "
+        "fastest first. Times are means over fresh processes "
         "with their 99% interval (Student t over the processes); MB/s is the JSON text read (parse) or written "
         "(serialize), "
         "as UTF-8, per second; allocation is per operation where the lab can measure it (BenchmarkDotNet's "
         "MemoryDiagnoser; "
-        "V8's total allocated bytes on Node 26 and later). No ratio is taken across labs. The table is "
-        "`tables/cross-language.csv`.",
+        "V8's total allocated bytes on Node 26 and later). Peak RSS, where the profile reads it (`peak_rss_runs`), is "
+        "the median over fresh processes that each start the lab, read the file and perform the operation once (the "
+        "lab reads its own VmHWM): the runtime's footprint and one result's memory together. No ratio is taken across "
+        "labs. The table is `tables/cross-language.csv`.",
         "",
     ]
     for (operation, dataset, level), rows in table.groupby(BLOCK, sort=False):
         reference = rows["speed_of_light_mb_per_s"].dropna()
         headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]"]
         headers += ["of speed of light"] if not reference.empty else []
-        headers += ["allocated/op", "n"]
+        headers += ["allocated/op"]
+        rss = rows["peak_rss_bytes"].notna().any()
+        headers += ["peak RSS"] if rss else []
+        headers += ["n"]
         body = []
         best = {
             lab: rows[(rows["lab"] == lab) & rows["status"].eq(RowStatus.OK)]["time_ns"].min()
@@ -180,6 +190,7 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
                         "",
                         *([""] if not reference.empty else []),
                         "",
+                        *([""] if rss else []),
                         "",
                     ]
                 )
@@ -200,6 +211,7 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
                     f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
                     *([_percent(r["fraction_of_speed_of_light"])] if not reference.empty else []),
                     "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB",
+                    *([_mib(r["peak_rss_bytes"])] if rss else []),
                     _fmt(r["replicates"]),
                 ]
             )

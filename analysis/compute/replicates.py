@@ -73,6 +73,9 @@ def _summarize_cell(rows: pd.DataFrame) -> pd.Series:
         first["status"], first["verification_status"] = RowStatus.UNVERIFIED, VerificationStatus.FAILED
         first["verification_message"] = unverified.iloc[0]["verification_message"]
     first["allocated_bytes_per_op"] = measured["allocated_bytes_per_op"].mean()
+    readings = measured["peak_rss_bytes"].dropna() if "peak_rss_bytes" in measured else pd.Series(dtype=float)
+    if not readings.empty:  # each process's reading (a cold cell's median over its runs): their median
+        first["peak_rss_bytes"] = readings.median()
     for column in ("gen0_collections", "gen1_collections", "gen2_collections", "total_operations", "duration_s"):
         first[column] = measured[column].sum()
     first["partner"] = None

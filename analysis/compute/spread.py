@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.render.tables import format_ns, format_rel_ci
+from analysis.render.tables import format_ns
+from harness.model.stats import format_rel_ci
 
 from analysis.defaults import WIDE_RATIO_CI
 from analysis.compute.replicates import MEASURED

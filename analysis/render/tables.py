@@ -10,6 +10,7 @@ from analysis.compute.replicates import MEASURED
 from analysis.render.names import SEPARATOR, library_name, settings_line
 from harness.model.interference import INTERFERENCE_THRESHOLD
 from harness.model.records import RowStatus, UNAVAILABLE, VerificationStatus
+from harness.model.stats import format_rel_ci
 from harness.config.experiments import Experiment
 
 
@@ -37,16 +38,6 @@ def format_ns(ns: float | None) -> str:
 
 def _missing(value) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-#: A relative half-width at or above this is not printed as a number: with two processes the t quantile is 63.7, and a
-#: ratio's interval can come out as ±8,776,679,146% — a rendering of a division by nearly nothing, not information.
-WIDEST_SHOWN = 1.0
-
-
-def format_rel_ci(rel_half: float) -> str:
-    """0.018 → '±1.8%'; 1.0 or more → '±>100%' (the interval says nothing yet: too few processes)."""
-    return "±>100%" if rel_half >= WIDEST_SHOWN else f"±{100 * rel_half:.1f}%"
 
 
 def format_ratio(ratio: float | None, rel_half: float | None = None) -> str:

@@ -17,7 +17,8 @@ import pandas as pd
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.load import RunData
 from analysis.compute.replicates import MEASURED
-from analysis.render.tables import format_rel_ci, markdown_table
+from analysis.render.tables import markdown_table
+from harness.model.stats import format_rel_ci
 from harness.model.pairing import paired_ratios
 from harness.model.groups import is_aa_copy
 from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus

@@ -34,6 +34,8 @@ class CellRequest:
     # seed of its burst order; empty: the process measures `cell` alone.
     members: tuple[tuple[Cell, pathlib.Path], ...] = ()
     seed: int = 1
+    # A steady cell of one process: this many fresh `once --report-rss` processes after it, for its peak RSS
+    peak_rss_runs: int = 0
 
     def cell_args(self, verb: str) -> list[str]:
         """A verb on the cell's variant × dataset × operation (`once`, `verify`, `run`), with the datasets folder."""

@@ -10,6 +10,7 @@ import subprocess
 from typing import Callable
 from harness.backends.base import CellRequest, CellRun, last_lab_error
 from harness.model.cells import ColdSettings
+from harness.model.outcomes import RSS_FILE
 
 
 def time_cold(
@@ -67,17 +68,27 @@ def time_cold(
             f"{(timed.stderr.strip().splitlines() or ['no output'])[-1]}",
             "see the log",
         )
-    # Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of this (large) process
-    # includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM itself.
+    error = read_peak_rss(request, settings.rss_runs, once, run)
+    return failed(error, "see the log") if error else None
+
+
+def read_peak_rss(
+    request: CellRequest,
+    runs: int,
+    once: list[str],
+    run: Callable[[list[str], float], subprocess.CompletedProcess[str]],
+) -> str | None:
+    """`runs` fresh processes of the cell's `once` command, each reporting its own peak RSS, into out_dir/rss.json;
+    an error message, or None. Peak RSS: hyperfine 1.15 does not record memory, and wait4's ru_maxrss of a child of
+    this (large) process includes the harness's own peak (Linux carries it across exec), so the lab reports its VmHWM
+    itself (the lab contract's `once --report-rss true`)."""
     rss, cpus = [], []
-    for _ in range(settings.rss_runs):
+    for _ in range(runs):
         done = run([*once, "--report-rss", "true"], request.timeout_s)
         reported = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
         if done.returncode != 0 or "peak_rss_bytes" not in reported:
-            return failed(
-                f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes", "see the log"
-            )
+            return f"the peak-RSS run exited with code {done.returncode} and reported no peak_rss_bytes"
         rss.append(int(reported["peak_rss_bytes"]))
         cpus.append(reported.get("cpus_allowed"))
-    (request.out_dir / "rss.json").write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
+    (request.out_dir / RSS_FILE).write_text(json.dumps({"peak_rss_bytes": rss, "cpus_allowed": cpus}) + "\n")
     return None

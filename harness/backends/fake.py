@@ -16,6 +16,7 @@ import shutil
 import zlib
 from typing import Any
 
+from harness.model.outcomes import RSS_FILE
 from harness.backends.base import CellRequest, CellRun
 from harness.model.errors import CellError
 from harness.config.labs import LabSpec
@@ -162,7 +163,7 @@ class FakeBackend:
             {"command": "prepare-only", "times": times(45 * scale)},
         ]
         (request.out_dir / "hyperfine.json").write_text(json.dumps({"results": results}))
-        (request.out_dir / "rss.json").write_text(
+        (request.out_dir / RSS_FILE).write_text(
             json.dumps({"peak_rss_bytes": [40 << 20] * (cold.rss_runs if cold else 1)})
         )
         return CellRun(usage)
@@ -218,6 +219,10 @@ class FakeBackend:
             "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches",
         }
         (out / "verification.json").write_text(json.dumps(verification))
+        if request.peak_rss_runs:
+            # the peak-RSS runs after the timed process: 30 MiB, plus 1 MiB per unit of the variant's time scale
+            rss = (30 + round(self._time_scale.get(cell.variant, 1.0))) << 20
+            (out / RSS_FILE).write_text(json.dumps({"peak_rss_bytes": [rss] * request.peak_rss_runs}))
         return CellRun(usage)
 
     def _run_paired(self, request: CellRequest) -> CellRun:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Protocol
 
 from harness.backends.base import CellRequest, CellRun, last_lab_error
-from harness.backends.cold_timing import time_cold
+from harness.backends.cold_timing import read_peak_rss, time_cold
 from harness.config.defaults import PROBE_TIMEOUT_S
 from harness.config.labs import LabSpec
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
@@ -116,7 +116,28 @@ class LabProcesses:
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         started = [self._start(request) for request in requests]
-        return [self._finish(process) for process in _wait_all(started, max(r.timeout_s for r in requests), self._stop)]
+        runs = [self._finish(process) for process in _wait_all(started, max(r.timeout_s for r in requests), self._stop)]
+        # peak RSS after every timed process of the slot has ended, so no reading runs beside a measurement
+        for request, run in zip(requests, runs):
+            if run.error is None and request.peak_rss_runs and not request.members:
+                self._peak_rss(request)
+        return runs
+
+    def _peak_rss(self, request: CellRequest) -> None:
+        """A steady cell's peak-RSS runs (profile key peak_rss_runs), logged after its timed process; a failed
+        reading leaves the cell's row without peak_rss_bytes and says why in the log, the timing stands."""
+        with request.log_path.open("a") as log:
+            try:
+                error = read_peak_rss(
+                    request,
+                    request.peak_rss_runs,
+                    [*request.lab.command, *request.once_args()],
+                    lambda argv, timeout: self._run_logged(request, argv, timeout, log),
+                )
+            except subprocess.TimeoutExpired as e:
+                error = f"a peak-RSS run ran over its {e.timeout:.0f} s"
+            if error:
+                log.write(f"# peak RSS not read: {error}\n")
 
     def _stop(self, process: _Process) -> None:
         """Stops a process that ran over its time."""
@@ -134,18 +155,7 @@ class LabProcesses:
         started = time.monotonic()
 
         def run(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-            launch = self.place.launch_cell(request, argv)
-            log.write(f"$ {shlex.join(launch.argv)}\n")
-            log.flush()
-            try:
-                done = subprocess.run(
-                    launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout
-                )
-            except subprocess.TimeoutExpired:
-                self.place.stop(launch)
-                raise
-            log.write(done.stdout + done.stderr)
-            return done
+            return self._run_logged(request, argv, timeout, log)
 
         def failed(error: str, hint: str) -> CellRun:
             return CellRun(
@@ -160,6 +170,23 @@ class LabProcesses:
             except subprocess.TimeoutExpired as e:
                 failure = failed(f"a cold-start command ran over its {e.timeout:.0f} s", "see the log; the run goes on")
         return failure or CellRun(ProcessUsage(wall_s=time.monotonic() - started))
+
+    def _run_logged(
+        self, request: CellRequest, argv: list[str], timeout: float, log: IO[str]
+    ) -> subprocess.CompletedProcess[str]:
+        """One command of a cell run to its end where the cell runs, with its command line and output in the log."""
+        launch = self.place.launch_cell(request, argv)
+        log.write(f"$ {shlex.join(launch.argv)}\n")
+        log.flush()
+        try:
+            done = subprocess.run(
+                launch.argv, cwd=launch.cwd, env=launch.env, capture_output=True, text=True, timeout=timeout
+            )
+        except subprocess.TimeoutExpired:
+            self.place.stop(launch)
+            raise
+        log.write(done.stdout + done.stderr)
+        return done
 
     def _start(self, request: CellRequest) -> _Process:
         launch = self.place.launch_cell(request, [*request.lab.command, *request.lab_args()], account_cpu=True)

@@ -91,6 +91,9 @@ class Profile:
     # (harness/planning/plan.py), whose
     # ratio to the baseline must come out 1 within its interval; it checks the engine for order and position bias.
     aa_copies: bool = False
+    # Steady cells measured in a process of their own: after each such process, this many fresh processes of the
+    # cell's `once` verb report their peak RSS (the lab reads its own VmHWM), the cell's memory beside its throughput.
+    peak_rss_runs: int = 0
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -107,7 +110,29 @@ def _stopping(spec: dict) -> Stopping:
     )
 
 
+#: The keys a profile table may have; another (a typo) is refused rather than ignored.
+PROFILE_KEYS = (
+    "description",
+    "experiments",
+    "benchmarks",
+    "isa_levels",
+    "runtimes",
+    "only_claimed",
+    "design",
+    "aa_copies",
+    "job",
+    "stopping",
+    "rounds",
+    "budget",
+    "cold",
+    "peak_rss_runs",
+)
+
+
 def _profile(name: str, spec: dict) -> Profile:
+    unknown = [key for key in spec if key not in PROFILE_KEYS]
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(unknown)}; a profile's keys are {', '.join(PROFILE_KEYS)}")
     design = spec.get("design", "sequential")
     if design not in DESIGNS:
         raise ValueError(f"design '{design}' is not one of {', '.join(DESIGNS)}")
@@ -131,7 +156,14 @@ def _profile(name: str, spec: dict) -> Profile:
         if "budget" in spec
         else None,
         aa_copies=bool(spec.get("aa_copies", False)),
+        peak_rss_runs=_non_negative(name, "peak_rss_runs", spec.get("peak_rss_runs", 0)),
     )
+
+
+def _non_negative(profile: str, key: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"profile '{profile}': {key} must be a whole number, 0 or more, not {value!r}")
+    return value
 
 
 def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:

@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 from harness.model.records import VERIFICATION_STATUSES, require_field
 
+#: Peak-RSS readings in a cell's raw folder: {"peak_rss_bytes": [...], "cpus_allowed": [...]}, one per fresh `once
+#: --report-rss` process (cold cells, and steady cells of a profile with peak_rss_runs).
+RSS_FILE = "rss.json"
+
 
 @dataclass(frozen=True)
 class Statistics:

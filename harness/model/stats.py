@@ -80,3 +80,13 @@ def replicates_for(relative_half_width: float, cv: float, level: float = CONFIDE
     while n < cap and t_quantile(n, level) * cv / math.sqrt(n) > relative_half_width:
         n += 1
     return n
+
+
+#: A relative half-width at or above this is not printed as a number: with two processes the t quantile is 63.7, and a
+#: ratio's interval can come out as ±8,776,679,146% — a rendering of a division by nearly nothing, not information.
+WIDEST_SHOWN = 1.0
+
+
+def format_rel_ci(rel_half: float) -> str:
+    """0.018 → '±1.8%'; 1.0 or more → '±>100%' (the interval says nothing yet: too few processes)."""
+    return "±>100%" if rel_half >= WIDEST_SHOWN else f"±{100 * rel_half:.1f}%"

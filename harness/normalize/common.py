@@ -9,7 +9,7 @@ import statistics
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.model.outcomes import Statistics
+from harness.model.outcomes import RSS_FILE, Statistics
 from harness.model.stats import mean_interval
 
 
@@ -47,3 +47,12 @@ def statistics_from_times(times_ns: list[float]) -> Statistics:
         min_ns=min(times_ns),
         max_ns=max(times_ns),
     )
+
+
+def peak_rss_bytes(cell_dir: pathlib.Path) -> int | None:
+    """The median of the peak-RSS readings a cell's folder holds (RSS_FILE), or None when it holds none."""
+    path = cell_dir / RSS_FILE
+    if not path.exists():
+        return None
+    readings = read_json(path).get("peak_rss_bytes") or []
+    return int(statistics.median(readings)) if readings else None

@@ -1,10 +1,10 @@
 """hyperfine cold-start output → CellOutcome.
 
 Reads what a cold cell leaves in its folder (harness/backends/processes.py `run_cold`): hyperfine.json with two
-commands, `once` (a whole process: runtime start, dataset read, binding, the first call) and `prepare-only` (the
-same without the call), and rss.json (peak resident set of extra runs, from wait4). Every timed run is its own
-process, so the interval over runs is already one over processes. The runtime, libraries and ISA readback come from
-the build's probe (`env` under the same switches), the verification from the lab's `verify` verb.
+commands, `once` (a whole process: runtime start, dataset read, binding, the first call) and `prepare-only` (the same
+without the call), and rss.json (peak resident set of extra runs, each read by the lab itself). Every timed run is its
+own process, so the interval over runs is already one over processes. The runtime, libraries and ISA readback come
+from the build's probe (`env` under the same switches), the verification from the lab's `verify` verb.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pathlib
 import statistics
 from typing import Any
 
+from harness.model.outcomes import RSS_FILE
 from harness.model.errors import CellError
 from harness.normalize.common import statistics_from_times
 from harness.model.outcomes import CellOutcome, Verification
@@ -38,7 +39,7 @@ def normalize_cold_cell(
     """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build."""
     try:
         report = json.loads((cell_dir / "hyperfine.json").read_text())
-        rss_report = json.loads((cell_dir / "rss.json").read_text())
+        rss_report = json.loads((cell_dir / RSS_FILE).read_text())
         rss = rss_report["peak_rss_bytes"]
     except (FileNotFoundError, json.JSONDecodeError, KeyError) as e:
         raise CellError(

@@ -96,11 +96,15 @@ def describe_estimate(
     cold_cells: int = 0,
     cold: ColdSettings = ColdSettings(),
     round_s: float | None = None,
+    peak_rss_runs: int = 0,
 ) -> str:
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
     steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
-    paired design, whose processes measure several cells); else a round is one process per cell."""
+    paired design, whose processes measure several cells); else a round is one process per cell, each followed by
+    `peak_rss_runs` cold processes reading its peak RSS."""
     per_process = process_seconds(job)
+    if per_process is not None and round_s is None:
+        per_process += peak_rss_runs * COLD_PROCESS_S
     cold_s = cold_cells * cold_cell_seconds(cold)
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
     if round_s is None and per_process is None:

@@ -91,6 +91,7 @@ class Plan:
     cold: ColdSettings = ColdSettings()
     budget: BudgetSpec | None = None
     experiments: tuple[Experiment, ...] = ()  # the experiments the cells come from (the claims they decide)
+    peak_rss_runs: int = 0  # steady cells of one process: peak-RSS runs after each (profile key peak_rss_runs)
 
     def estimate(self) -> str:
         """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
@@ -112,6 +113,7 @@ class Plan:
             len(self.cells) - len(steady),
             self.cold,
             round_s,
+            self.peak_rss_runs,
         )
         if self.budget is None:
             return text
@@ -199,6 +201,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         profile.cold,
         budget,
         tuple(experiments),
+        profile.peak_rss_runs,
     )
 
 

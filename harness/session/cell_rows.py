@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 import datetime as _dt
 import pathlib
 from harness.backends.base import Backend, CellRequest, CellRun
@@ -15,6 +15,7 @@ from harness.planning.designs import Design, Placement
 from harness.model.errors import HarnessError
 from harness.config.isa import IsaLevel
 from harness.config.labs import LabSpec
+from harness.normalize.common import peak_rss_bytes
 from harness.normalize import NORMALIZERS
 from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.config.profiles import Stopping
@@ -43,8 +44,9 @@ class CellRows:
     profile_name: str
     datasets_dir: pathlib.Path
     cell_timeout_s: float
-    if TYPE_CHECKING:  # a Session field (with a default, so it cannot come before Session's own fields)
+    if TYPE_CHECKING:  # Session fields (with defaults, so they cannot come before Session's own fields)
         cold: ColdSettings
+        peak_rss_runs: int
 
     def _level(self, cell: Cell) -> LevelProbe:
         return self.probes[cell.target].levels[cell.isa_level]
@@ -83,6 +85,7 @@ class CellRows:
             ctx.cpuset,
             self.cell_timeout_s,
             raw_root=self.store.path(RAW_DIR),
+            peak_rss_runs=self.peak_rss_runs,
         )
 
     def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
@@ -105,11 +108,13 @@ class CellRows:
                 f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in "
                 f"{request.out_dir})",
             )
-        outcome = dataclasses.replace(
-            outcome,
-            fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
-        )
-        return measured_row(ctx, outcome, self.levels[ctx.cell.isa_level])
+        fields: dict[str, Any] = {
+            **outcome.fields,
+            "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"]),
+        }
+        if fields.get("peak_rss_bytes") is None:
+            fields["peak_rss_bytes"] = peak_rss_bytes(request.out_dir)  # the peak-RSS runs after the process, if any
+        return measured_row(ctx, dataclasses.replace(outcome, fields=fields), self.levels[ctx.cell.isa_level])
 
     def _cold_row(self, cell: Cell) -> ResultRow:
         """One cold-start cell: verified, then timed as whole processes (one row; its runs are the replicates)."""

@@ -161,6 +161,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         progress,
         calibrate=options.calibrate,
         cold=plan.cold,
+        peak_rss_runs=plan.peak_rss_runs,
         budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
         claims=claims_by_group(plan.experiments, plan.cells),
     )

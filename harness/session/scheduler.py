@@ -24,6 +24,7 @@ from harness.session.progress import RunProgress
 from harness.planning.estimate import cold_cell_seconds, round_seconds
 from harness.model.records import COLD, DEFAULT_RUNTIME, ResultRow, RowStatus, STEADY, row_key
 from harness.model.cells import Cell, ColdSettings
+from harness.model.stats import format_rel_ci
 from harness.model.rows import RowContext
 from harness.session.stopping import GroupStatus, group_status
 from harness.model.groups import BUDGET, row_group
@@ -45,6 +46,7 @@ class Session(CellRows):
     progress: RunProgress
     calibrate: bool = True
     cold: ColdSettings = ColdSettings()
+    peak_rss_runs: int = 0  # steady cells of one process: fresh `once --report-rss` processes after each
     budget: RunBudget | None = None
     claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(
         default_factory=dict
@@ -294,5 +296,5 @@ def unit_slug(cell: Cell) -> str:
 
 def describe_status(status: GroupStatus) -> str:
     """'precise after 12 rounds (worst ratio ±1.8%, 95 s)' and the like."""
-    width = "—" if status.worst_rel_ci is None else f"±{100 * status.worst_rel_ci:.1f}%"
+    width = "—" if status.worst_rel_ci is None else format_rel_ci(status.worst_rel_ci)
     return f"{status.state} after {status.rounds} round(s) (widest ratio CI {width}, {status.elapsed_s:.0f} s)"

@@ -44,6 +44,8 @@ nlohmann::json listing() {
                         {"payload_form", v.payload_form},
                         {"model_binding", v.model_binding},
                         {"operations", v.operations},
+                        // null: every dataset; else the only datasets it applies to (a typed model's files)
+                        {"datasets", v.datasets.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.datasets)},
                         {"description", v.description}});
     }
     return {{"schema_version", 1},
@@ -92,7 +94,13 @@ int verify_verb(const Args& args) {
         for (const auto* variant : chosen) {
             for (const auto& operation : operations) {
                 check_operation(operation);
-                if (!variant->supports(payload, operation)) continue;
+                // Not applicable (an operation the variant lacks, a dataset it has no model for): said, not verified,
+                // and no record, so --strict judges only the cells that exist.
+                if (const auto reason = variant->not_applicable(payload, operation)) {
+                    std::cerr << "not applicable " << variant->variant << " x " << payload.name << " " << operation
+                              << ": " << reason->what << "\n";
+                    continue;
+                }
                 nlohmann::json result = verify(*variant, payload, operation);
                 std::cerr << result["status"].get<std::string>() << " " << variant->variant << " x " << payload.name
                           << " " << operation << ": " << result["message"].get<std::string>() << "\n";
@@ -132,7 +140,8 @@ int run_verb(const Args& args) {
     if (!verification["operation_error"].is_null()) {
         describe["status"] = "failed";
         describe["error"] = verification["message"];
-        describe["hint"] = "the variant cannot perform this operation on this dataset";
+        describe["hint"] = "the variant cannot perform this operation on this dataset (`list` names each variant's "
+                           "operations and datasets)";
         write_json(out / "cell.json", describe);
         return 0;
     }

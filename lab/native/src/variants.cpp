@@ -16,16 +16,32 @@ std::string join(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::optional<NotApplicable> Variant::not_applicable(const Payload& payload, const std::string& operation) const {
+    if (std::find(operations.begin(), operations.end(), operation) == operations.end()) {
+        return NotApplicable{"variant '" + variant + "' cannot " + operation, "its operations: " + join(operations)};
+    }
+    if (!datasets.empty() && std::find(datasets.begin(), datasets.end(), payload.name) == datasets.end()) {
+        return NotApplicable{"variant '" + variant + "' does not apply to dataset '" + payload.name + "'",
+                             "it reads only the datasets it has a model for: " + join(datasets)};
+    }
+    if (!payload.canonical) {
+        return NotApplicable{"variant '" + variant + "' has nothing to " + operation + " dataset '" + payload.name +
+                                 "' with",
+                             "the dataset is not one JSON document with a canonical digest in the manifest"};
+    }
+    return std::nullopt;
+}
+
 bool Variant::supports(const Payload& payload, const std::string& operation) const {
-    return std::find(operations.begin(), operations.end(), operation) != operations.end() &&
-           payload.canonical.has_value();
+    return !not_applicable(payload, operation);
 }
 
 const std::vector<Variant>& variants() {
     static const std::vector<Variant> registry = [] {
         std::vector<Variant> all;
         for (auto group : {adapters::simdjson_variants(), adapters::rapidjson_variants(),
-                           adapters::nlohmann_variants()}) {
+                           adapters::nlohmann_variants(), adapters::typed_nlohmann_variants(),
+                           adapters::typed_simdjson_variants()}) {
             all.insert(all.end(), group.begin(), group.end());
         }
         return all;
@@ -50,15 +66,7 @@ void check_operation(const std::string& operation) {
 
 Call bind(const Variant& variant, const Payload& payload, const std::string& operation) {
     check_operation(operation);
-    if (std::find(variant.operations.begin(), variant.operations.end(), operation) == variant.operations.end()) {
-        throw LabError("variant '" + variant.variant + "' cannot " + operation,
-                       "its operations: " + join(variant.operations));
-    }
-    if (!payload.canonical) {
-        throw LabError("variant '" + variant.variant + "' has nothing to " + operation + " dataset '" + payload.name +
-                           "' with",
-                       "the dataset is not one JSON document with a canonical digest in the manifest");
-    }
+    if (const auto reason = variant.not_applicable(payload, operation)) throw LabError(reason->what, reason->hint);
     return variant.bind(payload, operation);
 }
 

@@ -1,12 +1,14 @@
 // The variants this lab offers: one adapter each, as in lab/dotnet/src/Adapters and lab/reference-node/src/variants.js.
 // An adapter names its library and version, the payload form it reads or writes, the model binding, the operations it
-// can perform, and two functions: `bind`, which prepares everything outside the timed call and returns the call itself,
-// and `result`, which performs the same operation once and hands back what it produced (a document as a canonical
-// Value, or serialized text) for verification. Adding a variant is adding one entry to the registry in variants.cpp.
+// can perform, the datasets it applies to (a typed model reads only the files it models; none listed: every dataset),
+// and two functions: `bind`, which prepares everything outside the timed call and returns the call itself, and
+// `result`, which performs the same operation once and hands back what it produced (a document as a canonical Value,
+// or serialized text) for verification. Adding a variant is adding one entry to the registry in variants.cpp.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -25,6 +27,12 @@ using Call = std::function<std::uint64_t()>;
 // What one operation produced: the parsed document, or the serialized text.
 using Result = std::variant<Value, std::string>;
 
+// Why a variant does not apply to a cell, as a LabError would say it.
+struct NotApplicable {
+    std::string what;
+    std::string hint;
+};
+
 struct Variant {
     std::string variant;
     std::string library;
@@ -35,7 +43,11 @@ struct Variant {
     std::string description;
     std::function<Call(const Payload&, const std::string& operation)> bind;
     std::function<Result(const Payload&, const std::string& operation)> result;
+    std::vector<std::string> datasets{};  // the only datasets it applies to; empty: every one
 
+    // Why it cannot perform `operation` on `payload` (an operation it lacks, a dataset it has no model for, a dataset
+    // without a canonical digest), or nothing when it can.
+    std::optional<NotApplicable> not_applicable(const Payload& payload, const std::string& operation) const;
     bool supports(const Payload& payload, const std::string& operation) const;
 };
 

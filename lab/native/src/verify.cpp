@@ -21,6 +21,12 @@ nlohmann::json verify(const Variant& variant, const Payload& payload, const std:
         return failed("dataset '" + payload.name +
                       "' has no canonical digest in the manifest, so no result can be checked");
     }
+    // A cell the variant does not apply to (an operation it lacks, a dataset it has no model for) is not performed:
+    // `run` reports it as a failed cell with this reason, `verify` lists it as not applicable.
+    if (const auto reason = variant.not_applicable(payload, operation)) {
+        record["operation_error"] = reason->what;
+        return failed("not applicable: " + reason->what + " (" + reason->hint + ")");
+    }
     Result result;
     try {
         result = variant.result(payload, operation);

@@ -175,3 +175,14 @@ def test_without_a_speed_of_light_lab_no_reference_is_shown():
     table = cross_language_table([load_experiments()["006"]], _cells())
     assert table["speed_of_light_mb_per_s"].isna().all()
     assert "of speed of light" not in cross_language_markdown(table)
+
+
+def test_peak_rss_is_a_column_where_a_block_has_it():
+    cells = _cells()
+    cells["peak_rss_bytes"] = [50 << 20, 30 << 20, None, None, None]
+    table = cross_language_table([load_experiments()["006"]], cells)
+    text = cross_language_markdown(table)
+    parse = text.split("### untyped-parse: twitter")[1].split("###")[0]
+    assert "| peak RSS |" in parse and "50.0 MiB" in parse and "30.0 MiB" in parse
+    serialize = text.split("### typed-serialize: twitter")[1].split("###")[0]
+    assert "| allocated/op | n |" in serialize and "peak RSS" not in serialize, "a block with no reading has none"

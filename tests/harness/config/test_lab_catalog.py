@@ -62,7 +62,7 @@ def test_the_node_variants_and_operations_are_those_of_variants_js():
 def test_the_native_variants_and_operations_are_those_of_its_adapters():
     source = (REPO / "lab/native/src/variants.cpp").read_text()
     order = re.findall(r"adapters::(\w+)_variants\(\)", source)
-    assert order == ["simdjson", "rapidjson", "nlohmann"]
+    assert order == ["simdjson", "rapidjson", "nlohmann", "typed_nlohmann", "typed_simdjson"]
     names = [
         name
         for adapter in order

@@ -50,3 +50,24 @@ def test_the_estimate_names_both_ends_for_adaptive_runs_and_admits_what_it_canno
 def test_calibration_summary_is_median_and_cv():
     cal = summarize("before native", "1", "sha256", [10.0, 10.2, 9.8, 10.0])
     assert cal.median_ms == 10.0 and 0 < cal.cv < 0.02 and cal.repetitions == 4
+
+
+def test_peak_rss_runs_are_read_from_a_profile_and_a_misspelt_key_is_refused(tmp_path):
+    head = 'schema_version = 1\n[profiles.x]\ndescription = "d"\nexperiments = ["all"]\nisa_levels = ["all"]\n'
+    path = tmp_path / "profiles.toml"
+    path.write_text(head + "peak_rss_runs = 2\n")
+    assert load_profiles(path)["x"].peak_rss_runs == 2
+    assert load_profiles()["cross-language"].peak_rss_runs == 1 and load_profiles()["default"].peak_rss_runs == 0
+    path.write_text(head + "peak_rss_run = 2\n")
+    with pytest.raises(ConfigError, match="unknown key.s. peak_rss_run; a profile's keys are"):
+        load_profiles(path)
+    path.write_text(head + "peak_rss_runs = -1\n")
+    with pytest.raises(ConfigError, match="peak_rss_runs must be a whole number, 0 or more"):
+        load_profiles(path)
+
+
+def test_peak_rss_runs_add_a_cold_process_to_each_process_of_the_estimate():
+    job = JobSettings(warmup_count=1, iteration_count=10, iteration_time_ms=100, prewarm_ms=1000)
+    plain = describe_estimate(job, Stopping(6, 6), cells=600, groups=10)
+    with_rss = describe_estimate(job, Stopping(6, 6), cells=600, groups=10, peak_rss_runs=1)
+    assert plain != with_rss

@@ -48,6 +48,8 @@ const std::string VERSION = std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
 
 }  // namespace
 
+std::string nlohmann_version() { return VERSION; }
+
 std::vector<Variant> nlohmann_variants() {
     Variant json{
         "nlohmann",

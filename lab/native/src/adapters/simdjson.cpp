@@ -167,6 +167,8 @@ const std::string VERSION = std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "
 
 }  // namespace
 
+std::string simdjson_version() { return VERSION; }
+
 Value simdjson_read_back(const std::string& text) {
     simdjson::padded_string padded(text);
     simdjson::dom::parser parser;

@@ -1,0 +1,62 @@
+// nlohmann/json binding typed models: nlohmann::json::parse of the text, then get<Model>() through the from_json the
+// model's description generates (lab/native/src/models/from_nlohmann.hpp), the way nlohmann users bind their types.
+// Deserialize only, and only the datasets with a model (twitter, citm_catalog, canada: models/corpus_models.hpp).
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "adapters.hpp"
+#include "../lab_error.hpp"
+#include "../models/corpus_models.hpp"
+#include "../models/from_nlohmann.hpp"
+#include "../models/to_value.hpp"
+
+namespace jsonlab::adapters {
+namespace {
+
+template <typename F>
+auto guarded(F&& f) {
+    try {
+        return f();
+    } catch (const nlohmann::json::exception& e) {
+        throw LabError(std::string("nlohmann/json could not read the dataset into its model: ") + e.what(),
+                       "its other cells still run");
+    }
+}
+
+template <typename Model>
+Model parse(const std::string& text) {
+    return nlohmann::json::parse(text.begin(), text.end()).get<Model>();
+}
+
+}  // namespace
+
+std::vector<Variant> typed_nlohmann_variants() {
+    Variant typed{
+        "nlohmann-typed",
+        "nlohmann/json",
+        nlohmann_version(),
+        "utf8_bytes",
+        "typed model (lab/native/src/models)",
+        {DESERIALIZE},
+        "nlohmann::json::parse of the text, then get<Model>() into the file's typed model through from_json (members "
+        "looked up by name; an unknown member fails); twitter, citm_catalog and canada only",
+        [](const Payload& payload, const std::string&) -> Call {
+            auto text = std::make_shared<std::string>(payload.bytes);
+            return models::with_corpus_model(payload.name, [&](auto tag) -> Call {
+                using Model = typename decltype(tag)::type;
+                return [text]() { return models::summary(parse<Model>(*text)); };
+            });
+        },
+        [](const Payload& payload, const std::string&) -> Result {
+            return models::with_corpus_model(payload.name, [&](auto tag) -> Result {
+                using Model = typename decltype(tag)::type;
+                return guarded([&] { return models::to_value(parse<Model>(payload.bytes)); });
+            });
+        },
+        models::CORPUS_DATASETS,
+    };
+    return {typed};
+}
+
+}  // namespace jsonlab::adapters
