@@ -47,14 +47,18 @@ class RatioBook:
         level: str,
         reference_level: str | None = None,
         runtime: str = DEFAULT_RUNTIME,
+        reference_runtime: str | None = None,
     ) -> Interval | None:
-        """benchmark / reference at one level and runtime (or the reference at `reference_level`), None when either has
-        no measured replicate. Across two levels the processes of the same round index are paired; the levels run in
-        different blocks, so those pairs share no time and the interval is correspondingly wider."""
+        """benchmark / reference at one level and runtime (or the reference at `reference_level` and on
+        `reference_runtime`), None when either has no measured replicate. Across two levels or runtimes the processes of
+        the same round index are paired; the two sides ran in different groups (and processes), so those pairs share no
+        process and the interval is correspondingly wider."""
         mine = self.replicates(experiment, benchmark, level, runtime)
-        if reference_level is None or reference_level == level:
+        reference_level = reference_level or level
+        reference_runtime = reference_runtime or runtime
+        if reference_level == level and reference_runtime == runtime:
             return paired_ratio_interval(mine, self.replicates(experiment, reference, level, runtime))
-        ratios = paired_ratios(mine, self.replicates(experiment, reference, reference_level, runtime))
+        ratios = paired_ratios(mine, self.replicates(experiment, reference, reference_level, reference_runtime))
         return ratio_interval(ratios) if ratios else None
 
 

@@ -27,10 +27,8 @@ def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.Da
             ]
             if claim.cannot_reproduce:
                 status = CANNOT_REPRODUCE
-            elif claim.benchmark == claim.reference and (
-                not claim.across_levels or claim.isa_level == claim.reference_isa_level
-            ):
-                level = claim.reference_isa_level or exp.hardware[claim.hardware].isa_level
+            elif claim.benchmark == claim.reference and claim.at == claim.reference_at:
+                level = claim.reference_side("isa_level", exp.hardware[claim.hardware].isa_level)
                 hit = measured[(measured["experiment"] == exp.id) & (measured["benchmark"] == claim.benchmark)]
                 status = "baseline, measured" if not hit.empty else "not in this run"
                 status += "" if hit.empty or level in set(hit["isa_requested"]) else " (at native)"

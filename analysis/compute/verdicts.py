@@ -54,9 +54,9 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
         if claim.cannot_reproduce:
             out.append(_cannot_reproduce(experiment, claim))
             continue
-        if claim.across_levels:
+        if claim.across:
             if claim.benchmark in set(planned["benchmark"]):
-                out += _across_levels(experiment, claim, rows, failed, book)
+                out += _across(experiment, claim, planned, rows, failed, book)
             continue
         if claim.benchmark not in set(planned["benchmark"]):
             continue  # a benchmark this run did not plan
@@ -131,21 +131,34 @@ def _cannot_reproduce(experiment: Experiment, claim: Claim) -> Verdict:
     )
 
 
-def _across_levels(
-    experiment: Experiment, claim: Claim, rows: pd.DataFrame, failed: pd.DataFrame, book: RatioBook
+def _across(
+    experiment: Experiment,
+    claim: Claim,
+    planned: pd.DataFrame,
+    rows: pd.DataFrame,
+    failed: pd.DataFrame,
+    book: RatioBook,
 ) -> list[Verdict]:
-    """A before/after claim re-measured as one benchmark at two ISA levels (time only: allocations do not depend on the
-    ISA)."""
-    if claim.isa_level == claim.reference_isa_level:
+    """A before/after claim re-measured across cell dimensions: the benchmark at `at` over the reference at
+    `reference_at` (an ISA level, a runtime), each dimension it leaves out read where the claim's hardware is (time
+    only: allocations do not depend on the ISA, and are judged per runtime by the claims of each runtime)."""
+    if claim.is_before_row:
         return []  # the 'before' row itself
     published = published_ratio(claim, experiment.claims, "time")
     if published is None:
         return []
-    note = f"measured as {claim.benchmark} at {claim.isa_level} over {claim.reference} at {claim.reference_isa_level}"
-    runtime = primary_runtime(
-        experiment.hardware[claim.hardware],
-        list(dict.fromkeys(rows.loc[rows["benchmark"] == claim.benchmark, "runtime_requested"])),
-    )
+    hardware = experiment.hardware[claim.hardware]
+    runtimes = list(dict.fromkeys(planned.loc[planned["benchmark"] == claim.benchmark, "runtime_requested"]))
+    runtime = claim.side("runtime", primary_runtime(hardware, runtimes))
+    reference_runtime = claim.reference_side("runtime", primary_runtime(hardware, runtimes))
+    level = claim.side("isa_level", hardware.isa_level)
+    reference_level = claim.reference_side("isa_level", hardware.isa_level)
+    reference_places = [
+        f"{word} {side}"
+        for word, side, mine in (("at", reference_level, level), ("on", reference_runtime, runtime))
+        if side != mine
+    ]
+    note = f"measured as {claim.benchmark} at {level} on {runtime} over {claim.reference} {' '.join(reference_places)}"
     verdict = _verdict(
         experiment,
         claim,
@@ -153,13 +166,14 @@ def _across_levels(
         published,
         rows,
         book,
-        claim.isa_level,
+        level,
         True,
         note,
-        claim.reference_isa_level,
+        reference_level,
         runtime,
+        reference_runtime,
     )
-    return [_with_failure(verdict, failed, claim.isa_level, claim.reference_isa_level, runtime)]
+    return [_with_failure(verdict, failed, level, reference_level, runtime, reference_runtime)]
 
 
 def _with_failure(
@@ -168,15 +182,18 @@ def _with_failure(
     level: str,
     reference_level: str | None = None,
     runtime: str = DEFAULT_RUNTIME,
+    reference_runtime: str | None = None,
 ) -> Verdict:
     """A claim whose benchmark or baseline failed at its level and runtime says why, instead of 'not measured'."""
     if verdict.verdict != NOT_MEASURED:
         return verdict
-    for benchmark, at in ((verdict.benchmark, level), (verdict.reference, reference_level or level)):
+    sides = (
+        (verdict.benchmark, level, runtime),
+        (verdict.reference, reference_level or level, reference_runtime or runtime),
+    )
+    for benchmark, at, on in sides:
         hit = failed[
-            (failed["benchmark"] == benchmark)
-            & (failed["isa_requested"] == at)
-            & (failed["runtime_requested"] == runtime)
+            (failed["benchmark"] == benchmark) & (failed["isa_requested"] == at) & (failed["runtime_requested"] == on)
         ]
         if not hit.empty:
             who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
@@ -198,27 +215,31 @@ def _verdict(
     note: str,
     reference_level: str | None = None,
     runtime: str = DEFAULT_RUNTIME,
+    reference_runtime: str | None = None,
 ) -> Verdict:
-    """The claim's benchmark at `level` against its reference at `reference_level` (default: the same level), both on
-    one runtime."""
+    """The claim's benchmark at `level` on `runtime` against its reference at `reference_level` on
+    `reference_runtime` (default: the same level and runtime)."""
     hardware = experiment.hardware[claim.hardware]
     column = METRICS[metric][1]
     reference_level = reference_level or level
+    reference_runtime = reference_runtime or runtime
 
-    def at(benchmark: str, isa_level: str):
+    def at(benchmark: str, isa_level: str, on: str):
         found = measured[
             (measured["benchmark"] == benchmark)
             & (measured["isa_requested"] == isa_level)
-            & (measured["runtime_requested"] == runtime)
+            & (measured["runtime_requested"] == on)
         ]
         return None if found.empty else found.iloc[0]
 
-    row, ref = at(claim.benchmark, level), at(claim.reference, reference_level)
+    row, ref = at(claim.benchmark, level, runtime), at(claim.reference, reference_level, reference_runtime)
     ratio = lower = upper = pairs = None
     bytes_only = metric == "allocated" and math.isnan(published[0])
     if row is not None and ref is not None:
         if metric == "time":
-            interval = book.interval(experiment.id, claim.benchmark, claim.reference, level, reference_level, runtime)
+            interval = book.interval(
+                experiment.id, claim.benchmark, claim.reference, level, reference_level, runtime, reference_runtime
+            )
             if interval is not None:
                 ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
         elif not bytes_only and not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
@@ -239,7 +260,7 @@ def _verdict(
         published_hardware=hardware.description,
         published_runtime=hardware.runtime,
         isa_level=level if reference_level == level else f"{level}/{reference_level}",
-        runtime=runtime,
+        runtime=runtime if reference_runtime == runtime else f"{runtime}/{reference_runtime}",
         primary=primary,
         measured_ratio=ratio,
         measured_ratio_lower=lower,

@@ -19,7 +19,7 @@ from harness.config.datasets import Manifest, load_manifest
 from harness.config.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display
-from harness.config.experiments import Benchmark, Experiment, Hardware
+from harness.config.experiments import Benchmark, Claim, Experiment, Hardware
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import LabNames, load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
@@ -68,10 +68,21 @@ def check_experiment(exp: Experiment, context: CheckContext) -> None:
     for hardware in exp.hardware.values():
         _check_hardware(exp, hardware, context, where)
     for claim in exp.claims:
-        for field in ("isa_level", "reference_isa_level"):
-            level = getattr(claim, field)
-            if level is not None and level not in context.isa_levels:
-                raise UnknownNameError("ISA level", level, context.isa_levels, f"({claim.label}, {field}) {where}")
+        _check_claim_places(exp, claim, context, where)
+
+
+def _check_claim_places(exp: Experiment, claim: Claim, context: CheckContext, where: str) -> None:
+    """The coordinates of a ratio across cell dimensions name a level this lab has and a runtime of the benchmark's
+    lab."""
+    for field in ("at", "reference_at"):
+        for dimension, value in getattr(claim, field):
+            what = f"({claim.label}, {field}.{dimension}) {where}"
+            if dimension == "isa_level" and value not in context.isa_levels:
+                raise UnknownNameError("ISA level", value, context.isa_levels, what)
+            if dimension == "runtime" and claim.benchmark in exp.benchmarks:
+                lab = context.labs.get(exp.benchmarks[claim.benchmark].lab)
+                if lab is not None and value not in lab.runtime_names:
+                    raise UnknownNameError("runtime", value, lab.runtime_names, f"of lab {lab.name} {what}")
 
 
 def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, where: str) -> None:
@@ -170,7 +181,7 @@ def empty_experiment_reason(
         if CLAIMED_LEVELS in level_names:
             published = {h.isa_level for h in exp.hardware.values()}
             asked += sorted(
-                published | {lvl for c in exp.claims for lvl in (c.isa_level, c.reference_isa_level) if lvl}
+                published | {value for c in exp.claims for dim, value in (*c.at, *c.reference_at) if dim == "isa_level"}
             )
         return (
             f"none of its benchmarks gets an ISA level of this {arch} host (asked for: {', '.join(asked) or 'none'}; "

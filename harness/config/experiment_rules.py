@@ -57,6 +57,8 @@ def validate_experiment(exp: Experiment) -> None:
 
 def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
     """One published figure: its hardware, its benchmark and reference, its numbers and how its ratio is had."""
+    from harness.config.experiments import reference_claim  # experiments.py imports this module as it loads
+
     if c.hardware not in exp.hardware:
         raise UnknownNameError("hardware key", c.hardware, exp.hardware, f"({c.label}) {where}")
     if c.cannot_reproduce:
@@ -80,10 +82,11 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
     for name in (c.benchmark, c.reference):
         if name not in exp.benchmarks:
             raise UnknownNameError("benchmark", name, exp.benchmarks, f"({c.label}) {where}")
-    if (c.isa_level is None) != (c.reference_isa_level is None):
+    if bool(c.at) != bool(c.reference_at):
         raise ConfigError(
-            f"{c.label} sets only one of isa_level / reference_isa_level {where}",
-            "a ratio across ISA levels names both levels",
+            f"{c.label} sets only one of at / reference_at {where}",
+            'a ratio across cell dimensions names where each side is read: at = { runtime = "8.0.0" } and '
+            'reference_at = { runtime = "3.1.3" }, for example (docs/experiments.md)',
         )
     measured, reference = exp.benchmarks[c.benchmark], exp.benchmarks[c.reference]
     if measured.lab != reference.lab:
@@ -113,8 +116,8 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
     if (
         c.derived_baseline
         and c.mean_ns is not None
-        and c.benchmark != c.reference
-        and _reference_claim(exp, c, "mean_ns") is None
+        and not (c.benchmark == c.reference and c.at == c.reference_at)  # not the reference row itself
+        and reference_claim(c, exp.claims, "mean_ns") is None
     ):
         raise ConfigError(
             f"{c.label} has mean_ns and derived_baseline '{c.derived_baseline}', but no claim of "
@@ -123,19 +126,3 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
             f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the "
             "printed ratio",
         )
-
-
-def _reference_claim(exp: Experiment, claim: Claim, attribute: str) -> Claim | None:
-    """The claim a derived ratio is taken against: the reference's figure in the same scenario (and reference ISA
-    level)."""
-    return next(
-        (
-            c
-            for c in exp.claims
-            if c.scenario == claim.scenario
-            and c.benchmark == claim.reference
-            and c.isa_level == claim.reference_isa_level
-            and getattr(c, attribute) not in (None, 0)
-        ),
-        None,
-    )

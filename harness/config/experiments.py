@@ -73,11 +73,19 @@ class Hardware:
         return next((name for name in self.lab_runtimes if name in available), fallback)
 
 
+#: The cell dimensions a claim's two sides may differ in (`at` / `reference_at`): an ISA level of this lab, a runtime
+#: of the benchmark's lab.
+CLAIM_DIMENSIONS = ("isa_level", "runtime")
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One published figure. Exactly one of baseline / derived_baseline names the ratio's reference. With isa_level and
-    reference_isa_level the measured counterpart is a ratio across ISA levels (a write-up's before/after of a
-    vectorization, re-measured as today's code with and without the instruction set) instead of the same level."""
+    """One published figure. Exactly one of baseline / derived_baseline names the ratio's reference. With `at` and
+    `reference_at` the measured counterpart is a ratio across cell dimensions (CLAIM_DIMENSIONS): the benchmark read at
+    `at` over the reference read at `reference_at` (a write-up's before/after of a vectorization, re-measured as
+    today's code with and without the instruction set; a benchmark on two runtimes) instead of both at the claim's
+    hardware's level and runtime. A dimension `at` leaves out is the hardware's; one `reference_at` leaves out is the
+    measured side's. Both are (dimension, value) pairs, sorted."""
 
     scenario: str
     published_variant: str
@@ -91,8 +99,8 @@ class Claim:
     allocated_bytes: int | None = None
     ratio: float | None = None
     note: str = ""
-    isa_level: str | None = None
-    reference_isa_level: str | None = None
+    at: tuple[tuple[str, str], ...] = ()
+    reference_at: tuple[tuple[str, str], ...] = ()
     cannot_reproduce: str | None = None
     allocated_tolerance_bytes: int | None = (
         None  # how far a measured allocation may be from allocated_bytes; None: the experiment's
@@ -104,9 +112,24 @@ class Claim:
         return f"claim '{self.published_variant}' in '{self.scenario}'"
 
     @property
-    def across_levels(self) -> bool:
-        """True for a ratio between ISA levels (isa_level over reference_isa_level), not between benchmarks."""
-        return self.isa_level is not None
+    def across(self) -> bool:
+        """True for a ratio across cell dimensions (`at` over `reference_at`), not at the hardware's level and
+        runtime."""
+        return bool(self.at)
+
+    def side(self, dimension: str, default: str) -> str:
+        """The measured side's value of a dimension: named in `at`, else `default` (the hardware's)."""
+        return dict(self.at).get(dimension, default)
+
+    def reference_side(self, dimension: str, default: str) -> str:
+        """The reference side's value of a dimension: named in `reference_at`, else the measured side's."""
+        return dict(self.reference_at).get(dimension, self.side(dimension, default))
+
+    @property
+    def is_before_row(self) -> bool:
+        """True for the 'before' figure of a before/after table (read at its own reference coordinates): the
+        reference of its table's other rows, with no ratio of its own."""
+        return self.across and self.at == self.reference_at and self.benchmark == self.reference
 
     @property
     def reference(self) -> str:
@@ -199,7 +222,7 @@ def _parse(path: pathlib.Path) -> Experiment:
         key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))
         for key, h in data.get("hardware", {}).items()
     }
-    claims = tuple(Claim(**c) for c in data.get("claims", []))
+    claims = tuple(_claim(c) for c in data.get("claims", []))
     versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
     return Experiment(
         data["id"],
@@ -241,3 +264,25 @@ def select_experiments(experiments: dict[str, Experiment], names: list[str]) -> 
         if name not in experiments:
             raise UnknownNameError("experiment", name, experiments, "in experiments/")
     return [experiments[name] for name in names]
+
+
+def _claim(spec: dict) -> Claim:
+    """A claim table: `at` and `reference_at` as sorted (dimension, value) pairs."""
+    places = {key: tuple(sorted(dict(spec.get(key) or {}).items())) for key in ("at", "reference_at")}
+    return Claim(**{**spec, **places})
+
+
+def reference_claim(claim: Claim, claims: tuple[Claim, ...], attribute: str) -> Claim | None:
+    """The figure a derived ratio is taken against: the reference benchmark's in the same scenario, published at the
+    reference's coordinates (`reference_at`), with a non-zero value of `attribute`."""
+    return next(
+        (
+            c
+            for c in claims
+            if c.scenario == claim.scenario
+            and c.benchmark == claim.reference
+            and c.at == claim.reference_at
+            and getattr(c, attribute) not in (None, 0)
+        ),
+        None,
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from harness.config.experiments import Claim
+from harness.config.experiments import Claim, reference_claim
 
 #: A measured ratio within this relative distance of the published ratio reproduces it
 #: (ratios, not absolute times, are compared: the hardware and runtime differ).
@@ -81,17 +81,7 @@ def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tup
         return None
     if metric == "time" and claim.ratio is not None:
         return claim.ratio, "published"
-    reference = next(
-        (
-            c
-            for c in claims
-            if c.scenario == claim.scenario
-            and c.benchmark == claim.reference
-            and c.isa_level == claim.reference_isa_level
-            and getattr(c, attribute) not in (None, 0)
-        ),
-        None,
-    )
+    reference = reference_claim(claim, claims, attribute)
     if reference is None:
         return None
     return (

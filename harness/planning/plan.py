@@ -45,11 +45,11 @@ def runtimes_by_benchmark(
         measured = [c for c in exp.claims if not c.cannot_reproduce]
         claimed: dict[str, set[str]] = {}
         for c in measured:
-            for bench in (c.benchmark, c.reference):
-                lab = labs[exp.benchmarks[bench].lab]
-                claimed.setdefault(bench, set()).add(
-                    exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime)
-                )
+            lab = labs[exp.benchmarks[c.benchmark].lab]
+            published = exp.hardware[c.hardware].stand_in(lab.runtime_names, lab.default_runtime)
+            # a ratio across runtimes reads its benchmark and its reference on the runtimes it names
+            claimed.setdefault(c.benchmark, set()).add(c.side("runtime", published))
+            claimed.setdefault(c.reference, set()).add(c.reference_side("runtime", published))
         for bench in exp.benchmarks.values():
             lab = labs[bench.lab]
             fallback = {
@@ -107,8 +107,9 @@ def levels_by_benchmark(
     """The ISA levels each (experiment, benchmark) runs at, in the order of the ISA table.
 
     A level name or "all" applies to every benchmark. "claims" gives each benchmark the levels its published figures
-    need: the level matching the published CPU, or for a ratio across levels both of its levels; a benchmark no figure
-    names gets its experiment's published-CPU levels. A group's baseline runs wherever any of its group does."""
+    need: the level matching the published CPU, or for a ratio across cell dimensions the levels it names for each
+    side; a benchmark no figure names gets its experiment's published-CPU levels. A group's baseline runs wherever any
+    of its group does."""
     known = isa.levels_for(arch)
     wanted: dict[tuple[str, str], set[str]] = {}
     for exp in experiments:
@@ -123,13 +124,13 @@ def levels_by_benchmark(
             for c in exp.claims:
                 if c.cannot_reproduce:
                     continue
-                levels = (
-                    {c.isa_level, c.reference_isa_level} if c.across_levels else {exp.hardware[c.hardware].isa_level}
-                )
-                for bench in (c.benchmark, c.reference):
-                    claimed.setdefault(bench, set()).update(levels)
+                published = exp.hardware[c.hardware].isa_level
+                claimed.setdefault(c.benchmark, set()).add(c.side("isa_level", published))
+                claimed.setdefault(c.reference, set()).add(c.reference_side("isa_level", published))
             fallback = {
-                exp.hardware[c.hardware].isa_level for c in exp.claims if not c.across_levels and not c.cannot_reproduce
+                exp.hardware[c.hardware].isa_level
+                for c in exp.claims
+                if "isa_level" not in dict(c.at) and not c.cannot_reproduce
             } or {"native"}
         for bench in exp.benchmarks:
             wanted[(exp.id, bench)] = for_all | (claimed.get(bench, fallback) if CLAIMED_LEVELS in names else set())

@@ -7,8 +7,8 @@ claim is open while its measured ratio's 99% interval still straddles an edge of
 published ratio (harness/model/judging.py: 'inconclusive'), or has no interval yet. Budget priority 'open-claims'
 (harness/session/priority.py) gives rounds to groups with open claims first.
 
-Claims across ISA levels, those the lab cannot reproduce, and claims without a published ratio steer nothing: they are
-judged at the end like every other.
+Claims across cell dimensions (ISA levels, runtimes: their sides are in two groups), those the lab cannot reproduce,
+and claims without a published ratio steer nothing: they are judged at the end like every other.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) ->
     readings: dict[GroupKey, list[ClaimReading]] = {}
     for experiment in experiments:
         for claim in experiment.claims:
-            if claim.cannot_reproduce or claim.across_levels or claim.benchmark == claim.reference:
+            if claim.cannot_reproduce or claim.across or claim.benchmark == claim.reference:
                 continue
             published = published_ratio(claim, experiment.claims, "time")
             planned = by_benchmark.get((experiment.id, claim.benchmark), [])

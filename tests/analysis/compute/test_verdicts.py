@@ -76,8 +76,8 @@ def test_claims_on_unverified_variants_are_void_and_others_judged_at_the_matchin
     assert annotated["measured_ratio_lower"] < annotated["measured_ratio"] < annotated["measured_ratio_upper"]
     assert annotated["verdict"] == REPRODUCED  # published 0.54: band 0.46–0.62
     itself = verdicts[
-        verdicts["benchmark"] == verdicts["reference"]
-    ]  # a table's baseline: its Allocated figure, judged in bytes only
+        (verdicts["benchmark"] == verdicts["reference"]) & ~verdicts["runtime"].str.contains("/")
+    ]  # a table's baseline: its Allocated figure, judged in bytes only (not a claim across runtimes)
     assert (
         (itself["verdict"] == BYTES_ONLY).all()
         and (itself["metric"] == "allocated").all()
@@ -154,3 +154,53 @@ def test_figures_that_cannot_be_reproduced_are_rows_with_their_reason_and_every_
     counts = cov["status"].value_counts().to_dict()
     assert counts["cannot reproduce"] == 8 and counts["compared"] == 1 and counts["baseline, measured"] == 1
     assert counts["not in this run"] == 60  # the escaping micro-benchmark and the other three models had no rows
+
+
+def _rows_000(values: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
+    """Measured rows of write-up 000's cells at no-avx512: {runtime: {benchmark: [median per round]}}."""
+    rows = []
+    for runtime, benchmarks in values.items():
+        for benchmark, medians in benchmarks.items():
+            for i, median in enumerate(medians, 1):
+                rows.append(
+                    {
+                        **_rows_002({"no-avx512": [median]}).iloc[0].to_dict(),
+                        "experiment": "000",
+                        "benchmark": benchmark,
+                        "runtime_requested": runtime,
+                        "runtime_version": runtime,
+                        "round_index": i,
+                        "allocated_bytes_per_op": None,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_a_before_after_claim_across_runtimes_is_judged_as_one_benchmark_on_two_runtimes():
+    exp = load_experiments()["000"]
+    camel = "SystemTextCaseInsensitive_Camel"
+    newtonsoft = "NewtonSoftJson_Camel"
+    rows = _rows_000(
+        {"8.0.0": {camel: [300, 303, 297, 301], newtonsoft: [900, 910]}, "3.1.3": {camel: [500, 505, 495, 500]}}
+    )
+    verdicts = pd.DataFrame([asdict(v) for v in verdicts_for(exp, rows, RatioBook(rows))])
+    across = verdicts[verdicts["scenario"].str.startswith("MyClass deserialize across runtimes")]
+    after = across[across["published_variant"] == f"{camel} on .NET 5.0 alpha"].iloc[0]
+    assert after["runtime"] == "8.0.0/3.1.3" and after["isa_level"] == "no-avx512"
+    assert after["published_ratio"] == pytest.approx(1536.0 / 2548.0, rel=1e-3)
+    assert after["measured_ratio"] == pytest.approx(0.6, rel=0.01)
+    assert after["verdict"] == "reproduced" and "over SystemTextCaseInsensitive_Camel on 3.1.3" in after["note"]
+    assert not (across["published_variant"] == f"{camel} on .NET Core 3.1").any(), "the 'before' row has no ratio"
+    # a side that did not run (Newtonsoft.Json on 3.1.3): not measured
+    alone = across[across["published_variant"] == f"{newtonsoft} on .NET 5.0 alpha"].iloc[0]
+    assert alone["verdict"] == "not measured" and alone["runtime"] == "8.0.0/3.1.3"
+
+
+def test_the_published_ratio_across_runtimes_is_taken_against_the_reference_row_at_its_coordinates():
+    claims = load_experiments()["000"].claims
+    after = next(c for c in claims if c.published_variant == "NewtonSoftJson_Camel on .NET 5.0 alpha")
+    assert dict(after.at) == {"runtime": "8.0.0"} and dict(after.reference_at) == {"runtime": "3.1.3"}
+    assert published_ratio(after, claims, "time")[0] == pytest.approx(1799.2 / 2852.0)
+    # the same benchmark's figure in the same table at other coordinates is not the reference
+    before = next(c for c in claims if c.published_variant == "NewtonSoftJson_Camel on .NET Core 3.1")
+    assert before.is_before_row and not after.is_before_row

@@ -147,7 +147,8 @@ def test_a_seeds_tables_give_exactly_the_claims_typed_by_hand_with_the_same_numb
     """Every figure of the write-up's experiment (typed from the same tables) comes out of the import, number for
     number."""
     claims = tomllib.loads(_import(f"{seed}-*-report-github.md").text)["claims"]
-    typed = list(load_experiments()[seed].claims)
+    # claims across runtimes pair rows of two tables (two machines): composed by hand, not imported from one table
+    typed = [c for c in load_experiments()[seed].claims if "runtime" not in dict(c.at)]
     assert len(claims) == len(typed)
     for claim in claims:
         same = [
