@@ -169,7 +169,16 @@ def test_the_native_lab_runs_through_the_same_pipeline_with_simdjson_s_kernel_re
     scalar = [r for r in rows if r["isa_requested"] == "scalar"]
     assert scalar and all(r["status"] == "ok" and r["isa_effective"] == "scalar" for r in scalar), scalar
     report = (smoke_run / "report" / "report.md").read_text()
-    assert "| native@gcc-12.2.0 | scalar | `SIMDJSON_FORCE_IMPLEMENTATION=fallback` | scalar | run |" in report
+    assert (
+        "| native@gcc-12.2.0 | scalar | `JSONLAB_RAPIDJSON_SIMD=none`, `SIMDJSON_FORCE_IMPLEMENTATION=fallback` | "
+        "scalar | run |" in report
+    )
+    # RapidJSON follows the level: its scalar cells ran the kernel without SIMD, read back into cell.json
+    rapidjson = [r for r in scalar if r["variant"] == "rapidjson"]
+    assert rapidjson and all(
+        json.loads((smoke_run / r["raw_path"]).parent.joinpath("cell.json").read_text())["rapidjson_simd"] == "none"
+        for r in rapidjson
+    ), rapidjson
 
 
 def test_every_lab_parses_canada_into_a_document_and_the_report_sets_them_side_by_side(smoke_run):

@@ -8,7 +8,7 @@
 
 #include <simdjson.h>
 
-#include "adapters/rapidjson_config.hpp"
+#include "adapters/rapidjson_simd.hpp"
 #include "lab_error.hpp"
 #include "variants.hpp"
 
@@ -50,6 +50,12 @@ std::string arch() {
 #else
     return "unknown";
 #endif
+}
+
+// The flags of what two kernels use together (each flag true when either kernel uses it).
+nlohmann::json union_of(nlohmann::json flags, const nlohmann::json& more) {
+    for (const auto& [name, used] : more.items()) flags[name] = flags.value(name, false) || used.get<bool>();
+    return flags;
 }
 
 // The instruction-set flags a simdjson kernel uses (names as harness/config/isa_levels.toml's `expect` tables).
@@ -136,6 +142,7 @@ std::optional<std::string> proc_status(const std::string& field) {
 
 nlohmann::json environment() {
     const std::string kernel = active_simdjson_implementation();
+    const auto& rapidjson_kernel = adapters::active_rapidjson_kernel();
     nlohmann::json libraries = nlohmann::json::object();
     for (const auto& v : variants()) libraries[v.library] = v.library_version;
     libraries["Google Benchmark"] = JSONLAB_BENCHMARK_VERSION;
@@ -150,6 +157,8 @@ nlohmann::json environment() {
     for (auto implementation : simdjson::get_available_implementations()) {
         if (implementation->supported_by_runtime_system()) kernels.push_back(std::string(implementation->name()));
     }
+    nlohmann::json rapidjson_kernels = nlohmann::json::array();
+    for (const auto* k : adapters::rapidjson_kernels_supported()) rapidjson_kernels.push_back(k->name);
     const auto cpus = proc_status("Cpus_allowed_list");
     return {
         {"schema_version", 1},
@@ -165,12 +174,14 @@ nlohmann::json environment() {
         {"jit", false},
         {"compiler_flags", JSONLAB_CXX_FLAGS},
         {"build_flavor", JSONLAB_FLAVOR},
-        {"rapidjson_simd", rapidjson_simd()},
         {"runtime_switches", switches},
-        {"isa", isa_flags(kernel)},
+        // The SIMD code the process runs: simdjson's kernel and RapidJSON's, together.
+        {"isa", union_of(isa_flags(kernel), adapters::rapidjson_isa_flags(rapidjson_kernel))},
         {"isa_readback", true},
         {"simdjson_implementation", kernel},
         {"simdjson_supported_implementations", kernels},
+        {"rapidjson_simd", rapidjson_kernel.name},
+        {"rapidjson_supported_simd", rapidjson_kernels},
         {"libraries", libraries},
     };
 }

@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include "adapters/rapidjson_simd.hpp"
 #include "args.hpp"
 #include "conformance.hpp"
 #include "datasets.hpp"
@@ -166,6 +167,7 @@ int run_verb(const Args& args) {
                      {"iteration_count", measured["iteration_count"]},
                      {"timings_ms", timings},
                      {"simdjson_implementation", active_simdjson_implementation()},
+                     {"rapidjson_simd", adapters::active_rapidjson_kernel().name},
                      {"raw_report", report}});
     write_json(out / "cell.json", describe);
     return 0;
@@ -194,6 +196,7 @@ int once_verb(const Args& args) {
 int dispatch(int argc, char** argv) {
     const Args args(argc, argv);
     select_simdjson_implementation();
+    adapters::select_rapidjson_kernel();
     const std::string& verb = args.verb();
     if (verb == "env") return print(environment()), 0;
     if (verb == "list") return print(listing()), 0;

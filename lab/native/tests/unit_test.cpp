@@ -3,13 +3,18 @@
 // a non-ASCII string), and every variant's every operation verified on that document (the typed variants, which read
 // only the corpus files they model, on a small twitter-shaped document instead). The typed models' readers are checked
 // on a small test model: absent, null and present members round trip, an unknown or missing member fails, a fraction
-// is no integer. The datasets themselves are checked by `jsonlab-native verify --strict true` (a second ctest in
-// CMakeLists.txt).
+// is no integer. Every RapidJSON kernel this CPU runs (one per SIMD path, src/adapters/rapidjson_kernel.hpp) parses,
+// parses in situ, serializes and judges conformance identically (a document with long strings and whitespace runs, so
+// the SIMD paths run), and choosing a kernel refuses one the CPU cannot run or the build lacks. The datasets themselves
+// are checked by `jsonlab-native verify --strict true` (another ctest in CMakeLists.txt).
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <stdlib.h>
 #include <iostream>
 #include <string>
 
+#include "../src/adapters/rapidjson_simd.hpp"
 #include "../src/canonical.hpp"
 #include "../src/lab_error.hpp"
 #include "../src/models/from_nlohmann.hpp"
@@ -234,6 +239,124 @@ void test_typed_variants() {
     }
 }
 
+// Whitespace runs and strings longer than a 16-byte vector, with escapes and non-ASCII past the first vector, so the
+// kernels' SIMD paths (whitespace skipping, string scanning, the Writer's unescaped runs) do run.
+const std::string SIMD_DOCUMENT =
+    "{ \t\n\r                                     \"a key longer than thirty-two bytes, with \\\"escapes\\\" and "
+    "\\u00e9 after sixteen\": [                      1.5e300, -0.0, 12345678901234567890, 0.1, \"\xe2\x82\xac then "
+    "a second long string that crosses several sixteen-byte boundaries\\n\", true,\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+    " false, null, {}, []                   ], \"k\": {\"nested\": \"short\", \"tabs\\tinside\": "
+    "\"                                                \", \"\": \"0123456789abcdef0123456789abcdef\\u0000x\"}}";
+
+std::string names(const std::vector<const jsonlab::adapters::RapidjsonKernel*>& kernels) {
+    std::string out;
+    for (const auto* k : kernels) out += (out.empty() ? "" : ",") + std::string(k->name);
+    return out;
+}
+
+void test_rapidjson_kernels() {
+    using namespace jsonlab;
+    using namespace jsonlab::adapters;
+    const auto& compiled = rapidjson_kernels_compiled();
+#if defined(JSONLAB_MARCH_NATIVE)
+    expect(compiled.size() == 1, "the -march=native build compiles one RapidJSON kernel: " + names(compiled));
+#elif defined(__x86_64__)
+    expect(names(compiled) == "sse42,sse2,none", "the portable x86-64 build's RapidJSON kernels: " + names(compiled));
+#else
+    expect(names(compiled) == "none", "the portable build's RapidJSON kernels here: " + names(compiled));
+#endif
+    const auto supported = rapidjson_kernels_supported();
+    expect(!supported.empty() && supported.front() == &active_rapidjson_kernel(),
+           "by default the best kernel this CPU runs is in effect: " + std::string(active_rapidjson_kernel().name));
+
+    const Payload sample{"sample", DOCUMENT, sha256_hex(DOCUMENT), EXPECTED};
+    const Payload simd{"simd", SIMD_DOCUMENT, sha256_hex(SIMD_DOCUMENT), canonical_digest(read_back(SIMD_DOCUMENT))};
+    expect(simd.canonical->leaves == 13, "the SIMD document reads back: " + std::to_string(simd.canonical->leaves));
+    const std::string invalid_utf8 = "[\"" + std::string(40, 'a') + "\xff" + std::string(20, 'b') + "\"]";
+    const std::string unterminated = "[\"" + std::string(40, 'a');
+
+    std::string first, first_text, first_insitu;
+    std::uint64_t first_call = 0;
+    for (const auto* kernel : supported) {
+        const std::string name = std::string("RapidJSON kernel ") + kernel->name;
+        use_rapidjson_kernel(*kernel);
+        for (const auto* payload : {&sample, &simd}) {
+            for (const char* variant : {"rapidjson", "rapidjson-insitu"}) {
+                for (const auto& operation : find_variant(variant).operations) {
+                    const auto record = verify(find_variant(variant), *payload, operation);
+                    expect(record["status"] == "passed", name + ": " + variant + " " + operation + " on " +
+                                                             payload->name + ": " + record["message"].dump());
+                }
+            }
+        }
+        // The same document, text and timed-call result from every kernel.
+        const Value parsed = std::get<Value>(find_variant("rapidjson").result(simd, DESERIALIZE));
+        const Value insitu = std::get<Value>(find_variant("rapidjson-insitu").result(simd, DESERIALIZE));
+        const std::string text = std::get<std::string>(find_variant("rapidjson").result(simd, SERIALIZE));
+        const std::string digest = canonical_digest(parsed).sha256;
+        const std::uint64_t call = bind(find_variant("rapidjson"), simd, DESERIALIZE)() +
+                                   bind(find_variant("rapidjson-insitu"), simd, DESERIALIZE)() +
+                                   bind(find_variant("rapidjson"), simd, SERIALIZE)();
+        if (first.empty()) {
+            first = digest;
+            first_text = text;
+            first_insitu = canonical_digest(insitu).sha256;
+            first_call = call;
+        }
+        expect(digest == first && digest == simd.canonical->sha256, name + ": the parsed document's digest");
+        expect(canonical_digest(insitu).sha256 == first_insitu, name + ": the in situ document's digest");
+        expect(text == first_text, name + ": the serialized text equals the first kernel's: " + text);
+        expect(call == first_call, name + ": the timed calls' results");
+        // Conformance: the default flags do not validate UTF-8, the strict ones do; both reject a broken document.
+        expect(kernel->check(invalid_utf8.data(), invalid_utf8.size()) == nullptr,
+               name + ": default flags accept invalid UTF-8");
+        expect(kernel->check_strict(invalid_utf8.data(), invalid_utf8.size()) != nullptr,
+               name + ": kParseValidateEncodingFlag rejects invalid UTF-8");
+        expect(kernel->check(unterminated.data(), unterminated.size()) != nullptr &&
+                   kernel->check_strict(unterminated.data(), unterminated.size()) != nullptr,
+               name + ": an unterminated string is rejected");
+        expect(rapidjson_isa_flags(*kernel).value("sse42", false) == (std::strcmp(kernel->name, "sse42") == 0),
+               name + ": its ISA flags claim SSE4.2 exactly when it is the sse42 kernel");
+    }
+    expect(supported.size() == compiled.size(), "this CPU runs every kernel of this build (" + names(supported) +
+                                                    " of " + names(compiled) + "): the test covers them all");
+
+    // Choosing: a name, or the best the CPU runs; never a kernel the CPU cannot run, never an unknown name.
+    const auto all = [](const RapidjsonKernel&) { return true; };
+    const auto no_sse42 = [](const RapidjsonKernel& k) {
+        return k.cpu_feature == nullptr || std::strcmp(k.cpu_feature, "sse4.2") != 0;
+    };
+    RapidjsonKernel fake_sse42 = *compiled.back(), fake_none = *compiled.back();
+    fake_sse42.name = "sse42";
+    fake_sse42.cpu_feature = "sse4.2";
+    fake_none.name = "none";
+    fake_none.cpu_feature = nullptr;
+    const std::vector<const RapidjsonKernel*> pair = {&fake_sse42, &fake_none};
+    expect(&choose_rapidjson_kernel(nullptr, pair, all) == &fake_sse42, "unset: the best kernel");
+    expect(&choose_rapidjson_kernel("", pair, no_sse42) == &fake_none, "empty: the best kernel the CPU runs");
+    expect(&choose_rapidjson_kernel("none", pair, all) == &fake_none, "a kernel by name");
+    const std::string refused = lab_error_of([&] { choose_rapidjson_kernel("sse42", pair, no_sse42); });
+    expect(refused.find("RapidJSON's sse42 kernel cannot run on this CPU") != std::string::npos,
+           "a kernel the CPU cannot run is refused, not replaced: '" + refused + "'");
+    const std::string unknown = lab_error_of([&] { choose_rapidjson_kernel("avx2", pair, all); });
+    expect(unknown.find("JSONLAB_RAPIDJSON_SIMD=avx2 names no RapidJSON kernel") != std::string::npos,
+           "an unknown kernel is refused: '" + unknown + "'");
+    expect(throws([&] { choose_rapidjson_kernel(nullptr, pair, [](const RapidjsonKernel&) { return false; }); }),
+           "no kernel the CPU runs is an error");
+
+    // The process switch: JSONLAB_RAPIDJSON_SIMD selects, an unknown name is a LabError.
+    for (const auto* kernel : supported) {
+        setenv(RAPIDJSON_SIMD_VARIABLE, kernel->name, 1);
+        select_rapidjson_kernel();
+        expect(&active_rapidjson_kernel() == kernel, std::string("JSONLAB_RAPIDJSON_SIMD=") + kernel->name);
+    }
+    setenv(RAPIDJSON_SIMD_VARIABLE, "bogus", 1);
+    expect(throws([] { select_rapidjson_kernel(); }), "JSONLAB_RAPIDJSON_SIMD=bogus is refused");
+    unsetenv(RAPIDJSON_SIMD_VARIABLE);
+    select_rapidjson_kernel();
+    expect(&active_rapidjson_kernel() == supported.front(), "unset: the best kernel again");
+}
+
 }  // namespace
 
 int main() {
@@ -266,6 +389,7 @@ int main() {
     }
     test_model_readers();
     test_typed_variants();
+    test_rapidjson_kernels();
     if (failures == 0) std::cout << "all native lab unit tests passed\n";
     return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
