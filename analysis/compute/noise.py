@@ -20,7 +20,8 @@ from analysis.compute.replicates import MEASURED
 from analysis.render.tables import markdown_table
 from harness.model.cpu_state import finding_text, state_lines
 from harness.config.defaults import SHORT_WARMUP_FRACTION
-from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
+from harness.model.interference import INTERFERENCE_THRESHOLD, REPLACEMENTS_PER_CELL, interference_share
+from harness.model.records import RowStatus
 
 
 def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
@@ -35,12 +36,36 @@ def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
 
 
 def disturbed_processes(rows: pd.DataFrame, threshold: float = INTERFERENCE_THRESHOLD) -> pd.DataFrame:
-    """Measured processes whose CPU spent more than `threshold` of their wall time on other work or other guests."""
-    measured = rows[rows["status"].isin(MEASURED)]
-    if measured.empty or "cpu_other_ms" not in measured:
-        return measured.iloc[0:0].assign(interference=[])
-    share = pd.Series([interference_share(r) for r in measured.itertuples()], index=measured.index, dtype=float)
-    return measured.assign(interference=share)[share > threshold]
+    """Processes whose CPU spent more than `threshold` of their wall time on other work or other guests: the rows the
+    harness marked 'disturbed' (replaced, or left out once their cell's replacements ran out) and, in runs made before
+    it did, measured rows over the threshold."""
+    timed = rows[rows["status"].isin([*MEASURED, RowStatus.DISTURBED])]
+    if timed.empty or "cpu_other_ms" not in timed:
+        return timed.iloc[0:0].assign(interference=[])
+    share = pd.Series([interference_share(r) for r in timed.itertuples()], index=timed.index, dtype=float)
+    return timed.assign(interference=share)[(share > threshold) | (timed["status"] == RowStatus.DISTURBED)]
+
+
+def replaced_markdown(rows: pd.DataFrame) -> str:
+    """One line: disturbed processes replaced by fresh ones, and rounds left disturbed, by cell."""
+    disturbed = rows[rows["status"] == RowStatus.DISTURBED]
+    if disturbed.empty:
+        return "- Disturbed processes replaced by fresh ones: none."
+    replaced = disturbed[disturbed["replaced"].notna()] if "replaced" in disturbed else disturbed.iloc[0:0]
+    kept = disturbed.drop(replaced.index)
+    by_cell = replaced.groupby("cell_id").size()
+    text = (
+        f"- Disturbed processes replaced by fresh ones in the same round: {len(replaced)} "
+        "(kept in results.jsonl, left out of every ratio and mean"
+        + ("" if by_cell.empty else "; " + ", ".join(f"{cell} {n}" for cell, n in by_cell.items()))
+        + ")."
+    )
+    if not kept.empty:
+        text += (
+            f" Left disturbed once their cell's {REPLACEMENTS_PER_CELL} replacements were spent (not in the "
+            f"statistics either): {len(kept)} round(s) of " + ", ".join(dict.fromkeys(kept["cell_id"])) + "."
+        )
+    return text
 
 
 def cpu_hygiene_markdown(env: EnvironmentRecord | None) -> list[str]:
@@ -105,7 +130,7 @@ def noise_markdown(
             + " over the run (table below)."
         )
     disturbed = disturbed_processes(rows)
-    total = int(rows["status"].isin(MEASURED).sum())
+    total = int(rows["status"].isin([*MEASURED, RowStatus.DISTURBED]).sum())
     steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
     lines.append(
         f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen "
@@ -113,6 +138,7 @@ def noise_markdown(
         f"hypervisor): {len(disturbed)} of {total}."
         + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s.")
     )
+    lines.append(replaced_markdown(rows))
     lines.append(set_aside_markdown(rows))
     lines.extend(cpu_hygiene_markdown(env))
     for warning in env.warnings if env else []:
@@ -139,9 +165,10 @@ def noise_markdown(
             [
                 [
                     r.cell_id,
-                    r.round_index,
+                    f"{r.round_index}"
+                    + (f" (replaced, attempt {r.replaced:.0f})" if "replaced" in rows and pd.notna(r.replaced) else ""),
                     f"{100 * r.interference:.0f}% of {r.duration_s:.1f} s",
-                    r.involuntary_context_switches,
+                    "—" if pd.isna(r.involuntary_context_switches) else f"{r.involuntary_context_switches:.0f}",
                     f"`{r.log_path}`",
                 ]
                 for r in disturbed.itertuples()

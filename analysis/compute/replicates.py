@@ -62,7 +62,10 @@ def _summarize_cell(rows: pd.DataFrame) -> pd.Series:
     measured = rows[rows["status"].isin(MEASURED)]
     first = (measured if not measured.empty else rows).iloc[0].copy()
     first["rounds_measured"] = len(measured)
-    problems = rows[~rows["status"].isin(MEASURED)]
+    # a disturbed process a fresh one replaced is no missing round: its replacement stands for it
+    replaced = rows["replaced"].notna() if "replaced" in rows else pd.Series(False, index=rows.index)
+    first["replaced_processes"] = int(replaced.sum())
+    problems = rows[~rows["status"].isin(MEASURED) & ~replaced]
     if measured.empty:
         first["status"] = RowStatus.SKIPPED if (rows["status"] == RowStatus.SKIPPED).all() else RowStatus.FAILED
         return first
@@ -80,7 +83,8 @@ def _summarize_cell(rows: pd.DataFrame) -> pd.Series:
         first[column] = measured[column].sum()
     first["partner"] = None
     if not problems.empty:
-        first["error"] = f"{len(problems)} of {len(rows)} rounds not measured: {problems.iloc[0]['error']}"
+        rounds = len(rows) - first["replaced_processes"]
+        first["error"] = f"{len(problems)} of {rounds} rounds not measured: {problems.iloc[0]['error']}"
     return first
 
 

@@ -60,7 +60,7 @@ class FakeBackend:
         native_flags: dict[str, Any] | None = None,
         time_scale: dict[str, float] | None = None,
         process_spread: float = 0.0,
-        interference_ms: dict[str, float] | None = None,
+        interference_ms: dict[str, float | list[float]] | None = None,
         clock: FakeClock | None = None,
         process_s: float = PROCESS_S,
     ) -> None:
@@ -70,7 +70,10 @@ class FakeBackend:
         self._failing_verification = failing_verification
         self._time_scale = time_scale or {}
         self._spread = process_spread
-        self._interference = interference_ms or {}
+        # per cell: 'other' CPU ms of each of its processes, or a list consumed one process at a time (the last repeats)
+        self._interference = {
+            k: list(v) if isinstance(v, (list, tuple)) else [v] for k, v in (interference_ms or {}).items()
+        }
         self.clock = clock or FakeClock()
         self._process_s = process_s
         self._env = json.loads((fixture_dir / "env.json").read_text())
@@ -168,6 +171,13 @@ class FakeBackend:
         )
         return CellRun(usage)
 
+    def _other_ms(self, cell_id: str) -> float:
+        """The injected 'other' CPU time of this cell's next process."""
+        queue = self._interference.get(cell_id)
+        if not queue:
+            return 0.0
+        return queue.pop(0) if len(queue) > 1 else queue[0]
+
     def close(self) -> None:
         """Nothing is kept between cells."""
 
@@ -185,7 +195,7 @@ class FakeBackend:
         usage = ProcessUsage(
             wall_s=self._process_s,
             lab_cpu_s=1.9,
-            cpu_other_ms=self._interference.get(cell.cell_id, 0.0),
+            cpu_other_ms=self._other_ms(cell.cell_id),
             steal_ms=0.0,
             involuntary_context_switches=3,
         )
@@ -234,7 +244,7 @@ class FakeBackend:
         usage = ProcessUsage(
             wall_s=self._process_s,
             lab_cpu_s=1.9,
-            cpu_other_ms=sum(self._interference.get(c.cell_id, 0.0) for c in cells),
+            cpu_other_ms=sum(self._other_ms(c.cell_id) for c in cells),
             steal_ms=0.0,
             involuntary_context_switches=3,
         )

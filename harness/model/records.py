@@ -24,6 +24,9 @@ class RowStatus(enum.StrEnum):
     UNVERIFIED = "unverified"
     FAILED = "failed"
     SKIPPED = "skipped"
+    # measured, but other work took more than INTERFERENCE_THRESHOLD of its CPU (harness/model/interference.py): kept
+    # with its timings, never in the statistics; replaced by a fresh process while the cell has replacements left
+    DISTURBED = "disturbed"
 
 
 class VerificationStatus(enum.StrEnum):
@@ -56,9 +59,12 @@ def require_field(condition: bool, record: str, name: str, value: Any, why: str)
         raise ValueError(f"{record}.{name} = {value!r}: {why}")
 
 
-def row_key(cell_id: str, round_index: int, partner: str | None = None) -> str:
-    """The key of one replicate: cell_id#round, plus ~partner when it ran beside another benchmark."""
-    return f"{cell_id}#{round_index}" + (f"~{partner}" if partner else "")
+def row_key(cell_id: str, round_index: int, partner: str | None = None, replaced: int | None = None) -> str:
+    """The key of one replicate: cell_id#round, plus ~partner when it ran beside another benchmark, plus !replaced-N for
+    the N-th disturbed process of that round that a fresh one replaced (kept beside its replacement)."""
+    return (
+        f"{cell_id}#{round_index}" + (f"~{partner}" if partner else "") + (f"!replaced-{replaced}" if replaced else "")
+    )
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,8 @@ class ResultRow:
     bdn_overhead_ms: float | None = None
     bdn_warmup_ms: float | None = None
     bdn_actual_ms: float | None = None
+    # A disturbed process that a fresh one replaced: the how-manieth of its round (1, 2 …); its row is kept, set aside
+    replaced: int | None = None
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
@@ -191,7 +199,7 @@ class ResultRow:
                 self.verification_status,
                 "an 'unverified' row must have failed verification",
             )
-        if self.status in (RowStatus.FAILED, RowStatus.SKIPPED):
+        if self.status in (RowStatus.FAILED, RowStatus.SKIPPED, RowStatus.DISTURBED):
             require_field(bool(self.error), "ResultRow", "error", self.error, f"a '{self.status}' row must say why")
         require_field(
             1 <= self.round_index <= self.round_count,
@@ -204,7 +212,7 @@ class ResultRow:
     @property
     def row_key(self) -> str:
         """Unique within a run: one row per cell, round and (in duet designs) simultaneous partner."""
-        return row_key(self.cell_id, self.round_index, self.partner)
+        return row_key(self.cell_id, self.round_index, self.partner, self.replaced)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict with named keys, for JSON."""

@@ -51,9 +51,17 @@ class CellRows:
     def _level(self, cell: Cell) -> LevelProbe:
         return self.probes[cell.target].levels[cell.isa_level]
 
-    def _context(self, placement: Placement, round_index: int, design: str | None = None) -> RowContext:
+    def _context(
+        self, placement: Placement, round_index: int, design: str | None = None, attempt: int = 1
+    ) -> RowContext:
+        """A row's context; a replacement process (attempt 2, 3 …) gets a raw folder and log of its own, so the
+        disturbed process's stay."""
         cell = placement.cell
-        suffix = f"round-{round_index}" + (f"-with-{placement.partner}" if placement.partner else "")
+        suffix = (
+            f"round-{round_index}"
+            + (f"-with-{placement.partner}" if placement.partner else "")
+            + (f"-attempt-{attempt}" if attempt > 1 else "")
+        )
         return RowContext(
             self.store.run_id,
             cell,

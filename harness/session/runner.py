@@ -173,5 +173,6 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         store.record_phase("session", started, "the whole session, from plan to the last row")
     counts: dict[str, int] = {}
     for row in store.rows().values():
-        counts[row.status] = counts.get(row.status, 0) + 1
+        status = "replaced" if row.replaced else row.status  # a disturbed process a fresh one replaced
+        counts[status] = counts.get(status, 0) + 1
     return RunSummary(store.directory, counts)

@@ -10,6 +10,7 @@ A resumed run replays the same layout and skips the processes that already have 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import time
 from collections.abc import Sequence
@@ -22,9 +23,10 @@ from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RA
 from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
 from harness.session.progress import RunProgress
 from harness.planning.estimate import cold_cell_seconds, round_seconds
-from harness.model.records import COLD, DEFAULT_RUNTIME, ResultRow, RowStatus, STEADY, row_key
+from harness.model.records import COLD, DEFAULT_RUNTIME, MEASURED, ResultRow, RowStatus, STEADY, row_key
 from harness.model.cells import Cell, ColdSettings
 from harness.model.stats import format_rel_ci
+from harness.model.interference import REPLACEMENTS_PER_CELL, disturbance, disturbed_text
 from harness.model.rows import RowContext
 from harness.session.stopping import GroupStatus, group_status
 from harness.model.groups import BUDGET, row_group
@@ -58,6 +60,7 @@ class Session(CellRows):
         for row in self.rows.values():
             self._by_group.setdefault(row_group(row), {})[row.row_key] = row
         self.broken: set[str] = set()
+        self.replaced: dict[str, int] = {}  # cell_id → disturbed processes replaced in this session
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -147,9 +150,49 @@ class Session(CellRows):
             self.store.append_json_line(GROUPS_FILE, record.to_dict())
 
     def run_slot(self, slot: Slot, round_index: int, design: Design | None = None) -> list[ResultRow]:
-        """Starts the slot's processes together and stores a row for every cell each measured."""
+        """Starts the slot's processes together and stores a row for every cell each measured. A slot with a disturbed
+        process (other work took more than INTERFERENCE_THRESHOLD of its CPU) runs again, as long as its cells have
+        replacements left (REPLACEMENTS_PER_CELL): the disturbed rows are kept, set aside ('disturbed', `replaced`),
+        and the fresh processes' rows stand for the round. Past the cap a disturbed row stays 'disturbed', outside the
+        statistics, with its reason."""
         design = design or self.design
-        processes = [self._process(p, round_index, design) for p in slot]
+        for attempt in itertools.count(1):
+            rows = self._measure_slot(slot, round_index, design, attempt)
+            disturbed = [r for r in rows if r.status in MEASURED and disturbance(r) is not None]
+            cells = {r.cell_id for r in rows}
+            if not disturbed or any(self.replaced.get(c, 0) >= REPLACEMENTS_PER_CELL for c in cells):
+                break
+            for row in rows:
+                self.replaced[row.cell_id] = self.replaced.get(row.cell_id, 0) + 1
+                share = disturbance(row)
+                why = disturbed_text(share) if share is not None else "its slot was disturbed"
+                self._store(
+                    dataclasses.replace(
+                        row, status=RowStatus.DISTURBED, replaced=attempt, error=f"{why}; replaced by a fresh process"
+                    )
+                )
+        rows = [self._final(row) for row in rows]
+        for row in rows:
+            if row.status == RowStatus.FAILED:
+                self.broken.add(row.cell_id)  # not retried in this session; a resumed run tries again
+            self._store(row)
+        return rows
+
+    def _final(self, row: ResultRow) -> ResultRow:
+        """A row that is still disturbed once its cell's replacements are spent is 'disturbed', not measured."""
+        share = disturbance(row) if row.status in MEASURED else None
+        if share is None:
+            return row
+        spent = self.replaced.get(row.cell_id, 0)
+        return dataclasses.replace(
+            row,
+            status=RowStatus.DISTURBED,
+            error=f"{disturbed_text(share)}, after {spent} replacement(s) of this cell in this session",
+        )
+
+    def _measure_slot(self, slot: Slot, round_index: int, design: Design, attempt: int = 1) -> list[ResultRow]:
+        """The rows of one run of the slot's processes, not stored yet."""
+        processes = [self._process(p, round_index, design, attempt) for p in slot]
         for contexts, _ in processes:
             for ctx in contexts:
                 self.progress.started(ctx.cell)
@@ -166,10 +209,6 @@ class Session(CellRows):
             )
             shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
             rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
-        for row in rows:
-            if row.status == RowStatus.FAILED:
-                self.broken.add(row.cell_id)  # not retried in this session; a resumed run tries again
-            self._store(row)
         return rows
 
     # -- pieces -----------------------------------------------------------------------------------------
@@ -194,19 +233,21 @@ class Session(CellRows):
             self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].paired_format is not None
         )
 
-    def _process(self, placement: Placement, round_index: int, design: Design) -> tuple[list[RowContext], CellRequest]:
+    def _process(
+        self, placement: Placement, round_index: int, design: Design, attempt: int = 1
+    ) -> tuple[list[RowContext], CellRequest]:
         """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group,
         each
         with a folder of its own inside the process's folder."""
         if not placement.companions:
-            ctx = self._context(placement, round_index, design.name)
+            ctx = self._context(placement, round_index, design.name, attempt)
             return [ctx], self._request(ctx)
         cells = placement.cells
-        suffix = f"round-{round_index}"
+        suffix = f"round-{round_index}" + (f"-attempt-{attempt}" if attempt > 1 else "")
         log = self.store.relative(self.store.path(LOGS_DIR, f"{unit_slug(cells[0])}.{suffix}.log"))
         contexts = [
             dataclasses.replace(
-                self._context(Placement(c, placement.cpuset), round_index, design.name),
+                self._context(Placement(c, placement.cpuset), round_index, design.name, attempt),
                 log_path=log,
                 raw_folder=f"{suffix}/{c.slug}",
                 process_cells=len(cells),

@@ -22,8 +22,19 @@ BASE = dict(
 
 
 def test_an_unknown_status_names_the_field_and_the_valid_values():
-    with pytest.raises(ValueError, match=r"ResultRow.status = 'done'.*\('ok', 'unverified', 'failed', 'skipped'\)"):
+    with pytest.raises(
+        ValueError, match=r"ResultRow.status = 'done'.*\('ok', 'unverified', 'failed', 'skipped', 'disturbed'\)"
+    ):
         ResultRow(**BASE, status="done")
+
+
+def test_a_replaced_disturbed_row_has_a_key_of_its_own_beside_its_round_and_says_why():
+    row = ResultRow(**BASE, status="disturbed", mean_ns=10.0, error="disturbed: 50% …; replaced", replaced=1)
+    assert row.row_key.endswith("!replaced-1") and row.row_key.startswith(
+        ResultRow(**BASE, status="skipped", error="x").row_key
+    )
+    with pytest.raises(ValueError, match="must say why"):
+        ResultRow(**BASE, status="disturbed", mean_ns=10.0)
 
 
 def test_an_ok_row_must_have_passed_verification():

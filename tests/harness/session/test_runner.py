@@ -11,6 +11,8 @@ from harness.backends.fake import FakeBackend
 from harness.config.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import DatasetError, MissingToolError, ResumeError, UnknownNameError
 from harness.session.runner import execute_run
+from harness.model.interference import REPLACEMENTS_PER_CELL
+from harness.model.store import RunStore
 
 
 def _rows(summary):
@@ -244,6 +246,37 @@ def test_each_row_records_what_else_its_cpu_did(fixture_dir, smoke_options):
     rows = _rows(execute_run(smoke_options, backend))
     disturbed = [r for r in rows if r["cell_id"] == "001:single-newtonsoft@native/10.0.12"]
     assert all(r["cpu_other_ms"] == 1500.0 and r["involuntary_context_switches"] == 3 for r in disturbed)
+
+
+CELL = "001:single-newtonsoft@native/10.0.12"
+
+
+def test_a_disturbed_process_is_kept_set_aside_and_a_fresh_one_measures_its_round(fixture_dir, smoke_options):
+    # the cell's first process has 1.5 s of other work on its CPU (75% of its 2 s), its later ones none
+    backend = FakeBackend(fixture_dir, interference_ms={CELL: [1500.0, 0.0]})
+    summary = execute_run(smoke_options, backend)
+    rows = [r for r in _rows(summary) if r["cell_id"] == CELL]
+    aside = [r for r in rows if r["status"] == "disturbed"]
+    assert [(r["round_index"], r["replaced"]) for r in aside] == [(1, 1)]
+    assert aside[0]["error"].startswith("disturbed: 75% of its CPU time went elsewhere; replaced by a fresh process")
+    stands = RunStore(summary.directory).rows()[f"{CELL}#1"]
+    assert stands.status == "ok" and stands.cpu_other_ms == 0.0
+    assert stands.raw_path != aside[0]["raw_path"] and "attempt-2" in stands.raw_path, "the disturbed raw data stays"
+    assert backend.cells_run.count(CELL) == 3  # round 1, its replacement, round 2
+    assert summary.counts["replaced"] == 1
+
+
+def test_a_cell_that_stays_disturbed_ends_disturbed_after_its_replacements_never_averaged_in(
+    fixture_dir, smoke_options
+):
+    backend = FakeBackend(fixture_dir, interference_ms={CELL: 1500.0})
+    summary = execute_run(smoke_options, backend)
+    current = RunStore(summary.directory).rows()
+    assert [current[f"{CELL}#{k}"].status for k in (1, 2)] == ["disturbed", "disturbed"]
+    assert f"after {REPLACEMENTS_PER_CELL} replacement(s)" in current[f"{CELL}#2"].error
+    aside = [r for r in _rows(summary) if r["cell_id"] == CELL and r["replaced"]]
+    assert len(aside) == REPLACEMENTS_PER_CELL  # then the cap: no process is replaced forever
+    assert summary.counts["disturbed"] == 2 and summary.counts["replaced"] == REPLACEMENTS_PER_CELL
 
 
 def test_a_benchmark_whose_library_has_no_package_is_an_unavailable_row_and_never_a_process(
