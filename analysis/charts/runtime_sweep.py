@@ -7,6 +7,8 @@ than one runtime; failed or unverified points are left out and listed."""
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -21,7 +23,9 @@ from analysis.render.tables import status_text  # noqa: E402
 
 
 def _version_key(runtime: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in runtime.split("."))
+    """'10.0.12' after '9.0.20'; a name with text in it ('gcc-12.2.0-native') sorts by its numbers, then its text: every
+    part is a (number, text) pair, so numbers and names never meet in one comparison."""
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.-]", runtime))
 
 
 def applies(cells: pd.DataFrame) -> bool:

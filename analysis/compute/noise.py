@@ -20,7 +20,7 @@ from analysis.compute.replicates import MEASURED
 from analysis.render.tables import markdown_table
 from harness.model.cpu_state import finding_text, state_lines
 from harness.config.defaults import SHORT_WARMUP_FRACTION
-from harness.model.interference import INTERFERENCE_THRESHOLD, REPLACEMENTS_PER_CELL, interference_share
+from harness.model.interference import INTERFERENCE_THRESHOLD, REPLACEMENTS_PER_CELL, disturbance, interference_share
 from harness.model.records import RowStatus
 
 
@@ -35,15 +35,16 @@ def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
     return df.assign(relative_to_first=df["median_ms"] / first)
 
 
-def disturbed_processes(rows: pd.DataFrame, threshold: float = INTERFERENCE_THRESHOLD) -> pd.DataFrame:
-    """Processes whose CPU spent more than `threshold` of their wall time on other work or other guests: the rows the
-    harness marked 'disturbed' (replaced, or left out once their cell's replacements ran out) and, in runs made before
-    it did, measured rows over the threshold."""
+def disturbed_processes(rows: pd.DataFrame) -> pd.DataFrame:
+    """Processes whose CPU spent more than INTERFERENCE_THRESHOLD of their wall time on other work or other guests
+    (harness/model/interference.py `disturbance`): the rows the harness marked 'disturbed' (replaced, or left out once
+    their cell's replacements ran out) and, in runs made before it did, measured rows over the threshold."""
     timed = rows[rows["status"].isin([*MEASURED, RowStatus.DISTURBED])]
     if timed.empty or "cpu_other_ms" not in timed:
         return timed.iloc[0:0].assign(interference=[])
     share = pd.Series([interference_share(r) for r in timed.itertuples()], index=timed.index, dtype=float)
-    return timed.assign(interference=share)[(share > threshold) | (timed["status"] == RowStatus.DISTURBED)]
+    flagged = pd.Series([disturbance(r) is not None for r in timed.itertuples()], index=timed.index, dtype=bool)
+    return timed.assign(interference=share)[flagged | (timed["status"] == RowStatus.DISTURBED)]
 
 
 def replaced_markdown(rows: pd.DataFrame) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.config.defaults import REPLICATE_STATISTIC
-from harness.model.interference import interference_share
+from harness.model.interference import disturbance, interference_share
 from harness.model.records import MEASURED, RowStatus, VerificationStatus
 from harness.model.stats import mean_interval
 
@@ -48,8 +48,11 @@ def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None
 def noise_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:
     """The worst interference any of the cell's processes saw, and how many processes were disturbed."""
     shares = [s for s in (interference_share(r) for r in measured.itertuples()) if s is not None]
+    disturbed = [s for s in (disturbance(r) for r in measured.itertuples()) if s is not None]
     return {
         "interference_max": max(shares) if shares else None,
+        # the worst of its measured processes judged disturbed (none in a run that replaces them; older runs kept them)
+        "disturbed_max": max(disturbed) if disturbed else None,
         "steal_ms_total": measured["steal_ms"].sum(min_count=1) if "steal_ms" in measured else None,
         "involuntary_context_switches_max": measured["involuntary_context_switches"].max()
         if "involuntary_context_switches" in measured

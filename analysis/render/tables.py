@@ -8,7 +8,6 @@ import pandas as pd
 
 from analysis.compute.replicates import MEASURED
 from analysis.render.names import SEPARATOR, library_name, settings_line
-from harness.model.interference import INTERFERENCE_THRESHOLD
 from harness.model.records import RowStatus, UNAVAILABLE, VerificationStatus
 from harness.model.stats import format_rel_ci
 from harness.config.experiments import Experiment
@@ -77,12 +76,8 @@ def _cell_text(row: pd.Series) -> str:
     rel = f" {format_rel_ci(row['rel_ci99'])}" if not pd.isna(row["rel_ci99"]) else ""
     void = " VOID" if row["comparison_void"] else ""
     ratio = "1 (baseline)" if row["benchmark"] == row["baseline"] else format_ratio(row["ratio"], row["ratio_rel_ci99"])
-    disturbed = row.get("interference_max")
-    flag = (
-        f" ⚡ disturbed ({100 * disturbed:.0f}%)"
-        if disturbed is not None and not pd.isna(disturbed) and disturbed > INTERFERENCE_THRESHOLD
-        else ""
-    )
+    disturbed = row.get("disturbed_max")
+    flag = f" ⚡ disturbed ({100 * disturbed:.0f}%)" if disturbed is not None and not pd.isna(disturbed) else ""
     return f"{format_ns(row['time_ns'])}{rel} ({ratio}{void}; n={int(row['replicates'])}){flag}"
 
 

@@ -23,10 +23,26 @@ def interference_share(row) -> float | None:
 REPLACEMENTS_PER_CELL = 3
 
 
+#: The CPU times 'other' is computed from (/proc/stat's busy time of the lab CPU before and after, less the lab's own
+#: CPU time from wait4 or the shell's `times`) count clock ticks of 10 ms, so a process's 'other' can read up to a few
+#: ticks with nothing else running. Measured: in smoke run 2026-11-26T03-22-01Z (processes of 0.14-2.6 s in
+#: containers) rows read 5-50 ms per process, mostly 10 ms; a 0.2 s process reading 10 ms looked 5% disturbed. A
+#: process is disturbed only when what went elsewhere, less this much, is over the threshold (the default run's 4 s
+#: processes: 230 ms instead of 200 ms).
+COUNTER_RESOLUTION_MS = 30.0
+
+
 def disturbance(row) -> float | None:
-    """The share of a measured row's wall time that went elsewhere when above INTERFERENCE_THRESHOLD, else None."""
+    """The share of a measured row's wall time that went elsewhere when, less the counters' resolution, it is above
+    INTERFERENCE_THRESHOLD; else None. A row of a process of several cells carries its share of the process's 'other'
+    and wall time, so the resolution is shared the same way."""
     share = interference_share(row)
-    return share if share is not None and share > INTERFERENCE_THRESHOLD else None
+    if share is None:
+        return None
+    cells = getattr(row, "process_cells", None)
+    cells = 1 if cells is None or (isinstance(cells, float) and math.isnan(cells)) or cells < 1 else cells
+    margin = COUNTER_RESOLUTION_MS / cells / (1000 * row.duration_s)
+    return share if share - margin > INTERFERENCE_THRESHOLD else None
 
 
 def disturbed_text(share: float) -> str:

@@ -97,6 +97,7 @@ def describe_estimate(
     cold: ColdSettings = ColdSettings(),
     round_s: float | None = None,
     peak_rss_runs: int = 0,
+    budget_min: float | None = None,
 ) -> str:
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
     steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
@@ -126,6 +127,12 @@ def describe_estimate(
         # A group stops at the first round that ends past its cap: allow one more round of every cell.
         high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))
     text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
+    if budget_min is not None and stopping.adaptive:
+        # The scheduler adds rounds while the budget holds and a group still wants them: a budgeted run takes its
+        # budget unless every group reaches its target or cap sooner (the default: 56.7 and 56.6 min of a 57-minute
+        # budget in runs 2026-11-25T22-37-24Z and 2026-11-25T23-35-33Z).
+        expected = min(high / 60, max(budget_min, low / 60))
+        text = f"about {expected:.0f} min (its budget, unless every group is done sooner); {text}"
     if stopping.adaptive:
         target = 100 * stopping.target_rel_ci
         text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{target:.1f}%)"

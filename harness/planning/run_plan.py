@@ -114,6 +114,7 @@ class Plan:
             self.cold,
             round_s,
             self.peak_rss_runs,
+            None if self.budget is None else self.budget.minutes,
         )
         if self.budget is None:
             return text

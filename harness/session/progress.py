@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from harness.model.interference import INTERFERENCE_THRESHOLD, interference_share
+from harness.model.interference import disturbance, disturbed_text
 from harness.model.records import COLD, MEASURED, ResultRow
 from harness.model.cells import Cell
 
@@ -29,12 +29,8 @@ def describe_row(row: ResultRow) -> str:
         spread = (
             f" (within-process ±{100 * row.ci99_half_width_ns / row.mean_ns:.1f}%)" if row.ci99_half_width_ns else ""
         )
-        share = interference_share(row)
-        disturbed = (
-            f" ⚠ disturbed: {100 * share:.0f}% of its CPU time went elsewhere"
-            if share and share > INTERFERENCE_THRESHOLD
-            else ""
-        )
+        share = disturbance(row)
+        disturbed = f" ⚠ {disturbed_text(share)}" if share is not None else ""
         return f"{row.status} {row.mean_ns:,.1f} ns{spread}{disturbed}"
     return f"{row.status}: {row.error}"
 

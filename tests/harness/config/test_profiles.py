@@ -71,3 +71,13 @@ def test_peak_rss_runs_add_a_cold_process_to_each_process_of_the_estimate():
     plain = describe_estimate(job, Stopping(6, 6), cells=600, groups=10)
     with_rss = describe_estimate(job, Stopping(6, 6), cells=600, groups=10, peak_rss_runs=1)
     assert plain != with_rss
+
+
+def test_a_budgeted_adaptive_run_is_estimated_at_its_budget_unless_its_caps_end_it_sooner():
+    job = JobSettings(warmup_count=1, iteration_count=10, iteration_time_ms=100, prewarm_ms=1000)
+    stopping = Stopping(6, 40, 0.02, cell_time_cap_s=60)
+    text = describe_estimate(job, stopping, cells=100, groups=20, budget_min=57)
+    assert text.startswith("about 57 min (its budget, unless every group is done sooner); about ")
+    small = describe_estimate(job, stopping, cells=4, groups=1, budget_min=57)
+    high = int(small.rsplit("at most ", 1)[1].split(" min")[0])
+    assert small.startswith(f"about {high} min (its budget"), "a run whose caps end it before its budget"
