@@ -20,7 +20,7 @@ build:
 run-all profile="default" *args="":
     just _run-and-report --profile {{profile}} {{args}}
 
-# A handful of cells with a very short job through the whole pipeline (a few minutes; numbers not for publication).
+# A handful of cells with a very short job through the whole pipeline (about 3 minutes here; numbers not for publication).
 smoke *args="":
     just _run-and-report --profile smoke {{args}}
 
