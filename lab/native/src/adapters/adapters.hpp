@@ -2,11 +2,25 @@
 // variants.cpp puts their variants in one registry.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "../lab_error.hpp"
 #include "../variants.hpp"
 
 namespace jsonlab::adapters {
+
+// Runs f; the library's own exception (type E) becomes a LabError that starts with `what` (the cell fails with it,
+// the run goes on). Every adapter guards its untimed calls (binding, verification) this way.
+template <typename E, typename F>
+auto guarded(const std::string& what, F&& f) {
+    try {
+        return f();
+    } catch (const E& e) {
+        throw LabError(what + ": " + e.what(), "its other cells still run");
+    }
+}
 
 std::vector<Variant> simdjson_variants();
 std::vector<Variant> rapidjson_variants();

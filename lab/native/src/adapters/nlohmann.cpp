@@ -33,13 +33,10 @@ Value to_value(const nlohmann::json& j) {
     throw LabError("nlohmann/json returned a value that is not JSON (binary or discarded)", "report it");
 }
 
+// nlohmann/json's errors, as the cell's error.
 template <typename F>
-auto guarded(F&& f) {
-    try {
-        return f();
-    } catch (const nlohmann::json::exception& e) {
-        throw LabError(std::string("nlohmann/json could not parse the dataset: ") + e.what(), "its other cells still run");
-    }
+auto nlohmann_guarded(F&& f) {
+    return guarded<nlohmann::json::exception>("nlohmann/json could not parse the dataset", std::forward<F>(f));
 }
 
 const std::string VERSION = std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
@@ -65,11 +62,11 @@ std::vector<Variant> nlohmann_variants() {
                 return [text]() { return std::uint64_t(nlohmann::json::parse(text->begin(), text->end()).size()); };
             }
             auto parsed = std::make_shared<nlohmann::json>(
-                guarded([&] { return nlohmann::json::parse(text->begin(), text->end()); }));
+                nlohmann_guarded([&] { return nlohmann::json::parse(text->begin(), text->end()); }));
             return [parsed]() { return std::uint64_t(parsed->dump().size()); };
         },
         [](const Payload& payload, const std::string& operation) -> Result {
-            return guarded([&]() -> Result {
+            return nlohmann_guarded([&]() -> Result {
                 nlohmann::json parsed = nlohmann::json::parse(payload.bytes.begin(), payload.bytes.end());
                 if (operation == DESERIALIZE) return to_value(parsed);
                 return parsed.dump();

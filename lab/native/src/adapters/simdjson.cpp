@@ -151,13 +151,10 @@ void walk_document(simdjson::ondemand::document& doc, Sink& sink) {
     if (!doc.current_location().error()) throw simdjson::simdjson_error(simdjson::TRAILING_CONTENT);
 }
 
+// simdjson's errors, as the cell's error ("simdjson DOM parse failed: ...").
 template <typename F>
-auto guarded(const char* what, F&& f) {
-    try {
-        return f();
-    } catch (const simdjson::simdjson_error& e) {
-        throw LabError(std::string("simdjson ") + what + " failed: " + e.what(), "its other cells still run");
-    }
+auto simdjson_guarded(const char* what, F&& f) {
+    return guarded<simdjson::simdjson_error>(std::string("simdjson ") + what + " failed", std::forward<F>(f));
 }
 
 // SIMDJSON_VERSION is a bare token before simdjson 3.1; the version enum exists in every release.
@@ -196,13 +193,13 @@ std::vector<Variant> simdjson_variants() {
                     return std::uint64_t(parser->parse(*padded).value().type());
                 };
             }
-            simdjson::dom::element root = guarded("parse", [&] { return parser->parse(*padded).value(); });
+            simdjson::dom::element root = simdjson_guarded("parse", [&] { return parser->parse(*padded).value(); });
             return [padded, parser, root]() { return std::uint64_t(simdjson::to_string(root).size()); };
         },
         [](const Payload& payload, const std::string& operation) -> Result {
             simdjson::padded_string padded(payload.bytes);
             simdjson::dom::parser parser;
-            return guarded("DOM parse", [&]() -> Result {
+            return simdjson_guarded("DOM parse", [&]() -> Result {
                 simdjson::dom::element root = parser.parse(padded).value();
                 if (operation == DESERIALIZE) return dom_value(root);
                 return simdjson::to_string(root);
@@ -231,7 +228,7 @@ std::vector<Variant> simdjson_variants() {
         [](const Payload& payload, const std::string&) -> Result {
             simdjson::padded_string padded(payload.bytes);
             simdjson::ondemand::parser parser;
-            return guarded("On-Demand walk", [&]() -> Result {
+            return simdjson_guarded("On-Demand walk", [&]() -> Result {
                 simdjson::ondemand::document doc = parser.iterate(padded).value();
                 Build build;
                 walk_document(doc, build);

@@ -15,13 +15,9 @@ namespace jsonlab::adapters {
 namespace {
 
 template <typename F>
-auto guarded(F&& f) {
-    try {
-        return f();
-    } catch (const nlohmann::json::exception& e) {
-        throw LabError(std::string("nlohmann/json could not read the dataset into its model: ") + e.what(),
-                       "its other cells still run");
-    }
+auto typed_guarded(F&& f) {
+    return guarded<nlohmann::json::exception>("nlohmann/json could not read the dataset into its model",
+                                               std::forward<F>(f));
 }
 
 template <typename Model>
@@ -51,7 +47,7 @@ std::vector<Variant> typed_nlohmann_variants() {
         [](const Payload& payload, const std::string&) -> Result {
             return models::with_corpus_model(payload.name, [&](auto tag) -> Result {
                 using Model = typename decltype(tag)::type;
-                return guarded([&] { return models::to_value(parse<Model>(payload.bytes)); });
+                return typed_guarded([&] { return models::to_value(parse<Model>(payload.bytes)); });
             });
         },
         models::CORPUS_DATASETS,

@@ -16,13 +16,9 @@ namespace jsonlab::adapters {
 namespace {
 
 template <typename F>
-auto guarded(F&& f) {
-    try {
-        return f();
-    } catch (const simdjson::simdjson_error& e) {
-        throw LabError(std::string("simdjson On-Demand could not read the dataset into its model: ") + e.what(),
-                       "its other cells still run");
-    }
+auto typed_guarded(F&& f) {
+    return guarded<simdjson::simdjson_error>("simdjson On-Demand could not read the dataset into its model",
+                                             std::forward<F>(f));
 }
 
 template <typename Model>
@@ -59,7 +55,7 @@ std::vector<Variant> typed_simdjson_variants() {
             simdjson::ondemand::parser parser;
             return models::with_corpus_model(payload.name, [&](auto tag) -> Result {
                 using Model = typename decltype(tag)::type;
-                return guarded([&] { return models::to_value(parse<Model>(parser, padded)); });
+                return typed_guarded([&] { return models::to_value(parse<Model>(parser, padded)); });
             });
         },
         models::CORPUS_DATASETS,
