@@ -39,6 +39,9 @@ LIBRARY_COLORS = {
     "JsonSrcGen": "#882255",
     "JSON (V8 built-in)": "#44AA99",
     "fast-json-stringify": "#999933",
+    "simdjson": "#332288",
+    "RapidJSON": "#88CCEE",
+    "nlohmann/json": "#AA4499",
     "NeedsEscaping": "#0072B2",
 }
 OTHER_LIBRARY_COLOR = "#999999"
