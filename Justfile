@@ -115,6 +115,10 @@ docker-up:
 docker-down:
     containers/dockerd.sh stop
 
+# The hosts of hosts.toml probed through their engines (docs/hosts.md); `--host NAME`, `--transfer IMAGE`, `--json`.
+hosts *args="":
+    {{python}} -m harness hosts {{args}}
+
 # Rewrite compose.yaml from the labs' lab.toml (a test checks the committed file is current).
 compose:
     {{python}} -m harness compose

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+import time
 
 from analysis.tools.compare import DEFAULT_THRESHOLD
 from harness.model.run_folder import REPORT_DIR, REPORT_HTML
@@ -18,6 +19,8 @@ from harness.config.profiles import find_profile, load_profiles
 from analysis.tools.screenshot import check_page
 from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
 from harness.model.errors import HarnessError
+from harness.model.store import RunStore
+from harness.model.run_records import REPORT
 
 
 def _screenshot(run_dir: pathlib.Path) -> int:
@@ -122,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compare":
             path = write_comparison(args.run_a, args.run_b, args.out, args.threshold)
         else:
+            started = time.monotonic()
             path = write_report(args.run_dir)
+            RunStore(args.run_dir.resolve()).record_step(REPORT, started, "the report: tables, charts and verdicts")
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)
         print(f"hint: {e.hint}", file=sys.stderr)

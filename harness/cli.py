@@ -17,6 +17,7 @@ from harness.commands.checks import (
     regenerate_datasets_command,
 )
 from harness.commands.conformance import conformance_command
+from harness.commands.hosts import hosts_command
 from harness.commands.labs import (
     build_command,
     compose_command,
@@ -106,10 +107,16 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)",
     )
-    add_selection(
-        sub.add_parser(
-            "plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"
-        )
+    plan = sub.add_parser(
+        "plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"
+    )
+    add_selection(plan)
+    plan.add_argument(
+        "--results-dir",
+        type=pathlib.Path,
+        default=RESULTS_DIR,
+        help="where earlier runs are: the estimate learns each cell's cost from the newest run of the same design "
+        "and job",
     )
     checkup = sub.add_parser(
         "doctor",
@@ -163,6 +170,14 @@ def _parser() -> argparse.ArgumentParser:
     pin.add_argument(
         "--check", action="store_true", help="only list the base references without a digest (exit 1 if any)"
     )
+    hosts = sub.add_parser(
+        "hosts", help="the hosts of hosts.toml probed through their Docker engines: CPU, cores, arch, ISA levels"
+    )
+    hosts.add_argument("--host", action="append", help="only these hosts (default: every host of hosts.toml)")
+    hosts.add_argument(
+        "--transfer", action="append", metavar="IMAGE", help="first move this image from this machine's engine there"
+    )
+    hosts.add_argument("--json", action="store_true", help="print the facts as JSON")
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
@@ -212,6 +227,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "local-bases": local_bases_command,
     "pin-bases": pin_bases_command,
     "compose": lambda args: compose_command(),
+    "hosts": hosts_command,
     "list": lambda args: list_command(),
     "conformance": conformance_command,
     "doctor": doctor_command,

@@ -7,6 +7,7 @@ import contextlib
 import json
 import pathlib
 import sys
+import time
 
 from harness.backends import select_backend
 from harness.containers.own_engine import engine_for_run
@@ -17,11 +18,14 @@ from harness.config.labs import find_lab, load_labs
 from harness.commands.selection import split
 from harness.host.cpu_lock import cpus_locked
 from harness.host.host_cpus import parse_cpulist
+from harness.model.store import RunStore
+from harness.model.run_records import CONFORMANCE
 
 
 def conformance_command(args: argparse.Namespace) -> int:
     from harness.session.conformance import run_conformance
 
+    started = time.monotonic()
     run_dir = pathlib.Path(args.run_dir).resolve()
     environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
     labs = load_labs()
@@ -59,6 +63,7 @@ def conformance_command(args: argparse.Namespace) -> int:
                 )
         finally:
             backend.close()
+    RunStore(run_dir).record_step(CONFORMANCE, started, "JSONTestSuite through the parsers of the run's labs")
     print(out)
     return 0
 

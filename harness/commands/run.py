@@ -57,6 +57,6 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def plan_command(args: argparse.Namespace) -> int:
-    plan = resolve_plan(run_options(args))
+    plan = resolve_plan(run_options(args, results_dir=args.results_dir))
     print(plan_summary(plan))
     return 0

@@ -37,6 +37,10 @@ class LabRuntime:
     measures: tuple[
         str, ...
     ] = MEASURES  # what this build can measure: steady state (a benchmark engine) and/or cold starts
+    # The runtime's name as the lab's `env` verb reports it, the key of its [isa_switches] tables (".NET", "GCC",
+    # "GCC (-march=native)"): with it a plan knows before anything runs which ISA levels the build cannot honour.
+    # None: known only once the build runs.
+    reports: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,11 @@ class LabSpec:
         spec = self.runtimes.get(self.runtime or "")
         return spec.version if spec else None
 
+    def reported_runtime(self) -> str | None:
+        """The runtime name this build's `env` reports (lab.toml `reports`); None when the lab does not declare it."""
+        spec = self.runtimes.get(self.runtime or "")
+        return spec.reports if spec else None
+
     def for_runtime(self, name: str | None = None) -> LabSpec:
         """The descriptor of one build (None: the lab's default runtime), templates filled in."""
         name = name or self.default_runtime
@@ -180,7 +189,7 @@ def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
     values = {
         k: str(v)
         for k, v in {**defaults, **spec}.items()
-        if k not in ("version", "environment", "note", "sweep", "measures")
+        if k not in ("version", "environment", "note", "sweep", "measures", "reports")
     }
     measures = tuple(spec.get("measures", MEASURES))
     for measure in measures:
@@ -194,6 +203,7 @@ def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
         spec.get("note", ""),
         bool(spec.get("sweep", True)),
         measures,
+        spec.get("reports", defaults.get("reports")),
     )
 
 

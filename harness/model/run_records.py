@@ -103,6 +103,11 @@ class GroupRecord(_Record):
         return self.isa_level, self.experiment, self.group, self.runtime
 
 
+#: Timeline phases that happen once per run: the session's preparation, and after it `just run-all`'s conformance
+#: pass and report (each records its own time, so a later plan can learn it: harness/planning/history.py).
+PREPARE, CONFORMANCE, REPORT = "prepare", "conformance", "report"
+
+
 @dataclass(frozen=True)
 class TimelineRecord(_Record):
     """timeline.jsonl: one phase of a session (prepare, calibration, session, conformance …) and its wall time."""

@@ -154,6 +154,15 @@ class RunStore:
         )
         self.append_json_line(TIMELINE_FILE, record.to_dict())
 
+    def record_step(self, phase: str, started: float, what: str) -> None:
+        """record_phase for a step after the session (`just run-all`'s conformance pass and report), so a later plan
+        can learn its time (harness/planning/history.py); a run folder that cannot be written to (a copy, read-only)
+        loses nothing but that line."""
+        try:
+            self.record_phase(phase, started, what)
+        except OSError:
+            pass
+
     def mark_latest(self) -> None:
         """Points results/latest at this run."""
         link = self.directory.parent / LATEST_LINK

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from harness.planning.designs import Design, layout
+from harness.planning.history import CostHistory
 from harness.config.profiles import Stopping
 from harness.model.cells import Cell, ColdSettings, JobSettings
 
@@ -66,8 +67,50 @@ def round_seconds(design: Design, cells: list[Cell], job: JobSettings, can_share
     return processes_seconds(job, sizes) or UNKNOWN_PROCESS_S * len(sizes)
 
 
+def learned_round_seconds(
+    cell_ids: list[str], modelled_s: float | None, history: CostHistory | None, lab_cpus: int = 1
+) -> float | None:
+    """One round of these cells with each cell's learned cost (harness/planning/history.py: wall seconds on the
+    run's timeline, so `lab_cpus` processes side by side are already in it) in place of its modelled share; the cells
+    the history does not know keep their share of `modelled_s` (one round of all of them on one CPU). None when
+    neither is known."""
+    known = history.known(cell_ids) if history is not None else []
+    if not known:
+        return modelled_s
+    learned = lab_cpus * sum(history.seconds[c] for c in known)  # type: ignore[union-attr]
+    if len(known) == len(cell_ids):
+        return learned
+    if modelled_s is None:
+        modelled_s = UNKNOWN_PROCESS_S * len(cell_ids)
+    return learned + modelled_s * (len(cell_ids) - len(known)) / len(cell_ids)
+
+
 #: Seconds per process assumed when the job leaves counts to BenchmarkDotNet (no estimate up front).
 UNKNOWN_PROCESS_S = 5.0
+
+#: BenchmarkDotNet's automatic job (EngineResolver in 0.15): iterations of 500 ms, 6 to 50 of warm-up and 15 to 100
+#: measured, as its stopping criteria decide per process, after a pilot stage of about a second.
+AUTO_ITERATION_S = 0.5
+AUTO_WARMUP = (6, 50)
+AUTO_MEASURED = (15, 100)
+AUTO_PILOT_S = 1.0
+
+
+def automatic_process_bounds() -> tuple[float, float]:
+    """The shortest and longest wall time of one process of BenchmarkDotNet's automatic job."""
+    return tuple(  # type: ignore[return-value]
+        PROCESS_OVERHEAD_S + AUTO_PILOT_S + (warmup + measured) * AUTO_ITERATION_S
+        for warmup, measured in zip(AUTO_WARMUP, AUTO_MEASURED)
+    )
+
+
+def format_duration(minutes: float) -> str:
+    """'40 min', '7.5 h' or '4.3 days': a duration in the unit a reader plans with."""
+    if minutes < 120:
+        return f"{minutes:.0f} min"
+    if minutes < 48 * 60:
+        return f"{minutes / 60:.1f} h"
+    return f"{minutes / 60 / 24:.1f} days"
 
 
 def cold_cell_seconds(cold: ColdSettings) -> float:
@@ -98,18 +141,26 @@ def describe_estimate(
     round_s: float | None = None,
     peak_rss_runs: int = 0,
     budget_min: float | None = None,
+    fixed_s: float = 0.0,
 ) -> str:
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
     steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
     paired design, whose processes measure several cells); else a round is one process per cell, each followed by
-    `peak_rss_runs` cold processes reading its peak RSS."""
+    `peak_rss_runs` cold processes reading its peak RSS. `fixed_s`: time once per run (preparing the labs)."""
     per_process = process_seconds(job)
     if per_process is not None and round_s is None:
         per_process += peak_rss_runs * COLD_PROCESS_S
-    cold_s = cold_cells * cold_cell_seconds(cold)
+    cold_s = cold_cells * cold_cell_seconds(cold) + fixed_s
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
     if round_s is None and per_process is None:
-        return f"{rounds} round(s) per cell of BenchmarkDotNet's automatic job (duration unknown up front)"
+        low_s, high_s = (cells * stopping.min_rounds * s / lab_cpus + cold_s for s in automatic_process_bounds())
+        fastest, slowest = automatic_process_bounds()
+        return (
+            f"about {format_duration(low_s / 60)} to {format_duration(high_s / 60)} at {rounds} round(s): "
+            f"BenchmarkDotNet's automatic job decides its iteration counts in each process ({AUTO_WARMUP[0]}–"
+            f"{AUTO_WARMUP[1]} warm-up and {AUTO_MEASURED[0]}–{AUTO_MEASURED[1]} measured iterations of "
+            f"{AUTO_ITERATION_S:g} s: {fastest:.0f}–{slowest:.0f} s a process)"
+        )
     if round_s is None:
         round_s = cells * per_process
     per_process = round_s / max(cells, 1)  # a cell's share of a round

@@ -21,7 +21,15 @@ from harness.config.defaults import (
 )
 from harness.planning.designs import DESIGNS, Design, group_key
 from harness.model.errors import ConfigError, UnknownNameError
-from harness.planning.estimate import describe_estimate, round_seconds
+from harness.planning.estimate import (
+    COLD_PROCESS_S,
+    describe_estimate,
+    learned_round_seconds,
+    process_seconds,
+    round_seconds,
+)
+from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
+from harness.planning.history import CostHistory, load_history
 from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
 from harness.config.experiments import Experiment, load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
@@ -92,10 +100,16 @@ class Plan:
     budget: BudgetSpec | None = None
     experiments: tuple[Experiment, ...] = ()  # the experiments the cells come from (the claims they decide)
     peak_rss_runs: int = 0  # steady cells of one process: peak-RSS runs after each (profile key peak_rss_runs)
+    # Cells at an ISA level their build has no switch for (lab.toml `reports` and [isa_switches]): recorded as not
+    # applicable by the run, never measured.
+    not_applicable: frozenset[str] = frozenset()
+    history: CostHistory | None = None  # what these cells cost in earlier runs (harness/planning/history.py)
 
     def estimate(self) -> str:
-        """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs."""
-        steady = [c for c in self.cells if c.measure == STEADY]
+        """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs; each round
+        costed at what its cells took in the newest earlier run of the same design and job where one exists, else by
+        the job's model."""
+        steady = [c for c in self.cells if c.measure == STEADY and c.cell_id not in self.not_applicable]
         round_s = None
         if self.design.shares_process:
             round_s = sum(
@@ -104,18 +118,30 @@ class Plan:
                 )
                 for u in self.design.units(steady)
             )
+        if self.history is not None and self.history.known(c.cell_id for c in steady):
+            if round_s is None:
+                one = process_seconds(self.job)
+                round_s = None if one is None else len(steady) * (one + self.peak_rss_runs * COLD_PROCESS_S)
+            round_s = learned_round_seconds(
+                [c.cell_id for c in steady], round_s, self.history, self.design.lab_cpus_needed
+            )
         text = describe_estimate(
             self.job,
             self.stopping,
             len(steady),
             len({group_key(c) for c in steady}),
             self.design.lab_cpus_needed,
-            len(self.cells) - len(steady),
+            sum(1 for c in self.cells if c.measure != STEADY and c.cell_id not in self.not_applicable),
             self.cold,
             round_s,
             self.peak_rss_runs,
             None if self.budget is None else self.budget.minutes,
+            self._learned_phase(PREPARE),
         )
+        if self.history is not None and self.history.known(c.cell_id for c in steady):
+            known = len(self.history.known(c.cell_id for c in steady))
+            text += f" ({self.history.describe(c.cell_id for c in steady)}"
+            text += ", the others modelled)" if known < len(steady) else ")"
         if self.budget is None:
             return text
         return (
@@ -124,6 +150,21 @@ class Plan:
             + ("; groups with an undecided claim first" if self.budget.priority == "open-claims" else "")
             + "; every group gets at least "
             f"{min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
+        )
+
+    def _learned_phase(self, phase: str) -> float:
+        """Seconds of a once-per-run phase in the newest earlier run of these cells; 0 when none is known."""
+        return 0.0 if self.history is None else self.history.phases.get(phase, 0.0)
+
+    def after_run(self) -> str | None:
+        """What `just run-all` adds after the session (conformance pass, report), as learned from an earlier run; None
+        when no run of these cells recorded it."""
+        steps = {p: self._learned_phase(p) for p in (CONFORMANCE, REPORT)}
+        if self.history is None or not any(steps.values()):
+            return None
+        return (
+            f"`just run-all` adds its conformance pass ({steps[CONFORMANCE]:.0f} s) and report ({steps[REPORT]:.0f} s)"
+            f", as in run {self.history.runs[0]}"
         )
 
     def selection(self) -> dict:
@@ -190,6 +231,7 @@ def resolve_plan(options: RunOptions) -> Plan:
             else BudgetSpec(options.budget_min, profile.stopping.min_rounds)
         )
     job = with_overrides(profile.job, options.job_overrides)
+    design = DESIGNS[design_name]
     return Plan(
         profile.name,
         cells,
@@ -197,13 +239,29 @@ def resolve_plan(options: RunOptions) -> Plan:
         isa,
         job,
         {level.name: level for level in levels},
-        DESIGNS[design_name],
+        design,
         profile.stopping,
         profile.cold,
         budget,
         tuple(experiments),
         profile.peak_rss_runs,
+        unswitchable_cells(cells, labs, isa),
+        load_history(options.results_dir, design.name, job, [c.cell_id for c in cells]),
     )
+
+
+def unswitchable_cells(cells: list[Cell], labs: dict[str, LabSpec], isa: IsaTable) -> frozenset[str]:
+    """Cells at an ISA level their build declares no switch for (lab.toml `reports` names the [isa_switches] table):
+    the run records them as not applicable, so they cost nothing."""
+    found = set()
+    for cell in cells:
+        lab = labs[cell.target]
+        reports, version = lab.reported_runtime(), lab.expected_version()
+        if cell.isa_level == "native" or reports is None or version is None:
+            continue
+        if not isa.has_switches(reports, version, cell.isa_level):
+            found.add(cell.cell_id)
+    return frozenset(found)
 
 
 def _selection_text(profile: str, options: RunOptions) -> str:
@@ -233,16 +291,28 @@ def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
     return dataclasses.replace(job, **changes)
 
 
+def _cells_text(runnable: int, unswitchable: int) -> str:
+    """'30 cells', '30 cells not applicable (no ISA switch)' or '28 cells, 2 not applicable (no ISA switch)'."""
+    if not unswitchable:
+        return f"{runnable} cells"
+    if not runnable:
+        return f"{unswitchable} cells not applicable (no ISA switch)"
+    return f"{runnable} cells, {unswitchable} not applicable (no ISA switch)"
+
+
 def plan_summary(plan: Plan) -> str:
     """Cells per experiment, ISA level and runtime, and the estimated duration."""
-    counts: dict[tuple[str, str, str], int] = {}
+    counts: dict[tuple[str, str, str], list[int]] = {}
     for cell in plan.cells:
         key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
-        counts[key] = counts.get(key, 0) + 1
+        count = counts.setdefault(key, [0, 0])
+        count[cell.cell_id in plan.not_applicable] += 1
     groups = len({group_key(c) for c in plan.cells})
+    na = f" ({len(plan.not_applicable)} not applicable: no ISA switch)" if plan.not_applicable else ""
     lines = [
-        f"profile {plan.profile_name}: {len(plan.cells)} cells in {groups} groups, design {plan.design.name}",
-        *(f"  {exp} @ {level}{runtime}: {n} cells" for (exp, level, runtime), n in counts.items()),
+        f"profile {plan.profile_name}: {len(plan.cells)} cells{na} in {groups} groups, design {plan.design.name}",
+        *(f"  {exp} @ {level}{runtime}: {_cells_text(n, skip)}" for (exp, level, runtime), (n, skip) in counts.items()),
         f"estimate: {plan.estimate()}",
+        *([f"  {after}"] if (after := plan.after_run()) else []),
     ]
     return "\n".join(lines)

@@ -102,6 +102,14 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
             f"rebuild it (delete lab/{lab.name}/{lab.build_output} and run again); the publish must be self-contained "
             f"with RuntimeFrameworkVersion={expected}",
         )
+    declared = lab.reported_runtime()
+    if declared is not None and env.get("runtime") != declared:
+        raise HarnessError(
+            f"lab build {lab.target} declares that it reports runtime {declared!r} but its process reports "
+            f"{env.get('runtime')!r}",
+            f'set reports = "{env.get("runtime")}" for runtime {lab.runtime} in lab/{lab.name}/lab.toml (the key of '
+            "its [isa_switches] tables), or fix what the lab's env verb reports",
+        )
 
 
 def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]) -> LevelProbe:

@@ -27,7 +27,7 @@ from harness.session.open_claims import claims_by_group
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
 from harness.model.environment_record import EnvironmentRecord
-from harness.model.run_records import RunRecord
+from harness.model.run_records import PREPARE, RunRecord
 from harness.model.store import RunStore, new_run_id
 from harness.planning.run_plan import Plan, RunOptions, resolve_plan
 
@@ -133,7 +133,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
     probes = _probe_labs(plan, backend, store, options.build)
     _write_environment(store, plan, cpus, probes, backend, hygiene)
     store.mark_latest()
-    store.record_phase("prepare", started, "plan, build, probe the labs and their ISA levels, capture the environment")
+    store.record_phase(PREPARE, started, "plan, build, probe the labs and their ISA levels, capture the environment")
 
     progress = RunProgress(len(store.rows()))
     progress.note(
@@ -164,6 +164,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         peak_rss_runs=plan.peak_rss_runs,
         budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
         claims=claims_by_group(plan.experiments, plan.cells),
+        history=plan.history,
     )
     try:
         session.run(plan.cells)

@@ -22,7 +22,8 @@ from harness.session.calibration import WORKLOADS, calibrate
 from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR
 from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
 from harness.session.progress import RunProgress
-from harness.planning.estimate import cold_cell_seconds, round_seconds
+from harness.planning.estimate import cold_cell_seconds, learned_round_seconds, round_seconds
+from harness.planning.history import CostHistory
 from harness.model.records import COLD, DEFAULT_RUNTIME, MEASURED, ResultRow, RowStatus, STEADY, row_key
 from harness.model.cells import Cell, ColdSettings
 from harness.model.stats import format_rel_ci
@@ -53,6 +54,7 @@ class Session(CellRows):
     claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(
         default_factory=dict
     )  # the claims each group decides
+    history: CostHistory | None = None  # what the cells cost in earlier runs (harness/planning/history.py)
 
     def __post_init__(self) -> None:
         self.rows: dict[str, ResultRow] = dict(self.store.rows())
@@ -277,11 +279,15 @@ class Session(CellRows):
         return affordable_rounds(remaining, rounds_done, round_s, later_round_s)
 
     def estimated_round_s(self, unit: Unit) -> float:
-        """Wall seconds of one round of a unit before any of it ran: the job's estimate (planning/estimate.py)."""
+        """Wall seconds of one round of a unit before any of it ran: what its cells took in an earlier run of the same
+        design and job where one exists (the plan's history), else the job's estimate (planning/estimate.py)."""
         if self.design.shares_process:
             paired = self.labs[unit.cells[0].target].paired_format is not None
-            return round_seconds(self.design, list(unit.cells), self.job, paired)
-        return len(self.design.round(list(unit.cells), 1, self.lab_cpus)) * self._process_s()
+            modelled = round_seconds(self.design, list(unit.cells), self.job, paired)
+        else:
+            modelled = len(self.design.round(list(unit.cells), 1, self.lab_cpus)) * self._process_s()
+        learned = learned_round_seconds([c.cell_id for c in unit.cells], modelled, self.history)
+        return modelled if learned is None else learned
 
     def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
         """Seconds the run must keep for the cold-start cells not run yet and `calibrations` calibrations."""

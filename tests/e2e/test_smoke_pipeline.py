@@ -318,3 +318,18 @@ def test_every_chart_of_the_run_is_blog_ready_and_no_artefact_names_the_machine(
         if path.suffix in (".md", ".html", ".svg", ".csv"):
             text = re.sub(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]+", "", path.read_text(errors="replace"))
             assert local_names(text) == [], path
+
+
+def test_the_next_plan_of_the_same_cells_is_learned_from_this_run_with_its_conformance_and_report(smoke_run):
+    phases = [json.loads(line)["phase"] for line in (smoke_run / "timeline.jsonl").read_text().splitlines()]
+    assert {"prepare", "session", "conformance", "report"} <= set(phases)
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "plan", "--profile", "smoke", "--results-dir", str(smoke_run.parent)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(rf"learned for (\d+) of \1 cells from run {smoke_run.name}\)", done.stdout), done.stdout
+    assert "`just run-all` adds its conformance pass (" in done.stdout and f"as in run {smoke_run.name}" in done.stdout

@@ -90,3 +90,24 @@ def test_a_build_reporting_another_runtime_version_is_refused(tmp_path):
     check_runtime_version(build, {"runtime": ".NET", "runtime_version": "8.0.0"})
     with pytest.raises(HarnessError, match="should run on .NET 8.0.0 but its process reports 8.0.31"):
         check_runtime_version(build, {"runtime": ".NET", "runtime_version": "8.0.31"})
+
+
+def test_a_build_reporting_another_runtime_name_than_it_declares_is_refused(tmp_path):
+    from harness.model.errors import HarnessError
+    from harness.session.probe import check_runtime_version
+
+    build = load_labs()["native"].for_runtime("gcc-12.2.0-native")
+    assert build.reported_runtime() == "GCC (-march=native)"
+    check_runtime_version(build, {"runtime": "GCC (-march=native)", "runtime_version": "12.2.0"})
+    with pytest.raises(HarnessError, match="declares that it reports runtime 'GCC \\(-march=native\\)'"):
+        check_runtime_version(build, {"runtime": "GCC", "runtime_version": "12.2.0"})
+
+
+def test_every_shipped_runtime_declares_the_runtime_name_its_isa_switches_are_keyed_by():
+    from harness.config.isa import load_isa_table
+
+    keys = {key.rsplit(".", 1)[0] for key in load_isa_table().switches}
+    for lab in load_labs().values():
+        for name in lab.runtimes:
+            reports = lab.for_runtime(name).reported_runtime()
+            assert reports in keys, f"lab {lab.name} runtime {name} reports {reports!r}; switch tables: {keys}"

@@ -44,7 +44,10 @@ def test_the_estimate_names_both_ends_for_adaptive_runs_and_admits_what_it_canno
     assert process_seconds(piloted) == pytest.approx(0.8 + 24 * 0.05 * 1.1)
     text = describe_estimate(job, Stopping(3, 40, 0.02, cell_time_cap_s=26), cells=100, groups=15)
     assert text.startswith("about 19 min at 3 round(s), at most 50 min")
-    assert "duration unknown" in describe_estimate(JobSettings(), Stopping(5, 5), 10, 2)
+    automatic = describe_estimate(JobSettings(), Stopping(5, 5), 60, 2)
+    assert automatic.startswith(
+        "about 62 min to 6.4 h at 5 round(s): BenchmarkDotNet's automatic job decides"
+    ), "60 cells × 5 processes of 12.3 s (6 + 15 iterations) to 77 s (50 + 100)"
 
 
 def test_calibration_summary_is_median_and_cv():

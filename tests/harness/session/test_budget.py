@@ -183,3 +183,16 @@ def test_a_resumed_open_claims_run_measures_only_the_processes_that_had_not_ende
         again,
     )
     assert Counter(again.cells_run) == dropped
+
+
+def test_a_second_run_costs_the_groups_still_to_come_at_what_the_first_run_measured(smoke_options, tmp_path):
+    # Processes at twice the job's model: the first run learns it group by group, so its first groups overspend and
+    # its last ones are cut short; the second run of the same cells reads the first one's costs (the plan's history)
+    # and shares the same budget evenly from the start.
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    budget = f"{{ minutes = {minutes}, floor_rounds = 2 }}"
+    slow = 2 * SMOKE_PROCESS_S
+    _, first, _, _ = _budget_run(smoke_options, tmp_path, budget, process_s=slow, run_id="first")
+    _, second, _, clock = _budget_run(smoke_options, tmp_path, budget, process_s=slow, run_id="second")
+    assert max(first.values()) - min(first.values()) > max(second.values()) - min(second.values()), (first, second)
+    assert clock.now <= 60 * minutes + 3 * slow

@@ -1,0 +1,71 @@
+"""Hosts as data: hosts.toml names the Docker engines a run may measure on, each reached through a Docker context
+(`docker context ls`), with the CPUs the lab may pin there. The local engine is the default host.
+
+Adding a box is adding an entry (docs/hosts.md says what the box must have); nothing here names a particular host.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from harness.config.defaults import REPO_ROOT
+from harness.model.errors import ConfigError, UnknownNameError
+
+HOSTS_FILE = REPO_ROOT / "hosts.toml"
+#: The host a run measures on when none is named: this machine's engine (or its processes, with the native backend).
+LOCAL_HOST = "local"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_KEYS = {"context", "cpuset", "note"}
+
+
+@dataclass(frozen=True)
+class HostSpec:
+    """One host: its name in results, the Docker context that reaches its engine (None: the CLI's current one, i.e.
+    this machine), the CPUs the lab may pin there (taskset syntax; None: the harness picks, as on this machine), and a
+    note for the report."""
+
+    name: str
+    context: str | None = None
+    cpuset: str | None = None
+    note: str = ""
+
+    def docker_args(self) -> tuple[str, ...]:
+        """What goes before a docker subcommand to reach this host's engine."""
+        return ("--context", self.context) if self.context else ()
+
+
+def load_hosts(path: pathlib.Path = HOSTS_FILE) -> dict[str, HostSpec]:
+    """Every host of hosts.toml, by name; the local host exists even when the file does not."""
+    hosts = {LOCAL_HOST: HostSpec(LOCAL_HOST, note="this machine")}
+    if not path.is_file():
+        return hosts
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}", "compare it with the hosts.toml of the repository") from e
+    for name, entry in data.get("hosts", {}).items():
+        if not _NAME.match(name):
+            raise ConfigError(
+                f"{path}: host name {name!r} is not lower-case letters, digits and '-'",
+                "rename it: it becomes part of row ids and folder names",
+            )
+        if not isinstance(entry, dict) or set(entry) - _KEYS:
+            unknown = sorted(set(entry) - _KEYS) if isinstance(entry, dict) else entry
+            raise ConfigError(
+                f"{path}: [hosts.{name}] has unknown keys {unknown}", f"the keys are {', '.join(sorted(_KEYS))}"
+            )
+        hosts[name] = HostSpec(name, entry.get("context"), entry.get("cpuset"), entry.get("note", ""))
+    return hosts
+
+
+def select_hosts(hosts: dict[str, HostSpec], names: Iterable[str] | None) -> list[HostSpec]:
+    """The hosts named (`--host`, repeatable), in the order given; none named: the local host."""
+    chosen = list(dict.fromkeys(names or [LOCAL_HOST]))
+    for name in chosen:
+        if name not in hosts:
+            raise UnknownNameError("host", name, hosts, "in hosts.toml (docs/hosts.md: adding a host)")
+    return [hosts[name] for name in chosen]

@@ -1,0 +1,163 @@
+"""What the same cells cost in earlier runs: per cell, the wall seconds one round of it took in the newest run folder
+that measured it with the same design and job, so a plan's estimate (and the budget's cost of the groups still to
+come) is learned from this machine rather than modelled.
+
+A cell's cost per round is the median over its rounds of its processes' wall time (all attempts of a round: a
+replaced process cost time too; a shared process counts each cell's share), scaled by that run's gap factor: the time
+from one process's start to the next one's over the processes' own wall time, which covers what happens between them
+(peak-RSS readings, the harness's bookkeeping, `docker exec`). Pauses longer than a process (calibrations, cold-start
+cells, a stopped and resumed run) are left out of the factor. A cell recorded as skipped (an ISA level its build has no
+switch for, a variant its lab lacks) costs nothing. Runs whose design or job differ are not read: their processes are
+other processes. The newest of the runs read also gives the phases around the measurements (its timeline.jsonl):
+preparing the labs, and the conformance pass and report that `just run-all` adds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import pathlib
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from harness.model.cells import JobSettings
+from harness.model.records import STEADY
+from harness.model.run_folder import RESULTS_FILE, RUN_FILE, TIMELINE_FILE
+from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
+
+#: A gap between two processes' starts longer than this many times the first one's wall time (plus a few seconds of
+#: start-up) is a pause, not the cost of a process.
+PAUSE_FACTOR = 2.0
+PAUSE_SLACK_S = 3.0
+
+ONCE_PER_RUN = (PREPARE, CONFORMANCE, REPORT)
+
+
+@dataclass(frozen=True)
+class CostHistory:
+    """Learned costs: cell id → wall seconds per round, and the runs they were read from (newest first)."""
+
+    seconds: dict[str, float]
+    runs: tuple[str, ...]
+    phases: dict[str, float] = dataclasses.field(default_factory=dict)  # phase → seconds, in the newest run read
+
+    def known(self, cell_ids: Iterable[str]) -> list[str]:
+        """The cells of `cell_ids` this history has a cost for."""
+        return [c for c in cell_ids if c in self.seconds]
+
+    def describe(self, cell_ids: Iterable[str]) -> str:
+        """'learned for 150 of 300 cells from run native-isa-2026-11-26': where an estimate's costs came from."""
+        ids = list(cell_ids)
+        known = self.known(ids)
+        runs = ", ".join(self.runs[:3]) + (f" and {len(self.runs) - 3} more" if len(self.runs) > 3 else "")
+        plural = "s" if len(self.runs) > 1 else ""
+        return f"learned for {len(known)} of {len(ids)} cells from run{plural} {runs}"
+
+
+def load_history(
+    results_dir: pathlib.Path, design: str, job: JobSettings, cell_ids: Iterable[str]
+) -> CostHistory | None:
+    """Per cell of `cell_ids`, its cost in the newest run under `results_dir` that measured it with this design and
+    job; None when no run did."""
+    wanted = set(cell_ids)
+    seconds: dict[str, float] = {}
+    used: list[str] = []
+    phases: dict[str, float] = {}
+    for folder in _runs_newest_first(results_dir):
+        if not wanted - seconds.keys():
+            break
+        if not _same_method(folder, design, job):
+            continue
+        costs = run_cell_costs(_read_rows(folder / RESULTS_FILE))
+        new = {cell: s for cell, s in costs.items() if cell in wanted and cell not in seconds}
+        if new:
+            seconds.update(new)
+            if not used:
+                phases = _phases(folder / TIMELINE_FILE)
+            used.append(folder.name)
+    return CostHistory(seconds, tuple(used), phases) if seconds else None
+
+
+def run_cell_costs(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Cell id → wall seconds per round in one run's rows (see the module's docstring)."""
+    factor = gap_factor(rows)
+    per_round: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    skipped: set[str] = set()
+    for row in rows:
+        if row.get("measure") != STEADY:
+            continue
+        if row.get("duration_s"):
+            per_round[row["cell_id"]][int(row.get("round_index") or 0)] += float(row["duration_s"])
+        elif row.get("status") == "skipped":
+            skipped.add(row["cell_id"])
+    costs = {cell: factor * statistics.median(rounds.values()) for cell, rounds in per_round.items()}
+    return {**{cell: 0.0 for cell in skipped}, **costs}
+
+
+def gap_factor(rows: list[dict[str, Any]]) -> float:
+    """Start-to-next-start time over the processes' own wall time, pauses left out; 1 when it cannot be read."""
+    processes: dict[str, list[Any]] = {}
+    for row in rows:
+        if row.get("measure") != STEADY or not row.get("duration_s") or not row.get("started_at"):
+            continue
+        key = row.get("log_path") or row.get("raw_path") or f"{row['cell_id']}#{row.get('round_index')}"
+        start = datetime.datetime.fromisoformat(row["started_at"]).timestamp()
+        entry = processes.setdefault(key, [start, 0.0])
+        entry[0] = min(entry[0], start)
+        entry[1] += float(row["duration_s"])
+    ordered = sorted(processes.values())
+    gaps = walls = 0.0
+    for (start, wall), (next_start, _) in zip(ordered, ordered[1:]):
+        gap = next_start - start
+        if 0 < gap <= PAUSE_FACTOR * wall + PAUSE_SLACK_S:
+            gaps += gap
+            walls += wall
+    return max(1.0, gaps / walls) if walls > 0 else 1.0
+
+
+def _runs_newest_first(results_dir: pathlib.Path) -> list[pathlib.Path]:
+    """Run folders (those with rows), the most recently written first."""
+    if not results_dir.is_dir():
+        return []
+    folders = [p for p in results_dir.iterdir() if p.is_dir() and not p.is_symlink() and (p / RESULTS_FILE).is_file()]
+    return sorted(folders, key=lambda p: (p / RESULTS_FILE).stat().st_mtime, reverse=True)
+
+
+def _same_method(folder: pathlib.Path, design: str, job: JobSettings) -> bool:
+    """True when the run at `folder` used this design and exactly this job (run.json)."""
+    try:
+        run = json.loads((folder / RUN_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    return run.get("design") == design and run.get("job") == dataclasses.asdict(job)
+
+
+def _phases(path: pathlib.Path) -> dict[str, float]:
+    """Seconds of each phase of a run's timeline that happens once per run (the last of each: a resumed run's
+    preparation, a report rendered again)."""
+    phases: dict[str, float] = {}
+    for line in path.read_text().splitlines() if path.is_file() else []:
+        try:
+            record = json.loads(line)
+            if record["phase"] in ONCE_PER_RUN:
+                phases[record["phase"]] = float(record["seconds"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return phases
+
+
+def _read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
+    """The rows of a results.jsonl; lines that do not parse (a run killed mid-write) are skipped."""
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "cell_id" in row:
+            rows.append(row)
+    return rows
