@@ -20,6 +20,8 @@ from analysis.tools.screenshot import check_page
 from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
 from harness.model.errors import HarnessError
 from harness.model.store import RunStore
+from analysis.render.hosts_report import is_hosts_run, write_hosts_report
+from analysis.render.html import render_html
 from harness.model.run_records import REPORT
 
 
@@ -126,7 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             path = write_comparison(args.run_a, args.run_b, args.out, args.threshold)
         else:
             started = time.monotonic()
-            path = write_report(args.run_dir)
+            if is_hosts_run(args.run_dir):
+                path = write_hosts_report(args.run_dir, write_report, render_html)
+            else:
+                path = write_report(args.run_dir)
             RunStore(args.run_dir.resolve()).record_step(REPORT, started, "the report: tables, charts and verdicts")
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -97,6 +97,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument(
+        "--host",
+        action="append",
+        help="measure on these hosts of hosts.toml (repeatable; default: this machine): one run folder, a run per "
+        "host inside it, in parallel (docs/hosts.md)",
+    )
+    run.add_argument("--host-id", help=argparse.SUPPRESS)  # set by a run over several hosts for each host's process
+    run.add_argument(
         "--wait",
         action="store_true",
         help="when another measurement holds a lab CPU, queue behind it instead of stopping "

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Protocol
 
-from harness.backends.base import CellRequest, CellRun, last_lab_error
+from harness.backends.base import CellRequest, CellRun, last_engine_error, last_lab_error
 from harness.backends.cold_timing import read_peak_rss, time_cold
 from harness.config.defaults import PROBE_TIMEOUT_S
 from harness.config.labs import LabSpec
@@ -213,8 +213,9 @@ class LabProcesses:
                 usage, CellError(f"cell timed out after {request.timeout_s:.0f} s", f"see {request.log_path}")
             )
         if process.returncode != 0:
-            found = last_lab_error(request.log_path.read_text(errors="replace"))
-            detail = found[0] if found else f"lab exited with code {process.returncode}"
+            output = request.log_path.read_text(errors="replace")
+            found = last_lab_error(output)
+            detail = found[0] if found else last_engine_error(output) or f"lab exited with code {process.returncode}"
             return CellRun(
                 usage,
                 CellError(detail, (found[1] + "; " if found and found[1] else "") + f"full log: {request.log_path}"),

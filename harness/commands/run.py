@@ -13,10 +13,16 @@ from harness.config.isa import load_isa_table
 from harness.host.preflight import check_run
 from harness.session.runner import execute_run
 from harness.planning.run_plan import plan_summary, resolve_plan
-from harness.commands.selection import run_options
+from harness.commands.selection import run_options, split
+from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
+from harness.model.errors import HarnessError
+from harness.model.store import new_run_id
+from harness.session.hosts_run import run_on_hosts
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.host and list(dict.fromkeys(split(args.host) or ())) != [LOCAL_HOST]:
+        return hosts_run_command(args)
     options = run_options(
         args,
         run_id=args.run_id,
@@ -45,6 +51,7 @@ def run_command(args: argparse.Namespace) -> int:
             args.container_per_process,
         )
         print(notice, file=sys.stderr)
+        backend.host_id = args.host_id  # type: ignore[attr-defined]  # rows say which host they ran on
         for note in check_run(
             plan, backend.name
         ):  # a missing tool stops the run here, in seconds, before any build or cell
@@ -60,3 +67,48 @@ def plan_command(args: argparse.Namespace) -> int:
     plan = resolve_plan(run_options(args, results_dir=args.results_dir))
     print(plan_summary(plan))
     return 0
+
+
+def hosts_run_command(args: argparse.Namespace) -> int:
+    """`harness run --host A --host B`: the images built here, moved to each host that lacks them, then one run per
+    host in parallel inside one run folder (harness/session/hosts_run.py)."""
+    hosts = select_hosts(load_hosts(), split(args.host))
+    latest = args.results_dir / "latest"
+    resumed = args.resume and not args.run_id and latest.is_symlink()
+    run_id = args.run_id or (latest.resolve().name if resumed else new_run_id())
+    run_dir = (args.results_dir / run_id).resolve()
+    plan = resolve_plan(run_options(args, results_dir=args.results_dir, check_tools=False))
+    isa = load_isa_table()
+    with engine_for_run("docker", args.own_engine, report=lambda line: print(line, file=sys.stderr)):
+        backend, notice = select_backend("docker", isa.all_switch_names(), args.bases, args.platform, ())
+        print(notice, file=sys.stderr)
+        labs = {target: lab for target, lab in plan.labs.items() if lab.container is not None}
+        if not args.no_build:
+            (run_dir / "logs").mkdir(parents=True, exist_ok=True)
+            backend.build_all(labs, run_dir / "logs")
+        tags = [backend.image(lab).tag for lab in labs.values()]  # type: ignore[attr-defined]
+        outcomes = run_on_hosts(hosts, isa, run_dir, _argv_after_run(), tags)
+    if latest.is_symlink() or latest.exists():
+        latest.unlink()
+    latest.symlink_to(run_dir.name)
+    for outcome in outcomes:
+        print(
+            f"host {outcome.host}: {outcome.state}"
+            + (f" ({outcome.facts.reason})" if outcome.facts.reason else "")
+            + (f", {outcome.seconds / 60:.1f} min" if outcome.exit_code is not None else "")
+            + (f": {outcome.lost or outcome.last_line}" if outcome.state == "lost" else ""),
+            file=sys.stderr,
+        )
+    if not any(o.state == "done" for o in outcomes):
+        raise HarnessError(
+            f"no host was measured (run folder {run_dir})", "check each host with `just hosts` (docs/hosts.md)"
+        )
+    print(run_dir)
+    return 0 if all(o.state == "done" for o in outcomes) else 1
+
+
+def _argv_after_run() -> list[str]:
+    """This command's options (everything after `run`), which each host's run repeats with its own values of the
+    per-host ones (harness/session/hosts_run.py child_argv)."""
+    argv = sys.argv[1:]
+    return argv[argv.index("run") + 1 :] if "run" in argv else argv

@@ -95,6 +95,7 @@ def probe_engine(host: HostSpec, isa: IsaTable, docker: Docker = run_docker) -> 
         memory_bytes=info.get("MemTotal"),
         isa_levels=levels,
         reason="" if levels else f"the ISA table has no levels for architecture {arch}",
+        details={"machine": info.get("Name")},  # the machine behind the engine: engines on one machine share CPUs
     )
 
 

@@ -76,6 +76,9 @@ class EnvironmentRecord(_Record):
     harness_cpus: list[Any]
     labs: dict[str, LabEnvironment]
     schema_version: int = SCHEMA_VERSION
+    # In a run over several hosts, the host this folder's run measured on, as its engine describes it
+    # (harness/host/host_probe.py HostFacts); the CPU, kernel and core fields above are then that host's.
+    host: dict[str, Any] | None = None
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:

@@ -116,6 +116,7 @@ class ResultRow:
     arch: str | None = None
     emulated: bool | None = None
     backend: str | None = None  # native or docker
+    host: str | None = None  # the hosts.toml host it ran on, in a run over several hosts (None: this machine)
     image: str | None = None  # docker: the lab build's image tag (jsonlab/<lab>:<runtime>)
     image_id: str | None = None  # docker: its image id (sha256:…), as Docker reported it when the run started
     cpuset_effective: str | None = None  # the CPUs the measured process was allowed on, read back from inside it

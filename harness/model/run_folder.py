@@ -31,6 +31,10 @@ TIMELINE_FILE = "timeline.jsonl"
 # time).
 GROUPS_FILE = "groups.jsonl"
 RAW_DIR = "raw"
+#: A run over several hosts (harness/session/hosts_run.py): each host's run folder under hosts/, and hosts.json (each
+#: host's facts and how its run ended).
+HOSTS_DIR = "hosts"
+HOSTS_FILE = "hosts.json"
 LOGS_DIR = "logs"
 
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.

@@ -76,7 +76,7 @@ class CellRows:
             design=design or self.design.name,
             partner=placement.partner,
             raw_folder=suffix,
-            where=self.backend.identity(self.labs[cell.target]),
+            where=self._where(cell),
         )
 
     def _request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
@@ -158,6 +158,11 @@ class CellRows:
             return native not in cells
         return level.runs
 
+    def _where(self, cell: Cell) -> dict[str, Any]:
+        """The backend's identity fields of a row, and the host it ran on in a run over several hosts."""
+        host = getattr(self.backend, "host_id", None)
+        return {**self.backend.identity(self.labs[cell.target]), **({"host": host} if host else {})}
+
     def _unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self._level(cell)
         ctx = RowContext(
@@ -169,7 +174,7 @@ class CellRows:
             self.probes[cell.target].emulated,
             round_count=self.stopping.max_rounds,
             design=self.design.name,
-            where=self.backend.identity(self.labs[cell.target]),
+            where=self._where(cell),
         )
         if cell.unavailable:
             return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import pathlib
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from harness.backends.base import Backend
 from harness.session.budget import RunBudget
@@ -23,6 +25,8 @@ from harness.host.environment import collect_host_environment
 from harness.model.errors import ResumeError
 from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.session.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
+from harness.config.hosts import HostSpec
+from harness.host.host_probe import probe_cpu, probe_engine
 from harness.session.open_claims import claims_by_group
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
@@ -72,6 +76,9 @@ def _write_environment(
             "container_engine": engine.describe() if engine else None,
         }
     )
+    host_id = getattr(backend, "host_id", None)
+    if host_id:
+        env.update(measured_host(host_id, plan, backend))
     env["labs"] = {
         name: {
             "env": p.env,
@@ -88,6 +95,24 @@ def _write_environment(
     # The first session's environment stays environment.json; a resumed session adds its own file.
     name = ENVIRONMENT_FILE if not store.path(ENVIRONMENT_FILE).exists() else f"environment.resumed-{new_run_id()}.json"
     store.write_json(name, EnvironmentRecord.from_dict(env, name).to_dict())
+
+
+def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
+    """For a run on one host of a run over several (harness/session/hosts_run.py): that host's facts as its engine gives
+    them (DOCKER_CONTEXT reaches it), in place of this machine's CPU, kernel and core count, and under `host`."""
+    if not hasattr(backend, "image"):  # this machine's own processes: the environment above is the host's already
+        return {"host": {"name": host_id, "context": None, "reachable": True, "reason": "native backend"}}
+    host = HostSpec(host_id, os.environ.get("DOCKER_CONTEXT"))
+    facts = probe_engine(host, plan.isa)
+    images = [backend.image(lab).tag for lab in plan.labs.values() if lab.container]  # type: ignore[attr-defined]
+    if images:
+        facts = probe_cpu(facts, host, images[0])
+    fields: dict[str, Any] = {"host": dataclasses.asdict(facts)}
+    if facts.cpu_model:
+        fields.update(cpu_model=facts.cpu_model, cpu_flags=list(facts.cpu_flags), logical_cpus=facts.cpus)
+    if facts.kernel:
+        fields["kernel"] = facts.kernel
+    return fields
 
 
 def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> dict[str, LabProbe]:

@@ -88,7 +88,10 @@ def test_the_images_were_built_with_bake_and_carry_their_identity(images):
 
 
 def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
-    rows = [json.loads(line) for line in (container_run / "results.jsonl").read_text().splitlines()]
+    # A process disturbed by the machine (more than 5% of its CPU elsewhere) is kept and replaced: its row is not a
+    # result, and not this test's business (tests/e2e/test_disturbed_replacement.py).
+    every = [json.loads(line) for line in (container_run / "results.jsonl").read_text().splitlines()]
+    rows = [r for r in every if not r.get("replaced")]
     labs = load_labs()
     for lab in ("dotnet", "reference-node", "native"):
         assert {r["runtime_requested"] for r in rows if r["lab"] == lab} >= set(labs[lab].runtime_names), lab
@@ -148,6 +151,7 @@ def test_the_arm64_image_verifies_and_runs_a_cell_under_emulation(images, tmp_pa
     assert "under emulation: functional checks only" in done.stderr
     run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])
     rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+    rows = [r for r in rows if not r.get("replaced")]  # a process the machine disturbed is kept, and replaced
     assert rows and all(r["status"] == "ok" for r in rows), rows
     for row in rows:
         assert row["emulated"] is True and row["arch"] == "arm64" and row["image"] == "jsonlab/dotnet:10.0.12-arm64"

@@ -78,3 +78,73 @@ def test_a_second_engine_is_probed_through_its_context_and_its_loss_is_reported(
     assert stopped.returncode == 0, stopped.stderr
     lost = _hosts("--host", "second")
     assert lost.returncode == 1 and "second: unreachable" in lost.stdout
+
+
+def test_one_run_over_two_hosts_keeps_the_first_hosts_rows_when_the_second_engine_is_lost(tmp_path):
+    started = _script("start")
+    assert started.returncode == 0, started.stderr
+    # The engine keeps its images between runs (its data root): without the image, the run must move it there.
+    subprocess.run(["docker", "--context", "jsonlab-second", "image", "rm", "-f", "jsonlab/native:gcc-12.2.0"])
+    results = tmp_path / "results"
+    argv = [
+        sys.executable,
+        "-m",
+        "harness",
+        "run",
+        "--profile",
+        "native",
+        "--benchmark",
+        "native-parse-nlohmann-canada",
+        "--isa",
+        "native,scalar",
+        "--runtime",
+        "gcc-12.2.0",
+        "--no-calibration",
+        "--results-dir",
+        str(results),
+        "--run-id",
+        "two-hosts",
+        "--bases",
+        "local",
+        "--host",
+        "local",
+        "--host",
+        "second",
+    ]
+    run = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    try:
+        assert run.stderr is not None
+        for line in run.stderr:
+            lines.append(line)
+            if line.startswith("[second] [") and " round " in line:
+                _script("stop")  # the second host's engine goes away in the middle of its measurement
+                break
+        lines += run.stderr.readlines()
+        out, _ = run.communicate(timeout=900)
+    finally:
+        _script("stop")
+    text = "".join(lines)
+    assert any(line.startswith("[local] ") for line in lines) and "moved jsonlab/native:gcc-12.2.0" in text, text[
+        -3000:
+    ]
+    run_dir = results / "two-hosts"
+    assert out.strip().splitlines()[-1] == str(run_dir.resolve()), text[-3000:]
+    hosts = {h["host"]: h for h in json.loads((run_dir / "hosts.json").read_text())["hosts"]}
+    assert hosts["local"]["state"] == "done" and hosts["second"]["state"] == "lost", (hosts, text[-3000:])
+    assert "its engine stopped answering during the run" in hosts["second"]["lost"]
+    local = [json.loads(x) for x in (run_dir / "hosts" / "local" / "results.jsonl").read_text().splitlines()]
+    measured = [r for r in local if r["status"] == "ok"]
+    assert len(measured) == 24 and all(r["host"] == "local" for r in local), ("2 cells x 2 levels x 6 rounds", local)
+    second = [json.loads(x) for x in (run_dir / "hosts" / "second" / "results.jsonl").read_text().splitlines()]
+    assert second and all(r["host"] == "second" for r in second)
+    failed = [r for r in second if r["status"] == "failed"]
+    assert failed and all("the container engine failed" in r["error"] for r in failed), failed[:1]
+    environment = json.loads((run_dir / "hosts" / "second" / "environment.json").read_text())
+    assert environment["host"]["context"] == "jsonlab-second" and environment["host"]["name"] == "second"
+    report = subprocess.run(
+        [sys.executable, "-m", "analysis", "report", str(run_dir)], cwd=REPO, capture_output=True, text=True
+    )
+    assert report.returncode == 0, report.stderr
+    page = (run_dir / "report" / "report.md").read_text()
+    assert "over 2 hosts" in page and "| local | done |" in page

@@ -1,0 +1,242 @@
+"""A run over several hosts (`harness run --host A --host B`): one run folder, one complete run per host inside it.
+
+Each host's engine is probed first (harness/host/host_probe.py); a host that does not answer is recorded as lost
+and the others go on. The images a host lacks are moved there from this machine's engine (harness/containers/
+transfer.py: 5-10x faster than building there, and the same bytes everywhere; docs/hosts.md). Then every host gets
+a process of its own, `harness run` with the same selection, writing `<run>/hosts/<host>/`, a run folder like any
+other (its own report, resume and `just compare`), its rows stamped with the host, its docker commands sent to the
+host's engine (DOCKER_CONTEXT), its ISA levels planned for the host's architecture (JSONLAB_HOST_ARCH), and its CPU
+locks taken on the host's machine: hosts on different machines measure in parallel, each with the whole budget and a
+progress line prefixed with its name; two engines on one machine (the stand-in `second`) share its CPU locks and
+so take turns (`--wait`), never measuring on one CPU at once. A host lost mid-run ends its own process with the
+reason; the others' results are kept. `hosts.json` in the run folder records each host's facts and outcome.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+
+from harness.config.hosts import LOCAL_HOST, HostSpec
+from harness.config.isa import IsaTable
+from harness.containers.transfer import transfer_image
+from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
+from harness.host.host_probe import HostFacts, probe_engine
+from harness.model.errors import HarnessError
+from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE
+from harness.session.probe import HOST_ARCH_VARIABLE, host_arch
+
+#: Options of the parent's command line each host's process gets its own value of (or none).
+_PER_HOST_OPTIONS = ("--host", "--run-id", "--results-dir", "--cpuset", "--backend", "--own-engine", "--host-id")
+
+
+@dataclasses.dataclass(frozen=True)
+class HostOutcome:
+    """How a host's run ended: its exit code and last words, or why it never started."""
+
+    host: str
+    facts: HostFacts
+    exit_code: int | None = None
+    last_line: str = ""
+    seconds: float = 0.0
+    images_moved: tuple[tuple[str, int, float], ...] = ()  # (image, bytes, seconds)
+    lost: str = ""  # why the host counts as lost although its process ended (its engine stopped answering)
+
+    @property
+    def state(self) -> str:
+        """unreachable (its engine did not answer), not measured (reason in its facts), done or lost (its run ended
+        with an error)."""
+        if not self.facts.reachable:
+            return "unreachable"
+        if self.exit_code is None:
+            return "not measured"
+        return "done" if self.exit_code == 0 and not self.lost else "lost"
+
+
+def child_argv(parent_argv: Sequence[str], host: HostSpec, facts: HostFacts, run_dir: pathlib.Path) -> list[str]:
+    """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
+    backend (docker for any engine but this machine's native processes), CPU set and `--wait`."""
+    kept: list[str] = []
+    skip = False
+    for arg in parent_argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in _PER_HOST_OPTIONS:
+            skip = "=" not in arg
+            continue
+        kept.append(arg)
+    if "--wait" not in kept:
+        kept.append("--wait")
+    argv = [*kept, "--run-id", host.name, "--results-dir", str(run_dir / HOSTS_DIR), "--host-id", host.name]
+    backend = _backend_of(parent_argv)
+    if host.context:
+        argv += ["--backend", "docker", "--own-engine", "never"]
+    elif backend:
+        argv += ["--backend", backend]
+    if host.cpuset:
+        argv += ["--cpuset", host.cpuset]
+    return argv
+
+
+def child_environment(host: HostSpec, facts: HostFacts, local_machine: str | None) -> dict[str, str]:
+    """DOCKER_CONTEXT for the host's engine, its architecture, and its machine's CPU lock folder."""
+    env = dict(os.environ)
+    if host.context:
+        env["DOCKER_CONTEXT"] = host.context
+    if facts.arch:
+        env[HOST_ARCH_VARIABLE] = facts.arch
+    machine = facts.details.get("machine")
+    if machine and machine != local_machine:
+        env[LOCK_DIR_VARIABLE] = str(lock_dir() / f"machine-{machine}")
+    return env
+
+
+def images_to_move(tags: Sequence[str], host: HostSpec) -> list[str]:
+    """The images this machine's engine has and the host's has not, or has as another image."""
+    moving = []
+    for tag in tags:
+        if host.context is None:
+            continue
+        here = _image_id(tag, None)
+        if here is not None and here != _image_id(tag, host):
+            moving.append(tag)
+    return moving
+
+
+def run_on_hosts(
+    hosts: Sequence[HostSpec],
+    isa: IsaTable,
+    run_dir: pathlib.Path,
+    parent_argv: Sequence[str],
+    image_tags: Sequence[str],
+) -> list[HostOutcome]:
+    """Probes every host, moves the images it lacks, runs one `harness run` per reachable host in parallel, and
+    records hosts.json; returns each host's outcome."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    local_machine = _machine_of(HostSpec(LOCAL_HOST), isa)
+    started: list[tuple[HostSpec, HostFacts, subprocess.Popen, float, list, threading.Thread]] = []
+    outcomes: dict[str, HostOutcome] = {}
+    ready: list[tuple[HostSpec, HostFacts]] = []
+    for host in hosts:  # every host probed and given its images before any measures: a transfer is CPU work
+        facts = probe_engine(host, isa)
+        if not facts.reachable:
+            _say(f"[{host.name}] {facts.describe()}: not measured")
+            outcomes[host.name] = HostOutcome(host.name, facts)
+            continue
+        if facts.arch != host_arch():
+            _say(
+                f"[{host.name}] its engine is {facts.arch}, this machine {host_arch()}: a run there needs its "
+                "architecture's images, which this version does not move yet (docs/hosts.md): not measured"
+            )
+            outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason="another architecture"))
+            continue
+        moved = []
+        try:
+            for tag in images_to_move(image_tags, host):
+                transfer = transfer_image(tag, host)
+                moved.append((tag, transfer.bytes, round(transfer.seconds, 1)))
+                _say(f"[{host.name}] moved {tag} ({transfer.bytes / 1e6:.0f} MB) in {transfer.seconds:.1f} s")
+        except HarnessError as e:
+            _say(f"[{host.name}] {e}: not measured")
+            outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=str(e)))
+            continue
+        outcomes[host.name] = HostOutcome(host.name, facts, images_moved=tuple(moved))
+        ready.append((host, facts))
+    for host, facts in ready:
+        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, facts, run_dir)]
+        env = child_environment(host, facts, local_machine)
+        process = subprocess.Popen(
+            argv,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_off_the_lab_cpu,  # until it pins itself: another host's lab may be measuring here
+        )
+        lines: list[str] = []
+        reader = threading.Thread(target=_relay, args=(host.name, process, lines), daemon=True)
+        reader.start()
+        started.append((host, facts, process, time.monotonic(), lines, reader))
+    for host, facts, process, began, lines, reader in started:
+        process.wait()
+        reader.join()
+        last = next((line for line in reversed(lines) if line.strip()), "")
+        after = probe_engine(host, isa)
+        outcomes[host.name] = dataclasses.replace(
+            outcomes[host.name],
+            exit_code=process.returncode,
+            last_line=last,
+            seconds=time.monotonic() - began,
+            lost="" if after.reachable else f"its engine stopped answering during the run ({after.reason})",
+        )
+    ordered = [outcomes[h.name] for h in hosts]
+    write_hosts_file(run_dir, ordered)
+    return ordered
+
+
+def write_hosts_file(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> None:
+    """hosts.json: every host's facts and how its run ended."""
+    data = [
+        {
+            "host": o.host,
+            "state": o.state,
+            "exit_code": o.exit_code,
+            "last_line": o.last_line,
+            "lost": o.lost,
+            "seconds": round(o.seconds, 1),
+            "images_moved": [list(m) for m in o.images_moved],
+            "facts": dataclasses.asdict(o.facts),
+        }
+        for o in outcomes
+    ]
+    (run_dir / HOSTS_FILE).write_text(json.dumps({"schema_version": 1, "hosts": data}, indent=2) + "\n")
+
+
+def _off_the_lab_cpu() -> None:
+    """A host's process starts on this machine's CPUs but the highest (where the lab measures by default)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) > 1:
+        os.sched_setaffinity(0, cpus[:-1])
+
+
+def _relay(name: str, process: subprocess.Popen, lines: list[str]) -> None:
+    """The host's progress, each line prefixed with its name, as it comes; its stdout (the run folder) is read after."""
+    assert process.stderr is not None
+    for line in process.stderr:
+        lines.append(line.rstrip("\n"))
+        _say(f"[{name}] {line.rstrip()}")
+    if process.stdout is not None:
+        process.stdout.read()
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _backend_of(argv: Sequence[str]) -> str | None:
+    for index, arg in enumerate(argv):
+        if arg == "--backend" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--backend="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _image_id(tag: str, host: HostSpec | None) -> str | None:
+    args = [*(host.docker_args() if host else ()), "image", "inspect", "--format", "{{.Id}}", tag]
+    done = subprocess.run(["docker", *args], capture_output=True, text=True)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def _machine_of(host: HostSpec, isa: IsaTable) -> str:
+    return probe_engine(host, isa).details.get("machine") or platform.node()

@@ -1,0 +1,66 @@
+"""A run over several hosts: each host's command line and environment, and planning for a host of another
+architecture."""
+
+import dataclasses
+
+from harness.config.hosts import HostSpec
+from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
+from harness.host.host_probe import HostFacts
+from harness.planning.run_plan import RunOptions, resolve_plan
+from harness.session.hosts_run import child_argv, child_environment
+from harness.session.probe import HOST_ARCH_VARIABLE
+
+SECOND = HostSpec("second", "jsonlab-second")
+FACTS = HostFacts("second", "jsonlab-second", True, arch="x64", details={"machine": "box-2"})
+
+
+def test_each_host_repeats_the_selection_with_its_own_folder_host_backend_and_cpus(tmp_path):
+    parent = [
+        "--profile",
+        "smoke",
+        "--host",
+        "local",
+        "--host=second",
+        "--run-id",
+        "r1",
+        "--results-dir",
+        "/r",
+        "--cpuset",
+        "1",
+        "--backend",
+        "native",
+        "--budget",
+        "5",
+        "--experiment",
+        "000",
+    ]
+    argv = child_argv(parent, SECOND, FACTS, tmp_path / "r1")
+    assert argv[:6] == ["--profile", "smoke", "--budget", "5", "--experiment", "000"]
+    assert "--host" not in argv and "--cpuset" not in argv and "1" not in argv and "native" not in argv
+    assert argv[argv.index("--run-id") + 1] == "second"
+    assert argv[argv.index("--results-dir") + 1] == str(tmp_path / "r1" / "hosts")
+    assert argv[argv.index("--host-id") + 1] == "second"
+    assert argv[argv.index("--backend") + 1] == "docker" and "--wait" in argv, "another engine: docker, queued on CPUs"
+    local = child_argv(parent, HostSpec("local"), FACTS, tmp_path / "r1")
+    assert local[local.index("--backend") + 1] == "native", "this machine keeps the backend asked for"
+    pinned = child_argv(parent, dataclasses.replace(SECOND, cpuset="3"), FACTS, tmp_path)
+    assert pinned[pinned.index("--cpuset") + 1] == "3"
+
+
+def test_a_host_on_another_machine_locks_that_machines_cpus_and_one_on_this_machine_shares_its_locks(monkeypatch):
+    monkeypatch.delenv(LOCK_DIR_VARIABLE, raising=False)
+    env = child_environment(SECOND, FACTS, local_machine="box-1")
+    assert env["DOCKER_CONTEXT"] == "jsonlab-second" and env[HOST_ARCH_VARIABLE] == "x64"
+    assert env[LOCK_DIR_VARIABLE] == str(lock_dir() / "machine-box-2")
+    same = child_environment(SECOND, FACTS, local_machine="box-2")
+    assert LOCK_DIR_VARIABLE not in same, "two engines on one machine take turns on its CPUs"
+
+
+def test_an_arm64_host_is_planned_with_arm64_levels(monkeypatch, tmp_path):
+    monkeypatch.setenv(HOST_ARCH_VARIABLE, "arm64")
+    plan = resolve_plan(RunOptions(profile="smoke", results_dir=tmp_path, check_tools=False, build=False))
+    assert {c.isa_level for c in plan.cells} <= {"native", "scalar"}, "AdvSimd on (native) and off (scalar)"
+    assert set(plan.levels) == {c.isa_level for c in plan.cells}
+    monkeypatch.setenv(HOST_ARCH_VARIABLE, "x86_64")
+    x64 = resolve_plan(RunOptions(profile="smoke", results_dir=tmp_path, check_tools=False, build=False))
+    assert "no-avx2" in {c.isa_level for c in x64.cells} or "scalar" in {c.isa_level for c in x64.cells}
