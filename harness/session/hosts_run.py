@@ -29,7 +29,7 @@ from harness.config.hosts import LOCAL_HOST, HostSpec
 from harness.config.isa import IsaTable
 from harness.containers.transfer import transfer_image
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
-from harness.host.host_probe import HostFacts, probe_engine
+from harness.host.host_probe import HostFacts, probe_cpu, probe_engine
 from harness.model.errors import HarnessError
 from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE
 from harness.session.probe import HOST_ARCH_VARIABLE, host_arch
@@ -124,7 +124,7 @@ def run_on_hosts(
     records hosts.json; returns each host's outcome."""
     run_dir.mkdir(parents=True, exist_ok=True)
     local_machine = _machine_of(HostSpec(LOCAL_HOST), isa)
-    started: list[tuple[HostSpec, HostFacts, subprocess.Popen, float, list, threading.Thread]] = []
+    started: list[tuple[HostSpec, HostFacts, subprocess.Popen, float, list, list, threading.Thread]] = []
     outcomes: dict[str, HostOutcome] = {}
     ready: list[tuple[HostSpec, HostFacts]] = []
     for host in hosts:  # every host probed and given its images before any measures: a transfer is CPU work
@@ -150,25 +150,20 @@ def run_on_hosts(
             _say(f"[{host.name}] {e}: not measured")
             outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=str(e)))
             continue
+        if image_tags:  # its CPU, read in a container of a lab image it now has
+            facts = probe_cpu(facts, host, image_tags[0])
         outcomes[host.name] = HostOutcome(host.name, facts, images_moved=tuple(moved))
         ready.append((host, facts))
     for host, facts in ready:
         argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, facts, run_dir)]
         env = child_environment(host, facts, local_machine)
-        process = subprocess.Popen(
-            argv,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=_off_the_lab_cpu,  # until it pins itself: another host's lab may be measuring here
-        )
+        process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
-        reader = threading.Thread(target=_relay, args=(host.name, process, lines), daemon=True)
+        ended: list[float] = []
+        reader = threading.Thread(target=_relay, args=(host.name, process, lines, ended), daemon=True)
         reader.start()
-        started.append((host, facts, process, time.monotonic(), lines, reader))
-    for host, facts, process, began, lines, reader in started:
-        process.wait()
+        started.append((host, facts, process, time.monotonic(), lines, ended, reader))
+    for host, facts, process, began, lines, ended, reader in started:
         reader.join()
         last = next((line for line in reversed(lines) if line.strip()), "")
         after = probe_engine(host, isa)
@@ -176,7 +171,7 @@ def run_on_hosts(
             outcomes[host.name],
             exit_code=process.returncode,
             last_line=last,
-            seconds=time.monotonic() - began,
+            seconds=ended[0] - began,
             lost="" if after.reachable else f"its engine stopped answering during the run ({after.reason})",
         )
     ordered = [outcomes[h.name] for h in hosts]
@@ -202,21 +197,17 @@ def write_hosts_file(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> 
     (run_dir / HOSTS_FILE).write_text(json.dumps({"schema_version": 1, "hosts": data}, indent=2) + "\n")
 
 
-def _off_the_lab_cpu() -> None:
-    """A host's process starts on this machine's CPUs but the highest (where the lab measures by default)."""
-    cpus = sorted(os.sched_getaffinity(0))
-    if len(cpus) > 1:
-        os.sched_setaffinity(0, cpus[:-1])
-
-
-def _relay(name: str, process: subprocess.Popen, lines: list[str]) -> None:
-    """The host's progress, each line prefixed with its name, as it comes; its stdout (the run folder) is read after."""
+def _relay(name: str, process: subprocess.Popen, lines: list[str], ended: list[float]) -> None:
+    """The host's progress, each line prefixed with its name, as it comes; its stdout (the run folder) is read after,
+    and the moment the process ended goes into `ended`."""
     assert process.stderr is not None
     for line in process.stderr:
         lines.append(line.rstrip("\n"))
         _say(f"[{name}] {line.rstrip()}")
     if process.stdout is not None:
         process.stdout.read()
+    process.wait()
+    ended.append(time.monotonic())
 
 
 def _say(text: str) -> None:
