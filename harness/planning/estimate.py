@@ -142,18 +142,22 @@ def describe_estimate(
     peak_rss_runs: int = 0,
     budget_min: float | None = None,
     fixed_s: float = 0.0,
+    after_s: float = 0.0,
 ) -> str:
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
     steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
     paired design, whose processes measure several cells); else a round is one process per cell, each followed by
-    `peak_rss_runs` cold processes reading its peak RSS. `fixed_s`: time once per run (preparing the labs)."""
+    `peak_rss_runs` cold processes reading its peak RSS. `fixed_s`: time once per run (preparing the labs), inside
+    a budget; `after_s`: what `just run-all` does after the session (conformance pass, report), outside it."""
     per_process = process_seconds(job)
     if per_process is not None and round_s is None:
         per_process += peak_rss_runs * COLD_PROCESS_S
     cold_s = cold_cells * cold_cell_seconds(cold) + fixed_s
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
     if round_s is None and per_process is None:
-        low_s, high_s = (cells * stopping.min_rounds * s / lab_cpus + cold_s for s in automatic_process_bounds())
+        low_s, high_s = (
+            cells * stopping.min_rounds * s / lab_cpus + cold_s + after_s for s in automatic_process_bounds()
+        )
         fastest, slowest = automatic_process_bounds()
         return (
             f"about {format_duration(low_s / 60)} to {format_duration(high_s / 60)} at {rounds} round(s): "
@@ -177,6 +181,9 @@ def describe_estimate(
     if caps:
         # A group stops at the first round that ends past its cap: allow one more round of every cell.
         high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))
+    if budget_min is not None:
+        budget_min += after_s / 60
+    low, high = low + after_s, high + after_s
     text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
     if budget_min is not None and stopping.adaptive:
         # The scheduler adds rounds while the budget holds and a group still wants them: a budgeted run takes its

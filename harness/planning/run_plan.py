@@ -137,11 +137,14 @@ class Plan:
             self.peak_rss_runs,
             None if self.budget is None else self.budget.minutes,
             self._learned_phase(PREPARE),
+            self._learned_phase(CONFORMANCE) + self._learned_phase(REPORT),
         )
         if self.history is not None and self.history.known(c.cell_id for c in steady):
             known = len(self.history.known(c.cell_id for c in steady))
             text += f" ({self.history.describe(c.cell_id for c in steady)}"
             text += ", the others modelled)" if known < len(steady) else ")"
+        if after := self.after_run():
+            text += f"; {after}"
         if self.budget is None:
             return text
         return (
@@ -163,8 +166,8 @@ class Plan:
         if self.history is None or not any(steps.values()):
             return None
         return (
-            f"`just run-all` adds its conformance pass ({steps[CONFORMANCE]:.0f} s) and report ({steps[REPORT]:.0f} s)"
-            f", as in run {self.history.runs[0]}"
+            f"with the conformance pass ({steps[CONFORMANCE]:.0f} s) and report ({steps[REPORT]:.0f} s) that "
+            f"`just run-all` adds, as in run {self.history.runs[0]}"
         )
 
     def selection(self) -> dict:
@@ -313,6 +316,5 @@ def plan_summary(plan: Plan) -> str:
         f"profile {plan.profile_name}: {len(plan.cells)} cells{na} in {groups} groups, design {plan.design.name}",
         *(f"  {exp} @ {level}{runtime}: {_cells_text(n, skip)}" for (exp, level, runtime), (n, skip) in counts.items()),
         f"estimate: {plan.estimate()}",
-        *([f"  {after}"] if (after := plan.after_run()) else []),
     ]
     return "\n".join(lines)

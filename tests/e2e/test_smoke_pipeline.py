@@ -335,4 +335,7 @@ def test_the_next_plan_of_the_same_cells_is_learned_from_this_run_with_its_confo
     )
     assert done.returncode == 0, done.stderr
     assert re.search(rf"learned for (\d+) of \1 cells from run {smoke_run.name}\)", done.stdout), done.stdout
-    assert "`just run-all` adds its conformance pass (" in done.stdout and f"as in run {smoke_run.name}" in done.stdout
+    assert (
+        "with the conformance pass (" in done.stdout
+        and f"`just run-all` adds, as in run {smoke_run.name}" in done.stdout
+    )
