@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from analysis.render.tables import markdown_table
+
 from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE, REPORT_DIR, REPORT_HTML, REPORT_MD, RESULTS_FILE, TABLES_DIR
 
 #: The columns of reproduction.csv that name one published figure.
@@ -124,10 +126,7 @@ def _markdown(run_id: str, hosts: pd.DataFrame, verdicts: pd.DataFrame, folders:
 
 
 def _table(frame: pd.DataFrame) -> str:
-    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
-    rule = "|" + "---|" * len(frame.columns)
-    body = [
-        "| " + " | ".join("" if pd.isna(v) else str(v).replace("|", "\\|") for v in row) + " |"
-        for row in frame.itertuples(index=False)
-    ]
-    return "\n".join([header, rule, *body])
+    return markdown_table(
+        [str(c) for c in frame.columns],
+        [["" if pd.isna(v) else str(v) for v in row] for row in frame.itertuples(index=False)],
+    )

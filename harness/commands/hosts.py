@@ -6,22 +6,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import subprocess
 import sys
 
 from harness.config.hosts import HostSpec, load_hosts, select_hosts
 from harness.config.isa import load_isa_table
 from harness.containers.transfer import transfer_image
-from harness.host.host_probe import HostFacts, probe_cpu, probe_engine
+from harness.containers.engine import docker
+from harness.host.host_probe import HOST_TIMEOUT_S, HostFacts, probe_cpu, probe_engine
 
 
 def lab_images(host: HostSpec) -> list[str]:
     """The lab's images (jsonlab/…, jsonlab-local/…) the host's engine has, sorted."""
-    done = subprocess.run(
-        ["docker", *host.docker_args(), "image", "ls", "--format", "{{.Repository}}:{{.Tag}}"],
-        capture_output=True,
-        text=True,
-    )
+    done = docker(*host.docker_args(), "image", "ls", "--format", "{{.Repository}}:{{.Tag}}", timeout=HOST_TIMEOUT_S)
     names = done.stdout.split() if done.returncode == 0 else []
     return sorted(n for n in names if n.startswith(("jsonlab/", "jsonlab-local/")) and not n.endswith(":<none>"))
 

@@ -172,8 +172,10 @@ class ImageInfo:
     architecture: str
 
 
-def inspect_image(tag: str) -> ImageInfo | None:
-    done = docker("image", "inspect", tag, "--format", "{{json .}}", timeout=30)
+def inspect_image(tag: str, engine_args: tuple[str, ...] = ()) -> ImageInfo | None:
+    """The image as an engine has it (this machine's, or another host's: `engine_args` = HostSpec.docker_args());
+    None when that engine lacks it."""
+    done = docker(*engine_args, "image", "inspect", tag, "--format", "{{json .}}", timeout=30)
     if done.returncode != 0:
         return None
     info = json.loads(done.stdout)

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from harness.config.hosts import HostSpec
+from harness.containers.images import inspect_image
 from harness.model.errors import HarnessError
 
 #: Seconds one image may take to cross (a 500 MB image crosses a local socket in well under a minute).
@@ -25,17 +26,10 @@ class Transfer:
     seconds: float
 
 
-def image_size(image: str, host: HostSpec | None = None) -> int | None:
-    """The image's size on a host (this machine's engine when None); None when the host lacks it."""
-    args = [*(host.docker_args() if host else ()), "image", "inspect", "--format", "{{.Size}}", image]
-    done = subprocess.run(["docker", *args], capture_output=True, text=True)
-    return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
-
-
 def transfer_image(image: str, host: HostSpec) -> Transfer:
     """Streams `image` from this machine's engine into the host's; raises with the fix when either side fails."""
-    size = image_size(image)
-    if size is None:
+    info = inspect_image(image)
+    if info is None:
         raise HarnessError(f"image {image} is not on this machine's engine", "build it first: `just images`")
     started = time.monotonic()
     save = subprocess.Popen(["docker", "save", image], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -57,4 +51,4 @@ def transfer_image(image: str, host: HostSpec) -> Transfer:
             f"could not move image {image} to host {host.name}: {reason}",
             f"check that `docker --context {host.context} info` answers (docs/hosts.md)",
         )
-    return Transfer(image, size, time.monotonic() - started)
+    return Transfer(image, info.size_bytes, time.monotonic() - started)

@@ -18,7 +18,9 @@ from typing import Any
 
 from harness.config.hosts import HostSpec
 from harness.config.isa import IsaTable
+from harness.containers.engine import docker
 from harness.host.environment import parse_cpuinfo
+from harness.model.errors import MissingToolError
 
 #: Seconds a host's engine may take to answer `docker info` before it counts as unreachable.
 HOST_TIMEOUT_S = 20
@@ -34,11 +36,11 @@ Docker = Callable[[Sequence[str], float], subprocess.CompletedProcess[str]]
 def run_docker(args: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
     """The docker CLI, its output captured; a timeout is an answer too (exit 124)."""
     try:
-        return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout)
+        return docker(*args, timeout=timeout)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(["docker", *args], 124, "", f"no answer within {timeout:.0f} s")
-    except FileNotFoundError:
-        return subprocess.CompletedProcess(["docker", *args], 127, "", "the docker CLI is not on PATH")
+    except MissingToolError as e:
+        return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
 
 
 @dataclass(frozen=True)

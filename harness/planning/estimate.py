@@ -58,6 +58,13 @@ def processes_seconds(job: JobSettings, cells_per_process: list[int]) -> float |
     return total
 
 
+def modelled_round_seconds(job: JobSettings, cells: int, peak_rss_runs: int = 0) -> float | None:
+    """One round of `cells` single-cell processes by the job's model, each followed by `peak_rss_runs` cold
+    processes reading its peak RSS; None when the job leaves counts to BenchmarkDotNet."""
+    one = process_seconds(job)
+    return None if one is None else cells * (one + peak_rss_runs * COLD_PROCESS_S)
+
+
 def round_seconds(design: Design, cells: list[Cell], job: JobSettings, can_share: bool) -> float:
     """Estimated wall time of one round of a unit's cells under a design (harness/planning/designs.py layout); a job
     whose
@@ -149,12 +156,11 @@ def describe_estimate(
     paired design, whose processes measure several cells); else a round is one process per cell, each followed by
     `peak_rss_runs` cold processes reading its peak RSS. `fixed_s`: time once per run (preparing the labs), inside
     a budget; `after_s`: what `just run-all` does after the session (conformance pass, report), outside it."""
-    per_process = process_seconds(job)
-    if per_process is not None and round_s is None:
-        per_process += peak_rss_runs * COLD_PROCESS_S
     cold_s = cold_cells * cold_cell_seconds(cold) + fixed_s
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
-    if round_s is None and per_process is None:
+    if round_s is None:
+        round_s = modelled_round_seconds(job, cells, peak_rss_runs)
+    if round_s is None:
         low_s, high_s = (
             cells * stopping.min_rounds * s / lab_cpus + cold_s + after_s for s in automatic_process_bounds()
         )
@@ -165,8 +171,6 @@ def describe_estimate(
             f"{AUTO_WARMUP[1]} warm-up and {AUTO_MEASURED[0]}–{AUTO_MEASURED[1]} measured iterations of "
             f"{AUTO_ITERATION_S:g} s: {fastest:.0f}–{slowest:.0f} s a process)"
         )
-    if round_s is None:
-        round_s = cells * per_process
     per_process = round_s / max(cells, 1)  # a cell's share of a round
     low = stopping.min_rounds * round_s / lab_cpus + cold_s
     high = stopping.max_rounds * round_s / lab_cpus + cold_s

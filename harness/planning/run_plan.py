@@ -21,13 +21,7 @@ from harness.config.defaults import (
 )
 from harness.planning.designs import DESIGNS, Design, group_key
 from harness.model.errors import ConfigError, UnknownNameError
-from harness.planning.estimate import (
-    COLD_PROCESS_S,
-    describe_estimate,
-    learned_round_seconds,
-    process_seconds,
-    round_seconds,
-)
+from harness.planning.estimate import describe_estimate, learned_round_seconds, modelled_round_seconds, round_seconds
 from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
 from harness.planning.history import CostHistory, load_history
 from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
@@ -120,8 +114,7 @@ class Plan:
             )
         if self.history is not None and self.history.known(c.cell_id for c in steady):
             if round_s is None:
-                one = process_seconds(self.job)
-                round_s = None if one is None else len(steady) * (one + self.peak_rss_runs * COLD_PROCESS_S)
+                round_s = modelled_round_seconds(self.job, len(steady), self.peak_rss_runs)
             round_s = learned_round_seconds(
                 [c.cell_id for c in steady], round_s, self.history, self.design.lab_cpus_needed
             )

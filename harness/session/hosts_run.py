@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from harness.config.hosts import LOCAL_HOST, HostSpec
 from harness.config.isa import IsaTable
+from harness.containers.images import inspect_image
 from harness.containers.transfer import transfer_image
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.host.host_probe import HostFacts, probe_cpu, probe_engine
@@ -61,7 +62,7 @@ class HostOutcome:
         return "done" if self.exit_code == 0 and not self.lost else "lost"
 
 
-def child_argv(parent_argv: Sequence[str], host: HostSpec, facts: HostFacts, run_dir: pathlib.Path) -> list[str]:
+def child_argv(parent_argv: Sequence[str], host: HostSpec, run_dir: pathlib.Path) -> list[str]:
     """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
     backend (docker for any engine but this machine's native processes), CPU set and `--wait`."""
     kept: list[str] = []
@@ -102,15 +103,15 @@ def child_environment(host: HostSpec, facts: HostFacts, local_machine: str | Non
 
 
 def images_to_move(tags: Sequence[str], host: HostSpec) -> list[str]:
-    """The images this machine's engine has and the host's has not, or has as another image."""
-    moving = []
-    for tag in tags:
-        if host.context is None:
-            continue
-        here = _image_id(tag, None)
-        if here is not None and here != _image_id(tag, host):
-            moving.append(tag)
-    return moving
+    """The images this machine's engine has and another host's has not, or has as another image."""
+    if host.context is None:
+        return []
+    here = {tag: inspect_image(tag) for tag in tags}
+    return [
+        tag
+        for tag, info in here.items()
+        if info is not None and info.image_id != getattr(inspect_image(tag, host.docker_args()), "image_id", None)
+    ]
 
 
 def run_on_hosts(
@@ -155,7 +156,7 @@ def run_on_hosts(
         outcomes[host.name] = HostOutcome(host.name, facts, images_moved=tuple(moved))
         ready.append((host, facts))
     for host, facts in ready:
-        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, facts, run_dir)]
+        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir)]
         env = child_environment(host, facts, local_machine)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
@@ -221,12 +222,6 @@ def _backend_of(argv: Sequence[str]) -> str | None:
         if arg.startswith("--backend="):
             return arg.split("=", 1)[1]
     return None
-
-
-def _image_id(tag: str, host: HostSpec | None) -> str | None:
-    args = [*(host.docker_args() if host else ()), "image", "inspect", "--format", "{{.Id}}", tag]
-    done = subprocess.run(["docker", *args], capture_output=True, text=True)
-    return done.stdout.strip() or None if done.returncode == 0 else None
 
 
 def _machine_of(host: HostSpec, isa: IsaTable) -> str:
