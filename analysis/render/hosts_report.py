@@ -118,9 +118,15 @@ def _markdown(run_id: str, hosts: pd.DataFrame, verdicts: pd.DataFrame, folders:
     ]
     differ = decided[decided[verdict_columns].nunique(axis=1) > 1]
     shown = pd.concat([differ, verdicts.drop(differ.index)])
-    columns = ["experiment", "scenario", "published_variant", "reference", "published_ratio"] + [
-        c for host in folders for c in (f"{host} ratio", f"{host} verdict") if c in verdicts.columns
-    ]
+    columns = [
+        "experiment",
+        "scenario",
+        "published_variant",
+        "reference",
+        "isa_level",
+        "runtime",
+        "published_ratio",
+    ] + [c for host in folders for c in (f"{host} ratio", f"{host} verdict") if c in verdicts.columns]
     lines.append(_table(shown[columns].round(3)))
     return "\n".join(lines) + "\n"
 
