@@ -47,6 +47,7 @@ def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
                 "docker": facts.get("engine_version"),
                 "isolated CPUs": facts.get("isolated_cpus") or "none",
                 "minutes": round(entry.get("seconds", 0) / 60, 1) if entry.get("exit_code") is not None else None,
+                "budget share (min)": entry.get("budget_min"),  # hosts on one machine share its budget
                 "images moved": len(entry.get("images_moved") or []),
                 "note": facts.get("reason")
                 or ((entry.get("lost") or entry.get("last_line")) if entry["state"] == "lost" else ""),

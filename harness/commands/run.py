@@ -87,7 +87,8 @@ def hosts_run_command(args: argparse.Namespace) -> int:
             (run_dir / "logs").mkdir(parents=True, exist_ok=True)
             backend.build_all(labs, run_dir / "logs")
         tags = [backend.image(lab).tag for lab in labs.values()]  # type: ignore[attr-defined]
-        outcomes = run_on_hosts(hosts, isa, run_dir, _argv_after_run(), tags)
+        budget = plan.budget.minutes if plan.budget is not None else None
+        outcomes = run_on_hosts(hosts, isa, run_dir, _argv_after_run(), tags, budget)
     if latest.is_symlink() or latest.exists():
         latest.unlink()
     latest.symlink_to(run_dir.name)

@@ -28,8 +28,21 @@ def read_text(path: str | pathlib.Path) -> str | None:
         return None
 
 
+#: /proc/cpuinfo's vendor_id (x86) or CPU implementer (arm64) → the vendor names experiments' hardware entries use.
+CPU_VENDORS = {
+    "GenuineIntel": "intel",
+    "AuthenticAMD": "amd",
+    "0x41": "arm",
+    "0x61": "apple",
+    "0xc0": "ampere",
+    "0x48": "hisilicon",
+    "0x51": "qualcomm",
+}
+
+
 def parse_cpuinfo(text: str) -> dict[str, Any]:
-    """Model name, flags and logical CPU count from /proc/cpuinfo text (x86 and arm64 layouts)."""
+    """Model name, flags, logical CPU count, vendor, family and model number from /proc/cpuinfo text (x86 and arm64
+    layouts; on arm64 the model number is the CPU part and there is no family)."""
     blocks = [b for b in text.strip().split("\n\n") if b.strip()]
     first: dict[str, str] = {}
     for line in blocks[0].splitlines() if blocks else []:
@@ -37,12 +50,24 @@ def parse_cpuinfo(text: str) -> dict[str, Any]:
         first[key.strip()] = value.strip()
     flags = first.get("flags") or first.get("Features") or ""
     model = first.get("model name") or first.get("Model") or first.get("CPU part")
+    vendor = first.get("vendor_id") or first.get("CPU implementer")
     return {
         "cpu_model": model,
+        "cpu_vendor": CPU_VENDORS.get(vendor or "", vendor),
+        "cpu_family": _number(first.get("cpu family")),
+        "cpu_model_number": _number(first.get("model") or first.get("CPU part")),
         "cpu_flags": sorted(flags.split()),
         "logical_cpus": sum(1 for b in blocks if b.lstrip().startswith("processor")),
         "hypervisor": "hypervisor" in flags.split(),
     }
+
+
+def _number(text: str | None) -> int | None:
+    """A /proc/cpuinfo number, decimal or 0x-hex; None when absent or not a number."""
+    try:
+        return int(text, 0) if text else None
+    except ValueError:
+        return None
 
 
 def smt_state(sys_root: str = "/sys") -> dict[str, Any]:

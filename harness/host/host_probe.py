@@ -58,6 +58,9 @@ class HostFacts:
     cpus: int | None = None
     memory_bytes: int | None = None
     cpu_model: str | None = None
+    cpu_vendor: str | None = None  # intel, amd, arm, apple, ... (harness/host/environment.py CPU_VENDORS)
+    cpu_family: int | None = None  # x86 only
+    cpu_model_number: int | None = None  # x86 model, arm64 CPU part
     cpu_flags: tuple[str, ...] = ()
     isolated_cpus: str | None = None
     isa_levels: tuple[str, ...] = ()
@@ -116,7 +119,13 @@ def probe_cpu(facts: HostFacts, host: HostSpec, image: str, docker: Docker = run
     cpuinfo, _, isolated = done.stdout.partition(_SEPARATOR)
     cpu = parse_cpuinfo(cpuinfo)
     return dataclasses.replace(
-        facts, cpu_model=cpu["cpu_model"], cpu_flags=tuple(cpu["cpu_flags"]), isolated_cpus=isolated.strip() or None
+        facts,
+        cpu_model=cpu["cpu_model"],
+        cpu_vendor=cpu["cpu_vendor"],
+        cpu_family=cpu["cpu_family"],
+        cpu_model_number=cpu["cpu_model_number"],
+        cpu_flags=tuple(cpu["cpu_flags"]),
+        isolated_cpus=isolated.strip() or None,
     )
 
 

@@ -79,6 +79,10 @@ class EnvironmentRecord(_Record):
     # In a run over several hosts, the host this folder's run measured on, as its engine describes it
     # (harness/host/host_probe.py HostFacts); the CPU, kernel and core fields above are then that host's.
     host: dict[str, Any] | None = None
+    # The CPU's vendor (intel, amd, arm, apple, ...), family and model number (/proc/cpuinfo; on arm64 the part number)
+    cpu_vendor: str | None = None
+    cpu_family: int | None = None
+    cpu_model_number: int | None = None
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:

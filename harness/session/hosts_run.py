@@ -8,8 +8,10 @@ other (its own report, resume and `just compare`), its rows stamped with the hos
 host's engine (DOCKER_CONTEXT), its ISA levels planned for the host's architecture (JSONLAB_HOST_ARCH), and its CPU
 locks taken on the host's machine: hosts on different machines measure in parallel, each with the whole budget and a
 progress line prefixed with its name; two engines on one machine (the stand-in `second`) share its CPU locks and
-so take turns (`--wait`), never measuring on one CPU at once. A host lost mid-run ends its own process with the
-reason; the others' results are kept. `hosts.json` in the run folder records each host's facts and outcome.
+so take turns (`--wait`), never measuring on one CPU at once, and share its budget (each gets the run budget divided
+by the number of hosts on that machine, so the run takes as long as one host's would; budget_shares). A host lost
+mid-run ends its own process with the reason; the others' results are kept. `hosts.json` in the run folder records
+each host's facts and outcome.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from harness.config.isa import IsaTable
 from harness.containers.images import inspect_image
 from harness.containers.transfer import transfer_image
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
+from harness.host.host_cpus import parse_cpulist
 from harness.host.host_probe import HostFacts, probe_cpu, probe_engine
 from harness.model.errors import HarnessError
 from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE
@@ -37,6 +40,7 @@ from harness.session.probe import HOST_ARCH_VARIABLE, host_arch
 
 #: Options of the parent's command line each host's process gets its own value of (or none).
 _PER_HOST_OPTIONS = ("--host", "--run-id", "--results-dir", "--cpuset", "--backend", "--own-engine", "--host-id")
+_BUDGET_OPTION = "--budget"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +54,7 @@ class HostOutcome:
     seconds: float = 0.0
     images_moved: tuple[tuple[str, int, float], ...] = ()  # (image, bytes, seconds)
     lost: str = ""  # why the host counts as lost although its process ended (its engine stopped answering)
+    budget_min: float | None = None  # its share of the run budget when it shares a machine with other hosts
 
     @property
     def state(self) -> str:
@@ -62,9 +67,13 @@ class HostOutcome:
         return "done" if self.exit_code == 0 and not self.lost else "lost"
 
 
-def child_argv(parent_argv: Sequence[str], host: HostSpec, run_dir: pathlib.Path) -> list[str]:
+def child_argv(
+    parent_argv: Sequence[str], host: HostSpec, run_dir: pathlib.Path, budget_min: float | None = None
+) -> list[str]:
     """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
-    backend (docker for any engine but this machine's native processes), CPU set and `--wait`."""
+    backend (docker for any engine but this machine's native processes), CPU set, `--wait`, and its share of the
+    budget when it has one (budget_shares)."""
+    own = _PER_HOST_OPTIONS + ((_BUDGET_OPTION,) if budget_min is not None else ())
     kept: list[str] = []
     skip = False
     for arg in parent_argv:
@@ -72,10 +81,12 @@ def child_argv(parent_argv: Sequence[str], host: HostSpec, run_dir: pathlib.Path
             skip = False
             continue
         name = arg.split("=", 1)[0]
-        if name in _PER_HOST_OPTIONS:
+        if name in own:
             skip = "=" not in arg
             continue
         kept.append(arg)
+    if budget_min is not None:
+        kept += [_BUDGET_OPTION, f"{budget_min:g}"]
     if "--wait" not in kept:
         kept.append("--wait")
     argv = [*kept, "--run-id", host.name, "--results-dir", str(run_dir / HOSTS_DIR), "--host-id", host.name]
@@ -87,6 +98,32 @@ def child_argv(parent_argv: Sequence[str], host: HostSpec, run_dir: pathlib.Path
     if host.cpuset:
         argv += ["--cpuset", host.cpuset]
     return argv
+
+
+def cpuset_problem(host: HostSpec, facts: HostFacts) -> str:
+    """Why the host's CPU set (hosts.toml) cannot be used there: CPUs its engine does not have; empty when it can
+    (or names none, or the engine did not say how many CPUs it has)."""
+    if not host.cpuset or not facts.cpus:
+        return ""
+    missing = [cpu for cpu in parse_cpulist(host.cpuset) if cpu >= facts.cpus]
+    if not missing:
+        return ""
+    return (
+        f"its cpuset {host.cpuset} in hosts.toml names CPU(s) {', '.join(map(str, missing))}, but the host has "
+        f"{facts.cpus} (0-{facts.cpus - 1}): fix the cpuset in hosts.toml (`just hosts` shows each host's CPUs)"
+    )
+
+
+def budget_shares(ready: Sequence[tuple[HostSpec, HostFacts]], budget_min: float | None) -> dict[str, float]:
+    """Each host's budget in minutes when it shares its machine (the engine's `docker info` name) with other hosts of
+    the run: they take turns on its CPUs, so each gets the run budget divided by their number; hosts alone on their
+    machine are left out (they keep the whole budget). No budget (none, or 0 for none): no shares."""
+    if not budget_min:
+        return {}
+    machines: dict[str, list[str]] = {}
+    for host, facts in ready:
+        machines.setdefault(facts.details.get("machine") or host.name, []).append(host.name)
+    return {name: round(budget_min / len(names), 1) for names in machines.values() if len(names) > 1 for name in names}
 
 
 def child_environment(host: HostSpec, facts: HostFacts, local_machine: str | None) -> dict[str, str]:
@@ -120,9 +157,11 @@ def run_on_hosts(
     run_dir: pathlib.Path,
     parent_argv: Sequence[str],
     image_tags: Sequence[str],
+    budget_min: float | None = None,
 ) -> list[HostOutcome]:
-    """Probes every host, moves the images it lacks, runs one `harness run` per reachable host in parallel, and
-    records hosts.json; returns each host's outcome."""
+    """Probes every host, moves the images it lacks, runs one `harness run` per reachable host in parallel (hosts on
+    one machine in turn, sharing `budget_min`, the run's budget), and records hosts.json; returns each host's
+    outcome."""
     run_dir.mkdir(parents=True, exist_ok=True)
     local_machine = _machine_of(HostSpec(LOCAL_HOST), isa)
     started: list[tuple[HostSpec, HostFacts, subprocess.Popen, float, list, list, threading.Thread]] = []
@@ -133,6 +172,11 @@ def run_on_hosts(
         if not facts.reachable:
             _say(f"[{host.name}] {facts.describe()}: not measured")
             outcomes[host.name] = HostOutcome(host.name, facts)
+            continue
+        problem = cpuset_problem(host, facts)
+        if problem:
+            _say(f"[{host.name}] {problem}: not measured")
+            outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=problem))
             continue
         if facts.arch != host_arch():
             _say(
@@ -155,8 +199,13 @@ def run_on_hosts(
             facts = probe_cpu(facts, host, image_tags[0])
         outcomes[host.name] = HostOutcome(host.name, facts, images_moved=tuple(moved))
         ready.append((host, facts))
+    shares = budget_shares(ready, budget_min)
     for host, facts in ready:
-        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir)]
+        share = shares.get(host.name)
+        if share is not None:
+            outcomes[host.name] = dataclasses.replace(outcomes[host.name], budget_min=share)
+            _say(f"[{host.name}] shares its machine with other hosts of this run: {share:g} min of the {budget_min:g}")
+        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir, share)]
         env = child_environment(host, facts, local_machine)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
@@ -190,6 +239,7 @@ def write_hosts_file(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> 
             "last_line": o.last_line,
             "lost": o.lost,
             "seconds": round(o.seconds, 1),
+            "budget_min": o.budget_min,
             "images_moved": [list(m) for m in o.images_moved],
             "facts": dataclasses.asdict(o.facts),
         }

@@ -9,6 +9,7 @@ def test_cpuinfo_of_a_real_x64_host_gives_model_flags_and_count():
     assert {"avx2", "avx512f", "sse4_2"} <= set(info["cpu_flags"])
     assert info["logical_cpus"] == 2
     assert info["hypervisor"] is True
+    assert (info["cpu_vendor"], info["cpu_family"], info["cpu_model_number"]) == ("intel", 6, 106), "Ice Lake server"
 
 
 def test_sysfs_values_a_host_does_not_expose_are_none(tmp_path):

@@ -8,7 +8,10 @@ from harness.config.isa import load_isa_table
 from harness.host.host_probe import probe_cpu, probe_engine
 
 HOST = HostSpec("box", "ctx-box")
-ARM_CPUINFO = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes crc32\nCPU part\t: 0xd0c\n\n" * 1
+ARM_CPUINFO = (
+    "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes crc32\nCPU implementer\t: 0x41\n"
+    "CPU part\t: 0xd0c\n\n"
+)
 
 
 def _docker(answers: dict[str, subprocess.CompletedProcess], calls: list):
@@ -47,6 +50,7 @@ def test_an_arm64_host_is_planned_with_the_arm64_levels_and_its_cpu_read_in_a_co
     assert "scalar" in facts.isa_levels and "no-avx2" not in facts.isa_levels
     facts = probe_cpu(facts, HOST, "jsonlab/dotnet:10.0.12", docker)
     assert facts.cpu_model == "0xd0c" and "asimd" in facts.cpu_flags and facts.isolated_cpus == "2-63"
+    assert (facts.cpu_vendor, facts.cpu_family, facts.cpu_model_number) == ("arm", None, 0xD0C), "Neoverse V1"
     assert calls[0][:2] == ["--context", "ctx-box"] and calls[1][:2] == ["--context", "ctx-box"]
     assert "--network" in calls[1] and "none" in calls[1]
     assert "arm64" in facts.describe() and "isolated CPUs 2-63" in facts.describe()

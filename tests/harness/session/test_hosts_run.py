@@ -7,7 +7,7 @@ from harness.config.hosts import HostSpec
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.host.host_probe import HostFacts
 from harness.planning.run_plan import RunOptions, resolve_plan
-from harness.session.hosts_run import child_argv, child_environment
+from harness.session.hosts_run import budget_shares, child_argv, child_environment, cpuset_problem
 from harness.session.probe import HOST_ARCH_VARIABLE
 
 SECOND = HostSpec("second", "jsonlab-second")
@@ -64,3 +64,23 @@ def test_an_arm64_host_is_planned_with_arm64_levels(monkeypatch, tmp_path):
     monkeypatch.setenv(HOST_ARCH_VARIABLE, "x86_64")
     x64 = resolve_plan(RunOptions(profile="smoke", results_dir=tmp_path, check_tools=False, build=False))
     assert "no-avx2" in {c.isa_level for c in x64.cells} or "scalar" in {c.isa_level for c in x64.cells}
+
+
+def test_hosts_on_one_machine_share_its_budget_and_a_host_alone_on_its_machine_keeps_all_of_it(tmp_path):
+    local = (HostSpec("local"), dataclasses.replace(FACTS, name="local", details={"machine": "box-1"}))
+    second = (SECOND, dataclasses.replace(FACTS, details={"machine": "box-1"}))
+    remote = (HostSpec("remote", "ssh-box"), dataclasses.replace(FACTS, name="remote", details={"machine": "box-2"}))
+    assert budget_shares([local, second, remote], 57) == {"local": 28.5, "second": 28.5}
+    assert budget_shares([local, remote], 57) == {}, "on different machines both measure at once, each all of it"
+    assert budget_shares([local, second], None) == {} and budget_shares([local, second], 0) == {}
+    argv = child_argv(["--profile", "default", "--budget=57", "--experiment", "000"], SECOND, tmp_path, 28.5)
+    assert argv[:5] == ["--profile", "default", "--experiment", "000", "--budget"] and argv[5] == "28.5"
+    assert argv.count("--budget") == 1 and "--budget=57" not in argv
+
+
+def test_a_cpuset_naming_cpus_the_host_has_not_is_refused_with_the_fix():
+    facts = dataclasses.replace(FACTS, cpus=4)
+    assert cpuset_problem(dataclasses.replace(SECOND, cpuset="2-3"), facts) == ""
+    assert cpuset_problem(SECOND, facts) == "", "no cpuset: the host's run picks its own"
+    problem = cpuset_problem(dataclasses.replace(SECOND, cpuset="3,6-7"), facts)
+    assert "CPU(s) 6, 7" in problem and "has 4 (0-3)" in problem and "hosts.toml" in problem
