@@ -1,6 +1,7 @@
 """The report of a run over several hosts (harness/session/hosts_run.py): each host's run folder gets its own full
-report, and the run folder a page over them: the hosts table (CPU, cores, arch, kernel, engine, how each run ended)
-and every published figure's verdict on each host side by side, with the measured ratio behind it."""
+report, and the run folder a page over them: the hosts table (CPU, cores, arch, kernel, engine, how each run ended,
+its noise figures), each published figure read on the host nearest its published CPU (analysis/compute/
+nearest_host.py) with the reason, and every figure's verdict on each host side by side."""
 
 from __future__ import annotations
 
@@ -10,12 +11,31 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from analysis.compute.aggregate import median_relative_ci
+from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
+from analysis.compute.noise import calibration_drift
 from analysis.render.tables import markdown_table
+from harness.config.cpu_models import load_cpu_table
+from harness.config.defaults import REPO_ROOT
+from harness.config.experiments import Experiment, load_experiments
+from harness.model.run_records import CalibrationRecord
+from harness.model.store import RunStore
 
-from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE, REPORT_DIR, REPORT_HTML, REPORT_MD, RESULTS_FILE, TABLES_DIR
+from harness.model.run_folder import (
+    CALIBRATION_FILE,
+    HOSTS_DIR,
+    HOSTS_FILE,
+    REPORT_DIR,
+    REPORT_HTML,
+    REPORT_MD,
+    RESULTS_FILE,
+    TABLES_DIR,
+)
 
 #: The columns of reproduction.csv that name one published figure.
 CLAIM_KEY = ["experiment", "scenario", "published_variant", "reference", "metric", "isa_level", "runtime"]
+#: Columns of one figure every host's reproduction.csv has alike.
+SHARED = ["published_ratio", "published_hardware", "primary"]
 
 
 def is_hosts_run(run_dir: pathlib.Path) -> bool:
@@ -31,9 +51,43 @@ def host_folders(run_dir: pathlib.Path) -> dict[str, pathlib.Path]:
     }
 
 
+def host_noise(folder: pathlib.Path | None) -> dict[str, object]:
+    """A host's noise figures, from its run folder and report tables: the median spread between processes of a cell,
+    the median ratio CI, the processes replaced as disturbed, and the calibration workload's largest drift."""
+    figures: dict[str, object] = {"process CV": None, "ratio CI99": None, "replaced": None, "calibration drift": None}
+    cells_csv = None if folder is None else folder / REPORT_DIR / TABLES_DIR / "results.csv"
+    if cells_csv is None or not cells_csv.is_file():
+        return figures
+    cells = pd.read_csv(cells_csv, low_memory=False)
+    cv = median_relative_ci(cells, "between_process_cv")
+    ci = median_relative_ci(cells, "ratio_rel_ci99")
+    drift = calibration_drift(RunStore(folder).records(CALIBRATION_FILE, CalibrationRecord))  # type: ignore[arg-type]
+    figures.update(
+        {
+            "process CV": _percent(cv),
+            "ratio CI99": _percent(ci, "±"),
+            "replaced": int(cells["replaced_processes"].fillna(0).sum()) if "replaced_processes" in cells else None,
+            "calibration drift": None if drift.empty else _percent((drift["relative_to_first"] - 1).abs().max()),
+        }
+    )
+    return figures
+
+
+def _public(text: str) -> str:
+    """An engine's message as a published page may show it: this checkout's path (in a socket or context path) as
+    <repo>."""
+    return text.replace(str(REPO_ROOT), "<repo>")
+
+
+def _percent(value: float | None, sign: str = "") -> str | None:
+    return None if value is None or pd.isna(value) else f"{sign}{100 * value:.1f}%"
+
+
 def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
-    """One row per host: what its engine said, and how its run ended."""
+    """One row per host: what its engine said, how its run ended and how noisy it was."""
     rows = []
+    folders = host_folders(run_dir)
+    table = load_cpu_table()
     for entry in json.loads((run_dir / HOSTS_FILE).read_text())["hosts"]:
         facts = entry["facts"]
         rows.append(
@@ -41,6 +95,7 @@ def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
                 "host": entry["host"],
                 "state": entry["state"],
                 "cpu": facts.get("cpu_model") or "",
+                "microarchitecture": HostCpu.from_facts(entry["host"], facts, table).cpu.describe(),
                 "cpus": facts.get("cpus"),
                 "arch": facts.get("arch"),
                 "kernel": facts.get("kernel"),
@@ -49,8 +104,11 @@ def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
                 "minutes": round(entry.get("seconds", 0) / 60, 1) if entry.get("exit_code") is not None else None,
                 "budget share (min)": entry.get("budget_min"),  # hosts on one machine share its budget
                 "images moved": len(entry.get("images_moved") or []),
-                "note": facts.get("reason")
-                or ((entry.get("lost") or entry.get("last_line")) if entry["state"] == "lost" else ""),
+                **host_noise(folders.get(entry["host"])),
+                "note": _public(
+                    facts.get("reason")
+                    or ((entry.get("lost") or entry.get("last_line")) if entry["state"] == "lost" else "")
+                ),
             }
         )
     return pd.DataFrame(rows)
@@ -64,11 +122,50 @@ def verdicts_by_host(folders: dict[str, pathlib.Path]) -> pd.DataFrame:
         if not path.is_file():
             continue
         table = pd.read_csv(path, dtype={"experiment": str})
-        table = table[CLAIM_KEY + ["published_ratio", "measured_ratio", "verdict"]].rename(
+        table = table[CLAIM_KEY + SHARED + ["measured_ratio", "verdict"]].rename(
             columns={"measured_ratio": f"{host} ratio", "verdict": f"{host} verdict"}
         )
-        merged = table if merged is None else merged.merge(table, on=CLAIM_KEY + ["published_ratio"], how="outer")
+        merged = table if merged is None else merged.merge(table, on=CLAIM_KEY + SHARED, how="outer")
     return merged if merged is not None else pd.DataFrame()
+
+
+def nearest_host_verdicts(
+    verdicts: pd.DataFrame, run_dir: pathlib.Path, experiments: dict[str, Experiment] | None = None
+) -> pd.DataFrame:
+    """Each published figure's primary verdict read on the host nearest its published CPU, among the hosts that
+    measured it (a ratio there), with the reason (analysis/compute/nearest_host.py)."""
+    if verdicts.empty:
+        return pd.DataFrame()
+    experiments = experiments if experiments is not None else load_experiments()
+    table = load_cpu_table()
+    facts = {e["host"]: e["facts"] for e in json.loads((run_dir / HOSTS_FILE).read_text())["hosts"]}
+    hosts = [HostCpu.from_facts(name, facts[name], table) for name in facts]
+    out = []
+    for record in verdicts[verdicts["primary"].astype(bool)].to_dict("records"):
+        hardware = next(
+            (
+                h
+                for h in experiments[record["experiment"]].hardware.values()
+                if h.description == record["published_hardware"]
+            ),
+            None,
+        )
+        measured = [h for h in hosts if pd.notna(record.get(f"{h.name} ratio"))]
+        if hardware is None:
+            host, why = None, "its hardware entry is not in the experiment any more"
+        else:
+            host, why = nearest_host(published_cpu(hardware, table), measured)
+        out.append(
+            {
+                **{k: record[k] for k in CLAIM_KEY if k != "metric"},
+                "published_ratio": record["published_ratio"],
+                "read on": host or "",
+                "ratio": record.get(f"{host} ratio") if host else None,
+                "verdict": record.get(f"{host} verdict") if host else "not measured",
+                "why this host": why,
+            }
+        )
+    return pd.DataFrame(out)
 
 
 def write_hosts_report(
@@ -80,17 +177,25 @@ def write_hosts_report(
         write_report(folder)
     hosts = hosts_table(run_dir)
     verdicts = verdicts_by_host(folders)
+    nearest = nearest_host_verdicts(verdicts, run_dir)
     out = run_dir / REPORT_DIR
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
     hosts.to_csv(out / TABLES_DIR / "hosts.csv", index=False)
     verdicts.to_csv(out / TABLES_DIR / "verdicts-by-host.csv", index=False)
-    text = _markdown(run_dir.name, hosts, verdicts, folders)
+    nearest.to_csv(out / TABLES_DIR / "verdicts-nearest-host.csv", index=False)
+    text = _markdown(run_dir.name, hosts, verdicts, folders, nearest)
     (out / REPORT_MD).write_text(text)
     (out / REPORT_HTML).write_text(render_html(text, out))
     return out / REPORT_MD
 
 
-def _markdown(run_id: str, hosts: pd.DataFrame, verdicts: pd.DataFrame, folders: dict[str, pathlib.Path]) -> str:
+def _markdown(
+    run_id: str,
+    hosts: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    folders: dict[str, pathlib.Path],
+    nearest: pd.DataFrame,
+) -> str:
     lines = [
         f"# Run {run_id} over {len(hosts)} hosts",
         "",
@@ -103,6 +208,23 @@ def _markdown(run_id: str, hosts: pd.DataFrame, verdicts: pd.DataFrame, folders:
         "",
         "Reports: " + ", ".join(f"[{host}](../hosts/{host}/report/report.md)" for host in folders),
         "",
+        "Noise figures: process CV, the median spread between processes of one cell; ratio CI99, the median width "
+        "of the measured ratios' 99% intervals; replaced, processes disturbed by other work and measured again; "
+        "calibration drift, the largest change of the fixed calibration workload during the run.",
+        "",
+    ]
+    if not nearest.empty:
+        lines += [
+            "## Each figure on the host nearest its published CPU",
+            "",
+            "Each published figure's primary verdict (its published ISA level and runtime), read on the host whose "
+            "CPU is nearest the one it was published on (same microarchitecture, else core lineage, else vendor; "
+            "harness/config/cpu_models.toml), among the hosts that measured it.",
+            "",
+            _table(nearest.round(3)),
+            "",
+        ]
+    lines += [
         "## Verdicts per host",
         "",
     ]

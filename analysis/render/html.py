@@ -27,6 +27,7 @@ code { background: #f3f3f3; padding: 0 3px; border-radius: 3px; font-size: 90%; 
 
 _IMG = re.compile(r'<img alt="([^"]*)" src="([^"]+)"')
 _MIME = {".png": "image/png", ".svg": "image/svg+xml"}
+_MD_LINK = re.compile(r'href="([^":]+)\.md"')
 
 
 def _inline(match: re.Match, base: pathlib.Path) -> str:
@@ -38,10 +39,18 @@ def _inline(match: re.Match, base: pathlib.Path) -> str:
     return f'<img alt="{alt}" src="data:{_MIME[path.suffix]};base64,{data}"'
 
 
+def _html_link(match: re.Match, base: pathlib.Path) -> str:
+    """A link to a local page.md that has a page.html beside it points to the html (a page read in a browser links to
+    pages a browser shows)."""
+    stem = match.group(1)
+    return f'href="{stem}.html"' if (base / f"{stem}.html").is_file() else match.group(0)
+
+
 def render_html(markdown_text: str, base: pathlib.Path) -> str:
     """The whole page for a report whose relative image paths start at `base`."""
     body = markdown.markdown(markdown_text, extensions=["tables"], output_format="html")
     body = _IMG.sub(lambda m: _inline(m, base), body)
+    body = _MD_LINK.sub(lambda m: _html_link(m, base), body)
     title = next(
         (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "JSON serializer lab report"
     )

@@ -22,7 +22,7 @@ from analysis.charts.style import alt_text, apply_theme, caption_for
 from harness.model.errors import HarnessError
 from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.tools.compare_report import comparison_markdown
-from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
+from harness.model.run_folder import CHARTS_DIR, HOSTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
 from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from analysis.render.html import render_html
 from analysis.compute.load import load_run
@@ -142,13 +142,22 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     return report
 
 
+def comparison_folder(run_a: pathlib.Path, run_b: pathlib.Path) -> pathlib.Path:
+    """Where `just compare` writes: results/comparisons/A_vs_B, or, for two hosts of one run over several hosts
+    (results/<run>/hosts/<host>), that run's comparisons/A_vs_B."""
+    parent = run_a.parent
+    if parent == run_b.parent and parent.name == HOSTS_DIR:
+        parent = parent.parent
+    return parent / "comparisons" / f"{run_a.name}_vs_{run_b.name}"
+
+
 def write_comparison(
     run_a: pathlib.Path, run_b: pathlib.Path, out: pathlib.Path | None = None, threshold: float = DEFAULT_THRESHOLD
 ) -> pathlib.Path:
     """Compares two run folders; writes compare.md, cells.csv, baseline-ratios.csv and the chart; returns compare.md's
     path."""
     a, b = load_run(run_a), load_run(run_b)
-    out = out or a.directory.parent / "comparisons" / f"{a.directory.name}_vs_{b.directory.name}"
+    out = out or comparison_folder(a.directory, b.directory)
     cells, ratios = compare_cells(a.rows, b.rows, threshold), compare_baseline_ratios(a.rows, b.rows)
     verdicts = compare_verdicts(_verdicts(a), _verdicts(b), ratios)
     _write(out / "cells.csv", to_csv(cells))

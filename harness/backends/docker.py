@@ -25,7 +25,8 @@ from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import BASES, LabImage, debian_arch, inspect_image, is_current
 from harness.containers.image_build import build_images
-from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases
+from harness.containers.bases import ensure_local_bases
+from harness.host.arch import DEBIAN_ARCH, engine_arch
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.model.errors import BuildError, HarnessError, MissingToolError
 from harness.config.labs import LabSpec
@@ -73,7 +74,7 @@ class DockerBackend(ProcessBackend):
     def emulates(self) -> bool:
         """True when the images are for another architecture than this host's (run under QEMU: functional checks
         only)."""
-        return self.platform is not None and debian_arch(self.platform) != DOCKER_ARCH_HOST
+        return self.platform is not None and debian_arch(self.platform) != DEBIAN_ARCH[engine_arch()]
 
     def bases_for(self, lab: LabSpec) -> str:
         """The bases asked for; with 'auto', 'local' wherever the lab names local bases (made here with mmdebstrap from

@@ -12,7 +12,7 @@ from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
 from harness.session.build import build_lab
 from harness.config.labs import find_lab, load_labs
-from harness.session.probe import host_arch
+from harness.host.arch import host_arch
 from harness.config.profiles import load_profiles
 from harness.commands.selection import split
 

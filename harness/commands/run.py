@@ -4,10 +4,14 @@ what it would measure."""
 from __future__ import annotations
 
 import argparse
+import pathlib
 import sys
 
 from harness.model.records import RowStatus
 from harness.backends import select_backend
+from harness.backends.docker import DockerBackend
+from harness.config.labs import LabSpec
+from harness.model.records import DEFAULT_RUNTIME
 from harness.containers.own_engine import engine_for_run
 from harness.config.isa import load_isa_table
 from harness.host.preflight import check_run
@@ -17,7 +21,7 @@ from harness.commands.selection import run_options, split
 from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
 from harness.model.errors import HarnessError
 from harness.model.store import new_run_id
-from harness.session.hosts_run import run_on_hosts
+from harness.session.hosts_run import PlatformImages, run_on_hosts
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -88,7 +92,11 @@ def hosts_run_command(args: argparse.Namespace) -> int:
             backend.build_all(labs, run_dir / "logs")
         tags = [backend.image(lab).tag for lab in labs.values()]  # type: ignore[attr-defined]
         budget = plan.budget.minutes if plan.budget is not None else None
-        outcomes = run_on_hosts(hosts, isa, run_dir, _argv_after_run(), tags, budget)
+
+        def build_for(platform: str) -> PlatformImages:
+            return build_for_platform(labs, platform, args.bases, run_dir / "logs")
+
+        outcomes = run_on_hosts(hosts, isa, run_dir, _argv_after_run(), tags, budget, build_for)
     if latest.is_symlink() or latest.exists():
         latest.unlink()
     latest.symlink_to(run_dir.name)
@@ -106,6 +114,32 @@ def hosts_run_command(args: argparse.Namespace) -> int:
         )
     print(run_dir)
     return 0 if all(o.state == "done" for o in outcomes) else 1
+
+
+def build_for_platform(labs: dict[str, LabSpec], platform: str, bases: str, log_dir: pathlib.Path) -> PlatformImages:
+    """The run's lab images built here for another platform, one at a time so that one that cannot be built (a lab
+    whose Dockerfile does not build that platform, a runtime the NuGet feed has no pack of for it) leaves the others;
+    what could not be built is said with the reason and its log."""
+    backend = DockerBackend(set(), bases, platform=platform)
+    log_dir.mkdir(parents=True, exist_ok=True)
+    tags: list[str] = []
+    runtimes: list[str] = []
+    notes: list[str] = []
+    for target, lab in labs.items():
+        assert lab.container is not None
+        if platform not in lab.container.platforms:
+            builds = ", ".join(lab.container.platforms)
+            notes.append(f"{target}: not for {platform} (lab/{lab.name}/lab.toml platforms: {builds})")
+            continue
+        log = log_dir / f"build-{target.replace('@', '-')}-{platform.replace('/', '-')}.log"
+        try:
+            backend.build_all({target: lab}, log_dir, log)
+        except HarnessError as e:
+            notes.append(f"{target}: no {platform} image ({str(e).splitlines()[0]}; log {log})")
+            continue
+        tags.append(backend.image(lab).tag)
+        runtimes.append(lab.runtime or DEFAULT_RUNTIME)
+    return PlatformImages(platform, tuple(tags), tuple(dict.fromkeys(runtimes)), tuple(notes))
 
 
 def _argv_after_run() -> list[str]:

@@ -23,7 +23,7 @@ from harness.planning.plan import (
     plan_cells,
     runtimes_by_benchmark,
 )
-from harness.session.probe import host_arch
+from harness.host.arch import host_arch
 from harness.config.profiles import load_profiles
 from harness.planning.run_plan import RunOptions, resolve_plan
 

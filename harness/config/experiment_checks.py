@@ -15,6 +15,7 @@ import pathlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from harness.config.cpu_models import VENDOR_ARCH, load_cpu_table
 from harness.config.datasets import Manifest, load_manifest
 from harness.config.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
@@ -125,6 +126,7 @@ def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, 
         raise UnknownNameError(
             "ISA level", hardware.isa_level, context.isa_levels, f"(hardware {hardware.key}, isa_level) {where}"
         )
+    _check_published_cpu(hardware, where)
     labs = [context.labs[name] for name in sorted(_labs_of(exp, hardware) or {b.lab for b in exp.benchmarks.values()})]
     usable = list(dict.fromkeys(runtime for lab in labs for runtime in lab.runtimes_measuring(exp.measure)))
     owners = " / ".join(lab.name for lab in labs)
@@ -150,6 +152,23 @@ def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, 
                 "runtime",
                 f"add one of: {', '.join(lab.runtimes_measuring(exp.measure))} (lab/{lab.name}/lab.toml [runtimes])",
             )
+
+
+def _check_published_cpu(hardware: Hardware, where: str) -> None:
+    """microarchitecture names an entry of cpu_models.toml, cpu_vendor a known vendor, and the two agree."""
+    if hardware.cpu_vendor is not None and hardware.cpu_vendor not in VENDOR_ARCH:
+        raise UnknownNameError(
+            "CPU vendor", hardware.cpu_vendor, VENDOR_ARCH, f"(hardware {hardware.key}, cpu_vendor) {where}"
+        )
+    if hardware.microarchitecture is None:
+        return
+    entry = load_cpu_table().get(hardware.microarchitecture, f"(hardware {hardware.key}, microarchitecture) {where}")
+    if hardware.cpu_vendor not in (None, entry.vendor):
+        raise ConfigError(
+            f"hardware {hardware.key} {where}: cpu_vendor {hardware.cpu_vendor!r} but microarchitecture "
+            f"{entry.key} is {entry.vendor}'s",
+            "leave cpu_vendor out: the microarchitecture implies it",
+        )
 
 
 def _labs_of(exp: Experiment, hardware: Hardware) -> set[str]:

@@ -67,6 +67,10 @@ class Hardware:
     runtime: str
     isa_level: str
     lab_runtimes: tuple[str, ...] = ()
+    # The published CPU as harness/config/cpu_models.toml knows it (a key there), and its vendor (implied by the
+    # microarchitecture); a run over several hosts reads the figure on the host nearest it (docs/hosts.md).
+    microarchitecture: str | None = None
+    cpu_vendor: str | None = None
 
     def stand_in(self, available: Sequence[str], fallback: str) -> str:
         """The first of this hardware's stand-in runtimes that is available; `fallback` when none is."""
@@ -219,7 +223,15 @@ def _parse(path: pathlib.Path) -> Experiment:
         for b in data["benchmarks"]
     }
     hardware = {
-        key: Hardware(key, h["description"], h["runtime"], h["isa_level"], tuple(h.get("lab_runtimes", ())))
+        key: Hardware(
+            key,
+            h["description"],
+            h["runtime"],
+            h["isa_level"],
+            tuple(h.get("lab_runtimes", ())),
+            h.get("microarchitecture"),
+            h.get("cpu_vendor"),
+        )
         for key, h in data.get("hardware", {}).items()
     }
     claims = tuple(_claim(c) for c in data.get("claims", []))

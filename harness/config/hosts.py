@@ -6,6 +6,7 @@ Adding a box is adding an entry (docs/hosts.md says what the box must have); not
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import tomllib
@@ -15,11 +16,15 @@ from dataclasses import dataclass
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
 
+#: Where the hosts are declared; JSONLAB_HOSTS_FILE names another file (tests, or a user's own list of boxes).
+HOSTS_FILE_VARIABLE = "JSONLAB_HOSTS_FILE"
 HOSTS_FILE = REPO_ROOT / "hosts.toml"
 #: The host a run measures on when none is named: this machine's engine (or its processes, with the native backend).
 LOCAL_HOST = "local"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_KEYS = {"context", "cpuset", "note"}
+_KEYS = {"context", "cpuset", "note", "platform"}
+#: The platforms a host may be told to run (hosts.toml `platform`).
+PLATFORMS = ("linux/amd64", "linux/arm64")
 
 
 @dataclass(frozen=True)
@@ -32,14 +37,19 @@ class HostSpec:
     context: str | None = None
     cpuset: str | None = None
     note: str = ""
+    # The platform of the images it runs (None: its engine's own architecture). Another one than the engine's runs
+    # under emulation: functional checks only (the stand-in for an arm64 box on an x64 machine).
+    platform: str | None = None
 
     def docker_args(self) -> tuple[str, ...]:
         """What goes before a docker subcommand to reach this host's engine."""
         return ("--context", self.context) if self.context else ()
 
 
-def load_hosts(path: pathlib.Path = HOSTS_FILE) -> dict[str, HostSpec]:
-    """Every host of hosts.toml, by name; the local host exists even when the file does not."""
+def load_hosts(path: pathlib.Path | None = None) -> dict[str, HostSpec]:
+    """Every host of hosts.toml (or JSONLAB_HOSTS_FILE), by name; the local host exists even when the file does
+    not."""
+    path = path or pathlib.Path(os.environ.get(HOSTS_FILE_VARIABLE) or HOSTS_FILE)
     hosts = {LOCAL_HOST: HostSpec(LOCAL_HOST, note="this machine")}
     if not path.is_file():
         return hosts
@@ -58,7 +68,14 @@ def load_hosts(path: pathlib.Path = HOSTS_FILE) -> dict[str, HostSpec]:
             raise ConfigError(
                 f"{path}: [hosts.{name}] has unknown keys {unknown}", f"the keys are {', '.join(sorted(_KEYS))}"
             )
-        hosts[name] = HostSpec(name, entry.get("context"), entry.get("cpuset"), entry.get("note", ""))
+        if entry.get("platform") not in (None, *PLATFORMS):
+            raise ConfigError(
+                f"{path}: [hosts.{name}] platform {entry['platform']!r} is not one the labs build",
+                f"one of {', '.join(PLATFORMS)}, or leave it out (the engine's own architecture)",
+            )
+        hosts[name] = HostSpec(
+            name, entry.get("context"), entry.get("cpuset"), entry.get("note", ""), entry.get("platform")
+        )
     return hosts
 
 

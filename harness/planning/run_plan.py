@@ -39,7 +39,7 @@ from harness.planning.plan import (
     plan_cells,
     runtimes_by_benchmark,
 )
-from harness.session.probe import host_arch
+from harness.host.arch import host_arch
 from harness.config.profiles import BudgetSpec, Stopping, find_profile, load_profiles
 from harness.model.records import DEFAULT_RUNTIME, STEADY
 from harness.model.cells import Cell, ColdSettings, JobSettings

@@ -1,17 +1,18 @@
 """A run over several hosts (`harness run --host A --host B`): one run folder, one complete run per host inside it.
 
-Each host's engine is probed first (harness/host/host_probe.py); a host that does not answer is recorded as lost
-and the others go on. The images a host lacks are moved there from this machine's engine (harness/containers/
-transfer.py: 5-10x faster than building there, and the same bytes everywhere; docs/hosts.md). Then every host gets
-a process of its own, `harness run` with the same selection, writing `<run>/hosts/<host>/`, a run folder like any
-other (its own report, resume and `just compare`), its rows stamped with the host, its docker commands sent to the
-host's engine (DOCKER_CONTEXT), its ISA levels planned for the host's architecture (JSONLAB_HOST_ARCH), and its CPU
-locks taken on the host's machine: hosts on different machines measure in parallel, each with the whole budget and a
-progress line prefixed with its name; two engines on one machine (the stand-in `second`) share its CPU locks and
-so take turns (`--wait`), never measuring on one CPU at once, and share its budget (each gets the run budget divided
-by the number of hosts on that machine, so the run takes as long as one host's would; budget_shares). A host lost
-mid-run ends its own process with the reason; the others' results are kept. `hosts.json` in the run folder records
-each host's facts and outcome.
+Each host's engine is probed first (harness/host/host_probe.py); a host that does not answer is recorded as lost and
+the others go on. The images a host lacks are moved there from this machine's engine (harness/containers/transfer.py:
+5-10x faster than building there, and the same bytes everywhere; docs/hosts.md); a host of another platform gets them
+built here for its platform first (build_for_platform, given by the caller). Then every host gets a process of its
+own, `harness run` with the same selection, writing `<run>/hosts/<host>/`, a run folder like any other (its own
+report, resume and `just compare`), its rows stamped with the host, its docker commands sent to the host's engine
+(DOCKER_CONTEXT), its ISA levels planned for its images' architecture (JSONLAB_HOST_ARCH; emulated when that is not
+its engine's, JSONLAB_ENGINE_ARCH), and its CPU locks taken on the host's machine: hosts on different machines measure
+in parallel, each with the whole budget and a progress line prefixed with its name; two engines on one machine (the
+stand-in `second`) share its CPU locks and so take turns (`--wait`), never measuring on one CPU at once, and share its
+budget (each gets the run budget divided by the number of hosts on that machine, so the run takes as long as one
+host's would; budget_shares). A host lost mid-run ends its own process with the reason; the others' results are kept.
+`hosts.json` in the run folder records each host's facts and outcome.
 """
 
 from __future__ import annotations
@@ -25,22 +26,40 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from harness.config.hosts import LOCAL_HOST, HostSpec
 from harness.config.isa import IsaTable
-from harness.containers.images import inspect_image
+from harness.containers.bases import DOCKER_ARCH_HOST
+from harness.containers.images import debian_arch, inspect_image
 from harness.containers.transfer import transfer_image
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.host.host_cpus import parse_cpulist
 from harness.host.host_probe import HostFacts, probe_cpu, probe_engine
 from harness.model.errors import HarnessError
 from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE
-from harness.session.probe import HOST_ARCH_VARIABLE, host_arch
+from harness.host.arch import DEBIAN_ARCH, ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, lab_arch
 
 #: Options of the parent's command line each host's process gets its own value of (or none).
 _PER_HOST_OPTIONS = ("--host", "--run-id", "--results-dir", "--cpuset", "--backend", "--own-engine", "--host-id")
 _BUDGET_OPTION = "--budget"
+#: Options a host of another platform gets its own value of: the images built for it here, nothing built there.
+_PLATFORM_OPTIONS = ("--platform", "--runtime", "--no-build")
+
+
+@dataclasses.dataclass(frozen=True)
+class PlatformImages:
+    """The lab images built on this machine for another platform (a host of another architecture, or one told to run
+    another platform's images): their tags and runtimes, and why the others could not be built."""
+
+    platform: str
+    tags: tuple[str, ...]
+    runtimes: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+#: Builds the run's lab images for a platform (harness/commands/run.py gives the real one).
+BuildForPlatform = Callable[[str], PlatformImages]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,6 +74,7 @@ class HostOutcome:
     images_moved: tuple[tuple[str, int, float], ...] = ()  # (image, bytes, seconds)
     lost: str = ""  # why the host counts as lost although its process ended (its engine stopped answering)
     budget_min: float | None = None  # its share of the run budget when it shares a machine with other hosts
+    platform: str | None = None  # the platform of its images when it is not this machine's (built here for it)
 
     @property
     def state(self) -> str:
@@ -68,12 +88,18 @@ class HostOutcome:
 
 
 def child_argv(
-    parent_argv: Sequence[str], host: HostSpec, run_dir: pathlib.Path, budget_min: float | None = None
+    parent_argv: Sequence[str],
+    host: HostSpec,
+    run_dir: pathlib.Path,
+    budget_min: float | None = None,
+    images: PlatformImages | None = None,
 ) -> list[str]:
     """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
-    backend (docker for any engine but this machine's native processes), CPU set, `--wait`, and its share of the
-    budget when it has one (budget_shares)."""
+    backend (docker for any engine but this machine's native processes), CPU set, `--wait`, its share of the budget
+    when it has one (budget_shares), and for a host of another platform its images' platform and runtimes, nothing
+    built there (the images built here for it)."""
     own = _PER_HOST_OPTIONS + ((_BUDGET_OPTION,) if budget_min is not None else ())
+    own += _PLATFORM_OPTIONS if images is not None else ()
     kept: list[str] = []
     skip = False
     for arg in parent_argv:
@@ -82,11 +108,13 @@ def child_argv(
             continue
         name = arg.split("=", 1)[0]
         if name in own:
-            skip = "=" not in arg
+            skip = "=" not in arg and name != "--no-build"
             continue
         kept.append(arg)
     if budget_min is not None:
         kept += [_BUDGET_OPTION, f"{budget_min:g}"]
+    if images is not None:
+        kept += ["--platform", images.platform, "--runtime", ",".join(images.runtimes), "--no-build"]
     if "--wait" not in kept:
         kept.append("--wait")
     argv = [*kept, "--run-id", host.name, "--results-dir", str(run_dir / HOSTS_DIR), "--host-id", host.name]
@@ -126,13 +154,22 @@ def budget_shares(ready: Sequence[tuple[HostSpec, HostFacts]], budget_min: float
     return {name: round(budget_min / len(names), 1) for names in machines.values() if len(names) > 1 for name in names}
 
 
-def child_environment(host: HostSpec, facts: HostFacts, local_machine: str | None) -> dict[str, str]:
-    """DOCKER_CONTEXT for the host's engine, its architecture, and its machine's CPU lock folder."""
+def host_platform(host: HostSpec, facts: HostFacts) -> str:
+    """The platform of the images a host runs: its hosts.toml `platform`, else its engine's architecture."""
+    return host.platform or f"linux/{DEBIAN_ARCH.get(facts.arch or '', facts.arch)}"
+
+
+def child_environment(
+    host: HostSpec, facts: HostFacts, local_machine: str | None, platform: str | None = None
+) -> dict[str, str]:
+    """DOCKER_CONTEXT for the host's engine; the architecture its ISA levels are planned for (its images') and its
+    engine's own (processes of another are emulated: harness/host/arch.py); its machine's CPU lock folder."""
     env = dict(os.environ)
     if host.context:
         env["DOCKER_CONTEXT"] = host.context
     if facts.arch:
-        env[HOST_ARCH_VARIABLE] = facts.arch
+        env[HOST_ARCH_VARIABLE] = lab_arch(debian_arch(platform)) if platform else facts.arch
+        env[ENGINE_ARCH_VARIABLE] = facts.arch
     machine = facts.details.get("machine")
     if machine and machine != local_machine:
         env[LOCK_DIR_VARIABLE] = str(lock_dir() / f"machine-{machine}")
@@ -158,6 +195,7 @@ def run_on_hosts(
     parent_argv: Sequence[str],
     image_tags: Sequence[str],
     budget_min: float | None = None,
+    build_for_platform: BuildForPlatform | None = None,
 ) -> list[HostOutcome]:
     """Probes every host, moves the images it lacks, runs one `harness run` per reachable host in parallel (hosts on
     one machine in turn, sharing `budget_min`, the run's budget), and records hosts.json; returns each host's
@@ -167,6 +205,8 @@ def run_on_hosts(
     started: list[tuple[HostSpec, HostFacts, subprocess.Popen, float, list, list, threading.Thread]] = []
     outcomes: dict[str, HostOutcome] = {}
     ready: list[tuple[HostSpec, HostFacts]] = []
+    foreign: dict[str, PlatformImages] = {}  # per host of another platform: the images built here for it
+    built: dict[str, PlatformImages] = {}  # per platform
     for host in hosts:  # every host probed and given its images before any measures: a transfer is CPU work
         facts = probe_engine(host, isa)
         if not facts.reachable:
@@ -178,16 +218,29 @@ def run_on_hosts(
             _say(f"[{host.name}] {problem}: not measured")
             outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=problem))
             continue
-        if facts.arch != host_arch():
-            _say(
-                f"[{host.name}] its engine is {facts.arch}, this machine {host_arch()}: a run there needs its "
-                "architecture's images, which this version does not move yet (docs/hosts.md): not measured"
-            )
-            outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason="another architecture"))
-            continue
+        platform = host_platform(host, facts)
+        tags = list(image_tags)
+        if debian_arch(platform) != DOCKER_ARCH_HOST:
+            if build_for_platform is None:
+                _say(f"[{host.name}] its images are for {platform}, and this run builds none for it: not measured")
+                outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=f"no {platform} images"))
+                continue
+            if platform not in built:
+                _say(f"[{host.name}] runs {platform} images: building them here")
+                built[platform] = build_for_platform(platform)
+            images = built[platform]
+            for note in images.notes:
+                _say(f"[{host.name}] {note}")
+            if not images.tags:
+                reason = f"no lab image could be built for {platform}"
+                _say(f"[{host.name}] {reason}: not measured")
+                outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=reason))
+                continue
+            foreign[host.name] = images
+            tags = list(images.tags)
         moved = []
         try:
-            for tag in images_to_move(image_tags, host):
+            for tag in images_to_move(tags, host):
                 transfer = transfer_image(tag, host)
                 moved.append((tag, transfer.bytes, round(transfer.seconds, 1)))
                 _say(f"[{host.name}] moved {tag} ({transfer.bytes / 1e6:.0f} MB) in {transfer.seconds:.1f} s")
@@ -195,9 +248,14 @@ def run_on_hosts(
             _say(f"[{host.name}] {e}: not measured")
             outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=str(e)))
             continue
-        if image_tags:  # its CPU, read in a container of a lab image it now has
-            facts = probe_cpu(facts, host, image_tags[0])
-        outcomes[host.name] = HostOutcome(host.name, facts, images_moved=tuple(moved))
+        if tags:  # its CPU, read in a container of a lab image it now has
+            facts = probe_cpu(facts, host, tags[0])
+        outcomes[host.name] = HostOutcome(
+            host.name,
+            facts,
+            images_moved=tuple(moved),
+            platform=foreign[host.name].platform if host.name in foreign else None,
+        )
         ready.append((host, facts))
     shares = budget_shares(ready, budget_min)
     for host, facts in ready:
@@ -205,8 +263,9 @@ def run_on_hosts(
         if share is not None:
             outcomes[host.name] = dataclasses.replace(outcomes[host.name], budget_min=share)
             _say(f"[{host.name}] shares its machine with other hosts of this run: {share:g} min of the {budget_min:g}")
-        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir, share)]
-        env = child_environment(host, facts, local_machine)
+        given = foreign.get(host.name)
+        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir, share, given)]
+        env = child_environment(host, facts, local_machine, given.platform if given else None)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
         ended: list[float] = []
@@ -240,6 +299,7 @@ def write_hosts_file(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> 
             "lost": o.lost,
             "seconds": round(o.seconds, 1),
             "budget_min": o.budget_min,
+            "platform": o.platform,
             "images_moved": [list(m) for m in o.images_moved],
             "facts": dataclasses.asdict(o.facts),
         }

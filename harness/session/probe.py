@@ -7,8 +7,6 @@ is 'same-as-native' (reported, not re-run); one whose readback contradicts the l
 
 from __future__ import annotations
 
-import os
-import platform
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,20 +16,7 @@ from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_exp
 from harness.config.labs import LabSpec
 from harness.model.cells import Cell
 
-#: platform.machine() → the architecture names labs report.
-HOST_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
-
-
-#: Set by a run over several hosts for the process that measures on one of them (harness/session/hosts_run.py): the
-#: architecture of that host's engine, which the plan's ISA levels and the labs' readback are checked against.
-HOST_ARCH_VARIABLE = "JSONLAB_HOST_ARCH"
-
-
-def host_arch() -> str:
-    """The measured host's architecture in lab terms (x64, arm64): this machine's, or the one JSONLAB_HOST_ARCH
-    names for a process measuring on another host."""
-    machine = (os.environ.get(HOST_ARCH_VARIABLE) or platform.machine()).lower()
-    return HOST_ARCH.get(machine, machine)
+from harness.host.arch import engine_arch
 
 
 @dataclass(frozen=True)
@@ -71,8 +56,8 @@ class LabProbe:
 
     @property
     def emulated(self) -> bool:
-        """True when the lab runs under emulation (its arch differs from the host's)."""
-        return self.env.get("arch") != host_arch()
+        """True when the lab runs under emulation (its arch differs from the engine's)."""
+        return self.env.get("arch") != engine_arch()
 
 
 def classify_level(

@@ -24,7 +24,8 @@ from harness.model.run_folder import ENVIRONMENT_FILE, LOGS_DIR, RUN_FILE
 from harness.host.environment import collect_host_environment
 from harness.model.errors import ResumeError
 from harness.planning.pinning import CpuPlan, pin_current_process
-from harness.session.probe import LabProbe, check_arch, check_variants, host_arch, probe_lab
+from harness.host.arch import host_arch
+from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
 from harness.config.hosts import HostSpec
 from harness.host.host_probe import probe_cpu, probe_engine
 from harness.session.open_claims import claims_by_group

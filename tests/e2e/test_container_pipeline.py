@@ -14,7 +14,7 @@ import pytest
 
 from harness.containers.engine import find_engine
 from harness.config.labs import load_labs
-from harness.session.probe import host_arch
+from harness.host.arch import host_arch
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 ENGINE, WHY = find_engine()

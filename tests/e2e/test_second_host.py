@@ -148,3 +148,42 @@ def test_one_run_over_two_hosts_keeps_the_first_hosts_rows_when_the_second_engin
     assert report.returncode == 0, report.stderr
     page = (run_dir / "report" / "report.md").read_text()
     assert "over 2 hosts" in page and "| local | done |" in page
+
+
+def _runs_arm64_under_qemu() -> bool:
+    return pathlib.Path("/proc/sys/fs/binfmt_misc/qemu-aarch64").is_file()
+
+
+@pytest.mark.skipif(not _runs_arm64_under_qemu(), reason="no qemu-aarch64 binfmt handler (qemu-user-static)")
+def test_a_host_of_another_platform_gets_its_images_built_here_and_a_rerun_resumes_it(tmp_path):
+    # The second engine told to run linux/arm64 images (hosts.toml `platform`) stands in for an arm64 box: the images
+    # are built here for arm64 (the feed serves an arm64 runtime pack for .NET 10 only), moved there, its ISA levels
+    # planned for arm64, and its rows marked emulated, since that engine is x64 (on an arm64 box they would not be).
+    hosts_file = tmp_path / "hosts.toml"
+    hosts_file.write_text('[hosts.arm]\ncontext = "jsonlab-second"\nplatform = "linux/arm64"\n')
+    env = {**os.environ, "JSONLAB_HOSTS_FILE": str(hosts_file)}
+    started = _script("start")
+    assert started.returncode == 0, started.stderr
+    results = tmp_path / "results"
+    argv = [sys.executable, "-m", "harness", "run", "--profile", "containers", "--benchmark", "cold-ser-stj-sourcegen"]
+    argv += ["--runtime", "10.0.12", "--isa", "native", "--bases", "local", "--no-calibration"]
+    argv += ["--results-dir", str(results), "--run-id", "arm-host", "--host", "arm"]
+    try:
+        first = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=1800)
+        again = subprocess.run([*argv, "--resume"], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    finally:
+        _script("stop")
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "[arm] runs linux/arm64 images: building them here" in first.stderr
+    run_dir = results / "arm-host"
+    hosts = json.loads((run_dir / "hosts.json").read_text())["hosts"]
+    assert hosts[0]["platform"] == "linux/arm64" and hosts[0]["state"] == "done"
+    rows = [json.loads(x) for x in (run_dir / "hosts" / "arm" / "results.jsonl").read_text().splitlines()]
+    measured = [r for r in rows if r["status"] == "ok"]
+    assert measured, rows[:1]
+    for row in measured:
+        assert row["host"] == "arm" and row["arch"] == "arm64" and row["emulated"] is True
+        assert row["image"] == "jsonlab/dotnet:10.0.12-arm64" and row["isa_requested"] == "native"
+    assert again.returncode == 0, again.stderr[-3000:]
+    after = [json.loads(x) for x in (run_dir / "hosts" / "arm" / "results.jsonl").read_text().splitlines()]
+    assert [r for r in after if r["status"] == "ok"] == measured, "the rerun resumed: finished cells not measured again"

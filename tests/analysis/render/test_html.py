@@ -35,3 +35,13 @@ def test_a_broken_image_is_caught(tmp_path):
     check = check_page(tmp_path / "page.html")
     assert check.images == 1 and check.broken_images == 1
     assert check.console_errors  # the failed load is reported
+
+
+def test_links_to_local_markdown_pages_point_to_their_html_where_it_exists(tmp_path):
+    (tmp_path / "hosts" / "a" / "report").mkdir(parents=True)
+    (tmp_path / "hosts" / "a" / "report" / "report.html").write_text("<html/>")
+    page = render_html(
+        "[a](hosts/a/report/report.md), [b](hosts/b/report/report.md), [w](https://x.org/r.md)", tmp_path
+    )
+    assert 'href="hosts/a/report/report.html"' in page, "its html exists: linked"
+    assert 'href="hosts/b/report/report.md"' in page and 'href="https://x.org/r.md"' in page, "the others unchanged"

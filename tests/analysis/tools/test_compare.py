@@ -77,6 +77,13 @@ def test_comparing_two_runs_finds_the_changed_baseline_and_the_ratios_that_moved
     assert "Published figures with a verdict in both runs" in text
 
 
+def test_two_hosts_of_one_run_compare_into_that_runs_folder(tmp_path):
+    hosts = tmp_path / "results" / "two-hosts" / "hosts"
+    path = write_comparison(_run(hosts, "local", 2.0), _run(hosts, "second", 2.0))
+    assert path == tmp_path / "results" / "two-hosts" / "comparisons" / "local_vs_second" / "compare.md"
+    assert "slower" not in (path.parent / "cells.csv").read_text()
+
+
 def test_a_run_compared_with_itself_agrees_everywhere(tmp_path):
     a = _run(tmp_path / "results", "a", 2.0)
     write_comparison(a, a, tmp_path / "cmp")

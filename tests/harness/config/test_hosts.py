@@ -18,6 +18,13 @@ def test_without_a_file_there_is_the_local_host(tmp_path):
     assert list(load_hosts(tmp_path / "hosts.toml")) == [LOCAL_HOST]
 
 
+def test_another_hosts_file_is_named_by_the_environment_and_a_host_may_be_told_its_platform(tmp_path, monkeypatch):
+    path = tmp_path / "boxes.toml"
+    path.write_text('[hosts.arm]\ncontext = "jsonlab-second"\nplatform = "linux/arm64"\n')
+    monkeypatch.setenv("JSONLAB_HOSTS_FILE", str(path))
+    assert load_hosts()["arm"] == HostSpec("arm", "jsonlab-second", platform="linux/arm64")
+
+
 def test_no_host_named_means_the_local_one_and_an_unknown_one_is_refused_with_the_known_ones(tmp_path):
     hosts = load_hosts()
     assert [h.name for h in select_hosts(hosts, None)] == [LOCAL_HOST]
@@ -32,6 +39,7 @@ def test_no_host_named_means_the_local_one_and_an_unknown_one_is_refused_with_th
         ('[hosts.Big_Box]\ncontext = "x"', "lower-case"),
         ('[hosts.box]\ncontext = "x"\ncpus = "1"', "unknown keys"),
         ("[hosts.box", "not valid TOML"),
+        ('[hosts.box]\ncontext = "x"\nplatform = "linux/riscv64"', "is not one the labs build"),
     ],
 )
 def test_a_wrong_entry_is_refused_before_anything_runs(tmp_path, entry, message):

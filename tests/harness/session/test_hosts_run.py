@@ -7,8 +7,15 @@ from harness.config.hosts import HostSpec
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.host.host_probe import HostFacts
 from harness.planning.run_plan import RunOptions, resolve_plan
-from harness.session.hosts_run import budget_shares, child_argv, child_environment, cpuset_problem
-from harness.session.probe import HOST_ARCH_VARIABLE
+from harness.session.hosts_run import (
+    PlatformImages,
+    budget_shares,
+    child_argv,
+    child_environment,
+    cpuset_problem,
+    host_platform,
+)
+from harness.host.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE
 
 SECOND = HostSpec("second", "jsonlab-second")
 FACTS = HostFacts("second", "jsonlab-second", True, arch="x64", details={"machine": "box-2"})
@@ -84,3 +91,21 @@ def test_a_cpuset_naming_cpus_the_host_has_not_is_refused_with_the_fix():
     assert cpuset_problem(SECOND, facts) == "", "no cpuset: the host's run picks its own"
     problem = cpuset_problem(dataclasses.replace(SECOND, cpuset="3,6-7"), facts)
     assert "CPU(s) 6, 7" in problem and "has 4 (0-3)" in problem and "hosts.toml" in problem
+
+
+def test_a_host_of_another_platform_runs_the_images_built_here_for_it_and_plans_their_levels(tmp_path):
+    arm = HostSpec("arm", "ctx-arm")
+    arm_facts = dataclasses.replace(FACTS, name="arm", arch="arm64")
+    assert host_platform(arm, arm_facts) == "linux/arm64" and host_platform(SECOND, FACTS) == "linux/amd64"
+    told = dataclasses.replace(SECOND, platform="linux/arm64")
+    assert host_platform(told, FACTS) == "linux/arm64", "hosts.toml's platform wins"
+    images = PlatformImages("linux/arm64", ("jsonlab/dotnet:10.0.12-arm64",), ("10.0.12",), ("native: not for it",))
+    parent = ["--profile", "default", "--runtime", "claims,sweep", "--no-build", "--platform=linux/amd64", "--wait"]
+    argv = child_argv(parent, arm, tmp_path, images=images)
+    assert argv[argv.index("--platform") + 1] == "linux/arm64" and argv.count("--platform") == 1
+    assert argv[argv.index("--runtime") + 1] == "10.0.12" and argv.count("--runtime") == 1
+    assert argv.count("--no-build") == 1 and "claims,sweep" not in argv, "only the runtimes built for it"
+    real = child_environment(arm, arm_facts, "box-1", "linux/arm64")
+    assert (real[HOST_ARCH_VARIABLE], real[ENGINE_ARCH_VARIABLE]) == ("arm64", "arm64"), "measured for real"
+    stand_in = child_environment(told, FACTS, "box-1", "linux/arm64")
+    assert (stand_in[HOST_ARCH_VARIABLE], stand_in[ENGINE_ARCH_VARIABLE]) == ("arm64", "x64"), "emulated there"
