@@ -18,12 +18,13 @@ from analysis.render.tables import markdown_table
 from harness.config.cpu_models import load_cpu_table
 from harness.config.defaults import REPO_ROOT
 from harness.config.experiments import Experiment, load_experiments
-from harness.model.run_records import CalibrationRecord
+from harness.model.run_records import SESSION, CalibrationRecord, TimelineRecord
 from harness.model.store import RunStore
 
 from harness.model.run_folder import (
     CALIBRATION_FILE,
     HOSTS_DIR,
+    TIMELINE_FILE,
     HOSTS_FILE,
     REPORT_DIR,
     REPORT_HTML,
@@ -73,6 +74,15 @@ def host_noise(folder: pathlib.Path | None) -> dict[str, object]:
     return figures
 
 
+def _session_minutes(folder: pathlib.Path | None) -> float | None:
+    """The host's own session, from its plan to its last row (its timeline's session phase): its wall time without
+    the wait for a CPU another host of its machine held."""
+    if folder is None:
+        return None
+    sessions = [r.seconds for r in RunStore(folder).records(TIMELINE_FILE, TimelineRecord) if r.phase == SESSION]
+    return round(sum(sessions) / 60, 1) if sessions else None
+
+
 def _public(text: str) -> str:
     """An engine's message as a published page may show it: this checkout's path (in a socket or context path) as
     <repo>."""
@@ -101,7 +111,8 @@ def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
                 "kernel": facts.get("kernel"),
                 "docker": facts.get("engine_version"),
                 "isolated CPUs": facts.get("isolated_cpus") or "none",
-                "minutes": round(entry.get("seconds", 0) / 60, 1) if entry.get("exit_code") is not None else None,
+                "wall (min)": round(entry.get("seconds", 0) / 60, 1) if entry.get("exit_code") is not None else None,
+                "measuring (min)": _session_minutes(folders.get(entry["host"])),
                 "budget share (min)": entry.get("budget_min"),  # hosts on one machine share its budget
                 "images moved": len(entry.get("images_moved") or []),
                 **host_noise(folders.get(entry["host"])),

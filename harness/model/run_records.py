@@ -106,6 +106,8 @@ class GroupRecord(_Record):
 #: Timeline phases that happen once per run: the session's preparation, and after it `just run-all`'s conformance
 #: pass and report (each records its own time, so a later plan can learn it: harness/planning/history.py).
 PREPARE, CONFORMANCE, REPORT = "prepare", "conformance", "report"
+#: The timeline phase of a whole session, from its plan to its last row.
+SESSION = "session"
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from harness.session.open_claims import claims_by_group
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
 from harness.model.environment_record import EnvironmentRecord
-from harness.model.run_records import PREPARE, RunRecord
+from harness.model.run_records import PREPARE, SESSION, RunRecord
 from harness.model.store import RunStore, new_run_id
 from harness.planning.run_plan import Plan, RunOptions, resolve_plan
 
@@ -197,7 +197,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
     finally:
         backend.close()
         progress.close()
-        store.record_phase("session", started, "the whole session, from plan to the last row")
+        store.record_phase(SESSION, started, "the whole session, from plan to the last row")
     counts: dict[str, int] = {}
     for row in store.rows().values():
         status = "replaced" if row.replaced else row.status  # a disturbed process a fresh one replaced

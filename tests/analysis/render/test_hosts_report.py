@@ -74,6 +74,10 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
         "comparison_void": [False] * 4,
     }
     _host(run, "local", [("a", 1.49, "reproduced"), ("b", 1.2, "same direction only")], cells)
+    (run / "hosts" / "local" / "timeline.jsonl").write_text(
+        '{"ended_at": "2026-11-26T09:00:57+00:00", "phase": "session", "schema_version": 7, "seconds": 90.0, '
+        '"what": "the whole session"}\n'
+    )
     _host(run, "second", [("a", 1.51, "reproduced"), ("b", 1.5, "reproduced")])
     assert is_hosts_run(run)
     written = []
@@ -92,6 +96,7 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
     hosts_csv = pd.read_csv(run / "report" / "tables" / "hosts.csv")
     local = hosts_csv.set_index("host").loc["local"]
     assert (local["process CV"], local["ratio CI99"], local["replaced"]) == ("2.0%", "±3.0%", 3)
+    assert (local["wall (min)"], local["measuring (min)"]) == (2.0, 1.5), "its own session, without the wait"
     assert hosts_csv.set_index("host").loc["second", "microarchitecture"] == "Intel Skylake"
     nearest = text.split("## Each figure on the host nearest its published CPU")[1].split("## Verdicts per host")[0]
     assert "| 000 | s | a | base | native | 10.0.12 | 1.5 | local | 1.49 | reproduced |" in nearest, "Zen+: AMD host"
