@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
+from harness.model.judging import NOT_MEASURED
 from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
 from analysis.compute.noise import calibration_drift
 from analysis.render.tables import markdown_table
@@ -72,6 +73,11 @@ def host_noise(folder: pathlib.Path | None) -> dict[str, object]:
         }
     )
     return figures
+
+
+def _measured(verdict: object) -> bool:
+    """A host measured a figure when it has a verdict for it other than 'not measured' (a byte verdict has no ratio)."""
+    return isinstance(verdict, str) and bool(verdict) and not verdict.startswith(NOT_MEASURED)
 
 
 def _session_minutes(folder: pathlib.Path | None) -> float | None:
@@ -144,7 +150,7 @@ def nearest_host_verdicts(
     verdicts: pd.DataFrame, run_dir: pathlib.Path, experiments: dict[str, Experiment] | None = None
 ) -> pd.DataFrame:
     """Each published figure's primary verdict read on the host nearest its published CPU, among the hosts that
-    measured it (a ratio there), with the reason (analysis/compute/nearest_host.py)."""
+    measured it (a verdict there other than 'not measured'), with the reason (analysis/compute/nearest_host.py)."""
     if verdicts.empty:
         return pd.DataFrame()
     experiments = experiments if experiments is not None else load_experiments()
@@ -161,14 +167,14 @@ def nearest_host_verdicts(
             ),
             None,
         )
-        measured = [h for h in hosts if pd.notna(record.get(f"{h.name} ratio"))]
+        measured = [h for h in hosts if _measured(record.get(f"{h.name} verdict"))]
         if hardware is None:
             host, why = None, "its hardware entry is not in the experiment any more"
         else:
             host, why = nearest_host(published_cpu(hardware, table), measured)
         out.append(
             {
-                **{k: record[k] for k in CLAIM_KEY if k != "metric"},
+                **{k: record[k] for k in CLAIM_KEY},
                 "published_ratio": record["published_ratio"],
                 "read on": host or "",
                 "ratio": record.get(f"{host} ratio") if host else None,

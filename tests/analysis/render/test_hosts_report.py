@@ -73,12 +73,17 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
         "baseline": ["base"] * 4,
         "comparison_void": [False] * 4,
     }
-    _host(run, "local", [("a", 1.49, "reproduced"), ("b", 1.2, "same direction only")], cells)
+    _host(
+        run,
+        "local",
+        [("a", 1.49, "reproduced"), ("b", 1.2, "same direction only"), ("c", None, "bytes equal"), ("d", None, "")],
+        cells,
+    )
     (run / "hosts" / "local" / "timeline.jsonl").write_text(
         '{"ended_at": "2026-11-26T09:00:57+00:00", "phase": "session", "schema_version": 7, "seconds": 90.0, '
         '"what": "the whole session"}\n'
     )
-    _host(run, "second", [("a", 1.51, "reproduced"), ("b", 1.5, "reproduced")])
+    _host(run, "second", [("a", 1.51, "reproduced"), ("b", 1.5, "reproduced"), ("d", None, "not measured")])
     assert is_hosts_run(run)
     written = []
     path = write_hosts_report(run, lambda folder: written.append(folder.name), lambda text, out: "<html/>")
@@ -99,5 +104,7 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
     assert (local["wall (min)"], local["measuring (min)"]) == (2.0, 1.5), "its own session, without the wait"
     assert hosts_csv.set_index("host").loc["second", "microarchitecture"] == "Intel Skylake"
     nearest = text.split("## Each figure on the host nearest its published CPU")[1].split("## Verdicts per host")[0]
-    assert "| 000 | s | a | base | native | 10.0.12 | 1.5 | local | 1.49 | reproduced |" in nearest, "Zen+: AMD host"
-    assert "| 000 | s | b | base | native | 10.0.12 | 1.5 | second | 1.5 | reproduced | Intel Skylake" in nearest
+    assert "| 000 | s | a | base | time | native | 10.0.12 | 1.5 | local | 1.49 | reproduced |" in nearest, "Zen+: AMD"
+    assert "| 000 | s | b | base | time | native | 10.0.12 | 1.5 | second | 1.5 | reproduced | Intel Skylake" in nearest
+    assert "| 000 | s | c | base | time | native | 10.0.12 | 1.5 | local |  | bytes equal |" in nearest, "no ratio, measured"
+    assert "| 000 | s | d | base | time | native | 10.0.12 | 1.5 |  |  | not measured | no host measured it |" in nearest
