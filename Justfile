@@ -127,7 +127,7 @@ compose:
 plan profile="default" *args="":
     {{python}} -m harness plan --profile {{profile}} {{args}}
 
-# Build the lab, regenerate the generated datasets with it (fixed seeds) and check them against datasets/manifest.json.
+# Build the lab, regenerate the generated datasets (lab generators and datasets/generators scripts, fixed seeds) and check them against datasets/manifest.json.
 datasets: build
     {{python}} -m harness regenerate-datasets
 

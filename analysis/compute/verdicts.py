@@ -37,6 +37,13 @@ def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], st
     return levels, f"read at native: {wanted} not measured separately in this run"
 
 
+def across_labs(experiment: Experiment, claim: Claim) -> bool:
+    """True for a claim whose benchmark and reference run in different labs (Node's JSON.parse over
+    System.Text.Json): its ratio pairs the two labs' processes of each round."""
+    sides = [experiment.benchmarks.get(b) for b in (claim.benchmark, claim.reference)]
+    return all(sides) and sides[0].lab != sides[1].lab  # type: ignore[union-attr]
+
+
 def primary_runtime(hardware: Hardware, runtimes: list[str]) -> str:
     """The runtime a figure's primary verdict is read on: the first of its hardware's stand-ins that was measured, else
     the lab's only (or first planned) runtime."""
@@ -54,7 +61,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
         if claim.cannot_reproduce:
             out.append(_cannot_reproduce(experiment, claim))
             continue
-        if claim.across:
+        if claim.across or across_labs(experiment, claim):
             if claim.benchmark in set(planned["benchmark"]):
                 out += _across(experiment, claim, planned, rows, failed, book)
             continue
@@ -148,17 +155,34 @@ def _across(
     if published is None:
         return []
     hardware = experiment.hardware[claim.hardware]
-    runtimes = list(dict.fromkeys(planned.loc[planned["benchmark"] == claim.benchmark, "runtime_requested"]))
-    runtime = claim.side("runtime", primary_runtime(hardware, runtimes))
-    reference_runtime = claim.reference_side("runtime", primary_runtime(hardware, runtimes))
+
+    def runtimes_of(benchmark: str) -> list[str]:
+        return list(dict.fromkeys(planned.loc[planned["benchmark"] == benchmark, "runtime_requested"]))
+
+    runtime = claim.side("runtime", primary_runtime(hardware, runtimes_of(claim.benchmark)))
     level = claim.side("isa_level", hardware.isa_level)
     reference_level = claim.reference_side("isa_level", hardware.isa_level)
-    reference_places = [
-        f"{word} {side}"
-        for word, side, mine in (("at", reference_level, level), ("on", reference_runtime, runtime))
-        if side != mine
-    ]
-    note = f"measured as {claim.benchmark} at {level} on {runtime} over {claim.reference} {' '.join(reference_places)}"
+    if across_labs(experiment, claim):  # the reference runs on a runtime of its own lab
+        reference_runtime = dict(claim.reference_at).get(
+            "runtime", primary_runtime(hardware, runtimes_of(claim.reference))
+        )
+        labs = [experiment.benchmarks[b].lab for b in (claim.benchmark, claim.reference)]
+        note = (
+            f"across labs: {claim.benchmark} ({labs[0]}) at {level} on {runtime} over {claim.reference} ({labs[1]}) "
+            f"at {reference_level} on {reference_runtime}, the processes of each round paired (never one process: "
+            "a wider interval than a ratio within one lab)"
+        )
+    else:
+        reference_runtime = claim.reference_side("runtime", runtime)
+        reference_places = [
+            f"{word} {side}"
+            for word, side, mine in (("at", reference_level, level), ("on", reference_runtime, runtime))
+            if side != mine
+        ]
+        note = (
+            f"measured as {claim.benchmark} at {level} on {runtime} over {claim.reference} "
+            f"{' '.join(reference_places)}"
+        )
     verdict = _verdict(
         experiment,
         claim,

@@ -16,7 +16,7 @@ from harness.containers.own_engine import engine_for_run
 from harness.config.isa import load_isa_table
 from harness.host.preflight import check_run
 from harness.session.runner import execute_run
-from harness.planning.run_plan import plan_summary, resolve_plan
+from harness.planning.run_plan import ensure_datasets, plan_summary, resolve_plan
 from harness.commands.selection import run_options, split
 from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
 from harness.model.errors import HarnessError
@@ -81,7 +81,9 @@ def hosts_run_command(args: argparse.Namespace) -> int:
     resumed = args.resume and not args.run_id and latest.is_symlink()
     run_id = args.run_id or (latest.resolve().name if resumed else new_run_id())
     run_dir = (args.results_dir / run_id).resolve()
-    plan = resolve_plan(run_options(args, results_dir=args.results_dir, check_tools=False))
+    options = run_options(args, results_dir=args.results_dir, check_tools=False)
+    plan = resolve_plan(options)
+    ensure_datasets(plan, options, lambda line: print(line, file=sys.stderr))  # once here, not once per host
     isa = load_isa_table()
     with engine_for_run("docker", args.own_engine, report=lambda line: print(line, file=sys.stderr)):
         backend, notice = select_backend("docker", isa.all_switch_names(), args.bases, args.platform, ())

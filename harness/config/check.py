@@ -90,8 +90,12 @@ def check_everything(
         )
         lines.append(f"ok  profile {name}  {len(plan.cells)} cells")
     manifest = context.manifest
+    absent = [name for name, d in manifest.datasets.items() if not d.committed and not manifest.present(name)]
     for name in manifest.datasets:
-        manifest.check(name)
-        manifest.check_canonical(name)
-    lines.append(f"ok  datasets  {len(manifest.datasets)} match datasets/manifest.json")
+        if name not in absent:
+            manifest.check(name)  # streamed: a generated file of hundreds of MB costs its read
+            if manifest.find(name).committed:  # a generated one's canonical digest: `harness check-datasets`
+                manifest.check_canonical(name)
+    generated = f"; {len(absent)} generated, not built here ({', '.join(absent)}: `just datasets`)" if absent else ""
+    lines.append(f"ok  datasets  {len(manifest.datasets) - len(absent)} match datasets/manifest.json{generated}")
     return lines

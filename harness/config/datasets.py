@@ -1,11 +1,21 @@
-"""The dataset manifest (datasets/manifest.json) and the hash check that guards every run."""
+"""The dataset manifest (datasets/manifest.json) and the hash check that guards every run.
+
+Most datasets are committed files. A generated one (its path under datasets/generated/, the one rule that keeps a file
+out of git: .gitignore names that folder) is rebuilt byte for byte by the generator script its entry names, with a
+fixed seed, by `just datasets` or by a run that needs it, and checked against its sha256 like any other. Checks stream
+through the file (hashlib in 1 MiB blocks), so a file of hundreds of MB costs its read, not a Python pass.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pathlib
 import subprocess
+import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.tools.canonical import RULE, canonical_digest
@@ -14,6 +24,22 @@ from harness.model.errors import ConfigError, DatasetError, UnknownNameError
 
 MANIFEST_FILE = "manifest.json"
 SUPPORTED_SCHEMA = 1
+#: The folder (under datasets/) of the files built by their generator scripts and never committed (.gitignore).
+GENERATED_DIR = "generated"
+#: A generator script's interpreter, by its suffix: the languages the lab ships.
+INTERPRETERS = {".py": [sys.executable], ".js": ["node"], ".sh": ["bash"]}
+_BLOCK = 1 << 20
+
+
+def file_digest(path: pathlib.Path) -> tuple[int, str]:
+    """(bytes, sha256) of a file, read in blocks."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as f:
+        while block := f.read(_BLOCK):
+            digest.update(block)
+            size += len(block)
+    return size, digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -28,10 +54,17 @@ class Dataset:
     provenance: str
     licence: str
     layout: str = "document"  # or "lines": JSON Lines, one document of the model per line
-    generator: dict | None = None  # {"lab", "name", "count", "seed"[, "item"]}: the lab verb that regenerates the file
+    # How the file is made again: {"lab", "name", "count", "seed"[, "item"]}, a lab's `generate` verb; or
+    # {"script", "seed"[, "args"]}, a script under datasets/ run with --seed SEED [ARGS] --out PATH.
+    generator: dict | None = None
     canonical: dict | None = (
         None  # {"rule", "sha256", "leaves"} of a single-document dataset (harness/tools/canonical.py)
     )
+
+    @property
+    def committed(self) -> bool:
+        """False for a generated file kept out of git (its path under datasets/generated/)."""
+        return not self.path.startswith(GENERATED_DIR + "/")
 
 
 @dataclass(frozen=True)
@@ -47,28 +80,50 @@ class Manifest:
             raise UnknownNameError("dataset", name, self.datasets, "in datasets/manifest.json")
         return self.datasets[name]
 
+    def present(self, name: str) -> bool:
+        """Whether the dataset's file is there (a generated one may not be built yet)."""
+        return (self.directory / self.find(name).path).is_file()
+
     def check(self, name: str) -> Dataset:
         """Verifies size and sha256 of one dataset's file; raises DatasetError saying which file and what to do."""
         dataset = self.find(name)
         path = self.directory / dataset.path
         if not path.is_file():
+            if not dataset.committed:
+                raise DatasetError(
+                    f"dataset '{name}' is generated and not built here yet: {path}",
+                    "build it with `just datasets` (a run that needs it builds it first)",
+                )
             raise DatasetError(f"dataset '{name}' is missing: {path}", "restore it with `git checkout -- datasets/`")
-        data = path.read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
-        if digest != dataset.sha256 or len(data) != dataset.bytes:
+        size = path.stat().st_size
+        digest = file_digest(path)[1] if size == dataset.bytes else "(size differs, not hashed)"
+        if digest != dataset.sha256 or size != dataset.bytes:
+            fix = (
+                f"build it again with `just datasets` (its generator: datasets/{dataset.generator['script']})"
+                if not dataset.committed and dataset.generator
+                else "restore the file with `git checkout -- datasets/` (or regenerate it with its generator in "
+                "datasets/generators/)"
+            )
             raise DatasetError(
-                f"dataset '{name}' ({path}) does not match the manifest: sha256 {digest[:12]}…, {len(data)} bytes; "
+                f"dataset '{name}' ({path}) does not match the manifest: sha256 {digest[:12]}…, {size} bytes; "
                 f"expected {dataset.sha256[:12]}…, {dataset.bytes} bytes",
-                "restore the file with `git checkout -- datasets/` (or regenerate it with its generator in "
-                "datasets/generators/); "
-                "if the change is intended, update datasets/manifest.json and say why in the commit",
+                f"{fix}; if the change is intended, update datasets/manifest.json and say why in the commit",
             )
         return dataset
+
+    def ensure(self, name: str, say: Callable[[str], None] = lambda _: None) -> Dataset:
+        """check(), after building a generated dataset that is not there yet (with a line before and after)."""
+        dataset = self.find(name)
+        if not dataset.committed and not self.present(name):
+            build_generated(self, dataset, say)
+        return self.check(name)
 
     def check_canonical(self, name: str) -> None:
         """The manifest's canonical digest of a dataset must be the one computed now (a pure function of its bytes and
         the rule, so runs rely on the sha256 alone; this guards edits of the rule or the manifest)."""
         dataset = self.find(name)
+        if dataset.canonical is None or not self.present(name):  # a generated file not built: nothing to compare
+            return
         if (
             dataset.canonical is not None
             and canonical_digest((self.directory / dataset.path).read_bytes()) != dataset.canonical
@@ -79,12 +134,13 @@ class Manifest:
             )
 
 
-def canonical_digests(manifest: Manifest) -> dict[str, dict]:
-    """The canonical digest of every single-document dataset (the ones a parse result can be checked against)."""
+def canonical_digests(manifest: Manifest, committed_only: bool = False) -> dict[str, dict]:
+    """The canonical digest of every single-document dataset there is (the ones a parse result can be checked
+    against), or of the committed ones only (a generated one costs a Python pass over hundreds of MB)."""
     return {
         d.name: canonical_digest((manifest.directory / d.path).read_bytes())
         for d in manifest.datasets.values()
-        if d.layout == "document"
+        if d.layout == "document" and manifest.present(d.name) and (d.committed or not committed_only)
     }
 
 
@@ -123,7 +179,58 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
             f"{path}: a dataset entry is malformed: {e!r}",
             "each entry has name, path, bytes, sha256, model, provenance, licence (docs/extending.md, 'A dataset')",
         ) from e
+    for dataset in datasets.values():
+        script = (dataset.generator or {}).get("script")
+        if not dataset.committed and script is None:
+            raise ConfigError(
+                f"{path}: dataset '{dataset.name}' is under {GENERATED_DIR}/ (not committed) but names no generator "
+                "script to build it",
+                'add "generator": {"script": "generators/<name>.py", "seed": N} (docs/extending.md, \'A dataset\')',
+            )
+        if script is not None and pathlib.Path(script).suffix not in INTERPRETERS:
+            raise ConfigError(
+                f"{path}: dataset '{dataset.name}': generator script {script!r} is not a "
+                f"{'/'.join(INTERPRETERS)} file",
+                "name a script under datasets/generators/ in a language the lab ships",
+            )
     return Manifest(directory, datasets)
+
+
+def build_generated(manifest: Manifest, dataset: Dataset, say: Callable[[str], None] = print) -> Dataset:
+    """Runs the dataset's generator script (`--seed SEED [ARGS] --out PATH`) into a temporary file beside the target,
+    checks it against the manifest, then moves it into place; a file that does not match is left beside, named."""
+    spec = dataset.generator or {}
+    script = manifest.directory / spec["script"]
+    if not script.is_file():
+        raise DatasetError(
+            f"dataset '{dataset.name}': its generator {script} is missing",
+            "restore it with `git checkout -- datasets/`",
+        )
+    target = manifest.directory / dataset.path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    argv = [*INTERPRETERS[script.suffix], str(script), "--seed", str(spec["seed"]), *map(str, spec.get("args", []))]
+    say(f"dataset {dataset.name}: generating {dataset.bytes / 1e6:.0f} MB with datasets/{spec['script']} …")
+    started = time.monotonic()
+    done = subprocess.run([*argv, "--out", str(partial)], capture_output=True, text=True)
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        raise DatasetError(
+            f"the generator of dataset '{dataset.name}' failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}",
+            f"run it by hand to see why: {' '.join(argv)} --out /tmp/{target.name}",
+        )
+    size, digest = file_digest(partial)
+    if (size, digest) != (dataset.bytes, dataset.sha256):
+        rejected = target.with_name(target.name + ".rejected")
+        os.replace(partial, rejected)
+        raise DatasetError(
+            f"dataset '{dataset.name}': its generator wrote {size} bytes, sha256 {digest[:12]}…; the manifest says "
+            f"{dataset.bytes} bytes, {dataset.sha256[:12]}… (kept as {rejected})",
+            "the generator or its interpreter changed: if intended, update datasets/manifest.json and say why",
+        )
+    os.replace(partial, target)
+    say(f"dataset {dataset.name}: generated in {time.monotonic() - started:.1f} s, matches the manifest")
+    return dataset
 
 
 def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Dataset]:
@@ -135,6 +242,9 @@ def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Datas
     for dataset in manifest.datasets.values():
         spec = dataset.generator
         if spec is None:
+            continue
+        if "script" in spec:
+            done.append(build_generated(manifest, dataset))
             continue
         lab = labs[spec["lab"]].for_runtime()  # the lab's default runtime (its build must exist: just build)
         lab.check_requirements()

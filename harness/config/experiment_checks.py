@@ -73,15 +73,15 @@ def check_experiment(exp: Experiment, context: CheckContext) -> None:
 
 
 def _check_claim_places(exp: Experiment, claim: Claim, context: CheckContext, where: str) -> None:
-    """The coordinates of a ratio across cell dimensions name a level this lab has and a runtime of the benchmark's
-    lab."""
-    for field in ("at", "reference_at"):
+    """The coordinates of a ratio across cell dimensions name a level this lab has, and a runtime of the lab of the
+    side they place (`at`: the benchmark's, `reference_at`: the reference's, another lab's in a claim across labs)."""
+    for field, side in (("at", claim.benchmark), ("reference_at", claim.reference)):
         for dimension, value in getattr(claim, field):
             what = f"({claim.label}, {field}.{dimension}) {where}"
             if dimension == "isa_level" and value not in context.isa_levels:
                 raise UnknownNameError("ISA level", value, context.isa_levels, what)
-            if dimension == "runtime" and claim.benchmark in exp.benchmarks:
-                lab = context.labs.get(exp.benchmarks[claim.benchmark].lab)
+            if dimension == "runtime" and side in exp.benchmarks:
+                lab = context.labs.get(exp.benchmarks[side].lab)
                 if lab is not None and value not in lab.runtime_names:
                     raise UnknownNameError("runtime", value, lab.runtime_names, f"of lab {lab.name} {what}")
 

@@ -88,16 +88,6 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
             'a ratio across cell dimensions names where each side is read: at = { runtime = "8.0.0" } and '
             'reference_at = { runtime = "3.1.3" }, for example (docs/experiments.md)',
         )
-    measured, reference = exp.benchmarks[c.benchmark], exp.benchmarks[c.reference]
-    if measured.lab != reference.lab:
-        raise ConfigError(
-            f"{c.label}: its benchmark '{measured.id}' runs in lab {measured.lab} and its reference '{reference.id}' "
-            "in lab "
-            f"{reference.lab} {where}; this lab cannot measure that ratio",
-            "a ratio pairs processes of one lab build, so both must be in one lab; compare across labs with groups of "
-            "one "
-            "shared_operation (report: Cross-language) instead",
-        )
     if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None:
         raise ConfigError(
             f"{c.label} has no published number {where}",

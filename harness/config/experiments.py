@@ -78,7 +78,7 @@ class Hardware:
 
 
 #: The cell dimensions a claim's two sides may differ in (`at` / `reference_at`): an ISA level of this lab, a runtime
-#: of the benchmark's lab.
+#: of the side's lab (in a claim across labs, the reference's runtime is one of its own lab's).
 CLAIM_DIMENSIONS = ("isa_level", "runtime")
 
 

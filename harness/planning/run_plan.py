@@ -212,8 +212,9 @@ def resolve_plan(options: RunOptions) -> Plan:
         cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
     planned = {c.isa_level for c in cells}
     levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
-    for name in datasets_of(cells):
-        manifest.check(name)
+    for name in datasets_of(cells):  # a generated dataset not built yet is built by the run (ensure_datasets)
+        if manifest.present(name) or manifest.find(name).committed:
+            manifest.check(name)
     for name in labs_of(cells) if options.check_tools else ():
         all_labs[name].check_requirements()
     labs = builds_of(cells, all_labs)
@@ -294,6 +295,14 @@ def _cells_text(runnable: int, unswitchable: int) -> str:
     if not runnable:
         return f"{unswitchable} cells not applicable (no ISA switch)"
     return f"{runnable} cells, {unswitchable} not applicable (no ISA switch)"
+
+
+def ensure_datasets(plan: Plan, options: RunOptions, say: Callable[[str], None]) -> None:
+    """Builds the generated datasets the plan's cells read that are not there yet (harness/config/datasets.py), each
+    checked against the manifest; a run calls it before anything is measured."""
+    manifest = load_manifest(options.datasets_dir)
+    for name in datasets_of(plan.cells):
+        manifest.ensure(name, say)
 
 
 def plan_summary(plan: Plan) -> str:

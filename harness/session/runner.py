@@ -34,7 +34,7 @@ from harness.session.scheduler import Session
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import PREPARE, SESSION, RunRecord
 from harness.model.store import RunStore, new_run_id
-from harness.planning.run_plan import Plan, RunOptions, resolve_plan
+from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve_plan
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,7 @@ def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
     """The whole run: plan, take the lab CPUs' locks (harness/host/cpu_lock.py), build, probe, then the replicate
     loop, storing each row as it finishes."""
     plan = resolve_plan(options)
+    ensure_datasets(plan, options, _say)  # a generated dataset not built yet, built and checked before any lock
     cpus, hygiene = plan_and_check(options.lab_cpuset, options.harness_cpuset, plan.design.lab_cpus_needed)
     hygiene.announce()  # isolation, governor, turbo, SMT of the lab's CPUs, with fixes, before anything is built
     if not options.resume and options.run_id is None:

@@ -16,7 +16,10 @@ from harness.model.judging import (
     published_ratio,
 )
 from analysis.compute.coverage import coverage
+from harness.config.experiment_checks import check_experiment, load_context
 from harness.config.experiments import load_experiments
+
+from tests.conftest import FIXTURES
 
 
 @pytest.mark.parametrize(
@@ -204,3 +207,21 @@ def test_the_published_ratio_across_runtimes_is_taken_against_the_reference_row_
     # the same benchmark's figure in the same table at other coordinates is not the reference
     before = next(c for c in claims if c.published_variant == "NewtonSoftJson_Camel on .NET Core 3.1")
     assert before.is_before_row and not after.is_before_row
+
+
+def test_a_claim_across_labs_pairs_the_two_labs_processes_of_each_round_and_says_so(tmp_path):
+    folder = tmp_path / "experiments"
+    folder.mkdir()
+    (folder / "900-cross-lab.toml").write_text((FIXTURES / "cross-lab-claim.toml").read_text())
+    exp = load_experiments(folder)["900"]
+    check_experiment(exp, load_context())  # `just check` takes it: a runtime of each lab among its lab_runtimes
+    rows = _rows_000({"24.21.0": {"node-json": [150, 152, 149, 151]}, "8.0.0": {"newtonsoft": [500, 505, 497, 503]}})
+    rows["experiment"] = "900"
+    verdicts = pd.DataFrame([asdict(v) for v in verdicts_for(exp, rows, RatioBook(rows))])
+    node = verdicts[verdicts["benchmark"] == "node-json"].iloc[0]
+    assert node["runtime"] == "24.21.0/8.0.0" and node["reference"] == "newtonsoft"
+    assert node["measured_ratio"] == pytest.approx(0.3, rel=0.01) and node["pairs"] == 4
+    assert node["verdict"] == "reproduced", "0.30 against the published 0.29"
+    assert (
+        "across labs: node-json (reference-node)" in node["note"] and "processes of each round paired" in node["note"]
+    )

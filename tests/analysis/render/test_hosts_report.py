@@ -106,5 +106,9 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
     nearest = text.split("## Each figure on the host nearest its published CPU")[1].split("## Verdicts per host")[0]
     assert "| 000 | s | a | base | time | native | 10.0.12 | 1.5 | local | 1.49 | reproduced |" in nearest, "Zen+: AMD"
     assert "| 000 | s | b | base | time | native | 10.0.12 | 1.5 | second | 1.5 | reproduced | Intel Skylake" in nearest
-    assert "| 000 | s | c | base | time | native | 10.0.12 | 1.5 | local |  | bytes equal |" in nearest, "no ratio, measured"
-    assert "| 000 | s | d | base | time | native | 10.0.12 | 1.5 |  |  | not measured | no host measured it |" in nearest
+    assert (
+        "| 000 | s | c | base | time | native | 10.0.12 | 1.5 | local |  | bytes equal |" in nearest
+    ), "no ratio, measured"
+    assert (
+        "| 000 | s | d | base | time | native | 10.0.12 | 1.5 |  |  | not measured | no host measured it |" in nearest
+    )

@@ -146,7 +146,7 @@ def test_the_table_of_the_issue_each_fault_is_refused(tmp_path):
         "ratio-not-a-number",
         "zero-mean",
         "unknown-variant",
-        "claim-across-labs",
+        "claim-reference-runtime-of-other-lab",
     ):
         path = CORPUS / f"{name}.toml"
         folder = tmp_path / name

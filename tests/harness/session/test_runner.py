@@ -380,3 +380,27 @@ def test_a_cold_cell_that_fails_is_a_failed_row_and_a_resume_retries_only_it(fix
     again = FakeBackend(fixture_dir)
     execute_run(_cold_options(smoke_options, resume=True), again)
     assert again.cells_run == [failing]
+
+
+def test_a_generated_dataset_a_run_needs_is_built_before_anything_is_measured(
+    tmp_path, fake_backend, smoke_options, capsys
+):
+    datasets = tmp_path / "datasets"
+    shutil.copytree(DATASETS_DIR, datasets, ignore=shutil.ignore_patterns("corpus", "generated"))
+    (datasets / "generators" / "copy.py").write_text(
+        "import argparse, pathlib, shutil\np = argparse.ArgumentParser()\n"
+        "for a in ('--seed', '--source', '--out'): p.add_argument(a)\n"
+        "a = p.parse_args(); shutil.copy(a.source, a.out)\n"
+    )
+    manifest = json.loads((datasets / "manifest.json").read_text())
+    entry = next(d for d in manifest["datasets"] if d["name"] == "employee-single")
+    source = datasets / entry["path"]
+    entry["path"] = "generated/employee-single.json"
+    entry["generator"] = {"script": "generators/copy.py", "seed": 1, "args": ["--source", str(source)]}
+    (datasets / "manifest.json").write_text(json.dumps(manifest))
+    summary = execute_run(dataclasses.replace(smoke_options, datasets_dir=datasets), fake_backend)
+    assert (datasets / "generated" / "employee-single.json").read_bytes() == source.read_bytes()
+    said = capsys.readouterr().err
+    assert "dataset employee-single: generating" in said and "matches the manifest" in said
+    assert said.index("dataset employee-single: generating") < said.index("round 1"), "built before any process"
+    assert summary.counts.get("ok")
