@@ -1,7 +1,7 @@
 """The report of a run over several hosts (harness/session/hosts_run.py): each host's run folder gets its own full
-report, and the run folder a page over them: the hosts table (CPU, cores, arch, kernel, engine, how each run ended,
-its noise figures), each published figure read on the host nearest its published CPU (analysis/compute/
-nearest_host.py) with the reason, and every figure's verdict on each host side by side."""
+report, and the run folder a page over them: the hosts table (CPU, its widest vector ISA, cores, arch, kernel, engine,
+how each run ended, its noise figures), each published figure read on the host nearest its published CPU
+(analysis/compute/nearest_host.py) with the reason, and every figure's verdict on each host side by side."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from analysis.render.tables import markdown_table
 from harness.config.cpu_models import load_cpu_table
 from harness.config.defaults import REPO_ROOT
 from harness.config.experiments import Experiment, load_experiments
+from harness.host.host_probe import widest_vector_isa
 from harness.model.run_records import SESSION, CalibrationRecord, TimelineRecord
 from harness.model.store import RunStore
 
@@ -114,6 +115,7 @@ def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
                 "microarchitecture": HostCpu.from_facts(entry["host"], facts, table).cpu.describe(),
                 "cpus": facts.get("cpus"),
                 "arch": facts.get("arch"),
+                "vector ISA": widest_vector_isa(facts.get("cpu_flags") or ()),
                 "kernel": facts.get("kernel"),
                 "docker": facts.get("engine_version"),
                 "isolated CPUs": facts.get("isolated_cpus") or "none",

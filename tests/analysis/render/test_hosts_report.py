@@ -56,8 +56,9 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
         "cpu_vendor": "amd",
         "cpu_family": 0x1A,
         "cpu_model_number": 0x02,
+        "cpu_flags": ["avx2", "avx512f", "sse2"],
     }
-    intel = {**facts, "cpu_vendor": "intel", "cpu_family": 6, "cpu_model_number": 0x5E}  # an i7-6700's
+    intel = {**facts, "cpu_vendor": "intel", "cpu_family": 6, "cpu_model_number": 0x5E, "cpu_flags": ["avx2", "sse2"]}
     hosts = [
         {"host": "local", "state": "done", "exit_code": 0, "seconds": 120, "facts": facts},
         {"host": "second", "state": "lost", "exit_code": 1, "seconds": 30, "last_line": GONE, "facts": intel},
@@ -103,6 +104,7 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
     assert (local["process CV"], local["ratio CI99"], local["replaced"]) == ("2.0%", "±3.0%", 3)
     assert (local["wall (min)"], local["measuring (min)"]) == (2.0, 1.5), "its own session, without the wait"
     assert hosts_csv.set_index("host").loc["second", "microarchitecture"] == "Intel Skylake"
+    assert list(hosts_csv["vector ISA"][:2]) == ["AVX-512", "AVX2"]
     nearest = text.split("## Each figure on the host nearest its published CPU")[1].split("## Verdicts per host")[0]
     assert "| 000 | s | a | base | time | native | 10.0.12 | 1.5 | local | 1.49 | reproduced |" in nearest, "Zen+: AMD"
     assert "| 000 | s | b | base | time | native | 10.0.12 | 1.5 | second | 1.5 | reproduced | Intel Skylake" in nearest

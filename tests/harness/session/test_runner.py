@@ -127,7 +127,11 @@ def test_a_tampered_dataset_stops_the_run_before_anything_is_written(tmp_path, f
 
 def test_a_lab_whose_runtime_is_missing_is_refused_with_the_program_name(tmp_path, fake_backend, smoke_options):
     labs = tmp_path / "lab"
-    shutil.copytree(LABS_DIR / "dotnet", labs / "dotnet", ignore=shutil.ignore_patterns("bin", "obj", "tests"))
+    shutil.copytree(
+        LABS_DIR / "dotnet",
+        labs / "dotnet",
+        ignore=shutil.ignore_patterns("bin", "obj", "tests", "build", ".nuget-seed"),
+    )
     toml = labs / "dotnet" / "lab.toml"
     toml.write_text(toml.read_text().replace('requires = ["dotnet"]', 'requires = ["dotnet-not-installed-here"]'))
     with pytest.raises(MissingToolError, match="needs 'dotnet-not-installed-here'"):
