@@ -16,10 +16,9 @@ from harness.model.judging import NOT_MEASURED
 from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
 from analysis.compute.noise import calibration_drift
 from analysis.render.tables import markdown_table
-from harness.config.cpu_models import load_cpu_table
+from harness.config.cpu_models import load_cpu_table, widest_vector_isa
 from harness.config.defaults import REPO_ROOT
 from harness.config.experiments import Experiment, load_experiments
-from harness.host.host_probe import widest_vector_isa
 from harness.model.run_records import SESSION, CalibrationRecord, TimelineRecord
 from harness.model.store import RunStore
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import pathlib
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.config.defaults import REPO_ROOT
@@ -37,6 +38,26 @@ RANK_WORDS = {
     SAME_ARCH: "another vendor",
 }
 _KEYS = {"name", "vendor", "arch", "family", "models", "lineage"}
+
+
+#: /proc/cpuinfo flags (x86 `flags`, arm64 `Features`) → the widest vector instruction set they name, widest first.
+VECTOR_ISAS = (
+    ("avx512f", "AVX-512"),
+    ("avx2", "AVX2"),
+    ("avx", "AVX"),
+    ("sse4_2", "SSE4.2"),
+    ("sse2", "SSE2"),
+    ("sve2", "SVE2"),
+    ("sve", "SVE"),
+    ("asimd", "AdvSimd"),
+)
+
+
+def widest_vector_isa(flags: Sequence[str]) -> str | None:
+    """'AVX-512', 'AVX2', 'AdvSimd', …: the widest vector instruction set among a CPU's flags; None when none is named
+    (flags not read)."""
+    have = set(flags)
+    return next((name for flag, name in VECTOR_ISAS if flag in have), None)
 
 
 @dataclass(frozen=True)

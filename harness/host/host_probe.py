@@ -32,25 +32,6 @@ _CPU_SCRIPT = f"cat /proc/cpuinfo; echo '{_SEPARATOR}'; cat /sys/devices/system/
 
 Docker = Callable[[Sequence[str], float], subprocess.CompletedProcess[str]]
 
-#: /proc/cpuinfo flags (x86 `flags`, arm64 `Features`) → the widest vector instruction set they name, widest first.
-VECTOR_ISAS = (
-    ("avx512f", "AVX-512"),
-    ("avx2", "AVX2"),
-    ("avx", "AVX"),
-    ("sse4_2", "SSE4.2"),
-    ("sse2", "SSE2"),
-    ("sve2", "SVE2"),
-    ("sve", "SVE"),
-    ("asimd", "AdvSimd"),
-)
-
-
-def widest_vector_isa(flags: Sequence[str]) -> str | None:
-    """'AVX-512', 'AVX2', 'AdvSimd', …: the widest vector instruction set among a CPU's flags; None when none is named
-    (flags not read)."""
-    have = set(flags)
-    return next((name for flag, name in VECTOR_ISAS if flag in have), None)
-
 
 def run_docker(args: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
     """The docker CLI, its output captured; a timeout is an answer too (exit 124)."""

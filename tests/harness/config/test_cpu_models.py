@@ -60,3 +60,12 @@ def test_a_wrong_entry_of_the_table_is_refused(tmp_path):
     wrong_arch.write_text("[microarchitectures.a]\nname='A'\nvendor='apple'\narch='x64'\nmodels=[1]\nlineage='a'\n")
     with pytest.raises(ConfigError, match="vendor 'apple' with arch 'x64'"):
         load_cpu_table(wrong_arch)
+
+
+def test_the_widest_vector_isa_of_a_cpu_is_named_from_its_flags():
+    from harness.config.cpu_models import widest_vector_isa
+
+    assert widest_vector_isa(["sse2", "avx2", "avx512f"]) == "AVX-512"
+    assert widest_vector_isa(["sse2", "sse4_2", "avx", "avx2"]) == "AVX2"
+    assert widest_vector_isa(["fp", "asimd", "sve"]) == "SVE" and widest_vector_isa(["fp", "asimd"]) == "AdvSimd"
+    assert widest_vector_isa([]) is None

@@ -72,12 +72,3 @@ def test_a_cpu_that_cannot_be_read_keeps_the_engine_facts_and_says_why():
     facts = probe_cpu(probe_engine(HOST, load_isa_table(), docker), HOST, "x", docker)
     assert facts.reachable and facts.arch == "x64" and facts.cpus == 64
     assert facts.cpu_model is None and "No such image: x" in facts.reason
-
-
-def test_the_widest_vector_isa_of_a_cpu_is_named_from_its_flags():
-    from harness.host.host_probe import widest_vector_isa
-
-    assert widest_vector_isa(["sse2", "avx2", "avx512f"]) == "AVX-512"
-    assert widest_vector_isa(["sse2", "sse4_2", "avx", "avx2"]) == "AVX2"
-    assert widest_vector_isa(["fp", "asimd", "sve"]) == "SVE" and widest_vector_isa(["fp", "asimd"]) == "AdvSimd"
-    assert widest_vector_isa([]) is None
