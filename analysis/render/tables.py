@@ -121,9 +121,15 @@ def experiment_markdown(experiment: Experiment, cells: pd.DataFrame, levels: lis
             )
         if not rows:
             continue
+        settings = (
+            "Run settings: " + ", ".join(f"`{name} = {value}`" for name, value in group.run_settings) + " (every "
+            "process of this group ran with them; one that read back otherwise failed its cell). "
+            if group.run_settings
+            else ""
+        )
         parts.append(
-            f"#### {group.title}\n\nBaseline: `{group.baseline}`. Each cell: time per operation (mean over its n "
-            "processes of each one's median iteration) ±99% CI half-width "
+            f"#### {group.title}\n\n{settings}Baseline: `{group.baseline}`. Each cell: time per operation "
+            "(mean over its n processes of each one's median iteration) ±99% CI half-width "
             "processes (ratio to the baseline at the same ISA level ±99% CI half-width over paired processes).\n\n"
             + markdown_table(headers, rows)
         )

@@ -102,10 +102,23 @@ class FakeBackend:
             stats[key] *= factor
         report_path.write_text(json.dumps(report))
 
+    def settings_for(self, switches: dict[str, str]) -> dict[str, Any]:
+        """The run settings a .NET process with these variables would read back (an ignored switch changes nothing)."""
+
+        def asked(name: str, default: str) -> str:
+            return default if name in self._ignored else switches.get(name, default)
+
+        return {
+            "tiered_compilation": asked("DOTNET_TieredCompilation", "1") != "0",
+            "gc_server": asked("DOTNET_gcServer", "0") == "1",
+        }
+
     def _env_of(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, Any]:
-        """The captured env, as the given build would report it: its pinned runtime version, these switches' flags."""
+        """The captured env, as the given build would report it: its pinned runtime version, these switches' flags and
+        run settings."""
         env = copy.deepcopy(self._env)
         env["isa"] = self.flags_for(switches)
+        env["settings"] = self.settings_for(switches)
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
         return env
 

@@ -29,9 +29,11 @@ class NativeBackend(ProcessBackend):
         super().__init__()
 
     def environment(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, str]:
-        """The child environment: inherited, minus stray ISA switches, plus the lab's own settings and this level's
-        switches."""
-        env = {k: v for k, v in os.environ.items() if k not in self._switch_names}
+        """The child environment: inherited, minus stray ISA switches and run-setting variables (a DOTNET_gcServer left
+        in the user's shell must not change cells that asked for no setting), plus the lab's own settings and this
+        cell's switches (its run settings' and its level's)."""
+        stray = self._switch_names | lab.settings_variables
+        env = {k: v for k, v in os.environ.items() if k not in stray}
         env.update(lab.environment)
         env.update(switches)
         env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")

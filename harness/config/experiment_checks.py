@@ -20,7 +20,8 @@ from harness.config.datasets import Manifest, load_manifest
 from harness.config.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display
-from harness.config.experiments import Benchmark, Claim, Experiment, Hardware
+from harness.config.experiments import Benchmark, Claim, Experiment, Group, Hardware
+from harness.config.run_settings import value_of
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import LabNames, load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
@@ -66,6 +67,8 @@ def check_experiment(exp: Experiment, context: CheckContext) -> None:
         )
     for bench in exp.benchmarks.values():
         _check_benchmark(exp, bench, context, where)
+    for group in exp.groups.values():
+        _check_run_settings(exp, group, context, where)
     for hardware in exp.hardware.values():
         _check_hardware(exp, hardware, context, where)
     for claim in exp.claims:
@@ -119,6 +122,16 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
                 f"runtimes of lab {lab.name} that measure {exp.measure}: "
                 f"{', '.join(lab.runtimes_measuring(exp.measure))}",
             )
+
+
+def _check_run_settings(exp: Experiment, group: Group, context: CheckContext, where: str) -> None:
+    """Each run setting of a group is one its lab declares (the baseline's lab: a group runs in one lab), with a value
+    it declares; a lab that declares no settings can take none (nothing is applied in its place)."""
+    lab = context.labs.get(exp.benchmarks[group.baseline].lab) if group.baseline in exp.benchmarks else None
+    if lab is None:
+        return
+    for name, value in group.run_settings:
+        value_of(lab.run_settings, lab.name, name, value, f"(group {group.id}, run_settings) {where}")
 
 
 def _check_hardware(exp: Experiment, hardware: Hardware, context: CheckContext, where: str) -> None:

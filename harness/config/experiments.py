@@ -20,6 +20,7 @@ from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display, todo_paths, validate_document
 from harness.model.records import STEADY
 from harness.config.experiment_rules import unique_keys, validate_experiment
+from harness.config.run_settings import normalized
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,9 @@ class Group:
     # What the group's cells do in words every lab shares (e.g. "untyped-parse"): groups of one shared operation and
     # dataset are set side by side across labs in the report's cross-language section. Empty: lab-specific.
     shared_operation: str = ""
+    # Runtime knobs its cells run with (lab.toml [run_settings] of its baseline's lab): the experiment's run_settings
+    # overridden by the group's own, as sorted (name, value) pairs; () the runtime's defaults.
+    run_settings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,12 @@ class Experiment:
     todos: tuple[
         str, ...
     ] = ()  # fields that still say TODO (left by `just import`): refused by the checks before planning
+    # the run settings the file declares at its top level (every group's, unless the group sets its own value)
+    run_settings: tuple[tuple[str, str], ...] = ()
+
+    def settings_of(self, benchmark: str) -> tuple[tuple[str, str], ...]:
+        """The run settings of a benchmark's cells: its group's."""
+        return self.groups[self.benchmarks[benchmark].group].run_settings
 
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
@@ -206,7 +216,17 @@ def _parse(path: pathlib.Path) -> Experiment:
         [f"'{c['published_variant']}' in '{c['scenario']}'" for c in data.get("claims", [])],
     )
     lab, operation = data["lab"], data.get("operation", "deserialize")
-    groups = {g["id"]: Group(g["id"], g["title"], g["baseline"], g.get("shared_operation", "")) for g in data["groups"]}
+    settings = dict(data.get("run_settings") or {})
+    groups = {
+        g["id"]: Group(
+            g["id"],
+            g["title"],
+            g["baseline"],
+            g.get("shared_operation", ""),
+            normalized({**settings, **(g.get("run_settings") or {})}),
+        )
+        for g in data["groups"]
+    }
     benchmarks = {
         b["id"]: Benchmark(
             b["id"],
@@ -250,6 +270,7 @@ def _parse(path: pathlib.Path) -> Experiment:
         data.get("measure", STEADY),
         data.get("allocated_tolerance_bytes", 0),
         todo_paths(data),
+        normalized(settings),
     )
 
 

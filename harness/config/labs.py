@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from harness.config.defaults import LABS_DIR
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
 from harness.config.prerequisites import load_prerequisites
+from harness.config.run_settings import RunSetting, Settings, environment_of, parse_run_settings
 from harness.model.records import DEFAULT_RUNTIME, MEASURES
 from harness.model.cells import Cell
 
@@ -96,6 +97,19 @@ class LabSpec:
     # True for a lab whose fastest verified cell is the "speed of light" the report's cross-language section measures
     # every other cell of the same operation and file against (lab/native: simdjson).
     speed_of_light: bool = False
+    # Runtime knobs an experiment may ask for (lab.toml [run_settings]; harness/config/run_settings.py).
+    run_settings: dict[str, RunSetting] = field(default_factory=dict)
+
+    @property
+    def settings_variables(self) -> frozenset[str]:
+        """Every variable any of this lab's run settings sets (no native process inherits them from the shell)."""
+        return frozenset(
+            name for s in self.run_settings.values() for value in s.values.values() for name in value.environment
+        )
+
+    def settings_environment(self, settings: Settings) -> dict[str, str]:
+        """The environment that produces these run settings in this lab's processes."""
+        return environment_of(self.run_settings, self.name, settings)
 
     def check_requirements(self) -> None:
         """Raises MissingToolError naming every required program that is not on PATH, with what installs each
@@ -224,6 +238,28 @@ def _container(data: dict) -> ContainerSpec:
     )
 
 
+def _run_settings(data: dict, path: pathlib.Path) -> dict[str, RunSetting]:
+    """The lab's [run_settings]; a setting may not set a variable an ISA switch sets (the level's would be lost)."""
+    settings = parse_run_settings(data.get("run_settings", {}), str(path))
+    switch_names = {
+        name
+        for by_major in data.get("isa_switches", {}).values()
+        for levels in by_major.values()
+        for switches in levels.values()
+        for name in switches
+    }
+    for setting in settings.values():
+        for value_name, value in setting.values.items():
+            clash = sorted(switch_names & set(value.environment))
+            if clash:
+                raise ConfigError(
+                    f"{path}: run setting {setting.name}={value_name} sets {', '.join(clash)}, "
+                    "which an ISA switch sets",
+                    "a run setting must leave the ISA switches' variables to the ISA levels",
+                )
+    return settings
+
+
 def load_lab(directory: pathlib.Path) -> LabSpec:
     """Reads one lab.toml."""
     path = directory / "lab.toml"
@@ -254,6 +290,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             container=_container(data["container"]) if "container" in data else None,
             paired_format=data.get("paired_format"),
             speed_of_light=bool(data.get("speed_of_light", False)),
+            run_settings=_run_settings(data, path),
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

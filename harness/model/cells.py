@@ -80,12 +80,22 @@ class Cell:
     unavailable: str = ""  # why this benchmark cannot run at all (no package for its library): a row, never a process
     runtime: str = DEFAULT_RUNTIME  # the lab build (lab.toml [runtimes]) this cell runs on
     measure: str = STEADY  # what its experiment measures (MEASURES)
+    # runtime knobs its experiment or group asks for: sorted (name, value) pairs of lab.toml [run_settings]; () none
+    run_settings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def settings_text(self) -> str:
+        """`gc=server,tiered_compilation=off`, or "" for a cell on the runtime's defaults."""
+        return ",".join(f"{name}={value}" for name, value in self.run_settings)
 
     @property
     def cell_id(self) -> str:
-        """Unique id within a run: experiment:benchmark@isa_level, plus /runtime for a lab built per runtime."""
-        return f"{self.experiment}:{self.benchmark}@{self.isa_level}" + (
-            "" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}"
+        """Unique id within a run: experiment:benchmark@isa_level, plus /runtime for a lab built per runtime, plus
+        [settings] for a cell with run settings (a rerun after its settings changed measures it again)."""
+        return (
+            f"{self.experiment}:{self.benchmark}@{self.isa_level}"
+            + ("" if self.runtime == DEFAULT_RUNTIME else f"/{self.runtime}")
+            + (f"[{self.settings_text}]" if self.run_settings else "")
         )
 
     @property
@@ -101,5 +111,7 @@ class Cell:
     @property
     def slug(self) -> str:
         """File-system-safe form of cell_id, for raw/ and logs/ names."""
-        suffix = "" if self.runtime == DEFAULT_RUNTIME else f"__{self.runtime}"
+        suffix = ("" if self.runtime == DEFAULT_RUNTIME else f"__{self.runtime}") + (
+            f"__{self.settings_text}" if self.run_settings else ""
+        )
         return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{self.experiment}__{self.benchmark}__{self.isa_level}{suffix}")

@@ -3,7 +3,7 @@ cell's descriptive fields, and the process's resource usage (wall and CPU time, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from harness.model.records import VERIFICATION_STATUSES, require_field
 
@@ -79,6 +79,8 @@ class CellOutcome:
     statistics: Statistics
     verification: Verification
     isa_flags: dict[str, Any]
+    # what the measured process reports of its run settings (the `settings` object of its env.json)
+    settings_readback: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,11 @@ class ResultRow:
     profile: str
     error: str | None = None
     runtime_requested: str = DEFAULT_RUNTIME
+    # run settings asked for (experiment or group; lab.toml [run_settings]), what the process read back of them, and
+    # whether every one of them declares a readback ("read back") or not ("not read back"); empty/None: none asked
+    run_settings: dict[str, str] = field(default_factory=dict)
+    run_settings_readback: dict[str, Any] = field(default_factory=dict)
+    run_settings_checked: str | None = None
     language: str | None = None
     runtime: str | None = None
     runtime_version: str | None = None

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.config.isa import IsaLevel, describe_effective, unmet_expectations
+from harness.config.run_settings import RunSetting, readback_state, unmet_settings
 from harness.planning.pinning import parse_cpuset
 from harness.session.probe import UNVERIFIABLE, LevelProbe
 from harness.model.records import ResultRow, RowStatus, VerificationStatus
@@ -51,6 +52,7 @@ class RowContext:
             "operation": c.operation,
             "isa_requested": c.isa_level,
             "runtime_requested": c.runtime,
+            "run_settings": dict(c.run_settings),
             "measure": c.measure,
             "cpuset": self.cpuset,
             "profile": self.profile,
@@ -69,17 +71,30 @@ class RowContext:
         }
 
 
-def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> ResultRow:
+def measured_row(
+    ctx: RowContext, outcome: CellOutcome, level: IsaLevel, settings: dict[str, RunSetting] | None = None
+) -> ResultRow:
     """Row for a cell that produced numbers. The ISA readback of the measured process is checked
-    here: a level that did not take effect makes the measurement invalid, so the cell fails."""
+    here: a level that did not take effect makes the measurement invalid, so the cell fails; so do run settings
+    (`settings`: the lab's [run_settings]) the process reads back otherwise."""
     unverifiable = ctx.level.state == UNVERIFIABLE
     unmet = [] if unverifiable else unmet_expectations(level, outcome.isa_flags)
+    cell = ctx.cell
+    unmet_run = unmet_settings(settings or {}, cell.lab, cell.run_settings, outcome.settings_readback)
     wrong_cpus = cpuset_mismatch(ctx.cpuset, outcome.fields.get("cpuset_effective"))
     stats = outcome.statistics
     fields: dict[str, Any] = {
         **ctx.base(),
         **outcome.fields,
         "isa_flags": outcome.isa_flags,
+        **(
+            {
+                "run_settings_readback": outcome.settings_readback,
+                "run_settings_checked": readback_state(settings or {}, cell.lab, cell.run_settings),
+            }
+            if cell.run_settings
+            else {}
+        ),
         "isa_effective": UNVERIFIABLE if unverifiable else describe_effective(outcome.isa_flags),
         "n": stats.n,
         "mean_ns": stats.mean_ns,
@@ -98,6 +113,12 @@ def measured_row(ctx: RowContext, outcome: CellOutcome, level: IsaLevel) -> Resu
             **fields,
             status=RowStatus.FAILED,
             error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}",
+        )
+    if unmet_run:
+        return ResultRow(
+            **fields,
+            status=RowStatus.FAILED,
+            error=f"run settings did not take effect in the measured process: {'; '.join(unmet_run)}",
         )
     if wrong_cpus:
         return ResultRow(**fields, status=RowStatus.FAILED, error=wrong_cpus)

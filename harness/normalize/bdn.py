@@ -134,4 +134,5 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
             verification.get("round_trip"),
         ),
         isa_flags=dict(env["isa"]),
+        settings_readback=dict(env.get("settings") or {}),
     )

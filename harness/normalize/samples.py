@@ -106,4 +106,5 @@ def cell_outcome(
             verification.get("round_trip"),
         ),
         isa_flags=dict(env.get("isa") or {}),
+        settings_readback=dict(env.get("settings") or {}),
     )

@@ -201,6 +201,7 @@ def plan_cells(
             bench.unavailable,
             runtime,
             exp.measure,
+            exp.settings_of(bench.id),
         )
         for level in levels
         for runtime in runtime_order

@@ -19,7 +19,7 @@ from harness.normalize.common import peak_rss_bytes
 from harness.normalize import NORMALIZERS
 from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.config.profiles import Stopping
-from harness.session.cold import variant_info, verify_cold_cell
+from harness.session.cold import cold_settings_readback, variant_info, verify_cold_cell
 from harness.normalize.hyperfine import normalize_cold_cell
 from harness.model.records import COLD, ResultRow, UNAVAILABLE
 from harness.model.cells import Cell, ColdSettings, JobSettings
@@ -82,14 +82,16 @@ class CellRows:
     def _request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
         out_dir = out_dir or self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
         out_dir.mkdir(parents=True, exist_ok=True)
+        lab = self.labs[ctx.cell.target]
         return CellRequest(
-            self.labs[ctx.cell.target],
+            lab,
             ctx.cell,
             self.datasets_dir,
             out_dir,
             self.store.path(ctx.log_path or ""),
             self.job,
-            ctx.level.switches,
+            # the cell's run settings, then its ISA level's switches (a lab.toml may not let the two share a variable)
+            {**lab.settings_environment(ctx.cell.run_settings), **ctx.level.switches},
             ctx.cpuset,
             self.cell_timeout_s,
             raw_root=self.store.path(RAW_DIR),
@@ -122,7 +124,9 @@ class CellRows:
         }
         if fields.get("peak_rss_bytes") is None:
             fields["peak_rss_bytes"] = peak_rss_bytes(request.out_dir)  # the peak-RSS runs after the process, if any
-        return measured_row(ctx, dataclasses.replace(outcome, fields=fields), self.levels[ctx.cell.isa_level])
+        return measured_row(
+            ctx, dataclasses.replace(outcome, fields=fields), self.levels[ctx.cell.isa_level], lab.run_settings
+        )
 
     def _cold_row(self, cell: Cell) -> ResultRow:
         """One cold-start cell: verified, then timed as whole processes (one row; its runs are the replicates)."""
@@ -144,7 +148,9 @@ class CellRows:
             outcome,
             fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
         )
-        return measured_row(ctx, outcome, self.levels[cell.isa_level])
+        if cell.run_settings:  # hyperfine's processes report nothing: read back in a process with their environment
+            outcome = dataclasses.replace(outcome, settings_readback=cold_settings_readback(self.backend, request))
+        return measured_row(ctx, outcome, self.levels[cell.isa_level], request.lab.run_settings)
 
     def _runnable(self, cell: Cell, cells: list[Cell]) -> bool:
         """A cell runs when its level took effect, or when its level is the same as native here and the run does not

@@ -28,6 +28,16 @@ def verify_cold_cell(backend: Backend, request: CellRequest) -> dict[str, Any]:
     )
 
 
+def cold_settings_readback(backend: Backend, request: CellRequest) -> dict[str, Any]:
+    """The run settings a process with the cold cell's environment reports (hyperfine's timed processes report
+    nothing); empty when that process fails (the cell then fails its settings check, naming what was not reported)."""
+    try:
+        env = backend.call(request.lab, ["env"], request.switches)
+    except HarnessError:
+        return {}
+    return dict((env or {}).get("settings") or {})
+
+
 def variant_info(probe: LabProbe, variant: str) -> dict[str, Any]:
     """The build's own description of a variant (library, its loaded version, payload form), from `list`."""
     return next((v for v in probe.listing.get("variants", []) if v.get("variant") == variant), {})

@@ -1,5 +1,6 @@
 """Report output pinned by golden files (set UPDATE_GOLDEN=1 to rewrite them after an intended change)."""
 
+import dataclasses
 import os
 
 import pandas as pd
@@ -159,3 +160,13 @@ def test_groups_the_run_budget_cut_short_are_named_in_the_precision_section_and_
     precision = report[report.index("## Precision") :].split("\n## ")[0]
     assert "were stopped by the run's time budget (0.5 min" in precision and "**budget**" in precision
     assert "a time budget of 0.5 min" in report
+
+
+def test_a_group_with_run_settings_says_them_above_its_table(fake_cells):
+    exp = next(e for e in _in_run() if e.id == "001")
+    group = next(iter(exp.groups.values()))
+    settings = (("gc", "server"), ("tiered_compilation", "off"))
+    exp = dataclasses.replace(exp, groups={**exp.groups, group.id: dataclasses.replace(group, run_settings=settings)})
+    text = experiment_markdown(exp, fake_cells, ["native"])
+    assert f"#### {group.title}\n\nRun settings: `gc = server`, `tiered_compilation = off` (every process" in text
+    assert text.count("Run settings:") == 1

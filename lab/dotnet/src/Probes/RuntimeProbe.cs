@@ -20,6 +20,7 @@ public static class RuntimeProbe
         ["os"] = RuntimeInformation.OSDescription,
         ["arch"] = RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
         ["isa"] = IsaReadback.Capture(),
+        ["settings"] = RunSettingsReadback.Capture(),
         ["gc"] = new SortedDictionary<string, object>
         {
             ["server"] = GCSettings.IsServerGC,

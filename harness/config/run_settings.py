@@ -1,0 +1,120 @@
+"""Run settings: runtime knobs an experiment (or one of its groups) asks for, such as tiered compilation or Server GC.
+
+Each lab declares the settings it knows in its lab.toml ([run_settings.<name>.values.<value>]): the environment that
+produces a value and what the measured process must read back (`expect`, keys of the `settings` object its `env` verb
+and env.json report). A setting is part of its cells' identity (their cell id names it), applies to the processes of
+those cells only, and a cell whose process reads back something else fails, as a cell whose ISA level did not take
+effect does. A value with no `expect` is one the runtime cannot report: its rows say "not read back".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from harness.model.errors import ConfigError, UnknownNameError
+
+#: A cell's run settings: (name, value) pairs, sorted by name (empty: the runtime's defaults).
+Settings = tuple[tuple[str, str], ...]
+
+#: What a row says of a setting its runtime cannot report.
+NOT_READ_BACK = "not read back"
+
+
+@dataclass(frozen=True)
+class SettingValue:
+    """One value of a setting: the environment that produces it and the readback that proves it."""
+
+    environment: dict[str, str]
+    expect: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RunSetting:
+    """One setting a lab knows, with its values."""
+
+    name: str
+    description: str
+    values: dict[str, SettingValue]
+
+
+def parse_run_settings(data: dict, where: str) -> dict[str, RunSetting]:
+    """A lab.toml's [run_settings] tables."""
+    settings: dict[str, RunSetting] = {}
+    for name, spec in data.items():
+        values = spec.get("values") or {}
+        if not values:
+            raise ConfigError(
+                f"{where}: [run_settings.{name}] declares no values", "add [run_settings.<name>.values.<value>]"
+            )
+        settings[name] = RunSetting(
+            name,
+            str(spec.get("description", "")),
+            {
+                value: SettingValue(
+                    {k: str(v) for k, v in (body.get("environment") or {}).items()}, dict(body.get("expect") or {})
+                )
+                for value, body in values.items()
+            },
+        )
+    return settings
+
+
+def normalized(settings: dict[str, str] | Iterable[tuple[str, str]]) -> Settings:
+    """Settings as a cell holds them: sorted (name, value) pairs."""
+    pairs = settings.items() if isinstance(settings, dict) else settings
+    return tuple(sorted((str(k), str(v)) for k, v in pairs))
+
+
+def describe(settings: Settings) -> str:
+    """`gc=server,tiered_compilation=off` (empty for none): the suffix of a cell id, the report's wording."""
+    return ",".join(f"{name}={value}" for name, value in settings)
+
+
+def value_of(known: dict[str, RunSetting], lab: str, name: str, value: str, where: str = "") -> SettingValue:
+    """One setting's value, or the error naming what the lab knows."""
+    where = f" {where}" if where else ""
+    if not known:
+        raise ConfigError(
+            f"run setting {name}={value}{where}: lab {lab} declares no run settings",
+            f"remove it, or declare it in lab/{lab}/lab.toml [run_settings] with its environment and readback",
+        )
+    if name not in known:
+        raise UnknownNameError("run setting", name, known, f"of lab {lab} (lab/{lab}/lab.toml [run_settings]){where}")
+    setting = known[name]
+    if value not in setting.values:
+        raise UnknownNameError(
+            f"value of run setting {name}", value, setting.values, f"of lab {lab} (lab/{lab}/lab.toml){where}"
+        )
+    return setting.values[value]
+
+
+def environment_of(known: dict[str, RunSetting], lab: str, settings: Settings) -> dict[str, str]:
+    """The environment that produces these settings in a process of this lab."""
+    env: dict[str, str] = {}
+    for name, value in settings:
+        env.update(value_of(known, lab, name, value).environment)
+    return env
+
+
+def unmet_settings(known: dict[str, RunSetting], lab: str, settings: Settings, readback: dict[str, Any]) -> list[str]:
+    """Every setting whose readback contradicts it: 'tiered_compilation=off (tiered_compilation is true, expected
+    false)'; a key the process did not report at all counts as contradicting (the lab must report what it declares)."""
+    unmet = []
+    for name, value in settings:
+        for key, want in value_of(known, lab, name, value).expect.items():
+            got = readback.get(key, "not reported")
+            if got != want:
+                unmet.append(f"{name}={value} ({key} is {_show(got)}, expected {_show(want)})")
+    return unmet
+
+
+def readback_state(known: dict[str, RunSetting], lab: str, settings: Settings) -> str:
+    """'read back' when every setting's value declares what the process must report, else NOT_READ_BACK."""
+    if all(value_of(known, lab, name, value).expect for name, value in settings):
+        return "read back"
+    return NOT_READ_BACK
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
