@@ -23,21 +23,52 @@ def isa_rank(level: str) -> int:
     return ISA_ORDER.index(level) if level in ISA_ORDER else len(ISA_ORDER)
 
 
+#: The per-process memory figure single-shot cells give: the peak growth of the resident set during the timed calls.
+RSS_INCREASE = "rss_increase_bytes"
+
+
+def with_rss_increase(rows: pd.DataFrame) -> pd.DataFrame:
+    """A copy of the rows with RSS_INCREASE (peak − before) where the peak is that of the timed calls alone (the
+    kernel's mark was reset just before them); NaN elsewhere (a peak of the whole process would count the input's
+    loading). The analysis's own frames only: never written back into a result row."""
+    rows = rows.copy()
+    if rows.empty or "rss_before_bytes" not in rows or "peak_rss_of" not in rows:
+        rows[RSS_INCREASE] = float("nan")
+        return rows
+    timed = rows["peak_rss_of"] == "timed-calls"
+    increase = rows["peak_rss_bytes"].astype(float) - rows["rss_before_bytes"].astype(float)
+    rows[RSS_INCREASE] = increase.where(timed)
+    return rows
+
+
+#: What each metric pairs per process: the time statistic, or the memory increase of a single-shot process.
+BOOK_STATISTICS = {"time": REPLICATE_STATISTIC, "memory": RSS_INCREASE}
+
+
 class RatioBook:
-    """Every measured replicate of a run, indexed for pairing (experiment, benchmark, ISA level, runtime)."""
+    """Every measured replicate of a run, indexed for pairing (experiment, benchmark, ISA level, runtime), per metric
+    (BOOK_STATISTICS): a process without the metric's figure is not a replicate of it."""
 
     def __init__(self, rows: pd.DataFrame) -> None:
-        self._replicates: dict[tuple[str, str, str, str], list[Replicate]] = {}
-        measured = rows[rows["status"].isin(MEASURED)]
+        self._replicates: dict[str, dict[tuple[str, str, str, str], list[Replicate]]] = {m: {} for m in BOOK_STATISTICS}
+        measured = with_rss_increase(rows[rows["status"].isin(MEASURED)])
         for r in measured.itertuples():
             key = (r.experiment, r.benchmark, r.isa_requested, r.runtime_requested)
-            self._replicates.setdefault(key, []).append(replicate_of(r, getattr(r, REPLICATE_STATISTIC)))
+            for metric, column in BOOK_STATISTICS.items():
+                value = getattr(r, column, None)
+                if value is not None and not pd.isna(value) and value > 0:
+                    self._replicates[metric].setdefault(key, []).append(replicate_of(r, value))
 
     def replicates(
-        self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME
+        self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME, metric: str = "time"
     ) -> list[Replicate]:
         """The measured processes of one cell."""
-        return self._replicates.get((experiment, benchmark, level, runtime), [])
+        return self._replicates[metric].get((experiment, benchmark, level, runtime), [])
+
+    def mean(self, experiment: str, benchmark: str, level: str, runtime: str, metric: str) -> float | None:
+        """The mean of one cell's per-process figures of a metric (None without any)."""
+        values = [r.value_ns for r in self.replicates(experiment, benchmark, level, runtime, metric)]
+        return sum(values) / len(values) if values else None
 
     def interval(
         self,
@@ -48,17 +79,18 @@ class RatioBook:
         reference_level: str | None = None,
         runtime: str = DEFAULT_RUNTIME,
         reference_runtime: str | None = None,
+        metric: str = "time",
     ) -> Interval | None:
         """benchmark / reference at one level and runtime (or the reference at `reference_level` and on
         `reference_runtime`), None when either has no measured replicate. Across two levels or runtimes the processes of
         the same round index are paired; the two sides ran in different groups (and processes), so those pairs share no
         process and the interval is correspondingly wider."""
-        mine = self.replicates(experiment, benchmark, level, runtime)
+        mine = self.replicates(experiment, benchmark, level, runtime, metric)
         reference_level = reference_level or level
         reference_runtime = reference_runtime or runtime
         if reference_level == level and reference_runtime == runtime:
-            return paired_ratio_interval(mine, self.replicates(experiment, reference, level, runtime))
-        ratios = paired_ratios(mine, self.replicates(experiment, reference, reference_level, reference_runtime))
+            return paired_ratio_interval(mine, self.replicates(experiment, reference, level, runtime, metric))
+        ratios = paired_ratios(mine, self.replicates(experiment, reference, reference_level, reference_runtime, metric))
         return ratio_interval(ratios) if ratios else None
 
 

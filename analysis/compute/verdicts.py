@@ -24,7 +24,7 @@ from analysis.compute.aggregate import RatioBook
 from analysis.compute.replicates import MEASURED
 from analysis.render.tables import failure_reason
 from analysis.compute.judging import BYTES_ONLY, CANNOT_REPRODUCE, Verdict, judge_bytes
-from harness.model.judging import METRICS, NOT_MEASURED, judge, published_ratio
+from harness.model.judging import INTERVAL_METRICS, METRICS, NOT_MEASURED, judge, published_ratio
 from harness.config.experiments import Claim, Experiment, Hardware
 from harness.model.records import DEFAULT_RUNTIME, RowStatus, UNAVAILABLE, VerificationStatus
 
@@ -151,8 +151,8 @@ def _across(
     only: allocations do not depend on the ISA, and are judged per runtime by the claims of each runtime)."""
     if claim.is_before_row:
         return []  # the 'before' row itself
-    published = published_ratio(claim, experiment.claims, "time")
-    if published is None:
+    metrics = [(m, p) for m in INTERVAL_METRICS if (p := published_ratio(claim, experiment.claims, m)) is not None]
+    if not metrics:
         return []
     hardware = experiment.hardware[claim.hardware]
 
@@ -183,21 +183,24 @@ def _across(
             f"measured as {claim.benchmark} at {level} on {runtime} over {claim.reference} "
             f"{' '.join(reference_places)}"
         )
-    verdict = _verdict(
-        experiment,
-        claim,
-        "time",
-        published,
-        rows,
-        book,
-        level,
-        True,
-        note,
-        reference_level,
-        runtime,
-        reference_runtime,
-    )
-    return [_with_failure(verdict, failed, level, reference_level, runtime, reference_runtime)]
+    verdicts = [
+        _verdict(
+            experiment,
+            claim,
+            metric,
+            published,
+            rows,
+            book,
+            level,
+            True,
+            note,
+            reference_level,
+            runtime,
+            reference_runtime,
+        )
+        for metric, published in metrics
+    ]
+    return [_with_failure(v, failed, level, reference_level, runtime, reference_runtime) for v in verdicts]
 
 
 def _with_failure(
@@ -260,16 +263,26 @@ def _verdict(
     ratio = lower = upper = pairs = None
     bytes_only = metric == "allocated" and math.isnan(published[0])
     if row is not None and ref is not None:
-        if metric == "time":
+        if metric in INTERVAL_METRICS:
             interval = book.interval(
-                experiment.id, claim.benchmark, claim.reference, level, reference_level, runtime, reference_runtime
+                experiment.id,
+                claim.benchmark,
+                claim.reference,
+                level,
+                reference_level,
+                runtime,
+                reference_runtime,
+                metric,
             )
             if interval is not None:
                 ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
         elif not bytes_only and not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
             ratio = float(row[column] / ref[column])
     void = any(r is not None and r["verification_status"] == VerificationStatus.FAILED for r in (row, ref))
-    measured_bytes = None if metric != "allocated" or row is None or pd.isna(row[column]) else float(row[column])
+    if metric == "memory":  # the benchmark's own mean increase over its processes, in bytes
+        measured_bytes = None if row is None else book.mean(experiment.id, claim.benchmark, level, runtime, metric)
+    else:
+        measured_bytes = None if metric != "allocated" or row is None or pd.isna(row[column]) else float(row[column])
     tolerance = experiment.allocation_tolerance(claim) if metric == "allocated" else None
     return Verdict(
         experiment=experiment.id,
@@ -295,7 +308,7 @@ def _verdict(
         baseline_verification=None if ref is None else ref["verification_status"],
         verdict=(BYTES_ONLY if row is not None else NOT_MEASURED)
         if bytes_only
-        else judge(published[0], ratio, void, lower, upper, interval=metric == "time"),
+        else judge(published[0], ratio, void, lower, upper, interval=metric in INTERVAL_METRICS),
         note="; ".join(n for n in (claim.note, note) if n),
         measured_value=measured_bytes,
         allocated_tolerance_bytes=tolerance,

@@ -11,6 +11,7 @@ from analysis.render.names import SEPARATOR, library_name, settings_line
 from harness.model.records import RowStatus, UNAVAILABLE, VerificationStatus
 from harness.model.stats import format_rel_ci
 from harness.config.experiments import Experiment
+from harness.model.judging import INTERVAL_METRICS
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
@@ -148,7 +149,7 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
         "Measured ratio [99% CI]",
         "ISA level (· runtime)",
         "Verdict",
-        "Allocated/op: published → measured",
+        "Published → measured (allocated/op, memory increase)",
         "Published on",
     ]
     rows = [
@@ -158,7 +159,7 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
             r["metric"],
             ("—" if _missing(r["published_ratio"]) else f"{r['published_ratio']:.2f}×") + f" ({r['ratio_source']})",
             format_interval(r["measured_ratio"], r["measured_ratio_lower"], r["measured_ratio_upper"])
-            if r["metric"] == "time"
+            if r["metric"] in INTERVAL_METRICS
             else format_ratio(r["measured_ratio"]),
             r["isa_level"] + ("" if r.get("runtime", "—") in ("—", "default") else f" · {r['runtime']}"),
             f"**{r['verdict']}**" + (f" ({r['note']})" if r["note"] else ""),
@@ -171,8 +172,12 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
 
 
 def bytes_text(verdict: pd.Series) -> str:
-    """'224 B → 232 B: **differs**' (± the tolerance when there is one) for an allocation verdict; '—' for the
-    others."""
+    """'224 B → 232 B: **differs**' (± the tolerance when there is one) for an allocation verdict; '129.9 MiB → 131.2
+    MiB' for a memory increase (judged by its ratio, in the Verdict column); '—' for the others."""
+    if verdict["metric"] == "memory":
+        measured = verdict.get("measured_value")
+        shown = "—" if _missing(measured) else f"{measured / 1048576:,.1f} MiB"
+        return f"{verdict['published_value']:,.1f} MiB → {shown}"
     judged = verdict.get("bytes_verdict")
     if verdict["metric"] != "allocated" or judged is None or _missing(judged):
         return "—"

@@ -6,6 +6,28 @@ import pandas as pd
 from analysis.charts.refs import ChartRef
 from analysis.render.tables import experiment_markdown
 from harness.config.experiments import Experiment
+from harness.model.records import SINGLE_SHOT
+
+
+def method_line(exp: Experiment) -> str:
+    """What an experiment's times are when they are not the steady state: a single-shot experiment says what each
+    process timed and what it did not."""
+    shot = exp.single_shot
+    if exp.measure != SINGLE_SHOT or shot is None:
+        return ""
+    warmup = (
+        f"warmed up with {shot.warmup_calls} call(s) of the same variant on `{shot.warmup_dataset}`"
+        if shot.warmup_calls
+        else "did not warm up"
+    )
+    return (
+        f"Method: **single shot**. Each fresh process read its input into memory, {warmup}, then timed "
+        f"{shot.calls} call(s) on the input, each alone. Not in the times: process and runtime start, reading the "
+        "file, the warm-up, and the verification (made after the timed calls, on the same input). Processes are the "
+        "replicates, each cell in its own process, the cells of a group in a fresh order each round; a ratio pairs the "
+        "processes of one round. The resident set is read before the timed calls and at their peak (the kernel's "
+        "peak mark reset just before them).\n\n"
+    )
 
 
 def experiments_markdown(
@@ -20,7 +42,7 @@ def experiments_markdown(
         notes = "\n".join(f"- `{b.id}`: {b.note}" for b in exp.benchmarks.values() if b.note)
         parts.append(
             f"## Experiment {exp.id}: {exp.title}\n\nWrite-up: "
-            f"{exp.writeup}.\n\n{experiment_markdown(exp, cells, levels)}\n"
+            f"{exp.writeup}.\n\n{method_line(exp)}{experiment_markdown(exp, cells, levels)}\n"
             f"{images}\n\n{notes}\n\nAll rows: [tables/{exp.id}.csv](tables/{exp.id}.csv).\n"
         )
     return "\n".join(parts)

@@ -75,6 +75,8 @@ class CellRequest:
                 str(self.seed),
                 *self.job.to_args(),
             ]
+        if self.cell.shot is not None:
+            return [*self.cell_args("shot"), "--out", str(self.out_dir), *self.cell.shot.to_args()]
         return [*self.cell_args("run"), "--out", str(self.out_dir), *self.job.to_args()]
 
 

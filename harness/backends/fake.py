@@ -19,6 +19,7 @@ from typing import Any
 from harness.model.outcomes import RSS_FILE
 from harness.backends.base import CellRequest, CellRun
 from harness.model.errors import CellError
+from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import LabSpec
 from harness.model.outcomes import ProcessUsage
 from harness.backends.fake_clock import FakeClock
@@ -120,6 +121,8 @@ class FakeBackend:
         env["isa"] = self.flags_for(switches)
         env["settings"] = self.settings_for(switches)
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
+        env["runtime"] = lab.reported_runtime() or env["runtime"]  # a Node build reports Node.js, as the real one does
+        env["lab"], env["language"] = lab.name, lab.language
         return env
 
     def identity(self, lab: LabSpec) -> dict[str, Any]:
@@ -150,7 +153,23 @@ class FakeBackend:
                     "message": "3 field(s) differ from the dataset" if failed else "matches",
                 }
             ]
-        return copy.deepcopy(self._listing)
+        return self._listing_of(lab)
+
+    def _listing_of(self, lab: LabSpec) -> dict[str, Any]:
+        """The captured .NET listing; another lab's variants as its catalog names them
+        (harness/config/lab_catalog.toml), each a fake library."""
+        if lab.name == self._listing.get("lab"):
+            return copy.deepcopy(self._listing)
+        names = load_lab_catalog().get(lab.name)
+        variants = names.variants if names is not None and names.variants is not None else ()
+        return {
+            **copy.deepcopy(self._listing),
+            "lab": lab.name,
+            "variants": [
+                {"variant": v, "library": f"fake {v}", "library_version": "1.0", "payload_form": "string"}
+                for v in variants
+            ],
+        }
 
     def run_cold(self, request: CellRequest) -> CellRun:
         """A cold cell: hyperfine-shaped JSON whose whole process takes 60 ms × the variant's time scale (± the process
@@ -202,6 +221,8 @@ class FakeBackend:
     def _run_one(self, request: CellRequest) -> CellRun:
         if request.members:
             return self._run_paired(request)
+        if request.cell.shot is not None:
+            return self._run_shot(request)
         cell = request.cell
         self.cells_run.append(cell.cell_id)
         request.log_path.write_text(f"fake run of {cell.cell_id}\n")
@@ -220,7 +241,7 @@ class FakeBackend:
         # The round folder name (round-3, round-3-with-X) keys the process's own offset.
         offset = process_offset(f"{cell.cell_id}/{out.name}", self._spread) if self._spread else 1.0
         self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0) * offset)
-        offered = {v["variant"]: v for v in self._listing["variants"]}
+        offered = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}
         variant = offered.get(cell.variant, {})
         described.update(
             variant=cell.variant,
@@ -248,6 +269,61 @@ class FakeBackend:
             (out / RSS_FILE).write_text(json.dumps({"peak_rss_bytes": [rss] * request.peak_rss_runs}))
         return CellRun(usage)
 
+    def _run_shot(self, request: CellRequest) -> CellRun:
+        """One single-shot process: `calls` timed calls of 1 ms × the variant's time scale (× the process's own offset),
+        a resident set of 50 MiB before them and 50 + 10 × scale MiB at their peak."""
+        cell, shot = request.cell, request.cell.shot
+        assert shot is not None
+        self.cells_run.append(cell.cell_id)
+        request.log_path.write_text(f"fake single-shot run of {cell.cell_id}\n")
+        usage = ProcessUsage(wall_s=self._process_s, lab_cpu_s=0.9, cpu_other_ms=self._other_ms(cell.cell_id))
+        if cell.cell_id in self._failing_cells:
+            return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
+        scale = self._time_scale.get(cell.variant, 1.0)
+        offset = process_offset(f"{cell.cell_id}/{request.out_dir.name}", self._spread) if self._spread else 1.0
+        variant = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}.get(cell.variant, {})
+        failed = (cell.variant, cell.dataset) in self._failing_verification
+        files = {
+            "samples.json": {
+                "schema_version": 1,
+                "engine": {"name": "fake single-shot", "version": "1"},
+                "iterations_ns": [1e6 * scale * offset * (1 + 0.01 * k) for k in range(shot.calls)],
+                "allocated_bytes_per_op": 1000.0 * scale,
+                "single_shot": {
+                    "calls": shot.calls,
+                    "warmup_dataset": shot.warmup_dataset,
+                    "warmup_calls": shot.warmup_calls,
+                    "rss_before_bytes": 50 << 20,
+                    "peak_rss_bytes": (50 + round(10 * scale)) << 20,
+                    "peak_rss_of": "timed-calls",
+                },
+            },
+            "cell.json": {
+                "schema_version": 2,
+                "status": "measured",
+                "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
+                "library": variant.get("library", "fake"),
+                "library_version": variant.get("library_version", "1.0"),
+                "payload_form": variant.get("payload_form", "string"),
+                "model_type": "MyClass",
+                "dataset_sha256": "0" * 64,
+                "invocation_count": shot.calls,
+                "timings_ms": {"load_ms": 10.0, "warmup_ms": 5.0, "verify_ms": 5.0},
+                "raw_report": "samples.json",
+            },
+            "process.json": {"schema_version": 1, "start_to_main_ms": 50.0},
+            "env.json": self._env_of(request.lab, request.switches),
+            "verification.json": {
+                "variant": cell.variant,
+                "dataset": cell.dataset,
+                "status": "failed" if failed else "passed",
+                "message": "3 field(s) differ from the dataset" if failed else "matches",
+            },
+        }
+        for name, content in files.items():
+            (request.out_dir / name).write_text(json.dumps(content))
+        return CellRun(usage)
+
     def _run_paired(self, request: CellRequest) -> CellRun:
         """One paired process: every member measured in `burst_rounds` bursts; a failing member fails the whole
         process."""
@@ -269,7 +345,7 @@ class FakeBackend:
         )["Benchmarks"][0]["Statistics"]["Median"]
         rounds = request.job.burst_rounds or 20
         process = process_offset(f"{request.out_dir}", self._spread) if self._spread else 1.0
-        offered = {v["variant"]: v for v in self._listing["variants"]}
+        offered = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}
         (request.out_dir / "process.json").write_text(json.dumps({"schema_version": 1, "start_to_main_ms": 50.0}))
         for cell, folder in request.members:
             folder.mkdir(parents=True, exist_ok=True)

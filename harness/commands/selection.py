@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import pathlib
 
 from harness.planning.designs import DESIGNS
-from harness.config.defaults import DEFAULT_PROFILE
+from harness.config.defaults import DEFAULT_PROFILE, EXPERIMENTS_DIR
 from harness.planning.run_plan import RunOptions
 
 
@@ -37,6 +38,12 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
     parser.add_argument(
+        "--experiments-dir",
+        type=pathlib.Path,
+        default=EXPERIMENTS_DIR,
+        help="read the experiment files from this folder instead of experiments/ (a draft, or a variant of one)",
+    )
+    parser.add_argument(
         "--job",
         action="append",
         metavar="KEY=VALUE",
@@ -54,5 +61,6 @@ def run_options(args: argparse.Namespace, **extra) -> RunOptions:
         variants=split(args.variant),
         design=args.design,
         job_overrides=tuple(args.job or ()),
+        experiments_dir=getattr(args, "experiments_dir", EXPERIMENTS_DIR),
         **extra,
     )

@@ -111,6 +111,14 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
             "lab's "
             "model registry (docs/extending.md, 'A dataset')",
         )
+    if not lab.runtimes_measuring(exp.measure):
+        raise ConfigError(
+            f"benchmark {bench.id} {where} runs in lab {lab.name}, which cannot measure {exp.measure}",
+            f"no runtime of lab/{lab.name}/lab.toml lists {exp.measure!r} in its `measures`; run the benchmark in a "
+            "lab that has it (the `shot` verb for single shots: docs/lab-contract.md)",
+        )
+    if exp.single_shot is not None and exp.single_shot.warmup_dataset:
+        _check_warmup_dataset(exp.single_shot.warmup_dataset, bench, context, where)
     for runtime in bench.runtimes:
         if runtime not in lab.runtime_names:
             raise UnknownNameError(
@@ -122,6 +130,23 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
                 f"runtimes of lab {lab.name} that measure {exp.measure}: "
                 f"{', '.join(lab.runtimes_measuring(exp.measure))}",
             )
+
+
+def _check_warmup_dataset(name: str, bench: Benchmark, context: CheckContext, where: str) -> None:
+    """A single-shot warm-up input exists and, for a benchmark of a typed model, has that model (the same variant and
+    operation run on both; an untyped parse takes any JSON)."""
+    datasets = context.manifest.datasets
+    if name not in datasets:
+        raise UnknownNameError(
+            "dataset", name, datasets, f"of datasets/manifest.json (single_shot.warmup_dataset) {where}"
+        )
+    model = datasets[bench.dataset].model if bench.dataset in datasets else None
+    if model is not None and datasets[name].model != model:
+        raise ConfigError(
+            f"single_shot.warmup_dataset '{name}' {where} has model {datasets[name].model!r}, benchmark {bench.id}'s "
+            f"dataset '{bench.dataset}' {datasets[bench.dataset].model!r}",
+            "warm up on a small dataset of the same model: the same variant and operation run on both",
+        )
 
 
 def _check_run_settings(exp: Experiment, group: Group, context: CheckContext, where: str) -> None:

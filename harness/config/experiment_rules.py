@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display
-from harness.model.records import MEASURES
+from harness.model.records import MEASURES, SINGLE_SHOT
 
 if TYPE_CHECKING:  # experiments.py imports this module as it loads; the types are for annotations only
     from harness.config.experiments import Claim, Experiment
@@ -88,10 +88,16 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
             'a ratio across cell dimensions names where each side is read: at = { runtime = "8.0.0" } and '
             'reference_at = { runtime = "3.1.3" }, for example (docs/experiments.md)',
         )
-    if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None:
+    if c.mean_ns is None and c.ratio is None and c.allocated_bytes is None and c.memory_increase_mib is None:
         raise ConfigError(
             f"{c.label} has no published number {where}",
-            "give mean_ns, ratio or allocated_bytes (the figure it stands for)",
+            "give mean_ns, ratio, allocated_bytes or memory_increase_mib (the figure it stands for)",
+        )
+    if (c.memory_base_mib is not None or c.memory_increase_mib is not None) and exp.measure != SINGLE_SHOT:
+        raise ConfigError(
+            f"{c.label} has a published memory figure, but experiment {exp.id} measures {exp.measure} {where}",
+            "memory (the resident set before the timed calls and its peak increase during them) is measured by "
+            'single-shot cells: set measure = "single-shot", or leave the memory figure out',
         )
     if c.baseline and c.ratio is None:
         raise ConfigError(

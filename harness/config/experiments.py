@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from harness.config.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display, todo_paths, validate_document
-from harness.model.records import STEADY
+from harness.model.cells import ShotSettings
+from harness.model.records import SINGLE_SHOT, STEADY
 from harness.config.experiment_rules import unique_keys, validate_experiment
 from harness.config.run_settings import normalized
 
@@ -110,6 +111,11 @@ class Claim:
     at: tuple[tuple[str, str], ...] = ()
     reference_at: tuple[tuple[str, str], ...] = ()
     cannot_reproduce: str | None = None
+    # a published memory figure as `base + increase` MiB (kostya/benchmarks: the RSS before the timed work and its peak
+    # increase during it); the increase is judged as a ratio to the reference's, like a time (single-shot cells)
+    memory_base_mib: float | None = None
+    memory_increase_mib: float | None = None
+    published_memory: str | None = None
     allocated_tolerance_bytes: int | None = (
         None  # how far a measured allocation may be from allocated_bytes; None: the experiment's
     )
@@ -168,6 +174,8 @@ class Experiment:
     ] = ()  # fields that still say TODO (left by `just import`): refused by the checks before planning
     # the run settings the file declares at its top level (every group's, unless the group sets its own value)
     run_settings: tuple[tuple[str, str], ...] = ()
+    # measure = "single-shot": each process's warm-up and timed calls ([single_shot]; defaults without the table)
+    single_shot: ShotSettings | None = None
 
     def settings_of(self, benchmark: str) -> tuple[tuple[str, str], ...]:
         """The run settings of a benchmark's cells: its group's."""
@@ -271,6 +279,30 @@ def _parse(path: pathlib.Path) -> Experiment:
         data.get("allocated_tolerance_bytes", 0),
         todo_paths(data),
         normalized(settings),
+        _single_shot(data, path),
+    )
+
+
+def _single_shot(data: dict, path: pathlib.Path) -> ShotSettings | None:
+    """The [single_shot] table of a single-shot experiment (its defaults without one); refused on any other measure."""
+    table = data.get("single_shot")
+    if data.get("measure", STEADY) != SINGLE_SHOT:
+        if table is not None:
+            raise ConfigError(
+                f"{display(path)} has a [single_shot] table but measure = {data.get('measure', STEADY)!r}",
+                f'set measure = "{SINGLE_SHOT}", or remove the table',
+            )
+        return None
+    table = table or {}
+    if table.get("warmup_calls", 0) > 0 and not table.get("warmup_dataset"):
+        raise ConfigError(
+            f"{display(path)}: [single_shot] warmup_calls = {table['warmup_calls']} names no warmup_dataset",
+            "name a small dataset of the benchmarks' model to warm up on, or set warmup_calls = 0",
+        )
+    return ShotSettings(
+        table.get("warmup_dataset"),
+        table.get("warmup_calls", 1 if table.get("warmup_dataset") else 0),
+        table.get("calls", 1),
     )
 
 

@@ -20,8 +20,13 @@ from harness.config.defaults import LABS_DIR
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
 from harness.config.prerequisites import load_prerequisites
 from harness.config.run_settings import RunSetting, Settings, environment_of, parse_run_settings
-from harness.model.records import DEFAULT_RUNTIME, MEASURES
+from harness.model.records import COLD, DEFAULT_RUNTIME, MEASURES, STEADY
 from harness.model.cells import Cell
+
+
+#: What a lab's build measures unless lab.toml says otherwise ([runtime_defaults] or a runtime's `measures`): single
+#: shots need the lab's `shot` verb, which a lab declares it has.
+DEFAULT_MEASURES = (STEADY, COLD)
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,7 @@ class LabRuntime:
     sweep: bool = True  # part of a runtime sweep (lab.toml `sweep = false`: only by name or with "all")
     measures: tuple[
         str, ...
-    ] = MEASURES  # what this build can measure: steady state (a benchmark engine) and/or cold starts
+    ] = DEFAULT_MEASURES  # what this build can measure (MEASURES): steady state, cold starts, single shots
     # The runtime's name as the lab's `env` verb reports it, the key of its [isa_switches] tables (".NET", "GCC",
     # "GCC (-march=native)"): with it a plan knows before anything runs which ISA levels the build cannot honour.
     # None: known only once the build runs.
@@ -107,6 +112,11 @@ class LabSpec:
             name for s in self.run_settings.values() for value in s.values.values() for name in value.environment
         )
 
+    def shares_process(self, cell: Cell) -> bool:
+        """True when this lab measures several of a group's cells in one process (its `paired` verb): steady cells only;
+        a single shot is one cell per fresh process by definition."""
+        return self.paired_format is not None and cell.measure == STEADY
+
     def settings_environment(self, settings: Settings) -> dict[str, str]:
         """The environment that produces these run settings in this lab's processes."""
         return environment_of(self.run_settings, self.name, settings)
@@ -137,7 +147,7 @@ class LabSpec:
         return tuple(name for name, spec in self.runtimes.items() if spec.sweep) or self.runtime_names
 
     def runtimes_measuring(self, measure: str) -> tuple[str, ...]:
-        """The runtimes whose build can measure `measure` ("steady" or "cold"), in lab.toml order."""
+        """The runtimes whose build can measure `measure` (MEASURES), in lab.toml order."""
         return tuple(
             name for name in self.runtime_names if name not in self.runtimes or measure in self.runtimes[name].measures
         )
@@ -205,7 +215,7 @@ def _runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
         for k, v in {**defaults, **spec}.items()
         if k not in ("version", "environment", "note", "sweep", "measures", "reports")
     }
-    measures = tuple(spec.get("measures", MEASURES))
+    measures = tuple(spec.get("measures", defaults.get("measures", DEFAULT_MEASURES)))
     for measure in measures:
         if measure not in MEASURES:
             raise UnknownNameError("measure", measure, MEASURES, f"for runtime {name}")

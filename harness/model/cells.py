@@ -65,6 +65,41 @@ class ColdSettings:
 
 
 @dataclass(frozen=True)
+class ShotSettings:
+    """How a single-shot cell's process runs (experiment `[single_shot]`): `warmup_calls` calls of the same variant and
+    operation on the small `warmup_dataset` (none without one), then `calls` timed calls on the real input, each alone.
+    """
+
+    warmup_dataset: str | None = None
+    warmup_calls: int = 0
+    calls: int = 1
+
+    def __post_init__(self) -> None:
+        require_field(self.calls >= 1, "ShotSettings", "calls", self.calls, "must be 1 or more")
+        require_field(self.warmup_calls >= 0, "ShotSettings", "warmup_calls", self.warmup_calls, "must be 0 or more")
+        require_field(
+            self.warmup_calls == 0 or bool(self.warmup_dataset),
+            "ShotSettings",
+            "warmup_dataset",
+            self.warmup_dataset,
+            "is needed for warm-up calls",
+        )
+
+    def to_args(self) -> list[str]:
+        """The `shot` verb's flags."""
+        if not self.warmup_dataset:
+            return ["--calls", str(self.calls)]
+        return [
+            "--calls",
+            str(self.calls),
+            "--warmup-dataset",
+            self.warmup_dataset,
+            "--warmup-calls",
+            str(self.warmup_calls),
+        ]
+
+
+@dataclass(frozen=True)
 class Cell:
     """One measurement: lab × variant × dataset × operation × ISA level, inside one experiment."""
 
@@ -82,6 +117,7 @@ class Cell:
     measure: str = STEADY  # what its experiment measures (MEASURES)
     # runtime knobs its experiment or group asks for: sorted (name, value) pairs of lab.toml [run_settings]; () none
     run_settings: tuple[tuple[str, str], ...] = ()
+    shot: ShotSettings | None = None  # a single-shot cell's warm-up and timed calls (its experiment's [single_shot])
 
     @property
     def settings_text(self) -> str:

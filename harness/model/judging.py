@@ -30,7 +30,14 @@ NOT_MEASURED = "not measured"
 METRICS = {
     "time": ("mean_ns", "time_ns"),
     "allocated": ("allocated_bytes", "allocated_bytes_per_op"),
+    "memory": ("memory_increase_mib", "rss_increase_bytes"),
 }
+
+#: Metrics whose measured ratio pairs the processes of each round (an interval over processes); the others are points.
+INTERVAL_METRICS = ("time", "memory")
+
+#: How a derived published ratio says where it came from, per metric.
+_DERIVED_FROM = {"time": "means", "allocated": "allocations", "memory": "memory increases"}
 
 
 def direction(ratio: float, parity: float = PARITY_BAND) -> str:
@@ -86,5 +93,5 @@ def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tup
         return None
     return (
         value / getattr(reference, attribute),
-        f"derived from published {'means' if metric == 'time' else 'allocations'}",
+        f"derived from published {_DERIVED_FROM[metric]}",
     )

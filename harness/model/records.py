@@ -45,10 +45,13 @@ UNAVAILABLE = "unavailable"
 #: The runtime name of a cell whose lab has one build (lab.toml without [runtimes]).
 DEFAULT_RUNTIME = "default"
 
-#: What a cell measures: the steady state inside one process (the lab's benchmark engine), or a whole cold process
-#: (hyperfine timing the lab's `once` verb).
-STEADY, COLD = "steady", "cold"
-MEASURES = (STEADY, COLD)
+#: What a cell measures: the steady state inside one process (the lab's benchmark engine), a whole cold process
+#: (hyperfine timing the lab's `once` verb), or single shots (the lab's `shot` verb: a fresh process warms up on a small
+#: input, then times N calls on the real one, alone).
+STEADY, COLD, SINGLE_SHOT = "steady", "cold", "single-shot"
+MEASURES = (STEADY, COLD, SINGLE_SHOT)
+#: The measures whose cells are replicated in rounds of processes and take part in ratios and verdicts.
+REPLICATED = (STEADY, SINGLE_SHOT)
 
 #: Row statuses that carry a usable measurement (a failed verification still has timings).
 MEASURED = (RowStatus.OK.value, RowStatus.UNVERIFIED.value)
@@ -110,6 +113,12 @@ class ResultRow:
     measure: str = STEADY
     prepare_median_ns: float | None = None  # cold cells: the same process without the call (start + preparation)
     peak_rss_bytes: int | None = None  # cold cells: median of the runs' peak resident set (kernel's ru_maxrss)
+    # single-shot cells: the resident set just before the timed calls, and whether peak_rss_bytes is the peak of the
+    # timed calls alone ("timed-calls": the kernel's mark was reset before them) or of the whole process ("process")
+    rss_before_bytes: int | None = None
+    peak_rss_of: str | None = None
+    warmup_dataset: str | None = None  # single-shot cells: what each process warmed up on, and how many calls
+    warmup_calls: int | None = None
     library: str | None = None
     library_version: str | None = None
     dataset_sha256: str | None = None

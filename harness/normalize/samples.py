@@ -11,6 +11,8 @@ Each iteration is the time of a batch of calls divided by the calls, as Benchmar
 are taken over them. A cell of a paired process (the `paired` verb: several cells of a group in alternating bursts) has
 one iteration per round of bursts, and its report's `paired` object gives the detail (calls per burst, the overhead
 subtracted, each burst's position in its round, collections); the process's own process.json is in the folder above.
+A single-shot cell (the `shot` verb: one fresh process) has one iteration per timed call, and its report's
+`single_shot` object gives the warm-up and the resident set before the timed calls and at their peak.
 """
 
 from __future__ import annotations
@@ -30,7 +32,19 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     times = [float(t) for t in report.get("iterations_ns") or []]
     engine = report.get("engine") or {}
     paired = report.get("paired")
+    shot = report.get("single_shot")
     extra: dict[str, Any] = {}
+    if shot is not None:  # the `shot` verb: one fresh process, its timed calls and its resident sets
+        extra = {
+            "rss_before_bytes": shot.get("rss_before_bytes"),
+            "peak_rss_bytes": shot.get("peak_rss_bytes"),
+            "peak_rss_of": shot.get("peak_rss_of"),
+            "warmup_dataset": shot.get("warmup_dataset"),
+            "warmup_calls": shot.get("warmup_calls"),
+            "start_to_main_ms": read_json(cell_dir / "process.json").get("start_to_main_ms")
+            if (cell_dir / "process.json").is_file()
+            else None,
+        }
     if paired is not None:
         process = cell_dir.parent / "process.json"
         timings = cell.get("timings_ms") or {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from harness.planning.designs import Design, layout
 from harness.planning.history import CostHistory
 from harness.config.profiles import Stopping
@@ -199,3 +201,36 @@ def describe_estimate(
         target = 100 * stopping.target_rel_ci
         text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{target:.1f}%)"
     return text
+
+
+#: A single-shot process (the `shot` verb) apart from its input: runtime start, the environment probe, the warm-up on a
+#: tiny document, exit. Per byte of input, what it does besides its timed calls: read and decode the file, hash it, and
+#: after the calls verify (one more call and a walk of its result against the file's parse). A call's own cost per byte
+#: comes from an earlier run's single-shot rows of the same variant and operation where one exists (ShotCosts.rates),
+#: else DEFAULT_CALL_NS_PER_BYTE. Measured here (2026-11-26, `taskset -c 1 … shot --dataset coordinates`, two processes
+#: each, 115 MB): System.Text.Json 5.1–5.3 s a process (call 5.2 ns/B), Newtonsoft.Json 7.3–7.7 s (9.9 ns/B), Node's
+#: JSON.parse 5.3–5.4 s (4.4 ns/B); reading the file 0.16–0.46 s, verifying 3.8–5.7 s. The model gives 5.7, 6.8 and
+#: 5.5 s with the learned rates, 6.3 s for each without.
+SHOT_PROCESS_S = 0.35
+SHOT_NS_PER_INPUT_BYTE = 36.0
+DEFAULT_CALL_NS_PER_BYTE = 8.0
+
+
+@dataclass(frozen=True)
+class ShotCosts:
+    """What a single-shot process costs up front: its input's size (the manifest's `bytes`) and its variant's call cost
+    per byte (learned: harness/planning/history.py load_call_rates)."""
+
+    payload_bytes: dict[str, int] = field(default_factory=dict)
+    rates: dict[tuple[str, str, str], float] = field(default_factory=dict)  # (lab, variant, operation) → ns per byte
+
+    def process_seconds(self, cell: Cell) -> float:
+        """One single-shot process of this cell."""
+        size = self.payload_bytes.get(cell.dataset, 0)
+        calls = cell.shot.calls if cell.shot is not None else 1
+        rate = self.rates.get((cell.lab, cell.variant, cell.operation), DEFAULT_CALL_NS_PER_BYTE)
+        return SHOT_PROCESS_S + size * (SHOT_NS_PER_INPUT_BYTE + (calls + 1) * rate) / 1e9
+
+    def learned(self, cell: Cell) -> bool:
+        """True when the call cost of this cell's variant was learned from an earlier run."""
+        return (cell.lab, cell.variant, cell.operation) in self.rates

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.model.cells import JobSettings
-from harness.model.records import STEADY
+from harness.model.records import REPLICATED, SINGLE_SHOT
 from harness.model.run_folder import RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
 
@@ -88,7 +88,7 @@ def run_cell_costs(rows: list[dict[str, Any]]) -> dict[str, float]:
     per_round: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
     skipped: set[str] = set()
     for row in rows:
-        if row.get("measure") != STEADY:
+        if row.get("measure") not in REPLICATED:
             continue
         if row.get("duration_s"):
             per_round[row["cell_id"]][int(row.get("round_index") or 0)] += float(row["duration_s"])
@@ -102,7 +102,7 @@ def gap_factor(rows: list[dict[str, Any]]) -> float:
     """Start-to-next-start time over the processes' own wall time, pauses left out; 1 when it cannot be read."""
     processes: dict[str, list[Any]] = {}
     for row in rows:
-        if row.get("measure") != STEADY or not row.get("duration_s") or not row.get("started_at"):
+        if row.get("measure") not in REPLICATED or not row.get("duration_s") or not row.get("started_at"):
             continue
         key = row.get("log_path") or row.get("raw_path") or f"{row['cell_id']}#{row.get('round_index')}"
         start = datetime.datetime.fromisoformat(row["started_at"]).timestamp()
@@ -125,6 +125,26 @@ def _runs_newest_first(results_dir: pathlib.Path) -> list[pathlib.Path]:
         return []
     folders = [p for p in results_dir.iterdir() if p.is_dir() and not p.is_symlink() and (p / RESULTS_FILE).is_file()]
     return sorted(folders, key=lambda p: (p / RESULTS_FILE).stat().st_mtime, reverse=True)
+
+
+#: How many of the newest runs a plan reads for its variants' single-shot call costs.
+RATE_RUNS = 20
+
+
+def load_call_rates(results_dir: pathlib.Path) -> dict[tuple[str, str, str], float]:
+    """(lab, variant, operation) → nanoseconds per input byte of one single-shot call, the median over that variant's
+    single-shot rows in the newest run that has any (of the newest RATE_RUNS runs, whatever their design or job: a
+    single shot does not depend on them). A plan costs a single-shot process of a new input from it."""
+    rates: dict[tuple[str, str, str], float] = {}
+    for folder in _runs_newest_first(results_dir)[:RATE_RUNS]:
+        found: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+        for row in _read_rows(folder / RESULTS_FILE):
+            if row.get("measure") == SINGLE_SHOT and row.get("median_ns") and row.get("payload_bytes"):
+                key = (str(row.get("lab")), str(row.get("variant")), str(row.get("operation")))
+                found[key].append(float(row["median_ns"]) / float(row["payload_bytes"]))
+        for key, values in found.items():
+            rates.setdefault(key, statistics.median(values))
+    return rates
 
 
 def _same_method(folder: pathlib.Path, design: str, job: JobSettings) -> bool:

@@ -202,6 +202,7 @@ def plan_cells(
             runtime,
             exp.measure,
             exp.settings_of(bench.id),
+            exp.single_shot,
         )
         for level in levels
         for runtime in runtime_order

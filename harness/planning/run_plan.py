@@ -21,9 +21,16 @@ from harness.config.defaults import (
 )
 from harness.planning.designs import DESIGNS, Design, group_key
 from harness.model.errors import ConfigError, UnknownNameError
-from harness.planning.estimate import describe_estimate, learned_round_seconds, modelled_round_seconds, round_seconds
+from harness.planning.estimate import (
+    UNKNOWN_PROCESS_S,
+    ShotCosts,
+    describe_estimate,
+    learned_round_seconds,
+    modelled_round_seconds,
+    round_seconds,
+)
 from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
-from harness.planning.history import CostHistory, load_history
+from harness.planning.history import CostHistory, load_call_rates, load_history
 from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
 from harness.config.experiments import Experiment, load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
@@ -41,7 +48,7 @@ from harness.planning.plan import (
 )
 from harness.host.arch import host_arch
 from harness.config.profiles import BudgetSpec, Stopping, find_profile, load_profiles
-from harness.model.records import DEFAULT_RUNTIME, STEADY
+from harness.model.records import COLD, DEFAULT_RUNTIME, REPLICATED, SINGLE_SHOT
 from harness.model.cells import Cell, ColdSettings, JobSettings
 
 
@@ -98,19 +105,28 @@ class Plan:
     # applicable by the run, never measured.
     not_applicable: frozenset[str] = frozenset()
     history: CostHistory | None = None  # what these cells cost in earlier runs (harness/planning/history.py)
+    shot_costs: ShotCosts = ShotCosts()  # single-shot processes: their inputs' sizes and their variants' learned costs
 
     def estimate(self) -> str:
         """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs; each round
         costed at what its cells took in the newest earlier run of the same design and job where one exists, else by
         the job's model."""
-        steady = [c for c in self.cells if c.measure == STEADY and c.cell_id not in self.not_applicable]
+        steady = [c for c in self.cells if c.measure in REPLICATED and c.cell_id not in self.not_applicable]
+        shots = [c for c in steady if c.measure == SINGLE_SHOT]
         round_s = None
         if self.design.shares_process:
             round_s = sum(
                 round_seconds(
-                    self.design, list(u.cells), self.job, self.labs[u.cells[0].target].paired_format is not None
+                    self.design, list(u.cells), self.job, self.labs[u.cells[0].target].shares_process(u.cells[0])
                 )
-                for u in self.design.units(steady)
+                for u in self.design.units([c for c in steady if c not in shots])
+            )
+        if shots:  # single shots are costed from their inputs' sizes, whatever the job
+            others = len(steady) - len(shots)
+            if round_s is None:
+                round_s = modelled_round_seconds(self.job, others, self.peak_rss_runs) if others else 0.0
+            round_s = (UNKNOWN_PROCESS_S * others if round_s is None else round_s) + sum(
+                self.shot_costs.process_seconds(c) for c in shots
             )
         if self.history is not None and self.history.known(c.cell_id for c in steady):
             if round_s is None:
@@ -124,7 +140,7 @@ class Plan:
             len(steady),
             len({group_key(c) for c in steady}),
             self.design.lab_cpus_needed,
-            sum(1 for c in self.cells if c.measure != STEADY and c.cell_id not in self.not_applicable),
+            sum(1 for c in self.cells if c.measure == COLD and c.cell_id not in self.not_applicable),
             self.cold,
             round_s,
             self.peak_rss_runs,
@@ -244,6 +260,10 @@ def resolve_plan(options: RunOptions) -> Plan:
         profile.peak_rss_runs,
         unswitchable_cells(cells, labs, isa),
         load_history(options.results_dir, design.name, job, [c.cell_id for c in cells]),
+        ShotCosts(
+            {c.dataset: manifest.find(c.dataset).bytes for c in cells if c.measure == SINGLE_SHOT},
+            load_call_rates(options.results_dir),
+        ),
     )
 
 

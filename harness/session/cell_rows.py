@@ -16,12 +16,12 @@ from harness.model.errors import HarnessError
 from harness.config.isa import IsaLevel
 from harness.config.labs import LabSpec
 from harness.normalize.common import peak_rss_bytes
-from harness.normalize import NORMALIZERS
+from harness.normalize import NORMALIZERS, SAMPLES_FORMAT
 from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.config.profiles import Stopping
 from harness.session.cold import cold_settings_readback, variant_info, verify_cold_cell
 from harness.normalize.hyperfine import normalize_cold_cell
-from harness.model.records import COLD, ResultRow, UNAVAILABLE
+from harness.model.records import COLD, SINGLE_SHOT, ResultRow, UNAVAILABLE
 from harness.model.cells import Cell, ColdSettings, JobSettings
 from harness.model.rows import RowContext, failed_row, measured_row, skipped_row
 from harness.model.store import RunStore
@@ -103,7 +103,12 @@ class CellRows:
         if run.error is not None:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
         lab = self.labs[ctx.cell.target]
-        raw_format = (lab.paired_format if request.members else None) or lab.raw_format
+        # the paired verb and the shot verb write the contract's language-neutral format whatever the lab's `run` writes
+        raw_format = (
+            (lab.paired_format if request.members else None)
+            or (SAMPLES_FORMAT if ctx.cell.measure == SINGLE_SHOT else None)
+            or lab.raw_format
+        )
         try:
             outcome = NORMALIZERS[raw_format](request.out_dir)
         except HarnessError as e:

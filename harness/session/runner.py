@@ -192,6 +192,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
         claims=claims_by_group(plan.experiments, plan.cells),
         history=plan.history,
+        shot_costs=plan.shot_costs,
     )
     try:
         session.run(plan.cells)

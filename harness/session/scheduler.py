@@ -22,9 +22,18 @@ from harness.session.calibration import WORKLOADS, calibrate
 from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR
 from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
 from harness.session.progress import RunProgress
-from harness.planning.estimate import cold_cell_seconds, learned_round_seconds, round_seconds
+from harness.planning.estimate import ShotCosts, cold_cell_seconds, learned_round_seconds, round_seconds
 from harness.planning.history import CostHistory
-from harness.model.records import COLD, DEFAULT_RUNTIME, MEASURED, ResultRow, RowStatus, STEADY, row_key
+from harness.model.records import (
+    COLD,
+    DEFAULT_RUNTIME,
+    MEASURED,
+    REPLICATED,
+    SINGLE_SHOT,
+    ResultRow,
+    RowStatus,
+    row_key,
+)
 from harness.model.cells import Cell, ColdSettings
 from harness.model.stats import format_rel_ci
 from harness.model.interference import REPLACEMENTS_PER_CELL, disturbance, disturbed_text
@@ -55,6 +64,7 @@ class Session(CellRows):
         default_factory=dict
     )  # the claims each group decides
     history: CostHistory | None = None  # what the cells cost in earlier runs (harness/planning/history.py)
+    shot_costs: ShotCosts = ShotCosts()  # what single-shot processes cost up front (harness/planning/estimate.py)
 
     def __post_init__(self) -> None:
         self.rows: dict[str, ResultRow] = dict(self.store.rows())
@@ -72,7 +82,7 @@ class Session(CellRows):
         for cell in cells:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
-        units = self.design.units([c for c in runnable if c.measure == STEADY])
+        units = self.design.units([c for c in runnable if c.measure in REPLICATED])
         cold = [c for c in runnable if c.measure == COLD]
         if self.budget and self.budget.spec.priority == OPEN_CLAIMS:
             run_by_priority(self, units, cold)
@@ -232,7 +242,7 @@ class Session(CellRows):
         """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and
         its slots."""
         return layout(
-            self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].paired_format is not None
+            self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].shares_process(cells[0])
         )
 
     def _process(
@@ -281,8 +291,10 @@ class Session(CellRows):
     def estimated_round_s(self, unit: Unit) -> float:
         """Wall seconds of one round of a unit before any of it ran: what its cells took in an earlier run of the same
         design and job where one exists (the plan's history), else the job's estimate (planning/estimate.py)."""
-        if self.design.shares_process:
-            paired = self.labs[unit.cells[0].target].paired_format is not None
+        if unit.cells[0].measure == SINGLE_SHOT:  # a unit is one group: all single shots or none
+            modelled = sum(self.shot_costs.process_seconds(c) for c in unit.cells)
+        elif self.design.shares_process:
+            paired = self.labs[unit.cells[0].target].shares_process(unit.cells[0])
             modelled = round_seconds(self.design, list(unit.cells), self.job, paired)
         else:
             modelled = len(self.design.round(list(unit.cells), 1, self.lab_cpus)) * self._process_s()

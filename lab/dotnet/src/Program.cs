@@ -13,9 +13,10 @@ try
         "run" => RunVerb.Execute(parsed),
         "paired" => PairedVerb.Execute(parsed),
         "once" => OnceVerb.Execute(parsed),
+        "shot" => ShotVerb.Execute(parsed),
         "generate" => GenerateVerb.Execute(parsed),
         "conformance" => ConformanceVerb.Execute(parsed),
-        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, paired, once, conformance, generate"),
+        _ => throw new LabException($"unknown verb '{parsed.Verb}'", "valid verbs: env, list, verify, run, paired, once, shot, conformance, generate"),
     };
 }
 catch (LabException e)

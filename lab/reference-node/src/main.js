@@ -1,4 +1,4 @@
-// The reference-node lab: `node src/main.js env|list|verify|run|once|conformance [--name value ...]`, the lab contract
+// The reference-node lab: `node src/main.js env|list|verify|run|once|shot|conformance [--name value ...]`, the lab contract
 // (README "The lab contract"). Errors print `error:` and `hint:` lines and exit 2.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -102,6 +102,90 @@ async function runVerb(args) {
   return 0;
 }
 
+/** Resets the kernel's peak-RSS mark (VmHWM) to the current resident set; false where the kernel refuses. */
+function resetPeakRss() {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const kib = (field) => { const v = procStatus(field); return v ? Number.parseInt(v, 10) * 1024 : null; };
+
+/**
+ * `shot`: the single-shot method, one cell per fresh process. Read the input; warm up with --warmup-calls calls of the
+ * same variant and operation on the small --warmup-dataset; reset the peak-RSS mark and read the resident set; time
+ * each of --calls calls (default 1) alone; read the peak; verify after everything timed. Not timed: process start, the
+ * file read, the warm-up, the verification.
+ */
+function shotVerb(args) {
+  const mainEntered = performance.now();
+  const out = path.resolve(args.required('out'));
+  mkdirSync(out, { recursive: true });
+  writeJson(path.join(out, 'env.json'), environment());
+  const calls = args.optionalInt('calls') ?? 1;
+  const warmupCalls = args.optionalInt('warmup-calls') ?? 0;
+  const warmupDataset = args.optional('warmup-dataset', '');
+  if (calls < 1 || warmupCalls < 0) throw new LabError(`--calls ${calls} --warmup-calls ${warmupCalls}`, '--calls must be 1 or more, --warmup-calls 0 or more');
+  if (warmupCalls > 0 && !warmupDataset) throw new LabError('--warmup-calls needs --warmup-dataset', 'name a small dataset to warm up on');
+  let clock = performance.now();
+  const cell = cellOf(args);
+  const loadMs = performance.now() - clock;
+  const cannot = (e) => new LabError(`${cell.variant.library} cannot ${cell.operation} ${cell.payload.name} here: ${e.message}`, 'the variant fails on this runtime');
+  clock = performance.now();
+  if (warmupCalls > 0) {
+    const datasetsDir = args.required('datasets');
+    const small = loadPayload(datasetsDir, loadManifest(datasetsDir).find(warmupDataset));
+    let warm;
+    try { warm = bind(cell.variant, small, cell.operation); } catch (e) { throw cannot(e); }
+    for (let i = 0; i < warmupCalls; i++) if (warm() == null) throw new LabError('the operation returned nothing', 'a variant must return what it produced');
+  }
+  const warmupMs = performance.now() - clock;
+  let fn;
+  try { fn = bind(cell.variant, cell.payload, cell.operation); } catch (e) { throw cannot(e); }
+  const peakReset = resetPeakRss();
+  const rssBefore = kib('VmRSS');
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const start = process.hrtime.bigint();
+    const result = fn();
+    times.push(Number(process.hrtime.bigint() - start));
+    if (result == null) throw new LabError('the operation returned nothing', 'a variant must return what it produced');
+  }
+  const peak = kib('VmHWM');
+  process.stderr.write(`${cell.name}: ${calls} timed call(s), first ${(times[0] / 1e6).toFixed(3)} ms, after ${warmupCalls} warm-up call(s)`
+    + ` (${warmupMs.toFixed(0)} ms); resident ${(rssBefore / 1048576).toFixed(1)} MiB before, peak ${(peak / 1048576).toFixed(1)} MiB\n`);
+  clock = performance.now();
+  const verification = verify(cell.variant, cell.payload, cell.operation);
+  const verifyMs = performance.now() - clock;
+  writeJson(path.join(out, 'verification.json'), verification);
+  process.stderr.write(`${cell.name}: verification ${verification.status}: ${verification.message}\n`);
+  writeJson(path.join(out, 'samples.json'), {
+    schema_version: 1,
+    engine: { name: 'jsonlab single-shot', version: '1' },
+    iterations_ns: times,
+    allocated_bytes_per_op: null,
+    single_shot: {
+      calls, warmup_dataset: warmupDataset || null, warmup_calls: warmupCalls, warmup_ms: Math.round(warmupMs * 10) / 10,
+      rss_before_bytes: rssBefore, peak_rss_bytes: peak, peak_rss_of: peakReset ? 'timed-calls' : 'process',
+      timed: 'each call alone (process.hrtime around the call); not process start, the file read, the warm-up or the verification',
+    },
+  });
+  const round = (ms) => Math.round(ms * 10) / 10;
+  writeJson(path.join(out, 'cell.json'), {
+    schema_version: 1, cell: cell.name, variant: cell.variant.variant, library: cell.variant.library,
+    library_version: cell.variant.libraryVersion, dataset: cell.payload.name, operation: cell.operation, status: 'measured',
+    payload_form: cell.variant.payloadForm, model_binding: cell.variant.modelBinding, model_type: cell.variant.modelBinding,
+    dataset_sha256: cell.payload.sha256, description: cell.variant.description, verification_status: verification.status,
+    invocation_count: calls,
+    timings_ms: { load_ms: round(loadMs), warmup_ms: round(warmupMs), verify_ms: round(verifyMs) }, raw_report: 'samples.json',
+  });
+  writeJson(path.join(out, 'process.json'), { schema_version: 1, cells: [cell.name], start_to_main_ms: round(mainEntered) });
+  return 0;
+}
+
 function onceVerb(args) {
   const cell = cellOf(args);
   let exit = 0;
@@ -125,6 +209,7 @@ const VERBS = {
   verify: verifyVerb,
   run: runVerb,
   once: onceVerb,
+  shot: shotVerb,
   conformance: conformanceVerb,
 };
 

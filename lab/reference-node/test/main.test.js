@@ -45,3 +45,22 @@ test('once reports its peak RSS and CPUs; errors come as error and hint lines wi
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /^error: unknown dataset 'nope'\nhint: datasets in .*manifest.json: /);
 });
+
+test('shot times each call alone after its warm-up, verifies after, and reads the resident set around the calls', () => {
+  const out = mkdtempSync(path.join(tmpdir(), 'jsonlab-node-shot-'));
+  const done = lab('shot', '--datasets', DATASETS, '--variant', 'json-string', '--dataset', 'canada', '--operation', 'deserialize',
+    '--out', out, '--calls', '2', '--warmup-dataset', 'twitter', '--warmup-calls', '3');
+  assert.equal(done.status, 0, done.stderr);
+  const samples = JSON.parse(readFileSync(path.join(out, 'samples.json'), 'utf8'));
+  assert.equal(samples.iterations_ns.length, 2);
+  assert.ok(samples.iterations_ns.every((ns) => ns > 0));
+  assert.equal(samples.single_shot.warmup_dataset, 'twitter');
+  assert.equal(samples.single_shot.warmup_calls, 3);
+  assert.ok(samples.single_shot.rss_before_bytes > 0 && samples.single_shot.peak_rss_bytes >= samples.single_shot.rss_before_bytes);
+  assert.equal(JSON.parse(readFileSync(path.join(out, 'verification.json'), 'utf8')).status, 'passed');
+  assert.equal(JSON.parse(readFileSync(path.join(out, 'cell.json'), 'utf8')).status, 'measured');
+  const bad = lab('shot', '--datasets', DATASETS, '--variant', 'json-string', '--dataset', 'canada', '--operation', 'deserialize',
+    '--out', out, '--warmup-calls', '1');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^error: --warmup-calls needs --warmup-dataset\n/);
+});

@@ -49,6 +49,7 @@ public static class ModelCatalog
         new(nameof(TwitterSearch), typeof(TwitterSearch)),
         new(nameof(CitmCatalog), typeof(CitmCatalog)),
         new(nameof(CanadaCollection), typeof(CanadaCollection)),
+        new(nameof(CoordinatesRoot), typeof(CoordinatesRoot)),
     ];
 
     /// <summary>Finds a model by its manifest name, or throws a LabException listing valid names.</summary>

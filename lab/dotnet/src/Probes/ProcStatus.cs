@@ -19,11 +19,16 @@ public static class ProcStatus
     /// <summary>The CPUs this process may run on, in the kernel's list syntax ("1", "0-3,6"); null off Linux.</summary>
     public static string? CpusAllowed() => Field("Cpus_allowed_list");
 
-    /// <summary>VmHWM in bytes.</summary>
-    public static long PeakResidentBytes()
+    /// <summary>VmHWM in bytes: the peak resident set (since the process started, or since the mark was last reset).</summary>
+    public static long PeakResidentBytes() => Kilobytes("VmHWM") * 1024;
+
+    /// <summary>VmRSS in bytes: the resident set now.</summary>
+    public static long ResidentBytes() => Kilobytes("VmRSS") * 1024;
+
+    private static long Kilobytes(string name)
     {
-        var value = Field("VmHWM")
-            ?? throw new LabException("/proc/self/status has no VmHWM line", "peak RSS is read from Linux's /proc; run the lab on Linux");
-        return long.Parse(value.Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture) * 1024;
+        var value = Field(name)
+            ?? throw new LabException($"/proc/self/status has no {name} line", "resident sets are read from Linux's /proc; run the lab on Linux");
+        return long.Parse(value.Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
     }
 }

@@ -22,8 +22,11 @@ public static class RunSettingsReadback
     public static SortedDictionary<string, object?> Capture() => new()
     {
         ["gc_server"] = GCSettings.IsServerGC,
-        ["tiered_compilation"] = TieredCompilation(),
+        ["tiered_compilation"] = Tiered.Value,
     };
+
+    /// <summary>Read once per process: the probe method is compiled only once, and the knob cannot change.</summary>
+    private static readonly Lazy<bool?> Tiered = new(TieredCompilation);
 
     /// <summary>How long to wait for the runtime to deliver the JIT event (it is dispatched on another thread).</summary>
     private const int EventWaitMs = 5000;

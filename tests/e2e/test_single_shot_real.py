@@ -1,0 +1,58 @@
+"""Single shots on the real labs: write-up 007's three cells (System.Text.Json and Newtonsoft.Json in the .NET lab,
+JSON.parse in the Node lab), its 115 MB input swapped for the self-test document so the test stays short. Each process
+runs the `shot` verb alone, verifies after its timed call, and reports the resident set around it; the report gives
+the cross-language time and memory verdicts."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness.backends.native import NativeBackend
+from harness.config.defaults import EXPERIMENTS_DIR
+from harness.config.isa import load_isa_table
+from harness.planning.run_plan import RunOptions
+from harness.session.runner import execute_run
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("dotnet") is None or shutil.which("npm") is None, reason="needs the .NET SDK and npm"
+)
+
+
+def test_each_single_shot_cell_runs_alone_verified_with_its_resident_set_and_gets_verdicts(tmp_path):
+    experiments = tmp_path / "experiments"
+    shutil.copytree(EXPERIMENTS_DIR, experiments)
+    path = next(experiments.glob("007-*.toml"))
+    path.write_text(path.read_text().replace('dataset = "coordinates"\n', 'dataset = "coordinates-selftest"\n'))
+    options = RunOptions(
+        profile="smoke",
+        experiments=("007",),
+        benchmarks=("stj", "newtonsoft", "node-json-parse"),
+        isa_levels=("native",),
+        runtimes=("10.0.12", "24.21.0"),
+        experiments_dir=experiments,
+        results_dir=tmp_path / "results",
+        pin_harness=False,
+        calibrate=False,
+    )
+    summary = execute_run(options, NativeBackend(load_isa_table().all_switch_names()))
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    rows = [r for r in rows if not r.get("replaced")]
+    assert {r["benchmark"] for r in rows} == {"stj", "newtonsoft", "node-json-parse"}
+    for row in rows:
+        assert row["status"] == "ok" and row["measure"] == "single-shot", row.get("error")
+        assert row["design"] == "interleaved" and row["process_cells"] is None  # one cell per fresh process
+        assert row["n"] == 1 and row["median_ns"] > 0 and row["engine_version"] == "jsonlab single-shot 1"
+        assert row["warmup_dataset"] == "coordinates-selftest" and row["warmup_calls"] == 2
+        assert row["peak_rss_of"] == "timed-calls" and row["peak_rss_bytes"] >= row["rss_before_bytes"] > 0
+        log = (summary.directory / row["log_path"]).read_text()
+        assert " shot " in log.splitlines()[0] and "verification passed" in log
+    report = subprocess.run(
+        [sys.executable, "-m", "analysis", "report", str(summary.directory)], cwd=REPO, capture_output=True, text=True
+    )
+    assert report.returncode == 0, report.stderr
+    text = (summary.directory / "report" / "report.md").read_text()
+    assert "Method: **single shot**" in text and "| Json | Node.js | memory |" in text
