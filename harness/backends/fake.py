@@ -43,6 +43,23 @@ def process_offset(key: str, spread: float) -> float:
     return 1.0 + spread * ((zlib.crc32(key.encode()) % 2001) / 1000.0 - 1.0)
 
 
+def _samples_cell(cell, variant: dict[str, Any], invocations: int, timings_ms: dict[str, float]) -> dict[str, Any]:
+    """A cell.json of the lab contract's samples format, for a fake process of `cell`."""
+    return {
+        "schema_version": 2,
+        "status": "measured",
+        "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
+        "library": variant.get("library", "fake"),
+        "library_version": variant.get("library_version", "1.0"),
+        "payload_form": variant.get("payload_form", "string"),
+        "model_type": "MyClass",
+        "dataset_sha256": "0" * 64,
+        "invocation_count": invocations,
+        "timings_ms": timings_ms,
+        "raw_report": "samples.json",
+    }
+
+
 class FakeBackend:
     """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell;
     time_scale multiplies the captured timings per variant, process_spread gives every process its
@@ -298,19 +315,9 @@ class FakeBackend:
                     "peak_rss_of": "timed-calls",
                 },
             },
-            "cell.json": {
-                "schema_version": 2,
-                "status": "measured",
-                "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
-                "library": variant.get("library", "fake"),
-                "library_version": variant.get("library_version", "1.0"),
-                "payload_form": variant.get("payload_form", "string"),
-                "model_type": "MyClass",
-                "dataset_sha256": "0" * 64,
-                "invocation_count": shot.calls,
-                "timings_ms": {"load_ms": 10.0, "warmup_ms": 5.0, "verify_ms": 5.0},
-                "raw_report": "samples.json",
-            },
+            "cell.json": _samples_cell(
+                cell, variant, shot.calls, {"load_ms": 10.0, "warmup_ms": 5.0, "verify_ms": 5.0}
+            ),
             "process.json": {"schema_version": 1, "start_to_main_ms": 50.0},
             "env.json": self._env_of(request.lab, request.switches),
             "verification.json": {
@@ -372,18 +379,8 @@ class FakeBackend:
                     },
                 },
                 "cell.json": {
-                    "schema_version": 2,
-                    "status": "measured",
-                    "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
-                    "library": variant.get("library", "fake"),
-                    "library_version": variant.get("library_version", "1.0"),
-                    "payload_form": variant.get("payload_form", "string"),
-                    "model_type": "MyClass",
-                    "dataset_sha256": "0" * 64,
-                    "invocation_count": 1000,
-                    "timings_ms": {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0},
+                    **_samples_cell(cell, variant, 1000, {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0}),
                     "prewarm_compilations": 1000,
-                    "raw_report": "samples.json",
                 },
                 "env.json": self._env_of(request.lab, request.switches),
                 "verification.json": {
