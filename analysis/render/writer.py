@@ -23,6 +23,7 @@ from harness.model.errors import HarnessError
 from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
 from analysis.tools.compare_report import comparison_markdown
 from harness.model.run_folder import CHARTS_DIR, HOSTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
+from harness.model.run_folder import KEPT_EXPERIMENTS_DIR
 from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from analysis.render.html import render_html
 from analysis.compute.load import load_run
@@ -77,6 +78,8 @@ def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict
 
 def _steady(data, experiments_dir: pathlib.Path | None = None):
     """(steady rows, cold rows, cells with ratios, the experiments the run measured) of a loaded run."""
+    kept = data.directory / KEPT_EXPERIMENTS_DIR  # the files as the run measured them, where the run kept them
+    experiments_dir = experiments_dir or (kept if kept.is_dir() and any(kept.glob("*.toml")) else None)
     all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
     rows, cold_rows = split_measures(
         data.rows

@@ -36,6 +36,9 @@ RAW_DIR = "raw"
 HOSTS_DIR = "hosts"
 HOSTS_FILE = "hosts.json"
 LOGS_DIR = "logs"
+#: The experiment files a run measured, copied as they were when it started: its report reads these, so a report
+#: rendered again after the files changed (or of a run made with --experiments-dir) judges what was run.
+KEPT_EXPERIMENTS_DIR = "experiments"
 
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.
 #: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).

@@ -95,7 +95,8 @@ class CellRows:
             ctx.cpuset,
             self.cell_timeout_s,
             raw_root=self.store.path(RAW_DIR),
-            peak_rss_runs=self.peak_rss_runs,
+            # a single shot reads its own resident set around its calls: no peak-RSS processes after it
+            peak_rss_runs=0 if ctx.cell.measure == SINGLE_SHOT else self.peak_rss_runs,
         )
 
     def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:

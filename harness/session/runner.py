@@ -12,6 +12,7 @@ import dataclasses
 import os
 import pathlib
 import sys
+import shutil
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from harness.backends.base import Backend
 from harness.session.budget import RunBudget
 from harness.host.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.host.cpu_lock import cpus_locked
-from harness.model.run_folder import ENVIRONMENT_FILE, LOGS_DIR, RUN_FILE
+from harness.model.run_folder import ENVIRONMENT_FILE, KEPT_EXPERIMENTS_DIR, LOGS_DIR, RUN_FILE
 from harness.host.environment import collect_host_environment
 from harness.model.errors import ResumeError
 from harness.planning.pinning import CpuPlan, pin_current_process
@@ -51,6 +52,10 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
         budget = None if plan.budget is None else dataclasses.asdict(plan.budget)
         store.write_json(RUN_FILE, RunRecord(run_id=store.run_id, **selection, budget=budget).to_dict())
+        kept = store.path(KEPT_EXPERIMENTS_DIR)
+        kept.mkdir(exist_ok=True)
+        for experiment in plan.experiments:
+            shutil.copy2(experiment.path, kept / experiment.path.name)
         return store
     store = RunStore.open(options.results_dir, options.run_id)
     recorded = store.run_record()

@@ -15,9 +15,11 @@ test('prewarm stops when two windows agree, or at its cap', () => {
   assert.equal(stable.rule, 'speed-stable');
   assert.ok(stable.ms < 2000 && stable.calls > 0);
   const t0 = performance.now();
-  // every call costs a thousandth of the time since the start: consecutive windows never agree within 2%
+  // every call costs twice what it cost one window earlier (1 µs doubling every 20 ms): consecutive windows never agree
+  // within 2%, even when a busy machine stretches one of them (a linear drift once did: 20 ms windows 300 ms in differ
+  // by 7%, which one preemption can hide)
   const drifting = prewarm(() => {
-    const until = performance.now() + (performance.now() - t0) / 1000;
+    const until = performance.now() + 0.001 * 2 ** ((performance.now() - t0) / 20);
     while (performance.now() < until);
     return until;
   }, 300, 20);

@@ -127,3 +127,16 @@ def test_a_single_shot_table_that_cannot_run_is_refused_before_planning(tmp_path
 
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
         load()
+
+
+def test_a_run_keeps_its_experiment_files_and_its_report_judges_those(fixture_dir, smoke_options, tmp_path):
+    from analysis.render.writer import write_report
+
+    options = _options(smoke_options, tmp_path)
+    summary = execute_run(options, FakeBackend(fixture_dir, time_scale=SCALES))
+    kept = summary.directory / "experiments" / "007-kostya-json-coordinates.toml"
+    assert kept.read_text() == next(options.experiments_dir.glob("007-*.toml")).read_text()
+    # the run's kept copy, not experiments/, is what the report judges
+    kept.write_text(kept.read_text().replace("mean_ns = 1025000000.0", "mean_ns = 1116000000.0"))
+    text = (write_report(summary.directory).parent / "reproduction.md").read_text()
+    assert "| Json | C#/.NET Core | time | 2.00×" in text
