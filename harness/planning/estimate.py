@@ -222,15 +222,22 @@ class ShotCosts:
     per byte (learned: harness/planning/history.py load_call_rates)."""
 
     payload_bytes: dict[str, int] = field(default_factory=dict)
-    rates: dict[tuple[str, str, str], float] = field(default_factory=dict)  # (lab, variant, operation) → ns per byte
+    # (lab, variant, operation, runtime) → ns per byte; runtime "*": over every runtime the variant ran on
+    rates: dict[tuple[str, str, str, str], float] = field(default_factory=dict)
+
+    def rate(self, cell: Cell) -> float | None:
+        """The learned call cost per byte of this cell's variant on its runtime, else on any runtime; None unknown."""
+        own = self.rates.get((cell.lab, cell.variant, cell.operation, cell.runtime))
+        return own if own is not None else self.rates.get((cell.lab, cell.variant, cell.operation, "*"))
 
     def process_seconds(self, cell: Cell) -> float:
         """One single-shot process of this cell."""
         size = self.payload_bytes.get(cell.dataset, 0)
         calls = cell.shot.calls if cell.shot is not None else 1
-        rate = self.rates.get((cell.lab, cell.variant, cell.operation), DEFAULT_CALL_NS_PER_BYTE)
+        rate = self.rate(cell)
+        rate = DEFAULT_CALL_NS_PER_BYTE if rate is None else rate
         return SHOT_PROCESS_S + size * (SHOT_NS_PER_INPUT_BYTE + (calls + 1) * rate) / 1e9
 
     def learned(self, cell: Cell) -> bool:
         """True when the call cost of this cell's variant was learned from an earlier run."""
-        return (cell.lab, cell.variant, cell.operation) in self.rates
+        return self.rate(cell) is not None

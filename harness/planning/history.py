@@ -131,17 +131,24 @@ def _runs_newest_first(results_dir: pathlib.Path) -> list[pathlib.Path]:
 RATE_RUNS = 20
 
 
-def load_call_rates(results_dir: pathlib.Path) -> dict[tuple[str, str, str], float]:
-    """(lab, variant, operation) → nanoseconds per input byte of one single-shot call, the median over that variant's
-    single-shot rows in the newest run that has any (of the newest RATE_RUNS runs, whatever their design or job: a
-    single shot does not depend on them). A plan costs a single-shot process of a new input from it."""
-    rates: dict[tuple[str, str, str], float] = {}
+#: The runtime of a call rate learned over every runtime of a variant (used where its own runtime has none).
+ANY_RUNTIME = "*"
+
+
+def load_call_rates(results_dir: pathlib.Path) -> dict[tuple[str, str, str, str], float]:
+    """(lab, variant, operation, runtime) → nanoseconds per input byte of one single-shot call, the median over that
+    variant's single-shot rows on that runtime (and over all its runtimes, as runtime ANY_RUNTIME) in the newest run
+    that has any (of the newest RATE_RUNS runs, whatever their design or job: a single shot does not depend on them). A
+    plan costs a single-shot process of a new input from it."""
+    rates: dict[tuple[str, str, str, str], float] = {}
     for folder in _runs_newest_first(results_dir)[:RATE_RUNS]:
-        found: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+        found: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
         for row in _read_rows(folder / RESULTS_FILE):
             if row.get("measure") == SINGLE_SHOT and row.get("median_ns") and row.get("payload_bytes"):
-                key = (str(row.get("lab")), str(row.get("variant")), str(row.get("operation")))
-                found[key].append(float(row["median_ns"]) / float(row["payload_bytes"]))
+                rate = float(row["median_ns"]) / float(row["payload_bytes"])
+                variant = (str(row.get("lab")), str(row.get("variant")), str(row.get("operation")))
+                found[(*variant, str(row.get("runtime_requested")))].append(rate)
+                found[(*variant, ANY_RUNTIME)].append(rate)
         for key, values in found.items():
             rates.setdefault(key, statistics.median(values))
     return rates

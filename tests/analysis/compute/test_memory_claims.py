@@ -105,5 +105,34 @@ def test_the_single_shot_estimate_grows_with_the_input_and_learns_the_variants_c
     costs = ShotCosts({"big": 115_000_000, "small": 44})
     assert costs.process_seconds(small) == pytest.approx(0.35, abs=0.01)
     assert costs.process_seconds(cell) > 10 * costs.process_seconds(small)
-    learned = ShotCosts({"big": 115_000_000}, {("dotnet", "v", "deserialize"): 100.0})
+    learned = ShotCosts({"big": 115_000_000}, {("dotnet", "v", "deserialize", "*"): 100.0})
     assert learned.learned(cell) and learned.process_seconds(cell) > costs.process_seconds(cell) + 20
+    own = ShotCosts({"big": 115_000_000}, {**learned.rates, ("dotnet", "v", "deserialize", cell.runtime): 10.0})
+    assert own.process_seconds(cell) < learned.process_seconds(cell) - 15  # its own runtime's rate first
+
+
+def test_call_rates_are_learned_per_runtime_from_the_newest_run_with_single_shots(tmp_path):
+    import json
+
+    from harness.planning.history import load_call_rates
+
+    def row(runtime, ns, measure="single-shot"):
+        return {
+            "cell_id": f"c{runtime}{ns}",
+            "measure": measure,
+            "lab": "dotnet",
+            "variant": "v",
+            "operation": "deserialize",
+            "runtime_requested": runtime,
+            "median_ns": ns,
+            "payload_bytes": 1000,
+        }
+
+    run = tmp_path / "run-a"
+    run.mkdir()
+    rows = [row("10.0.12", 5000.0), row("10.0.12", 7000.0), row("3.1.3", 20000.0), row("10.0.12", 1.0, "steady")]
+    (run / "results.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    rates = load_call_rates(tmp_path)
+    assert rates[("dotnet", "v", "deserialize", "10.0.12")] == 6.0
+    assert rates[("dotnet", "v", "deserialize", "3.1.3")] == 20.0
+    assert rates[("dotnet", "v", "deserialize", "*")] == 7.0  # the median of the three single shots
