@@ -141,12 +141,14 @@ def last_lab_error(output: str) -> tuple[str, str] | None:
     return (error, hint or "") if error else None
 
 
-#: How the docker CLI says that it, not the lab, failed (an engine gone, a container that cannot start).
-ENGINE_ERROR_PREFIXES = ("docker: ", "Error response from daemon: ", "Cannot connect to the Docker daemon")
+#: How the docker CLI says that it, not the lab, failed (an engine gone, a container that cannot start), compared in
+#: lower case: an engine that stops during `docker exec` makes the CLI print "cannot connect to the Docker daemon. Is
+#: 'docker daemon' running on this host?", one that was gone before it "Cannot connect to the Docker daemon at …".
+ENGINE_ERROR_PREFIXES = ("docker: ", "error response from daemon: ", "cannot connect to the docker daemon")
 
 
 def last_engine_error(output: str) -> str | None:
     """The container engine's own last error line in a process's output (its engine stopped mid-run, for example),
     so a failed row says why rather than an exit code."""
-    found = [line.strip() for line in output.splitlines() if line.strip().startswith(ENGINE_ERROR_PREFIXES)]
+    found = [line.strip() for line in output.splitlines() if line.strip().lower().startswith(ENGINE_ERROR_PREFIXES)]
     return f"the container engine failed: {found[-1]}" if found else None
