@@ -16,6 +16,29 @@ from harness.planning.run_plan import RunOptions  # noqa: E402
 FIXTURES = REPO / "tests" / "fixtures"
 
 
+def edited_experiments(folder: pathlib.Path, **edits) -> pathlib.Path:
+    """A copy of experiments/ in `folder`/experiments with each edit applied to its experiment's file: `e007=fn` runs
+    fn(text) on 007-*.toml. Returns the copy's folder (an --experiments-dir)."""
+    import shutil
+
+    copy = folder / "experiments"
+    shutil.copytree(REPO / "experiments", copy)
+    for key, edit in edits.items():
+        path = next(copy.glob(f"{key.removeprefix('e')}-*.toml"))
+        path.write_text(edit(path.read_text()))
+    return copy
+
+
+def after_lab_line(text: str):
+    """An edit that puts `text` on the line after the file's top-level `lab = "dotnet"`."""
+    return lambda body: body.replace('lab = "dotnet"\n', f'lab = "dotnet"\n{text}', 1)
+
+
+def on_selftest(body: str) -> str:
+    """Write-up 007 on its 44-byte self-test document instead of the 115 MB one (nothing to generate)."""
+    return body.replace('dataset = "coordinates"\n', 'dataset = "coordinates-selftest"\n')
+
+
 @pytest.fixture
 def fixture_dir() -> pathlib.Path:
     """A real cell folder captured from the dotnet lab (smoke job, stj-case-insensitive × myclass-camel)."""

@@ -10,7 +10,7 @@ effect does. A value with no `expect` is one the runtime cannot report: its rows
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from harness.model.errors import ConfigError, UnknownNameError
 
@@ -60,15 +60,9 @@ def parse_run_settings(data: dict, where: str) -> dict[str, RunSetting]:
     return settings
 
 
-def normalized(settings: dict[str, str] | Iterable[tuple[str, str]]) -> Settings:
+def normalized(settings: dict[str, str]) -> Settings:
     """Settings as a cell holds them: sorted (name, value) pairs."""
-    pairs = settings.items() if isinstance(settings, dict) else settings
-    return tuple(sorted((str(k), str(v)) for k, v in pairs))
-
-
-def describe(settings: Settings) -> str:
-    """`gc=server,tiered_compilation=off` (empty for none): the suffix of a cell id, the report's wording."""
-    return ",".join(f"{name}={value}" for name, value in settings)
+    return tuple(sorted((str(k), str(v)) for k, v in settings.items()))
 
 
 def value_of(known: dict[str, RunSetting], lab: str, name: str, value: str, where: str = "") -> SettingValue:

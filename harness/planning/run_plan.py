@@ -9,7 +9,7 @@ import pathlib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from harness.config.datasets import load_manifest
+from harness.config.datasets import Manifest, load_manifest
 from harness.config.defaults import (
     CELL_TIMEOUT_S,
     DATASETS_DIR,
@@ -260,11 +260,16 @@ def resolve_plan(options: RunOptions) -> Plan:
         profile.peak_rss_runs,
         unswitchable_cells(cells, labs, isa),
         load_history(options.results_dir, design.name, job, [c.cell_id for c in cells]),
-        ShotCosts(
-            {c.dataset: manifest.find(c.dataset).bytes for c in cells if c.measure == SINGLE_SHOT},
-            load_call_rates(options.results_dir),
-        ),
+        _shot_costs([c for c in cells if c.measure == SINGLE_SHOT], manifest, options.results_dir),
     )
+
+
+def _shot_costs(shots: list[Cell], manifest: Manifest, results_dir: pathlib.Path) -> ShotCosts:
+    """What the single-shot cells cost up front; earlier runs' rows are read only when there are such cells (a plan
+    without any does not parse them)."""
+    if not shots:
+        return ShotCosts()
+    return ShotCosts({c.dataset: manifest.find(c.dataset).bytes for c in shots}, load_call_rates(results_dir))
 
 
 def unswitchable_cells(cells: list[Cell], labs: dict[str, LabSpec], isa: IsaTable) -> frozenset[str]:

@@ -3,16 +3,12 @@ today's runtime and on .NET Core 3.1, which reads only the COMPlus_ prefix. Tier
 GC does not in a cell pinned to one CPU (the runtime falls back to workstation GC with one processor), and the readback
 fails those cells instead of publishing workstation numbers as Server GC."""
 
-import json
 import shutil
 
 import pytest
 
-from harness.backends.native import NativeBackend
-from harness.config.defaults import EXPERIMENTS_DIR
-from harness.config.isa import load_isa_table
-from harness.planning.run_plan import RunOptions
-from harness.session.runner import execute_run
+from tests.conftest import after_lab_line, edited_experiments
+from tests.e2e.real_run import run_real
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dotnet") is None, reason="dotnet SDK not installed: the real lab cannot run"
@@ -20,31 +16,14 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_tiered_compilation_off_is_read_back_and_server_gc_on_one_cpu_fails_its_cells(tmp_path):
-    experiments = tmp_path / "experiments"
-    shutil.copytree(EXPERIMENTS_DIR, experiments)
-    path = next(experiments.glob("001-*.toml"))
-    text = path.read_text().replace(
-        'lab = "dotnet"\n', 'lab = "dotnet"\nrun_settings = { tiered_compilation = "off" }\n', 1
-    )
-    path.write_text(
-        text.replace(
-            'baseline = "single-newtonsoft"\n', 'baseline = "single-newtonsoft"\nrun_settings = { gc = "server" }\n', 1
-        )
-    )
-    options = RunOptions(
-        profile="smoke",
-        experiments=("001",),
-        benchmarks=("single-stj-default", "file-stj-default"),
-        isa_levels=("native",),
-        runtimes=("3.1.3", "10.0.12"),
-        experiments_dir=experiments,
-        results_dir=tmp_path / "results",
-        pin_harness=False,
-        calibrate=False,
-    )
-    summary = execute_run(options, NativeBackend(load_isa_table().all_switch_names()))
-    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
-    rows = [r for r in rows if not r.get("replaced")]
+    single = 'baseline = "single-newtonsoft"\n'
+
+    def edit(text):
+        text = after_lab_line('run_settings = { tiered_compilation = "off" }\n')(text)
+        return text.replace(single, single + 'run_settings = { gc = "server" }\n', 1)
+
+    experiments = edited_experiments(tmp_path, e001=edit)
+    _, rows = run_real(tmp_path, experiments, "001", ("single-stj-default", "file-stj-default"), ("3.1.3", "10.0.12"))
     assert {(r["group"], r["runtime_requested"]) for r in rows} == {
         (group, runtime) for group in ("single", "file") for runtime in ("3.1.3", "10.0.12")
     }

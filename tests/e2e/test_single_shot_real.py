@@ -3,19 +3,14 @@ JSON.parse in the Node lab), its 115 MB input swapped for the self-test document
 runs the `shot` verb alone, verifies after its timed call, and reports the resident set around it; the report gives
 the cross-language time and memory verdicts."""
 
-import json
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-from harness.backends.native import NativeBackend
-from harness.config.defaults import EXPERIMENTS_DIR
-from harness.config.isa import load_isa_table
-from harness.planning.run_plan import RunOptions
-from harness.session.runner import execute_run
-from tests.conftest import REPO
+from tests.conftest import REPO, edited_experiments, on_selftest
+from tests.e2e.real_run import run_real
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dotnet") is None or shutil.which("npm") is None, reason="needs the .NET SDK and npm"
@@ -23,24 +18,10 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_each_single_shot_cell_runs_alone_verified_with_its_resident_set_and_gets_verdicts(tmp_path):
-    experiments = tmp_path / "experiments"
-    shutil.copytree(EXPERIMENTS_DIR, experiments)
-    path = next(experiments.glob("007-*.toml"))
-    path.write_text(path.read_text().replace('dataset = "coordinates"\n', 'dataset = "coordinates-selftest"\n'))
-    options = RunOptions(
-        profile="smoke",
-        experiments=("007",),
-        benchmarks=("stj", "newtonsoft", "node-json-parse"),
-        isa_levels=("native",),
-        runtimes=("10.0.12", "24.21.0"),
-        experiments_dir=experiments,
-        results_dir=tmp_path / "results",
-        pin_harness=False,
-        calibrate=False,
+    experiments = edited_experiments(tmp_path, e007=on_selftest)
+    summary, rows = run_real(
+        tmp_path, experiments, "007", ("stj", "newtonsoft", "node-json-parse"), ("10.0.12", "24.21.0")
     )
-    summary = execute_run(options, NativeBackend(load_isa_table().all_switch_names()))
-    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
-    rows = [r for r in rows if not r.get("replaced")]
     assert {r["benchmark"] for r in rows} == {"stj", "newtonsoft", "node-json-parse"}
     for row in rows:
         assert row["status"] == "ok" and row["measure"] == "single-shot", row.get("error")

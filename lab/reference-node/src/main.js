@@ -112,6 +112,7 @@ function resetPeakRss() {
   }
 }
 
+/** A /proc/self/status field given in kB (VmRSS, VmHWM), in bytes; null where the field does not exist. */
 const kib = (field) => { const v = procStatus(field); return v ? Number.parseInt(v, 10) * 1024 : null; };
 
 /**
@@ -197,8 +198,7 @@ function onceVerb(args) {
     throw new LabError(`${cell.variant.library} cannot ${cell.operation} ${cell.payload.name} here: ${e.message}`, 'its other cells still run');
   }
   if (args.optional('report-rss', 'false') === 'true') {
-    const hwm = procStatus('VmHWM');
-    process.stdout.write(`peak_rss_bytes ${hwm ? Number.parseInt(hwm, 10) * 1024 : ''}\ncpus_allowed ${procStatus('Cpus_allowed_list') ?? ''}\n`);
+    process.stdout.write(`peak_rss_bytes ${kib('VmHWM') ?? ''}\ncpus_allowed ${procStatus('Cpus_allowed_list') ?? ''}\n`);
   }
   return exit;
 }

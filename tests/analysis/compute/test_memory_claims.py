@@ -5,7 +5,6 @@ beside the published figure in the reproduction table."""
 from __future__ import annotations
 
 import dataclasses
-import shutil
 
 import pandas as pd
 import pytest
@@ -19,6 +18,7 @@ from analysis.render.tables import reproduction_markdown
 from harness.backends.fake import FakeBackend
 from harness.config.experiments import load_experiments
 from harness.session.runner import execute_run
+from tests.conftest import FIXTURES, edited_experiments, on_selftest
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +26,9 @@ def memory_run(tmp_path_factory):
     """Write-up 007 on the fake backend, its 115 MB input swapped for the self-test document (nothing is generated):
     Newtonsoft 2× STJ's time and increase, Node half of both."""
     from harness.planning.run_plan import RunOptions
-    from tests.conftest import FIXTURES, REPO
 
     tmp = tmp_path_factory.mktemp("memory")
-    experiments = tmp / "experiments"
-    shutil.copytree(REPO / "experiments", experiments)
-    path = next(experiments.glob("007-*.toml"))
-    path.write_text(path.read_text().replace('dataset = "coordinates"\n', 'dataset = "coordinates-selftest"\n'))
+    experiments = edited_experiments(tmp, e007=on_selftest)
     options = RunOptions(
         profile="default",
         experiments=("007",),
@@ -86,12 +82,10 @@ def test_memory_increases_are_judged_as_ratios_with_intervals_within_a_lab_and_a
 
 def test_a_memory_figure_on_a_steady_state_experiment_is_refused(tmp_path):
     from harness.model.errors import ConfigError
-    from tests.conftest import REPO
 
-    experiments = tmp_path / "experiments"
-    shutil.copytree(REPO / "experiments", experiments)
-    path = next(experiments.glob("001-*.toml"))
-    path.write_text(path.read_text().replace("mean_ns = 500.8\n", "mean_ns = 500.8\nmemory_increase_mib = 3.0\n", 1))
+    experiments = edited_experiments(
+        tmp_path, e001=lambda text: text.replace("mean_ns = 500.8\n", "mean_ns = 500.8\nmemory_increase_mib = 3.0\n", 1)
+    )
     with pytest.raises(ConfigError, match="has a published memory figure, but experiment 001 measures steady"):
         load_experiments(experiments)
 

@@ -13,6 +13,7 @@ from harness.config.labs import load_lab, load_labs
 from harness.config.run_settings import NOT_READ_BACK, parse_run_settings, readback_state, unmet_settings
 from harness.model.errors import ConfigError
 from harness.planning.run_plan import RunOptions, resolve_plan
+from tests.conftest import after_lab_line, edited_experiments
 
 SETTINGS_LINE = 'run_settings = { tiered_compilation = "off", gc = "server" }\n'
 
@@ -66,25 +67,13 @@ def test_a_readback_that_contradicts_or_omits_a_setting_is_named_and_a_value_wit
     assert readback_state(known, "lab", (("flags", "big"),)) == NOT_READ_BACK
 
 
-def _experiments_with(tmp_path, experiment: str, text: str):
-    folder = tmp_path / "experiments"
-    shutil.copytree(EXPERIMENTS_DIR, folder)
-    path = next(folder.glob(f"{experiment}-*.toml"))
-    path.write_text(path.read_text().replace('lab = "dotnet"\n', f'lab = "dotnet"\n{text}', 1))
-    return folder
-
-
 def test_an_experiments_settings_reach_every_group_and_a_groups_own_override_them(tmp_path):
-    folder = _experiments_with(tmp_path, "003", SETTINGS_LINE)
-    path = next(folder.glob("003-*.toml"))
-    path.write_text(
-        path.read_text().replace(
-            'baseline = "deserialize-small-newtonsoft"\n',
-            'baseline = "deserialize-small-newtonsoft"\nrun_settings = { gc = "workstation" }\n',
-            1,
-        )
-    )
-    exp = load_experiments(folder)["003"]
+    def edit(text):
+        text = after_lab_line(SETTINGS_LINE)(text)
+        small = 'baseline = "deserialize-small-newtonsoft"\n'
+        return text.replace(small, small + 'run_settings = { gc = "workstation" }\n', 1)
+
+    exp = load_experiments(edited_experiments(tmp_path, e003=edit))["003"]
     assert exp.run_settings == (("gc", "server"), ("tiered_compilation", "off"))
     assert exp.groups["deserialize-big"].run_settings == (("gc", "server"), ("tiered_compilation", "off"))
     assert exp.groups["deserialize-small"].run_settings == (("gc", "workstation"), ("tiered_compilation", "off"))
@@ -101,7 +90,7 @@ def _plan(folder, profile: str):
 
 def test_declaring_settings_in_one_experiment_changes_its_cell_ids_and_no_profiles_cell_count(tmp_path):
     before = _plan(EXPERIMENTS_DIR, "full").cells
-    after = _plan(_experiments_with(tmp_path, "003", SETTINGS_LINE), "full").cells
+    after = _plan(edited_experiments(tmp_path, e003=after_lab_line(SETTINGS_LINE)), "full").cells
     assert len(after) == len(before)
     changed = {c.cell_id for c in after} - {c.cell_id for c in before}
     assert changed and all(c.startswith("003:") and c.endswith("[gc=server,tiered_compilation=off]") for c in changed)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 
 from harness.backends.fake import FakeBackend
 from harness.session.runner import execute_run
+from tests.conftest import after_lab_line, edited_experiments
 
 
 def _rows(summary):
@@ -17,13 +17,9 @@ def _rows(summary):
 
 def _options(smoke_options, tmp_path, **changes):
     """The smoke run with experiment 001 asking for tiered compilation off and Server GC."""
-    experiments = tmp_path / "experiments"
-    shutil.copytree(smoke_options.experiments_dir, experiments)
-    path = next(experiments.glob("001-*.toml"))
-    text = path.read_text().replace(
-        'lab = "dotnet"\n', 'lab = "dotnet"\nrun_settings = { tiered_compilation = "off", gc = "server" }\n', 1
+    experiments = edited_experiments(
+        tmp_path, e001=after_lab_line('run_settings = { tiered_compilation = "off", gc = "server" }\n')
     )
-    path.write_text(text)
     return dataclasses.replace(smoke_options, experiments_dir=experiments, isa_levels=("native",), **changes)
 
 
@@ -65,12 +61,7 @@ def test_a_setting_the_process_did_not_take_fails_its_cells_with_the_readback(fi
 
 
 def test_a_cold_cell_with_settings_is_read_back_in_a_process_with_its_environment(fixture_dir, smoke_options, tmp_path):
-    experiments = tmp_path / "experiments"
-    shutil.copytree(smoke_options.experiments_dir, experiments)
-    path = next(experiments.glob("005-*.toml"))
-    path.write_text(
-        path.read_text().replace('lab = "dotnet"\n', 'lab = "dotnet"\nrun_settings = { gc = "server" }\n', 1)
-    )
+    experiments = edited_experiments(tmp_path, e005=after_lab_line('run_settings = { gc = "server" }\n'))
     backend = FakeBackend(fixture_dir)
     options = dataclasses.replace(
         smoke_options,

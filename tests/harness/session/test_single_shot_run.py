@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 
 import pytest
 
@@ -19,6 +18,7 @@ from harness.model.cells import JobSettings, ShotSettings
 from harness.model.errors import ConfigError
 from harness.planning.plan import plan_cells
 from harness.session.runner import execute_run
+from tests.conftest import edited_experiments, on_selftest
 
 SCALES = {"newtonsoft-default": 2.0, "json-string": 0.5}
 
@@ -29,12 +29,7 @@ def _rows(summary):
 
 def _experiments(tmp_path, smoke_options, edit=lambda text: text):
     """The experiments with 007 on the self-test document (and `edit` applied to its file)."""
-    experiments = tmp_path / "experiments"
-    shutil.copytree(smoke_options.experiments_dir, experiments)
-    path = next(experiments.glob("007-*.toml"))
-    text = path.read_text().replace('dataset = "coordinates"\n', 'dataset = "coordinates-selftest"\n')
-    path.write_text(edit(text))
-    return experiments
+    return edited_experiments(tmp_path, e007=lambda text: edit(on_selftest(text)))
 
 
 def _options(smoke_options, tmp_path, **changes):

@@ -1,0 +1,36 @@
+"""One experiment of a draft folder through the real labs on this machine (the smoke profile's short job, native level,
+the native backend), as the e2e tests of run settings and single shots use it."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from harness.backends.native import NativeBackend
+from harness.config.isa import load_isa_table
+from harness.planning.run_plan import RunOptions
+from harness.session.runner import RunSummary, execute_run
+
+
+def run_real(
+    tmp_path: pathlib.Path,
+    experiments: pathlib.Path,
+    experiment: str,
+    benchmarks: tuple[str, ...],
+    runtimes: tuple[str, ...],
+) -> tuple[RunSummary, list[dict]]:
+    """The run's summary and its rows, less those of processes a disturbance replaced."""
+    options = RunOptions(
+        profile="smoke",
+        experiments=(experiment,),
+        benchmarks=benchmarks,
+        isa_levels=("native",),
+        runtimes=runtimes,
+        experiments_dir=experiments,
+        results_dir=tmp_path / "results",
+        pin_harness=False,
+        calibrate=False,
+    )
+    summary = execute_run(options, NativeBackend(load_isa_table().all_switch_names()))
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    return summary, [r for r in rows if not r.get("replaced")]
