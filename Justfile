@@ -91,7 +91,7 @@ lint:
     exit "$failed"
 
 # Where no registry answers, `just local-bases` first: then the images build offline from those bases.
-# Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; plain docker build without Buildx).
+# Build the lab images, one per lab × runtime (Buildx bake over compose.yaml; without Buildx, one BuildKit build each with the first docker CLI that can).
 images *args="":
     {{python}} -m harness images {{args}}
 

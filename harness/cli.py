@@ -26,6 +26,7 @@ from harness.commands.labs import (
     local_bases_command,
     pin_bases_command,
 )
+from harness.commands.licences import licences_command
 from harness.commands.run import plan_command, run_command
 from harness.commands.selection import add_selection
 
@@ -186,6 +187,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     hosts.add_argument("--json", action="store_true", help="print the facts as JSON")
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
+    licences = sub.add_parser(
+        "licences",
+        help="write docs/licences.csv and docs/licences.md: every package of the labs' lock files, bases and "
+        "Dockerfiles with its licence (harness/config/licences.toml: the allow-list, the vendor-terms packages)",
+    )
+    licences.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the committed table differs from the lock files or a licence is outside "
+        "the allow-list",
+    )
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
@@ -234,6 +246,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "local-bases": local_bases_command,
     "pin-bases": pin_bases_command,
     "compose": lambda args: compose_command(),
+    "licences": licences_command,
     "hosts": hosts_command,
     "list": lambda args: list_command(),
     "conformance": conformance_command,

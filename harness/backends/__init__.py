@@ -6,6 +6,7 @@ from harness.backends.base import Backend, CellRequest
 from harness.backends.docker import DockerBackend
 from harness.backends.fake import FakeBackend
 from harness.backends.native import NativeBackend
+from harness.containers.builder import FIX
 from harness.containers.engine import find_engine
 from harness.model.errors import HarnessError, UnknownNameError
 
@@ -42,6 +43,11 @@ def select_backend(
         return NativeBackend(switch_names), (
             f"backend: native (a Docker engine answers, but lab {', '.join(without_image)} has no image: "
             "no [container] table in its lab.toml)"
+        )
+    if engine.builds is not None and engine.builds.builder is None:
+        return NativeBackend(switch_names), (
+            f"backend: native (a Docker engine answers, but {engine.builds.describe()}; to measure in containers, "
+            f"{FIX})"
         )
     return (
         DockerBackend(switch_names, bases, engine, container_per_process=container_per_process),

@@ -24,7 +24,7 @@ from harness.backends.processes import Launch, Mounts, ProcessBackend, request_m
 from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import BASES, LabImage, debian_arch, inspect_image, is_current
-from harness.containers.image_build import build_images
+from harness.containers.image_build import build_images, require_builder, say_on_stderr
 from harness.containers.bases import ensure_local_bases
 from harness.host.arch import DEBIAN_ARCH, engine_arch
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
@@ -103,9 +103,12 @@ class DockerBackend(ProcessBackend):
                     log.write(f"image {image.tag} is current (label jsonlab.inputs); not rebuilt\n")
             else:
                 wanted.setdefault(bases, []).append(image)
+        if wanted:
+            require_builder(self.engine)  # no builder: stop here, before any base or image is made
         for bases, images in wanted.items():
             if bases == "local":
-                ensure_local_bases(sorted({b for image in images for b in image.local_bases().values()}), log_path)
+                names = sorted({b for image in images for b in image.local_bases().values()})
+                ensure_local_bases(names, log_path, say=say_on_stderr)
             work = log_dir / "image-build"
             work.mkdir(parents=True, exist_ok=True)
             how = build_images(images, self.engine, bases, work, log_path)

@@ -24,8 +24,24 @@ def check_command(args: argparse.Namespace) -> int:
 
 def doctor_command(args: argparse.Namespace) -> int:
     text, status = doctor(split(args.needs), extras=args.all, brief=args.brief)
+    if not args.needs:
+        print("\n".join(containers_lines()))
     print(text)
     return status
+
+
+def containers_lines() -> list[str]:
+    """The engine, and which docker CLI builds the lab images on it (a probe build of under a second each)."""
+    from harness.containers.builder import describe_for_doctor, find_builder
+    from harness.containers.engine import NO_CLI, find_engine
+
+    engine, reason = find_engine()
+    if engine is None and reason == NO_CLI:
+        return [f"containers: {reason}: runs are native (apt-get install docker.io)"]
+    if engine is not None and engine.builds is not None:
+        where = f"Docker engine {engine.server_version} ({engine.arch})"
+        return [f"containers: {where}", *describe_for_doctor(True, engine.builds)]
+    return [f"containers: {reason}", *describe_for_doctor(False, find_builder())]
 
 
 def regenerate_datasets_command() -> int:

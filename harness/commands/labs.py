@@ -54,7 +54,7 @@ def build_command(args: argparse.Namespace) -> int:
 def images_command(args: argparse.Namespace) -> int:
     from harness.containers.bases import DOCKER_ARCH_HOST
     from harness.containers.images import inspect_image
-    from harness.containers.image_build import build_images
+    from harness.containers.image_build import build_images, require_builder, say_on_stderr
     from harness.backends.docker import DockerBackend
 
     backend = DockerBackend(set(), args.bases, platform=args.platform)
@@ -83,12 +83,12 @@ def images_command(args: argparse.Namespace) -> int:
     bases = choices.pop()
     log_dir = RESULTS_DIR / "build-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
+    require_builder(backend.engine)  # no builder: stop here, before any base is made
     if bases == "local":
         from harness.containers.bases import ensure_local_bases
 
-        ensure_local_bases(
-            sorted({b for image in images for b in image.local_bases().values()}), log_dir / "local-bases.log"
-        )
+        names = sorted({b for image in images for b in image.local_bases().values()})
+        ensure_local_bases(names, log_dir / "local-bases.log", say=say_on_stderr)
     started = time.monotonic()
     how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log")
     print(
@@ -126,13 +126,14 @@ def pin_bases_command(args: argparse.Namespace) -> int:
 
 def local_bases_command(args: argparse.Namespace) -> int:
     from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, load_local_bases
+    from harness.containers.image_build import say_on_stderr
 
     names = split(args.base) or [
         name for name, base in load_local_bases().items() if base.architecture == DOCKER_ARCH_HOST
     ]
     log_dir = RESULTS_DIR / "build-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
-    built = ensure_local_bases(list(names), log_dir / "local-bases.log", rebuild=args.rebuild)
+    built = ensure_local_bases(list(names), log_dir / "local-bases.log", rebuild=args.rebuild, say=say_on_stderr)
     for name in names:
         print(f"{name}: {'built' if name in built else 'present, reused'}", file=sys.stderr)
     return 0

@@ -8,12 +8,13 @@ import json
 import os
 import pathlib
 import shutil
-import subprocess
 import tarfile
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from harness.tools.watched_process import WatchedBuild, run_watched
 from harness.containers.engine import docker
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import BuildError, ConfigError, MissingToolError
@@ -140,8 +141,9 @@ def image_exists(name: str) -> bool:
     return docker("image", "inspect", name, timeout=30).returncode == 0
 
 
-def build_local_base(base: LocalBase, log: pathlib.Path) -> None:
-    """mmdebstrap, then `docker import` with the base's platform recorded in the image config."""
+def build_local_base(base: LocalBase, log: pathlib.Path, say: Callable[[str], None] = lambda line: None) -> None:
+    """mmdebstrap (a line to `say` at least every 30 s), then `docker import` with the base's platform recorded in the
+    image config."""
     if shutil.which("mmdebstrap") is None:
         raise MissingToolError(
             "local base images are made with mmdebstrap, which is not on PATH", "apt-get install mmdebstrap"
@@ -149,18 +151,18 @@ def build_local_base(base: LocalBase, log: pathlib.Path) -> None:
     with tempfile.TemporaryDirectory(prefix="jsonlab-base-") as scratch:
         tar = pathlib.Path(scratch) / "rootfs.tar"
         command = mmdebstrap_command(base, tar)
-        with log.open("a") as out:
-            out.write(f"$ {' '.join(command)}\n")
-            out.flush()
-            done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, timeout=MMDEBSTRAP_TIMEOUT_S)
-        if done.returncode != 0:
+        code, _ = run_watched(
+            WatchedBuild(command, f"base {base.name}", ()), log, {}, REPO_ROOT, MMDEBSTRAP_TIMEOUT_S, say
+        )
+        if code != 0:
             hint = (
                 "a foreign architecture needs qemu-user-static and binfmt-support"
                 if base.architecture != DOCKER_ARCH_HOST
                 else "check that apt can reach this host's Debian mirror"
             )
             raise BuildError(
-                f"mmdebstrap could not make base {base.name} (exit {done.returncode})", f"{hint}; log: {log}"
+                f"mmdebstrap could not make base {base.name} ({'timed out' if code is None else f'exit {code}'})",
+                f"{hint}; log: {log}",
             )
         changes = ["ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
         if base.host_dotnet_sdk:
@@ -204,14 +206,17 @@ def _set_platform(base: LocalBase, scratch_parent: pathlib.Path) -> None:
             raise BuildError(f"docker load of the relabelled {base.name} failed", "check the Docker engine")
 
 
-def ensure_local_bases(names: list[str], log: pathlib.Path, rebuild: bool = False) -> list[str]:
-    """Builds the named local bases that are missing (all of them with rebuild); returns the ones it built."""
+def ensure_local_bases(
+    names: list[str], log: pathlib.Path, rebuild: bool = False, say: Callable[[str], None] = lambda line: None
+) -> list[str]:
+    """Builds the named local bases that are missing (all of them with rebuild), saying each one's start and time;
+    returns the ones it built."""
     bases = load_local_bases()
-    built = []
     for name in names:
         if name not in bases:
             raise ConfigError(f"no local base {name!r} in {LOCAL_BASES_FILE}", f"known: {', '.join(bases)}")
-        if rebuild or not image_exists(name):
-            build_local_base(bases[name], log)
-            built.append(name)
-    return built
+    wanted = [name for name in names if rebuild or not image_exists(name)]
+    for number, name in enumerate(wanted, 1):
+        say(f"local base {number}/{len(wanted)}: {name} (mmdebstrap, then docker import)")
+        build_local_base(bases[name], log, say)
+    return wanted

@@ -1,5 +1,5 @@
-"""The Docker engine as the harness sees it: whether one answers, its version, and whether the Buildx plugin is
-there."""
+"""The Docker engine as the harness sees it: whether one answers, its version, and which docker CLI builds the lab
+images on it (harness/containers/builder.py)."""
 
 from __future__ import annotations
 
@@ -8,24 +8,33 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from harness.containers.builder import BuilderProbe, find_builder
 from harness.model.errors import MissingToolError
 
+#: find_engine's reason when there is no CLI to ask.
+NO_CLI = "no docker CLI on PATH"
 #: Seconds a `docker info`/`version` question may take before the engine counts as not answering.
 ENGINE_TIMEOUT_S = 10
 
 
 @dataclass(frozen=True)
 class Engine:
-    """A Docker engine that answered: its server version and architecture, and the Buildx plugin's version (None:
-    absent)."""
+    """A Docker engine that answered: its server version and architecture, and what builds images on it (None: not
+    asked)."""
 
     server_version: str
     arch: str
-    buildx_version: str | None
+    builds: BuilderProbe | None = None
 
     def describe(self) -> str:
-        buildx = f", Buildx {self.buildx_version}" if self.buildx_version else ", no Buildx plugin"
-        return f"Docker engine {self.server_version} ({self.arch}){buildx}"
+        builder = f"; images: {self.builds.describe()}" if self.builds is not None else ""
+        return f"Docker engine {self.server_version} ({self.arch}){builder}"
+
+    @property
+    def buildx_version(self) -> str | None:
+        """The Buildx plugin's version when the images build with it (bake), else None."""
+        builder = self.builds.builder if self.builds else None
+        return builder.version if builder is not None and builder.method == "bake" else None
 
 
 def docker(*args: str, timeout: float | None = None, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -38,10 +47,11 @@ def docker(*args: str, timeout: float | None = None, input_text: str | None = No
     return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout, input=input_text)
 
 
-def find_engine() -> tuple[Engine | None, str]:
-    """The engine, or None with the reason it does not count as available (no CLI, no daemon, no answer)."""
+def find_engine(probe_builder: bool = True) -> tuple[Engine | None, str]:
+    """The engine, or None with the reason it does not count as available (no CLI, no daemon, no answer); with
+    `probe_builder`, which docker CLI builds images on it (a probe build of under a second)."""
     if shutil.which("docker") is None:
-        return None, "no docker CLI on PATH"
+        return None, NO_CLI
     try:
         done = docker("version", "--format", "{{json .Server}}", timeout=ENGINE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -55,9 +65,8 @@ def find_engine() -> tuple[Engine | None, str]:
     if not server:
         reason = (done.stderr.strip().splitlines() or ["no answer"])[-1]
         return None, f"no Docker engine answers ({reason})"
-    buildx = docker("buildx", "version", timeout=ENGINE_TIMEOUT_S)
-    buildx_version = buildx.stdout.split()[1] if buildx.returncode == 0 and len(buildx.stdout.split()) > 1 else None
+    builds = find_builder() if probe_builder else None
     return (
-        Engine(server.get("Version", "unknown"), server.get("Arch", "unknown"), buildx_version),
+        Engine(server.get("Version", "unknown"), server.get("Arch", "unknown"), builds),
         "a Docker engine answers",
     )

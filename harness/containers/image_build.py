@@ -1,11 +1,16 @@
-"""Building the lab images: the build context prepared, then every image that is not current built in one Buildx bake
-over compose.yaml (or one plain docker build each without the plugin), each build's output kept in its log."""
+"""Building the lab images: the build context prepared, then every image that is not current built with the builder
+the engine's probe found (harness/containers/builder.py): one Buildx bake over compose.yaml, or one BuildKit build
+each, numbered; each build's output kept in its log, and a line at least every 30 s on stderr while it runs."""
 
 from __future__ import annotations
 
 import json
 import pathlib
-import subprocess
+import sys
+from collections.abc import Callable
+
+from harness.tools.watched_process import WatchedBuild, run_watched
+from harness.containers.builder import FIX, Builder, find_builder
 from harness.session.build import build_lab, run_lab_tool
 from harness.containers.engine import Engine
 from harness.containers.seed import make_seed
@@ -15,30 +20,53 @@ from harness.config.labs import LabSpec
 from harness.containers.images import BASES, COMPOSE_FILE, LabImage
 
 
+def say_on_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def build_images(
-    images: list[LabImage], engine: Engine, bases: str, work_dir: pathlib.Path, log_path: pathlib.Path
+    images: list[LabImage],
+    engine: Engine,
+    bases: str,
+    work_dir: pathlib.Path,
+    log_path: pathlib.Path,
+    say: Callable[[str], None] = say_on_stderr,
 ) -> str:
-    """Builds the images (all together with Buildx bake, else one `docker build` each); returns how it built them.
-    Local bases build offline: the lab's NuGet seed folder (in its build context) is filled first."""
+    """Builds the images with the engine's probed builder (all together with Buildx bake, else one BuildKit build each,
+    numbered); returns how it built them. Local bases build offline: the lab's NuGet seed folder (in its build
+    context) is filled first. No builder: BuildError with the fix, before anything is prepared."""
     if bases not in BASES:
         raise ConfigError(f"unknown base choice {bases!r}", f"one of {', '.join(BASES)}")
     if not images:
         return "nothing to build"
+    builder = require_builder(engine)
     for image in images:
-        prepare_context(image.lab, bases, log_path.parent / f"build-{image.lab.target}.log")
+        log = log_path.parent / f"build-{image.lab.target}.log"
+        prepare_context(image.lab, bases, log, say)
     if bases == "local":
         for lab in {image.lab.name: image.lab for image in images}.values():
             if lab.container is not None and lab.container.offline_seed:
                 make_seed(lab, lab.directory / lab.container.offline_seed)
-    if engine.buildx_version is not None:
-        _bake(images, bases, work_dir, log_path)
-        return f"docker buildx bake ({engine.buildx_version}) over {COMPOSE_FILE.name}"
-    for image in images:
-        _docker_build(image, bases, log_path)
-    return "docker build per image (no Buildx plugin)"
+    if builder.method == "bake":
+        _bake(builder, images, bases, work_dir, log_path, say)
+    else:
+        for number, image in enumerate(images, 1):
+            _docker_build(builder, image, bases, log_path, say, f"image {number}/{len(images)} {image.tag}")
+    return builder.describe()
 
 
-def prepare_context(lab: LabSpec, bases: str, log_path: pathlib.Path) -> None:
+def require_builder(engine: Engine) -> Builder:
+    """The engine's builder (probed now when it was not), or BuildError naming what each candidate answered and the
+    fix."""
+    probe = engine.builds or find_builder()
+    if probe.builder is None:
+        raise BuildError(f"the lab images cannot be built here: {probe.describe()}", FIX)
+    return probe.builder
+
+
+def prepare_context(
+    lab: LabSpec, bases: str, log_path: pathlib.Path, say: Callable[[str], None] = say_on_stderr
+) -> None:
     """Makes what an image build of this lab build reads from the lab folder: lab.toml [container] `prepare`, for every
     build; for an offline build (local bases), the packages it restores, downloaded into this host's cache by the
     runtime's `offline_restore` (without compiling anything) or, for a lab that declares neither, its native build
@@ -46,13 +74,13 @@ def prepare_context(lab: LabSpec, bases: str, log_path: pathlib.Path) -> None:
     spec = lab.container
     log_path.write_text("")
     if spec and spec.prepare:
-        run_lab_tool(lab, spec.prepare, log_path, f"image preparation for {lab.target}")
+        run_lab_tool(lab, spec.prepare, log_path, "image preparation", say)
     if bases != "local":
         return
     if spec and spec.offline_restore:
-        run_lab_tool(lab, spec.offline_restore, log_path, f"offline restore for {lab.target}")
+        run_lab_tool(lab, spec.offline_restore, log_path, "offline restore", say)
     elif not (spec and spec.prepare):
-        build_lab(lab, log_path)
+        build_lab(lab, log_path, say)
 
 
 def bake_overrides(images: list[LabImage], bases: str) -> dict:
@@ -70,12 +98,17 @@ def image_platform(image: LabImage) -> str:
     return image.platform or f"linux/{image.target_arch}"
 
 
-def _bake(images: list[LabImage], bases: str, work_dir: pathlib.Path, log_path: pathlib.Path) -> None:
+def _bake(
+    builder: Builder,
+    images: list[LabImage],
+    bases: str,
+    work_dir: pathlib.Path,
+    log_path: pathlib.Path,
+    say: Callable[[str], None],
+) -> None:
     override = work_dir / "bake-override.json"
     override.write_text(json.dumps(bake_overrides(images, bases), indent=2))
-    command = [
-        "docker",
-        "buildx",
+    command = builder.command(
         "bake",
         "-f",
         str(COMPOSE_FILE),
@@ -85,16 +118,21 @@ def _bake(images: list[LabImage], bases: str, work_dir: pathlib.Path, log_path: 
         "--progress",
         "plain",
         *(image.service for image in images),
-    ]
-    _run_build(command, log_path, {"BUILD_NETWORK": "none"} if bases == "local" else {})
+    )
+    label = f"{len(images)} image{'s' if len(images) > 1 else ''} with buildx bake"
+    env = {"BUILD_NETWORK": "none"} if bases == "local" else {}
+    _run_build(WatchedBuild(command, label, [image.tag for image in images]), log_path, env, say)
 
 
-def _docker_build(image: LabImage, bases: str, log_path: pathlib.Path) -> None:
+def _docker_build(
+    builder: Builder, image: LabImage, bases: str, log_path: pathlib.Path, say: Callable[[str], None], label: str
+) -> None:
     args = [x for key, value in image.build_args(bases).items() for x in ("--build-arg", f"{key}={value}")]
     network = ["--network", "none"] if bases == "local" else []
-    command = [
-        "docker",
+    command = builder.command(
         "build",
+        "--progress",
+        "plain",
         "-f",
         str(image.dockerfile),
         "-t",
@@ -104,28 +142,15 @@ def _docker_build(image: LabImage, bases: str, log_path: pathlib.Path) -> None:
         image_platform(image),
         *network,
         str(image.lab.directory),
-    ]
-    _run_build(command, log_path, {"DOCKER_BUILDKIT": "1"})
+    )
+    _run_build(WatchedBuild(command, label, [image.tag]), log_path, builder.environment, say)
 
 
-def _run_build(command: list[str], log_path: pathlib.Path, extra_env: dict[str, str]) -> None:
-    import os
-
-    with log_path.open("a") as log:
-        log.write(f"$ {' '.join(command)}\n")
-        log.flush()
-        try:
-            done = subprocess.run(
-                command,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                timeout=BUILD_TIMEOUT_S,
-                env={**os.environ, **extra_env},
-                cwd=REPO_ROOT,
-            )
-        except subprocess.TimeoutExpired as e:
-            raise BuildError(f"the image build took over {BUILD_TIMEOUT_S} s", f"log: {log_path}") from e
-    if done.returncode != 0:
+def _run_build(build: WatchedBuild, log_path: pathlib.Path, env: dict[str, str], say: Callable[[str], None]) -> None:
+    code, _ = run_watched(build, log_path, env, REPO_ROOT, BUILD_TIMEOUT_S, say)
+    if code is None:
+        raise BuildError(f"the image build took over {BUILD_TIMEOUT_S} s", f"log: {log_path}")
+    if code != 0:
         lines = log_path.read_text(errors="replace").splitlines()
         errors = [line for line in lines if "ERROR" in line or "error:" in line.lower()]
         raise BuildError(

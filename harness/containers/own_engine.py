@@ -67,7 +67,7 @@ def start_if_needed(
     *,
     is_root: Callable[[], bool] = lambda: os.geteuid() == 0,
     which: Callable[[str], str | None] = shutil.which,
-    engine_answers: Callable[[], bool] = lambda: find_engine()[0] is not None,
+    engine_answers: Callable[[], bool] = lambda: find_engine(probe_builder=False)[0] is not None,
     script: Callable[[str], subprocess.CompletedProcess[str]] = _run_script,
     can_make_images: Callable[[], str] = _can_make_images,
 ) -> EngineStart:

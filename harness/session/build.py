@@ -8,11 +8,17 @@ from __future__ import annotations
 import hashlib
 import pathlib
 import re
-import subprocess
+from collections.abc import Callable
 
 from harness.config.defaults import BUILD_TIMEOUT_S
 from harness.model.errors import BuildError
 from harness.config.labs import LabSpec
+from harness.tools.watched_process import WatchedBuild, run_watched
+
+
+def _quiet(line: str) -> None:
+    """Says nothing: the default for a lab tool whose progress nobody watches."""
+
 
 #: Known failure patterns in build output → what it means and what to do (cf. BenchmarkDotNet's MsBuildErrorMapper).
 BUILD_ERROR_PATTERNS: list[tuple[str, str]] = [
@@ -77,7 +83,7 @@ def _is_current(lab: LabSpec, fingerprint: str | None) -> bool:
     return fingerprint is not None and stamp.is_file() and stamp.read_text().strip() == fingerprint
 
 
-def build_lab(lab: LabSpec, log_path: pathlib.Path) -> bool:
+def build_lab(lab: LabSpec, log_path: pathlib.Path, say: Callable[[str], None] = _quiet) -> bool:
     """Runs lab.toml's build command in the lab folder, unless its output is current; returns whether it built.
     Raises BuildError with advice on failure."""
     if not lab.build:
@@ -87,36 +93,41 @@ def build_lab(lab: LabSpec, log_path: pathlib.Path) -> bool:
         log_path.write_text(f"build of {lab.target} is current ({lab.build_output}/{STAMP_FILE}); not rebuilt\n")
         return False
     log_path.write_text("")
-    run_lab_tool(lab, lab.build, log_path, "build")
+    run_lab_tool(lab, lab.build, log_path, "build", say)
     if fingerprint is not None:
         (lab.directory / lab.build_output / STAMP_FILE).write_text(fingerprint + "\n")
     return True
 
 
-def run_lab_tool(lab: LabSpec, argv: tuple[str, ...], log_path: pathlib.Path, what: str) -> None:
+def run_lab_tool(
+    lab: LabSpec, argv: tuple[str, ...], log_path: pathlib.Path, what: str, say: Callable[[str], None] = _quiet
+) -> None:
     """Runs one of the lab's toolchain commands (its build, an offline restore) in the lab folder, logging it to
-    log_path (appended); BuildError with advice when it cannot start, stalls or fails."""
+    log_path (appended) and saying how it goes at least every 30 s; BuildError with advice when it cannot start, stalls
+    or fails."""
+    start = log_path.stat().st_size if log_path.exists() else 0
     try:
-        done = subprocess.run(list(argv), cwd=lab.directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+        code, _ = run_watched(
+            WatchedBuild(list(argv), f"{what} of {lab.target}", ()), log_path, {}, lab.directory, BUILD_TIMEOUT_S, say
+        )
     except FileNotFoundError as e:
         raise BuildError(
             f"cannot run the {what} of lab '{lab.name}': {e}",
             "install the lab's toolchain (scripts/setup; docs/prerequisites.md)",
         ) from e
-    except subprocess.TimeoutExpired as e:
+    if code is None:
         raise BuildError(
             f"the {what} of lab '{lab.name}' took over {BUILD_TIMEOUT_S} s", "run it by hand to see where it stalls"
-        ) from e
-    with log_path.open("a") as log:
-        log.write(f"$ {' '.join(argv)}\n{done.stdout}{done.stderr}")
-    if done.returncode != 0:
+        )
+    if code != 0:
+        with log_path.open("rb") as log:
+            log.seek(start)
+            output = log.read().decode(errors="replace").split("\n", 1)[-1]  # after the "$ command" line
         errors = [
-            line.strip()
-            for line in (done.stdout + done.stderr).splitlines()
-            if ": error " in line or line.strip().startswith("error")
+            line.strip() for line in output.splitlines() if ": error " in line or line.strip().startswith("error")
         ]
-        first = errors[0] if errors else f"exit code {done.returncode}"
+        first = errors[0] if errors else f"exit code {code}"
         raise BuildError(
             f"the {what} of lab '{lab.name}' failed: {first}",
-            f"{explain_build_failure(done.stdout + done.stderr)} (log: {log_path})",
+            f"{explain_build_failure(output)} (log: {log_path})",
         )

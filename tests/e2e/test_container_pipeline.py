@@ -1,12 +1,15 @@
-"""End to end in containers: local base images (mmdebstrap), the lab images built with Buildx bake from compose.yaml
-(plain docker build without the plugin), then the `containers` profile with the Docker backend: one cell per lab runtime
-(.NET, Node and C++) in a pinned, network-less container, and the Native AOT cold start.
+"""End to end in containers: local base images (mmdebstrap), the lab images built by the builder the harness finds
+(harness/containers/builder.py) with a Docker CLI that refuses to build without the Buildx plugin first on PATH, as on
+a machine with a Docker 23+ CLI and no plugin; then the `containers` profile with the Docker backend: one cell per lab
+runtime (.NET, Node and C++) in a pinned, network-less container, and the Native AOT cold start.
 
 Skipped where no Docker engine answers, unless JSONLAB_REQUIRE_DOCKER=1 (CI sets it: there the test must run)."""
 
 import json
 import os
 import pathlib
+import re
+import shutil
 import subprocess
 import sys
 
@@ -24,18 +27,47 @@ if ENGINE is None and os.environ.get("JSONLAB_REQUIRE_DOCKER") == "1":
 pytestmark = pytest.mark.skipif(ENGINE is None, reason=f"no Docker engine: {WHY}")
 
 
-def _harness(*args, timeout=3600):
+#: Debian's docker.io CLI, which builds with BuildKit on its own: where it is installed, the images must build through
+#: it even when a CLI that refuses comes first on PATH.
+DISTRIBUTION_CLI = pathlib.Path("/usr/bin/docker")
+#: A Docker 23+ CLI without the Buildx plugin: no `buildx`, and `build` refused while BuildKit is on; everything else
+#: is the real CLI's.
+REFUSING_CLI = """#!/bin/sh
+case "$1" in
+  buildx) echo "docker: 'buildx' is not a docker command." >&2; exit 1;;
+  build) if [ "$DOCKER_BUILDKIT" != 0 ]; then
+      echo "ERROR: BuildKit is enabled but the buildx component is missing or broken." >&2; exit 1
+    fi;;
+esac
+exec {real} "$@"
+"""
+
+
+@pytest.fixture(scope="module")
+def refusing_path(tmp_path_factory):
+    """PATH with the refusing CLI first, where Debian's CLI can stand in; else PATH as it is."""
+    real = shutil.which("docker")
+    if not DISTRIBUTION_CLI.is_file() or real is None:
+        return os.environ["PATH"]
+    folder = tmp_path_factory.mktemp("refusing-cli")
+    (folder / "docker").write_text(REFUSING_CLI.format(real=real))
+    (folder / "docker").chmod(0o755)
+    return f"{folder}{os.pathsep}{os.environ['PATH']}"
+
+
+def _harness(*args, timeout=3600, path=None):
+    env = {**os.environ, "PATH": path} if path else None
     done = subprocess.run(
-        [sys.executable, "-m", "harness", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "harness", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env
     )
     assert done.returncode == 0, f"harness {' '.join(args)} failed:\n{done.stderr[-4000:]}"
     return done
 
 
 @pytest.fixture(scope="module")
-def images():
+def images(refusing_path):
     _harness("local-bases")
-    return _harness("images", "--bases", "local")
+    return _harness("images", "--bases", "local", path=refusing_path)
 
 
 @pytest.fixture(scope="module")
@@ -63,10 +95,15 @@ def _inspect(tag):
     )[0]
 
 
-def test_the_images_were_built_with_bake_and_carry_their_identity(images):
+def test_the_images_were_built_by_a_cli_that_builds_and_carry_their_identity(images, refusing_path):
     dotnet = load_labs()["dotnet"]
     how = images.stderr
-    assert ("docker buildx bake" in how) == (ENGINE.buildx_version is not None), how
+    if refusing_path != os.environ["PATH"]:
+        assert f"with {DISTRIBUTION_CLI} build with BuildKit, one image at a time" in how, how
+        images_built = re.findall(r"^image (\d+)/(\d+) (\S+): built after ", how, re.M)
+        assert images_built and all(total == str(len(images_built)) for _, total, _ in images_built), how
+    else:
+        assert ("docker buildx bake" in how) == (ENGINE.buildx_version is not None), how
     for runtime in dotnet.runtime_names:
         info = _inspect(f"jsonlab/dotnet:{runtime}")
         labels = info["Config"]["Labels"]

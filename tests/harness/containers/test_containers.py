@@ -17,6 +17,7 @@ from harness.backends.docker import DockerBackend, _map_paths
 from harness.backends.processes import contract_mounts, request_mounts
 from harness.containers import bases, cells, image_build, images
 from harness.containers.compose import compose_services, render_compose
+from harness.containers.builder import Builder, BuilderProbe
 from harness.containers.engine import Engine
 from harness.containers.bases import DOCKER_ARCH_HOST
 from harness.containers.images import LabImage, library_versions_label
@@ -29,7 +30,7 @@ from harness.config.labs import load_labs
 from harness.model.cells import Cell, JobSettings
 from harness.model.rows import cpuset_mismatch
 
-ENGINE = Engine("20.10.24", "amd64", "v0.10.5")
+ENGINE = Engine("20.10.24", "amd64", BuilderProbe(Builder("bake", "/usr/bin/docker", "v0.10.5"), ()))
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +198,17 @@ def test_auto_picks_native_with_the_reason_when_no_engine_answers(monkeypatch):
     )
     monkeypatch.setattr(backends, "find_engine", lambda: (ENGINE, "a Docker engine answers"))
     backend, notice = backends.select_backend("auto", set())
-    assert backend.name == "docker" and "Docker engine 20.10.24 (amd64), Buildx v0.10.5" in notice
+    assert (
+        backend.name == "docker"
+        and "Docker engine 20.10.24 (amd64); images: docker buildx bake (Buildx v0.10.5" in notice
+    )
+    refused = (
+        "/usr/local/bin/docker build with BuildKit: ERROR: BuildKit is enabled but the buildx component is missing"
+    )
+    unbuildable = Engine("28.2.2", "amd64", BuilderProbe(None, (refused,)))
+    monkeypatch.setattr(backends, "find_engine", lambda: (unbuildable, "a Docker engine answers"))
+    backend, notice = backends.select_backend("auto", set())
+    assert backend.name == "native" and refused in notice and "apt-get install docker.io" in notice
     backend, notice = backends.select_backend("auto", set(), without_image=("reference-node",))
     assert backend.name == "native" and "lab reference-node has no image" in notice
     with pytest.raises(Exception, match="unknown backend"):

@@ -135,8 +135,7 @@ def test_every_missing_tool_is_named_at_once_and_an_optional_one_is_only_a_note(
     assert "git" not in str(error.value) and error.value.hint.startswith("apt-get install util-linux hyperfine")
     _fake_path(tmp_path / "no-git", monkeypatch, leave_out=("git",))
     notes = [note.split(" (")[0] for note in check_run(plan, "docker")]
-    # the Buildx plugin is a file, not a program on PATH: a fresh machine lacks it (CI installs it), and that is a note
-    # too
+    # the Buildx plugin is a file, not a program on PATH: a fresh machine lacks it (so does CI), and that is a note too
     assert notes[0] == "git is not installed" and set(notes[1:]) <= {"docker buildx is not installed"}
 
 
