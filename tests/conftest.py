@@ -16,6 +16,13 @@ from harness.planning.run_plan import RunOptions  # noqa: E402
 FIXTURES = REPO / "tests" / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def no_local_settings(monkeypatch, tmp_path_factory):
+    """A developer's lab.local.toml (accepted vendor terms: harness/config/vendor_terms.py) never reaches a test; a
+    test that wants one writes its own and points JSONLAB_LOCAL_SETTINGS at it."""
+    monkeypatch.setenv("JSONLAB_LOCAL_SETTINGS", str(tmp_path_factory.getbasetemp() / "no-lab.local.toml"))
+
+
 def edited_experiments(folder: pathlib.Path, **edits) -> pathlib.Path:
     """A copy of experiments/ in `folder`/experiments with each edit applied to its experiment's file: `e007=fn` runs
     fn(text) on 007-*.toml. Returns the copy's folder (an --experiments-dir)."""

@@ -26,6 +26,7 @@ from analysis.render.tables import failure_reason
 from analysis.compute.judging import BYTES_ONLY, CANNOT_REPRODUCE, Verdict, judge_bytes
 from harness.model.judging import INTERVAL_METRICS, METRICS, NOT_MEASURED, judge, published_ratio
 from harness.config.experiments import Claim, Experiment, Hardware
+from harness.config.labs import LabSpec, load_labs
 from harness.model.records import DEFAULT_RUNTIME, RowStatus, UNAVAILABLE, VerificationStatus
 
 
@@ -326,5 +327,21 @@ def _verdict(
 def verdict_table(experiments: list[Experiment], cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """All verdicts as a tidy DataFrame (`cells`: with_ratios(); `rows`: the run's replicate rows)."""
     book = RatioBook(rows)
-    verdicts = [asdict(v) for exp in experiments for v in verdicts_for(exp, cells, book)]
+    labs = load_labs(accepted=frozenset())  # every lab's packages under vendor terms, accepted here or not
+    verdicts = [asdict(with_terms_note(v, exp, labs)) for exp in experiments for v in verdicts_for(exp, cells, book)]
     return pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__])
+
+
+def with_terms_note(verdict: Verdict, experiment: Experiment, labs: dict[str, LabSpec]) -> Verdict:
+    """A figure measured with a package under its vendor's terms (the user accepted them: harness/config/
+    vendor_terms.py) says so in its note; one not measured for that reason says it in its verdict already."""
+    if verdict.verdict.startswith(UNAVAILABLE) or verdict.verdict == NOT_MEASURED:
+        return verdict
+    notes = []
+    for benchmark in dict.fromkeys((verdict.benchmark, verdict.reference)):
+        bench = experiment.benchmarks.get(benchmark)
+        lab = labs.get(bench.lab) if bench else None
+        package = lab.vendor_package_of(bench.variant) if lab and bench else None
+        if package is not None and package.accepted_note() not in notes:
+            notes.append(package.accepted_note())
+    return replace(verdict, note="; ".join(filter(None, [verdict.note, *notes]))) if notes else verdict

@@ -17,6 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 from harness.config.defaults import LABS_DIR
+from harness.config.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
 from harness.config.prerequisites import load_prerequisites
 from harness.config.run_settings import RunSetting, Settings, environment_of, parse_run_settings
@@ -104,6 +105,19 @@ class LabSpec:
     speed_of_light: bool = False
     # Runtime knobs an experiment may ask for (lab.toml [run_settings]; harness/config/run_settings.py).
     run_settings: dict[str, RunSetting] = field(default_factory=dict)
+    # Packages under their vendor's terms (lab.toml [vendor_terms]; harness/config/vendor_terms.py), and those of them
+    # the user accepted (lab.local.toml): only those are built in.
+    vendor_packages: dict[str, VendorPackage] = field(default_factory=dict)
+    accepted_terms: frozenset[str] = frozenset()
+
+    def vendor_package_of(self, variant: str) -> VendorPackage | None:
+        """The package under its vendor's terms this variant needs, if any."""
+        return next((p for p in self.vendor_packages.values() if variant in p.variants), None)
+
+    def unavailable_variant(self, variant: str) -> str:
+        """Why this variant is not built (its package's terms not accepted), or ''."""
+        package = self.vendor_package_of(variant)
+        return package.unavailable_reason() if package and package.name not in self.accepted_terms else ""
 
     @property
     def settings_variables(self) -> frozenset[str]:
@@ -182,6 +196,8 @@ class LabSpec:
             )
         spec = self.runtimes[name]
         values = {"runtime": name, "version": spec.version, **spec.values}
+        for package in sorted(self.accepted_terms & set(self.vendor_packages)):
+            values.update({k: v.format(**values) for k, v in self.vendor_packages[package].values.items()})
 
         def fill(text: str) -> str:
             try:
@@ -194,6 +210,12 @@ class LabSpec:
 
         container = self.container and dataclasses.replace(
             self.container,
+            offline_lock_files=self.container.offline_lock_files
+            + tuple(
+                f
+                for package in sorted(self.accepted_terms & set(self.vendor_packages))
+                for f in self.vendor_packages[package].offline_lock_files
+            ),
             build_args={k: fill(v) for k, v in self.container.build_args.items()},
             offline_restore=tuple(fill(a) for a in self.container.offline_restore),
             prepare=tuple(fill(a) for a in self.container.prepare),
@@ -301,15 +323,27 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             paired_format=data.get("paired_format"),
             speed_of_light=bool(data.get("speed_of_light", False)),
             run_settings=_run_settings(data, path),
+            vendor_packages=parse_vendor_packages(data, str(path)),
         )
     except (KeyError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e
 
 
-def load_labs(labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LabSpec]:
-    """All labs under lab/, by name."""
+def load_labs(labs_dir: pathlib.Path = LABS_DIR, accepted: frozenset[str] | None = None) -> dict[str, LabSpec]:
+    """All labs under lab/, by name, each with the vendor's terms the user accepted (`accepted`, else lab.local.toml);
+    accepting a package no lab declares is an error."""
+    accepted = accepted_terms() if accepted is None else accepted
     labs = [load_lab(d) for d in sorted(labs_dir.iterdir()) if (d / "lab.toml").is_file()]
-    return {lab.name: lab for lab in labs}
+    declared = {name for lab in labs for name in lab.vendor_packages}
+    unknown = sorted(accepted - declared)
+    if unknown:
+        raise ConfigError(
+            f"{local_settings_path()} accepts the terms of {', '.join(map(repr, unknown))}, which no lab uses",
+            f"packages under their vendor's terms: {', '.join(sorted(declared)) or 'none'} (docs/licences.md)",
+        )
+    return {
+        lab.name: dataclasses.replace(lab, accepted_terms=accepted & frozenset(lab.vendor_packages)) for lab in labs
+    }
 
 
 def find_lab(labs: dict[str, LabSpec], name: str) -> LabSpec:

@@ -152,7 +152,7 @@ def build_local_base(base: LocalBase, log: pathlib.Path, say: Callable[[str], No
         tar = pathlib.Path(scratch) / "rootfs.tar"
         command = mmdebstrap_command(base, tar)
         code, _ = run_watched(
-            WatchedBuild(command, f"base {base.name}", ()), log, {}, REPO_ROOT, MMDEBSTRAP_TIMEOUT_S, say
+            WatchedBuild(command, f"base {base.name}", (), "made"), log, {}, REPO_ROOT, MMDEBSTRAP_TIMEOUT_S, say
         )
         if code != 0:
             hint = (

@@ -190,6 +190,13 @@ class Plan:
         }
 
 
+def without_unaccepted_terms(cell: Cell, lab: LabSpec) -> Cell:
+    """The cell, unavailable with the reason and the opt-in when its variant needs a package under its vendor's terms
+    that the user has not accepted (harness/config/vendor_terms.py): such a package is not built, so never run."""
+    reason = "" if cell.unavailable else lab.unavailable_variant(cell.variant)
+    return dataclasses.replace(cell, unavailable=reason) if reason else cell
+
+
 def resolve_plan(options: RunOptions) -> Plan:
     """Loads every data file and validates the selection before anything runs or is written."""
     profile = find_profile(load_profiles(options.profiles_file), options.profile)
@@ -210,6 +217,7 @@ def resolve_plan(options: RunOptions) -> Plan:
     cells = plan_cells(
         experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes
     )
+    cells = [without_unaccepted_terms(cell, all_labs[cell.lab]) for cell in cells]
     narrowed = options.isa_levels is not None or options.runtimes is not None  # then only an empty whole is an error
     check_not_empty(
         [] if narrowed else experiments,
@@ -342,6 +350,16 @@ def plan_summary(plan: Plan) -> str:
     lines = [
         f"profile {plan.profile_name}: {len(plan.cells)} cells{na} in {groups} groups, design {plan.design.name}",
         *(f"  {exp} @ {level}{runtime}: {_cells_text(n, skip)}" for (exp, level, runtime), (n, skip) in counts.items()),
+        *(f"  {n} unavailable, {reason}" for reason, n in _unavailable(plan.cells).items()),
         f"estimate: {plan.estimate()}",
     ]
     return "\n".join(lines)
+
+
+def _unavailable(cells: list[Cell]) -> dict[str, int]:
+    """How many cells are unavailable (never run: a row with the reason), by reason."""
+    reasons: dict[str, int] = {}
+    for cell in cells:
+        if cell.unavailable:
+            reasons[cell.unavailable] = reasons.get(cell.unavailable, 0) + 1
+    return reasons

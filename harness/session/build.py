@@ -108,7 +108,12 @@ def run_lab_tool(
     start = log_path.stat().st_size if log_path.exists() else 0
     try:
         code, _ = run_watched(
-            WatchedBuild(list(argv), f"{what} of {lab.target}", ()), log_path, {}, lab.directory, BUILD_TIMEOUT_S, say
+            WatchedBuild(list(argv), f"{what} of {lab.target}", (), "done"),
+            log_path,
+            {},
+            lab.directory,
+            BUILD_TIMEOUT_S,
+            say,
         )
     except FileNotFoundError as e:
         raise BuildError(

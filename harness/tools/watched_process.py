@@ -31,6 +31,7 @@ class WatchedBuild:
     command: list[str]
     label: str
     tags: Sequence[str]
+    done: str = "built"  # the word for a success: "built after 2m10s"
 
 
 def _progress(log_path: pathlib.Path, start: int, tags: Sequence[str]) -> tuple[int, str]:
@@ -78,6 +79,6 @@ def run_watched(
                 count = f", {done} of {len(build.tags)} images done" if len(build.tags) > 1 else ""
                 say(f"{build.label}: {elapsed(seconds)} so far{count}" + (f"; last: {last}" if last else ""))
     seconds = time.monotonic() - started
-    outcome = "built" if code == 0 else ("stopped" if code is None else f"failed (exit {code})")
+    outcome = build.done if code == 0 else ("stopped" if code is None else f"failed (exit {code})")
     say(f"{build.label}: {outcome} after {elapsed(seconds)}")
     return code, seconds

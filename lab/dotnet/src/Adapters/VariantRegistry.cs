@@ -56,8 +56,10 @@ public static class VariantRegistry
     private static NetJSON.NetJSONSettings NetJsonCamelIsoUtc() =>
         new() { DateFormat = NetJSON.NetJSONDateFormat.ISO, TimeZoneFormat = NetJSON.NetJSONTimeZoneFormat.Utc, UseStringOptimization = true, CamelCase = true };
 
+#if LAB_SERVICESTACK
     private static ServiceStack.Text.Config ServiceStackCamelIsoUtc() =>
         new() { DateHandler = ServiceStack.Text.DateHandler.ISO8601, AlwaysUseUtc = true, TextCase = ServiceStack.Text.TextCase.CamelCase };
+#endif
 
     public static readonly IReadOnlyList<ISerializerAdapter> All =
     [
@@ -82,15 +84,21 @@ public static class VariantRegistry
         new JilAdapter("jil-camel-iso-utf8", "Jil, ISO 8601 dates, camelCase names; UTF-8 through Encoding.UTF8 (read) and a StringWriter (write)", PayloadForm.Utf8Bytes, JilCamelIso),
         new NetJsonAdapter("netjson-camel-iso-utc", "NetJSON, camelCase, ISO UTC dates, string optimization, string", PayloadForm.String, NetJsonCamelIsoUtc),
         new NetJsonAdapter("netjson-camel-iso-utc-utf8", "NetJSON, camelCase, ISO UTC dates; UTF-8 through Encoding.UTF8 (read) and a StringWriter (write)", PayloadForm.Utf8Bytes, NetJsonCamelIsoUtc),
+#if LAB_SERVICESTACK  // under its vendor's terms: only in a build whose user accepted them (docs/licences.md)
         new ServiceStackAdapter("servicestack-camel-iso-utc", "ServiceStack.Text, JsConfig.With(camelCase, ISO 8601, UTC) around every call, string", PayloadForm.String, ServiceStackCamelIsoUtc),
+#endif
+#if LAB_SERVICESTACK  // under its vendor's terms: only in a build whose user accepted them (docs/licences.md)
         new ServiceStackAdapter("servicestack-camel-iso-utc-utf8", "ServiceStack.Text, JsConfig.With(camelCase, ISO 8601, UTC) around every call; UTF-8 through Encoding.UTF8 and a StringWriter", PayloadForm.Utf8Bytes, ServiceStackCamelIsoUtc),
+#endif
         SpanJson("spanjson-default", "SpanJson default resolver, JsonSerializer.Generic.Utf16 (string)", PayloadForm.String),
         SpanJson("spanjson-default-utf8", "SpanJson default resolver, JsonSerializer.Generic.Utf8 (UTF-8 bytes)", PayloadForm.Utf8Bytes),
         new Utf8JsonAdapter("utf8json-default", "Utf8Json default resolver, string (writes UTF-8, then Encoding.UTF8.GetString)", PayloadForm.String),
         new Utf8JsonAdapter("utf8json-default-utf8", "Utf8Json default resolver, UTF-8 bytes", PayloadForm.Utf8Bytes),
         new JilAdapter("jil-default", "Jil, default options (member names as declared, Newtonsoft-style dates), string", PayloadForm.String, () => Jil.Options.Default),
         new NetJsonAdapter("netjson-default", "NetJSON, default settings (member names as declared), string", PayloadForm.String, () => new NetJSON.NetJSONSettings()),
+#if LAB_SERVICESTACK  // under its vendor's terms: only in a build whose user accepted them (docs/licences.md)
         new ServiceStackAdapter("servicestack-default", "ServiceStack.Text, library defaults (no JsConfig scope), string", PayloadForm.String, null),
+#endif
         new JsonSrcGenAdapter("jsonsrcgen", "JsonSrcGen compile-time converter, string (ToJson(...).ToString())", PayloadForm.String),
         new EscapingCheckAdapter("needs-escaping-scalar", "write-up 002 'Current': one character at a time against the default encoder's allow-list", JsonLab.Escaping.NeedsEscaping.Scalar, nameof(JsonLab.Measurement.EscapingBenchmark.Scalar)),
         new EscapingCheckAdapter("needs-escaping-sse2", "write-up 002 'Intrinsics': eight characters at a time with SSE2 compares, then the scalar tail", JsonLab.Escaping.NeedsEscaping.Sse2Vectorized, nameof(JsonLab.Measurement.EscapingBenchmark.Sse2)),

@@ -10,7 +10,13 @@ public class CorpusModelTests
 {
     public static IEnumerable<object[]> Cells()
     {
-        string[] variants = ["stj-default", "stj-default-utf8", "newtonsoft-default", "spanjson-default-utf8", "utf8json-default-utf8", "servicestack-default"];
+        string[] variants =
+        [
+            "stj-default", "stj-default-utf8", "newtonsoft-default", "spanjson-default-utf8", "utf8json-default-utf8",
+#if LAB_SERVICESTACK
+            "servicestack-default",
+#endif
+        ];
         foreach (var dataset in new[] { "twitter", "citm_catalog", "canada" })
         {
             foreach (var variant in variants)
