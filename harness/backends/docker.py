@@ -105,6 +105,12 @@ class DockerBackend(ProcessBackend):
                 wanted.setdefault(bases, []).append(image)
         if wanted:
             require_builder(self.engine)  # no builder: stop here, before any base or image is made
+            todo = [image for images in wanted.values() for image in images]
+            seconds = sum(float(image.lab.container.build_estimate_s) for image in todo if image.lab.container)
+            say_on_stderr(
+                f"images: {len(todo)} to build ({', '.join(image.tag for image in todo)}), about "
+                f"{seconds / 60:.0f} min plus any local base missing (log {log_path})"
+            )
         for bases, images in wanted.items():
             if bases == "local":
                 names = sorted({b for image in images for b in image.local_bases().values()})

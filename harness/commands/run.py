@@ -70,6 +70,9 @@ def run_command(args: argparse.Namespace) -> int:
 def plan_command(args: argparse.Namespace) -> int:
     plan = resolve_plan(run_options(args, results_dir=args.results_dir))
     print(plan_summary(plan))
+    from harness.containers.build_estimate import estimate_builds
+
+    print(estimate_builds(plan.labs).describe())
     return 0
 
 

@@ -74,6 +74,9 @@ class ContainerSpec:
     inputs: tuple[str, ...] = ()
     # The platforms the Dockerfile can build for (compose.yaml's `platforms`).
     platforms: tuple[str, ...] = ("linux/amd64", "linux/arm64")
+    # Seconds one image of this lab takes to build from an empty image store, its preparation included (a template:
+    # a runtime may differ), as measured on the machine lab.toml names; the plan's estimate of builds.
+    build_estimate_s: str = "60"
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,7 @@ class LabSpec:
             build_args={k: fill(v) for k, v in self.container.build_args.items()},
             offline_restore=tuple(fill(a) for a in self.container.offline_restore),
             prepare=tuple(fill(a) for a in self.container.prepare),
+            build_estimate_s=fill(self.container.build_estimate_s),
         )
         return dataclasses.replace(
             self,
@@ -267,6 +271,7 @@ def _container(data: dict) -> ContainerSpec:
         tuple(data.get("prepare", [])),
         tuple(data.get("inputs", [])),
         tuple(data.get("platforms", ("linux/amd64", "linux/arm64"))),
+        str(data.get("build_estimate_s", "60")),
     )
 
 

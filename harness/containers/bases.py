@@ -48,6 +48,8 @@ class LocalBase:
     # The host's own certificate authorities (/usr/local/share/ca-certificates), trusted in the image as on the host:
     # where the registries are reached through a proxy with its own CA, a machine of this kind trusts it.
     host_ca_certificates: bool = False
+    # Seconds to make it (mmdebstrap and the import), as measured here: the plan's estimate of builds.
+    estimate_s: float = 60.0
 
     @property
     def platform(self) -> str:
@@ -69,6 +71,7 @@ def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBa
                 bool(spec.get("host_node", False)),
                 tuple(spec.get("host_files", [])),
                 bool(spec.get("host_ca_certificates", False)),
+                float(spec.get("estimate_s", 60.0)),
             )
             for name, spec in data["bases"].items()
         }

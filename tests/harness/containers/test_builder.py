@@ -124,3 +124,21 @@ def test_a_build_that_overruns_its_time_is_stopped(tmp_path):
     build = WatchedBuild([sys.executable, "-c", "import time; time.sleep(30)"], "image 1/1 slow", ["slow"])
     code, _ = run_watched(build, tmp_path / "log", {}, tmp_path, 0.2, lines.append, every_s=0.1)
     assert code is None and lines[-1].startswith("image 1/1 slow: stopped after")
+
+
+def test_the_plan_counts_every_image_and_base_when_no_engine_answers_and_says_the_minutes():
+    from harness.config.labs import load_labs
+    from harness.containers.build_estimate import estimate_builds
+
+    labs = {lab.target: lab for lab in (load_labs()["dotnet"].for_runtime(r) for r in ("10.0.12", "10.0.12-aot"))}
+    estimate = estimate_builds(labs, engine_answers=False)
+    assert estimate.images == ("jsonlab/dotnet:10.0.12", "jsonlab/dotnet:10.0.12-aot") and estimate.total_images == 2
+    assert set(estimate.bases) == {
+        "jsonlab-local/dotnet-sdk:bookworm-amd64",
+        "jsonlab-local/runtime-deps:bookworm-amd64",
+    }
+    assert estimate.seconds == 35 + 155 + 55 + 25, "lab.toml build_estimate_s per image, local-bases.toml estimate_s"
+    text = estimate.describe()
+    assert (
+        text.startswith("images: 2 of 2 and 2 local base(s) to build if the image store is empty") and "about 4.5 min" in text
+    )
