@@ -140,5 +140,6 @@ def test_the_plan_counts_every_image_and_base_when_no_engine_answers_and_says_th
     assert estimate.seconds == 35 + 155 + 55 + 25, "lab.toml build_estimate_s per image, local-bases.toml estimate_s"
     text = estimate.describe()
     assert (
-        text.startswith("images: 2 of 2 and 2 local base(s) to build if the image store is empty") and "about 4.5 min" in text
+        text.startswith("images: 2 of 2 and 2 local base(s) to build if the image store is empty")
+        and "about 4.5 min" in text
     )
