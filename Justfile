@@ -80,13 +80,20 @@ lint:
     #!/usr/bin/env bash
     set -uo pipefail
     failed=0
-    check() { local fix=$1; shift; if ! "$@"; then echo "lint: failed: $* -- fix: $fix" >&2; failed=1; fi; }
+    times=()
+    check() {
+        local fix=$1 start=$SECONDS; shift
+        if ! "$@"; then echo "lint: failed: $* -- fix: $fix" >&2; failed=1; fi
+        local label=$1; [ "$1" != dotnet ] || label="dotnet format ${3##*/}"
+        times+=("$label $((SECONDS - start)) s")
+    }
     check "black harness analysis tests" black --check -q harness analysis tests
     check "edit the lines flake8 names (config: .flake8)" flake8 harness analysis tests
     check "fix the types mypy names (config: pyproject.toml [tool.mypy])" mypy
     for project in lab/dotnet/src/JsonLab.csproj lab/dotnet/tests/JsonLab.Tests.csproj; do
         check "dotnet format $project" dotnet format "$project" --verify-no-changes -v q
     done
+    echo "lint: took $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
     [ "$failed" -eq 0 ] && echo "lint: black, flake8, mypy and dotnet format pass"
     exit "$failed"
 
