@@ -28,6 +28,8 @@ class RunData:
     calibrations: list[CalibrationRecord]
     timeline: list[TimelineRecord]
     groups: list[GroupRecord]  # how each group stopped, per session (groups.jsonl; empty for runs made before it)
+    # A torn last line of results.jsonl (a run stopped mid-write) left out of this report, said in its header
+    set_aside: str = ""
 
 
 def unknown_run(run_id: str) -> RunRecord:
@@ -66,6 +68,7 @@ def load_run(directory: pathlib.Path) -> RunData:
         )
     store = RunStore(directory)
     rows = set_aside(pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()]))
+    torn = store.torn_line.describe(RESULTS_FILE) if store.torn_line else ""
     environment = (
         EnvironmentRecord.from_dict(store.read_json(ENVIRONMENT_FILE), ENVIRONMENT_FILE)
         if (directory / ENVIRONMENT_FILE).is_file()
@@ -80,4 +83,5 @@ def load_run(directory: pathlib.Path) -> RunData:
         store.records(CALIBRATION_FILE, CalibrationRecord),
         store.records(TIMELINE_FILE, TimelineRecord),
         store.records(GROUPS_FILE, GroupRecord),
+        f"{torn}: left out of this report; `just resume` measures that process again" if torn else "",
     )

@@ -115,6 +115,7 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
         cross_language=cross_language_table(experiments, cells, speed_of_light_labs()),
         conformance=load_conformance(data.directory),
         groups=data.groups,
+        set_aside=data.set_aside,
     )
 
 

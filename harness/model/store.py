@@ -27,6 +27,7 @@ from harness.model.run_folder import (
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
+from harness.model.result_lines import QUARANTINE_FILE, UnreadableLine, parse_lines
 from harness.model.run_records import Record, RunRecord, TimelineRecord
 
 
@@ -131,17 +132,37 @@ class RunStore:
         return RunRecord.from_dict(self.read_json(RUN_FILE), str(self.path(RUN_FILE)))
 
     def rows(self) -> dict[str, ResultRow]:
-        """The current row per cell and round (row_key; the last one written wins)."""
+        """The current row per cell and round (row_key; the last one written wins). A torn last line (a run stopped
+        mid-write) is left out and kept in `torn_line`; any other unreadable line is DamagedResultsError."""
         path = self.path(RESULTS_FILE)
         rows: dict[str, ResultRow] = {}
+        self.torn_line: UnreadableLine | None = None
         if path.is_file():
-            for number, line in enumerate(path.read_text().splitlines(), 1):
-                if line.strip():
-                    data = json.loads(line)
-                    _check_schema(data, path, number)
-                    row = ResultRow.from_dict(data)
-                    rows[row.row_key] = row
+            parsed, self.torn_line = parse_lines(path.read_bytes(), str(path))
+            for number, data in parsed:
+                _check_schema(data, path, number)
+                row = ResultRow.from_dict(data)
+                rows[row.row_key] = row
         return rows
+
+    def set_aside_torn_line(self) -> str:
+        """Moves a torn last line of results.jsonl to results.quarantine.jsonl (appended, never deleted) before a
+        resumed run appends after it; returns what it did ('' when nothing was torn). Its process is measured again:
+        its row is missing."""
+        path = self.path(RESULTS_FILE)
+        if not path.is_file():
+            return ""
+        data = path.read_bytes()
+        _, torn = parse_lines(data, str(path))
+        if torn is None:
+            return ""
+        with self.path(QUARANTINE_FILE).open("ab") as quarantine:
+            quarantine.write(torn.raw.rstrip(b"\n") + b"\n")
+        kept = b"\n".join(data.split(b"\n")[: torn.number - 1]).rstrip(b"\n")
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_bytes(kept + b"\n" if kept else b"")
+        os.replace(temporary, path)
+        return f"{torn.describe(RESULTS_FILE)}: moved to {QUARANTINE_FILE}; its process is measured again"
 
     def record_phase(self, phase: str, started: float, what: str) -> None:
         """Appends one line to the run's timeline: a phase of this session and its wall time since `started`

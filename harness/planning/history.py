@@ -167,7 +167,7 @@ def _phases(path: pathlib.Path) -> dict[str, float]:
     """Seconds of each phase of a run's timeline that happens once per run (the last of each: a resumed run's
     preparation, a report rendered again)."""
     phases: dict[str, float] = {}
-    for line in path.read_text().splitlines() if path.is_file() else []:
+    for line in _readable_lines(path) if path.is_file() else []:
         try:
             record = json.loads(line)
             if record["phase"] in ONCE_PER_RUN:
@@ -177,10 +177,21 @@ def _phases(path: pathlib.Path) -> dict[str, float]:
     return phases
 
 
+def _readable_lines(path: pathlib.Path) -> list[str]:
+    """The lines of an earlier run's file that decode as UTF-8 (a damaged byte costs its line, never the plan)."""
+    lines = []
+    for raw in path.read_bytes().split(b"\n"):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            continue
+    return lines
+
+
 def _read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
-    """The rows of a results.jsonl; lines that do not parse (a run killed mid-write) are skipped."""
+    """The rows of a results.jsonl; lines that do not parse (a run killed mid-write, a damaged byte) are skipped."""
     rows = []
-    for line in path.read_text().splitlines():
+    for line in _readable_lines(path):
         try:
             row = json.loads(line)
         except ValueError:

@@ -66,6 +66,9 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
             "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant as the "
             "original run",
         )
+    moved = store.set_aside_torn_line()  # a torn last line (the run was stopped mid-write): kept aside, re-measured
+    if moved:
+        _say(f"note: {moved}")
     return store
 
 

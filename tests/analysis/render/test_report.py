@@ -170,3 +170,15 @@ def test_a_group_with_run_settings_says_them_above_its_table(fake_cells):
     text = experiment_markdown(exp, fake_cells, ["native"])
     assert f"#### {group.title}\n\nRun settings: `gc = server`, `tiered_compilation = off` (every process" in text
     assert text.count("Run settings:") == 1
+
+
+def test_a_torn_last_line_is_left_out_of_the_report_and_named_in_its_header(fake_run, tmp_path):
+    import shutil
+
+    copy = tmp_path / fake_run.name
+    shutil.copytree(fake_run, copy)
+    with (copy / "results.jsonl").open("ab") as f:
+        f.write(b'{"schema_version": 1, "cell_id": "000:Sys')  # what a run killed mid-write leaves
+    report = write_report(copy).read_text()
+    assert "**Set aside**: results.jsonl line" in report and "`just resume` measures that process again" in report
+    assert (copy / "results.jsonl").read_bytes().endswith(b'"cell_id": "000:Sys'), "a report never edits the run"

@@ -64,6 +64,22 @@ def test_resume_skips_finished_cells_and_retries_failed_ones(fixture_dir, smoke_
     assert any(p.name.startswith("environment.resumed-") for p in second.directory.iterdir())
 
 
+def test_a_run_killed_mid_write_resumes_setting_its_torn_line_aside_and_measuring_that_process_again(
+    fixture_dir, smoke_options
+):
+    first = execute_run(smoke_options, FakeBackend(fixture_dir))
+    results = first.directory / "results.jsonl"
+    lines = results.read_bytes().splitlines(keepends=True)
+    torn = lines[-1][: len(lines[-1]) // 2]  # the last row, cut mid-write
+    results.write_bytes(b"".join(lines[:-1]) + torn)
+    last = json.loads(lines[-1])
+    again = FakeBackend(fixture_dir)
+    second = execute_run(dataclasses.replace(smoke_options, resume=True), again)
+    assert again.cells_run == [last["cell_id"]], "only the process whose row was torn is measured again"
+    assert (second.directory / "results.quarantine.jsonl").read_bytes() == torn + b"\n"
+    assert len(results.read_bytes().splitlines()) == len(lines)
+
+
 def test_resume_with_another_selection_is_refused(fake_backend, smoke_options):
     execute_run(smoke_options, fake_backend)
     with pytest.raises(ResumeError, match="started with profile 'smoke'"):
