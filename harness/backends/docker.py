@@ -23,7 +23,15 @@ from harness.backends.base import CellRequest
 from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
 from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
-from harness.containers.images import BASES, LabImage, debian_arch, inspect_image, is_current
+from harness.containers.images import (
+    BASES,
+    LabImage,
+    auto_bases,
+    build_seconds,
+    debian_arch,
+    inspect_image,
+    is_current,
+)
 from harness.containers.image_build import build_images, require_builder, say_on_stderr
 from harness.containers.bases import ensure_local_bases
 from harness.host.arch import DEBIAN_ARCH, engine_arch
@@ -82,9 +90,7 @@ class DockerBackend(ProcessBackend):
         host's Debian mirror when missing: no container registry is needed, and none is asked), else 'upstream'. The
         upstream defaults are official images by tag, not pinned by digest (docs/containers.md), so they are no more
         reproducible than local ones, and they need a registry this machine may not reach."""
-        if self.bases != "auto":
-            return self.bases
-        return "local" if lab.container and self.image(lab).local_bases() else "upstream"
+        return self.bases if self.bases != "auto" else auto_bases(self.image(lab))
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         """Builds the build's image unless one with the same inputs exists (a missing local base is built first)."""
@@ -106,7 +112,7 @@ class DockerBackend(ProcessBackend):
         if wanted:
             require_builder(self.engine)  # no builder: stop here, before any base or image is made
             todo = [image for images in wanted.values() for image in images]
-            seconds = sum(float(image.lab.container.build_estimate_s) for image in todo if image.lab.container)
+            seconds = build_seconds(todo)
             say_on_stderr(
                 f"images: {len(todo)} to build ({', '.join(image.tag for image in todo)}), about "
                 f"{seconds / 60:.0f} min plus any local base missing (log {log_path})"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from harness.config.labs import LabSpec
 from harness.containers.bases import image_exists, load_local_bases
 from harness.containers.engine import find_engine
-from harness.containers.images import LabImage, is_current
+from harness.containers.images import LabImage, auto_bases, build_seconds, is_current
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,9 @@ def estimate_builds(labs: dict[str, LabSpec], engine_answers: bool | None = None
     images = [LabImage(lab) for lab in labs.values() if lab.container is not None]
     if engine_answers is None:
         engine_answers = find_engine(probe_builder=False)[0] is not None
-    wanted = [i for i in images if not engine_answers or not is_current(i, "local" if i.local_bases() else "upstream")]
+    wanted = [i for i in images if not engine_answers or not is_current(i, auto_bases(i))]
     known = load_local_bases()
     names = sorted({base for image in wanted for base in image.local_bases().values() if base in known})
     bases = [name for name in names if not engine_answers or not image_exists(name)]
-    seconds = sum(float(i.lab.container.build_estimate_s) for i in wanted if i.lab.container) + sum(
-        known[name].estimate_s for name in bases
-    )
+    seconds = build_seconds(wanted) + sum(known[name].estimate_s for name in bases)
     return BuildEstimate(tuple(i.tag for i in wanted), tuple(bases), seconds, len(images), engine_answers)

@@ -100,10 +100,14 @@ def _last_line(done: subprocess.CompletedProcess[str]) -> str:
     return (errors or lines or [f"exit {done.returncode}"])[0 if errors else -1]
 
 
-def _version(cli: str, run: Runner, *args: str) -> str:
-    done = run([cli, *args], {})
-    words = done.stdout.split() if done.returncode == 0 else []
-    return words[1] if len(words) > 1 and args == ("buildx", "version") else (done.stdout.strip() or "unknown")
+def _buildx_version(cli: str, run: Runner) -> str:
+    """'v0.10.5' from `docker buildx version` ("github.com/docker/buildx v0.10.5 86bdced")."""
+    words = run([cli, "buildx", "version"], {}).stdout.split()
+    return words[1] if len(words) > 1 else "unknown"
+
+
+def _client_version(cli: str, run: Runner) -> str:
+    return run([cli, "version", "--format", "{{.Client.Version}}"], {}).stdout.strip() or "unknown"
 
 
 def _probe_build(argv: list[str], env: dict[str, str], context: pathlib.Path, run: Runner) -> str:
@@ -130,15 +134,14 @@ def find_builder(run: Runner = _run, clis: list[str] | None = None) -> BuilderPr
         if run([first, "buildx", "version"], {}).returncode == 0:
             problem = _probe_build([first, "buildx", "build", "--load"], {}, context, run)
             if not problem:
-                return BuilderProbe(Builder("bake", first, _version(first, run, "buildx", "version")), ())
+                return BuilderProbe(Builder("bake", first, _buildx_version(first, run)), ())
             tried.append(f"{first} buildx: {problem}")
         else:
             tried.append(f"{first}: no Buildx plugin")
         for cli in clis:
             problem = _probe_build([cli, "build"], BUILDKIT_ENV, context, run)
             if not problem:
-                version = _version(cli, run, "version", "--format", "{{.Client.Version}}")
-                return BuilderProbe(Builder("build", cli, version), tuple(tried))
+                return BuilderProbe(Builder("build", cli, _client_version(cli, run)), tuple(tried))
             tried.append(f"{cli} build with BuildKit: {problem}")
         if not _probe_build([first, "build"], {"DOCKER_BUILDKIT": "0"}, context, run):
             tried.append(f"{first}'s classic builder builds, but the lab's Dockerfiles need BuildKit (RUN --mount)")

@@ -121,6 +121,17 @@ class LabImage:
         return args
 
 
+def auto_bases(image: LabImage) -> str:
+    """The bases `--bases auto` builds an image on: 'local' where its lab names local bases (made here with
+    mmdebstrap), else 'upstream'."""
+    return "local" if image.lab.container and image.local_bases() else "upstream"
+
+
+def build_seconds(images: list[LabImage]) -> float:
+    """The measured seconds these images take to build from an empty image store (lab.toml build_estimate_s)."""
+    return sum(float(image.lab.container.build_estimate_s) for image in images if image.lab.container)
+
+
 def debian_arch(platform: str) -> str:
     """'linux/arm64/v8' → 'arm64'; 'linux/amd64' → 'amd64'."""
     parts = platform.split("/")

@@ -5,6 +5,7 @@ summary."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 import pathlib
 import time
 from collections.abc import Callable, Iterable
@@ -356,10 +357,6 @@ def plan_summary(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def _unavailable(cells: list[Cell]) -> dict[str, int]:
+def _unavailable(cells: list[Cell]) -> Counter[str]:
     """How many cells are unavailable (never run: a row with the reason), by reason."""
-    reasons: dict[str, int] = {}
-    for cell in cells:
-        if cell.unavailable:
-            reasons[cell.unavailable] = reasons.get(cell.unavailable, 0) + 1
-    return reasons
+    return Counter(cell.unavailable for cell in cells if cell.unavailable)
