@@ -24,8 +24,9 @@ def _label(row) -> str:
 
 
 def takeaway(verdicts: pd.DataFrame) -> str:
-    """'12 of 15 published ratios reproduced within ±15% (2 inconclusive)'."""
-    counts = verdicts["verdict"].value_counts()
+    """'12 of 15 published ratios reproduced within ±15% (2 inconclusive)': verdicts counted by kind, the reason after
+    ': ' left to the table ('1 unavailable', not the whole 'unavailable: not measured: …' sentence in a chart title)."""
+    counts = verdicts["verdict"].str.split(": ").str[0].value_counts()
     reproduced = int(counts.get("reproduced", 0))
     others = [f"{int(n)} {v}" for v, n in counts.items() if v != "reproduced"]
     return f"{reproduced} of {len(verdicts)} published ratios reproduced within ±{TOLERANCE:.0%}" + (

@@ -251,3 +251,20 @@ def test_a_whisker_far_beyond_its_axes_is_judged_where_it_is_drawn():
     ax.text(0, 1.5, "on the drawn whisker", ha="center")
     assert texts_on_error_bars(fig) == ["on the drawn whisker"]
     plt.close(fig)
+
+
+def test_a_claims_chart_title_counts_verdicts_by_kind_and_leaves_their_reasons_to_the_table():
+    import pandas as pd
+
+    from analysis.charts.claims_dots import takeaway
+
+    verdicts = pd.DataFrame(
+        {
+            "verdict": [
+                "reproduced",
+                "unavailable: not measured: X is under its vendor's terms; to accept …",
+                "failed: x",
+            ]
+        }
+    )
+    assert takeaway(verdicts) == "1 of 3 published ratios reproduced within ±15% (1 unavailable, 1 failed)"
