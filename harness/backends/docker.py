@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import shlex
+import time
 import uuid
 from typing import Any
 
@@ -123,9 +124,12 @@ class DockerBackend(ProcessBackend):
                 ensure_local_bases(names, log_path, say=say_on_stderr)
             work = log_dir / "image-build"
             work.mkdir(parents=True, exist_ok=True)
+            started = time.monotonic()
             how = build_images(images, self.engine, bases, work, log_path)
+            line = f"built {', '.join(image.tag for image in images)} with {how}, {bases} bases"
             with log_path.open("a") as log:
-                log.write(f"built {', '.join(image.tag for image in images)} with {how}, {bases} bases\n")
+                log.write(line + "\n")
+            say_on_stderr(f"images: {line} in {time.monotonic() - started:.0f} s")
 
     def identity(self, lab: LabSpec) -> dict[str, Any]:
         if lab.target not in self._identity:
