@@ -47,7 +47,7 @@ compare-designs:
     done
     {{python}} -m analysis designs "${runs[@]}"
 
-# Render a run's report.html in headless Chromium to report/report-screenshot.png (fails on console errors or broken images).
+# Render a run's report.html in sandboxed headless Chromium to report/report-screenshot.png (fails on console errors, broken images or any request the page makes).
 screenshot run="results/latest":
     {{python}} -m analysis screenshot {{run}}
 

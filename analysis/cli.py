@@ -32,10 +32,13 @@ def _screenshot(run_dir: pathlib.Path) -> int:
     check = check_page(page)
     out = page.parent / "report-screenshot.png"
     out.write_bytes(check.screenshot_png)
-    for error in check.console_errors:
-        print(f"console error: {error}", file=sys.stderr)
-    print(f"{out} ({check.images} images, {check.broken_images} broken, {len(check.console_errors)} console errors)")
-    return 0 if not check.console_errors and not check.broken_images else 1
+    for problem in check.problems:
+        print(problem, file=sys.stderr)
+    print(
+        f"{out} ({check.images} images, {check.broken_images} broken, {len(check.console_errors)} console errors, "
+        f"{len(check.requests)} requests besides the page)"
+    )
+    return 0 if not check.problems else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ from analysis.compute.noise import calibration_drift
 from analysis.render.tables import markdown_table
 from harness.config.cpu_models import load_cpu_table, widest_vector_isa
 from harness.config.defaults import REPO_ROOT
+from analysis.render.untrusted import neutral_markdown
 from harness.config.experiments import Experiment, load_experiments
 from harness.model.run_records import SESSION, CalibrationRecord, TimelineRecord
 from harness.model.store import RunStore
@@ -201,7 +202,7 @@ def write_hosts_report(
     hosts.to_csv(out / TABLES_DIR / "hosts.csv", index=False)
     verdicts.to_csv(out / TABLES_DIR / "verdicts-by-host.csv", index=False)
     nearest.to_csv(out / TABLES_DIR / "verdicts-nearest-host.csv", index=False)
-    text = _markdown(run_dir.name, hosts, verdicts, folders, nearest)
+    text = neutral_markdown(_markdown(run_dir.name, hosts, verdicts, folders, nearest))
     (out / REPORT_MD).write_text(text)
     (out / REPORT_HTML).write_text(render_html(text, out))
     return out / REPORT_MD

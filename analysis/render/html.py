@@ -1,7 +1,9 @@
 """report.html: the report as one self-contained page (charts inlined as data URIs, no script, no network).
 
-The markdown the report composes is rendered with Python-Markdown (tables extension); every local
-image is read and embedded, so the file can be mailed or attached to a post as it is.
+The markdown the report composes is rendered with Python-Markdown (tables extension) with raw HTML switched off, so a
+tag in any string is shown as text; links are kept only where analysis/render/untrusted.py allows them; every image
+of the report's own folder is read and embedded, so the file can be mailed or attached to a post as it is, and any
+other image is left out. A Content-Security-Policy forbids scripts and loads from anywhere.
 """
 
 from __future__ import annotations
@@ -9,9 +11,13 @@ from __future__ import annotations
 import base64
 import html
 import pathlib
-import re
+import urllib.parse
+import xml.etree.ElementTree as etree
 
 import markdown
+from markdown.treeprocessors import Treeprocessor
+
+from analysis.render.untrusted import allowed_link, neutral_markdown
 
 #: One stylesheet, inline: readable tables, charts scaled to the page, verdict words kept bold.
 _CSS = """
@@ -25,36 +31,82 @@ img { max-width: 100%; height: auto; display: block; margin: 1em 0; }
 code { background: #f3f3f3; padding: 0 3px; border-radius: 3px; font-size: 90%; }
 """
 
-_IMG = re.compile(r'<img alt="([^"]*)" src="([^"]+)"')
 _MIME = {".png": "image/png", ".svg": "image/svg+xml"}
-_MD_LINK = re.compile(r'href="([^":]+)\.md"')
+#: Largest image embedded (a chart is a few hundred KB).
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+#: No script, no load from anywhere but the page itself (its images are data: URIs), no form, no <base>.
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 
-def _inline(match: re.Match, base: pathlib.Path) -> str:
-    alt, src = match.group(1), match.group(2)
-    path = (base / src).resolve()
-    if src.startswith(("data:", "http:", "https:")) or path.suffix not in _MIME or not path.is_file():
-        return match.group(0)
-    data = base64.b64encode(path.read_bytes()).decode()
-    return f'<img alt="{alt}" src="data:{_MIME[path.suffix]};base64,{data}"'
+class _Neutralize(Treeprocessor):
+    """Every link allowed by `allowed_link` (a local page.md with its page.html beside it linked as the html), every
+    other link made text; every image a file of the report's own folder, embedded, and any other image its alt
+    text."""
+
+    def __init__(self, md: markdown.Markdown, base: pathlib.Path) -> None:
+        super().__init__(md)
+        self.base = base.resolve()
+
+    def run(self, root: etree.Element) -> None:
+        for element in root.iter():
+            if element.tag == "a":
+                self._link(element)
+            elif element.tag == "img":
+                self._image(element)
+
+    def _link(self, element: etree.Element) -> None:
+        href = element.get("href", "")
+        if not allowed_link(href):
+            element.attrib.pop("href", None)
+            element.tag = "span"
+            return
+        if not urllib.parse.urlsplit(href).scheme:
+            path, _, fragment = href.partition("#")
+            if path.endswith(".md") and (self.base / urllib.parse.unquote(path[:-3] + ".html")).is_file():
+                element.set("href", path[:-3] + ".html" + (f"#{fragment}" if fragment else ""))
+        else:
+            element.set("rel", "noopener noreferrer")
+
+    def _image(self, element: etree.Element) -> None:
+        src = element.get("src", "")
+        data = self._embedded(src)
+        if data is not None:
+            element.set("src", data)
+            return
+        alt = element.get("alt", "")
+        element.attrib.clear()
+        element.tag = "em"
+        element.text = f"[image {alt!r} left out: {src[:200]!r} is not a file of this report]"
+
+    def _embedded(self, src: str) -> str | None:
+        """The data: URI of a PNG or SVG inside the report's folder; None for anything else."""
+        if not allowed_link(src) or urllib.parse.urlsplit(src).scheme:
+            return None
+        path = (self.base / urllib.parse.unquote(src.partition("#")[0])).resolve()
+        if not path.is_relative_to(self.base) or path.suffix not in _MIME or not path.is_file():
+            return None
+        if path.stat().st_size > MAX_IMAGE_BYTES:
+            return None
+        return f"data:{_MIME[path.suffix]};base64,{base64.b64encode(path.read_bytes()).decode()}"
 
 
-def _html_link(match: re.Match, base: pathlib.Path) -> str:
-    """A link to a local page.md that has a page.html beside it points to the html (a page read in a browser links to
-    pages a browser shows)."""
-    stem = match.group(1)
-    return f'href="{stem}.html"' if (base / f"{stem}.html").is_file() else match.group(0)
+def _markdown(base: pathlib.Path) -> markdown.Markdown:
+    """Python-Markdown with tables and without raw HTML: a tag in the text is shown as text."""
+    md = markdown.Markdown(extensions=["tables"], output_format="html")
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    md.treeprocessors.register(_Neutralize(md, base), "neutralize", -10)
+    return md
 
 
 def render_html(markdown_text: str, base: pathlib.Path) -> str:
-    """The whole page for a report whose relative image paths start at `base`."""
-    body = markdown.markdown(markdown_text, extensions=["tables"], output_format="html")
-    body = _IMG.sub(lambda m: _inline(m, base), body)
-    body = _MD_LINK.sub(lambda m: _html_link(m, base), body)
+    """The whole page for a report whose relative image paths start at `base` (see the module for what is allowed)."""
+    body = _markdown(base).convert(neutral_markdown(markdown_text))
     title = next(
         (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "JSON serializer lab report"
     )
     return (
-        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
-        f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n<meta name="referrer" content="no-referrer">\n'
+        f"<title>{html.escape(title[:300])}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
     )

@@ -26,6 +26,7 @@ from harness.model.run_folder import CHARTS_DIR, HOSTS_DIR, REPORT_DIR, REPORT_H
 from harness.model.run_folder import KEPT_EXPERIMENTS_DIR
 from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from analysis.render.html import render_html
+from analysis.render.untrusted import neutral_markdown
 from analysis.compute.load import load_run
 from analysis.compute.cold_start import cold_table, split_measures
 from analysis.compute.conformance import conformance_matrix, load_conformance
@@ -51,6 +52,14 @@ def _settings(cells: pd.DataFrame) -> list[str]:
 def _write(path: pathlib.Path, data: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+def _write_markdown(path: pathlib.Path, text: str) -> str:
+    """Writes a Markdown page with no raw HTML or disallowed link in it (analysis/render/untrusted.py); returns the
+    text written."""
+    text = neutral_markdown(text)
+    _write(path, text)
+    return text
 
 
 def _write_chart(folder: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> ChartRef | None:
@@ -138,10 +147,9 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
     for exp in experiments:
         _write(out / TABLES_DIR / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
     inputs = dataclasses.replace(inputs, charts=_write_charts(out, inputs, caption_for(data.environment, data.run)))
-    _write(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
+    _write_markdown(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
     report = out / REPORT_MD
-    text = compose_report(inputs)
-    _write(report, text)
+    text = _write_markdown(report, compose_report(inputs))
     _write(out / REPORT_HTML, render_html(text, out))
     return report
 
@@ -174,7 +182,9 @@ def write_comparison(
     )
     chart = "compare" if drawn else None
     path = out / "compare.md"
-    _write(path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts))
+    _write_markdown(
+        path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts)
+    )
     return path
 
 
@@ -187,7 +197,7 @@ def write_design_comparison(run_dirs: list[pathlib.Path], out: pathlib.Path | No
     summary = design_summary(runs)
     _write(out / "designs.csv", to_csv(summary))
     path = out / "designs.md"
-    _write(
+    _write_markdown(
         path,
         design_markdown(summary)
         + agreement_markdown(per_ratio)

@@ -3,6 +3,9 @@
 Chromium is driven over the DevTools protocol through --remote-debugging-pipe (JSON messages separated
 by NUL on file descriptors 3 and 4), so nothing but the standard library and Debian's `chromium` is
 needed, and no port is opened. Background networking is switched off: the page must render offline.
+A report page is untrusted input: Chromium keeps its sandbox, and as root it runs as the unprivileged user `nobody`
+(Chromium's sandbox refuses root), reading a copy of the page from a folder of its own; every request the page makes
+besides itself and its data: images is recorded, and a page that makes one fails the check.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import base64
 import json
 import os
 import pathlib
+import pwd
 import shutil
 import signal
 import subprocess
@@ -24,7 +28,6 @@ from harness.model.errors import MissingToolError
 #: Flags for a quiet, offline, root-safe headless Chromium (the machine has no network but loopback).
 CHROMIUM_FLAGS = [
     "--headless",
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -47,6 +50,16 @@ class PageCheck:
     console_errors: list[str] = field(default_factory=list)
     images: int = 0
     broken_images: int = 0
+    requests: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        """Everything that makes the page fail the check: console errors, broken images, requests it made."""
+        return (
+            [f"console error: {e}" for e in self.console_errors]
+            + ([f"{self.broken_images} broken image(s)"] if self.broken_images else [])
+            + [f"request to {url[:200]}" for url in self.requests]
+        )
 
 
 def find_chromium() -> str:
@@ -108,14 +121,41 @@ class _Pipe:
         return json.loads(raw)
 
 
+#: The user Chromium runs as when the harness is root (its sandbox does not run as root).
+SANDBOX_USER = "nobody"
+
+
+def _unprivileged() -> pwd.struct_passwd | None:
+    """The account to run Chromium as: None when not root; `nobody` as root; MissingToolError when there is none."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam(SANDBOX_USER)
+    except KeyError:
+        raise MissingToolError(
+            f"Chromium keeps its sandbox, which does not run as root, and this machine has no user {SANDBOX_USER!r}",
+            f"add one (useradd --system {SANDBOX_USER}) or run the screenshot as a non-root user",
+        ) from None
+
+
 def check_page(page: pathlib.Path, width: int = 1280, timeout_s: float = 120) -> PageCheck:
     # Generous timeouts: the first Chromium start on a fresh machine builds its font cache.
-    """Loads a local HTML file, waits for it to load, and reports errors, images and a full-page screenshot."""
+    """Loads a copy of a local HTML file in sandboxed headless Chromium, waits for it to load, and reports errors,
+    images, requests and a full-page screenshot."""
     binary = find_chromium()
+    account = _unprivileged()
     to_browser_r, to_browser_w = os.pipe()
     from_browser_r, from_browser_w = os.pipe()
     # Chromium's helper processes can still be writing to the profile for a moment after it is killed.
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as home:
+        folder = pathlib.Path(home)
+        (folder / "profile").mkdir()
+        copy = folder / "page" / page.name
+        copy.parent.mkdir()
+        shutil.copyfile(page, copy)
+        if account is not None:
+            for path in (folder, folder / "profile", copy.parent, copy):
+                os.chown(path, account.pw_uid, account.pw_gid)
 
         def child_fds() -> None:
             # Chromium reads commands on fd 3 and writes replies on fd 4; copy first, so neither end is overwritten.
@@ -124,24 +164,44 @@ def check_page(page: pathlib.Path, width: int = 1280, timeout_s: float = 120) ->
             os.dup2(replies, 4)
 
         # close_fds=False: subprocess would close fds 3 and 4 after preexec_fn has placed them.
-        proc = subprocess.Popen(
-            [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            close_fds=False,
-            preexec_fn=child_fds,
-            start_new_session=True,
-        )
+        said = folder / "chromium.log"
+        with said.open("wb") as sink:
+            proc = subprocess.Popen(
+                [binary, *CHROMIUM_FLAGS, f"--user-data-dir={folder / 'profile'}", "about:blank"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=sink,
+                close_fds=False,
+                preexec_fn=child_fds,
+                start_new_session=True,
+                env={**os.environ, "HOME": str(folder), "XDG_CONFIG_HOME": str(folder), "XDG_CACHE_HOME": str(folder)},
+                user=account.pw_uid if account else None,
+                group=account.pw_gid if account else None,
+                extra_groups=[] if account else None,
+            )
         os.close(to_browser_r)
         os.close(from_browser_w)
         pipe = _Pipe(proc, to_browser_w, from_browser_r)
         try:
-            return _inspect(pipe, page.resolve().as_uri(), width, timeout_s)
+            return _inspect(pipe, copy.resolve().as_uri(), width, timeout_s)
+        except TimeoutError as error:
+            raise MissingToolError(
+                f"sandboxed Chromium did not render the page: {error}; it said: {_said(proc, said)}",
+                "Chromium's sandbox needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; "
+                "in a container, a seccomp profile that allows them)",
+            ) from None
         finally:
             _stop(proc)
             os.close(to_browser_w)
             os.close(from_browser_r)
+
+
+def _said(proc: subprocess.Popen, log: pathlib.Path) -> str:
+    """The last lines Chromium wrote on stderr (after it was stopped), without its D-Bus noise."""
+    _stop(proc)
+    text = log.read_bytes()[-100_000:].decode(errors="replace")
+    lines = [line for line in text.splitlines() if "dbus" not in line.lower()]
+    return " / ".join(lines[-3:])[-600:] or "nothing"
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -156,7 +216,7 @@ def _stop(proc: subprocess.Popen) -> None:
 def _inspect(pipe: _Pipe, url: str, width: int, timeout_s: float) -> PageCheck:
     target = pipe.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
     pipe.session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
-    for domain in ("Page", "Runtime", "Log"):
+    for domain in ("Page", "Runtime", "Log", "Network"):
         pipe.send(f"{domain}.enable")
     pipe.send(
         "Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}
@@ -184,7 +244,14 @@ def _inspect(pipe: _Pipe, url: str, width: int, timeout_s: float) -> PageCheck:
     )
     result.screenshot_png = base64.b64decode(shot["data"])
     result.console_errors = _errors(pipe.events)
+    result.requests = _requests(pipe.events, url)
     return result
+
+
+def _requests(events: list[dict[str, Any]], page_url: str) -> list[str]:
+    """Every URL the page asked for besides itself and data: URIs."""
+    urls = (e.get("params", {}).get("request", {}).get("url", "") for e in events)
+    return [url for url in urls if url and url != page_url and not url.startswith("data:")]
 
 
 def _errors(events: list[dict[str, Any]]) -> list[str]:

@@ -15,7 +15,7 @@ def test_local_images_are_inlined_and_nothing_is_fetched(tmp_path):
     page = render_html("# Title\n\n![chart](charts/a.png)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", tmp_path)
     assert 'src="data:image/png;base64,' in page and "charts/a.png" not in page
     assert "<table>" in page and "<title>Title</title>" in page
-    assert "http" not in page.replace("https://", "").split("<body>")[0]  # no external stylesheet or font
+    assert "http:" not in page.replace("https://", "").split("<body>")[0]  # no external stylesheet or font
     assert "<script" not in page
 
 

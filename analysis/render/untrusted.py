@@ -1,0 +1,76 @@
+"""Untrusted text in a report: every string from an experiment file, a dataset manifest, a lab's output or a run
+folder is text, never markup.
+
+The report's own Markdown carries no raw HTML, so `neutral_markdown` escapes every `<` outside code (no tag, comment
+or autolink of anyone's survives into report.md), drops control and bidirectional-override characters, and turns a
+link or image whose target is not allowed into plain text. `allowed_link` is the one rule for targets, used here and
+by report.html's renderer (analysis/render/html.py): http(s) with a host, a fragment, or a path relative to the
+report that does not climb out of its folder.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+
+#: C0/C1 controls (tab and newline are kept) and the bidirectional embedding, override and isolate characters,
+#: which can make a table cell read differently from what it holds.
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+#: A code span's opening run of backticks (its closing run is the next run of the same length).
+_BACKTICKS = re.compile(r"`+")
+#: A Markdown link or image: `[text](target` or `![alt](target`; the target up to whitespace or the closing paren.
+_LINK = re.compile(r"(!?\[[^\]\n]*\])\(\s*<?([^)\s>]*)>?")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def allowed_link(target: str) -> bool:
+    """Whether a link or image target may stay a link: http(s) to a host, '#fragment', or a relative path that stays
+    in the report's folder (no scheme, no leading '/', no '..' segment, no control character or backslash)."""
+    if not target or len(target) > 2048 or any(ord(c) < 0x21 or c == "\\" for c in target):
+        return False
+    parts = urllib.parse.urlsplit(target)
+    if parts.scheme:
+        return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+    if parts.netloc or target.startswith("/"):
+        return False
+    segments = urllib.parse.unquote(parts.path).split("/")
+    return ".." not in segments and not any(":" in s for s in segments[:1])
+
+
+def _outside_code(line: str, edit) -> str:
+    """The line with `edit` applied to every stretch outside a code span."""
+    out, position = [], 0
+    while (opening := _BACKTICKS.search(line, position)) is not None:
+        run = opening.group(0)
+        closing = re.compile(rf"(?<!`){run}(?!`)").search(line, opening.end())
+        if closing is None:  # an unmatched run is literal backticks: keep scanning after it
+            out.append(edit(line[position : opening.end()]))
+            position = opening.end()
+            continue
+        out.append(edit(line[position : opening.start()]))
+        out.append(line[opening.start() : closing.end()])
+        position = closing.end()
+    out.append(edit(line[position:]))
+    return "".join(out)
+
+
+def _neutral_text(text: str) -> str:
+    text = text.replace("<", "&lt;")
+    return _LINK.sub(lambda m: m.group(0) if allowed_link(m.group(2)) else m.group(1) + "\\(" + m.group(2), text)
+
+
+def neutral_markdown(markdown_text: str) -> str:
+    """The report's Markdown with no raw HTML and no disallowed link (see the module); code spans and fenced code
+    blocks are left as they are (Markdown shows them as text)."""
+    lines, fence = [], ""
+    for line in _INVISIBLE.sub("", markdown_text).split("\n"):
+        marker = _FENCE.match(line)
+        if fence:
+            fence = "" if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence) else fence
+            lines.append(line)
+        elif marker:
+            fence = marker.group(1)
+            lines.append(line)
+        else:
+            lines.append(_outside_code(line, _neutral_text))
+    return "\n".join(lines)
