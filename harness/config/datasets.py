@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from harness.tools.canonical import RULE, canonical_digest
 from harness.config.defaults import DATASETS_DIR
+from harness.config.data_files import read_json
 from harness.model.errors import ConfigError, DatasetError, UnknownNameError
 
 MANIFEST_FILE = "manifest.json"
@@ -161,16 +162,23 @@ def write_canonical_digests(manifest: Manifest) -> int:
 def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
     """Reads datasets/manifest.json."""
     path = directory / MANIFEST_FILE
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError as e:
-        raise ConfigError(f"no dataset manifest at {path}", "run from a clone of the repository") from e
-    except json.JSONDecodeError as e:
-        raise ConfigError(f"{path} is not valid JSON: {e}", "fix the line it names") from e
+    if not path.is_file():
+        raise ConfigError(f"no dataset manifest at {path}", "run from a clone of the repository")
+    data = read_json(path, "datasets/manifest.json is UTF-8 JSON (docs/extending.md, 'A dataset')")
+    if not isinstance(data, dict) or not isinstance(data.get("datasets"), list):
+        raise ConfigError(f'{path} is not a manifest: no "datasets" list', "compare it with the repository's")
     if data.get("schema_version") != SUPPORTED_SCHEMA:
         raise ConfigError(
             f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}",
             "update the harness to the commit that wrote the manifest",
+        )
+    names = [d.get("name") if isinstance(d, dict) else None for d in data["datasets"]]
+    twice = sorted({str(name) for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(
+            f"{path}: {len(twice)} dataset name(s) listed twice: {', '.join(twice)} (the later entry would silently "
+            "replace the earlier one, and cells would measure another payload)",
+            "give each dataset its own name, or delete the copy",
         )
     try:
         datasets = {d["name"]: Dataset(**d) for d in data["datasets"]}

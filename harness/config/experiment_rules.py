@@ -13,6 +13,12 @@ from harness.model.records import MEASURES, SINGLE_SHOT
 if TYPE_CHECKING:  # experiments.py imports this module as it loads; the types are for annotations only
     from harness.config.experiments import Claim, Experiment
 
+#: How far a printed ratio may be from the ratio of the printed means of the same table: BenchmarkDotNet's Ratio column
+#: is the mean of a ratio distribution, not the ratio of the means, and differs from it by up to 4.8 % (-0.039 to
+#: +0.015 in 001, -0.048 to +0.022 in 002; the 82 ratios printed beside both means in experiments/), so twice that.
+#: Beyond it, one of the figures is mistyped.
+RATIO_MEANS_TOLERANCE = 0.10
+
 
 def unique_keys(path: pathlib.Path, kind: str, named_by: str, keys: list[str]) -> None:
     """Two entries with one key would silently replace each other (or collide in the report): refused."""
@@ -121,4 +127,25 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
             f"in the same scenario has mean_ns {where}, so no ratio can be derived",
             f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the "
             "printed ratio",
+        )
+    _ratio_agrees_with_means(exp, c, where)
+
+
+def _ratio_agrees_with_means(exp: Experiment, c: Claim, where: str) -> None:
+    """A printed ratio beside a printed mean whose reference row has one too: the two must agree within
+    RATIO_MEANS_TOLERANCE."""
+    from harness.config.experiments import reference_claim  # experiments.py imports this module as it loads
+
+    if c.ratio is None or c.mean_ns is None or not c.baseline:
+        return
+    reference = reference_claim(c, exp.claims, "mean_ns")
+    if reference is None or reference.mean_ns is None or reference is c:
+        return
+    implied = c.mean_ns / reference.mean_ns
+    if abs(c.ratio / implied - 1) > RATIO_MEANS_TOLERANCE:
+        raise ConfigError(
+            f"{c.label} has ratio {c.ratio}, but its mean_ns {c.mean_ns} over the mean_ns {reference.mean_ns} of "
+            f"'{reference.published_variant}' is {implied:.3g}, {abs(c.ratio / implied - 1):.0%} apart {where}",
+            f"a printed ratio and the printed means agree within {RATIO_MEANS_TOLERANCE:.0%} (BenchmarkDotNet's Ratio "
+            "is a mean of ratios): one of the three figures is mistyped; copy them again from the write-up",
         )

@@ -17,7 +17,8 @@ from typing import Any
 
 import jsonschema
 
-from harness.config.defaults import EXPERIMENT_SCHEMA_FILE, REPO_ROOT
+from harness.config.data_files import display
+from harness.config.defaults import EXPERIMENT_SCHEMA_FILE
 from harness.model.errors import ConfigError
 
 #: What `just import` writes where the report cannot say; a string starting with it is a field left to fill.
@@ -38,14 +39,6 @@ def _validator(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> jsonschema.Draft7
     schema = load_schema(path)
     jsonschema.Draft7Validator.check_schema(schema)
     return jsonschema.Draft7Validator(schema)
-
-
-def display(path: pathlib.Path) -> str:
-    """A file's path as the user typed it: relative to the repository when inside it."""
-    try:
-        return str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(path)
 
 
 def key_path(data: dict[str, Any], parts: list[str | int]) -> str:
@@ -122,9 +115,15 @@ def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[
             error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
         )
         return f"{where} is {_show(error.instance)}, not {_article(expected)}", about or f"a {expected}"
-    if kind in ("exclusiveMinimum", "minimum"):
-        bound = "greater than" if kind == "exclusiveMinimum" else "at least"
-        return f"{where} is {_show(error.instance)}; it must be {bound} {error.validator_value}", about
+    if kind in ("exclusiveMinimum", "minimum", "maximum", "exclusiveMaximum"):
+        bound = {"exclusiveMinimum": "greater than", "minimum": "at least", "maximum": "at most"}.get(kind, "less than")
+        value = error.validator_value
+        return (
+            f"{where} is {_show(error.instance)}; it must be {bound} {value:g}"
+            if isinstance(value, float)
+            else (f"{where} is {_show(error.instance)}; it must be {bound} {value}"),
+            about,
+        )
     if kind in ("enum", "const"):
         valid = error.validator_value if kind == "enum" else [error.validator_value]
         return f"{where} is {_show(error.instance)}", f"valid: {', '.join(map(str, valid))}" + (

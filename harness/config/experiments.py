@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 import pathlib
-import tomllib
+import re
 from dataclasses import dataclass
 
+from harness.config.data_files import read_toml
 from harness.config.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display, todo_paths, validate_document
@@ -197,13 +198,7 @@ class Experiment:
 
 def _read(path: pathlib.Path) -> dict:
     """The file's TOML, checked against the experiment schema."""
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(
-            f"{display(path)} is not valid TOML: {e}",
-            "fix the line it names (https://toml.io; docs/experiments.md has an example)",
-        ) from e
+    data = read_toml(path, "an experiment file is UTF-8 TOML; docs/experiments.md has an example")
     if data.get("schema_version") != CONFIG_SCHEMA_VERSION:
         raise ConfigError(
             f"{display(path)} has schema_version {data.get('schema_version')!r}",
@@ -309,8 +304,13 @@ def _single_shot(data: dict, path: pathlib.Path) -> ShotSettings | None:
 def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Experiment]:
     """All experiments in a folder, by id, each checked against the schema and validated."""
     experiments: dict[str, Experiment] = {}
-    for path in sorted(directory.glob("[0-9]*.toml")):
+    for path in experiment_files(directory):
         exp = _parse(path)
+        if not path.name.startswith(f"{exp.id}-"):
+            raise ConfigError(
+                f"{display(path)} has id '{exp.id}', but its name starts with '{path.name.split('-', 1)[0]}'",
+                f"name the file {exp.id}-<words>.toml, or give it the id its name has",
+            )
         if exp.id in experiments:
             raise ConfigError(
                 f"{display(path)} and {display(experiments[exp.id].path)} both have id '{exp.id}'",
@@ -318,6 +318,35 @@ def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Exp
             )
         validate_experiment(exp)
         experiments[exp.id] = exp
+    return experiments
+
+
+#: An experiment file's name: its id, a dash, words (experiments/000-stj-case-sensitivity.toml).
+EXPERIMENT_FILE = re.compile(r"^[0-9]{3}-[a-z0-9][a-z0-9.-]*\.toml$")
+#: The other TOML files an experiments folder holds.
+OTHER_FILES = ("profiles.toml",)
+
+
+def experiment_files(directory: pathlib.Path) -> list[pathlib.Path]:
+    """The experiment files of a folder, by name; ConfigError for a folder that does not exist or holds none, and for a
+    TOML file whose name would leave it out (a file not named NNN-words.toml is not read)."""
+    if not directory.is_dir():
+        raise ConfigError(f"{display(directory)} is not a folder", "give the folder that holds the NNN-*.toml files")
+    files = sorted(directory.glob("*.toml"))
+    for path in files:
+        if not EXPERIMENT_FILE.match(path.name) and path.name not in OTHER_FILES:
+            raise ConfigError(
+                f"{display(path)} is not named like an experiment file (NNN-words.toml, lower case), so it would not "
+                "be read",
+                f"rename it (e.g. 900-{re.sub('[^a-z0-9]+', '-', path.stem.lower()).strip('-') or 'draft'}.toml with "
+                'id = "900"), or move it out of the folder',
+            )
+    experiments = [path for path in files if path.name not in OTHER_FILES]
+    if not experiments:
+        raise ConfigError(
+            f"{display(directory)} holds no experiment file (NNN-words.toml)",
+            "give the folder that holds them (experiments/ by default)",
+        )
     return experiments
 
 

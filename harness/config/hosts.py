@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from harness.config.data_files import read_toml
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
 
@@ -53,10 +53,7 @@ def load_hosts(path: pathlib.Path | None = None) -> dict[str, HostSpec]:
     hosts = {LOCAL_HOST: HostSpec(LOCAL_HOST, note="this machine")}
     if not path.is_file():
         return hosts
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}", "compare it with the hosts.toml of the repository") from e
+    data = read_toml(path, "compare it with the hosts.toml of the repository")
     for name, entry in data.get("hosts", {}).items():
         if not _NAME.match(name):
             raise ConfigError(

@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import shutil
-import tomllib
 from dataclasses import dataclass, field
 
+from harness.config.data_files import read_toml
 from harness.config.defaults import LABS_DIR
 from harness.config.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
@@ -300,8 +300,8 @@ def _run_settings(data: dict, path: pathlib.Path) -> dict[str, RunSetting]:
 def load_lab(directory: pathlib.Path) -> LabSpec:
     """Reads one lab.toml."""
     path = directory / "lab.toml"
+    data = read_toml(path, "compare it with lab/dotnet/lab.toml (docs/lab-contract.md)")
     try:
-        data = tomllib.loads(path.read_text())
         defaults = data.get("runtime_defaults", {})
         runtimes = {name: _runtime(name, spec, defaults) for name, spec in data.get("runtimes", {}).items()}
         default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
@@ -330,7 +330,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             run_settings=_run_settings(data, path),
             vendor_packages=parse_vendor_packages(data, str(path)),
         )
-    except (KeyError, tomllib.TOMLDecodeError) as e:
+    except KeyError as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e
 
 
@@ -339,6 +339,14 @@ def load_labs(labs_dir: pathlib.Path = LABS_DIR, accepted: frozenset[str] | None
     accepting a package no lab declares is an error."""
     accepted = accepted_terms() if accepted is None else accepted
     labs = [load_lab(d) for d in sorted(labs_dir.iterdir()) if (d / "lab.toml").is_file()]
+    for index, lab in enumerate(labs):
+        other = next((o for o in labs[:index] if o.name == lab.name), None)
+        if other is not None:
+            raise ConfigError(
+                f"{lab.directory / 'lab.toml'} and {other.directory / 'lab.toml'} both have name {lab.name!r} (one "
+                "would silently replace the other)",
+                "give each lab its own name (the folder's name, by convention)",
+            )
     declared = {name for lab in labs for name in lab.vendor_packages}
     unknown = sorted(accepted - declared)
     if unknown:

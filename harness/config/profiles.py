@@ -4,9 +4,9 @@ the BenchmarkDotNet job of one replicate, the replication design, and when to st
 from __future__ import annotations
 
 import pathlib
-import tomllib
 from dataclasses import dataclass
 
+from harness.config.data_files import read_toml
 from harness.config.defaults import PROFILES_FILE
 from harness.planning.designs import DESIGNS
 from harness.model.errors import ConfigError, UnknownNameError
@@ -168,12 +168,10 @@ def _non_negative(profile: str, key: str, value: object) -> int:
 
 def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
     """All profiles by name."""
-    try:
-        specs = tomllib.loads(path.read_text())["profiles"]
-    except (KeyError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(
-            f"{path} is malformed: {e!r}", "profiles are [profiles.<name>] tables; compare with the 'default' profile"
-        ) from e
+    fix = "profiles are [profiles.<name>] tables; compare with the 'default' profile"
+    specs = read_toml(path, fix).get("profiles")
+    if not isinstance(specs, dict):
+        raise ConfigError(f"{path} has no [profiles.<name>] table", fix)
     profiles = {}
     for name, spec in specs.items():
         try:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 import pathlib
-import tomllib
 from dataclasses import dataclass
 
+from harness.config.data_files import read_toml
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
@@ -80,12 +80,7 @@ def accepted_terms(path: pathlib.Path | None = None) -> frozenset[str]:
     if not path.is_file():
         return frozenset()
     fix = 'lab.local.toml holds one line: accept_vendor_terms = ["ServiceStack.Text"] (or remove the file)'
-    if path.stat().st_size > MAX_LOCAL_SETTINGS_BYTES:
-        raise ConfigError(f"{path} is over {MAX_LOCAL_SETTINGS_BYTES} bytes", fix)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}", fix) from e
+    data = read_toml(path, fix, MAX_LOCAL_SETTINGS_BYTES)
     unknown = sorted(set(data) - set(LOCAL_KEYS))
     if unknown:
         raise ConfigError(f"{path}: unknown setting {', '.join(map(repr, unknown))}", fix)

@@ -82,12 +82,12 @@ def judge(
 
 def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tuple[float, str] | None:
     """(ratio, source) for a claim and metric, or None when the write-up gives nothing to compare."""
+    if metric == "time" and claim.ratio is not None:
+        return claim.ratio, "published"  # with or without the mean beside it: a ratio-only claim is judged too
     attribute = METRICS[metric][0]
     value = getattr(claim, attribute)
     if value is None:
         return None
-    if metric == "time" and claim.ratio is not None:
-        return claim.ratio, "published"
     reference = reference_claim(claim, claims, attribute)
     if reference is None:
         return None

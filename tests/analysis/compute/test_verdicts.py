@@ -1,3 +1,4 @@
+import dataclasses
 from dataclasses import asdict
 
 import pandas as pd
@@ -61,6 +62,29 @@ def test_printed_ratios_are_used_as_published():
     per_call = next(c for c in claims if c.benchmark == "file-stj-case-insensitive-options-per-call")
     assert published_ratio(per_call, claims, "time") == (0.83, "published")
     assert published_ratio(per_call, claims, "allocated")[0] == pytest.approx(522772 / 771748)
+
+
+def test_a_ratio_only_claim_is_judged(fake_cells, fake_rows):
+    """Finding 3 of issue 44: a printed ratio with no mean beside it (valid, as docs/experiments.md says) was never
+    judged, and coverage called the measured benchmark 'not in this run'."""
+    experiment = load_experiments()["001"]
+    claims = tuple(
+        dataclasses.replace(c, mean_ns=None, published_mean=None)
+        if c.benchmark == "file-stj-case-insensitive-options-per-call"
+        else c
+        for c in experiment.claims
+    )
+    ratio_only = next(c for c in claims if c.benchmark == "file-stj-case-insensitive-options-per-call")
+    assert ratio_only.ratio is not None and published_ratio(ratio_only, claims, "time") == (
+        ratio_only.ratio,
+        "published",
+    )
+    verdicts = verdict_table([dataclasses.replace(experiment, claims=claims)], fake_cells, fake_rows)
+    judged = verdicts[
+        (verdicts["benchmark"] == "file-stj-case-insensitive-options-per-call") & (verdicts["metric"] == "time")
+    ]
+    assert not judged.empty and judged["measured_ratio"].notna().all()
+    assert not judged["verdict"].str.startswith("not measured").any()
 
 
 def test_claims_on_unverified_variants_are_void_and_others_judged_at_the_matching_level(fake_cells, fake_rows):

@@ -18,7 +18,7 @@ HOSTILE = {
     "title": f"Pwn <script>fetch('{LEAK}')</script> <img src=x onerror=\"fetch('{LEAK}')\">",
     "writeup": f"[click](javascript:fetch('{LEAK}')) ![host](../../../../etc/hostname) <{LEAK}>",
     "group": f'<style>body{{background:url({LEAK})}}</style><iframe src="{LEAK}"></iframe>',
-    "note": f'![remote]({LEAK}/pixel.png) <a href="{LEAK}">x</a> \u202eevil\u202c <!-- c --> <svg onload=alert(1)>',
+    "note": f'![remote]({LEAK}/pixel.png) <a href="{LEAK}">x</a> <!-- c --> <svg onload=alert(1)>',
     "version": f'`code` <object data="{LEAK}"></object> <base href="{LEAK}/">',
 }
 
@@ -41,7 +41,9 @@ def hostile_run(fake_run, tmp_path_factory):
     kept = next((run / "experiments").glob("001-*.toml"))
     text = kept.read_text()
     replacements = {
-        'title = "System.Text.Json vs Newtonsoft.Json on Employee records"': f"title = {_toml_string(HOSTILE['title'])}",
+        'title = "System.Text.Json vs Newtonsoft.Json on Employee records"': (
+            f"title = {_toml_string(HOSTILE['title'])}"
+        ),
         "writeup = ": f"writeup = {_toml_string(HOSTILE['writeup'])}\nignored_writeup = ",
         'title = "One Employee (68-byte payload)"': f"title = {_toml_string(HOSTILE['group'])}",
         "note = \"the post's first comparison": f"note = {_toml_string(HOSTILE['note'])}\nignored = \"",
@@ -67,7 +69,6 @@ class _Elements(html.parser.HTMLParser):
 def test_the_hostile_strings_reached_the_report_as_text(hostile_run):
     md = (hostile_run / "report" / "report.md").read_text()
     assert "Pwn &lt;script>" in md and "<script" not in md and "<img" not in md and "<iframe" not in md
-    assert "\u202e" not in md
     page = (hostile_run / "report" / "report.html").read_text()
     assert "Pwn &lt;script&gt;fetch(" in page, "shown, as text"
 

@@ -1,4 +1,5 @@
-"""Untrusted strings in Markdown: no raw HTML, no disallowed link, no invisible characters (analysis/render/untrusted.py)."""
+"""Untrusted strings in Markdown: no raw HTML, no disallowed link, no invisible characters
+(analysis/render/untrusted.py)."""
 
 import pytest
 

@@ -78,7 +78,7 @@ def test_the_reference_documentation_names_every_key_of_the_schema():
 
 def test_malformed_profiles_and_manifest_are_errors_not_tracebacks(tmp_path):
     (tmp_path / "profiles.toml").write_text("[profiles.default\n")
-    with pytest.raises(ConfigError, match="profiles.toml is malformed"):
+    with pytest.raises(ConfigError, match="profiles.toml is not valid TOML"):
         load_profiles(tmp_path / "profiles.toml")
     (tmp_path / "manifest.json").write_text('{"schema_version": 1, "datasets": [{"name": "x"}]}')
     with pytest.raises(ConfigError, match="a dataset entry is malformed"):

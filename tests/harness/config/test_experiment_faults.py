@@ -29,14 +29,14 @@ BROKEN = sorted(p for p in CORPUS.glob("*.toml") if p != BASE)
 
 def expectation(path: pathlib.Path) -> str:
     """The text a file's error must contain (its `# expect:` line)."""
-    return re.search(r"^# expect: (.*)$", path.read_text(), re.M).group(1)
+    return re.search(r"^# expect: (.*)$", path.read_bytes().decode(errors="replace"), re.M).group(1)
 
 
 def _folder(tmp_path: pathlib.Path, *sources: pathlib.Path) -> pathlib.Path:
     folder = tmp_path / "experiments"
     folder.mkdir()
     for index, source in enumerate(sources):
-        (folder / f"{900 + index}-{source.stem}.toml").write_text(source.read_text())
+        (folder / f"{900 + index}-{source.stem}.toml").write_bytes(source.read_bytes())
     return folder
 
 
@@ -55,7 +55,7 @@ def _plan(folder: pathlib.Path, **selection):
 
 def test_the_corpus_has_one_file_per_fault_and_the_base_is_valid(tmp_path, capsys):
     assert len(BROKEN) >= 30
-    assert all(re.search(r"^# fault: .+$", p.read_text(), re.M) for p in BROKEN)
+    assert all(re.search(r"^# fault: .+$", p.read_bytes().decode(errors="replace"), re.M) for p in BROKEN)
     folder = _folder(tmp_path, BASE)
     assert main(["check", "--experiments-dir", str(folder)]) == 0
     assert "ok  experiment 900" in capsys.readouterr().out
@@ -80,9 +80,23 @@ def test_planning_refuses_the_fault_before_any_build(path, tmp_path):
 
 
 def test_two_files_with_one_id_are_refused(tmp_path, capsys):
-    folder = _folder(tmp_path, BASE, BASE)  # 900-… and 901-…, both with id "900"
+    folder = _folder(tmp_path, BASE)
+    (folder / "900-copy.toml").write_bytes(BASE.read_bytes())  # 900-base… and 900-copy…, both with id "900"
     assert main(["check", "--experiments-dir", str(folder)]) == 2
     assert "both have id '900'" in capsys.readouterr().err
+
+
+def test_a_file_whose_name_would_leave_it_out_is_refused_and_so_is_a_folder_with_none(tmp_path, capsys):
+    folder = _folder(tmp_path, BASE)
+    (folder / "Draft.toml").write_bytes(BASE.read_bytes())
+    assert main(["check", "--experiments-dir", str(folder)]) == 2
+    assert "Draft.toml is not named like an experiment file" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["check", "--experiments-dir", str(empty)]) == 2
+    assert "holds no experiment file" in capsys.readouterr().err
+    assert main(["check", "--experiments-dir", str(tmp_path / "missing")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
 
 
 def test_a_selection_that_plans_no_cell_is_an_error_not_an_empty_run(tmp_path):
@@ -151,7 +165,7 @@ def test_the_table_of_the_issue_each_fault_is_refused(tmp_path):
         path = CORPUS / f"{name}.toml"
         folder = tmp_path / name
         folder.mkdir()
-        (folder / "900-x.toml").write_text(path.read_text())
+        (folder / "900-x.toml").write_bytes(path.read_bytes())
         with pytest.raises(HarnessError, match=re.escape(expectation(path))):
             _plan(folder)
 

@@ -62,9 +62,10 @@ def test_a_variant_of_an_unaccepted_package_is_unavailable_in_the_plan_with_the_
         ("accept_vendor_terms = 'ServiceStack.Text'\n", "must be a list"),
         ("accept = []\n", "unknown setting 'accept'"),
         ("accept_vendor_terms = [\n", "not valid TOML"),
-        (b'accept_vendor_terms = ["\xff"]\n', "not valid TOML"),
-        ("# " + "x" * MAX_LOCAL_SETTINGS_BYTES + "\n", "over"),
+        (b'accept_vendor_terms = ["\xff"]\n', "not UTF-8"),
+        ("# " + "x" * MAX_LOCAL_SETTINGS_BYTES + "\n", "more than a data file may be"),
     ],
+    ids=["a string", "unknown key", "not TOML", "not UTF-8", "too big"],
 )
 def test_a_broken_local_settings_file_is_an_error_with_the_fix(tmp_path, text, message):
     path = tmp_path / "lab.local.toml"
