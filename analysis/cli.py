@@ -10,6 +10,7 @@ import sys
 import time
 
 from analysis.tools.compare import DEFAULT_THRESHOLD
+from harness.config.arguments import fraction
 from harness.model.run_folder import REPORT_DIR, REPORT_HTML
 from analysis.compute.load import load_run
 from analysis.tools.rounds import write_rounds
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     compare.add_argument("run_b", type=pathlib.Path)
     compare.add_argument(
         "--threshold",
-        type=float,
+        type=fraction,
         default=DEFAULT_THRESHOLD,
         help="relative change below which a cell is 'same' (default 0.05)",
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from harness.config.arguments import experiment_id, minutes, names, run_id
 from harness.commands.bdn_import import import_command
 from harness.commands.checks import (
     canonical_digests_command,
@@ -46,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a profile's cells and store normalized results")
     add_selection(run)
-    run.add_argument("--run-id", help="name of the run folder (default: UTC timestamp)")
+    run.add_argument("--run-id", type=run_id, help="name of the run folder (default: UTC timestamp)")
     run.add_argument(
         "--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped"
     )
@@ -91,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--budget",
-        type=float,
+        type=minutes,
         metavar="MINUTES",
         help="time budget of this session in minutes instead of the profile's (0: none); "
         "extra rounds stop when it runs short",
@@ -144,13 +145,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     checkup.add_argument("--brief", action="store_true", help="no version commands; list only what is missing")
     build = sub.add_parser("build", help="build every lab for every runtime it offers (a current build is reused)")
-    build.add_argument("--lab", action="append", help="only these labs")
-    build.add_argument("--runtime", action="append", help="only these runtimes")
+    build.add_argument("--lab", action="append", type=names, help="only these labs")
+    build.add_argument("--runtime", action="append", type=names, help="only these runtimes")
     images = sub.add_parser(
         "images", help="build the lab images (one per lab × runtime) with Buildx bake, or docker build without Buildx"
     )
-    images.add_argument("--lab", action="append", help="only these labs")
-    images.add_argument("--runtime", action="append", help="only these runtimes")
+    images.add_argument("--lab", action="append", type=names, help="only these labs")
+    images.add_argument("--runtime", action="append", type=names, help="only these runtimes")
     images.add_argument("--bases", default="auto", help="auto (local bases, made here when missing), local or upstream")
     images.add_argument("--platform", help="build for this platform (e.g. linux/arm64) instead of the engine's")
     bases = sub.add_parser(
@@ -166,7 +167,9 @@ def _parser() -> argparse.ArgumentParser:
     conformance.add_argument(
         "run_dir", nargs="?", default=str(RESULTS_DIR / "latest"), help="the run folder (default: results/latest)"
     )
-    conformance.add_argument("--lab", action="append", help="only these labs (default: the labs of the run)")
+    conformance.add_argument(
+        "--lab", action="append", type=names, help="only these labs (default: the labs of the run)"
+    )
     conformance.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)}")
     conformance.add_argument("--bases", default="auto", help="docker backend: base images (auto, local, upstream)")
     conformance.add_argument(
@@ -224,7 +227,7 @@ def _parser() -> argparse.ArgumentParser:
     importer.add_argument(
         "--out", help="the experiment file to write (default: experiments/NNN-<report name>.toml; '-': standard output)"
     )
-    importer.add_argument("--id", help="the experiment id (default: the next free one)")
+    importer.add_argument("--id", type=experiment_id, help="the experiment id (default: the next free one)")
     importer.add_argument(
         "--lab", default="dotnet", help="the lab whose variants re-measure the rows (default: dotnet)"
     )

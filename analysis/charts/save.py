@@ -17,6 +17,7 @@ FORMATS = ("png", "svg")
 #: 2× of a 100-dpi page: an 8-inch chart becomes a 1,600-pixel PNG shown at 800.
 PNG_DPI = 200
 matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in the SVG
+matplotlib.rcParams["text.parse_math"] = False  # a "$" in a title from an experiment file is a dollar, not TeX
 
 
 def render_figure(fig: Figure) -> dict[str, bytes]:

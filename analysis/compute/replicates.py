@@ -91,8 +91,20 @@ def _summarize_cell(rows: pd.DataFrame) -> pd.Series:
     return first
 
 
+#: The columns a cell's summary adds to its first row (replicate_statistics, noise_statistics, _summarize_cell).
+_SUMMARY_COLUMNS = (
+    *("replicates", "n", "time_ns", "mean_ns", "stddev_ns", "between_process_cv", "median_ns", "min_ns", "max_ns"),
+    *("ci99_half_width_ns", "ci99_lower_ns", "ci99_upper_ns", "within_rel_ci99"),
+    *("interference_max", "disturbed_max", "steal_ms_total", "involuntary_context_switches_max"),
+    *("rounds_measured", "replaced_processes", "partner"),
+)
+
+
 def summarize_cells(rows: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell_id, in first-appearance order."""
+    """One row per cell_id, in first-appearance order (none, with the columns a summary has, for no rows: a run of
+    cold-start cells only has no steady-state cell)."""
+    if rows.empty:
+        return pd.DataFrame(columns=list(dict.fromkeys([*rows.columns, *_SUMMARY_COLUMNS])))
     order = list(dict.fromkeys(rows["cell_id"]))
     summarized = [_summarize_cell(group) for _, group in rows.groupby("cell_id", sort=False)]
     frame = pd.DataFrame(summarized).reset_index(drop=True)

@@ -62,8 +62,22 @@ def _write_markdown(path: pathlib.Path, text: str) -> str:
     return text
 
 
-def _write_chart(folder: pathlib.Path, name: str, make_figure, data: pd.DataFrame) -> ChartRef | None:
-    """Renders one chart to PNG and SVG with its data as CSV beside it; None (logged) when it fails."""
+class ChartsNotDrawnError(HarnessError):
+    """The report was written, but some of its charts could not be drawn (each one's traceback is logged)."""
+
+    def __init__(self, page: pathlib.Path, failures: list[str]) -> None:
+        super().__init__(
+            f"{page} is written, but {len(failures)} chart(s) could not be drawn: {'; '.join(failures)[:1500]}",
+            "the traceback of each is above; the rest of the report stands. Report it with the run folder: a chart "
+            "that fails on a run's data is a bug",
+        )
+
+
+def _write_chart(
+    folder: pathlib.Path, name: str, make_figure, data: pd.DataFrame, failures: list[str]
+) -> ChartRef | None:
+    """Renders one chart to PNG and SVG with its data as CSV beside it; None when it fails (logged with its
+    traceback and added to `failures`, so the report is still written and then said to be incomplete)."""
     try:
         figure = make_figure()
         alt = alt_text(figure)
@@ -71,15 +85,18 @@ def _write_chart(folder: pathlib.Path, name: str, make_figure, data: pd.DataFram
             _write(folder / f"{name}.{fmt}", content)
         _write(folder / f"{name}.csv", to_csv(data))
         return ChartRef(name, alt)
-    except Exception:  # one broken chart must not lose the report
+    except Exception as error:  # one broken chart must not lose the report
         log.exception("chart %s failed; the rest of the report is still written", name)
+        failures.append(f"{name} ({type(error).__name__}: {str(error)[:200]})")
         return None
 
 
-def _write_charts(out: pathlib.Path, inputs: ReportInputs, caption: str) -> dict[str, list[ChartRef]]:
+def _write_charts(
+    out: pathlib.Path, inputs: ReportInputs, caption: str, failures: list[str]
+) -> dict[str, list[ChartRef]]:
     written: dict[str, list[ChartRef]] = {}
     for spec in chart_specs(inputs, caption):
-        ref = _write_chart(out / CHARTS_DIR, spec.name, spec.draw, spec.data)
+        ref = _write_chart(out / CHARTS_DIR, spec.name, spec.draw, spec.data, failures)
         if ref is not None:
             written.setdefault(spec.section, []).append(ref)
     return written
@@ -146,11 +163,15 @@ def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = N
         _write(out / TABLES_DIR / "conformance.csv", to_csv(conformance_matrix(inputs.conformance)))
     for exp in experiments:
         _write(out / TABLES_DIR / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
-    inputs = dataclasses.replace(inputs, charts=_write_charts(out, inputs, caption_for(data.environment, data.run)))
+    failures: list[str] = []
+    charts = _write_charts(out, inputs, caption_for(data.environment, data.run), failures)
+    inputs = dataclasses.replace(inputs, charts=charts)
     _write_markdown(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
     report = out / REPORT_MD
     text = _write_markdown(report, compose_report(inputs))
     _write(out / REPORT_HTML, render_html(text, out))
+    if failures:
+        raise ChartsNotDrawnError(report, failures)
     return report
 
 
@@ -177,14 +198,17 @@ def write_comparison(
     _write(out / "verdicts.csv", to_csv(verdicts))
     caption = f"a: {caption_for(a.environment, a.run)}\nb: {caption_for(b.environment, b.run)}"
     title = f"{b.directory.name} / {a.directory.name}"
+    failures: list[str] = []
     drawn = not cells.empty and _write_chart(
-        out, "compare", lambda: compare_dot_chart(cells, title, threshold, caption), cells
+        out, "compare", lambda: compare_dot_chart(cells, title, threshold, caption), cells, failures
     )
     chart = "compare" if drawn else None
     path = out / "compare.md"
     _write_markdown(
         path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts)
     )
+    if failures:
+        raise ChartsNotDrawnError(path, failures)
     return path
 
 

@@ -12,7 +12,13 @@ from harness.config.experiments import Experiment
 def reproduction_section(
     experiments: list[Experiment], verdicts: pd.DataFrame, cells: pd.DataFrame | None = None
 ) -> str:
-    """The published-vs-measured table with its legend and rules."""
+    """The published-vs-measured table with its legend and rules (one sentence when the run judged no claim)."""
+    if verdicts.empty and (cells is None or coverage(experiments, cells, verdicts).empty):
+        return (
+            "## Reproduction of published claims\n\nThis run measured no published claim: its experiments "
+            f"({', '.join(e.id for e in experiments) or 'none with steady-state cells'}) have none to compare "
+            "(cold starts are in their own section).\n"
+        )
     hardware = {h.key: h for exp in experiments for h in exp.hardware.values()}
     legend = "\n".join(
         f"- **{h.runtime}** ({h.key}): {h.description}; compared at ISA level `{h.isa_level}`."

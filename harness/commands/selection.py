@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 
+from harness.config.arguments import names
 from harness.planning.designs import DESIGNS
 from harness.config.defaults import DEFAULT_PROFILE, EXPERIMENTS_DIR
 from harness.planning.run_plan import RunOptions
@@ -20,21 +21,28 @@ def split(values: list[str] | None) -> tuple[str, ...] | None:
 def add_selection(parser: argparse.ArgumentParser) -> None:
     """The options that choose what a run measures (shared by run and plan)."""
     parser.add_argument("--profile", default=DEFAULT_PROFILE, help="preset from experiments/profiles.toml")
-    parser.add_argument("--experiment", action="append", help="experiment id(s) instead of the profile's")
+    parser.add_argument("--experiment", action="append", type=names, help="experiment id(s) instead of the profile's")
     parser.add_argument(
         "--isa",
         action="append",
+        type=names,
         help="ISA level(s) instead of the profile's ('all', or 'claims': the published CPUs' levels)",
     )
     parser.add_argument(
         "--runtime",
         action="append",
+        type=names,
         help="lab runtime(s) instead of the profile's (e.g. 8.0.0; 'all'; 'claims': the stand-ins "
         "for the published runtimes; 'sweep': every runtime for the experiments' runtime_sweep benchmarks)",
     )
-    parser.add_argument("--benchmark", action="append", help="only these benchmark ids (their baselines are added)")
     parser.add_argument(
-        "--variant", action="append", help="only benchmarks of these lab variants (their baselines are added)"
+        "--benchmark", action="append", type=names, help="only these benchmark ids (their baselines are added)"
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        type=names,
+        help="only benchmarks of these lab variants (their baselines are added)",
     )
     parser.add_argument("--design", help=f"replication design instead of the profile's: {', '.join(DESIGNS)}")
     parser.add_argument(

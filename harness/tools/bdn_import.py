@@ -18,6 +18,7 @@ import dataclasses
 import json
 import pathlib
 import re
+import tomllib
 from dataclasses import dataclass, field
 
 from harness.tools.bdn_report import Row, Table, Unread, read_report
@@ -42,13 +43,15 @@ class ImportResult:
 
 
 def _toml(value) -> str:
+    """A TOML literal; a string as a basic string with every control character (DEL included, which JSON leaves raw
+    and TOML refuses) escaped."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
+    return re.sub("[\x00-\x1f\x7f]", lambda m: f"\\u{ord(m.group(0)):04x}", json.dumps(str(value), ensure_ascii=False))
 
 
 def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
@@ -129,6 +132,13 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
             claims += 1
     text = "\n".join(out).rstrip() + "\n"
     todos = sum(1 for line in text.splitlines() if not line.startswith("#") and f'"{TODO}' in line)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:  # every value goes through _toml: a bug, not the report's fault
+        raise ConfigError(
+            f"the experiment built from the report is not valid TOML ({e}); nothing was written",
+            "report it with the report file: the importer must escape what it copies",
+        ) from None
     return ImportResult(text, len(tables), claims, unread, todos, no_baseline)
 
 
@@ -175,6 +185,10 @@ def next_experiment_id(directory: pathlib.Path = EXPERIMENTS_DIR) -> str:
     return f"{max(ids, default=-1) + 1:03d}"
 
 
+#: The columns BenchmarkDotNet prints beside a Mean (a table of allocations alone has none of them).
+TIME_STATISTICS = frozenset({"Error", "StdDev", "StdErr", "Median", "Min", "Max", "Q1", "Q3"})
+
+
 def import_reports(paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
     """Reads every report and builds the experiment; a file with no BenchmarkDotNet table is an error."""
     tables = []
@@ -187,6 +201,15 @@ def import_reports(paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: Is
                 f"{path} holds no BenchmarkDotNet table (a markdown table with Method and Mean or Allocated columns)",
                 "give the *-report-github.md file BenchmarkDotNet wrote (BenchmarkDotNet.Artifacts/results/)",
             )
+        for table in found:
+            timed = sorted(TIME_STATISTICS & set(table.columns))
+            if "Mean" not in table.columns and timed:
+                raise ConfigError(
+                    f"{path}: table '{table.name}' has {', '.join(timed)} but no Mean column (its columns: "
+                    f"{', '.join(table.columns)[:300]}), so its rows would carry no time",
+                    "BenchmarkDotNet always prints Mean: name the column Mean again (with its unit, e.g. 'Mean [ns]' "
+                    "when the cells have none), or leave the table out",
+                )
         tables += found
     if not any(t.rows for t in tables):
         reasons = "; ".join(f"{u.source} line {u.line}: {u.reason}" for t in tables for u in t.unread)

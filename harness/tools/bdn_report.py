@@ -14,7 +14,10 @@ from __future__ import annotations
 import pathlib
 import re
 from dataclasses import dataclass
-from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
+
+from harness.config.data_files import INVISIBLE, read_text
+from harness.model.errors import ConfigError
+from harness.tools.bdn_units import decimal_comma, parse_ratio, parse_size_bytes, parse_time_ns
 from harness.tools.bdn_header import Environment, _header_blocks, _is_table_line, parse_environment
 
 #: Columns that describe the job a row ran under rather than a benchmark parameter.
@@ -152,7 +155,17 @@ class Table:
 
 def read_report(path: pathlib.Path) -> list[Table]:
     """Every table of one report file, each with the environment header printed before it (or the file's only one)."""
-    text = path.read_text(encoding="utf-8-sig")
+    text = read_text(path, "give the *-report-github.md file BenchmarkDotNet wrote, as it wrote it").removeprefix(
+        "\ufeff"
+    )
+    bad = INVISIBLE.search(text)
+    if bad is not None:
+        line = text[: bad.start()].count("\n") + 1
+        raise ConfigError(
+            f"{path} holds the invisible character U+{ord(bad.group(0)):04X} on line {line}",
+            "BenchmarkDotNet writes none: remove it (a control or bidirectional-override character makes a name read "
+            "differently from what it holds)",
+        )
     lines = text.splitlines()
     tables = []
     headers = [(i, parse_environment(block)) for i, block in _header_blocks(lines)]
@@ -256,6 +269,11 @@ def _row(values: dict[str, str], units: dict[str, str], params: tuple[str, ...],
     mean_ns = None
     if mean_text is not None:
         mean_ns = parse_time_ns(mean_text, units.get("Mean"))
+        if mean_ns is None and decimal_comma(mean_text):
+            return None, (
+                f"Mean '{mean_text}' has a decimal comma (a report printed in another culture): not read rather than "
+                "misread; write the numbers with a decimal point"
+            )
         if mean_ns is None:
             return None, f"Mean '{mean_text}' is not a time (NA: the benchmark failed or did not run in the report)"
         if mean_ns <= 0:
@@ -265,14 +283,16 @@ def _row(values: dict[str, str], units: dict[str, str], params: tuple[str, ...],
     if allocated_text is not None:
         parsed = parse_size_bytes(allocated_text, units.get("Allocated"))
         if parsed is None and allocated_text not in ("NA", "?", ""):
-            return None, f"Allocated '{allocated_text}' is not a size"
+            comma = " (a decimal comma: write it with a decimal point)" if decimal_comma(allocated_text) else ""
+            return None, f"Allocated '{allocated_text}' is not a size{comma}"
         allocated, tolerance = parsed if parsed is not None else (None, None)
     if mean_ns is None and allocated is None:
         return None, "neither a Mean nor an Allocated figure"
     ratio_text = values.get("Ratio", values.get("Scaled"))
     ratio = parse_ratio(ratio_text) if ratio_text is not None else None
     if ratio_text not in (None, "", "NA", "?", "-") and ratio is None:
-        return None, f"Ratio '{ratio_text}' is not a number"
+        comma = " (a decimal comma: write it with a decimal point)" if decimal_comma(ratio_text or "") else ""
+        return None, f"Ratio '{ratio_text}' is not a number{comma}"
     job = next((values[c] for c in RUNTIME_COLUMNS if values.get(c)), None)
     return (
         Row(

@@ -19,12 +19,25 @@ SIZE_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 SIZE_DECIMALS = 2
 
 
+#: A number as BenchmarkDotNet prints it in the invariant culture: commas only between groups of three digits.
+_INVARIANT = re.compile(r"[-+]?(\d{1,3}(,\d{3})+|\d*)(\.\d+)?([eE][-+]?\d+)?")
+
+
 def _number(text: str) -> float | None:
+    """The number, or None for anything else, including a decimal comma ('914,4', '1.536,0': a report printed in
+    another culture is not read rather than misread as 9144)."""
+    if not _INVARIANT.fullmatch(text):
+        return None
     try:
         value = float(text.replace(",", ""))
     except ValueError:
         return None
     return value if math.isfinite(value) else None
+
+
+def decimal_comma(text: str) -> bool:
+    """True when a cell's number is written with a decimal comma ('914,4 ns', '1.536,0 ns')."""
+    return re.search(r"\d,\d{1,2}(?!\d)|\d\.\d{3},\d", text) is not None
 
 
 def parse_time_ns(text: str, header_unit: str | None = None) -> float | None:

@@ -182,3 +182,56 @@ def test_a_torn_last_line_is_left_out_of_the_report_and_named_in_its_header(fake
     report = write_report(copy).read_text()
     assert "**Set aside**: results.jsonl line" in report and "`just resume` measures that process again" in report
     assert (copy / "results.jsonl").read_bytes().endswith(b'"cell_id": "000:Sys'), "a report never edits the run"
+
+
+@pytest.mark.parametrize("experiment", ["005", "007"], ids=["cold starts only", "single-shot only"])
+def test_a_run_of_one_write_up_of_another_shape_renders_its_report(experiment, tmp_path):
+    """Finding 5 of issue 44: a run of only write-up 005 (cold starts, a documented shape) made `just report` fail with
+    a KeyError; every run shape the docs name renders."""
+    options = RunOptions(
+        profile="default",
+        design="interleaved",
+        runtimes=None,
+        experiments=(experiment,),
+        isa_levels=("native",),
+        results_dir=tmp_path,
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+        check_tools=False,
+        build=False,
+    )
+    report = write_report(execute_run(options, FakeBackend(FIXTURES / "dotnet-cell")).directory)
+    text = report.read_text()
+    assert (f"## Experiment {experiment}:" in text or f"### {experiment}:" in text) and (
+        report.parent / "report.html"
+    ).is_file()
+    if experiment == "005":
+        assert "This run measured no published claim" in text and "## Cold start" in text
+
+
+def test_a_chart_that_cannot_be_drawn_makes_the_report_exit_non_zero_with_the_rest_written(
+    fake_run, tmp_path, monkeypatch, capsys
+):
+    """Issue 44: an infinite ratio drew a chart that failed while `just report` exited 0."""
+    import shutil
+
+    from analysis import cli
+    from analysis.render import writer
+
+    run = tmp_path / fake_run.name
+    shutil.copytree(fake_run, run, ignore=shutil.ignore_patterns("report"))
+    real = writer.chart_specs
+
+    def broken_draw():
+        raise ValueError("Axis limits cannot be NaN or Inf")
+
+    def with_a_broken_one(inputs, caption):
+        specs = real(inputs, caption)
+        return [dataclasses.replace(specs[0], draw=broken_draw), *specs[1:]]
+
+    monkeypatch.setattr(writer, "chart_specs", with_a_broken_one)
+    assert cli.main(["report", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert "error: " in err and "1 chart(s) could not be drawn" in err and "Axis limits cannot be NaN" in err
+    assert (run / "report" / "report.md").is_file() and (run / "report" / "report.html").is_file()
