@@ -34,7 +34,9 @@ from harness.commands.selection import add_selection
 import argparse
 import json
 import pathlib
+import signal
 import sys
+import threading
 from harness.backends import BACKEND_CHOICES
 from harness.containers.own_engine import OWN_ENGINE_CHOICES
 from harness.config.defaults import RESULTS_DIR
@@ -263,18 +265,33 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a CI time-out, a service manager, `kill`), handled exactly as Ctrl-C is: every `finally` runs, so the
+    lab's own Docker engine is stopped, the process being measured is killed and the rows written so far are kept."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit code."""
+    """Entry point; returns the process exit code (130 after Ctrl-C, 143 after SIGTERM)."""
     args = _parser().parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         return COMMANDS[args.command or "check-datasets"](args)
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)
         print(f"hint: {e.hint}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"interrupted: {interrupted_hint(args.command, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        how = "terminated" if isinstance(e, Terminated) else "interrupted"
+        print(f"{how}: {interrupted_hint(args.command, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
+        return 143 if isinstance(e, Terminated) else 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def interrupted_hint(command: str, argv: list[str]) -> str:

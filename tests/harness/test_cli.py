@@ -1,5 +1,7 @@
 from harness.cli import main
 
+from tests.conftest import REPO
+
 
 def test_an_unknown_isa_level_prints_error_and_hint_and_exits_2(capsys):
     assert main(["run", "--isa", "avx3"]) == 2
@@ -43,3 +45,42 @@ def test_ctrl_c_during_a_run_ends_with_the_command_that_resumes_it(monkeypatch, 
     err = capsys.readouterr().err
     assert "interrupted: every finished process's rows are kept" in err
     assert "`python3 -m harness run --profile smoke --run-id r1 --resume`" in err
+
+
+def test_sigterm_cleans_up_like_ctrl_c(tmp_path):
+    """Issue 44: a run stopped by SIGTERM (a CI time-out, a service manager) left the lab's own Docker engine running;
+    now every `finally` runs (engine_for_run's stops the engine) and the exit code is 143."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    marker, ready = tmp_path / "cleaned-up", tmp_path / "ready"
+    script = textwrap.dedent(
+        f"""
+        import pathlib, sys, time
+        sys.path.insert(0, {str(REPO)!r})
+        from harness import cli
+
+        def slow(args):
+            try:
+                pathlib.Path({str(ready)!r}).write_text("")
+                time.sleep(60)
+            finally:
+                pathlib.Path({str(marker)!r}).write_text("stopped")
+            return 0
+
+        cli.COMMANDS["list"] = slow
+        sys.exit(cli.main(["list"]))
+        """
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 143
+    assert marker.read_text() == "stopped", "the finally block ran"
+    assert err.startswith("terminated: ")
