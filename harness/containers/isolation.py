@@ -2,7 +2,8 @@
 both made from CONTAINER_ISOLATION, so the two cannot drift apart.
 
 A lab container has no network, a read-only root filesystem with a small tmpfs for scratch files, no capabilities, no
-privilege escalation, a non-root user, a memory limit and the cell's CPU set; the datasets are mounted read-only and
+privilege escalation, a non-root user, a memory limit, a limit on processes and threads and one on open files, and the
+cell's CPU set; the datasets are mounted read-only and
 the cell's output folder read-write.
 """
 
@@ -26,6 +27,10 @@ class Isolation:
     security_opt: str = "no-new-privileges:true"  # security_opt
     user: str = "10001:10001"  # user: the image's "lab" user
     memory: str = "4g"  # mem_limit (the largest dataset and BenchmarkDotNet fit in well under 1 GiB)
+    # pids_limit: processes and threads together; a .NET cell runs about 25 threads, a hyperfine cold start one process
+    # at a time, the conformance runner one parser process at a time; a runaway fork stops here
+    pids: int = 512
+    open_files: int = 4096  # ulimits.nofile (soft and hard): a cell opens tens of files
 
     def run_flags(self) -> list[str]:
         """The `docker run` flags (CPU set, environment and mounts are per cell, added by the backend)."""
@@ -42,6 +47,10 @@ class Isolation:
             self.user,
             "--memory",
             self.memory,
+            "--pids-limit",
+            str(self.pids),
+            "--ulimit",
+            f"nofile={self.open_files}:{self.open_files}",
         ]
         return flags + (["--read-only"] if self.read_only else [])
 
@@ -55,6 +64,8 @@ class Isolation:
             "security_opt": [self.security_opt],
             "user": self.user,
             "mem_limit": self.memory,
+            "pids_limit": self.pids,
+            "ulimits": {"nofile": {"soft": self.open_files, "hard": self.open_files}},
         }
 
 

@@ -52,6 +52,7 @@ def test_every_runtime_is_a_locked_down_service_for_both_platforms(dotnet):
         assert service["network_mode"] == "none" and service["read_only"] is True and service["cap_drop"] == ["ALL"]
         assert service["security_opt"] == ["no-new-privileges:true"] and service["user"] == "10001:10001"
         assert service["cpuset"] == "${LAB_CPUSET:-1}" and service["mem_limit"]
+        assert service["pids_limit"] == 512 and service["ulimits"]["nofile"] == {"soft": 4096, "hard": 4096}
         assert "./datasets:/datasets:ro" in service["volumes"]
         assert service["build"]["platforms"] == ["linux/amd64", "linux/arm64"] == service["x-bake"]["platforms"]
     legacy = services["dotnet-3-1-3"]
@@ -133,6 +134,7 @@ def test_a_cell_runs_as_docker_run_of_its_image_with_the_isolation_and_mapped_pa
     for flag in CONTAINER_ISOLATION.run_flags():
         assert flag in argv
     assert argv[argv.index("--cpuset-cpus") + 1] == "1" and argv[argv.index("--network") + 1] == "none"
+    assert argv[argv.index("--pids-limit") + 1] == "512" and argv[argv.index("--ulimit") + 1] == "nofile=4096:4096"
     assert f"type=bind,source={(tmp_path / 'datasets').resolve()},target=/datasets,readonly" in argv
     assert f"type=bind,source={(tmp_path / 'out').resolve()},target=/out" in argv
     env = {argv[i + 1] for i, a in enumerate(argv) if a == "--env"}
