@@ -27,7 +27,7 @@ from harness.model.run_folder import (
 from harness.config.defaults import REPO_ROOT
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
-from harness.model.result_lines import QUARANTINE_FILE, UnreadableLine, parse_lines
+from harness.model.result_lines import QUARANTINE_FILE, DamagedResultsError, UnreadableLine, parse_lines
 from harness.model.run_records import Record, RunRecord, TimelineRecord
 
 
@@ -88,8 +88,16 @@ class RunStore:
 
     def read_json(self, name: str) -> Any:
         """Reads a JSON file from the run folder, checking its schema version."""
-        data = json.loads(self.path(name).read_text())
-        _check_schema(data, self.path(name))
+        path = self.path(name)
+        try:
+            data = json.loads(path.read_bytes().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as e:
+            raise DamagedResultsError(
+                f"{path} cannot be read ({str(e)[:200]})", "restore the run folder from a copy: the run wrote it whole"
+            ) from None
+        if not isinstance(data, dict):
+            raise DamagedResultsError(f"{path} holds a JSON {type(data).__name__}, not an object", "restore it")
+        _check_schema(data, path)
         return data
 
     def localized(self, row: ResultRow) -> ResultRow:
@@ -117,10 +125,10 @@ class RunStore:
         path = self.path(name)
         if not path.is_file():
             return []
-        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        for number, data in enumerate(lines, 1):
+        parsed, _ = parse_lines(path.read_bytes(), str(path))  # a torn last line (a run stopped mid-write) left out
+        for number, data in parsed:
             _check_schema(data, path, number)
-        return lines
+        return [data for _, data in parsed]
 
     def records(self, name: str, record: type[Record]) -> list[Record]:
         """The typed records of a side log (run_records.py), schema-checked; empty when it does not exist."""
@@ -141,7 +149,14 @@ class RunStore:
             parsed, self.torn_line = parse_lines(path.read_bytes(), str(path))
             for number, data in parsed:
                 _check_schema(data, path, number)
-                row = ResultRow.from_dict(data)
+                try:
+                    row = ResultRow.from_dict(data)
+                except (TypeError, ValueError) as e:
+                    raise DamagedResultsError(
+                        f"{path} line {number} is not a result row: {e}",
+                        f"restore the run folder from a copy, or move line {number} out of {RESULTS_FILE} by hand and "
+                        "`just resume` to measure that process again",
+                    ) from None
                 rows[row.row_key] = row
         return rows
 
