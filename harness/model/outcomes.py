@@ -3,6 +3,7 @@ cell's descriptive fields, and the process's resource usage (wall and CPU time, 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 from harness.model.records import VERIFICATION_STATUSES, require_field
@@ -26,6 +27,20 @@ class Statistics:
     max_ns: float
 
     def __post_init__(self) -> None:
+        for name in ("mean_ns", "median_ns", "stddev_ns", "ci99_lower_ns", "ci99_upper_ns", "min_ns", "max_ns"):
+            value = getattr(self, name)
+            require_field(
+                value is None
+                or (
+                    isinstance(value, (int, float))
+                    and math.isfinite(value)
+                    and (value >= 0 or name == "ci99_lower_ns")  # a wide interval of a tiny time may reach below 0
+                ),
+                "Statistics",
+                name,
+                value,
+                "the lab reported no finite, non-negative time",
+            )
         require_field(self.n > 0, "Statistics", "n", self.n, "needs at least one measurement")
         require_field(self.mean_ns > 0, "Statistics", "mean_ns", self.mean_ns, "must be positive")
         require_field(

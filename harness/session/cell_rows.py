@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, TYPE_CHECKING
 import datetime as _dt
 import pathlib
@@ -23,6 +24,7 @@ from harness.session.cold import cold_settings_readback, variant_info, verify_co
 from harness.normalize.hyperfine import normalize_cold_cell
 from harness.model.records import COLD, SINGLE_SHOT, ResultRow, UNAVAILABLE
 from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.model.outcomes import CellOutcome
 from harness.model.rows import RowContext, failed_row, measured_row, skipped_row
 from harness.model.store import RunStore
 
@@ -110,20 +112,9 @@ class CellRows:
             or (SAMPLES_FORMAT if ctx.cell.measure == SINGLE_SHOT else None)
             or lab.raw_format
         )
-        try:
-            outcome = NORMALIZERS[raw_format](request.out_dir)
-        except HarnessError as e:
-            return failed_row(ctx, f"{e} ({e.hint})")
-        except (
-            ValueError,
-            KeyError,
-            TypeError,
-        ) as e:  # raw output the normalizer cannot make sense of: this cell fails, the run goes on
-            return failed_row(
-                ctx,
-                f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in "
-                f"{request.out_dir})",
-            )
+        outcome = _normalized(lambda: NORMALIZERS[raw_format](request.out_dir), request.out_dir)
+        if isinstance(outcome, str):
+            return failed_row(ctx, outcome)
         fields: dict[str, Any] = {
             **outcome.fields,
             "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"]),
@@ -144,12 +135,14 @@ class CellRows:
         if run.error is not None:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
         probe = self.probes[cell.target]
-        try:
-            outcome = normalize_cold_cell(
+        outcome = _normalized(
+            lambda: normalize_cold_cell(
                 request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags
-            )
-        except HarnessError as e:
-            return failed_row(ctx, f"{e} ({e.hint})")
+            ),
+            request.out_dir,
+        )
+        if isinstance(outcome, str):
+            return failed_row(ctx, outcome)
         outcome = dataclasses.replace(
             outcome,
             fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
@@ -195,3 +188,14 @@ class CellRows:
             if level.state in ("same-as-native", NOT_APPLICABLE)
             else failed_row(ctx, level.detail)
         )
+
+
+def _normalized(normalize: Callable[[], CellOutcome], out_dir: pathlib.Path) -> CellOutcome | str:
+    """The cell's outcome, or why its raw output (untrusted: a lab's files) could not be read: the cell fails with the
+    reason, the run goes on."""
+    try:
+        return normalize()
+    except HarnessError as e:
+        return f"{e} ({e.hint})"
+    except (ValueError, KeyError, TypeError, ArithmeticError) as e:
+        return f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {out_dir})"

@@ -50,3 +50,42 @@ def test_a_zero_mean_after_overhead_subtraction_is_a_cell_error_not_a_crash(tmp_
     report_path.write_text(json.dumps(report))
     with pytest.raises(CellError, match="0 ns per operation after subtracting its overhead"):
         normalize_bdn_cell(tmp_path / "cell")
+
+
+@pytest.mark.parametrize(
+    "field, value, says",
+    [
+        ("Median", "NaN", "median_ns = nan"),
+        ("Median", -5.0, "median_ns = -5.0"),
+        ("Mean", "NaN", "mean_ns = nan"),
+        ("Max", "Infinity", "max_ns = inf"),
+    ],
+)
+def test_a_lab_reporting_a_nan_or_negative_time_fails_the_cell_with_the_reason(
+    tmp_path, fixture_dir, field, value, says
+):
+    """Issue 44: a NaN or negative median read 'not measured' without a reason; the cell now fails saying which value
+    the lab reported."""
+    import json
+
+    from harness.session.cell_rows import _normalized
+
+    cell = tmp_path / "cell"
+    shutil.copytree(fixture_dir, cell)
+    report = next((cell / "bdn").rglob("*-report-full.json"))
+    text = report.read_text()
+    data = json.loads(text)
+    data["Benchmarks"][0]["Statistics"][field] = float(value) if isinstance(value, str) else value
+    report.write_text(json.dumps(data))
+    reason = _normalized(lambda: normalize_bdn_cell(cell), cell)
+    assert isinstance(reason, str) and says in reason and "finite" in reason, reason
+
+
+def test_undecodable_lab_output_fails_the_cell_with_the_reason(tmp_path, fixture_dir):
+    from harness.session.cell_rows import _normalized
+
+    cell = tmp_path / "cell"
+    shutil.copytree(fixture_dir, cell)
+    (cell / "env.json").write_bytes(b'{"runtime": "\xff\xfe"}')
+    reason = _normalized(lambda: normalize_bdn_cell(cell), cell)
+    assert isinstance(reason, str) and "could not be normalized" in reason and "utf-8" in reason.lower()
