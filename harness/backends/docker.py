@@ -26,6 +26,7 @@ from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.images import (
     BASES,
+    apt_packages,
     LabImage,
     auto_bases,
     build_seconds,
@@ -144,6 +145,7 @@ class DockerBackend(ProcessBackend):
                 "image_labels": info.labels,
                 "image_size_bytes": info.size_bytes,
                 "image_architecture": info.architecture,
+                "image_apt_packages": apt_packages(image.tag),
                 "engine": self.engine.describe(),
                 "cell_processes": "docker exec into one long-lived container per image and CPU set"
                 if self.cell_containers

@@ -199,6 +199,23 @@ def inspect_image(tag: str, engine_args: tuple[str, ...] = ()) -> ImageInfo | No
     )
 
 
+#: Where each lab image lists its Debian packages with their versions (the last line of its apt RUN step).
+APT_PACKAGES_FILE = "/etc/jsonlab/apt-packages.txt"
+
+
+def apt_packages(tag: str, engine_args: tuple[str, ...] = ()) -> dict[str, str] | str:
+    """{package: version} of every Debian package in an image, read from APT_PACKAGES_FILE in a container of its own
+    (no network); a sentence saying why not when the image has no list (built before it was written) or the container
+    cannot start."""
+    done = docker(
+        *engine_args, "run", "--rm", "--network", "none", "--entrypoint", "cat", tag, APT_PACKAGES_FILE, timeout=60
+    )
+    if done.returncode != 0:
+        return f"not recorded: {(done.stderr.strip().splitlines() or ['no output'])[-1][:200]}"
+    packages = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+    return packages or "not recorded: the image's list is empty"
+
+
 def is_current(image: LabImage, bases: str) -> bool:
     found = inspect_image(image.tag)
     return found is not None and found.labels.get(INPUTS_LABEL) == image.inputs_fingerprint(bases)
