@@ -4,12 +4,12 @@ parser got wrong listed under it and a link to the same library's speed rows."""
 
 from __future__ import annotations
 
-import json
 import pathlib
 
 import pandas as pd
 
 from analysis.render.tables import markdown_table
+from harness.model.result_lines import parse_lines
 from harness.model.run_folder import CONFORMANCE_FILE
 from harness.model.run_records import ConformanceRecord
 
@@ -22,11 +22,8 @@ def load_conformance(run_dir: pathlib.Path) -> pd.DataFrame:
     path = run_dir / CONFORMANCE_FILE
     if not path.is_file():
         return pd.DataFrame()
-    records = [
-        ConformanceRecord.from_dict(json.loads(line), f"{path}:{number}")
-        for number, line in enumerate(path.read_text().splitlines(), 1)
-        if line.strip()
-    ]
+    parsed, _ = parse_lines(path.read_bytes(), str(path))  # a torn last line (a pass stopped mid-write) left out
+    records = [ConformanceRecord.from_dict(data, f"{path}:{number}") for number, data in parsed]
     return pd.DataFrame([r.to_dict() for r in records])
 
 

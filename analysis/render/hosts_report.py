@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import pathlib
+from typing import Any
 from collections.abc import Callable
 
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
+from harness.config.hosts import HOST_NAME
+from harness.model.result_lines import DamagedResultsError
 from harness.model.judging import NOT_MEASURED
 from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
 from analysis.compute.noise import calibration_drift
@@ -46,9 +49,29 @@ def is_hosts_run(run_dir: pathlib.Path) -> bool:
     return (run_dir / HOSTS_FILE).is_file()
 
 
+def host_entries(run_dir: pathlib.Path) -> list[Any]:
+    """hosts.json's entries, checked (a shared run folder is untrusted): each a host name that is a folder name of
+    hosts/ and its facts; DamagedResultsError naming the fault otherwise."""
+    path = run_dir / HOSTS_FILE
+    fix = "restore the run folder from a copy: the run wrote hosts.json whole"
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise DamagedResultsError(f"{path} cannot be read ({str(e)[:200]})", fix) from None
+    entries = data.get("hosts") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict) and isinstance(e.get("host"), str) and isinstance(e.get("facts"), dict) for e in entries
+    ):
+        raise DamagedResultsError(f"{path} is not a list of hosts with their facts", fix)
+    bad = next((e["host"] for e in entries if not HOST_NAME.match(e["host"])), None)
+    if bad is not None:
+        raise DamagedResultsError(f"{path} names a host {bad!r}, which is no host name (nor a folder of hosts/)", fix)
+    return entries
+
+
 def host_folders(run_dir: pathlib.Path) -> dict[str, pathlib.Path]:
     """Each measured host's run folder, by host, in hosts.json order."""
-    listed = [h["host"] for h in json.loads((run_dir / HOSTS_FILE).read_text())["hosts"]]
+    listed = [h["host"] for h in host_entries(run_dir)]
     return {
         name: run_dir / HOSTS_DIR / name for name in listed if (run_dir / HOSTS_DIR / name / RESULTS_FILE).is_file()
     }
@@ -105,7 +128,7 @@ def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
     rows = []
     folders = host_folders(run_dir)
     table = load_cpu_table()
-    for entry in json.loads((run_dir / HOSTS_FILE).read_text())["hosts"]:
+    for entry in host_entries(run_dir):
         facts = entry["facts"]
         rows.append(
             {
@@ -157,7 +180,7 @@ def nearest_host_verdicts(
         return pd.DataFrame()
     experiments = experiments if experiments is not None else load_experiments()
     table = load_cpu_table()
-    facts = {e["host"]: e["facts"] for e in json.loads((run_dir / HOSTS_FILE).read_text())["hosts"]}
+    facts = {e["host"]: e["facts"] for e in host_entries(run_dir)}
     hosts = [HostCpu.from_facts(name, facts[name], table) for name in facts]
     out = []
     for record in verdicts[verdicts["primary"].astype(bool)].to_dict("records"):

@@ -21,7 +21,8 @@ HOSTS_FILE_VARIABLE = "JSONLAB_HOSTS_FILE"
 HOSTS_FILE = REPO_ROOT / "hosts.toml"
 #: The host a run measures on when none is named: this machine's engine (or its processes, with the native backend).
 LOCAL_HOST = "local"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+#: A host name: lower-case letters, digits and "-" (it becomes part of row ids and folder names).
+HOST_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 _KEYS = {"context", "cpuset", "note", "platform"}
 #: The platforms a host may be told to run (hosts.toml `platform`).
 PLATFORMS = ("linux/amd64", "linux/arm64")
@@ -55,7 +56,7 @@ def load_hosts(path: pathlib.Path | None = None) -> dict[str, HostSpec]:
         return hosts
     data = read_toml(path, "compare it with the hosts.toml of the repository")
     for name, entry in data.get("hosts", {}).items():
-        if not _NAME.match(name):
+        if not HOST_NAME.match(name):
             raise ConfigError(
                 f"{path}: host name {name!r} is not lower-case letters, digits and '-'",
                 "rename it: it becomes part of row ids and folder names",

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
-import math
-import types
-import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.model.field_types import field_hints, shown, type_problem
 from harness.model.run_folder import SCHEMA_VERSION
 
 
@@ -253,11 +250,11 @@ class ResultRow:
         ]
         if missing:
             raise ValueError(f"ResultRow lacks the field(s) {', '.join(missing)}")
-        hints = _row_hints()
+        hints = field_hints(cls)
         for name, value in data.items():
-            why = _type_problem(value, hints[name])
+            why = type_problem(value, hints[name])
             if why:
-                raise ValueError(f"ResultRow.{name} = {_shown(value)}: {why}")
+                raise ValueError(f"ResultRow.{name} = {shown(value)}: {why}")
             if (name == "n" or name.endswith(_NON_NEGATIVE)) and isinstance(value, (int, float)) and value < 0:
                 raise ValueError(f"ResultRow.{name} = {value!r}: a time, size or count is not negative")
         return cls(**data)
@@ -268,49 +265,3 @@ _NON_NEGATIVE = (
     *("_ns", "_ms", "_s", "_bytes", "_bytes_per_op"),
     *("_collections", "_count", "_operations", "_calls", "_switches"),
 )
-_NONE_TYPE = type(None)
-
-
-@functools.cache
-def _row_hints() -> dict[str, Any]:
-    return typing.get_type_hints(ResultRow)
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _type_problem(value: Any, hint: Any) -> str:
-    """Why a value does not fit a field's type ('' when it does): None, bool, int, finite float, str, dict, list of
-    finite numbers."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        problems = [_type_problem(value, arg) for arg in typing.get_args(hint)]
-        return "" if "" in problems else f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
-    if hint is Any:
-        return ""
-    if hint is _NONE_TYPE:
-        return "" if value is None else "not null"
-    if hint is bool:
-        return "" if isinstance(value, bool) else "not a boolean"
-    if hint is int:
-        return "" if isinstance(value, int) and not isinstance(value, bool) else "not an integer"
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return "not a number"
-        return "" if math.isfinite(value) else "not a finite number"
-    if hint is str:
-        return "" if isinstance(value, str) else "not a string"
-    if origin is dict or hint is dict:
-        return "" if isinstance(value, dict) else "not an object"
-    if origin is list:
-        if not isinstance(value, list):
-            return "not a list"
-        inner = typing.get_args(hint)
-        return next((f"an item is {p}" for item in value if (p := _type_problem(item, inner[0] if inner else Any))), "")
-    return ""
-
-
-def _type_name(hint: Any) -> str:
-    return "null" if hint is _NONE_TYPE else getattr(hint, "__name__", str(hint))

@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from harness.model.field_types import field_hints, shown, type_problem
 from harness.model.errors import SchemaError
 from harness.model.groups import GroupKey
 from harness.model.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
@@ -50,6 +51,14 @@ class _Record:
                 "the file was written by another harness version or edited by hand; re-run, or restore it",
             )
         names = {f.name for f in fields}
+        hints = field_hints(cls)
+        for name in names & set(data):
+            why = type_problem(data[name], hints[name])
+            if why:
+                raise SchemaError(
+                    f"{where}: {cls.__name__}.{name} = {shown(data[name])}: {why}",
+                    "the file was written by another harness version or edited by hand; re-run, or restore it",
+                )
         return cls(**{k: v for k, v in data.items() if k in names})
 
     @classmethod

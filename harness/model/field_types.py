@@ -1,0 +1,65 @@
+"""Whether a value read from a run folder fits the field it fills: the one check of JSON values against a dataclass's
+annotations, for result rows (harness/model/records.py) and the run's other records (run_records.py). A run folder
+handed to the lab is untrusted: a value of another type, or a number that is not finite, is an error naming the field,
+never a traceback further on."""
+
+from __future__ import annotations
+
+import math
+import types
+import typing
+from typing import Any
+
+_NONE_TYPE = type(None)
+
+
+_HINTS: dict[str, dict[str, Any]] = {}
+
+
+def field_hints(cls: type) -> dict[str, Any]:
+    """The resolved annotations of a dataclass, by field name (resolved once per class)."""
+    key = f"{cls.__module__}.{cls.__qualname__}"
+    if key not in _HINTS:
+        _HINTS[key] = typing.get_type_hints(cls)
+    return _HINTS[key]
+
+
+def shown(value: Any) -> str:
+    """A value as an error message shows it: its repr, at most 80 characters."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def type_problem(value: Any, hint: Any) -> str:
+    """Why a value does not fit a field's type ('' when it does): None, bool, int, finite float, str, dict, list of
+    fitting items; any other annotation (a nested record, made typed before) is not checked here."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        problems = [type_problem(value, arg) for arg in typing.get_args(hint)]
+        return "" if "" in problems else f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
+    if hint is Any:
+        return ""
+    if hint is _NONE_TYPE:
+        return "" if value is None else "not null"
+    if hint is bool:
+        return "" if isinstance(value, bool) else "not a boolean"
+    if hint is int:
+        return "" if isinstance(value, int) and not isinstance(value, bool) else "not an integer"
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return "not a number"
+        return "" if math.isfinite(value) else "not a finite number"
+    if hint is str:
+        return "" if isinstance(value, str) else "not a string"
+    if origin is dict or hint is dict:
+        return "" if isinstance(value, dict) else "not an object"
+    if origin is list or hint is list:
+        if not isinstance(value, list):
+            return "not a list"
+        inner = typing.get_args(hint)
+        return next((f"an item is {p}" for item in value if (p := type_problem(item, inner[0] if inner else Any))), "")
+    return ""
+
+
+def _type_name(hint: Any) -> str:
+    return "null" if hint is _NONE_TYPE else getattr(hint, "__name__", str(hint))

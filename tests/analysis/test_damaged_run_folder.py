@@ -1,0 +1,63 @@
+"""A run folder handed to `just report` is untrusted: a damaged hosts.json, conformance.jsonl, run.json or
+environment.json gives an `error:` and a `hint:` line, never a traceback (issue 44)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from analysis.cli import main
+from analysis.compute.conformance import load_conformance
+from analysis.render.hosts_report import host_entries
+from harness.model.errors import HarnessError
+
+
+@pytest.fixture
+def run(fake_run, tmp_path):
+    copy = tmp_path / fake_run.name
+    shutil.copytree(fake_run, copy, ignore=shutil.ignore_patterns("report"))
+    return copy
+
+
+@pytest.mark.parametrize(
+    "hosts, says",
+    [
+        ({"hosts": [{"host": "../../etc", "facts": {}}]}, "which is no host name"),
+        ({"hosts": [{"host": "a"}]}, "is not a list of hosts with their facts"),
+        ({"hosts": "a"}, "is not a list of hosts with their facts"),
+        ([], "is not a list of hosts with their facts"),
+    ],
+)
+def test_a_damaged_hosts_file_is_an_error_naming_it(run, hosts, says):
+    (run / "hosts.json").write_text(json.dumps(hosts))
+    with pytest.raises(HarnessError, match=says):
+        host_entries(run)
+
+
+def test_a_hosts_file_that_is_not_json_is_an_error(run):
+    (run / "hosts.json").write_bytes(b"\xff{")
+    with pytest.raises(HarnessError, match="cannot be read"):
+        host_entries(run)
+
+
+def test_a_torn_last_conformance_line_is_left_out(run):
+    (run / "conformance.jsonl").write_bytes(b'{"lab": "dotn')
+    assert load_conformance(run).empty
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("run.json", b"{not json"),
+        ("run.json", b'{"schema_version": 5, "run_id": 7}'),
+        ("environment.json", b"\xff\xfe"),
+        ("environment.json", b"[1, 2]"),
+    ],
+)
+def test_a_damaged_run_file_makes_just_report_say_so(run, name, content, capsys):
+    (run / name).write_bytes(content)
+    assert main(["report", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and name in err and "hint: " in err
