@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections.abc import Callable
 
 #: A run id becomes a folder name under results/ and part of row ids: no path separators, no leading dot or dash.
 RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -46,25 +47,27 @@ def names(text: str) -> str:
     return text
 
 
-def minutes(text: str) -> float:
-    """A time budget in minutes: a finite number from 0 (no budget) to a week."""
+def _number(text: str, what: str, fits: Callable[[float], bool], takes: str) -> float:
+    """A finite number that `fits`, else the argparse error: '{text} is not {what}: {takes}'."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
-    if not math.isfinite(value) or not 0 <= value <= MAX_BUDGET_MINUTES:
-        raise argparse.ArgumentTypeError(
-            f"{text} minutes is not a budget: a finite number from 0 (none) to {MAX_BUDGET_MINUTES} (a week)"
-        )
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number: {what} is {takes}") from None
+    if not math.isfinite(value) or not fits(value):
+        raise argparse.ArgumentTypeError(f"{text} is not {what}: {takes}")
     return value
+
+
+def minutes(text: str) -> float:
+    """A time budget in minutes: a finite number from 0 (no budget) to a week."""
+    return _number(
+        text,
+        "a budget",
+        lambda value: 0 <= value <= MAX_BUDGET_MINUTES,
+        f"a finite number of minutes from 0 (none) to {MAX_BUDGET_MINUTES} (a week)",
+    )
 
 
 def fraction(text: str) -> float:
     """A relative threshold: a finite number above 0 and below 1 (0.05 is 5 %)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a relative threshold: above 0 and below 1 (0.05 is 5%)")
-    return value
+    return _number(text, "a relative threshold", lambda value: 0 < value < 1, "above 0 and below 1 (0.05 is 5%)")

@@ -23,6 +23,7 @@ from harness.model.store import RunStore
 from harness.tools.bdn_import import import_reports
 
 from tests.conftest import FIXTURES
+from tests.harness.model.test_records import BASE
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 BASE = (FIXTURES / "broken-experiments" / "000-valid-base.toml").read_text()
@@ -93,24 +94,7 @@ def test_a_mutated_benchmarkdotnet_report_imports_valid_toml_or_is_a_harness_err
             assert key not in claim or (math.isfinite(claim[key]) and claim[key] > 0), claim
 
 
-ROW = ResultRow(
-    run_id="r",
-    cell_id="000:b@native",
-    experiment="000",
-    benchmark="b",
-    group="g",
-    baseline="b",
-    variant="v",
-    dataset="d",
-    operation="deserialize",
-    isa_requested="native",
-    cpuset="1",
-    lab="dotnet",
-    profile="smoke",
-    status="ok",
-    mean_ns=5.0,
-    verification_status="passed",
-).to_dict()
+ROW = ResultRow(**BASE, status="ok", mean_ns=5.0, verification_status="passed").to_dict()
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),

@@ -21,7 +21,7 @@ BAD = {
     "a budget of nan": (["run", "--backend", "fake", "--budget", "nan"], "is not a budget"),
     "a negative budget": (["run", "--backend", "fake", "--budget", "-5"], "is not a budget"),
     "a budget of a year": (["run", "--backend", "fake", "--budget", "525600"], "is not a budget"),
-    "a budget in words": (["run", "--backend", "fake", "--budget", "an hour"], "is not a number of minutes"),
+    "a budget in words": (["run", "--backend", "fake", "--budget", "an hour"], "is not a number: a budget"),
     "an import id that is a path": (["import", "--id", "../../x", "r.md"], "is not an experiment id"),
     "an import id of letters": (["import", "--id", "abc", "r.md"], "is not an experiment id"),
     "a lab with a path": (["images", "--lab", "../lab"], "is not a comma-separated list of names"),

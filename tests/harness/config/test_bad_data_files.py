@@ -115,14 +115,17 @@ HOST_CASES = {
 }
 
 
+def _refused(path: pathlib.Path, content: str | bytes, load, expected: str) -> None:
+    """Writes the file, loads it, and checks the ConfigError says `expected`."""
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    assert expected in str(error.value), str(error.value)
+
+
 @pytest.mark.parametrize("case", HOST_CASES, ids=list(HOST_CASES))
 def test_a_broken_hosts_file_is_refused(case, tmp_path):
-    text, expected = HOST_CASES[case]
-    path = tmp_path / "hosts.toml"
-    path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    with pytest.raises(ConfigError) as error:
-        load_hosts(path)
-    assert expected in str(error.value), str(error.value)
+    _refused(tmp_path / "hosts.toml", HOST_CASES[case][0], load_hosts, HOST_CASES[case][1])
 
 
 def _labs(tmp_path: pathlib.Path, change) -> pathlib.Path:
@@ -170,12 +173,7 @@ LOCAL_CASES = {
 
 @pytest.mark.parametrize("case", LOCAL_CASES, ids=list(LOCAL_CASES))
 def test_a_broken_local_settings_file_is_refused(case, tmp_path):
-    text, expected = LOCAL_CASES[case]
-    path = tmp_path / "lab.local.toml"
-    path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    with pytest.raises(ConfigError) as error:
-        accepted_terms(path)
-    assert expected in str(error.value), str(error.value)
+    _refused(tmp_path / "lab.local.toml", LOCAL_CASES[case][0], accepted_terms, LOCAL_CASES[case][1])
 
 
 def test_the_readers_name_the_file_and_the_place(tmp_path):
