@@ -23,7 +23,7 @@ from harness.model.store import RunStore
 from harness.tools.bdn_import import import_reports
 
 from tests.conftest import FIXTURES
-from tests.harness.model.test_records import BASE
+from tests.harness.model.test_records import BASE as ROW_BASE
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 BASE = (FIXTURES / "broken-experiments" / "000-valid-base.toml").read_text()
@@ -94,7 +94,7 @@ def test_a_mutated_benchmarkdotnet_report_imports_valid_toml_or_is_a_harness_err
             assert key not in claim or (math.isfinite(claim[key]) and claim[key] > 0), claim
 
 
-ROW = ResultRow(**BASE, status="ok", mean_ns=5.0, verification_status="passed").to_dict()
+ROW = ResultRow(**ROW_BASE, status="ok", mean_ns=5.0, verification_status="passed").to_dict()
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
