@@ -32,7 +32,7 @@ def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.Da
                 hit = measured[(measured["experiment"] == exp.id) & (measured["benchmark"] == claim.benchmark)]
                 status = "baseline, measured" if not hit.empty else "not in this run"
                 status += "" if hit.empty or level in set(hit["isa_requested"]) else " (at native)"
-            elif judged.empty or (judged["verdict"] == NOT_MEASURED).all():
+            elif judged.empty or judged["verdict"].str.startswith(NOT_MEASURED).all():
                 status = "not in this run"
             elif judged["verdict"].str.startswith(UNAVAILABLE).any():
                 status = UNAVAILABLE

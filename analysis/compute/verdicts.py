@@ -104,7 +104,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
                         note,
                         runtime=runtime,
                     )
-                    out.append(_with_failure(verdict, failed, level, runtime=runtime))
+                    out.append(_with_failure(verdict, failed, level, runtime=runtime, measured=rows))
     return out
 
 
@@ -201,7 +201,7 @@ def _across(
         )
         for metric, published in metrics
     ]
-    return [_with_failure(v, failed, level, reference_level, runtime, reference_runtime) for v in verdicts]
+    return [_with_failure(v, failed, level, reference_level, runtime, reference_runtime, rows) for v in verdicts]
 
 
 def _with_failure(
@@ -211,8 +211,10 @@ def _with_failure(
     reference_level: str | None = None,
     runtime: str = DEFAULT_RUNTIME,
     reference_runtime: str | None = None,
+    measured: pd.DataFrame | None = None,
 ) -> Verdict:
-    """A claim whose benchmark or baseline failed at its level and runtime says why, instead of 'not measured'."""
+    """A claim whose benchmark or baseline failed at its level and runtime says why, instead of 'not measured'; one
+    with no failure says which side has no measured process there ('not measured: …')."""
     if verdict.verdict != NOT_MEASURED:
         return verdict
     sides = (
@@ -228,7 +230,20 @@ def _with_failure(
             error = str(hit.iloc[0]["error"])
             what = failure_reason(error) if error.startswith(UNAVAILABLE) else f"failed: {failure_reason(error)}"
             return replace(verdict, verdict=f"{who}{what}")
-    return verdict
+    if measured is None:
+        return verdict
+    for benchmark, at, on in sides:
+        hit = measured[
+            (measured["benchmark"] == benchmark)
+            & (measured["isa_requested"] == at)
+            & (measured["runtime_requested"] == on)
+        ]
+        if hit.empty:
+            who = "" if benchmark == verdict.benchmark else "its baseline "
+            return replace(
+                verdict, verdict=f"{NOT_MEASURED}: this run measured {who}{benchmark} at {at} on {on} in no process"
+            )
+    return replace(verdict, verdict=f"{NOT_MEASURED}: no process pairs both sides")
 
 
 def _verdict(
@@ -335,7 +350,7 @@ def verdict_table(experiments: list[Experiment], cells: pd.DataFrame, rows: pd.D
 def with_terms_note(verdict: Verdict, experiment: Experiment, labs: dict[str, LabSpec]) -> Verdict:
     """A figure measured with a package under its vendor's terms (the user accepted them: harness/config/
     vendor_terms.py) says so in its note; one not measured for that reason says it in its verdict already."""
-    if verdict.verdict.startswith(UNAVAILABLE) or verdict.verdict == NOT_MEASURED:
+    if verdict.verdict.startswith((UNAVAILABLE, NOT_MEASURED)):
         return verdict
     notes = []
     for benchmark in dict.fromkeys((verdict.benchmark, verdict.reference)):

@@ -6,6 +6,7 @@ from collections import Counter
 import pandas as pd
 from analysis.compute.aggregate import median_relative_ci
 from analysis.compute.judging import BYTES_ONLY
+from harness.model.judging import VOID
 
 
 def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
@@ -14,7 +15,8 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
     precision = median_relative_ci(cells)
     ratio_precision = median_relative_ci(cells, "ratio_rel_ci99")
     judged = verdicts[verdicts["primary"]] if not verdicts.empty else verdicts
-    primary = Counter(judged.loc[judged["verdict"] != BYTES_ONLY, "verdict"]) if not verdicts.empty else Counter()
+    kinds = judged.loc[judged["verdict"] != BYTES_ONLY, "verdict"] if not verdicts.empty else pd.Series(dtype=str)
+    primary = Counter(verdict if verdict == VOID else verdict.split(": ")[0] for verdict in kinds)  # reasons: the table
     in_bytes = Counter(judged["bytes_verdict"].dropna()) if "bytes_verdict" in judged else Counter()
 
     def pct(value: float | None) -> str:
