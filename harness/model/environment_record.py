@@ -56,7 +56,7 @@ class EnvironmentRecord(_Record):
     load_average_1m: float
     python: str
     harness_version: str
-    container_engine: dict[str, Any] | None
+    container_engine: str | None  # the engine and how images build (harness/containers/engine.py describe())
     cpu_model: str | None
     cpu_flags: list[str]
     logical_cpus: int

@@ -61,5 +61,11 @@ def type_problem(value: Any, hint: Any) -> str:
     return ""
 
 
+def numeric(hint: Any) -> bool:
+    """True for an int or float field (null allowed)."""
+    args = [arg for arg in typing.get_args(hint) if arg is not _NONE_TYPE] or [hint]
+    return all(arg in (int, float) for arg in args)
+
+
 def _type_name(hint: Any) -> str:
     return "null" if hint is _NONE_TYPE else getattr(hint, "__name__", str(hint))

@@ -255,13 +255,17 @@ class ResultRow:
             why = type_problem(value, hints[name])
             if why:
                 raise ValueError(f"ResultRow.{name} = {shown(value)}: {why}")
-            if (name == "n" or name.endswith(_NON_NEGATIVE)) and isinstance(value, (int, float)) and value < 0:
+            if name in _NON_NEGATIVE and isinstance(value, (int, float)) and value < 0:
                 raise ValueError(f"ResultRow.{name} = {value!r}: a time, size or count is not negative")
         return cls(**data)
 
 
-#: Field-name endings of values that are never negative: times, sizes, counts.
-_NON_NEGATIVE = (
-    *("_ns", "_ms", "_s", "_bytes", "_bytes_per_op"),
-    *("_collections", "_count", "_operations", "_calls", "_switches"),
+#: Fields that are never negative: times, sizes and counts as measured (not an interval's lower bound, which a wide
+#: interval of a short time can put below 0, nor a difference of two clocks).
+_NON_NEGATIVE = frozenset(
+    {
+        *("n", "mean_ns", "median_ns", "stddev_ns", "min_ns", "max_ns", "ci99_half_width_ns", "prepare_median_ns"),
+        *("allocated_bytes_per_op", "payload_bytes", "peak_rss_bytes", "rss_before_bytes", "duration_s"),
+        *("gen0_collections", "gen1_collections", "gen2_collections", "total_operations", "invocation_count"),
+    }
 )

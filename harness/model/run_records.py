@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.model.field_types import field_hints, shown, type_problem
+from harness.model.field_types import field_hints, numeric, shown, type_problem
 from harness.model.errors import SchemaError
 from harness.model.groups import GroupKey
 from harness.model.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
@@ -53,7 +53,8 @@ class _Record:
         names = {f.name for f in fields}
         hints = field_hints(cls)
         for name in names & set(data):
-            why = type_problem(data[name], hints[name])
+            # numbers only: a side record's numbers feed the report's arithmetic, its texts and tables are shown
+            why = type_problem(data[name], hints[name]) if numeric(hints[name]) else ""
             if why:
                 raise SchemaError(
                     f"{where}: {cls.__name__}.{name} = {shown(data[name])}: {why}",
