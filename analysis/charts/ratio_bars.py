@@ -120,8 +120,11 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
         centres.append(top + block / 2)
         top += block + (BENCHMARK_GAP if several else 0.2)
     fig, ax = plt.subplots(figsize=(8, 1.4 + 0.42 * top if several else 1.4 + 0.45 * len(benchmarks)))
-    x_max = cells.loc[cells["status"].isin(MEASURED), "ci99_upper_ns"].max()
-    x_max = x_max if pd.notna(x_max) else 1.0
+    measured = cells[cells["status"].isin(MEASURED)]
+    # the longest bar with its whisker; a cell of one process has no interval, only its time (a run of single-process
+    # cells once drew its labels a million axis-widths to the right, a figure of 10^9 pixels)
+    x_max = pd.concat([measured["ci99_upper_ns"], measured["time_ns"]]).max()
+    x_max = x_max if pd.notna(x_max) and x_max > 0 else 1.0
     unit, per_unit = time_unit(x_max)
     x_max /= per_unit
     failures: dict[str, str] = {}

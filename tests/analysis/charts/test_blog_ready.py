@@ -38,6 +38,19 @@ def test_ratio_bars_name_libraries_sort_fastest_first_and_overlap_nothing(fake_c
         plt.close(fig)
 
 
+def test_cells_of_one_process_each_draw_a_chart_of_a_page_not_a_billion_pixels(fake_cells):
+    """Cells without an interval (one process each: a host lost mid-run) once drew their labels a million axis-widths
+    to the right; `just report` now fails on a chart it cannot draw, so the chart must draw."""
+    from analysis.charts.save import render_figure
+
+    rows = next(_groups(fake_cells)).copy()
+    rows[["ci99_upper_ns", "ci99_lower_ns", "ci99_half_width_ns"]] = float("nan")
+    fig = ratio_bar_chart(rows, "group title", ["native"])
+    png = render_figure(fig)["png"]
+    width = int.from_bytes(png[16:20], "big")
+    assert 0 < width < 4000, width
+
+
 def test_with_two_levels_bars_follow_the_first_level_and_labels_say_the_level(fake_cells):
     rows = fake_cells[fake_cells["experiment"] == "000"]
     order = speed_order(rows, ["native", "no-avx512"])
