@@ -108,5 +108,6 @@ def render_html(markdown_text: str, base: pathlib.Path) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n<meta name="referrer" content="no-referrer">\n'
-        f"<title>{html.escape(title[:300])}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"<title>{html.escape(html.unescape(title)[:300])}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<body>\n{body}\n</body>\n</html>\n"
     )
