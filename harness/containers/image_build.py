@@ -17,7 +17,7 @@ from harness.containers.seed import make_seed
 from harness.config.defaults import BUILD_TIMEOUT_S, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError
 from harness.config.labs import LabSpec
-from harness.containers.images import BASES, COMPOSE_FILE, LabImage
+from harness.containers.images import BASES, COMPOSE_FILE, LabImage, label_apt_packages
 
 
 def say_on_stderr(line: str) -> None:
@@ -52,6 +52,9 @@ def build_images(
     else:
         for number, image in enumerate(images, 1):
             _docker_build(builder, image, bases, log_path, say, f"image {number}/{len(images)} {image.tag}")
+    with log_path.open("a") as build_log:
+        for image in images:
+            build_log.write(label_apt_packages(image) + "\n")
     return builder.describe()
 
 

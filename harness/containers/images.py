@@ -216,6 +216,34 @@ def apt_packages(tag: str, engine_args: tuple[str, ...] = ()) -> dict[str, str] 
     return packages or "not recorded: the image's list is empty"
 
 
+#: The label that carries an image's Debian packages ("name=version name=version …"), added after its build.
+APT_PACKAGES_LABEL = "jsonlab.apt-packages"
+
+
+def label_apt_packages(image: LabImage) -> str:
+    """Adds APT_PACKAGES_LABEL to a built image: its package list (APT_PACKAGES_FILE) committed as a label onto a
+    created, never started, container of it (same layers, the same config and labels, one label more; a Dockerfile
+    LABEL cannot hold what a RUN step found). Returns what it did, or why not (the run's environment still lists the
+    packages)."""
+    packages = apt_packages(image.tag)
+    if isinstance(packages, str):
+        return f"{image.tag}: apt packages {packages}"
+    value = " ".join(f"{name}={version}" for name, version in sorted(packages.items()))
+    created = docker("create", image.tag, timeout=60)
+    if created.returncode != 0:
+        return f"{image.tag}: apt packages not labelled: {created.stderr.strip()[:200]}"
+    container = created.stdout.strip()
+    try:
+        done = docker(
+            "commit", "--change", f"LABEL {APT_PACKAGES_LABEL}={json.dumps(value)}", container, image.tag, timeout=120
+        )
+    finally:
+        docker("rm", "-f", container, timeout=60)
+    if done.returncode != 0:
+        return f"{image.tag}: apt packages not labelled: {done.stderr.strip()[:200]}"
+    return f"{image.tag}: {len(packages)} apt packages labelled ({APT_PACKAGES_LABEL})"
+
+
 def is_current(image: LabImage, bases: str) -> bool:
     found = inspect_image(image.tag)
     return found is not None and found.labels.get(INPUTS_LABEL) == image.inputs_fingerprint(bases)

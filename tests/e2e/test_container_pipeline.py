@@ -151,6 +151,7 @@ def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
     assert where["image_labels"]["jsonlab.runtime"] == "10.0.12" and where["image_size_bytes"] > 0
     packages = where["image_apt_packages"]  # every Debian package of the image with its version
     assert isinstance(packages, dict) and packages.get("libc6", "").startswith("2.") and "hyperfine" in packages
+    assert f"libc6={packages['libc6']}" in where["image_labels"]["jsonlab.apt-packages"].split(), "and as a label"
 
 
 def _runs_arm64_under_qemu() -> bool:
