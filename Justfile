@@ -73,9 +73,9 @@ test:
     cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
     {{python}} -m harness build --lab native
     for build in lab/native/build/*/; do echo "ctest in $build"; ctest --test-dir "$build" --output-on-failure; done
-    {{python}} -m pytest -q tests
+    {{python}} -m pytest -q tests lab
 
-# Formatting, lint and type checks (black, flake8, mypy; dotnet format for the .NET lab), each failure with its fix.
+# Formatting, lint and type checks (black, flake8, isort, mypy, the layers and size limits; dotnet format for the .NET lab), each failure with its fix.
 lint:
     #!/usr/bin/env bash
     set -uo pipefail
@@ -87,14 +87,16 @@ lint:
         local label=$1; [ "$1" != dotnet ] || label="dotnet format ${3##*/}"
         times+=("$label $((SECONDS - start)) s")
     }
-    check "black harness analysis tests" black --check -q harness analysis tests
-    check "edit the lines flake8 names (config: .flake8)" flake8 harness analysis tests
+    check "black harness analysis tests lab/*/*.py" black --check -q harness analysis tests lab/*/*.py
+    check "edit the lines flake8 names (config: .flake8)" flake8 harness analysis tests lab/*/*.py
+    check "isort harness analysis tests lab/*/*.py" isort --check-only -q harness analysis tests lab/*/*.py
     check "fix the types mypy names (config: pyproject.toml [tool.mypy])" mypy
+    check "move the import or split what it names (docs/architecture.md, Layers)" {{python}} -m tests.structure
     for project in lab/dotnet/src/JsonLab.csproj lab/dotnet/tests/JsonLab.Tests.csproj; do
         check "dotnet format $project" dotnet format "$project" --verify-no-changes -v q
     done
     echo "lint: took $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
-    [ "$failed" -eq 0 ] && echo "lint: black, flake8, mypy and dotnet format pass"
+    [ "$failed" -eq 0 ] && echo "lint: black, flake8, isort, mypy, layers and dotnet format pass"
     exit "$failed"
 
 # Where no registry answers, `just local-bases` first: then the images build offline from those bases.

@@ -8,22 +8,23 @@ import argparse
 import pathlib
 import sys
 import time
+from collections.abc import Callable
 
-from analysis.tools.compare import DEFAULT_THRESHOLD
-from harness.config.arguments import fraction
-from harness.model.run_folder import REPORT_DIR, REPORT_HTML
 from analysis.compute.load import load_run
-from analysis.tools.rounds import write_rounds
-from analysis.tools.sample import write_sample
-from analysis.tools.stopping_replay import write_replay
-from harness.config.profiles import find_profile, load_profiles
-from analysis.tools.screenshot import check_page
-from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
-from harness.model.errors import HarnessError
-from harness.model.store import RunStore
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
 from analysis.render.html import render_html
+from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
+from analysis.tools.compare import DEFAULT_THRESHOLD
+from analysis.tools.rounds import write_rounds
+from analysis.tools.sample import write_sample
+from analysis.tools.screenshot import check_page
+from analysis.tools.stopping_replay import write_replay
+from harness.config.arguments import fraction
+from harness.config.profiles import find_profile, load_profiles
+from harness.model.errors import HarnessError
+from harness.model.run_folder import REPORT_DIR, REPORT_HTML
 from harness.model.run_records import REPORT
+from harness.model.store import RunStore
 
 
 def _screenshot(run_dir: pathlib.Path) -> int:
@@ -42,10 +43,17 @@ def _screenshot(run_dir: pathlib.Path) -> int:
     return 0 if not check.problems else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit code."""
+def _parser() -> argparse.ArgumentParser:
+    """The parser of `python3 -m analysis` and its subcommands, in the order `--help` lists them."""
     parser = argparse.ArgumentParser(prog="analysis", description="render a run's report")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_run_commands(sub)
+    _add_tool_commands(sub)
+    return parser
+
+
+def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The subcommands that read runs: report, compare, designs and rounds."""
     report = sub.add_parser("report", help="write RUN_DIR/report/ from RUN_DIR/results.jsonl")
     report.add_argument("run_dir", type=pathlib.Path, help="results/<run-id> or results/latest")
     compare = sub.add_parser(
@@ -71,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     rounds.add_argument("run_dir", type=pathlib.Path)
     rounds.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/rounds)")
+
+
+def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The subcommands for publishing and replaying: sample, screenshot, chart and replay-stopping."""
     sample = sub.add_parser(
         "sample", help="copy RUN_DIR's report, made small, to docs/sample-report (the committed sample)"
     )
@@ -98,48 +110,85 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("hour_run", type=pathlib.Path, help="an hour-long run of the same profile: the machine time")
     replay.add_argument("--profile", default="default", help="whose stopping rule and floor (default: default)")
     replay.add_argument("--out", type=pathlib.Path, help="output folder (default: LONG_RUN/replay)")
-    args = parser.parse_args(argv)
+
+
+def _report(args: argparse.Namespace) -> int:
+    """`analysis report`: the run's report (a page over the hosts for a run over several), timed as the run's step."""
+    started = time.monotonic()
+    if is_hosts_run(args.run_dir):
+        path = write_hosts_report(args.run_dir, write_report, render_html)
+    else:
+        path = write_report(args.run_dir)
+    RunStore(args.run_dir.resolve()).record_step(REPORT, started, "the report: tables, charts and verdicts")
+    print(path)
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """`analysis compare`: two runs compared cell by cell."""
+    print(write_comparison(args.run_a, args.run_b, args.out, args.threshold))
+    return 0
+
+
+def _designs(args: argparse.Namespace) -> int:
+    """`analysis designs`: runs of the same cells under different designs compared."""
+    print(write_design_comparison(args.run_dirs, args.out))
+    return 0
+
+
+def _rounds(args: argparse.Namespace) -> int:
+    """`analysis rounds`: a run's ratio intervals by rounds per paired process."""
+    print(write_rounds(load_run(args.run_dir), args.out or args.run_dir / "rounds"))
+    return 0
+
+
+def _sample(args: argparse.Namespace) -> int:
+    """`analysis sample`: the run's report, made small, copied to the committed sample."""
+    print(write_sample(args.run_dir, args.out))
+    return 0
+
+
+def _chart(args: argparse.Namespace) -> int:
+    """`analysis chart`: one chart of the run re-rendered for a post, each file written on a line."""
+    for written in write_chart(args.run_dir, args.name, args.out, args.theme or "light").values():
+        print(written)
+    return 0
+
+
+def _replay_stopping(args: argparse.Namespace) -> int:
+    """`analysis replay-stopping`: the profile's stopping rules replayed on a long run within an hour run's time."""
+    profile = find_profile(load_profiles(), args.profile)
+    print(
+        write_replay(
+            load_run(args.long_run),
+            load_run(args.hour_run),
+            profile.stopping,
+            profile.stopping.min_rounds,
+            args.out or args.long_run / "replay",
+        )
+    )
+    return 0
+
+
+#: Each subcommand's handler (args -> exit code).
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "report": _report,
+    "compare": _compare,
+    "designs": _designs,
+    "rounds": _rounds,
+    "sample": _sample,
+    "screenshot": lambda args: _screenshot(args.run_dir),
+    "chart": _chart,
+    "replay-stopping": _replay_stopping,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit code."""
+    args = _parser().parse_args(argv)
     try:
-        if args.command == "replay-stopping":
-            profile = find_profile(load_profiles(), args.profile)
-            print(
-                write_replay(
-                    load_run(args.long_run),
-                    load_run(args.hour_run),
-                    profile.stopping,
-                    profile.stopping.min_rounds,
-                    args.out or args.long_run / "replay",
-                )
-            )
-            return 0
-        if args.command == "chart":
-            for written in write_chart(args.run_dir, args.name, args.out, args.theme or "light").values():
-                print(written)
-            return 0
-        if args.command == "screenshot":
-            return _screenshot(args.run_dir)
-        if args.command == "sample":
-            print(write_sample(args.run_dir, args.out))
-            return 0
-        if args.command == "rounds":
-            print(write_rounds(load_run(args.run_dir), args.out or args.run_dir / "rounds"))
-            return 0
-        if args.command == "designs":
-            path = write_design_comparison(args.run_dirs, args.out)
-            print(path)
-            return 0
-        if args.command == "compare":
-            path = write_comparison(args.run_a, args.run_b, args.out, args.threshold)
-        else:
-            started = time.monotonic()
-            if is_hosts_run(args.run_dir):
-                path = write_hosts_report(args.run_dir, write_report, render_html)
-            else:
-                path = write_report(args.run_dir)
-            RunStore(args.run_dir.resolve()).record_step(REPORT, started, "the report: tables, charts and verdicts")
+        return COMMANDS[args.command](args)
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)
         print(f"hint: {e.hint}", file=sys.stderr)
         return 2
-    print(path)
-    return 0

@@ -6,9 +6,15 @@ and keeps its traceback.
 
 from __future__ import annotations
 
+import argparse
+import json
+import pathlib
+import signal
+import sys
+import threading
 from collections.abc import Callable
 
-from harness.config.arguments import experiment_id, minutes, names, run_id
+from harness.backends import BACKEND_CHOICES
 from harness.commands.bdn_import import import_command
 from harness.commands.checks import (
     canonical_digests_command,
@@ -29,95 +35,30 @@ from harness.commands.labs import (
 )
 from harness.commands.licences import licences_command
 from harness.commands.run import plan_command, run_command
+from harness.commands.run_arguments import add_run_arguments
 from harness.commands.selection import add_selection
-
-import argparse
-import json
-import pathlib
-import signal
-import sys
-import threading
-from harness.backends import BACKEND_CHOICES
-from harness.containers.own_engine import OWN_ENGINE_CHOICES
-from harness.config.defaults import RESULTS_DIR
+from harness.config.arguments import experiment_id, names
 from harness.host.environment import collect_host_environment
+from harness.model.defaults import RESULTS_DIR
 from harness.model.errors import HarnessError
 
 
 def _parser() -> argparse.ArgumentParser:
+    """The parser of `python3 -m harness` and its subcommands, in the order `--help` lists them."""
     parser = argparse.ArgumentParser(prog="harness", description="JSON serializer lab harness")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_run_commands(sub)
+    _add_build_commands(sub)
+    _add_lab_commands(sub)
+    _add_data_commands(sub)
+    return parser
+
+
+def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The subcommands that measure: run and plan (what a run would measure)."""
     run = sub.add_parser("run", help="run a profile's cells and store normalized results")
     add_selection(run)
-    run.add_argument("--run-id", type=run_id, help="name of the run folder (default: UTC timestamp)")
-    run.add_argument(
-        "--resume", action="store_true", help="continue a run (the latest, or --run-id): finished cells are skipped"
-    )
-    run.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where run folders go")
-    run.add_argument(
-        "--cpuset",
-        help="CPUs for the lab processes, taskset syntax (default: the highest isolated CPU, else the highest CPU)",
-    )
-    run.add_argument(
-        "--harness-cpuset",
-        help="CPUs for the harness itself (default: the lowest CPU neither used by the lab nor isolated)",
-    )
-    run.add_argument("--no-build", action="store_true", help="use the labs as already built")
-    run.add_argument(
-        "--backend",
-        default="auto",
-        help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)",
-    )
-    run.add_argument(
-        "--platform",
-        help="docker backend: run images built for this platform (e.g. linux/arm64); another architecture than "
-        "this host's runs under emulation and its rows are functional checks only (marked emulated)",
-    )
-    run.add_argument(
-        "--container-per-process",
-        action="store_true",
-        help="docker backend: start a fresh container for every lab process instead of `docker exec` into one "
-        "long-lived container per image and CPU set",
-    )
-    run.add_argument(
-        "--own-engine",
-        default="auto",
-        choices=OWN_ENGINE_CHOICES,
-        help="with --backend auto and no Docker engine answering: start the lab's own for the run "
-        "and stop it after (auto, as root), or never",
-    )
-    run.add_argument(
-        "--bases",
-        default="auto",
-        help="base images of the lab images: auto (local ones, made here with mmdebstrap "
-        "when missing), local or upstream",
-    )
-    run.add_argument(
-        "--budget",
-        type=minutes,
-        metavar="MINUTES",
-        help="time budget of this session in minutes instead of the profile's (0: none); "
-        "extra rounds stop when it runs short",
-    )
-    run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
-    run.add_argument(
-        "--host",
-        action="append",
-        help="measure on these hosts of hosts.toml (repeatable; default: this machine): one run folder, a run per "
-        "host inside it, in parallel (docs/hosts.md)",
-    )
-    run.add_argument("--host-id", help=argparse.SUPPRESS)  # set by a run over several hosts for each host's process
-    run.add_argument(
-        "--wait",
-        action="store_true",
-        help="when another measurement holds a lab CPU, queue behind it instead of stopping "
-        "(one measurement per CPU: harness/host/cpu_lock.py)",
-    )
-    run.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit 1 when any cell failed (by default a failed cell is a result: a 'failed: reason' row)",
-    )
+    add_run_arguments(run)
     plan = sub.add_parser(
         "plan", help="what a run would measure: cells per experiment and ISA level, and its estimated duration"
     )
@@ -129,6 +70,10 @@ def _parser() -> argparse.ArgumentParser:
         help="where earlier runs are: the estimate learns each cell's cost from the newest run of the same design "
         "and job",
     )
+
+
+def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """What a run needs first: doctor (the prerequisites), build (the labs), images and local-bases."""
     checkup = sub.add_parser(
         "doctor",
         help="every tool and library the lab needs (prerequisites.toml), grouped by what needs it: found, with "
@@ -161,6 +106,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     bases.add_argument("--base", action="append", help="only these bases (default: those for this host's architecture)")
     bases.add_argument("--rebuild", action="store_true", help="rebuild bases that exist")
+
+
+def _add_lab_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The labs and where they run: conformance, pin-bases, hosts, compose, licences, list and env."""
     conformance = sub.add_parser(
         "conformance",
         help="every parser of the run's labs over JSONTestSuite (datasets/conformance); "
@@ -205,10 +154,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub.add_parser("list", help="experiments, profiles, ISA levels, labs and their runtimes")
     sub.add_parser("env", help="print this host's environment as JSON")
+
+
+def _add_data_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The data files: check-datasets, canonical-digests and regenerate-datasets; check and import (experiments)."""
     sub.add_parser("check-datasets", help="verify every dataset against datasets/manifest.json")
     sub.add_parser(
         "canonical-digests",
-        help="write each single-document dataset's canonical digest (harness/tools/canonical.py) "
+        help="write each single-document dataset's canonical digest (harness/model/canonical.py) "
         "into datasets/manifest.json",
     )
     sub.add_parser(
@@ -233,7 +186,6 @@ def _parser() -> argparse.ArgumentParser:
     importer.add_argument(
         "--lab", default="dotnet", help="the lab whose variants re-measure the rows (default: dotnet)"
     )
-    return parser
 
 
 def env_command(args: argparse.Namespace) -> int:

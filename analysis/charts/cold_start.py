@@ -12,10 +12,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from harness.model.records import MEASURED  # noqa: E402
-from analysis.render.names import display_labels  # noqa: E402
 from analysis.charts.style import describe, finish, titled  # noqa: E402
 from analysis.charts.takeaway import fastest_takeaway  # noqa: E402
+from analysis.formatting.names import display_labels  # noqa: E402
+from harness.model.records import MEASURED  # noqa: E402
 
 
 def cold_labels(table: pd.DataFrame) -> tuple[list[str], list[str]]:

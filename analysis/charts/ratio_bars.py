@@ -5,20 +5,20 @@ marked. The title states the group's finding (analysis/charts/takeaway.py); the 
 
 from __future__ import annotations
 
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from harness.model.records import VerificationStatus  # noqa: E402
-from analysis.render.names import display_labels, library_name  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
 from analysis.charts.takeaway import time_ratio_takeaway  # noqa: E402
-from analysis.compute.replicates import MEASURED  # noqa: E402
-from analysis.render.tables import status_text  # noqa: E402
+from analysis.formatting.names import display_labels, library_name  # noqa: E402
+from analysis.formatting.tables import status_text  # noqa: E402
+from harness.model.records import MEASURED  # noqa: E402
+from harness.model.records import VerificationStatus  # noqa: E402
 from harness.model.stats import format_rel_ci  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
@@ -108,25 +108,9 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     labels = display_labels(cells)  # one line: the title and notes
     ticks = display_labels(cells, separator="\n")  # two lines: the bars' labels
     several = len(levels) > 1
-    # Each benchmark gets a slot per level it has (a benchmark measured at one level takes one bar's height, not four).
-    present = {
-        b: [lv for lv in levels if not cells[(cells["benchmark"] == b) & (cells["setting"] == lv)].empty]
-        for b in benchmarks
-    }
-    height = BAR_HEIGHT if several else 0.8
-    centres, top = [], 0.0
-    for bench in benchmarks:
-        block = max(len(present[bench]), 1) * height
-        centres.append(top + block / 2)
-        top += block + (BENCHMARK_GAP if several else 0.2)
+    present, centres, height, top = _layout(cells, benchmarks, levels, several)
     fig, ax = plt.subplots(figsize=(8, 1.4 + 0.42 * top if several else 1.4 + 0.45 * len(benchmarks)))
-    measured = cells[cells["status"].isin(MEASURED)]
-    # the longest bar with its whisker; a cell of one process has no interval, only its time (a run of single-process
-    # cells once drew its labels a million axis-widths to the right, a figure of 10^9 pixels)
-    x_max = pd.concat([measured["ci99_upper_ns"], measured["time_ns"]]).max()
-    x_max = x_max if pd.notna(x_max) and x_max > 0 else 1.0
-    unit, per_unit = time_unit(x_max)
-    x_max /= per_unit
+    x_max, unit, per_unit = _time_axis(cells)
     failures: dict[str, str] = {}
     shown: list[str] = []
     for b_index, bench in enumerate(benchmarks):
@@ -138,56 +122,13 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
             at = rows[rows["setting"] == level]
             row = at.iloc[0]
             if row["status"] not in MEASURED:
-                text = status_text(row)
-                if text == "same as native":
-                    ax.text(0, y, "  same as native (not re-run)", va="center", fontsize=7, color="#555555")
-                else:
-                    failures.setdefault(labels[bench], text)
-                    ax.text(
-                        0,
-                        y,
-                        f"  {text.split(':')[0]} (note {len(failures)} below)",
-                        va="center",
-                        fontsize=7,
-                        color=UNVERIFIED_COLOR,
-                    )
+                _draw_unmeasured(ax, y, row, labels[bench], failures)
                 continue
-            unverified = row["verification_status"] == VerificationStatus.FAILED
-            mean = row["time_ns"] / per_unit
-            half = 0.0 if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"] / per_unit
-            ax.barh(
-                y,
-                mean,
-                height=height * 0.9,
-                color="white" if unverified else color,
-                alpha=1.0 if unverified else LEVEL_ALPHAS[min(l_index, len(LEVEL_ALPHAS) - 1)],
-                edgecolor=UNVERIFIED_COLOR if unverified else "#333333",
-                linewidth=0.4,
-                hatch="///" if unverified else None,
-                xerr=half or None,
-                error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
-            )
             note = _note(row, baseline, level, several)
+            alpha = LEVEL_ALPHAS[min(l_index, len(LEVEL_ALPHAS) - 1)]
+            mean, half = _draw_bar(ax, row, y, height, color, alpha, per_unit, x_max, note, bench == baseline)
             shown.append(f"{labels[bench]}: {mean:,.4g} {unit} ±{half:,.2g}, {note}")
-            ax.text(
-                mean + half + x_max * 0.015,
-                y,
-                note,
-                va="center",
-                fontsize=7,
-                color=UNVERIFIED_COLOR if unverified else "#222222",
-                fontweight="bold" if bench == baseline else "normal",
-            )
-    ax.set_yticks(
-        centres,
-        [_label(b, cells[cells["benchmark"] == b], baseline, ticks) for b in benchmarks],
-        fontsize=8,
-    )
-    for tick, bench in zip(ax.get_yticklabels(), benchmarks):
-        if (cells[cells["benchmark"] == bench]["verification_status"] == VerificationStatus.FAILED).any():
-            tick.set_color(UNVERIFIED_COLOR)
-        if bench == baseline:
-            tick.set_fontweight("bold")
+    _benchmark_ticks(ax, cells, benchmarks, centres, baseline, ticks)
     ax.invert_yaxis()
     # Room on the right for the longest ratio label beside the longest bar.
     ax.set_xlim(0, x_max * (1.6 if several else 1.35))
@@ -203,3 +144,109 @@ def ratio_bar_chart(cells: pd.DataFrame, title: str, levels: list[str], caption:
     return finish(
         fig, [f"{i}. {bench}: {text}" for i, (bench, text) in enumerate(failures.items(), 1)], UNVERIFIED_COLOR
     )
+
+
+def _layout(
+    cells: pd.DataFrame, benchmarks: list[str], levels: list[str], several: bool
+) -> tuple[dict[str, list[str]], list[float], float, float]:
+    """Where the bars go: each benchmark's levels, the centre of its block on the y axis, one bar's height, and the
+    height of them all."""
+    # Each benchmark gets a slot per level it has (a benchmark measured at one level takes one bar's height, not four).
+    present = {
+        b: [lv for lv in levels if not cells[(cells["benchmark"] == b) & (cells["setting"] == lv)].empty]
+        for b in benchmarks
+    }
+    height = BAR_HEIGHT if several else 0.8
+    centres, top = [], 0.0
+    for bench in benchmarks:
+        block = max(len(present[bench]), 1) * height
+        centres.append(top + block / 2)
+        top += block + (BENCHMARK_GAP if several else 0.2)
+    return present, centres, height, top
+
+
+def _time_axis(cells: pd.DataFrame) -> tuple[float, str, float]:
+    """The time axis: its extent in its unit, the unit's name and the nanoseconds per unit."""
+    measured = cells[cells["status"].isin(MEASURED)]
+    # the longest bar with its whisker; a cell of one process has no interval, only its time (a run of single-process
+    # cells once drew its labels a million axis-widths to the right, a figure of 10^9 pixels)
+    x_max = pd.concat([measured["ci99_upper_ns"], measured["time_ns"]]).max()
+    x_max = x_max if pd.notna(x_max) and x_max > 0 else 1.0
+    unit, per_unit = time_unit(x_max)
+    x_max /= per_unit
+    return x_max, unit, per_unit
+
+
+def _draw_unmeasured(ax: Axes, y: float, row: pd.Series, label: str, failures: dict[str, str]) -> None:
+    """A cell with no measurement, in place of its bar: 'same as native', or its status pointing to a note below (the
+    benchmark's first failure is added to `failures` under its label)."""
+    text = status_text(row)
+    if text == "same as native":
+        ax.text(0, y, "  same as native (not re-run)", va="center", fontsize=7, color="#555555")
+    else:
+        failures.setdefault(label, text)
+        ax.text(
+            0,
+            y,
+            f"  {text.split(':')[0]} (note {len(failures)} below)",
+            va="center",
+            fontsize=7,
+            color=UNVERIFIED_COLOR,
+        )
+
+
+def _draw_bar(
+    ax: Axes,
+    row: pd.Series,
+    y: float,
+    height: float,
+    color: str,
+    alpha: float,
+    per_unit: float,
+    x_max: float,
+    note: str,
+    bold: bool,
+) -> tuple[float, float]:
+    """One measured cell's bar with its 99% CI whisker and, clear of the whisker, its note (bold for the baseline); a
+    cell that failed verification is drawn hatched in red. Returns the mean and the half-width in the axis unit."""
+    unverified = row["verification_status"] == VerificationStatus.FAILED
+    mean = row["time_ns"] / per_unit
+    half = 0.0 if pd.isna(row["ci99_half_width_ns"]) else row["ci99_half_width_ns"] / per_unit
+    ax.barh(
+        y,
+        mean,
+        height=height * 0.9,
+        color="white" if unverified else color,
+        alpha=1.0 if unverified else alpha,
+        edgecolor=UNVERIFIED_COLOR if unverified else "#333333",
+        linewidth=0.4,
+        hatch="///" if unverified else None,
+        xerr=half or None,
+        error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
+    )
+    ax.text(
+        mean + half + x_max * 0.015,
+        y,
+        note,
+        va="center",
+        fontsize=7,
+        color=UNVERIFIED_COLOR if unverified else "#222222",
+        fontweight="bold" if bold else "normal",
+    )
+    return mean, half
+
+
+def _benchmark_ticks(
+    ax: Axes, cells: pd.DataFrame, benchmarks: list[str], centres: list[float], baseline: str, ticks: dict[str, str]
+) -> None:
+    """Each benchmark's label at its block's centre: red when a cell failed verification, bold for the baseline."""
+    ax.set_yticks(
+        centres,
+        [_label(b, cells[cells["benchmark"] == b], baseline, ticks) for b in benchmarks],
+        fontsize=8,
+    )
+    for tick, bench in zip(ax.get_yticklabels(), benchmarks):
+        if (cells[cells["benchmark"] == bench]["verification_status"] == VerificationStatus.FAILED).any():
+            tick.set_color(UNVERIFIED_COLOR)
+        if bench == baseline:
+            tick.set_fontweight("bold")

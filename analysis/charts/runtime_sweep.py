@@ -16,10 +16,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analysis.render.names import display_labels, library_name  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
-from analysis.compute.replicates import MEASURED  # noqa: E402
-from analysis.render.tables import status_text  # noqa: E402
+from analysis.formatting.names import display_labels, library_name  # noqa: E402
+from analysis.formatting.tables import status_text  # noqa: E402
+from harness.model.records import MEASURED  # noqa: E402
 
 
 def _version_key(runtime: str) -> tuple:
@@ -55,6 +55,34 @@ def takeaway(series: dict[str, list[tuple[str, float, float]]], runtimes: list[s
     )
 
 
+def _points(
+    rows: pd.DataFrame, runtimes: list[str], bench: str, level: str, problems: list[str]
+) -> tuple[list[int], list[float], list[float], list[float]]:
+    """One series' points: each runtime's position on the x axis, the ratio, and the distances from it down and up to
+    its 99% CI's ends; a point not measured, void or without a ratio is added to `problems` instead."""
+    xs: list[int] = []
+    ys: list[float] = []
+    low: list[float] = []
+    high: list[float] = []
+    for _, row in rows.iterrows():
+        x = runtimes.index(row["runtime_requested"])
+        if row["status"] not in MEASURED or row["comparison_void"] or pd.isna(row["ratio"]):
+            why = (
+                status_text(row)
+                if row["status"] not in MEASURED
+                else "void: verification failed"
+                if row["comparison_void"]
+                else "no ratio"
+            )
+            problems.append(f"{bench} @ {level} on {row['runtime_requested']}: {why}")
+            continue
+        xs.append(x)
+        ys.append(row["ratio"])
+        low.append(row["ratio"] - (row["ratio_ci99_lower"] if pd.notna(row["ratio_ci99_lower"]) else row["ratio"]))
+        high.append((row["ratio_ci99_upper"] if pd.notna(row["ratio_ci99_upper"]) else row["ratio"]) - row["ratio"])
+    return xs, ys, low, high
+
+
 def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:
     """Figure for one group of one experiment (rows from with_ratios())."""
     runtimes = sorted(set(cells["runtime_requested"]), key=_version_key)
@@ -67,23 +95,7 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
     points: list[float] = []
     series: dict[str, list[tuple[str, float, float]]] = {}
     for index, ((bench, level), rows) in enumerate(compared.groupby(["benchmark", "isa_requested"], sort=False)):
-        xs, ys, low, high = [], [], [], []
-        for _, row in rows.iterrows():
-            x = runtimes.index(row["runtime_requested"])
-            if row["status"] not in MEASURED or row["comparison_void"] or pd.isna(row["ratio"]):
-                why = (
-                    status_text(row)
-                    if row["status"] not in MEASURED
-                    else "void: verification failed"
-                    if row["comparison_void"]
-                    else "no ratio"
-                )
-                problems.append(f"{bench} @ {level} on {row['runtime_requested']}: {why}")
-                continue
-            xs.append(x)
-            ys.append(row["ratio"])
-            low.append(row["ratio"] - (row["ratio_ci99_lower"] if pd.notna(row["ratio_ci99_lower"]) else row["ratio"]))
-            high.append((row["ratio_ci99_upper"] if pd.notna(row["ratio_ci99_upper"]) else row["ratio"]) - row["ratio"])
+        xs, ys, low, high = _points(rows, runtimes, bench, level, problems)
         if not xs:
             continue
         label = names[bench] if compared["isa_requested"].nunique() == 1 else f"{names[bench]} @ {level}"

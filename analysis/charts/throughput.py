@@ -14,9 +14,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from harness.model.records import MEASURED  # noqa: E402
-from analysis.render.names import SEPARATOR, library_name, settings_line  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
+from analysis.formatting.names import SEPARATOR, library_name, settings_line  # noqa: E402
+from harness.model.records import MEASURED  # noqa: E402
 
 
 def _text(value: object) -> str:

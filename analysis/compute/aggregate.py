@@ -10,17 +10,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.defaults import ISA_ORDER
-from analysis.compute.replicates import MEASURED
-from harness.config.defaults import REPLICATE_STATISTIC
-from harness.model.records import DEFAULT_RUNTIME, VerificationStatus
+from harness.config.isa import level_order
+from harness.model.defaults import REPLICATE_STATISTIC
 from harness.model.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
+from harness.model.records import DEFAULT_RUNTIME, MEASURED, VerificationStatus
 from harness.model.stats import Interval, ratio_interval
 
 
 def isa_rank(level: str) -> int:
-    """Display position of an ISA level."""
-    return ISA_ORDER.index(level) if level in ISA_ORDER else len(ISA_ORDER)
+    """Display position of an ISA level: isa_levels.toml's order (an unknown name after every known one)."""
+    order = level_order()
+    return order.index(level) if level in order else len(order)
 
 
 #: The per-process memory figure single-shot cells give: the peak growth of the resident set during the timed calls.

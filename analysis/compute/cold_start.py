@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.charts.refs import ChartRef
-
+from analysis.compute.chart_refs import ChartRef
 from harness.model.records import COLD, MEASURED, RowStatus
 
 #: Columns of tables/cold-start.csv, in order.

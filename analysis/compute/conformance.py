@@ -8,7 +8,7 @@ import pathlib
 
 import pandas as pd
 
-from analysis.render.tables import markdown_table
+from analysis.formatting.tables import markdown_table
 from harness.model.result_lines import parse_lines
 from harness.model.run_folder import CONFORMANCE_FILE
 from harness.model.run_records import ConformanceRecord
@@ -80,6 +80,28 @@ def conformance_markdown(results: pd.DataFrame, cells: pd.DataFrame) -> str:
     matrix = conformance_matrix(results)
     if matrix.empty:
         return ""
+    lines = [
+        "## Conformance (JSONTestSuite)",
+        "",
+        "Every parser each lab lists ran over the 318 files of JSONTestSuite's `test_parsing/` (datasets/conformance, "
+        "commit 1ef36fa), read as raw bytes: 95 a parser must accept (`y_`), 188 it must reject (`n_`), 35 where "
+        "either "
+        "is allowed (`i_`). Each file's outcome is the lab's own: a process that died on a file, or answered nothing "
+        "for "
+        "10 s, counts as *crashed* or *hung* on that file and the rest of the suite went on in a new process. How each "
+        "parser is called (which API, how bytes become text) is in its description below and in `conformance.jsonl`.",
+        "",
+        _matrix_table(matrix, cells),
+    ]
+    for r in matrix.itertuples():
+        lines.append(f"- `{r.parser}` ({r.lab}): {r.description or ''}")
+    lines.append("")
+    lines += _wrong_files(results)
+    return "\n".join(lines) + "\n"
+
+
+def _matrix_table(matrix: pd.DataFrame, cells: pd.DataFrame) -> str:
+    """The matrix as a Markdown table: one row per lab and parser, its counts and a link to its speed rows."""
     headers = [
         "lab (runtime)",
         "parser",
@@ -109,22 +131,13 @@ def conformance_markdown(results: pd.DataFrame, cells: pd.DataFrame) -> str:
         ]
         for r in matrix.itertuples()
     ]
-    lines = [
-        "## Conformance (JSONTestSuite)",
-        "",
-        "Every parser each lab lists ran over the 318 files of JSONTestSuite's `test_parsing/` (datasets/conformance, "
-        "commit 1ef36fa), read as raw bytes: 95 a parser must accept (`y_`), 188 it must reject (`n_`), 35 where "
-        "either "
-        "is allowed (`i_`). Each file's outcome is the lab's own: a process that died on a file, or answered nothing "
-        "for "
-        "10 s, counts as *crashed* or *hung* on that file and the rest of the suite went on in a new process. How each "
-        "parser is called (which API, how bytes become text) is in its description below and in `conformance.jsonl`.",
-        "",
-        markdown_table(headers, body),
-    ]
-    for r in matrix.itertuples():
-        lines.append(f"- `{r.parser}` ({r.lab}): {r.description or ''}")
-    lines.append("")
+    return markdown_table(headers, body)
+
+
+def _wrong_files(results: pd.DataFrame) -> list[str]:
+    """Each parser that got files wrong, with those files by outcome (the first SHOWN_FILES of each), and a blank
+    line after each parser."""
+    lines: list[str] = []
     for (lab, parser), files in results.groupby(["lab", "parser"], sort=False):
         wrong = files[files["verdict"].isin(FAILURES)]
         if wrong.empty:
@@ -135,4 +148,4 @@ def conformance_markdown(results: pd.DataFrame, cells: pd.DataFrame) -> str:
             more = f" and {len(hits) - SHOWN_FILES} more" if len(hits) > SHOWN_FILES else ""
             lines.append(f"- {outcome} ({len(hits)}): {names}{more}")
         lines.append("")
-    return "\n".join(lines) + "\n"
+    return lines

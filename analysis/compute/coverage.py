@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.judging import CANNOT_REPRODUCE
-from harness.model.judging import NOT_MEASURED
-from analysis.compute.replicates import MEASURED
-from harness.config.experiments import Experiment
-from harness.model.records import UNAVAILABLE
+from harness.model.experiment import Experiment
+from harness.model.judging import CANNOT_REPRODUCE, NOT_MEASURED
+from harness.model.records import MEASURED, UNAVAILABLE
 
 
 def coverage(experiments: list[Experiment], cells: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:

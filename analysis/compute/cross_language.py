@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.charts.refs import ChartRef
-
+from analysis.compute.chart_refs import ChartRef
+from analysis.formatting.tables import format_ns, markdown_table
+from harness.model.experiment import Experiment
 from harness.model.records import MEASURED, RowStatus
-from analysis.render.tables import format_ns, markdown_table
-from harness.config.experiments import Experiment
 
 CROSS_LANGUAGE_CHARTS = "cross-language"
 COLUMNS = [
@@ -166,74 +165,86 @@ def cross_language_markdown(table: pd.DataFrame, charts: list[ChartRef] | None =
         "",
     ]
     for (operation, dataset, level), rows in table.groupby(BLOCK, sort=False):
-        reference = rows["speed_of_light_mb_per_s"].dropna()
-        headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]"]
-        headers += ["of speed of light"] if not reference.empty else []
-        headers += ["allocated/op"]
-        rss = rows["peak_rss_bytes"].notna().any()
-        headers += ["peak RSS"] if rss else []
-        headers += ["n"]
-        body = []
-        best = {
-            lab: rows[(rows["lab"] == lab) & rows["status"].eq(RowStatus.OK)]["time_ns"].min()
-            for lab in rows["lab"].unique()
-        }
-        for _, r in rows.iterrows():
-            if r["status"] not in MEASURED:
-                body.append(
-                    [
-                        _who(r),
-                        r["library"] or "",
-                        r["variant"],
-                        r["payload_form"] or "",
-                        f"{r['status']}: {r['error'] or ''}",
-                        "",
-                        *([""] if not reference.empty else []),
-                        "",
-                        *([""] if rss else []),
-                        "",
-                    ]
-                )
-                continue
-            mark = (
-                " ⚠ unverified"
-                if r["status"] == RowStatus.UNVERIFIED
-                else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
-            )
-            alloc = r["allocated_bytes_per_op"]
+        lines += _block_markdown(operation, dataset, level, rows)
+    lines += [chart.markdown() for chart in charts or []]
+    return "\n".join(lines) + "\n"
+
+
+def _block_markdown(operation: str, dataset: str, level: str, rows: pd.DataFrame) -> list[str]:
+    """One block's heading, table and footnote: every lab's cells of one shared operation, dataset and ISA level."""
+    reference = rows["speed_of_light_mb_per_s"].dropna()
+    headers = ["lab (runtime)", "library", "variant", "form", "time/op [99% CI]", "MB/s [99% CI]"]
+    headers += ["of speed of light"] if not reference.empty else []
+    headers += ["allocated/op"]
+    rss = rows["peak_rss_bytes"].notna().any()
+    headers += ["peak RSS"] if rss else []
+    headers += ["n"]
+    body = _block_rows(rows, not reference.empty, rss)
+    size = rows["payload_bytes"].dropna()
+    note = (
+        f" ({int(size.iloc[0]):,} bytes of input)"
+        if operation.endswith(("parse", "deserialize")) and not size.empty
+        else ""
+    )
+    at = "" if level == "native" else f", ISA level {level}"
+    return [
+        f"### {operation}: {dataset}{note}{at}",
+        "",
+        markdown_table(headers, body),
+        "★ the fastest verified cell of its lab."
+        + (
+            f" Speed of light: {rows['speed_of_light_cell'].dropna().iloc[0]}, {_fmt(reference.iloc[0])} MB/s; the"
+            " fraction is of its mean MB/s (two separate means, not a paired ratio)."
+            if not reference.empty
+            else ""
+        ),
+        "",
+    ]
+
+
+def _block_rows(rows: pd.DataFrame, fraction: bool, rss: bool) -> list[list[str]]:
+    """The block's table rows: a cell not measured with its status and error, a measured one with its time, MB/s,
+    `fraction` of the speed of light, allocation, peak RSS (when `rss`) and processes; ★ marks each lab's fastest."""
+    body: list[list[str]] = []
+    best = {
+        lab: rows[(rows["lab"] == lab) & rows["status"].eq(RowStatus.OK)]["time_ns"].min()
+        for lab in rows["lab"].unique()
+    }
+    for _, r in rows.iterrows():
+        if r["status"] not in MEASURED:
             body.append(
                 [
                     _who(r),
-                    f"{r['library'] or ''} {r['library_version'] or ''}".strip(),
-                    f"{r['variant']}{mark}",
+                    r["library"] or "",
+                    r["variant"],
                     r["payload_form"] or "",
-                    f"{format_ns(r['time_ns'])} [{format_ns(r['ci99_lower_ns'])}, {format_ns(r['ci99_upper_ns'])}]",
-                    f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
-                    *([_percent(r["fraction_of_speed_of_light"])] if not reference.empty else []),
-                    "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB",
-                    *([_mib(r["peak_rss_bytes"])] if rss else []),
-                    _fmt(r["replicates"]),
+                    f"{r['status']}: {r['error'] or ''}",
+                    "",
+                    *([""] if fraction else []),
+                    "",
+                    *([""] if rss else []),
+                    "",
                 ]
             )
-        size = rows["payload_bytes"].dropna()
-        note = (
-            f" ({int(size.iloc[0]):,} bytes of input)"
-            if operation.endswith(("parse", "deserialize")) and not size.empty
-            else ""
+            continue
+        mark = (
+            " ⚠ unverified"
+            if r["status"] == RowStatus.UNVERIFIED
+            else (" ★" if r["time_ns"] == best.get(r["lab"]) else "")
         )
-        at = "" if level == "native" else f", ISA level {level}"
-        lines += [
-            f"### {operation}: {dataset}{note}{at}",
-            "",
-            markdown_table(headers, body),
-            "★ the fastest verified cell of its lab."
-            + (
-                f" Speed of light: {rows['speed_of_light_cell'].dropna().iloc[0]}, {_fmt(reference.iloc[0])} MB/s; the"
-                " fraction is of its mean MB/s (two separate means, not a paired ratio)."
-                if not reference.empty
-                else ""
-            ),
-            "",
-        ]
-    lines += [chart.markdown() for chart in charts or []]
-    return "\n".join(lines) + "\n"
+        alloc = r["allocated_bytes_per_op"]
+        body.append(
+            [
+                _who(r),
+                f"{r['library'] or ''} {r['library_version'] or ''}".strip(),
+                f"{r['variant']}{mark}",
+                r["payload_form"] or "",
+                f"{format_ns(r['time_ns'])} [{format_ns(r['ci99_lower_ns'])}, {format_ns(r['ci99_upper_ns'])}]",
+                f"{_fmt(r['mb_per_s'])} [{_fmt(r['mb_per_s_lower'])}, {_fmt(r['mb_per_s_upper'])}]",
+                *([_percent(r["fraction_of_speed_of_light"])] if fraction else []),
+                "—" if alloc is None or pd.isna(alloc) else f"{alloc / 1024:,.0f} KiB",
+                *([_mib(r["peak_rss_bytes"])] if rss else []),
+                _fmt(r["replicates"]),
+            ]
+        )
+    return body

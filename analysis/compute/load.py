@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import pathlib
-from harness.model.records import RowStatus
 from dataclasses import dataclass
 
 import pandas as pd
 
-from harness.model.run_folder import ENVIRONMENT_FILE, GROUPS_FILE, RESULTS_FILE, RUN_FILE, TIMELINE_FILE
-from harness.model.errors import HarnessError
-from harness.model.run_folder import CALIBRATION_FILE
 from harness.model.environment_record import EnvironmentRecord
+from harness.model.errors import HarnessError
+from harness.model.records import RowStatus
+from harness.model.run_folder import (
+    CALIBRATION_FILE,
+    ENVIRONMENT_FILE,
+    GROUPS_FILE,
+    RESULTS_FILE,
+    RUN_FILE,
+    TIMELINE_FILE,
+)
 from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
 from harness.model.store import RunStore
 from harness.model.warmup_check import row_id, short_warmups

@@ -18,7 +18,7 @@ from harness.config.cpu_models import (
     CpuTable,
     nearness,
 )
-from harness.config.experiments import Hardware
+from harness.model.experiment import Hardware
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class HostCpu:
 
     @classmethod
     def from_facts(cls, name: str, facts: dict[str, Any], table: CpuTable) -> HostCpu:
-        """From a hosts.json entry's facts (harness/host/host_probe.py HostFacts)."""
+        """From a hosts.json entry's facts (harness/containers/host_probe.py HostFacts)."""
         cpu = table.describe_host(
             facts.get("cpu_vendor"), facts.get("cpu_family"), facts.get("cpu_model_number"), facts.get("arch")
         )

@@ -9,19 +9,16 @@ the intervals have to absorb.
 
 from __future__ import annotations
 
-from harness.model.environment_record import EnvironmentRecord
-from harness.model.run_records import CalibrationRecord
-
-
 import pandas as pd
 
 from analysis.compute.load import SET_ASIDE
-from analysis.compute.replicates import MEASURED
-from analysis.render.tables import markdown_table
+from analysis.formatting.tables import markdown_table
 from harness.model.cpu_state import finding_text, state_lines
-from harness.config.defaults import SHORT_WARMUP_FRACTION
+from harness.model.defaults import SHORT_WARMUP_FRACTION
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.interference import INTERFERENCE_THRESHOLD, REPLACEMENTS_PER_CELL, disturbance, interference_share
-from harness.model.records import RowStatus
+from harness.model.records import MEASURED, RowStatus
+from harness.model.run_records import CalibrationRecord
 
 
 def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
@@ -108,37 +105,11 @@ def noise_markdown(
 ) -> str:
     """The 'Noise' section: quantified, then the host's risks with their fixes."""
     lines = ["## Noise on this host\n"]
-    measured = cells[cells["status"].isin(MEASURED)]
-    spread = measured["between_process_cv"].dropna()
-    within = measured["within_rel_ci99"].dropna()
-    if not spread.empty:
-        lines.append(
-            f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of "
-            "variation of their "
-            f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the "
-            "iterations inside "
-            f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, "
-            "is the unit of "
-            "replication."
-        )
+    lines += _spread_lines(cells)
     drift = calibration_drift(calibrations)
-    if not drift.empty:
-        swings = drift.groupby("workload")["relative_to_first"].agg(lambda s: s.max() / s.min() - 1)
-        lines.append(
-            "- Calibration workloads (the same work each time; `sha256` stays in the core, `memory` misses every "
-            "cache): "
-            + "; ".join(f"{w} varied by up to {100 * s:.1f}%" for w, s in swings.items())
-            + " over the run (table below)."
-        )
+    lines += _calibration_lines(drift)
     disturbed = disturbed_processes(rows)
-    total = int(rows["status"].isin([*MEASURED, RowStatus.DISTURBED]).sum())
-    steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
-    lines.append(
-        f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen "
-        "by the "
-        f"hypervisor): {len(disturbed)} of {total}."
-        + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s.")
-    )
+    lines.append(_disturbed_line(rows, disturbed))
     lines.append(replaced_markdown(rows))
     lines.append(set_aside_markdown(rows))
     lines.extend(cpu_hygiene_markdown(env))
@@ -146,33 +117,87 @@ def noise_markdown(
         lines.append(f"- Risk: {warning}")
     text = "\n".join(lines) + "\n"
     if not drift.empty:
-        text += "\n" + markdown_table(
-            ["When", "CPU", "Workload", "Median per repetition", "Relative to the first", "CV of repetitions"],
-            [
-                [
-                    r.label,
-                    r.cpuset,
-                    r.workload,
-                    f"{r.median_ms:.2f} ms",
-                    f"{r.relative_to_first:.3f}",
-                    f"{100 * r.cv:.1f}%",
-                ]
-                for r in drift.itertuples()
-            ],
-        )
+        text += "\n" + _drift_table(drift)
     if not disturbed.empty:
-        text += "\n" + markdown_table(
-            ["Disturbed process", "Round", "Other work + steal", "Involuntary context switches", "Log"],
-            [
-                [
-                    r.cell_id,
-                    f"{r.round_index}"
-                    + (f" (replaced, attempt {r.replaced:.0f})" if "replaced" in rows and pd.notna(r.replaced) else ""),
-                    f"{100 * r.interference:.0f}% of {r.duration_s:.1f} s",
-                    "—" if pd.isna(r.involuntary_context_switches) else f"{r.involuntary_context_switches:.0f}",
-                    f"`{r.log_path}`",
-                ]
-                for r in disturbed.itertuples()
-            ],
-        )
+        text += "\n" + _disturbed_table(rows, disturbed)
     return text
+
+
+def _spread_lines(cells: pd.DataFrame) -> list[str]:
+    """How much fresh processes of one cell differed against the iterations inside one process (none when no cell has
+    a spread)."""
+    measured = cells[cells["status"].isin(MEASURED)]
+    spread = measured["between_process_cv"].dropna()
+    within = measured["within_rel_ci99"].dropna()
+    if spread.empty:
+        return []
+    return [
+        f"- Fresh processes of one cell differed by a median {100 * spread.median():.1f}% (coefficient of "
+        "variation of their "
+        f"means; quartiles {100 * spread.quantile(0.25):.1f}–{100 * spread.quantile(0.75):.1f}%), while the "
+        "iterations inside "
+        f"one process agreed to a median ±{100 * within.median():.1f}% (99% CI): the process, not the iteration, "
+        "is the unit of "
+        "replication."
+    ]
+
+
+def _calibration_lines(drift: pd.DataFrame) -> list[str]:
+    """How far each calibration workload varied over the run (none without calibrations)."""
+    if drift.empty:
+        return []
+    swings = drift.groupby("workload")["relative_to_first"].agg(lambda s: s.max() / s.min() - 1)
+    return [
+        "- Calibration workloads (the same work each time; `sha256` stays in the core, `memory` misses every "
+        "cache): "
+        + "; ".join(f"{w} varied by up to {100 * s:.1f}%" for w, s in swings.items())
+        + " over the run (table below)."
+    ]
+
+
+def _disturbed_line(rows: pd.DataFrame, disturbed: pd.DataFrame) -> str:
+    """How many processes were disturbed, of all, and the time stolen by the hypervisor where it was read."""
+    total = int(rows["status"].isin([*MEASURED, RowStatus.DISTURBED]).sum())
+    steal = rows["steal_ms"].sum(min_count=1) if "steal_ms" in rows else None
+    return (
+        f"- Disturbed processes (over {INTERFERENCE_THRESHOLD:.0%} of their CPU's time spent on other work or stolen "
+        "by the "
+        f"hypervisor): {len(disturbed)} of {total}."
+        + ("" if pd.isna(steal) or steal is None else f" Steal over all processes: {steal / 1000:.1f} s.")
+    )
+
+
+def _drift_table(drift: pd.DataFrame) -> str:
+    """The calibrations as a table: when, on which CPUs, which workload and how far from the first."""
+    return markdown_table(
+        ["When", "CPU", "Workload", "Median per repetition", "Relative to the first", "CV of repetitions"],
+        [
+            [
+                r.label,
+                r.cpuset,
+                r.workload,
+                f"{r.median_ms:.2f} ms",
+                f"{r.relative_to_first:.3f}",
+                f"{100 * r.cv:.1f}%",
+            ]
+            for r in drift.itertuples()
+        ],
+    )
+
+
+def _disturbed_table(rows: pd.DataFrame, disturbed: pd.DataFrame) -> str:
+    """The disturbed processes as a table: the cell, the round (and replacement), the time lost and the log."""
+    return markdown_table(
+        ["Disturbed process", "Round", "Other work + steal", "Involuntary context switches", "Log"],
+        [
+            [
+                r.cell_id,
+                f"{r.round_index}"
+                + (f" (replaced, attempt {r.replaced:.0f})" if "replaced" in rows and pd.notna(r.replaced) else ""),
+                f"{100 * r.interference:.0f}% of {r.duration_s:.1f} s",
+                "—" if pd.isna(r.involuntary_context_switches) else f"{r.involuntary_context_switches:.0f}",
+                f"`{r.log_path}`",
+            ]
+            for r in disturbed.itertuples()
+        ],
+    )

@@ -1,20 +1,17 @@
 """How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), stopped by the
-run's
-time budget, or fixed rounds."""
+run's time budget, or fixed rounds."""
 
 from __future__ import annotations
 
-from harness.model.run_records import GroupRecord, RunRecord
-
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import pandas as pd
 
-from analysis.compute.replicates import MEASURED
 from analysis.compute.spread import wide_groups_markdown
-from analysis.render.tables import markdown_table
-from harness.model.groups import is_aa_copy
-from harness.model.groups import BUDGET
+from analysis.formatting.tables import markdown_table
+from harness.model.groups import BUDGET, IMPRECISE, PRECISE, is_aa_copy
+from harness.model.records import MEASURED
+from harness.model.run_records import GroupRecord, RunRecord
 
 
 def budget_stopped(groups: list[GroupRecord]) -> set[tuple[str, str, str, str]]:
@@ -25,7 +22,7 @@ def budget_stopped(groups: list[GroupRecord]) -> set[tuple[str, str, str, str]]:
 
 
 def group_precision(
-    cells: pd.DataFrame, target: float | None, budget: set[tuple[str, str, str, str]] = frozenset()
+    cells: pd.DataFrame, target: float | None, budget: Set[tuple[str, str, str, str]] = frozenset()
 ) -> pd.DataFrame:
     """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state. A group in
     `budget` that had not reached the target is 'budget': the run's time budget stopped it, not its own cap."""
@@ -47,11 +44,11 @@ def group_precision(
             state = "fixed rounds" if not mine.empty else "nothing to compare"
         else:
             state = (
-                "precise"
+                PRECISE
                 if pd.notna(widest) and widest <= target
                 else BUDGET
                 if (level, experiment, group, runtime) in budget
-                else "imprecise"
+                else IMPRECISE
             )
         aa = mine[mine["benchmark"].map(is_aa_copy)]
         out.append(
@@ -83,7 +80,13 @@ def precision_markdown(
     table = group_precision(cells, target, budget_stopped(list(groups)))
     if table.empty:
         return ""
-    imprecise = int((table["state"] == "imprecise").sum())
+    text = _summary(table, target, run.budget) + _aa_paragraph(table)
+    return text + _groups_table(table) + ("\n\n" + wide_groups_markdown(rows, cells) if rows is not None else "")
+
+
+def _summary(table: pd.DataFrame, target: float | None, budget: dict | None) -> str:
+    """The heading and how many groups stopped at a cap, or for the run's time budget, before reaching `target`."""
+    imprecise = int((table["state"] == IMPRECISE).sum())
     short = int((table["state"] == BUDGET).sum())
     goal = (
         f"target: every ratio within ±{100 * target:.2g}% (99% CI)"
@@ -91,7 +94,6 @@ def precision_markdown(
         else "fixed number of rounds, no precision target"
     )
     text = f"## Precision\n\nPer group ({goal}); {imprecise} of {len(table)} groups stopped at a cap before reaching it"
-    budget = run.budget
     if budget:
         text += (
             f", {short} were stopped by the run's time budget ({budget['minutes']:g} min, shared across groups; at "
@@ -99,59 +101,66 @@ def precision_markdown(
             f"{budget['floor_rounds']} rounds each)"
         )
     text += ".\n\n"
+    return text
 
-    def pct(v) -> str:
-        return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
 
+def _aa_paragraph(table: pd.DataFrame) -> str:
+    """How many A/A ratios contain 1, naming the groups whose do not; empty when no group ran an A/A copy."""
     aa = table[table["aa_ratio"].notna()]
-    if not aa.empty:
-        outside = aa[(aa["aa_lower"] > 1) | (aa["aa_upper"] < 1)]
-        text += (
-            "Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the "
-            "baseline ran "
-            f"as one more member of every process; its ratio to the baseline must be 1 within its interval. "
-            f"{len(aa) - len(outside)} of {len(aa)} A/A ratios contain 1"
-            + (
-                f"; **{len(outside)} do not** "
-                f"({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})"
-                if len(outside)
-                else ""
-            )
-            + f"; median |A/A − 1| {100 * (aa['aa_ratio'] - 1).abs().median():.2f}%.\n\n"
-        )
+    if aa.empty:
+        return ""
+    outside = aa[(aa["aa_lower"] > 1) | (aa["aa_upper"] < 1)]
     return (
-        text
-        + markdown_table(
-            [
-                "ISA level (· runtime)",
-                "Experiment",
-                "Group",
-                "Design",
-                "Processes per cell",
-                "Widest ratio CI",
-                "Median ratio CI",
-                "A/A ratio [99% CI]",
-                "Machine time",
-                "State",
-            ],
-            [
-                [
-                    r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"),
-                    r.experiment,
-                    r.group,
-                    r.design or "—",
-                    r.processes_per_cell,
-                    pct(r.widest_ratio_rel_ci99),
-                    pct(r.median_ratio_rel_ci99),
-                    aa_text(r),
-                    f"{r.machine_s:.0f} s",
-                    f"**{r.state}**" if r.state in ("imprecise", BUDGET) else r.state,
-                ]
-                for r in table.itertuples()
-            ],
+        "Design per group: the one that produced its ratios. A/A: in each paired group a second copy of the "
+        "baseline ran "
+        f"as one more member of every process; its ratio to the baseline must be 1 within its interval. "
+        f"{len(aa) - len(outside)} of {len(aa)} A/A ratios contain 1"
+        + (
+            f"; **{len(outside)} do not** "
+            f"({', '.join(f'{r.experiment}/{r.group}@{r.isa_level}' for r in outside.itertuples())})"
+            if len(outside)
+            else ""
         )
-        + ("\n\n" + wide_groups_markdown(rows, cells) if rows is not None else "")
+        + f"; median |A/A − 1| {100 * (aa['aa_ratio'] - 1).abs().median():.2f}%.\n\n"
     )
+
+
+def _groups_table(table: pd.DataFrame) -> str:
+    """One row per group: its design, processes per cell, ratio CIs, A/A ratio, machine time and state."""
+    return markdown_table(
+        [
+            "ISA level (· runtime)",
+            "Experiment",
+            "Group",
+            "Design",
+            "Processes per cell",
+            "Widest ratio CI",
+            "Median ratio CI",
+            "A/A ratio [99% CI]",
+            "Machine time",
+            "State",
+        ],
+        [
+            [
+                r.isa_level + ("" if r.runtime == "default" else f" · {r.runtime}"),
+                r.experiment,
+                r.group,
+                r.design or "—",
+                r.processes_per_cell,
+                _pct(r.widest_ratio_rel_ci99),
+                _pct(r.median_ratio_rel_ci99),
+                aa_text(r),
+                f"{r.machine_s:.0f} s",
+                f"**{r.state}**" if r.state in (IMPRECISE, BUDGET) else r.state,
+            ]
+            for r in table.itertuples()
+        ],
+    )
+
+
+def _pct(v) -> str:
+    """A relative interval width as '±1.2%'; '—' when there is none."""
+    return "—" if v is None or pd.isna(v) else f"±{100 * v:.1f}%"
 
 
 def aa_text(r) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from harness.config.defaults import REPLICATE_STATISTIC
+from harness.model.defaults import REPLICATE_STATISTIC
 from harness.model.interference import disturbance, interference_share
 from harness.model.records import MEASURED, RowStatus, VerificationStatus
 from harness.model.stats import mean_interval
 
-__all__ = ["MEASURED", "replicate_statistics", "noise_statistics", "summarize_cells"]
+__all__ = ["replicate_statistics", "noise_statistics", "summarize_cells"]
 
 
 def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None]:

@@ -21,13 +21,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.render.tables import format_ns
-from harness.model.stats import format_rel_ci
-
 from analysis.defaults import WIDE_RATIO_CI
-from analysis.compute.replicates import MEASURED
-from harness.model.pairing import paired_ratios, replicate_of
+from analysis.formatting.tables import format_ns
 from harness.model.groups import AA_SUFFIX
+from harness.model.pairing import paired_ratios, replicate_of
+from harness.model.records import MEASURED
+from harness.model.stats import format_rel_ci
 
 #: The standard error of a median of normal values is this many times that of their mean.
 MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)
@@ -167,7 +166,7 @@ def ratio_spread(rows: pd.DataFrame, benchmark: str, baseline: str) -> Spread:
     by_process = {r.process: r for r in theirs if r.process}
     within = []
     for v in mine:
-        ref = by_process.get(v.process)
+        ref = None if v.process is None else by_process.get(v.process)
         if ref is not None and len(v.bursts) == len(ref.bursts) >= 2:
             sd = _log_sd([a / b for a, b in zip(v.bursts, ref.bursts)])
             if sd is not None:

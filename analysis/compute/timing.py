@@ -7,13 +7,12 @@ measurements (jitting, pilot, overhead, warm-up, actual), all stored on the resu
 
 from __future__ import annotations
 
-from harness.model.run_records import TimelineRecord
-
 from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.compute.replicates import MEASURED
+from harness.model.records import MEASURED
+from harness.model.run_records import TimelineRecord
 
 #: Components of a measured process, in the order they happen: (row column in ms, label).
 PROCESS_PARTS = (

@@ -11,14 +11,14 @@ be decided by a run that meets its target: they are listed as 'on the edge'.
 
 from __future__ import annotations
 
-from harness.model.run_records import RunRecord
-
 import math
+from typing import Any
 
 import pandas as pd
 
-from analysis.render.tables import markdown_table
+from analysis.formatting.tables import markdown_table
 from harness.model.judging import INCONCLUSIVE, TOLERANCE
+from harness.model.run_records import RunRecord
 
 #: Where the run states no precision target: the default profile's (experiments/profiles.toml).
 DEFAULT_TARGET = 0.02
@@ -34,7 +34,7 @@ def undecided_table(
     if verdicts.empty:
         return pd.DataFrame()
     mine = verdicts[verdicts["primary"] & (verdicts["verdict"] == INCONCLUSIVE) & (verdicts["metric"] == "time")]
-    out = []
+    out: list[dict[str, Any]] = []
     for r in mine.itertuples():
         row = {
             "experiment": r.experiment,

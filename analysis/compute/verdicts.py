@@ -21,13 +21,12 @@ from dataclasses import asdict, replace
 import pandas as pd
 
 from analysis.compute.aggregate import RatioBook
-from analysis.compute.replicates import MEASURED
-from analysis.render.tables import failure_reason
-from analysis.compute.judging import BYTES_ONLY, CANNOT_REPRODUCE, Verdict, judge_bytes
-from harness.model.judging import INTERVAL_METRICS, METRICS, NOT_MEASURED, judge, published_ratio
-from harness.config.experiments import Claim, Experiment, Hardware
+from analysis.compute.claim_verdict import claim_verdict, with_failure
+from analysis.compute.verdict_row import Verdict
 from harness.config.labs import LabSpec, load_labs
-from harness.model.records import DEFAULT_RUNTIME, RowStatus, UNAVAILABLE, VerificationStatus
+from harness.model.experiment import Claim, Experiment, Hardware
+from harness.model.judging import CANNOT_REPRODUCE, INTERVAL_METRICS, METRICS, NOT_MEASURED, published_ratio
+from harness.model.records import DEFAULT_RUNTIME, MEASURED, UNAVAILABLE, RowStatus
 
 
 def _compared_levels(measured: pd.DataFrame, wanted: str) -> tuple[list[str], str]:
@@ -92,7 +91,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
                 continue
             for runtime in runtimes or [primary]:
                 for level in levels or [primary_level]:
-                    verdict = _verdict(
+                    verdict = claim_verdict(
                         experiment,
                         claim,
                         metric,
@@ -104,7 +103,7 @@ def verdicts_for(experiment: Experiment, cells: pd.DataFrame, book: RatioBook) -
                         note,
                         runtime=runtime,
                     )
-                    out.append(_with_failure(verdict, failed, level, runtime=runtime, measured=rows))
+                    out.append(with_failure(verdict, failed, level, runtime=runtime, measured=rows))
     return out
 
 
@@ -156,16 +155,43 @@ def _across(
     if not metrics:
         return []
     hardware = experiment.hardware[claim.hardware]
-
-    def runtimes_of(benchmark: str) -> list[str]:
-        return list(dict.fromkeys(planned.loc[planned["benchmark"] == benchmark, "runtime_requested"]))
-
-    runtime = claim.side("runtime", primary_runtime(hardware, runtimes_of(claim.benchmark)))
+    runtime = claim.side("runtime", primary_runtime(hardware, _runtimes_of(planned, claim.benchmark)))
     level = claim.side("isa_level", hardware.isa_level)
     reference_level = claim.reference_side("isa_level", hardware.isa_level)
+    reference_runtime, note = _across_reference(experiment, claim, planned, level, runtime, reference_level)
+    verdicts = [
+        claim_verdict(
+            experiment,
+            claim,
+            metric,
+            published,
+            rows,
+            book,
+            level,
+            True,
+            note,
+            reference_level,
+            runtime,
+            reference_runtime,
+        )
+        for metric, published in metrics
+    ]
+    return [with_failure(v, failed, level, reference_level, runtime, reference_runtime, rows) for v in verdicts]
+
+
+def _runtimes_of(planned: pd.DataFrame, benchmark: str) -> list[str]:
+    """The runtimes the run planned `benchmark` on, in plan order."""
+    return list(dict.fromkeys(planned.loc[planned["benchmark"] == benchmark, "runtime_requested"]))
+
+
+def _across_reference(
+    experiment: Experiment, claim: Claim, planned: pd.DataFrame, level: str, runtime: str, reference_level: str
+) -> tuple[str, str]:
+    """The runtime an across claim's reference is read on, and the note saying where each side was measured."""
+    hardware = experiment.hardware[claim.hardware]
     if across_labs(experiment, claim):  # the reference runs on a runtime of its own lab
         reference_runtime = dict(claim.reference_at).get(
-            "runtime", primary_runtime(hardware, runtimes_of(claim.reference))
+            "runtime", primary_runtime(hardware, _runtimes_of(planned, claim.reference))
         )
         labs = [experiment.benchmarks[b].lab for b in (claim.benchmark, claim.reference)]
         note = (
@@ -184,159 +210,7 @@ def _across(
             f"measured as {claim.benchmark} at {level} on {runtime} over {claim.reference} "
             f"{' '.join(reference_places)}"
         )
-    verdicts = [
-        _verdict(
-            experiment,
-            claim,
-            metric,
-            published,
-            rows,
-            book,
-            level,
-            True,
-            note,
-            reference_level,
-            runtime,
-            reference_runtime,
-        )
-        for metric, published in metrics
-    ]
-    return [_with_failure(v, failed, level, reference_level, runtime, reference_runtime, rows) for v in verdicts]
-
-
-def _with_failure(
-    verdict: Verdict,
-    failed: pd.DataFrame,
-    level: str,
-    reference_level: str | None = None,
-    runtime: str = DEFAULT_RUNTIME,
-    reference_runtime: str | None = None,
-    measured: pd.DataFrame | None = None,
-) -> Verdict:
-    """A claim whose benchmark or baseline failed at its level and runtime says why, instead of 'not measured'; one
-    with no failure says which side has no measured process there ('not measured: …')."""
-    if verdict.verdict != NOT_MEASURED:
-        return verdict
-    sides = (
-        (verdict.benchmark, level, runtime),
-        (verdict.reference, reference_level or level, reference_runtime or runtime),
-    )
-    for benchmark, at, on in sides:
-        hit = failed[
-            (failed["benchmark"] == benchmark) & (failed["isa_requested"] == at) & (failed["runtime_requested"] == on)
-        ]
-        if not hit.empty:
-            who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
-            error = str(hit.iloc[0]["error"])
-            what = failure_reason(error) if error.startswith(UNAVAILABLE) else f"failed: {failure_reason(error)}"
-            return replace(verdict, verdict=f"{who}{what}")
-    if measured is None:
-        return verdict
-    for benchmark, at, on in sides:
-        hit = measured[
-            (measured["benchmark"] == benchmark)
-            & (measured["isa_requested"] == at)
-            & (measured["runtime_requested"] == on)
-        ]
-        if hit.empty:
-            who = "" if benchmark == verdict.benchmark else "its baseline "
-            return replace(
-                verdict, verdict=f"{NOT_MEASURED}: this run measured {who}{benchmark} at {at} on {on} in no process"
-            )
-    return replace(verdict, verdict=f"{NOT_MEASURED}: no process pairs both sides")
-
-
-def _verdict(
-    experiment: Experiment,
-    claim: Claim,
-    metric: str,
-    published: tuple[float, str],
-    measured: pd.DataFrame,
-    book: RatioBook,
-    level: str,
-    primary: bool,
-    note: str,
-    reference_level: str | None = None,
-    runtime: str = DEFAULT_RUNTIME,
-    reference_runtime: str | None = None,
-) -> Verdict:
-    """The claim's benchmark at `level` on `runtime` against its reference at `reference_level` on
-    `reference_runtime` (default: the same level and runtime)."""
-    hardware = experiment.hardware[claim.hardware]
-    column = METRICS[metric][1]
-    reference_level = reference_level or level
-    reference_runtime = reference_runtime or runtime
-
-    def at(benchmark: str, isa_level: str, on: str):
-        found = measured[
-            (measured["benchmark"] == benchmark)
-            & (measured["isa_requested"] == isa_level)
-            & (measured["runtime_requested"] == on)
-        ]
-        return None if found.empty else found.iloc[0]
-
-    row, ref = at(claim.benchmark, level, runtime), at(claim.reference, reference_level, reference_runtime)
-    ratio = lower = upper = pairs = None
-    bytes_only = metric == "allocated" and math.isnan(published[0])
-    if row is not None and ref is not None:
-        if metric in INTERVAL_METRICS:
-            interval = book.interval(
-                experiment.id,
-                claim.benchmark,
-                claim.reference,
-                level,
-                reference_level,
-                runtime,
-                reference_runtime,
-                metric,
-            )
-            if interval is not None:
-                ratio, lower, upper, pairs = interval.estimate, interval.lower, interval.upper, interval.n
-        elif not bytes_only and not pd.isna(row[column]) and not pd.isna(ref[column]) and ref[column] != 0:
-            ratio = float(row[column] / ref[column])
-    void = any(r is not None and r["verification_status"] == VerificationStatus.FAILED for r in (row, ref))
-    if metric == "memory":  # the benchmark's own mean increase over its processes, in bytes
-        measured_bytes = None if row is None else book.mean(experiment.id, claim.benchmark, level, runtime, metric)
-    else:
-        measured_bytes = None if metric != "allocated" or row is None or pd.isna(row[column]) else float(row[column])
-    tolerance = experiment.allocation_tolerance(claim) if metric == "allocated" else None
-    return Verdict(
-        experiment=experiment.id,
-        scenario=claim.scenario,
-        published_variant=claim.published_variant,
-        benchmark=claim.benchmark,
-        reference=claim.reference,
-        metric=metric,
-        published_value=getattr(claim, METRICS[metric][0]),
-        published_ratio=round(published[0], 4),
-        ratio_source=published[1],
-        published_hardware=hardware.description,
-        published_runtime=hardware.runtime,
-        isa_level=level if reference_level == level else f"{level}/{reference_level}",
-        runtime=runtime if reference_runtime == runtime else f"{runtime}/{reference_runtime}",
-        primary=primary,
-        measured_ratio=ratio,
-        measured_ratio_lower=lower,
-        measured_ratio_upper=upper,
-        pairs=pairs,
-        measured_runtime=None if row is None else f"{row['runtime']} {row['runtime_version']}",
-        variant_verification=None if row is None else row["verification_status"],
-        baseline_verification=None if ref is None else ref["verification_status"],
-        verdict=(BYTES_ONLY if row is not None else NOT_MEASURED)
-        if bytes_only
-        else judge(published[0], ratio, void, lower, upper, interval=metric in INTERVAL_METRICS),
-        note="; ".join(n for n in (claim.note, note) if n),
-        measured_value=measured_bytes,
-        allocated_tolerance_bytes=tolerance,
-        bytes_verdict=judge_bytes(
-            claim.allocated_bytes,
-            measured_bytes,
-            tolerance,
-            row is not None and row["verification_status"] == VerificationStatus.FAILED,
-        )
-        if metric == "allocated"
-        else None,
-    )
+    return reference_runtime, note
 
 
 def verdict_table(experiments: list[Experiment], cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:

@@ -5,38 +5,35 @@ how each run ended, its noise figures), each published figure read on the host n
 
 from __future__ import annotations
 
-import json
 import pathlib
-from typing import Any
 from collections.abc import Callable
 
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
-from harness.config.hosts import HOST_NAME
-from harness.model.result_lines import DamagedResultsError
-from harness.model.judging import NOT_MEASURED
 from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
 from analysis.compute.noise import calibration_drift
-from analysis.render.tables import markdown_table
-from harness.config.cpu_models import load_cpu_table, widest_vector_isa
-from harness.config.defaults import REPO_ROOT
+from analysis.render.hosts_markdown import hosts_markdown
 from analysis.render.untrusted import neutral_markdown
-from harness.config.experiments import Experiment, load_experiments
-from harness.model.run_records import SESSION, CalibrationRecord, TimelineRecord
-from harness.model.store import RunStore
-
+from harness.config.cpu_models import load_cpu_table, widest_vector_isa
+from harness.config.experiments import load_experiments
+from harness.model.defaults import REPO_ROOT
+from harness.model.experiment import Experiment
+from harness.model.hosts_file import read_hosts_file
+from harness.model.judging import NOT_MEASURED
 from harness.model.run_folder import (
     CALIBRATION_FILE,
     HOSTS_DIR,
-    TIMELINE_FILE,
     HOSTS_FILE,
     REPORT_DIR,
     REPORT_HTML,
     REPORT_MD,
     RESULTS_FILE,
     TABLES_DIR,
+    TIMELINE_FILE,
 )
+from harness.model.run_records import SESSION, CalibrationRecord, HostRecord, TimelineRecord
+from harness.model.store import RunStore
 
 #: The columns of reproduction.csv that name one published figure.
 CLAIM_KEY = ["experiment", "scenario", "published_variant", "reference", "metric", "isa_level", "runtime"]
@@ -49,31 +46,10 @@ def is_hosts_run(run_dir: pathlib.Path) -> bool:
     return (run_dir / HOSTS_FILE).is_file()
 
 
-def host_entries(run_dir: pathlib.Path) -> list[Any]:
-    """hosts.json's entries, checked (a shared run folder is untrusted): each a host name that is a folder name of
-    hosts/ and its facts; DamagedResultsError naming the fault otherwise."""
-    path = run_dir / HOSTS_FILE
-    fix = "restore the run folder from a copy: the run wrote hosts.json whole"
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise DamagedResultsError(f"{path} cannot be read ({str(e)[:200]})", fix) from None
-    entries = data.get("hosts") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not all(
-        isinstance(e, dict) and isinstance(e.get("host"), str) and isinstance(e.get("facts"), dict) for e in entries
-    ):
-        raise DamagedResultsError(f"{path} is not a list of hosts with their facts", fix)
-    bad = next((e["host"] for e in entries if not HOST_NAME.match(e["host"])), None)
-    if bad is not None:
-        raise DamagedResultsError(f"{path} names a host {bad!r}, which is no host name (nor a folder of hosts/)", fix)
-    return entries
-
-
-def host_folders(run_dir: pathlib.Path) -> dict[str, pathlib.Path]:
+def host_folders(run_dir: pathlib.Path, hosts: list[HostRecord]) -> dict[str, pathlib.Path]:
     """Each measured host's run folder, by host, in hosts.json order."""
-    listed = [h["host"] for h in host_entries(run_dir)]
     return {
-        name: run_dir / HOSTS_DIR / name for name in listed if (run_dir / HOSTS_DIR / name / RESULTS_FILE).is_file()
+        h.host: run_dir / HOSTS_DIR / h.host for h in hosts if (run_dir / HOSTS_DIR / h.host / RESULTS_FILE).is_file()
     }
 
 
@@ -123,33 +99,31 @@ def _percent(value: float | None, sign: str = "") -> str | None:
     return None if value is None or pd.isna(value) else f"{sign}{100 * value:.1f}%"
 
 
-def hosts_table(run_dir: pathlib.Path) -> pd.DataFrame:
+def hosts_table(hosts: list[HostRecord], folders: dict[str, pathlib.Path]) -> pd.DataFrame:
     """One row per host: what its engine said, how its run ended and how noisy it was."""
     rows = []
-    folders = host_folders(run_dir)
     table = load_cpu_table()
-    for entry in host_entries(run_dir):
-        facts = entry["facts"]
+    for entry in hosts:
+        facts = entry.facts
         rows.append(
             {
-                "host": entry["host"],
-                "state": entry["state"],
+                "host": entry.host,
+                "state": entry.state,
                 "cpu": facts.get("cpu_model") or "",
-                "microarchitecture": HostCpu.from_facts(entry["host"], facts, table).cpu.describe(),
+                "microarchitecture": HostCpu.from_facts(entry.host, facts, table).cpu.describe(),
                 "cpus": facts.get("cpus"),
                 "arch": facts.get("arch"),
                 "vector ISA": widest_vector_isa(facts.get("cpu_flags") or ()),
                 "kernel": facts.get("kernel"),
                 "docker": facts.get("engine_version"),
                 "isolated CPUs": facts.get("isolated_cpus") or "none",
-                "wall (min)": round(entry.get("seconds", 0) / 60, 1) if entry.get("exit_code") is not None else None,
-                "measuring (min)": _session_minutes(folders.get(entry["host"])),
-                "budget share (min)": entry.get("budget_min"),  # hosts on one machine share its budget
-                "images moved": len(entry.get("images_moved") or []),
-                **host_noise(folders.get(entry["host"])),
+                "wall (min)": round(entry.seconds / 60, 1) if entry.exit_code is not None else None,
+                "measuring (min)": _session_minutes(folders.get(entry.host)),
+                "budget share (min)": entry.budget_min,  # hosts on one machine share its budget
+                "images moved": len(entry.images_moved),
+                **host_noise(folders.get(entry.host)),
                 "note": _public(
-                    facts.get("reason")
-                    or ((entry.get("lost") or entry.get("last_line")) if entry["state"] == "lost" else "")
+                    facts.get("reason") or ((entry.lost or entry.last_line) if entry.state == "lost" else "")
                 ),
             }
         )
@@ -172,7 +146,7 @@ def verdicts_by_host(folders: dict[str, pathlib.Path]) -> pd.DataFrame:
 
 
 def nearest_host_verdicts(
-    verdicts: pd.DataFrame, run_dir: pathlib.Path, experiments: dict[str, Experiment] | None = None
+    verdicts: pd.DataFrame, hosts: list[HostRecord], experiments: dict[str, Experiment] | None = None
 ) -> pd.DataFrame:
     """Each published figure's primary verdict read on the host nearest its published CPU, among the hosts that
     measured it (a verdict there other than 'not measured'), with the reason (analysis/compute/nearest_host.py)."""
@@ -180,8 +154,7 @@ def nearest_host_verdicts(
         return pd.DataFrame()
     experiments = experiments if experiments is not None else load_experiments()
     table = load_cpu_table()
-    facts = {e["host"]: e["facts"] for e in host_entries(run_dir)}
-    hosts = [HostCpu.from_facts(name, facts[name], table) for name in facts]
+    cpus = [HostCpu.from_facts(h.host, h.facts, table) for h in hosts]
     out = []
     for record in verdicts[verdicts["primary"].astype(bool)].to_dict("records"):
         hardware = next(
@@ -192,7 +165,7 @@ def nearest_host_verdicts(
             ),
             None,
         )
-        measured = [h for h in hosts if _measured(record.get(f"{h.name} verdict"))]
+        measured = [h for h in cpus if _measured(record.get(f"{h.name} verdict"))]
         if hardware is None:
             host, why = None, "its hardware entry is not in the experiment any more"
         else:
@@ -214,90 +187,19 @@ def write_hosts_report(
     run_dir: pathlib.Path, write_report: Callable[[pathlib.Path], pathlib.Path], render_html: Callable
 ) -> pathlib.Path:
     """Each host's report, then the run folder's page over them; returns its report.md."""
-    folders = host_folders(run_dir)
+    records = read_hosts_file(run_dir)
+    folders = host_folders(run_dir, records)
     for folder in folders.values():
         write_report(folder)
-    hosts = hosts_table(run_dir)
+    hosts = hosts_table(records, folders)
     verdicts = verdicts_by_host(folders)
-    nearest = nearest_host_verdicts(verdicts, run_dir)
+    nearest = nearest_host_verdicts(verdicts, records)
     out = run_dir / REPORT_DIR
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
     hosts.to_csv(out / TABLES_DIR / "hosts.csv", index=False)
     verdicts.to_csv(out / TABLES_DIR / "verdicts-by-host.csv", index=False)
     nearest.to_csv(out / TABLES_DIR / "verdicts-nearest-host.csv", index=False)
-    text = neutral_markdown(_markdown(run_dir.name, hosts, verdicts, folders, nearest))
+    text = neutral_markdown(hosts_markdown(run_dir.name, hosts, verdicts, folders, nearest))
     (out / REPORT_MD).write_text(text)
     (out / REPORT_HTML).write_text(render_html(text, out))
     return out / REPORT_MD
-
-
-def _markdown(
-    run_id: str,
-    hosts: pd.DataFrame,
-    verdicts: pd.DataFrame,
-    folders: dict[str, pathlib.Path],
-    nearest: pd.DataFrame,
-) -> str:
-    lines = [
-        f"# Run {run_id} over {len(hosts)} hosts",
-        "",
-        "Each host's run is a run folder of its own under `hosts/`, with its full report (linked below); this page "
-        "puts the hosts and every published figure's verdict on each of them side by side.",
-        "",
-        "## Hosts",
-        "",
-        _table(hosts),
-        "",
-        "Reports: " + ", ".join(f"[{host}](../hosts/{host}/report/report.md)" for host in folders),
-        "",
-        "Noise figures: process CV, the median spread between processes of one cell; ratio CI99, the median width "
-        "of the measured ratios' 99% intervals; replaced, processes disturbed by other work and measured again; "
-        "calibration drift, the largest change of the fixed calibration workload during the run.",
-        "",
-    ]
-    if not nearest.empty:
-        lines += [
-            "## Each figure on the host nearest its published CPU",
-            "",
-            "Each published figure's primary verdict (its published ISA level and runtime), read on the host whose "
-            "CPU is nearest the one it was published on (same microarchitecture, else core lineage, else vendor; "
-            "harness/config/cpu_models.toml), among the hosts that measured it.",
-            "",
-            _table(nearest.round(3)),
-            "",
-        ]
-    lines += [
-        "## Verdicts per host",
-        "",
-    ]
-    verdict_columns = [c for c in verdicts.columns if c.endswith(" verdict")]
-    if verdicts.empty or not verdict_columns:
-        lines.append("No host produced verdicts.")
-        return "\n".join(lines) + "\n"
-    decided = verdicts.dropna(subset=verdict_columns)
-    same = decided[decided[verdict_columns].nunique(axis=1) == 1]
-    lines += [
-        f"{len(same)} of {len(decided)} figures measured on every host have the same verdict on each "
-        f"({', '.join(folders)}); those that differ first.",
-        "",
-    ]
-    differ = decided[decided[verdict_columns].nunique(axis=1) > 1]
-    shown = pd.concat([differ, verdicts.drop(differ.index)])
-    columns = [
-        "experiment",
-        "scenario",
-        "published_variant",
-        "reference",
-        "isa_level",
-        "runtime",
-        "published_ratio",
-    ] + [c for host in folders for c in (f"{host} ratio", f"{host} verdict") if c in verdicts.columns]
-    lines.append(_table(shown[columns].round(3)))
-    return "\n".join(lines) + "\n"
-
-
-def _table(frame: pd.DataFrame) -> str:
-    return markdown_table(
-        [str(c) for c in frame.columns],
-        [["" if pd.isna(v) else str(v) for v in row] for row in frame.itertuples(index=False)],
-    )

@@ -8,38 +8,44 @@ table fails it is logged and the rest are still written.
 from __future__ import annotations
 
 import dataclasses
-
 import logging
 import pathlib
 
 import pandas as pd
 
-from analysis.compute.aggregate import with_ratios
 from analysis.charts import compare_dot_chart, render_figure
-from analysis.render.chart_specs import chart_specs
-from analysis.charts.refs import ChartRef
 from analysis.charts.style import alt_text, apply_theme, caption_for
-from harness.model.errors import HarnessError
-from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
-from analysis.tools.compare_report import comparison_markdown
-from harness.model.run_folder import CHARTS_DIR, HOSTS_DIR, REPORT_DIR, REPORT_HTML, REPORT_MD, TABLES_DIR
-from harness.model.run_folder import KEPT_EXPERIMENTS_DIR
-from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
-from analysis.render.html import render_html
-from analysis.render.untrusted import neutral_markdown
-from analysis.compute.load import load_run
+from analysis.compute.aggregate import with_ratios
+from analysis.compute.chart_refs import ChartRef
 from analysis.compute.cold_start import cold_table, split_measures
 from analysis.compute.conformance import conformance_matrix, load_conformance
+from analysis.compute.coverage import coverage
 from analysis.compute.cross_language import cross_language_table
+from analysis.compute.load import load_run
+from analysis.compute.replicates import summarize_cells
+from analysis.compute.verdicts import verdict_table
+from analysis.formatting.tables import to_csv
+from analysis.render.chart_specs import chart_specs
+from analysis.render.html import render_html
 from analysis.render.report import compose_report
+from analysis.render.untrusted import neutral_markdown
 from analysis.sections.inputs import ReportInputs
 from analysis.sections.reproduction import reproduction_section
-from analysis.compute.replicates import summarize_cells
-from analysis.render.tables import to_csv
-from analysis.compute.verdicts import verdict_table
-from analysis.compute.coverage import coverage
+from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
+from analysis.tools.compare_report import comparison_markdown
+from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from harness.config.experiments import load_experiments
 from harness.config.labs import load_labs
+from harness.model.errors import HarnessError
+from harness.model.run_folder import (
+    CHARTS_DIR,
+    HOSTS_DIR,
+    KEPT_EXPERIMENTS_DIR,
+    REPORT_DIR,
+    REPORT_HTML,
+    REPORT_MD,
+    TABLES_DIR,
+)
 
 log = logging.getLogger(__name__)
 

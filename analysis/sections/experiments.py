@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
-from analysis.charts.refs import ChartRef
-from analysis.render.tables import experiment_markdown
-from harness.config.experiments import Experiment
+
+from analysis.compute.chart_refs import ChartRef
+from analysis.formatting.tables import experiment_markdown
+from harness.model.experiment import Experiment
 from harness.model.records import SINGLE_SHOT
 
 

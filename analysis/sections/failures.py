@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
+
+from analysis.formatting.tables import markdown_table
 from harness.model.records import RowStatus
-from analysis.render.tables import markdown_table
 
 
 def failures_markdown(cells: pd.DataFrame) -> str:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from harness.model.environment_record import EnvironmentRecord
-from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
-
 import dataclasses
 from dataclasses import dataclass
+
 import pandas as pd
 
-from analysis.charts.refs import ChartRef
-from harness.config.experiments import Experiment
-
+from analysis.compute.chart_refs import ChartRef
+from harness.model.environment_record import EnvironmentRecord
+from harness.model.experiment import Experiment
+from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
 
 #: The key of the cold-start charts in compose_report's `charts` (experiment ids key the others).
 COLD_CHARTS = "cold-start"

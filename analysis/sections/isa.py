@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.model.environment_record import EnvironmentRecord
 from analysis.compute.aggregate import isa_rank
-from analysis.render.tables import markdown_table
+from analysis.formatting.tables import markdown_table
+from harness.model.environment_record import EnvironmentRecord
 
 
 def isa_markdown(env: EnvironmentRecord | None) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from harness.model.run_records import RunRecord
 
-
 #: One line per replication design, for the method section.
 DESIGN_TEXT = {
     "sequential": "every cell of an ISA level once per round, in plan order",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pandas as pd
-from harness.model.judging import PARITY_BAND, TOLERANCE
+
 from analysis.compute.coverage import coverage
-from analysis.render.tables import markdown_table, reproduction_markdown
-from harness.config.experiments import Experiment
+from analysis.formatting.tables import markdown_table, reproduction_markdown
+from harness.model.experiment import Experiment
+from harness.model.judging import PARITY_BAND, TOLERANCE
 
 
 def reproduction_section(

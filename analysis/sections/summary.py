@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+
 import pandas as pd
+
 from analysis.compute.aggregate import median_relative_ci
-from analysis.compute.judging import BYTES_ONLY
-from harness.model.judging import VOID
+from harness.model.judging import BYTES_ONLY, VOID
 
 
 def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:

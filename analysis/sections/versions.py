@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pandas as pd
+
+from analysis.formatting.tables import markdown_table
 from harness.model.cells import Cell
 from harness.model.environment_record import EnvironmentRecord
-from analysis.render.tables import markdown_table
-from harness.config.experiments import Experiment
+from harness.model.experiment import Experiment
 
 
 def versions_markdown(experiments: list[Experiment], env: EnvironmentRecord | None, cells: pd.DataFrame) -> str:

@@ -16,13 +16,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from harness.model import judging as v
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.cold_start import split_measures
+from harness.model import judging as v
+from harness.model.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.judging import TOLERANCE
-from analysis.compute.replicates import MEASURED
-from harness.config.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.pairing import paired_ratios
+from harness.model.records import MEASURED
 
 #: A change smaller than this (relative) is reported as 'same' when the interval allows it.
 DEFAULT_THRESHOLD = 0.05
@@ -137,7 +137,7 @@ def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.Da
                 "drift_ci99_lower": lower,
                 "drift_ci99_upper": upper,
                 "p_value": p,
-                "agree": None if lower is None else bool(lower <= 1 <= upper),
+                "agree": None if lower is None or upper is None else bool(lower <= 1 <= upper),
             }
         )
     return pd.DataFrame(out)

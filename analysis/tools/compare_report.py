@@ -6,7 +6,7 @@ from collections import Counter
 
 import pandas as pd
 
-from analysis.render.tables import format_interval, format_ns, markdown_table
+from analysis.formatting.tables import format_interval, format_ns, markdown_table
 
 
 def comparison_markdown(
@@ -19,9 +19,27 @@ def comparison_markdown(
     verdicts: pd.DataFrame | None = None,
 ) -> str:
     """Summary, the verdicts of both runs side by side, per-cell changes, and the drift of every baseline ratio."""
+    lines = _summary_lines(name_a, name_b, cells, ratios, threshold)
+    if verdicts is not None and not verdicts.empty:
+        lines.append(verdicts_summary(verdicts) + "\n")
+    if chart:
+        lines.append(f"![b over a]({chart}.png) ([SVG]({chart}.svg))\n")
+    if verdicts is not None and not verdicts.empty and not verdicts["same"].all():
+        lines.append("## Verdicts that differ\n")
+        lines.append(_differing_verdicts_table(verdicts) + "\n")
+    lines.append("## Cells\n")
+    lines.append(_cells_table(cells))
+    if not ratios.empty:
+        lines.append("\n## Ratios to the baseline\n")
+        lines.append(_ratios_table(ratios))
+    return "\n".join(lines)
+
+
+def _summary_lines(name_a: str, name_b: str, cells: pd.DataFrame, ratios: pd.DataFrame, threshold: float) -> list[str]:
+    """The title, the cells' changes counted with what each change means, and how many baseline ratios agree."""
     counts = Counter(cells["change"]) if not cells.empty else Counter()
     agree = int(ratios["agree"].fillna(False).sum()) if not ratios.empty else 0
-    lines = [
+    return [
         f"# Run comparison: {name_b} against {name_a}\n",
         f"Cells measured in both runs: {len(cells)} — "
         + (", ".join(f"{n} {c}" for c, n in counts.most_common()) or "none")
@@ -35,63 +53,58 @@ def comparison_markdown(
         + (f", {len(ratios) - agree} do not." if len(ratios) - agree else ".")
         + "\n",
     ]
-    if verdicts is not None and not verdicts.empty:
-        lines.append(verdicts_summary(verdicts) + "\n")
-    if chart:
-        lines.append(f"![b over a]({chart}.png) ([SVG]({chart}.svg))\n")
-    if verdicts is not None and not verdicts.empty and not verdicts["same"].all():
-        differ = verdicts[~verdicts["same"]]
-        lines.append("## Verdicts that differ\n")
-        lines.append(
-            markdown_table(
-                ["Figure", "Run a", "Run b", "Why"],
-                [
-                    [
-                        f"{r.experiment} · {r.scenario} · {r.published_variant} ({r.isa_level} · {r.runtime})",
-                        r.verdict_a,
-                        r.verdict_b,
-                        r.reason,
-                    ]
-                    for r in differ.itertuples()
-                ],
-            )
-            + "\n"
-        )
-    lines.append("## Cells\n")
-    lines.append(
-        markdown_table(
-            ["Cell", "Run a", "Run b", "b / a [99% CI]", "p", "Change"],
+
+
+def _differing_verdicts_table(verdicts: pd.DataFrame) -> str:
+    """The published figures whose verdicts differ between the runs, with both verdicts and why."""
+    differ = verdicts[~verdicts["same"]]
+    return markdown_table(
+        ["Figure", "Run a", "Run b", "Why"],
+        [
             [
-                [
-                    r.cell_id,
-                    f"{format_ns(r.time_a_ns)} (n={r.processes_a})",
-                    f"{format_ns(r.time_b_ns)} (n={r.processes_b})",
-                    format_interval(r.ratio_b_over_a, r.ci99_lower, r.ci99_upper),
-                    "—" if pd.isna(r.p_value) else f"{r.p_value:.3g}",
-                    f"**{r.change}**",
-                ]
-                for r in cells.itertuples()
-            ],
-        )
+                f"{r.experiment} · {r.scenario} · {r.published_variant} ({r.isa_level} · {r.runtime})",
+                r.verdict_a,
+                r.verdict_b,
+                r.reason,
+            ]
+            for r in differ.itertuples()
+        ],
     )
-    if not ratios.empty:
-        lines.append("\n## Ratios to the baseline\n")
-        lines.append(
-            markdown_table(
-                ["Cell", "Ratio in a [99% CI]", "Ratio in b [99% CI]", "b / a [99% CI]", "Agree"],
-                [
-                    [
-                        r.cell_id,
-                        format_interval(r.ratio_a, r.ratio_a_lower, r.ratio_a_upper),
-                        format_interval(r.ratio_b, r.ratio_b_lower, r.ratio_b_upper),
-                        format_interval(r.drift, r.drift_ci99_lower, r.drift_ci99_upper),
-                        {True: "yes", False: "**no**"}.get(r.agree, "—"),
-                    ]
-                    for r in ratios.itertuples()
-                ],
-            )
-        )
-    return "\n".join(lines)
+
+
+def _cells_table(cells: pd.DataFrame) -> str:
+    """Every cell measured in both runs: its time in each, b/a with its 99% interval, p and the change."""
+    return markdown_table(
+        ["Cell", "Run a", "Run b", "b / a [99% CI]", "p", "Change"],
+        [
+            [
+                r.cell_id,
+                f"{format_ns(r.time_a_ns)} (n={r.processes_a})",
+                f"{format_ns(r.time_b_ns)} (n={r.processes_b})",
+                format_interval(r.ratio_b_over_a, r.ci99_lower, r.ci99_upper),
+                "—" if pd.isna(r.p_value) else f"{r.p_value:.3g}",
+                f"**{r.change}**",
+            ]
+            for r in cells.itertuples()
+        ],
+    )
+
+
+def _ratios_table(ratios: pd.DataFrame) -> str:
+    """Every baseline ratio in both runs, its drift b/a and whether the two agree."""
+    return markdown_table(
+        ["Cell", "Ratio in a [99% CI]", "Ratio in b [99% CI]", "b / a [99% CI]", "Agree"],
+        [
+            [
+                r.cell_id,
+                format_interval(r.ratio_a, r.ratio_a_lower, r.ratio_a_upper),
+                format_interval(r.ratio_b, r.ratio_b_lower, r.ratio_b_upper),
+                format_interval(r.drift, r.drift_ci99_lower, r.drift_ci99_upper),
+                {True: "yes", False: "**no**"}.get(r.agree, "—"),
+            ]
+            for r in ratios.itertuples()
+        ],
+    )
 
 
 def verdicts_summary(verdicts: pd.DataFrame) -> str:

@@ -16,14 +16,11 @@ import pandas as pd
 
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.load import RunData
-from analysis.compute.replicates import MEASURED
-from analysis.render.tables import markdown_table
-from harness.model.stats import format_rel_ci
+from analysis.formatting.tables import markdown_table
+from harness.model.groups import elapsed_s, is_aa_copy, rows_by_group
 from harness.model.pairing import paired_ratios
-from harness.model.groups import is_aa_copy
-from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus
-from harness.model.stats import replicates_for
-from harness.model.groups import elapsed_s, rows_by_group
+from harness.model.records import DEFAULT_RUNTIME, MEASURED, ResultRow, VerificationStatus
+from harness.model.stats import format_rel_ci, replicates_for
 
 
 def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]:

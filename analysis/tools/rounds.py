@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.compute.load import RunData, set_aside
-from analysis.compute.replicates import MEASURED
-from analysis.render.tables import markdown_table
+from analysis.formatting.tables import markdown_table
 from harness.model.errors import HarnessError
 from harness.model.groups import is_aa_copy
+from harness.model.records import MEASURED
 from harness.model.stats import t_quantile
 
 #: The rounds per process the default profile runs (experiments/profiles.toml: burst_rounds); the budget's reference.
@@ -82,68 +82,95 @@ def rounds_table(run: RunData, default_rounds: int = DEFAULT_ROUNDS) -> pd.DataF
     rows = set_aside(_with_joint_counts(run.directory, rows))
     rows = rows[rows["status"].isin(MEASURED)]
     costs = _process_costs(run, rows)
-    out = []
+    out: list[dict[str, object]] = []
     for (level, experiment, group, runtime), g in rows.groupby(
         ["isa_requested", "experiment", "group", "runtime_requested"], sort=False
     ):
-        baseline = g["baseline"].iloc[0]
         processes = sorted(set(g["process"]))
         rounds = min(int(costs[p]["rounds"]) for p in processes)
         grid = [r for r in ROUND_GRID if r <= rounds]
-        cost = {
-            r: float(np.mean([costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"] for p in processes]))
-            for r in grid
-        }
-        share = {
-            r: float(
-                np.mean(
-                    [
-                        costs[p]["bursts_s"]
-                        * r
-                        / costs[p]["rounds"]
-                        / (costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"])
-                        for p in processes
-                    ]
-                )
-            )
-            for r in grid
-        }
+        cost, share = _prefix_costs(costs, processes, grid)
         reference_r = min(default_rounds, rounds)
         budget_s = len(processes) * cost[reference_r] if reference_r in cost else len(processes) * cost[grid[-1]]
-        by_process = {(b.benchmark, b.process): list(b.burst_ns) for b in g.itertuples()}
-        for benchmark in dict.fromkeys(g["benchmark"]):
-            if benchmark == baseline:
-                continue
-            pairs = [
-                (by_process[(benchmark, p)], by_process[(baseline, p)])
-                for p in processes
-                if (benchmark, p) in by_process and (baseline, p) in by_process
-            ]
-            if len(pairs) < 3:
-                continue
-            for r in grid:
-                logs = np.log([_prefix_ratio(v, b, r) for v, b in pairs])
-                sd = float(np.std(logs, ddof=1))
-                n = budget_s / cost[r]
-                half = math.expm1(t_quantile(max(2, int(round(n)))) * sd / math.sqrt(n)) if n >= 2 else float("nan")
-                out.append(
-                    {
-                        "run_id": run.run.run_id,
-                        "group": f"{experiment}:{group}@{level}/{runtime}",
-                        "benchmark": benchmark,
-                        "aa": is_aa_copy(benchmark),
-                        "rounds": r,
-                        "processes_measured": len(pairs),
-                        "log_sd": sd,
-                        "ratio": float(math.exp(np.mean(logs))),
-                        "process_s": cost[r],
-                        "measured_share": share[r],
-                        "budget_s": budget_s,
-                        "processes_in_budget": n,
-                        "rel_half_width": half,
-                    }
-                )
+        label = f"{experiment}:{group}@{level}/{runtime}"
+        out += _ratio_rows(run.run.run_id, label, g, processes, grid, cost, share, budget_s)
     return pd.DataFrame(out)
+
+
+def _prefix_costs(
+    costs: dict[str, dict[str, float]], processes: list[str], grid: list[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Per r of the grid: the mean machine time (s) of the group's processes cut to r rounds, and the mean share of it
+    in measured bursts."""
+    cost = {
+        r: float(np.mean([costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"] for p in processes]))
+        for r in grid
+    }
+    share = {
+        r: float(
+            np.mean(
+                [
+                    costs[p]["bursts_s"]
+                    * r
+                    / costs[p]["rounds"]
+                    / (costs[p]["wall_s"] - (costs[p]["rounds"] - r) * costs[p]["round_s"])
+                    for p in processes
+                ]
+            )
+        )
+        for r in grid
+    }
+    return cost, share
+
+
+def _ratio_rows(
+    run_id: str,
+    label: str,
+    g: pd.DataFrame,
+    processes: list[str],
+    grid: list[int],
+    cost: dict[int, float],
+    share: dict[int, float],
+    budget_s: float,
+) -> list[dict[str, object]]:
+    """One row per ratio of group `label` (each benchmark over the baseline, paired in three or more processes) and
+    r: the spread of the per-process ratio over its first r rounds, and the half-width the budget reaches at r."""
+    baseline = g["baseline"].iloc[0]
+    by_process = {(b.benchmark, b.process): list(b.burst_ns) for b in g.itertuples()}
+    out: list[dict[str, object]] = []
+    for benchmark in dict.fromkeys(g["benchmark"]):
+        if benchmark == baseline:
+            continue
+        pairs = [
+            (by_process[(benchmark, p)], by_process[(baseline, p)])
+            for p in processes
+            if (benchmark, p) in by_process and (baseline, p) in by_process
+        ]
+        if len(pairs) < 3:
+            continue
+        for r in grid:
+            logs = np.log([_prefix_ratio(v, b, r) for v, b in pairs])
+            sd = float(np.std(logs, ddof=1))
+            n = budget_s / cost[r]
+            half = math.expm1(t_quantile(max(2, int(round(n)))) * sd / math.sqrt(n)) if n >= 2 else float("nan")
+            out.append(
+                {
+                    "run_id": run_id,
+                    "group": label,
+                    "benchmark": benchmark,
+                    "aa": is_aa_copy(benchmark),
+                    "rounds": r,
+                    "processes_measured": len(pairs),
+                    "log_sd": sd,
+                    "ratio": float(math.exp(np.mean(logs))),
+                    "process_s": cost[r],
+                    "measured_share": share[r],
+                    "budget_s": budget_s,
+                    "processes_in_budget": n,
+                    "rel_half_width": half,
+                }
+            )
+    return out
 
 
 def rounds_summary(table: pd.DataFrame) -> pd.DataFrame:

@@ -16,8 +16,8 @@ import shutil
 from PIL import Image
 
 from harness.model.environment_record import EnvironmentRecord
-from harness.model.run_folder import CHARTS_DIR, ENVIRONMENT_FILE, REPORT_DIR, REPORT_MD, TABLES_DIR
 from harness.model.errors import HarnessError
+from harness.model.run_folder import CHARTS_DIR, ENVIRONMENT_FILE, REPORT_DIR, REPORT_MD, TABLES_DIR
 
 #: Tables too large for a committed sample (the run folder keeps them).
 LEFT_OUT_TABLES = ("rounds.csv",)

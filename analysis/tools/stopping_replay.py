@@ -31,13 +31,14 @@ import pandas as pd
 from analysis.compute.aggregate import median_relative_ci, with_ratios
 from analysis.compute.cold_start import split_measures
 from analysis.compute.load import RunData
-from analysis.compute.replicates import MEASURED, summarize_cells
+from analysis.compute.replicates import summarize_cells
 from analysis.compute.verdicts import verdict_table
-from analysis.compute.judging import BYTES_ONLY
-from harness.model.judging import INCONCLUSIVE
-from analysis.render.tables import markdown_table
-from harness.config.experiments import Experiment, load_experiments
+from analysis.formatting.tables import markdown_table
+from harness.config.experiments import load_experiments
 from harness.config.profiles import Stopping
+from harness.model.experiment import Experiment
+from harness.model.judging import BYTES_ONLY, INCONCLUSIVE
+from harness.model.records import MEASURED
 
 GROUP = ["isa_requested", "experiment", "group", "runtime_requested"]
 RULES = ("precision", "claims", "claims-first")

@@ -6,10 +6,10 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from harness.model.errors import CellError
 from harness.config.labs import LabSpec
-from harness.model.outcomes import ProcessUsage
 from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.model.errors import CellError
+from harness.model.outcomes import ProcessUsage
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import json
 import shlex
 import subprocess
 from typing import Callable
+
 from harness.backends.base import CellRequest, CellRun, last_lab_error
 from harness.model.cells import ColdSettings
 from harness.model.outcomes import RSS_FILE

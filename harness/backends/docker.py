@@ -22,24 +22,25 @@ from typing import Any
 
 from harness.backends.base import CellRequest
 from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
+from harness.config.labs import LabSpec
+from harness.containers.bases import ensure_local_bases
 from harness.containers.cells import CellContainers
 from harness.containers.engine import Engine, docker, find_engine
+from harness.containers.image_build import build_images, require_builder, say_on_stderr
 from harness.containers.images import (
     BASES,
-    apt_packages,
     LabImage,
+    apt_packages,
     auto_bases,
     build_seconds,
+    container_spec,
     debian_arch,
     inspect_image,
     is_current,
 )
-from harness.containers.image_build import build_images, require_builder, say_on_stderr
-from harness.containers.bases import ensure_local_bases
-from harness.host.arch import DEBIAN_ARCH, engine_arch
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
+from harness.model.arch import DEBIAN_ARCH, engine_arch
 from harness.model.errors import BuildError, HarnessError, MissingToolError
-from harness.config.labs import LabSpec
 
 
 class DockerBackend(ProcessBackend):
@@ -178,8 +179,7 @@ class DockerBackend(ProcessBackend):
         if name is None:
             launch = self.launch(lab, argv, request.switches, request.cpuset, mounts)
             return dataclasses.replace(launch, cpu_times_file=times_file)
-        assert lab.container is not None
-        flags = ["--workdir", lab.container.workdir, *_env_flags({**lab.environment, **request.switches})]
+        flags = ["--workdir", container_spec(lab).workdir, *_env_flags({**lab.environment, **request.switches})]
         return Launch(
             ["docker", "exec", *flags, name, *(_map_paths(arg, mounts) for arg in argv)],
             None,
@@ -200,7 +200,7 @@ class DockerBackend(ProcessBackend):
 
     def _container_flags(self, lab: LabSpec, cpuset: str | None, mounts: Mounts) -> list[str]:
         """The isolation settings, the working folder, the CPU set and the mounts of a lab container."""
-        flags = [*CONTAINER_ISOLATION.run_flags(), "--workdir", lab.container.workdir]
+        flags = [*CONTAINER_ISOLATION.run_flags(), "--workdir", container_spec(lab).workdir]
         if cpuset:
             flags += ["--cpuset-cpus", cpuset]
         for host, (inside, read_only) in mounts.items():
@@ -233,7 +233,7 @@ class DockerBackend(ProcessBackend):
         ]
         inner = [_map_paths(arg, mounts) for arg in argv]
         image = self.image(lab)
-        if image.foreign:
+        if image.foreign and self.platform:  # foreign: a platform was given
             flags += ["--platform", self.platform]
         return Launch(["docker", "run", *flags, "--entrypoint", inner[0], image.tag, *inner[1:]], None, None)
 

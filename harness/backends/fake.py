@@ -13,16 +13,25 @@ import copy
 import json
 import pathlib
 import shutil
-import zlib
 from typing import Any
 
-from harness.model.outcomes import RSS_FILE
 from harness.backends.base import CellRequest, CellRun
-from harness.model.errors import CellError
+from harness.backends.fake_clock import FakeClock
+from harness.backends.fake_files import (
+    bdn_cell_files,
+    cold_results,
+    paired_member_files,
+    process_offset,
+    samples_cell_files,
+    scale_report,
+    shot_files,
+    write_files,
+)
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import LabSpec
-from harness.model.outcomes import ProcessUsage
-from harness.backends.fake_clock import FakeClock
+from harness.model.errors import CellError
+from harness.model.outcomes import RSS_FILE, ProcessUsage
+from harness.normalize import SAMPLES_FORMAT
 
 #: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
 _AVX_AND_UP = ("avx", "avx2", "avx512f", "vector256", "vector512")
@@ -36,28 +45,6 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
 
 #: Wall seconds every fake steady-state process takes unless told otherwise (on its FakeClock too).
 PROCESS_S = 2.0
-
-
-def process_offset(key: str, spread: float) -> float:
-    """A deterministic stand-in for a fresh process's own speed: 1 ± spread, fixed by the key."""
-    return 1.0 + spread * ((zlib.crc32(key.encode()) % 2001) / 1000.0 - 1.0)
-
-
-def _samples_cell(cell, variant: dict[str, Any], invocations: int, timings_ms: dict[str, float]) -> dict[str, Any]:
-    """A cell.json of the lab contract's samples format, for a fake process of `cell`."""
-    return {
-        "schema_version": 2,
-        "status": "measured",
-        "cell": f"{cell.variant}/{cell.dataset}/{cell.operation}",
-        "library": variant.get("library", "fake"),
-        "library_version": variant.get("library_version", "1.0"),
-        "payload_form": variant.get("payload_form", "string"),
-        "model_type": "MyClass",
-        "dataset_sha256": "0" * 64,
-        "invocation_count": invocations,
-        "timings_ms": timings_ms,
-        "raw_report": "samples.json",
-    }
 
 
 class FakeBackend:
@@ -110,15 +97,6 @@ class FakeBackend:
                 for flag in SWITCH_EFFECTS.get(name, ()):
                     flags[flag] = False
         return flags
-
-    @staticmethod
-    def _scale_report(report_path: pathlib.Path, factor: float) -> None:
-        """Multiplies the captured timings, so variants differ as real ones would."""
-        report = json.loads(report_path.read_text())
-        stats = report["Benchmarks"][0]["Statistics"]
-        for key in ("Mean", "Median", "Min", "Max", "StandardError", "StandardDeviation"):
-            stats[key] *= factor
-        report_path.write_text(json.dumps(report))
 
     def settings_for(self, switches: dict[str, str]) -> dict[str, Any]:
         """The run settings a .NET process with these variables would read back (an ignored switch changes nothing)."""
@@ -174,10 +152,10 @@ class FakeBackend:
 
     def _listing_of(self, lab: LabSpec) -> dict[str, Any]:
         """The captured .NET listing; another lab's variants as its catalog names them
-        (harness/config/lab_catalog.toml), each a fake library."""
+        (lab/<lab>/catalog.toml), each a fake library."""
         if lab.name == self._listing.get("lab"):
             return copy.deepcopy(self._listing)
-        names = load_lab_catalog().get(lab.name)
+        names = load_lab_catalog(lab.directory.parent).get(lab.name)
         variants = names.variants if names is not None and names.variants is not None else ()
         return {
             **copy.deepcopy(self._listing),
@@ -201,19 +179,7 @@ class FakeBackend:
         cold = request.cold
         runs = cold.runs if cold else 10
         scale = self._time_scale.get(cell.variant, 1.0)
-
-        def times(ms: float) -> list[float]:
-            return [
-                ms
-                / 1000
-                * (process_offset(f"{cell.cell_id}/{i}", self._spread) if self._spread else 1.0 + 0.01 * (i % 3))
-                for i in range(runs)
-            ]
-
-        results = [
-            {"command": "once", "times": times(60 * scale)},
-            {"command": "prepare-only", "times": times(45 * scale)},
-        ]
+        results = cold_results(cell.cell_id, runs, scale, self._spread)
         (request.out_dir / "hyperfine.json").write_text(json.dumps({"results": results}))
         (request.out_dir / RSS_FILE).write_text(
             json.dumps({"peak_rss_bytes": [40 << 20] * (cold.rss_runs if cold else 1)})
@@ -253,33 +219,21 @@ class FakeBackend:
         if cell.cell_id in self._failing_cells:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
         out = request.out_dir
-        shutil.copytree(self._fixture / "bdn", out / "bdn", dirs_exist_ok=True)
-        described = json.loads((self._fixture / "cell.json").read_text())
         # The round folder name (round-3, round-3-with-X) keys the process's own offset.
         offset = process_offset(f"{cell.cell_id}/{out.name}", self._spread) if self._spread else 1.0
-        self._scale_report(out / described["raw_report"], self._time_scale.get(cell.variant, 1.0) * offset)
+        scale = self._time_scale.get(cell.variant, 1.0) * offset
         offered = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}
         variant = offered.get(cell.variant, {})
-        described.update(
-            variant=cell.variant,
-            dataset=cell.dataset,
-            operation=cell.operation,
-            cell=f"{cell.variant}/{cell.dataset}/{cell.operation}",
-            library=variant.get("library", described["library"]),
-            payload_form=variant.get("payload_form", described["payload_form"]),
-        )
-        (out / "cell.json").write_text(json.dumps(described))
-        (out / "env.json").write_text(json.dumps(self._env_of(request.lab, request.switches)))
+        env = self._env_of(request.lab, request.switches)
         failed = (cell.variant, cell.dataset) in self._failing_verification
-        verification = {
-            "variant": cell.variant,
-            "dataset": cell.dataset,
-            "status": "failed" if failed else "passed",
-            "mismatch_count": 3 if failed else 0,
-            "round_trip": "passed",
-            "message": "3 field(s) differ from the dataset: MyInteger: expected 123, got 0" if failed else "matches",
-        }
-        (out / "verification.json").write_text(json.dumps(verification))
+        if request.lab.raw_format == SAMPLES_FORMAT:  # a lab without BenchmarkDotNet: 1 µs per call × the scale
+            times = [1000.0 * scale * (1 + 0.01 * (i % 3)) for i in range(10)]
+            write_files(out, samples_cell_files(cell, variant, env, times, failed=failed))
+        else:
+            shutil.copytree(self._fixture / "bdn", out / "bdn", dirs_exist_ok=True)
+            described = json.loads((self._fixture / "cell.json").read_text())
+            scale_report(out / described["raw_report"], scale)
+            write_files(out, bdn_cell_files(described, cell, variant, env, failed=failed))
         if request.peak_rss_runs:
             # the peak-RSS runs after the timed process: 30 MiB, plus 1 MiB per unit of the variant's time scale
             rss = (30 + round(self._time_scale.get(cell.variant, 1.0))) << 20
@@ -300,35 +254,9 @@ class FakeBackend:
         offset = process_offset(f"{cell.cell_id}/{request.out_dir.name}", self._spread) if self._spread else 1.0
         variant = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}.get(cell.variant, {})
         failed = (cell.variant, cell.dataset) in self._failing_verification
-        files = {
-            "samples.json": {
-                "schema_version": 1,
-                "engine": {"name": "fake single-shot", "version": "1"},
-                "iterations_ns": [1e6 * scale * offset * (1 + 0.01 * k) for k in range(shot.calls)],
-                "allocated_bytes_per_op": 1000.0 * scale,
-                "single_shot": {
-                    "calls": shot.calls,
-                    "warmup_dataset": shot.warmup_dataset,
-                    "warmup_calls": shot.warmup_calls,
-                    "rss_before_bytes": 50 << 20,
-                    "peak_rss_bytes": (50 + round(10 * scale)) << 20,
-                    "peak_rss_of": "timed-calls",
-                },
-            },
-            "cell.json": _samples_cell(
-                cell, variant, shot.calls, {"load_ms": 10.0, "warmup_ms": 5.0, "verify_ms": 5.0}
-            ),
-            "process.json": {"schema_version": 1, "start_to_main_ms": 50.0},
-            "env.json": self._env_of(request.lab, request.switches),
-            "verification.json": {
-                "variant": cell.variant,
-                "dataset": cell.dataset,
-                "status": "failed" if failed else "passed",
-                "message": "3 field(s) differ from the dataset" if failed else "matches",
-            },
-        }
-        for name, content in files.items():
-            (request.out_dir / name).write_text(json.dumps(content))
+        env = self._env_of(request.lab, request.switches)
+        files = shot_files(cell, shot, variant, env, scale=scale, offset=offset, failed=failed)
+        write_files(request.out_dir, files)
         return CellRun(usage)
 
     def _run_paired(self, request: CellRequest) -> CellRun:
@@ -363,35 +291,9 @@ class FakeBackend:
             ]
             variant = offered.get(cell.variant, {})
             failed = (cell.variant, cell.dataset) in self._failing_verification
-            files = {
-                "samples.json": {
-                    "schema_version": 1,
-                    "engine": {"name": "fake paired bursts", "version": "1"},
-                    "iterations_ns": times,
-                    "allocated_bytes_per_op": 400.0,
-                    "paired": {
-                        "rounds": rounds,
-                        "calls_per_burst": 1000,
-                        "members": [c.cell_id for c in cells],
-                        "gen0_collections": 1,
-                        "gen1_collections": 0,
-                        "gen2_collections": 0,
-                    },
-                },
-                "cell.json": {
-                    **_samples_cell(cell, variant, 1000, {"verify_ms": 5.0, "prewarm_ms": 300.0, "bursts_ms": 100.0}),
-                    "prewarm_compilations": 1000,
-                },
-                "env.json": self._env_of(request.lab, request.switches),
-                "verification.json": {
-                    "variant": cell.variant,
-                    "dataset": cell.dataset,
-                    "status": "failed" if failed else "passed",
-                    "mismatch_count": 3 if failed else 0,
-                    "round_trip": "passed",
-                    "message": "3 field(s) differ from the dataset" if failed else "matches",
-                },
-            }
-            for name, content in files.items():
-                (folder / name).write_text(json.dumps(content))
+            env = self._env_of(request.lab, request.switches)
+            files = paired_member_files(
+                cell, [c.cell_id for c in cells], variant, env, times=times, rounds=rounds, failed=failed
+            )
+            write_files(folder, files)
         return CellRun(usage)

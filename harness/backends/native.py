@@ -10,7 +10,7 @@ from harness.backends.base import CellRequest
 from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
 from harness.config.labs import LabSpec
 from harness.planning.pinning import taskset_prefix
-from harness.session.build import build_lab
+from harness.tools.lab_build import build_lab
 
 
 class NativeBackend(ProcessBackend):

@@ -18,11 +18,11 @@ from typing import IO, Any, Callable, Protocol
 
 from harness.backends.base import CellRequest, CellRun, last_engine_error, last_lab_error
 from harness.backends.cold_timing import read_peak_rss, time_cold
-from harness.config.defaults import PROBE_TIMEOUT_S
 from harness.config.labs import LabSpec
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.host.noise import CpuTimes, parse_shell_times, process_usage, read_cpu_times, rusage_cpu_s
 from harness.model.cells import ColdSettings
+from harness.model.defaults import PROBE_TIMEOUT_S
 from harness.model.errors import CellError, HarnessError
 from harness.model.outcomes import ProcessUsage
 from harness.planning.pinning import parse_cpuset

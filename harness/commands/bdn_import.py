@@ -6,9 +6,9 @@ import argparse
 import pathlib
 import sys
 
-from harness.model.errors import HarnessError
 from harness.config.isa import load_isa_table
 from harness.config.labs import find_lab, load_labs
+from harness.model.errors import HarnessError
 
 
 def import_command(args: argparse.Namespace) -> int:

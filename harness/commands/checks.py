@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import time
 
+from harness.commands.selection import split
 from harness.config.datasets import load_manifest, regenerate, write_canonical_digests
 from harness.config.labs import load_labs
 from harness.host.preflight import doctor
-from harness.commands.selection import split
 
 
 def check_command(args: argparse.Namespace) -> int:
-    from harness.config.check import check_everything, check_experiment_files
+    from harness.planning.check import check_everything, check_experiment_files
 
     started = time.monotonic()
     lines = check_experiment_files(args.experiments_dir) if args.experiments_dir else check_everything()

@@ -10,16 +10,16 @@ import sys
 import time
 
 from harness.backends import select_backend
-from harness.containers.own_engine import engine_for_run
-from harness.config.defaults import DATASETS_DIR
-from harness.model.run_folder import ENVIRONMENT_FILE
+from harness.commands.selection import split
 from harness.config.isa import load_isa_table
 from harness.config.labs import find_lab, load_labs
-from harness.commands.selection import split
+from harness.containers.own_engine import engine_for_run
 from harness.host.cpu_lock import cpus_locked
 from harness.host.host_cpus import parse_cpulist
-from harness.model.store import RunStore
+from harness.model.defaults import DATASETS_DIR
+from harness.model.run_folder import ENVIRONMENT_FILE
 from harness.model.run_records import CONFORMANCE
+from harness.model.store import RunStore
 
 
 def conformance_command(args: argparse.Namespace) -> int:

@@ -10,9 +10,9 @@ import sys
 
 from harness.config.hosts import HostSpec, load_hosts, select_hosts
 from harness.config.isa import load_isa_table
-from harness.containers.transfer import transfer_image
 from harness.containers.engine import docker
-from harness.host.host_probe import HOST_TIMEOUT_S, HostFacts, probe_cpu, probe_engine
+from harness.containers.host_probe import HOST_TIMEOUT_S, HostFacts, probe_cpu, probe_engine
+from harness.containers.transfer import transfer_image
 
 
 def lab_images(host: HostSpec) -> list[str]:

@@ -6,15 +6,15 @@ import argparse
 import sys
 import time
 
-from harness.config.defaults import RESULTS_DIR, REPO_ROOT
-from harness.model.errors import HarnessError
+from harness.commands.selection import split
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
-from harness.session.build import build_lab
 from harness.config.labs import find_lab, load_labs
-from harness.host.arch import host_arch
 from harness.config.profiles import load_profiles
-from harness.commands.selection import split
+from harness.model.arch import host_arch
+from harness.model.defaults import REPO_ROOT, RESULTS_DIR
+from harness.model.errors import HarnessError
+from harness.tools.lab_build import build_lab
 
 
 def list_command() -> int:
@@ -52,10 +52,10 @@ def build_command(args: argparse.Namespace) -> int:
 
 
 def images_command(args: argparse.Namespace) -> int:
-    from harness.containers.bases import DOCKER_ARCH_HOST
-    from harness.containers.images import inspect_image
-    from harness.containers.image_build import build_images, require_builder, say_on_stderr
     from harness.backends.docker import DockerBackend
+    from harness.containers.bases import DOCKER_ARCH_HOST
+    from harness.containers.image_build import build_images, require_builder, say_on_stderr
+    from harness.containers.images import inspect_image
 
     backend = DockerBackend(set(), args.bases, platform=args.platform)
     labs = load_labs()

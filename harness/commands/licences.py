@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from harness.config.defaults import REPO_ROOT
 from harness.config.licences import NOT_READ, OPEN_SOURCE, OUTSIDE, LicencePolicy, load_licence_policy
+from harness.model.defaults import REPO_ROOT
 from harness.tools.debian_licences import debian_packages, declare_debian, host_suite
 from harness.tools.licence_table import (
     CSV_FILE,

@@ -7,21 +7,22 @@ import argparse
 import pathlib
 import sys
 
-from harness.model.records import RowStatus
 from harness.backends import select_backend
 from harness.backends.docker import DockerBackend
-from harness.config.labs import LabSpec
-from harness.model.records import DEFAULT_RUNTIME
-from harness.containers.own_engine import engine_for_run
-from harness.config.isa import load_isa_table
-from harness.host.preflight import check_run
-from harness.session.runner import execute_run
-from harness.planning.run_plan import ensure_datasets, plan_summary, resolve_plan
 from harness.commands.selection import run_options, split
 from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
+from harness.config.isa import load_isa_table
+from harness.config.labs import LabSpec
+from harness.containers.own_engine import engine_for_run
+from harness.host.preflight import check_run
 from harness.model.errors import HarnessError
+from harness.model.records import DEFAULT_RUNTIME, RowStatus
 from harness.model.store import new_run_id
-from harness.session.hosts_run import PlatformImages, run_on_hosts
+from harness.planning.plan_summary import plan_summary
+from harness.planning.run_plan import ensure_datasets, resolve_plan
+from harness.session.host_process import PlatformImages
+from harness.session.hosts_run import run_on_hosts
+from harness.session.runner import execute_run
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -60,7 +61,7 @@ def run_command(args: argparse.Namespace) -> int:
             plan, backend.name
         ):  # a missing tool stops the run here, in seconds, before any build or cell
             print(f"note: {note}", file=sys.stderr)
-        summary = execute_run(options, backend)
+        summary = execute_run(options, backend, plan)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(summary.counts.items()))
     print(f"run finished: {counts}; results in {summary.directory}", file=sys.stderr)
     print(summary.directory)
@@ -149,6 +150,6 @@ def build_for_platform(labs: dict[str, LabSpec], platform: str, bases: str, log_
 
 def _argv_after_run() -> list[str]:
     """This command's options (everything after `run`), which each host's run repeats with its own values of the
-    per-host ones (harness/session/hosts_run.py child_argv)."""
+    per-host ones (harness/session/host_process.py child_argv)."""
     argv = sys.argv[1:]
     return argv[argv.index("run") + 1 :] if "run" in argv else argv

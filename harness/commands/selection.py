@@ -6,8 +6,8 @@ import argparse
 import pathlib
 
 from harness.config.arguments import names
+from harness.model.defaults import DEFAULT_PROFILE, EXPERIMENTS_DIR
 from harness.planning.designs import DESIGNS
-from harness.config.defaults import DEFAULT_PROFILE, EXPERIMENTS_DIR
 from harness.planning.run_plan import RunOptions
 
 

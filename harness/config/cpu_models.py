@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import pathlib
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.config.defaults import REPO_ROOT
+import tomllib
+
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
 
 CPU_MODELS_FILE = REPO_ROOT / "harness" / "config" / "cpu_models.toml"

@@ -10,11 +10,12 @@ import json
 import math
 import pathlib
 import re
-import tomllib
 from collections.abc import Iterator
 from typing import Any
 
-from harness.config.defaults import REPO_ROOT
+import tomllib
+
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
 #: Largest data file read (the biggest committed one, datasets/manifest.json, is tens of KB).

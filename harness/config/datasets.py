@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.tools.canonical import RULE, canonical_digest
-from harness.config.defaults import DATASETS_DIR
 from harness.config.data_files import read_json
+from harness.model.canonical import RULE, canonical_digest
+from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, DatasetError, UnknownNameError
 
 MANIFEST_FILE = "manifest.json"
@@ -59,7 +59,7 @@ class Dataset:
     # {"script", "seed"[, "args"]}, a script under datasets/ run with --seed SEED [ARGS] --out PATH.
     generator: dict | None = None
     canonical: dict | None = (
-        None  # {"rule", "sha256", "leaves"} of a single-document dataset (harness/tools/canonical.py)
+        None  # {"rule", "sha256", "leaves"} of a single-document dataset (harness/model/canonical.py)
     )
 
     @property

@@ -3,7 +3,7 @@
 An experiment names labs, lab runtimes, ISA levels, datasets (and through them models), variants and operations. Each
 name is checked here against where it is defined: the labs' lab.toml, harness/config/isa_levels.toml,
 datasets/manifest.json
-and harness/config/lab_catalog.toml. A name that does not exist is an error naming the file, the benchmark, hardware or
+and each lab's catalog.toml. A name that does not exist is an error naming the file, the benchmark, hardware or
 claim,
 and the valid names; nothing is planned around it (a lab runtime that does not exist would otherwise fall back to the
 lab's default runtime, an unknown ISA level would plan nothing).
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 
 from harness.config.cpu_models import VENDOR_ARCH, load_cpu_table
 from harness.config.datasets import Manifest, load_manifest
-from harness.config.defaults import DATASETS_DIR, LABS_DIR
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display
-from harness.config.experiments import Benchmark, Claim, Experiment, Group, Hardware
-from harness.config.run_settings import value_of
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import LabNames, load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
-from harness.planning.plan import ALL_LEVELS, CLAIMED_LEVELS
+from harness.config.profiles import ALL_LEVELS, CLAIMED_LEVELS
+from harness.config.run_settings import value_of
 from harness.model.cells import Cell
+from harness.model.defaults import DATASETS_DIR, LABS_DIR
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.experiment import Benchmark, Claim, Experiment, Group, Hardware
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,9 @@ class CheckContext:
 
 def load_context(labs_dir: pathlib.Path = LABS_DIR, datasets_dir: pathlib.Path = DATASETS_DIR) -> CheckContext:
     """The labs, the ISA table, the dataset manifest and the lab catalog, as the checks need them."""
-    return CheckContext(load_labs(labs_dir), load_isa_table(), load_manifest(datasets_dir), load_lab_catalog())
+    return CheckContext(
+        load_labs(labs_dir), load_isa_table(labs_dir=labs_dir), load_manifest(datasets_dir), load_lab_catalog(labs_dir)
+    )
 
 
 def check_experiments(experiments: Iterable[Experiment], context: CheckContext) -> None:

@@ -4,14 +4,11 @@ in a declared group, every claim naming benchmarks, hardware and published figur
 from __future__ import annotations
 
 import pathlib
-from typing import TYPE_CHECKING
 
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiment_schema import display
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.experiment import Claim, Experiment, reference_claim
 from harness.model.records import MEASURES, SINGLE_SHOT
-
-if TYPE_CHECKING:  # experiments.py imports this module as it loads; the types are for annotations only
-    from harness.config.experiments import Claim, Experiment
 
 #: How far a printed ratio may be from the ratio of the printed means of the same table: BenchmarkDotNet's Ratio column
 #: is the mean of a ratio distribution, not the ratio of the means, and differs from it by up to 4.8 % (relative: up to
@@ -63,8 +60,6 @@ def validate_experiment(exp: Experiment) -> None:
 
 def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
     """One published figure: its hardware, its benchmark and reference, its numbers and how its ratio is had."""
-    from harness.config.experiments import reference_claim  # experiments.py imports this module as it loads
-
     if c.hardware not in exp.hardware:
         raise UnknownNameError("hardware key", c.hardware, exp.hardware, f"({c.label}) {where}")
     if c.cannot_reproduce:
@@ -105,6 +100,13 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
             "memory (the resident set before the timed calls and its peak increase during them) is measured by "
             'single-shot cells: set measure = "single-shot", or leave the memory figure out',
         )
+    _validate_ratio_source(exp, c, where)
+    _ratio_agrees_with_means(exp, c, where)
+
+
+def _validate_ratio_source(exp: Experiment, c: Claim, where: str) -> None:
+    """How the claim's ratio is had: printed (baseline, with ratio) or derived from the published means
+    (derived_baseline, without ratio, and a claim of the reference with mean_ns in the same scenario)."""
     if c.baseline and c.ratio is None:
         raise ConfigError(
             f"{c.label} names baseline '{c.baseline}' but no ratio {where}",
@@ -128,14 +130,11 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
             f"add the reference's published row as a claim with scenario '{c.scenario}', or use baseline with the "
             "printed ratio",
         )
-    _ratio_agrees_with_means(exp, c, where)
 
 
 def _ratio_agrees_with_means(exp: Experiment, c: Claim, where: str) -> None:
     """A printed ratio beside a printed mean whose reference row has one too: the two must agree within
     RATIO_MEANS_TOLERANCE."""
-    from harness.config.experiments import reference_claim  # experiments.py imports this module as it loads
-
     if c.ratio is None or c.mean_ns is None or not c.baseline:
         return
     reference = reference_claim(c, exp.claims, "mean_ns")

@@ -13,12 +13,12 @@ import functools
 import json
 import pathlib
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 
 from harness.config.data_files import display
-from harness.config.defaults import EXPERIMENT_SCHEMA_FILE
+from harness.model.defaults import EXPERIMENT_SCHEMA_FILE
 from harness.model.errors import ConfigError
 
 #: What `just import` writes where the report cannot say; a string starting with it is a field left to fill.
@@ -43,7 +43,8 @@ def _validator(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> jsonschema.Draft7
 
 def key_path(data: dict[str, Any], parts: list[str | int]) -> str:
     """'claims[3] (SystemTextJson in "single Employee string").ratio': a path into the document a reader can find."""
-    text, node = "", data
+    text = ""
+    node: Any = data  # the document, then whatever each part leads to: a dict, a list, a scalar or None
     for part in parts:
         if isinstance(part, int):
             text += f"[{part}]"
@@ -95,7 +96,8 @@ def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[
     if about and parts and isinstance(parts[-1], str):
         about = f"{parts[-1]}: {about}"
     properties = node.get("properties", {})
-    kind = error.validator
+    # The failing keyword ("required", "type", ...); the stubs type it as a validator object, which it is not.
+    kind = cast(str, error.validator)
     if kind == "required":
         missing = error.message.split("'")[1]
         doc = properties.get(missing, {}).get("description", "")
@@ -186,7 +188,7 @@ def todo_fields(data: Any, parts: tuple[str | int, ...] = ()) -> Iterator[list[s
 
 def validate_document(data: dict[str, Any], path: pathlib.Path) -> None:
     """Raises ConfigError for the first schema violation by position in the file, with a count of the others."""
-    order = {key: index for index, key in enumerate(data)}
+    order: dict[str | int, int] = {key: index for index, key in enumerate(data)}
     errors = sorted(_validator().iter_errors(data), key=lambda error: _position(error, order))
     if errors:
         message, hint = _describe(_deepest(errors[0]), data)
@@ -194,7 +196,7 @@ def validate_document(data: dict[str, Any], path: pathlib.Path) -> None:
         raise ConfigError(f"{display(path)}: {message}{more}", hint or "see docs/experiments.md")
 
 
-def _position(error: jsonschema.ValidationError, order: dict[str, int]) -> list[tuple[int, str]]:
+def _position(error: jsonschema.ValidationError, order: dict[str | int, int]) -> list[tuple[int, str]]:
     """Where a violation sits in the file: top-level keys in file order, then indexes, then keys."""
     parts = list(error.absolute_path)
     return [

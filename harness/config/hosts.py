@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.config.data_files import read_toml
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.run_folder import HOST_NAME
 
 #: Where the hosts are declared; JSONLAB_HOSTS_FILE names another file (tests, or a user's own list of boxes).
 HOSTS_FILE_VARIABLE = "JSONLAB_HOSTS_FILE"
 HOSTS_FILE = REPO_ROOT / "hosts.toml"
 #: The host a run measures on when none is named: this machine's engine (or its processes, with the native backend).
 LOCAL_HOST = "local"
-#: A host name: lower-case letters, digits and "-" (it becomes part of row ids and folder names).
-HOST_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 _KEYS = {"context", "cpuset", "note", "platform"}
 #: The platforms a host may be told to run (hosts.toml `platform`).
 PLATFORMS = ("linux/amd64", "linux/arm64")

@@ -7,12 +7,14 @@ the level's `expect` table.
 
 from __future__ import annotations
 
+import functools
 import pathlib
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from harness.config.defaults import ISA_LEVELS_FILE, LABS_DIR
+import tomllib
+
+from harness.model.defaults import ISA_LEVELS_FILE, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 
 
@@ -107,6 +109,16 @@ def load_isa_table(path: pathlib.Path = ISA_LEVELS_FILE, labs_dir: pathlib.Path 
                 switches[key] = {level: dict(env) for level, env in table.items()}
                 owner[key] = lab_file
     return IsaTable(levels, switches)
+
+
+@functools.lru_cache(maxsize=None)
+def level_order(path: pathlib.Path = ISA_LEVELS_FILE) -> tuple[str, ...]:
+    """Every level name in isa_levels.toml's order (an architecture's levels after those of the ones before it): the
+    order reports show levels in."""
+    names: dict[str, None] = {}
+    for table in tomllib.loads(path.read_text())["levels"].values():
+        names.update(dict.fromkeys(table))
+    return tuple(names)
 
 
 def unmet_expectations(level: IsaLevel, flags: dict[str, Any]) -> list[str]:

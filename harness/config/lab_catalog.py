@@ -1,17 +1,17 @@
-"""Each lab's variants, operations and models by name (harness/config/lab_catalog.toml), for checks made before any
-build.
+"""Each lab's variants, operations and models by name (lab/<lab>/catalog.toml, beside its lab.toml), for checks made
+before any build.
 
-The lists are copies of the labs' own registries (a test keeps them in step); a lab without an entry is not checked
-here, and its names are still checked when the lab is probed after its build (harness/session/probe.py).
+The lists are copies of the lab's own registry (a test beside the file keeps them in step); a lab without a catalog is
+not checked here, and its names are still checked when the lab is probed after its build (harness/session/probe.py).
 """
 
 from __future__ import annotations
 
 import pathlib
-import tomllib
 from dataclasses import dataclass, field
 
-from harness.config.defaults import LAB_CATALOG_FILE
+from harness.config.data_files import read_toml
+from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError
 
 
@@ -43,22 +43,43 @@ def _display(entry: str | dict) -> Display:
     return Display(entry) if isinstance(entry, str) else Display(entry["settings"], entry.get("name"))
 
 
-def load_lab_catalog(path: pathlib.Path = LAB_CATALOG_FILE) -> dict[str, LabNames]:
-    """Every catalogued lab by name."""
-    try:
-        data = tomllib.loads(path.read_text())
-        return {
-            name: LabNames(
-                variants=_names(spec, "variants"),
-                operations=_names(spec, "operations"),
-                models=_names(spec, "models"),
-                display={variant: _display(entry) for variant, entry in spec.get("display", {}).items()},
+#: A lab's catalog: beside its lab.toml.
+CATALOG_FILE = "catalog.toml"
+_KEYS = {"schema_version", "variants", "operations", "models", "display"}
+
+
+def load_lab_catalog(labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LabNames]:
+    """Every catalogued lab by name (its lab.toml's `name`)."""
+    catalog = {}
+    for path in sorted(labs_dir.glob(f"*/{CATALOG_FILE}")):
+        lab = path.parent / "lab.toml"
+        if not lab.is_file():
+            raise ConfigError(
+                f"{path} has no lab.toml beside it", f"move it into its lab's folder: lab/<lab>/{CATALOG_FILE}"
             )
-            for name, spec in data["labs"].items()
-        }
-    except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
+        name = read_toml(lab, "fix the lab's lab.toml (docs/lab-contract.md)").get("name", path.parent.name)
+        catalog[str(name)] = _catalog(path)
+    return catalog
+
+
+def _catalog(path: pathlib.Path) -> LabNames:
+    """One lab's catalog.toml."""
+    spec = read_toml(path, "fix the catalog (its variants, operations, models and [display])")
+    unknown = sorted(set(spec) - _KEYS)
+    try:
+        if unknown:
+            raise KeyError(f"unknown key(s) {', '.join(unknown)}")
+        if not all(isinstance(spec.get(k, []), list) for k in ("variants", "operations", "models")):
+            raise TypeError("variants, operations and models are lists of names")
+        return LabNames(
+            variants=_names(spec, "variants"),
+            operations=_names(spec, "operations"),
+            models=_names(spec, "models"),
+            display={variant: _display(entry) for variant, entry in spec.get("display", {}).items()},
+        )
+    except (KeyError, TypeError, AttributeError) as e:
         raise ConfigError(
-            f"{path} is malformed: {e!r}",
-            "each [labs.<name>] table holds lists of strings (variants, operations, models) and a display table "
+            f"{path} is malformed: {e}",
+            "a catalog holds lists of names (variants, operations, models) and a [display] table "
             '(variant = "settings" or { name = "…", settings = "…" })',
-        ) from e
+        ) from None

@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import pathlib
 import re
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from harness.config.defaults import REPO_ROOT
+import tomllib
+
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
 LICENCES_FILE = pathlib.Path(__file__).resolve().parent / "licences.toml"

@@ -15,11 +15,12 @@ import pathlib
 import re
 import shutil
 import sys
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.config.defaults import PREREQUISITES_FILE
+import tomllib
+
+from harness.model.defaults import PREREQUISITES_FILE
 from harness.model.errors import ConfigError, UnknownNameError
 
 #: A lab's own needs are called "lab:<name>" (its lab.toml `requires`).

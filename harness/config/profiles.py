@@ -7,10 +7,9 @@ import pathlib
 from dataclasses import dataclass
 
 from harness.config.data_files import read_toml
-from harness.config.defaults import PROFILES_FILE
-from harness.planning.designs import DESIGNS
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.cells import ColdSettings, JobSettings
+from harness.model.defaults import PROFILES_FILE
+from harness.model.errors import ConfigError, UnknownNameError
 
 
 @dataclass(frozen=True)
@@ -46,6 +45,21 @@ class Stopping:
         """True when the number of rounds depends on the precision reached."""
         return self.target_rel_ci is not None and self.max_rounds > self.min_rounds
 
+
+#: ISA level names a profile may use besides the levels themselves: every level of this CPU, or the levels
+#: matching the CPUs each experiment's claims were published on (their hardware's isa_level).
+ALL_LEVELS = "all"
+CLAIMED_LEVELS = "claims"
+
+#: Runtime names a profile may use besides a lab's runtime names: "all" (every runtime of the benchmark's lab),
+#: "claims" (the runtime standing in for each figure's published one) and "sweep" (every runtime, for the benchmarks
+#: an experiment lists in runtime_sweep, so the same variant can be charted across runtimes).
+ALL_RUNTIMES = "all"
+CLAIMED_RUNTIMES = "claims"
+SWEEP_RUNTIMES = "sweep"
+
+#: The designs a profile may name (harness/planning/designs.py lays each out; its registry must hold exactly these).
+DESIGN_NAMES = ("sequential", "interleaved", "duet", "paired")
 
 #: How a budget shares its rounds (harness/session/budget.py): "in-turn", unit after unit, each given the rounds every
 #: later unit could have as well; "open-claims", every unit its floor rounds first, then one round at a time to the
@@ -134,8 +148,8 @@ def _profile(name: str, spec: dict) -> Profile:
     if unknown:
         raise ValueError(f"unknown key(s) {', '.join(unknown)}; a profile's keys are {', '.join(PROFILE_KEYS)}")
     design = spec.get("design", "sequential")
-    if design not in DESIGNS:
-        raise ValueError(f"design '{design}' is not one of {', '.join(DESIGNS)}")
+    if design not in DESIGN_NAMES:
+        raise ValueError(f"design '{design}' is not one of {', '.join(DESIGN_NAMES)}")
     return Profile(
         name=name,
         description=spec["description"],

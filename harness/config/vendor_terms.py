@@ -18,7 +18,7 @@ import pathlib
 from dataclasses import dataclass
 
 from harness.config.data_files import read_toml
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
 #: The user's local settings (not committed: .gitignore).

@@ -10,14 +10,16 @@ import pathlib
 import shutil
 import tarfile
 import tempfile
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
-from harness.tools.watched_process import WatchedBuild, run_watched
+import tomllib
+
 from harness.containers.engine import docker
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import BuildError, ConfigError, MissingToolError
+from harness.tools.watched_process import WatchedBuild, run_watched
 
 LOCAL_BASES_FILE = REPO_ROOT / "containers" / "local-bases.toml"
 
@@ -188,7 +190,12 @@ def _set_platform(base: LocalBase, scratch_parent: pathlib.Path) -> None:
             raise BuildError(f"docker save of {base.name} failed", "check the Docker engine")
         unpacked = folder / "image"
         with tarfile.open(saved) as tar:
-            tar.extractall(unpacked, filter="tar") if hasattr(tarfile, "data_filter") else tar.extractall(unpacked)
+            if hasattr(tarfile, "data_filter"):
+                # The filter argument (Python 3.12, backported to 3.11.4 and to Debian 12's 3.11.2 updates) postdates
+                # mypy 1.0's stubs of extractall.
+                cast(Callable[..., None], tar.extractall)(unpacked, filter="tar")
+            else:
+                tar.extractall(unpacked)
         manifest = json.loads((unpacked / "manifest.json").read_text())
         config_name = manifest[0]["Config"]
         config = json.loads((unpacked / config_name).read_text())

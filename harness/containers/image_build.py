@@ -9,15 +9,15 @@ import pathlib
 import sys
 from collections.abc import Callable
 
-from harness.tools.watched_process import WatchedBuild, run_watched
-from harness.containers.builder import FIX, Builder, find_builder
-from harness.session.build import build_lab, run_lab_tool
-from harness.containers.engine import Engine
-from harness.containers.seed import make_seed
-from harness.config.defaults import BUILD_TIMEOUT_S, REPO_ROOT
-from harness.model.errors import BuildError, ConfigError
 from harness.config.labs import LabSpec
+from harness.containers.builder import FIX, Builder, find_builder
+from harness.containers.engine import Engine
 from harness.containers.images import BASES, COMPOSE_FILE, LabImage, label_apt_packages
+from harness.containers.seed import make_seed
+from harness.model.defaults import BUILD_TIMEOUT_S, REPO_ROOT
+from harness.model.errors import BuildError, ConfigError
+from harness.tools.lab_build import build_lab, run_lab_tool
+from harness.tools.watched_process import WatchedBuild, run_watched
 
 
 def say_on_stderr(line: str) -> None:

@@ -13,13 +13,14 @@ import json
 import pathlib
 from dataclasses import dataclass
 
-from harness.session.build import build_fingerprint
-from harness.containers.engine import docker
-from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
-from harness.config.defaults import REPO_ROOT
-from harness.host.environment import git_state
-from harness.model.errors import ConfigError
+from harness.config.lab_builds import ContainerSpec
 from harness.config.labs import LabSpec
+from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
+from harness.containers.engine import docker
+from harness.host.environment import git_state
+from harness.model.defaults import REPO_ROOT
+from harness.model.errors import ConfigError
+from harness.tools.lab_build import build_fingerprint
 
 #: Repository part of every lab image's tag.
 IMAGE_REPOSITORY = "jsonlab"
@@ -33,6 +34,16 @@ INPUTS_LABEL = "jsonlab.inputs"
 #: Base images: "upstream" (the Dockerfile's defaults, pulled from their registry) or "local"
 # (containers/local-bases.toml).
 BASES = ("upstream", "local")
+
+
+def container_spec(lab: LabSpec) -> ContainerSpec:
+    """The lab's lab.toml [container] table; ConfigError for a lab that has none (it runs natively only)."""
+    if lab.container is None:
+        raise ConfigError(
+            f"lab {lab.name} has no [container] table in its lab.toml",
+            "add one (see lab/dotnet/lab.toml) or run it with --backend native",
+        )
+    return lab.container
 
 
 @dataclass(frozen=True)
@@ -59,15 +70,16 @@ class LabImage:
         (the SDK stage runs on the build machine's platform)."""
         return {
             k: v.format(target_arch=self.target_arch, build_arch=DOCKER_ARCH_HOST)
-            for k, v in self.lab.container.local_bases.items()
+            for k, v in self.container.local_bases.items()
         }
 
     def __post_init__(self) -> None:
-        if self.lab.container is None:
-            raise ConfigError(
-                f"lab {self.lab.name} has no [container] table in its lab.toml",
-                "add one (see lab/dotnet/lab.toml) or run it with --backend native",
-            )
+        container_spec(self.lab)  # a lab without a [container] table has no image: ConfigError
+
+    @property
+    def container(self) -> ContainerSpec:
+        """The lab's [container] table (there is one: __post_init__ checks)."""
+        return container_spec(self.lab)
 
     @property
     def tag(self) -> str:
@@ -82,27 +94,25 @@ class LabImage:
 
     @property
     def dockerfile(self) -> pathlib.Path:
-        return self.lab.directory / self.lab.container.dockerfile
+        return self.lab.directory / self.container.dockerfile
 
     def inputs_fingerprint(self, bases: str) -> str:
         """The lab's build fingerprint, extended by the Dockerfile, its build arguments and the choice of bases."""
         digest = hashlib.sha256((build_fingerprint(self.lab) or "").encode())
         digest.update(self.dockerfile.read_bytes())
         for path in sorted(
-            {f for pattern in self.lab.container.inputs for f in self.lab.directory.glob(pattern) if f.is_file()}
+            {f for pattern in self.container.inputs for f in self.lab.directory.glob(pattern) if f.is_file()}
         ):
             digest.update(path.relative_to(self.lab.directory).as_posix().encode() + b"\0" + path.read_bytes())
         digest.update(
-            json.dumps(self.lab.container.build_args, sort_keys=True).encode()
-            + bases.encode()
-            + self.target_arch.encode()
+            json.dumps(self.container.build_args, sort_keys=True).encode() + bases.encode() + self.target_arch.encode()
         )
         return digest.hexdigest()
 
     def build_args(self, bases: str) -> dict[str, str]:
         """Build arguments for this image: the lab's own, the local bases and offline NuGet configuration when asked,
         and the identity the Dockerfile writes into labels."""
-        spec = self.lab.container
+        spec = self.container
         args = dict(spec.build_args)
         if bases == "local":
             args.update(self.local_bases())
@@ -152,7 +162,8 @@ def library_versions_label(lab: LabSpec) -> str:
         return ",".join(
             f"{name}={packages.get(f'node_modules/{name}', {}).get('version', '?')}" for name in sorted(direct)
         )
-    lock_name, tfm = lab.container.build_args.get("LOCK_FILE"), lab.container.build_args.get("TFM")
+    build_args = container_spec(lab).build_args
+    lock_name, tfm = build_args.get("LOCK_FILE"), build_args.get("TFM")
     lock = lab.directory / "src" / lock_name if lock_name else None
     if lock is None or not lock.is_file() or not tfm:
         return ""

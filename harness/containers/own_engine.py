@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from harness.containers.engine import docker, find_engine
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 
 DOCKERD_SCRIPT = REPO_ROOT / "containers" / "dockerd.sh"
 #: Seconds `dockerd.sh start` may take (it waits up to 60 s for the daemon to answer).

@@ -10,8 +10,8 @@ import os
 import pathlib
 import shutil
 
-from harness.model.errors import BuildError
 from harness.config.labs import LabSpec
+from harness.model.errors import BuildError
 
 
 def global_packages_folder() -> pathlib.Path:

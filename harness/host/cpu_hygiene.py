@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
+from harness.host.host_cpus import CPU_DIR, CpuState, HostCpus, _read, read_cpu_state, read_host_cpus, read_turbo
 from harness.model.cpu_state import hygiene_lines
 from harness.model.cpusets import format_cpuset
 from harness.planning.pinning import CpuPlan, plan_cpus
-from harness.host.host_cpus import CPU_DIR, CpuState, HostCpus, _read, read_cpu_state, read_host_cpus, read_turbo
 
 #: Governors that hold the clock still: performance (highest), userspace (a fixed frequency someone chose).
 STEADY_GOVERNORS = ("performance", "userspace")
@@ -55,11 +55,17 @@ def kernel_cmdline_fix(parameters: dict[str, Iterable[int]]) -> str:
 def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
     """The lab's CPUs outside the isolated set (none isolated, too few, or another --cpuset), and isolated lab CPUs
     that still take the scheduler tick."""
+    found = (_not_isolated_finding(plan, host), _tick_finding(plan, host))
+    return [finding for finding in found if finding is not None]
+
+
+def _not_isolated_finding(plan: CpuPlan, host: HostCpus) -> Finding | None:
+    """The lab's CPUs outside the isolated set: none isolated, another --cpuset while enough isolated CPUs are usable,
+    or too few usable isolated CPUs for the design; None when every lab CPU is isolated."""
     listed = format_cpuset(plan.lab)
     reserved = host.reserved
     usable = sorted(set(reserved) & host.usable)
     outside = tuple(c for c in plan.lab if c not in reserved)
-    findings = []
     if outside and not reserved:
         spare = set(host.online or host.affinity) - set(plan.lab)  # the kernel keeps at least one CPU for itself
         fix = (
@@ -67,24 +73,20 @@ def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
             if spare
             else "run on a machine with more CPUs than the lab needs: isolcpus must leave one CPU to the system"
         )
-        findings.append(
-            Finding(
-                "not-isolated",
-                f"no CPU is isolated; the lab runs on CPU {listed}",
-                "the kernel schedules other processes and interrupts on it, inside the measurements",
-                fix,
-            )
+        return Finding(
+            "not-isolated",
+            f"no CPU is isolated; the lab runs on CPU {listed}",
+            "the kernel schedules other processes and interrupts on it, inside the measurements",
+            fix,
         )
-    elif outside and len(usable) >= len(plan.lab):
-        findings.append(
-            Finding(
-                "not-isolated",
-                f"lab CPU {format_cpuset(outside)} is not isolated (isolated: {format_cpuset(reserved)})",
-                "other processes and interrupts run there, inside the measurements",
-                f"just run-all default --cpuset {format_cpuset(tuple(usable[-len(plan.lab):]))}",
-            )
+    if outside and len(usable) >= len(plan.lab):
+        return Finding(
+            "not-isolated",
+            f"lab CPU {format_cpuset(outside)} is not isolated (isolated: {format_cpuset(reserved)})",
+            "other processes and interrupts run there, inside the measurements",
+            f"just run-all default --cpuset {format_cpuset(tuple(usable[-len(plan.lab):]))}",
         )
-    elif outside:
+    if outside:
         unusable = tuple(sorted(set(reserved) - host.usable))
         reason = f"; this process may not use {format_cpuset(unusable)} (its cgroup cpuset)" if unusable else ""
         wider = (*reserved, *plan.lab)
@@ -95,27 +97,29 @@ def isolation_findings(plan: CpuPlan, host: HostCpus) -> list[Finding]:
             if unusable
             else kernel_cmdline_fix({"isolcpus": wider, "nohz_full": wider})
         )
-        findings.append(
-            Finding(
-                "not-isolated",
-                f"lab CPU {format_cpuset(outside)} is not isolated: the design needs {len(plan.lab)} CPUs, "
-                f"{len(usable)} isolated one(s) are usable{reason}",
-                "other processes and interrupts run there, inside the measurements",
-                fix,
-            )
+        return Finding(
+            "not-isolated",
+            f"lab CPU {format_cpuset(outside)} is not isolated: the design needs {len(plan.lab)} CPUs, "
+            f"{len(usable)} isolated one(s) are usable{reason}",
+            "other processes and interrupts run there, inside the measurements",
+            fix,
         )
-    if host.nohz_full is not None:
-        ticking = tuple(c for c in plan.lab if c in (host.isolated or ()) and c not in host.nohz_full)
-        if ticking:
-            findings.append(
-                Finding(
-                    "tick",
-                    f"isolated lab CPU {format_cpuset(ticking)} is not nohz_full",
-                    "the scheduler tick still interrupts it every few milliseconds",
-                    kernel_cmdline_fix({"nohz_full": (*host.nohz_full, *(host.isolated or ()))}),
-                )
-            )
-    return findings
+    return None
+
+
+def _tick_finding(plan: CpuPlan, host: HostCpus) -> Finding | None:
+    """Isolated lab CPUs that are not nohz_full (when the kernel says which are), so still take the scheduler tick."""
+    if host.nohz_full is None:
+        return None
+    ticking = tuple(c for c in plan.lab if c in (host.isolated or ()) and c not in host.nohz_full)
+    if not ticking:
+        return None
+    return Finding(
+        "tick",
+        f"isolated lab CPU {format_cpuset(ticking)} is not nohz_full",
+        "the scheduler tick still interrupts it every few milliseconds",
+        kernel_cmdline_fix({"nohz_full": (*host.nohz_full, *(host.isolated or ()))}),
+    )
 
 
 def governor_findings(states: Iterable[CpuState]) -> list[Finding]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from harness import __version__
 from harness.host.cpu_hygiene import plan_and_check
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 from harness.model.run_folder import SCHEMA_VERSION
 
 

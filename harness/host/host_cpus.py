@@ -7,7 +7,6 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-
 #: Flags `isolcpus=` may carry before its CPU list (kernel-parameters.txt).
 ISOLCPUS_FLAGS = ("nohz", "domain", "managed_irq")
 

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from harness.model.errors import MissingToolError
 from harness.config.prerequisites import Prerequisite, Prerequisites, lab_need, load_prerequisites
+from harness.model.errors import MissingToolError
 
 if TYPE_CHECKING:
     from harness.planning.run_plan import Plan

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from harness.model.records import STEADY, DEFAULT_RUNTIME, require_field
+
+from harness.model.records import DEFAULT_RUNTIME, STEADY, require_field
 
 
 @dataclass(frozen=True)

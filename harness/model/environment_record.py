@@ -77,7 +77,7 @@ class EnvironmentRecord(_Record):
     labs: dict[str, LabEnvironment]
     schema_version: int = SCHEMA_VERSION
     # In a run over several hosts, the host this folder's run measured on, as its engine describes it
-    # (harness/host/host_probe.py HostFacts); the CPU, kernel and core fields above are then that host's.
+    # (harness/containers/host_probe.py HostFacts); the CPU, kernel and core fields above are then that host's.
     host: dict[str, Any] | None = None
     # The CPU's vendor (intel, amd, arm, apple, ...), family and model number (/proc/cpuinfo; on arm64 the part number)
     cpu_vendor: str | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from harness.config.experiments import Claim, reference_claim
+from harness.model.experiment import Claim, reference_claim
 
 #: A measured ratio within this relative distance of the published ratio reproduces it
 #: (ratios, not absolute times, are compared: the hardware and runtime differ).
@@ -24,6 +24,16 @@ NOT_REPRODUCED = "not reproduced"
 INCONCLUSIVE = "inconclusive"
 VOID = "void: verification failed"
 NOT_MEASURED = "not measured"
+#: A published figure the lab cannot measure (the experiment file says why).
+CANNOT_REPRODUCE = "cannot reproduce"
+#: The verdict of an allocation row that has no ratio to judge (the table's baseline, or a reference without a published
+#: allocation): its byte verdict is the comparison.
+BYTES_ONLY = "bytes only"
+
+#: Byte verdicts of a published Allocated figure (analysis/compute/verdict_row.py Verdict.bytes_verdict).
+BYTES_EQUAL = "equal"
+BYTES_WITHIN = "within tolerance"
+BYTES_DIFFER = "differs"
 
 #: metric name → (claim attribute with the published value, measured column). Time ratios come with an interval
 #: from paired replicates; allocations are deterministic per operation, so their ratio is judged as a point.
@@ -95,3 +105,16 @@ def published_ratio(claim: Claim, claims: tuple[Claim, ...], metric: str) -> tup
         value / getattr(reference, attribute),
         f"derived from published {_DERIVED_FROM[metric]}",
     )
+
+
+def judge_bytes(published: int, measured: float | None, tolerance: int, void: bool) -> str:
+    """The byte verdict of a published Allocated figure: the measured bytes per operation, rounded to whole bytes as
+    BenchmarkDotNet prints them, equal to it, within `tolerance` bytes of it, or not."""
+    if void:
+        return VOID
+    if measured is None or math.isnan(measured):
+        return NOT_MEASURED
+    difference = abs(round(measured) - published)
+    if difference == 0:
+        return BYTES_EQUAL
+    return BYTES_WITHIN if difference <= tolerance else BYTES_DIFFER

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any
+
 from harness.model.records import VERIFICATION_STATUSES, require_field
 
 #: Peak-RSS readings in a cell's raw folder: {"peak_rss_bytes": [...], "cpus_allowed": [...]}, one per fresh `once

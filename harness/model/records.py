@@ -71,6 +71,11 @@ def row_key(cell_id: str, round_index: int, partner: str | None = None, replaced
     )
 
 
+#: A field's metadata for a time, size or count as measured: never negative (not an interval's lower bound, which a
+#: wide interval of a short time can put below 0, nor a difference of two clocks); from_dict refuses a negative one.
+AMOUNT = {"non_negative": True}
+
+
 @dataclass(frozen=True)
 class ResultRow:
     """One line of results.jsonl: one process-level replicate (round) of one cell, flat (tidy) for pandas.
@@ -112,11 +117,13 @@ class ResultRow:
     runtime_switches: dict[str, str] = field(default_factory=dict)
     engine_version: str | None = None
     measure: str = STEADY
-    prepare_median_ns: float | None = None  # cold cells: the same process without the call (start + preparation)
-    peak_rss_bytes: int | None = None  # cold cells: median of the runs' peak resident set (kernel's ru_maxrss)
+    # cold cells: the same process without the call (start + preparation)
+    prepare_median_ns: float | None = field(default=None, metadata=AMOUNT)
+    # cold cells: median of the runs' peak resident set (kernel's ru_maxrss)
+    peak_rss_bytes: int | None = field(default=None, metadata=AMOUNT)
     # single-shot cells: the resident set just before the timed calls, and whether peak_rss_bytes is the peak of the
     # timed calls alone ("timed-calls": the kernel's mark was reset before them) or of the whole process ("process")
-    rss_before_bytes: int | None = None
+    rss_before_bytes: int | None = field(default=None, metadata=AMOUNT)
     peak_rss_of: str | None = None
     warmup_dataset: str | None = None  # single-shot cells: what each process warmed up on, and how many calls
     warmup_calls: int | None = None
@@ -135,27 +142,28 @@ class ResultRow:
     image: str | None = None  # docker: the lab build's image tag (jsonlab/<lab>:<runtime>)
     image_id: str | None = None  # docker: its image id (sha256:…), as Docker reported it when the run started
     cpuset_effective: str | None = None  # the CPUs the measured process was allowed on, read back from inside it
-    n: int | None = None
-    mean_ns: float | None = None
-    median_ns: float | None = None
-    stddev_ns: float | None = None
+    n: int | None = field(default=None, metadata=AMOUNT)
+    mean_ns: float | None = field(default=None, metadata=AMOUNT)
+    median_ns: float | None = field(default=None, metadata=AMOUNT)
+    stddev_ns: float | None = field(default=None, metadata=AMOUNT)
     ci99_lower_ns: float | None = None
     ci99_upper_ns: float | None = None
-    ci99_half_width_ns: float | None = None
-    min_ns: float | None = None
-    max_ns: float | None = None
-    allocated_bytes_per_op: float | None = None
-    payload_bytes: int | None = None  # the JSON text the operation reads (deserialize) or writes (serialize), as UTF-8
-    gen0_collections: int | None = None
-    gen1_collections: int | None = None
-    gen2_collections: int | None = None
-    total_operations: int | None = None
+    ci99_half_width_ns: float | None = field(default=None, metadata=AMOUNT)
+    min_ns: float | None = field(default=None, metadata=AMOUNT)
+    max_ns: float | None = field(default=None, metadata=AMOUNT)
+    allocated_bytes_per_op: float | None = field(default=None, metadata=AMOUNT)
+    # the JSON text the operation reads (deserialize) or writes (serialize), as UTF-8
+    payload_bytes: int | None = field(default=None, metadata=AMOUNT)
+    gen0_collections: int | None = field(default=None, metadata=AMOUNT)
+    gen1_collections: int | None = field(default=None, metadata=AMOUNT)
+    gen2_collections: int | None = field(default=None, metadata=AMOUNT)
+    total_operations: int | None = field(default=None, metadata=AMOUNT)
     verification_status: str | None = None
     verification_message: str | None = None
     raw_path: str | None = None
     log_path: str | None = None
     started_at: str | None = None
-    duration_s: float | None = None
+    duration_s: float | None = field(default=None, metadata=AMOUNT)
     round_index: int = 1
     round_count: int = 1
     design: str = "sequential"
@@ -164,7 +172,7 @@ class ResultRow:
     cpu_other_ms: float | None = None
     steal_ms: float | None = None
     involuntary_context_switches: int | None = None
-    invocation_count: int | None = None
+    invocation_count: int | None = field(default=None, metadata=AMOUNT)
     process_cells: int | None = (
         None  # cells measured in the same process (paired design); its usage is split among them
     )
@@ -260,12 +268,5 @@ class ResultRow:
         return cls(**data)
 
 
-#: Fields that are never negative: times, sizes and counts as measured (not an interval's lower bound, which a wide
-#: interval of a short time can put below 0, nor a difference of two clocks).
-_NON_NEGATIVE = frozenset(
-    {
-        *("n", "mean_ns", "median_ns", "stddev_ns", "min_ns", "max_ns", "ci99_half_width_ns", "prepare_median_ns"),
-        *("allocated_bytes_per_op", "payload_bytes", "peak_rss_bytes", "rss_before_bytes", "duration_s"),
-        *("gen0_collections", "gen1_collections", "gen2_collections", "total_operations", "invocation_count"),
-    }
-)
+#: The fields that are never negative (those declared with AMOUNT).
+_NON_NEGATIVE = frozenset(f.name for f in dataclasses.fields(ResultRow) if f.metadata.get("non_negative"))

@@ -1,6 +1,8 @@
 """Typed records of the run folder's side files, one class per file (run_folder.py names them), each with its schema
 version: what was asked for (run.json), how each group stopped (groups.jsonl), where the session spent its time
-(timeline.jsonl), the calibration workloads (calibration.jsonl) and the conformance outcomes (conformance.jsonl).
+(timeline.jsonl), the calibration workloads (calibration.jsonl), the conformance outcomes (conformance.jsonl) and,
+for a run over several hosts, each host's facts and how its run ended (hosts.json, read and written by
+hosts_file.py).
 results.jsonl has its own record (records.py, ResultRow), environment.json its own (environment_record.py). The
 harness writes these with `to_dict()`, the analysis reads them with `from_dict()`: a missing field is a SchemaError
 naming the file, never a silent '?'.
@@ -12,8 +14,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.model.field_types import field_hints, numeric, shown, type_problem
 from harness.model.errors import SchemaError
+from harness.model.field_types import field_hints, numeric, shown, type_problem
 from harness.model.groups import GroupKey
 from harness.model.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
 
@@ -161,4 +163,22 @@ class ConformanceRecord(_Record):
     description: str | None = None
     detail: str = ""
     ms: float | None = None
+    schema_version: int = SCHEMA_VERSION
+
+
+@dataclass(frozen=True)
+class HostRecord(_Record):
+    """hosts.json: one host of a run over several hosts, what its engine said about it (`facts`: harness/containers/
+    host_probe.py HostFacts) and how its run ended (`state`: harness/session/hosts_run.py HostOutcome)."""
+
+    host: str
+    state: str
+    facts: dict[str, Any]
+    exit_code: int | None = None
+    last_line: str = ""
+    lost: str = ""
+    seconds: float = 0.0
+    budget_min: float | None = None
+    platform: str | None = None
+    images_moved: list[list[Any]] = dataclasses.field(default_factory=list)  # [image, bytes, seconds]
     schema_version: int = SCHEMA_VERSION

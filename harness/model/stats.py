@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scipy import stats as _scipy_stats
 
-from harness.config.defaults import CONFIDENCE_LEVEL
+from harness.model.defaults import CONFIDENCE_LEVEL
 
 
 def t_quantile(n: int, level: float = CONFIDENCE_LEVEL) -> float:

@@ -14,20 +14,20 @@ import pathlib
 import time
 from typing import Any
 
-from harness.model.run_folder import (
-    relative_to_run,
-    LATEST_LINK,
-    LOGS_DIR,
-    RAW_DIR,
-    RESULTS_FILE,
-    RUN_FILE,
-    READABLE_SCHEMA_VERSIONS,
-    TIMELINE_FILE,
-)
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
 from harness.model.result_lines import QUARANTINE_FILE, DamagedResultsError, UnreadableLine, parse_lines
+from harness.model.run_folder import (
+    LATEST_LINK,
+    LOGS_DIR,
+    RAW_DIR,
+    READABLE_SCHEMA_VERSIONS,
+    RESULTS_FILE,
+    RUN_FILE,
+    TIMELINE_FILE,
+    relative_to_run,
+)
 from harness.model.run_records import Record, RunRecord, TimelineRecord
 
 

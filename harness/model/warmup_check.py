@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from harness.config.defaults import SHORT_WARMUP_FRACTION
+from harness.model.defaults import SHORT_WARMUP_FRACTION
 from harness.model.pairing import process_of
 
 #: Processes of a cell needed before its median means anything.
@@ -72,11 +72,13 @@ def short_warmups(
                 members[process].append(row)
         if len(cell_rows) < MIN_PROCESSES:
             continue
-        median = statistics.median(_count(r) for r in cell_rows)
+        counts = [c for c in (_count(r) for r in cell_rows) if c is not None]  # all of them: by_cell holds counted rows
+        median = statistics.median(counts)
         times = [t for t in (_warmup_ms(r) for r in cell_rows) if t is not None]
         median_ms = statistics.median(times) if len(times) >= MIN_PROCESSES else None
         for row in cell_rows:
             count, ms = _count(row), _warmup_ms(row)
+            assert count is not None  # by_cell holds only rows with a count
             # short in both: a process that warmed as long as its siblings but compiled less (a big payload's process
             # whose code took other paths) finished its warm-up; one that stopped early with little compiled did not
             if count < fraction * median and (median_ms is None or ms is None or ms < fraction * median_ms):

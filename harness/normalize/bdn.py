@@ -11,9 +11,10 @@ import pathlib
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.normalize.common import read_cell, read_json
-from harness.model.outcomes import CellOutcome, Statistics, Verification
+from harness.model.outcomes import CellOutcome, Statistics
 from harness.model.stats import ci_half_width
+from harness.normalize.cell_files import CellRecord, read_cell
+from harness.normalize.common import read_json
 
 
 def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
@@ -76,63 +77,46 @@ def stage_times_ms(benchmark: dict[str, Any]) -> dict[str, float]:
     return {k: round(v, 1) for k, v in totals.items()}
 
 
-def timings_from_lab(cell: dict[str, Any], process: dict[str, Any] | None) -> dict[str, Any]:
+def timings_from_lab(cell: CellRecord, process: dict[str, Any] | None) -> dict[str, Any]:
     """The lab's own phase timings of a cell (schema 2 of cell.json; absent in older runs)."""
-    timings = cell.get("timings_ms") or {}
+    timings = cell.timings_ms
     return {
         "verify_ms": timings.get("verify_ms"),
         "prewarm_ms": timings.get("prewarm_ms"),
-        "prewarm_compilations": cell.get("prewarm_compilations"),
+        "prewarm_compilations": cell.prewarm_compilations,
         "bdn_run_ms": timings.get("benchmark_dot_net_ms"),
         "start_to_main_ms": (process or {}).get("start_to_main_ms"),
-        "invocation_count": cell.get("invocation_count"),
+        "invocation_count": cell.invocation_count,
     }
 
 
 def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder."""
-    cell, env, verification = read_cell(cell_dir)
-    report = read_json(cell_dir / cell["raw_report"])
+    files = read_cell(cell_dir)
+    report = files.raw_report()
     host_info = report.get("HostEnvironmentInfo") or {}
     benchmarks = report.get("Benchmarks") or []
     if len(benchmarks) != 1:
         raise CellError(
-            f"expected one benchmark in {cell['raw_report']}, found {len(benchmarks)}",
+            f"expected one benchmark in {files.cell.raw_report}, found {len(benchmarks)}",
             "a cell measures exactly one operation",
         )
+    process = cell_dir / "process.json"
+    # The measuring engine as it reported itself: BenchmarkDotNet 0.15.8, or 0.14.0 on .NET Core 3.1.
+    engine = (
+        f"{host_info.get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
+        f"{host_info.get('BenchmarkDotNetVersion', 'unknown')}"
+    )
     fields = {
-        "language": env["language"],
-        "runtime": env["runtime"],
-        "runtime_version": env["runtime_version"],
-        # Every DOTNET_/COMPlus_ variable the process saw (ISA switches, tiering, invariant globalization on 3.1).
-        "runtime_switches": dict(env.get("runtime_switches") or {}),
-        # The measuring engine as it reported itself: BenchmarkDotNet 0.15.8, or 0.14.0 on .NET Core 3.1.
-        "engine_version": f"{host_info.get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
-        f"{host_info.get('BenchmarkDotNetVersion', 'unknown')}",
-        "library": cell["library"],
-        "library_version": cell["library_version"],
-        "dataset_sha256": cell["dataset_sha256"],
-        "payload_form": cell["payload_form"],
-        "model_type": cell["model_type"],
-        "arch": env["arch"],
-        "cpuset_effective": env.get("cpus_allowed"),
-        "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
-        "raw_path": cell["raw_report"],
+        **files.base_fields(engine),
         **memory_from_bdn(benchmarks[0]),
         **stage_times_ms(benchmarks[0]),
-        **timings_from_lab(
-            cell, read_json(cell_dir / "process.json") if (cell_dir / "process.json").is_file() else None
-        ),
+        **timings_from_lab(files.cell, read_json(process) if process.is_file() else None),
     }
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_bdn(benchmarks[0]),
-        verification=Verification(
-            verification["status"],
-            verification["message"],
-            verification.get("mismatch_count"),
-            verification.get("round_trip"),
-        ),
-        isa_flags=dict(env["isa"]),
-        settings_readback=dict(env.get("settings") or {}),
+        verification=files.verification.verification(),
+        isa_flags=dict(files.env.isa),
+        settings_readback=dict(files.env.settings),
     )

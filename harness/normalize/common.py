@@ -25,15 +25,6 @@ def read_json(path: pathlib.Path) -> Any:
         raise CellError(f"{path} is not valid JSON: {e}", "see the cell's log") from e
 
 
-def read_cell(cell_dir: pathlib.Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """A measured cell's cell.json, env.json and verification.json (every lab contract format has them); a cell the lab
-    marked failed is a CellError with the lab's own error and hint."""
-    cell = read_json(cell_dir / "cell.json")
-    if cell.get("status") == "failed":
-        raise CellError(cell.get("error") or "the lab marked the cell failed", cell.get("hint") or "see the cell's log")
-    return cell, read_json(cell_dir / "env.json"), read_json(cell_dir / "verification.json")
-
-
 def statistics_from_times(times_ns: list[float]) -> Statistics:
     """Statistics of per-operation times, with a Student-t 99% interval of their mean."""
     interval = mean_interval(times_ns)

@@ -16,7 +16,7 @@ from typing import Any
 
 from harness.model.errors import CellError
 from harness.model.outcomes import CellOutcome
-from harness.normalize.common import read_cell, read_json
+from harness.normalize.cell_files import read_cell
 from harness.normalize.samples import cell_outcome
 
 #: Google Benchmark's time units, in nanoseconds.
@@ -43,9 +43,6 @@ def iteration_times_ns(report: dict[str, Any]) -> list[float]:
 
 def normalize_gbench_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder of a lab whose raw_format is "gbench"."""
-    cell, env, verification = read_cell(cell_dir)
-    report: dict[str, Any] = read_json(cell_dir / cell["raw_report"])
-    version = (env.get("libraries") or {}).get("Google Benchmark", "")
-    return cell_outcome(
-        cell, env, verification, iteration_times_ns(report), f"Google Benchmark {version}".strip(), None
-    )
+    files = read_cell(cell_dir)
+    version = files.env.libraries.get("Google Benchmark", "")
+    return cell_outcome(files, iteration_times_ns(files.raw_report()), f"Google Benchmark {version}".strip(), None)

@@ -14,10 +14,9 @@ import pathlib
 import statistics
 from typing import Any
 
-from harness.model.outcomes import RSS_FILE
 from harness.model.errors import CellError
+from harness.model.outcomes import RSS_FILE, CellOutcome, Verification
 from harness.normalize.common import statistics_from_times
-from harness.model.outcomes import CellOutcome, Verification
 
 #: The two commands of a cold cell's hyperfine run, by --command-name.
 ONCE, PREPARE_ONLY = "once", "prepare-only"

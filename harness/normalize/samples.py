@@ -21,14 +21,15 @@ import pathlib
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.normalize.common import read_cell, read_json, statistics_from_times
-from harness.model.outcomes import CellOutcome, Verification
+from harness.model.outcomes import CellOutcome
+from harness.normalize.cell_files import CellFiles, read_cell
+from harness.normalize.common import read_json, statistics_from_times
 
 
 def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder of a lab whose raw_format is "samples"."""
-    cell, env, verification = read_cell(cell_dir)
-    report: dict[str, Any] = read_json(cell_dir / cell["raw_report"])
+    files = read_cell(cell_dir)
+    report = files.raw_report()
     times = [float(t) for t in report.get("iterations_ns") or []]
     engine = report.get("engine") or {}
     paired = report.get("paired")
@@ -47,7 +48,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         }
     if paired is not None:
         process = cell_dir.parent / "process.json"
-        timings = cell.get("timings_ms") or {}
+        timings = files.cell.timings_ms
         extra = {
             "burst_ns": times,
             "bursts_ms": timings.get("bursts_ms"),
@@ -62,9 +63,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
             else None,
         }
     return cell_outcome(
-        cell,
-        env,
-        verification,
+        files,
         times,
         f"{engine.get('name', 'unknown')} {engine.get('version', '')}".strip(),
         report.get("allocated_bytes_per_op"),
@@ -73,9 +72,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
 
 
 def cell_outcome(
-    cell: dict[str, Any],
-    env: dict[str, Any],
-    verification: dict[str, Any],
+    files: CellFiles,
     times: list[float],
     engine_version: str,
     allocated_bytes_per_op: float | None,
@@ -85,40 +82,23 @@ def cell_outcome(
     they came from (this module's samples, Google Benchmark's JSON in gbench.py)."""
     if not times or min(times) <= 0:
         raise CellError(
-            f"{cell['raw_report']} holds no positive iteration times", "see the cell's log for the lab's timing output"
+            f"{files.cell.raw_report} holds no positive iteration times",
+            "see the cell's log for the lab's timing output",
         )
-    timings = cell.get("timings_ms") or {}
+    timings = files.cell.timings_ms
     fields = {
-        "language": env["language"],
-        "runtime": env["runtime"],
-        "runtime_version": env["runtime_version"],
-        "runtime_switches": dict(env.get("runtime_switches") or {}),
-        "engine_version": engine_version,
-        "library": cell["library"],
-        "library_version": cell["library_version"],
-        "dataset_sha256": cell["dataset_sha256"],
-        "payload_form": cell["payload_form"],
-        "model_type": cell.get("model_type"),
-        "arch": env["arch"],
-        "cpuset_effective": env.get("cpus_allowed"),
-        "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
-        "raw_path": cell["raw_report"],
+        **files.base_fields(engine_version),
         "allocated_bytes_per_op": allocated_bytes_per_op,
         "verify_ms": timings.get("verify_ms"),
         "prewarm_ms": timings.get("prewarm_ms"),
-        "prewarm_compilations": cell.get("prewarm_compilations"),
-        "invocation_count": cell.get("invocation_count"),
+        "prewarm_compilations": files.cell.prewarm_compilations,
+        "invocation_count": files.cell.invocation_count,
         **(extra or {}),
     }
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_times(times),
-        verification=Verification(
-            verification["status"],
-            verification["message"],
-            verification.get("mismatch_count"),
-            verification.get("round_trip"),
-        ),
-        isa_flags=dict(env.get("isa") or {}),
-        settings_readback=dict(env.get("settings") or {}),
+        verification=files.verification.verification(),
+        isa_flags=dict(files.env.isa),
+        settings_readback=dict(files.env.settings),
     )

@@ -26,9 +26,10 @@ import zlib
 from dataclasses import dataclass
 from typing import Protocol
 
+from harness.config.profiles import DESIGN_NAMES
+from harness.model.cells import Cell
 from harness.model.errors import PinningError
 from harness.model.records import DEFAULT_RUNTIME
-from harness.model.cells import Cell
 
 
 @dataclass(frozen=True)
@@ -180,10 +181,11 @@ def burst_seed(cells: tuple[Cell, ...], round_index: int) -> int:
     )
 
 
+_ALL_DESIGNS: tuple[Design, ...] = (SequentialDesign(), InterleavedDesign(), DuetDesign(), PairedDesign())
 #: The visible registry of designs by name (the names profiles.toml uses).
-DESIGNS: dict[str, Design] = {
-    d.name: d for d in (SequentialDesign(), InterleavedDesign(), DuetDesign(), PairedDesign())
-}
+DESIGNS: dict[str, Design] = {d.name: d for d in _ALL_DESIGNS}
+if tuple(DESIGNS) != DESIGN_NAMES:  # a design added here is a word profiles.toml may use: name it there too
+    raise RuntimeError(f"designs {tuple(DESIGNS)} differ from harness/config/profiles.py DESIGN_NAMES {DESIGN_NAMES}")
 
 
 def layout(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.planning.designs import Design, layout
-from harness.planning.history import CostHistory
 from harness.config.profiles import Stopping
 from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.planning.designs import Design, layout
+from harness.planning.history import CostHistory
 
 #: Seconds a lab process spends outside its prewarm and BenchmarkDotNet's iterations: runtime start, dataset load,
 #: verification, BenchmarkDotNet's jitting, overhead and memory stages, forced collections, export, exit
@@ -83,10 +83,12 @@ def learned_round_seconds(
     run's timeline, so `lab_cpus` processes side by side are already in it) in place of its modelled share; the cells
     the history does not know keep their share of `modelled_s` (one round of all of them on one CPU). None when
     neither is known."""
-    known = history.known(cell_ids) if history is not None else []
+    if history is None:
+        return modelled_s
+    known = history.known(cell_ids)
     if not known:
         return modelled_s
-    learned = lab_cpus * sum(history.seconds[c] for c in known)  # type: ignore[union-attr]
+    learned = lab_cpus * sum(history.seconds[c] for c in known)
     if len(known) == len(cell_ids):
         return learned
     if modelled_s is None:
@@ -129,14 +131,15 @@ def cold_cell_seconds(cold: ColdSettings) -> float:
 
 def process_seconds(job: JobSettings) -> float | None:
     """Estimated wall time of one replicate process; None when the job leaves counts to BenchmarkDotNet."""
-    if None in (job.warmup_count, job.iteration_count, job.iteration_time_ms):
+    warmup, measured, iteration_ms = job.warmup_count, job.iteration_count, job.iteration_time_ms
+    if warmup is None or measured is None or iteration_ms is None:
         return None
     prewarm_s = (job.prewarm_ms or 0) / 1000
     if job.prewarm_quiet_ms:
         prewarm_s = min(prewarm_s, QUIET_PREWARM_S)
     pilot = 0 if job.prewarm_ms or job.invocation_count else PILOT_ITERATIONS
-    iterations = pilot + job.warmup_count + job.iteration_count
-    return PROCESS_OVERHEAD_S + prewarm_s + iterations * job.iteration_time_ms / 1000 * ITERATION_SLACK
+    iterations = pilot + warmup + measured
+    return PROCESS_OVERHEAD_S + prewarm_s + iterations * iteration_ms / 1000 * ITERATION_SLACK
 
 
 def describe_estimate(
@@ -163,16 +166,7 @@ def describe_estimate(
     if round_s is None:
         round_s = modelled_round_seconds(job, cells, peak_rss_runs)
     if round_s is None:
-        low_s, high_s = (
-            cells * stopping.min_rounds * s / lab_cpus + cold_s + after_s for s in automatic_process_bounds()
-        )
-        fastest, slowest = automatic_process_bounds()
-        return (
-            f"about {format_duration(low_s / 60)} to {format_duration(high_s / 60)} at {rounds} round(s): "
-            f"BenchmarkDotNet's automatic job decides its iteration counts in each process ({AUTO_WARMUP[0]}–"
-            f"{AUTO_WARMUP[1]} warm-up and {AUTO_MEASURED[0]}–{AUTO_MEASURED[1]} measured iterations of "
-            f"{AUTO_ITERATION_S:g} s: {fastest:.0f}–{slowest:.0f} s a process)"
-        )
+        return _automatic_estimate(stopping, cells, lab_cpus, cold_s, after_s, rounds)
     per_process = round_s / max(cells, 1)  # a cell's share of a round
     low = stopping.min_rounds * round_s / lab_cpus + cold_s
     high = stopping.max_rounds * round_s / lab_cpus + cold_s
@@ -198,9 +192,25 @@ def describe_estimate(
         expected = min(high / 60, max(budget_min, low / 60))
         text = f"about {expected:.0f} min (its budget, unless every group is done sooner); {text}"
     if stopping.adaptive:
+        assert stopping.target_rel_ci is not None  # an adaptive rule has a target (Stopping.adaptive)
         target = 100 * stopping.target_rel_ci
         text += f", at most {high / 60:.0f} min if every group needs its caps ({rounds} rounds, target ±{target:.1f}%)"
     return text
+
+
+def _automatic_estimate(
+    stopping: Stopping, cells: int, lab_cpus: int, cold_s: float, after_s: float, rounds: str
+) -> str:
+    """describe_estimate when the job is BenchmarkDotNet's automatic one: a range from the fastest and slowest process
+    its automatic iteration counts allow, at `rounds` round(s)."""
+    low_s, high_s = (cells * stopping.min_rounds * s / lab_cpus + cold_s + after_s for s in automatic_process_bounds())
+    fastest, slowest = automatic_process_bounds()
+    return (
+        f"about {format_duration(low_s / 60)} to {format_duration(high_s / 60)} at {rounds} round(s): "
+        f"BenchmarkDotNet's automatic job decides its iteration counts in each process ({AUTO_WARMUP[0]}–"
+        f"{AUTO_WARMUP[1]} warm-up and {AUTO_MEASURED[0]}–{AUTO_MEASURED[1]} measured iterations of "
+        f"{AUTO_ITERATION_S:g} s: {fastest:.0f}–{slowest:.0f} s a process)"
+    )
 
 
 #: A single-shot process (the `shot` verb) apart from its input: runtime start, the environment probe, the warm-up on a

@@ -5,25 +5,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from harness.model.errors import ConfigError, UnknownNameError
-from harness.config.experiments import Benchmark, Experiment
 from harness.config.isa import IsaLevel, IsaTable
 from harness.config.labs import LabSpec
-from harness.model.records import DEFAULT_RUNTIME, STEADY
+from harness.config.profiles import ALL_LEVELS, ALL_RUNTIMES, CLAIMED_LEVELS, CLAIMED_RUNTIMES, SWEEP_RUNTIMES
 from harness.model.cells import Cell
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.experiment import Benchmark, Experiment
 from harness.model.groups import AA_SUFFIX
-
-#: ISA level names a profile may use besides the levels themselves: every level of this CPU, or the levels
-#: matching the CPUs each experiment's claims were published on (their hardware's isa_level).
-ALL_LEVELS = "all"
-CLAIMED_LEVELS = "claims"
-
-#: Runtime names a profile may use besides a lab's runtime names: "all" (every runtime of the benchmark's lab),
-#: "claims" (the runtime standing in for each figure's published one) and "sweep" (every runtime, for the benchmarks
-#: an experiment lists in runtime_sweep, so the same variant can be charted across runtimes).
-ALL_RUNTIMES = "all"
-CLAIMED_RUNTIMES = "claims"
-SWEEP_RUNTIMES = "sweep"
+from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
 def runtimes_by_benchmark(
@@ -132,8 +121,10 @@ def levels_by_benchmark(
                 for c in exp.claims
                 if "isa_level" not in dict(c.at) and not c.cannot_reproduce
             } or {"native"}
-        for bench in exp.benchmarks:
-            wanted[(exp.id, bench)] = for_all | (claimed.get(bench, fallback) if CLAIMED_LEVELS in names else set())
+        for bench_id in exp.benchmarks:
+            wanted[(exp.id, bench_id)] = for_all | (
+                claimed.get(bench_id, fallback) if CLAIMED_LEVELS in names else set()
+            )
         for bench in exp.benchmarks.values():
             wanted[(exp.id, exp.baseline_of(bench.id))] |= wanted[(exp.id, bench.id)]
     return {key: [level for level in known.values() if level.name in names_] for key, names_ in wanted.items()}

@@ -1,17 +1,24 @@
 """What a run will measure, resolved before anything is built: the options a run was started with, and the plan they
-resolve to (profile, experiments, cells, runtimes, ISA levels, job, stopping rule, budget), with its one-screen
-summary."""
+resolve to (profile, experiments, cells, runtimes, ISA levels, job, stopping rule, budget); plan_summary.py shows it."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 import pathlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
+
 from harness.config.datasets import Manifest, load_manifest
-from harness.config.defaults import (
+from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
+from harness.config.experiments import load_experiments, select_experiments
+from harness.config.isa import IsaLevel, IsaTable, load_isa_table
+from harness.config.lab_catalog import load_lab_catalog
+from harness.config.labs import LabSpec, load_labs
+from harness.config.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
+from harness.model.arch import host_arch
+from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.model.defaults import (
     CELL_TIMEOUT_S,
     DATASETS_DIR,
     DEFAULT_PROFILE,
@@ -20,8 +27,11 @@ from harness.config.defaults import (
     PROFILES_FILE,
     RESULTS_DIR,
 )
+from harness.model.errors import UnknownNameError
+from harness.model.experiment import Experiment
+from harness.model.records import COLD, REPLICATED, SINGLE_SHOT
+from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
 from harness.planning.designs import DESIGNS, Design, group_key
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.planning.estimate import (
     UNKNOWN_PROCESS_S,
     ShotCosts,
@@ -30,15 +40,8 @@ from harness.planning.estimate import (
     modelled_round_seconds,
     round_seconds,
 )
-from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
-from harness.planning.history import CostHistory, load_call_rates, load_history
-from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
-from harness.config.experiments import Experiment, load_experiments, select_experiments
-from harness.config.isa import IsaLevel, IsaTable, load_isa_table
-from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import LabSpec, load_labs
+from harness.planning.history import CostHistory, load_history
 from harness.planning.plan import (
-    with_aa_copies,
     builds_of,
     claimed_benchmarks,
     datasets_of,
@@ -46,11 +49,15 @@ from harness.planning.plan import (
     levels_by_benchmark,
     plan_cells,
     runtimes_by_benchmark,
+    with_aa_copies,
 )
-from harness.host.arch import host_arch
-from harness.config.profiles import BudgetSpec, Stopping, find_profile, load_profiles
-from harness.model.records import COLD, DEFAULT_RUNTIME, REPLICATED, SINGLE_SHOT
-from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.planning.plan_parts import (
+    shot_costs_of,
+    unswitchable_cells,
+    with_budget,
+    with_overrides,
+    without_unaccepted_terms,
+)
 
 
 @dataclass(frozen=True)
@@ -191,25 +198,55 @@ class Plan:
         }
 
 
-def without_unaccepted_terms(cell: Cell, lab: LabSpec) -> Cell:
-    """The cell, unavailable with the reason and the opt-in when its variant needs a package under its vendor's terms
-    that the user has not accepted (harness/config/vendor_terms.py): such a package is not built, so never run."""
-    reason = "" if cell.unavailable else lab.unavailable_variant(cell.variant)
-    return dataclasses.replace(cell, unavailable=reason) if reason else cell
-
-
 def resolve_plan(options: RunOptions) -> Plan:
     """Loads every data file and validates the selection before anything runs or is written."""
     profile = find_profile(load_profiles(options.profiles_file), options.profile)
     experiments = select_experiments(
         load_experiments(options.experiments_dir), list(options.experiments or profile.experiments)
     )
-    isa = load_isa_table()
+    isa = load_isa_table(labs_dir=options.labs_dir)
     all_labs = load_labs(options.labs_dir)
     manifest = load_manifest(options.datasets_dir)
     check_experiments(
-        experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog())
+        experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog(options.labs_dir))
     )  # every name they use, before anything is planned
+    cells = _selected_cells(options, profile, experiments, isa, all_labs)
+    design_name = options.design or profile.design
+    if design_name not in DESIGNS:
+        raise UnknownNameError("design", design_name, DESIGNS)
+    if profile.aa_copies and DESIGNS[design_name].shares_process:
+        cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
+    planned = {c.isa_level for c in cells}
+    levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
+    _check_inputs(cells, manifest, all_labs, options.check_tools)
+    labs = builds_of(cells, all_labs)
+    budget = with_budget(profile.budget, options.budget_min, profile.stopping.min_rounds)
+    job = with_overrides(profile.job, options.job_overrides)
+    design = DESIGNS[design_name]
+    return Plan(
+        profile.name,
+        cells,
+        labs,
+        isa,
+        job,
+        {level.name: level for level in levels},
+        design,
+        profile.stopping,
+        profile.cold,
+        budget,
+        tuple(experiments),
+        profile.peak_rss_runs,
+        unswitchable_cells(cells, labs, isa),
+        load_history(options.results_dir, design.name, job, [c.cell_id for c in cells]),
+        shot_costs_of([c for c in cells if c.measure == SINGLE_SHOT], manifest, options.results_dir),
+    )
+
+
+def _selected_cells(
+    options: RunOptions, profile: Profile, experiments: list[Experiment], isa: IsaTable, all_labs: dict[str, LabSpec]
+) -> list[Cell]:
+    """The cells the options and the profile select from the experiments (a variant under terms not accepted made
+    unavailable); an empty selection is a usage error."""
     per_benchmark = levels_by_benchmark(isa, host_arch(), list(options.isa_levels or profile.isa_levels), experiments)
     runtimes = runtimes_by_benchmark(all_labs, list(options.runtimes or profile.runtimes), experiments)
     benchmarks = (
@@ -230,69 +267,17 @@ def resolve_plan(options: RunOptions) -> Plan:
         cells,
         _selection_text(profile.name, options),
     )
-    design_name = options.design or profile.design
-    if design_name not in DESIGNS:
-        raise UnknownNameError("design", design_name, DESIGNS)
-    if profile.aa_copies and DESIGNS[design_name].shares_process:
-        cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
-    planned = {c.isa_level for c in cells}
-    levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
+    return cells
+
+
+def _check_inputs(cells: list[Cell], manifest: Manifest, all_labs: dict[str, LabSpec], check_tools: bool) -> None:
+    """Checks every dataset the cells read against the manifest and, with `check_tools`, that each of their labs'
+    programs is on PATH."""
     for name in datasets_of(cells):  # a generated dataset not built yet is built by the run (ensure_datasets)
         if manifest.present(name) or manifest.find(name).committed:
             manifest.check(name)
-    for name in labs_of(cells) if options.check_tools else ():
+    for name in labs_of(cells) if check_tools else ():
         all_labs[name].check_requirements()
-    labs = builds_of(cells, all_labs)
-    budget = profile.budget
-    if options.budget_min is not None and options.budget_min <= 0:
-        budget = None
-    elif options.budget_min is not None:
-        budget = (
-            dataclasses.replace(budget, minutes=options.budget_min)
-            if budget
-            else BudgetSpec(options.budget_min, profile.stopping.min_rounds)
-        )
-    job = with_overrides(profile.job, options.job_overrides)
-    design = DESIGNS[design_name]
-    return Plan(
-        profile.name,
-        cells,
-        labs,
-        isa,
-        job,
-        {level.name: level for level in levels},
-        design,
-        profile.stopping,
-        profile.cold,
-        budget,
-        tuple(experiments),
-        profile.peak_rss_runs,
-        unswitchable_cells(cells, labs, isa),
-        load_history(options.results_dir, design.name, job, [c.cell_id for c in cells]),
-        _shot_costs([c for c in cells if c.measure == SINGLE_SHOT], manifest, options.results_dir),
-    )
-
-
-def _shot_costs(shots: list[Cell], manifest: Manifest, results_dir: pathlib.Path) -> ShotCosts:
-    """What the single-shot cells cost up front; earlier runs' rows are read only when there are such cells (a plan
-    without any does not parse them)."""
-    if not shots:
-        return ShotCosts()
-    return ShotCosts({c.dataset: manifest.find(c.dataset).bytes for c in shots}, load_call_rates(results_dir))
-
-
-def unswitchable_cells(cells: list[Cell], labs: dict[str, LabSpec], isa: IsaTable) -> frozenset[str]:
-    """Cells at an ISA level their build declares no switch for (lab.toml `reports` names the [isa_switches] table):
-    the run records them as not applicable, so they cost nothing."""
-    found = set()
-    for cell in cells:
-        lab = labs[cell.target]
-        reports, version = lab.reported_runtime(), lab.expected_version()
-        if cell.isa_level == "native" or reports is None or version is None:
-            continue
-        if not isa.has_switches(reports, version, cell.isa_level):
-            found.add(cell.cell_id)
-    return frozenset(found)
 
 
 def _selection_text(profile: str, options: RunOptions) -> str:
@@ -307,56 +292,9 @@ def _selection_text(profile: str, options: RunOptions) -> str:
     return ", ".join([f"profile {profile}", *(f"--{flag} {','.join(values)}" for flag, values in asked if values)])
 
 
-def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
-    """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage
-    error."""
-    keys = [f.name for f in dataclasses.fields(JobSettings)]
-    changes: dict[str, int] = {}
-    for item in overrides:
-        key, _, value = item.partition("=")
-        if key not in keys:
-            raise UnknownNameError("job setting", key, keys, "(--job KEY=VALUE)")
-        if not value.isdigit() or int(value) <= 0:
-            raise ConfigError(f"--job {item}: the value must be a positive integer", f"e.g. --job {key}=20")
-        changes[key] = int(value)
-    return dataclasses.replace(job, **changes)
-
-
-def _cells_text(runnable: int, unswitchable: int) -> str:
-    """'30 cells', '30 cells not applicable (no ISA switch)' or '28 cells, 2 not applicable (no ISA switch)'."""
-    if not unswitchable:
-        return f"{runnable} cells"
-    if not runnable:
-        return f"{unswitchable} cells not applicable (no ISA switch)"
-    return f"{runnable} cells, {unswitchable} not applicable (no ISA switch)"
-
-
 def ensure_datasets(plan: Plan, options: RunOptions, say: Callable[[str], None]) -> None:
     """Builds the generated datasets the plan's cells read that are not there yet (harness/config/datasets.py), each
     checked against the manifest; a run calls it before anything is measured."""
     manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(plan.cells):
         manifest.ensure(name, say)
-
-
-def plan_summary(plan: Plan) -> str:
-    """Cells per experiment, ISA level and runtime, and the estimated duration."""
-    counts: dict[tuple[str, str, str], list[int]] = {}
-    for cell in plan.cells:
-        key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
-        count = counts.setdefault(key, [0, 0])
-        count[cell.cell_id in plan.not_applicable] += 1
-    groups = len({group_key(c) for c in plan.cells})
-    na = f" ({len(plan.not_applicable)} not applicable: no ISA switch)" if plan.not_applicable else ""
-    lines = [
-        f"profile {plan.profile_name}: {len(plan.cells)} cells{na} in {groups} groups, design {plan.design.name}",
-        *(f"  {exp} @ {level}{runtime}: {_cells_text(n, skip)}" for (exp, level, runtime), (n, skip) in counts.items()),
-        *(f"  {n} unavailable, {reason}" for reason, n in _unavailable(plan.cells).items()),
-        f"estimate: {plan.estimate()}",
-    ]
-    return "\n".join(lines)
-
-
-def _unavailable(cells: list[Cell]) -> Counter[str]:
-    """How many cells are unavailable (never run: a row with the reason), by reason."""
-    return Counter(cell.unavailable for cell in cells if cell.unavailable)

@@ -18,10 +18,10 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 
-from harness.planning.estimate import UNKNOWN_PROCESS_S, process_seconds
 from harness.config.profiles import BudgetSpec
-from harness.model.records import COLD, ResultRow
 from harness.model.cells import JobSettings
+from harness.model.records import COLD, ResultRow
+from harness.planning.estimate import UNKNOWN_PROCESS_S, process_seconds
 
 #: Seconds of one calibration before an ISA level and at the end (two workloads on one CPU; 2.7 s measured here).
 CALIBRATION_S = 3.0

@@ -5,28 +5,30 @@ cannot run at its ISA level. Session inherits these; they read the fields the mi
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from collections.abc import Callable
-from typing import Any, TYPE_CHECKING
 import datetime as _dt
 import pathlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 from harness.backends.base import Backend, CellRequest, CellRun
-from harness.model.run_folder import LOGS_DIR, RAW_DIR
-from harness.planning.designs import Design, Placement
-from harness.model.errors import HarnessError
 from harness.config.isa import IsaLevel
 from harness.config.labs import LabSpec
-from harness.normalize.common import peak_rss_bytes
-from harness.normalize import NORMALIZERS, SAMPLES_FORMAT
-from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
 from harness.config.profiles import Stopping
-from harness.session.cold import cold_settings_readback, variant_info, verify_cold_cell
-from harness.normalize.hyperfine import normalize_cold_cell
-from harness.model.records import COLD, SINGLE_SHOT, ResultRow, UNAVAILABLE
 from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.model.errors import HarnessError
 from harness.model.outcomes import CellOutcome
-from harness.model.rows import RowContext, failed_row, measured_row, skipped_row
+from harness.model.records import COLD, SINGLE_SHOT, UNAVAILABLE, ResultRow
+from harness.model.run_folder import LOGS_DIR, RAW_DIR
 from harness.model.store import RunStore
+from harness.normalize import NORMALIZERS, SAMPLES_FORMAT
+from harness.normalize.cell_files import LabFailure
+from harness.normalize.common import peak_rss_bytes
+from harness.normalize.hyperfine import normalize_cold_cell
+from harness.planning.designs import Design, Placement
+from harness.session.cold import cold_settings_readback, variant_info, verify_cold_cell
+from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
+from harness.session.rows import RowContext, failed_row, measured_row, skipped_row
 
 
 @dataclass
@@ -112,7 +114,7 @@ class CellRows:
             or (SAMPLES_FORMAT if ctx.cell.measure == SINGLE_SHOT else None)
             or lab.raw_format
         )
-        outcome = _normalized(lambda: NORMALIZERS[raw_format](request.out_dir), request.out_dir)
+        outcome = _normalized(lambda: NORMALIZERS[raw_format](request.out_dir), request.out_dir, lab.name)
         if isinstance(outcome, str):
             return failed_row(ctx, outcome)
         fields: dict[str, Any] = {
@@ -140,6 +142,7 @@ class CellRows:
                 request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags
             ),
             request.out_dir,
+            cell.lab,
         )
         if isinstance(outcome, str):
             return failed_row(ctx, outcome)
@@ -190,12 +193,14 @@ class CellRows:
         )
 
 
-def _normalized(normalize: Callable[[], CellOutcome], out_dir: pathlib.Path) -> CellOutcome | str:
-    """The cell's outcome, or why its raw output (untrusted: a lab's files) could not be read: the cell fails with the
-    reason, the run goes on."""
+def _normalized(normalize: Callable[[], CellOutcome], out_dir: pathlib.Path, lab: str) -> CellOutcome | str:
+    """The cell's outcome, or why its raw output (untrusted: a lab's files) could not be read, naming the lab: the cell
+    fails with the reason, the run goes on."""
     try:
         return normalize()
-    except HarnessError as e:
+    except LabFailure as e:  # the lab's own words
         return f"{e} ({e.hint})"
+    except HarnessError as e:
+        return f"lab {lab}: {e} ({e.hint})"
     except (ValueError, KeyError, TypeError, ArithmeticError) as e:
-        return f"the lab's raw output could not be normalized: {type(e).__name__}: {e} (raw output in {out_dir})"
+        return f"lab {lab}: its raw output could not be normalized: {type(e).__name__}: {e} (raw output in {out_dir})"

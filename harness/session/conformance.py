@@ -25,9 +25,9 @@ import subprocess
 import time
 from typing import Any
 
+from harness.config.labs import LabSpec
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.model.errors import ConfigError, HarnessError
-from harness.config.labs import LabSpec
 from harness.model.run_folder import CONFORMANCE_FILE, RAW_DIR
 from harness.model.run_records import ConformanceRecord
 
@@ -113,18 +113,7 @@ def run_parser(
         out.touch()
         out.chmod(0o666)
         work_dir.chmod(0o777)
-        argv = [
-            *lab.command,
-            "conformance",
-            "--files",
-            str(files_dir),
-            "--parser",
-            parser,
-            "--start",
-            str(start),
-            "--out",
-            str(out),
-        ]
+        argv = _conformance_argv(lab, files_dir, parser, start, out)
         mounts = {files_dir: (DATASETS_MOUNT, True), work_dir: (OUT_MOUNT, False)}
         launch = backend.launch(lab, argv, {}, cpuset, mounts)
         with log.open("w") as log_file:
@@ -150,6 +139,23 @@ def run_parser(
         records.append(_record(suite[start], "hung" if hung else "crashed", detail, None))
         start += 1
     return records
+
+
+def _conformance_argv(lab: LabSpec, files_dir: pathlib.Path, parser: str, start: int, out: pathlib.Path) -> list[str]:
+    """The lab's `conformance` command: one parser over the suite's files from the `start`-th on (in name order), one
+    line per file appended to `out`."""
+    return [
+        *lab.command,
+        "conformance",
+        "--files",
+        str(files_dir),
+        "--parser",
+        parser,
+        "--start",
+        str(start),
+        "--out",
+        str(out),
+    ]
 
 
 def _death(returncode: int, log: pathlib.Path) -> str:

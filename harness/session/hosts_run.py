@@ -1,25 +1,23 @@
 """A run over several hosts (`harness run --host A --host B`): one run folder, one complete run per host inside it.
 
-Each host's engine is probed first (harness/host/host_probe.py); a host that does not answer is recorded as lost and
-the others go on. The images a host lacks are moved there from this machine's engine (harness/containers/transfer.py:
-5-10x faster than building there, and the same bytes everywhere; docs/hosts.md); a host of another platform gets them
-built here for its platform first (build_for_platform, given by the caller). Then every host gets a process of its
-own, `harness run` with the same selection, writing `<run>/hosts/<host>/`, a run folder like any other (its own
-report, resume and `just compare`), its rows stamped with the host, its docker commands sent to the host's engine
-(DOCKER_CONTEXT), its ISA levels planned for its images' architecture (JSONLAB_HOST_ARCH; emulated when that is not
-its engine's, JSONLAB_ENGINE_ARCH), and its CPU locks taken on the host's machine: hosts on different machines measure
-in parallel, each with the whole budget and a progress line prefixed with its name; two engines on one machine (the
-stand-in `second`) share its CPU locks and so take turns (`--wait`), never measuring on one CPU at once, and share its
-budget (each gets the run budget divided by the number of hosts on that machine, so the run takes as long as one
-host's would; budget_shares). A host lost mid-run ends its own process with the reason; the others' results are kept.
-`hosts.json` in the run folder records each host's facts and outcome.
-"""
+Each host's engine is probed first (harness/containers/host_probe.py); a host that does not answer is recorded as lost
+and the others go on. The images a host lacks are moved there from this machine's engine
+(harness/containers/transfer.py: 5-10x faster than building there, and the same bytes everywhere; docs/hosts.md); a host
+of another platform gets them built here for its platform first (build_for_platform, given by the caller). Then every
+host gets a process of its own, `harness run` with the same selection, writing `<run>/hosts/<host>/`, a run folder like
+any other (its own report, resume and `just compare`), its rows stamped with the host, its docker commands sent to the
+host's engine (DOCKER_CONTEXT), its ISA levels planned for its images' architecture (JSONLAB_HOST_ARCH; emulated when
+that is not its engine's, JSONLAB_ENGINE_ARCH), and its CPU locks taken on the host's machine: hosts on different
+machines measure in parallel, each with the whole budget and a progress line prefixed with its name; two engines on one
+machine (the stand-in `second`) share its CPU locks and so take turns (`--wait`), never measuring on one CPU at once,
+and share its budget (each gets the run budget divided by the number of hosts on that machine, so the run takes as long
+as one host's would; budget_shares). Each host's command line, environment and budget share are worked out in
+host_process.py. A host lost mid-run ends its own process with the reason; the others' results are kept. `hosts.json` in
+the run folder records each host's facts and outcome. """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import pathlib
 import platform
 import subprocess
@@ -31,32 +29,15 @@ from collections.abc import Callable, Sequence
 from harness.config.hosts import LOCAL_HOST, HostSpec
 from harness.config.isa import IsaTable
 from harness.containers.bases import DOCKER_ARCH_HOST
+from harness.containers.host_probe import HostFacts, probe_cpu, probe_engine
 from harness.containers.images import debian_arch, inspect_image
 from harness.containers.transfer import transfer_image
-from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.host.host_cpus import parse_cpulist
-from harness.host.host_probe import HostFacts, probe_cpu, probe_engine
+from harness.model.arch import DEBIAN_ARCH
 from harness.model.errors import HarnessError
-from harness.model.run_folder import HOSTS_DIR, HOSTS_FILE
-from harness.host.arch import DEBIAN_ARCH, ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, lab_arch
-
-#: Options of the parent's command line each host's process gets its own value of (or none).
-_PER_HOST_OPTIONS = ("--host", "--run-id", "--results-dir", "--cpuset", "--backend", "--own-engine", "--host-id")
-_BUDGET_OPTION = "--budget"
-#: Options a host of another platform gets its own value of: the images built for it here, nothing built there.
-_PLATFORM_OPTIONS = ("--platform", "--runtime", "--no-build")
-
-
-@dataclasses.dataclass(frozen=True)
-class PlatformImages:
-    """The lab images built on this machine for another platform (a host of another architecture, or one told to run
-    another platform's images): their tags and runtimes, and why the others could not be built."""
-
-    platform: str
-    tags: tuple[str, ...]
-    runtimes: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-
+from harness.model.hosts_file import write_hosts_file
+from harness.model.run_records import HostRecord
+from harness.session.host_process import PlatformImages, budget_shares, child_argv, child_environment
 
 #: Builds the run's lab images for a platform (harness/commands/run.py gives the real one).
 BuildForPlatform = Callable[[str], PlatformImages]
@@ -87,47 +68,6 @@ class HostOutcome:
         return "done" if self.exit_code == 0 and not self.lost else "lost"
 
 
-def child_argv(
-    parent_argv: Sequence[str],
-    host: HostSpec,
-    run_dir: pathlib.Path,
-    budget_min: float | None = None,
-    images: PlatformImages | None = None,
-) -> list[str]:
-    """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
-    backend (docker for any engine but this machine's native processes), CPU set, `--wait`, its share of the budget
-    when it has one (budget_shares), and for a host of another platform its images' platform and runtimes, nothing
-    built there (the images built here for it)."""
-    own = _PER_HOST_OPTIONS + ((_BUDGET_OPTION,) if budget_min is not None else ())
-    own += _PLATFORM_OPTIONS if images is not None else ()
-    kept: list[str] = []
-    skip = False
-    for arg in parent_argv:
-        if skip:
-            skip = False
-            continue
-        name = arg.split("=", 1)[0]
-        if name in own:
-            skip = "=" not in arg and name != "--no-build"
-            continue
-        kept.append(arg)
-    if budget_min is not None:
-        kept += [_BUDGET_OPTION, f"{budget_min:g}"]
-    if images is not None:
-        kept += ["--platform", images.platform, "--runtime", ",".join(images.runtimes), "--no-build"]
-    if "--wait" not in kept:
-        kept.append("--wait")
-    argv = [*kept, "--run-id", host.name, "--results-dir", str(run_dir / HOSTS_DIR), "--host-id", host.name]
-    backend = _backend_of(parent_argv)
-    if host.context:
-        argv += ["--backend", "docker", "--own-engine", "never"]
-    elif backend:
-        argv += ["--backend", backend]
-    if host.cpuset:
-        argv += ["--cpuset", host.cpuset]
-    return argv
-
-
 def cpuset_problem(host: HostSpec, facts: HostFacts) -> str:
     """Why the host's CPU set (hosts.toml) cannot be used there: CPUs its engine does not have; empty when it can
     (or names none, or the engine did not say how many CPUs it has)."""
@@ -142,38 +82,9 @@ def cpuset_problem(host: HostSpec, facts: HostFacts) -> str:
     )
 
 
-def budget_shares(ready: Sequence[tuple[HostSpec, HostFacts]], budget_min: float | None) -> dict[str, float]:
-    """Each host's budget in minutes when it shares its machine (the engine's `docker info` name) with other hosts of
-    the run: they take turns on its CPUs, so each gets the run budget divided by their number; hosts alone on their
-    machine are left out (they keep the whole budget). No budget (none, or 0 for none): no shares."""
-    if not budget_min:
-        return {}
-    machines: dict[str, list[str]] = {}
-    for host, facts in ready:
-        machines.setdefault(facts.details.get("machine") or host.name, []).append(host.name)
-    return {name: round(budget_min / len(names), 1) for names in machines.values() if len(names) > 1 for name in names}
-
-
 def host_platform(host: HostSpec, facts: HostFacts) -> str:
     """The platform of the images a host runs: its hosts.toml `platform`, else its engine's architecture."""
     return host.platform or f"linux/{DEBIAN_ARCH.get(facts.arch or '', facts.arch)}"
-
-
-def child_environment(
-    host: HostSpec, facts: HostFacts, local_machine: str | None, platform: str | None = None
-) -> dict[str, str]:
-    """DOCKER_CONTEXT for the host's engine; the architecture its ISA levels are planned for (its images') and its
-    engine's own (processes of another are emulated: harness/host/arch.py); its machine's CPU lock folder."""
-    env = dict(os.environ)
-    if host.context:
-        env["DOCKER_CONTEXT"] = host.context
-    if facts.arch:
-        env[HOST_ARCH_VARIABLE] = lab_arch(debian_arch(platform)) if platform else facts.arch
-        env[ENGINE_ARCH_VARIABLE] = facts.arch
-    machine = facts.details.get("machine")
-    if machine and machine != local_machine:
-        env[LOCK_DIR_VARIABLE] = str(lock_dir() / f"machine-{machine}")
-    return env
 
 
 def images_to_move(tags: Sequence[str], host: HostSpec) -> list[str]:
@@ -208,55 +119,11 @@ def run_on_hosts(
     foreign: dict[str, PlatformImages] = {}  # per host of another platform: the images built here for it
     built: dict[str, PlatformImages] = {}  # per platform
     for host in hosts:  # every host probed and given its images before any measures: a transfer is CPU work
-        facts = probe_engine(host, isa)
-        if not facts.reachable:
-            _say(f"[{host.name}] {facts.describe()}: not measured")
-            outcomes[host.name] = HostOutcome(host.name, facts)
-            continue
-        problem = cpuset_problem(host, facts)
-        if problem:
-            _say(f"[{host.name}] {problem}: not measured")
-            outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=problem))
-            continue
-        platform = host_platform(host, facts)
-        tags = list(image_tags)
-        if debian_arch(platform) != DOCKER_ARCH_HOST:
-            if build_for_platform is None:
-                _say(f"[{host.name}] its images are for {platform}, and this run builds none for it: not measured")
-                outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=f"no {platform} images"))
-                continue
-            if platform not in built:
-                _say(f"[{host.name}] runs {platform} images: building them here")
-                built[platform] = build_for_platform(platform)
-            images = built[platform]
-            for note in images.notes:
-                _say(f"[{host.name}] {note}")
-            if not images.tags:
-                reason = f"no lab image could be built for {platform}"
-                _say(f"[{host.name}] {reason}: not measured")
-                outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=reason))
-                continue
-            foreign[host.name] = images
-            tags = list(images.tags)
-        moved = []
-        try:
-            for tag in images_to_move(tags, host):
-                transfer = transfer_image(tag, host)
-                moved.append((tag, transfer.bytes, round(transfer.seconds, 1)))
-                _say(f"[{host.name}] moved {tag} ({transfer.bytes / 1e6:.0f} MB) in {transfer.seconds:.1f} s")
-        except HarnessError as e:
-            _say(f"[{host.name}] {e}: not measured")
-            outcomes[host.name] = HostOutcome(host.name, dataclasses.replace(facts, reason=str(e)))
-            continue
-        if tags:  # its CPU, read in a container of a lab image it now has
-            facts = probe_cpu(facts, host, tags[0])
-        outcomes[host.name] = HostOutcome(
-            host.name,
-            facts,
-            images_moved=tuple(moved),
-            platform=foreign[host.name].platform if host.name in foreign else None,
-        )
-        ready.append((host, facts))
+        outcomes[host.name], images, is_ready = _prepare_host(host, isa, image_tags, build_for_platform, built)
+        if is_ready:
+            if images is not None:
+                foreign[host.name] = images
+            ready.append((host, outcomes[host.name].facts))
     shares = budget_shares(ready, budget_min)
     for host, facts in ready:
         share = shares.get(host.name)
@@ -284,28 +151,100 @@ def run_on_hosts(
             lost="" if after.reachable else f"its engine stopped answering during the run ({after.reason})",
         )
     ordered = [outcomes[h.name] for h in hosts]
-    write_hosts_file(run_dir, ordered)
+    record_hosts(run_dir, ordered)
     return ordered
 
 
-def write_hosts_file(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> None:
+def _prepare_host(
+    host: HostSpec,
+    isa: IsaTable,
+    image_tags: Sequence[str],
+    build_for_platform: BuildForPlatform | None,
+    built: dict[str, PlatformImages],
+) -> tuple[HostOutcome, PlatformImages | None, bool]:
+    """One host probed and given its images: its outcome so far, the images built here for it when it runs another
+    platform's (None: this machine's own), and whether it is ready to measure (when not, its outcome's facts say why
+    and it was said). `built` keeps the images built for each platform, so that each is built once per run."""
+    facts = probe_engine(host, isa)
+    if not facts.reachable:
+        _say(f"[{host.name}] {facts.describe()}: not measured")
+        return HostOutcome(host.name, facts), None, False
+    problem = cpuset_problem(host, facts)
+    if problem:
+        _say(f"[{host.name}] {problem}: not measured")
+        return HostOutcome(host.name, dataclasses.replace(facts, reason=problem)), None, False
+    platform = host_platform(host, facts)
+    tags = list(image_tags)
+    images = None
+    if debian_arch(platform) != DOCKER_ARCH_HOST:
+        found = _platform_images(host, platform, build_for_platform, built)
+        if isinstance(found, str):
+            return HostOutcome(host.name, dataclasses.replace(facts, reason=found)), None, False
+        images = found
+        tags = list(images.tags)
+    try:
+        moved = _move_images(tags, host)
+    except HarnessError as e:
+        _say(f"[{host.name}] {e}: not measured")
+        return HostOutcome(host.name, dataclasses.replace(facts, reason=str(e))), images, False
+    if tags:  # its CPU, read in a container of a lab image it now has
+        facts = probe_cpu(facts, host, tags[0])
+    platform_built = images.platform if images is not None else None
+    return HostOutcome(host.name, facts, images_moved=tuple(moved), platform=platform_built), images, True
+
+
+def _platform_images(
+    host: HostSpec, platform: str, build_for_platform: BuildForPlatform | None, built: dict[str, PlatformImages]
+) -> PlatformImages | str:
+    """The images built here for a host of another platform (built once per platform, kept in `built`), or why the
+    host is not measured (said here): this run builds none for other platforms, or none could be built for its."""
+    if build_for_platform is None:
+        _say(f"[{host.name}] its images are for {platform}, and this run builds none for it: not measured")
+        return f"no {platform} images"
+    if platform not in built:
+        _say(f"[{host.name}] runs {platform} images: building them here")
+        built[platform] = build_for_platform(platform)
+    images = built[platform]
+    for note in images.notes:
+        _say(f"[{host.name}] {note}")
+    if not images.tags:
+        reason = f"no lab image could be built for {platform}"
+        _say(f"[{host.name}] {reason}: not measured")
+        return reason
+    return images
+
+
+def _move_images(tags: Sequence[str], host: HostSpec) -> list[tuple[str, int, float]]:
+    """Moves the images the host lacks there from this machine's engine, saying each; returns (image, bytes, seconds)
+    of each moved (HarnessError when one cannot be moved)."""
+    moved = []
+    for tag in images_to_move(tags, host):
+        transfer = transfer_image(tag, host)
+        moved.append((tag, transfer.bytes, round(transfer.seconds, 1)))
+        _say(f"[{host.name}] moved {tag} ({transfer.bytes / 1e6:.0f} MB) in {transfer.seconds:.1f} s")
+    return moved
+
+
+def record_hosts(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> None:
     """hosts.json: every host's facts and how its run ended."""
-    data = [
-        {
-            "host": o.host,
-            "state": o.state,
-            "exit_code": o.exit_code,
-            "last_line": o.last_line,
-            "lost": o.lost,
-            "seconds": round(o.seconds, 1),
-            "budget_min": o.budget_min,
-            "platform": o.platform,
-            "images_moved": [list(m) for m in o.images_moved],
-            "facts": dataclasses.asdict(o.facts),
-        }
-        for o in outcomes
-    ]
-    (run_dir / HOSTS_FILE).write_text(json.dumps({"schema_version": 1, "hosts": data}, indent=2) + "\n")
+    write_hosts_file(
+        run_dir,
+        [
+            HostRecord(
+                host=o.host,
+                state=o.state,
+                facts=dataclasses.asdict(o.facts),
+                exit_code=o.exit_code,
+                last_line=o.last_line,
+                lost=o.lost,
+                seconds=round(o.seconds, 1),
+                budget_min=o.budget_min,
+                platform=o.platform,
+                images_moved=[list(m) for m in o.images_moved],
+            )
+            for o in outcomes
+        ],
+    )
 
 
 def _relay(name: str, process: subprocess.Popen, lines: list[str], ended: list[float]) -> None:
@@ -323,15 +262,6 @@ def _relay(name: str, process: subprocess.Popen, lines: list[str], ended: list[f
 
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
-
-
-def _backend_of(argv: Sequence[str]) -> str | None:
-    for index, arg in enumerate(argv):
-        if arg == "--backend" and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith("--backend="):
-            return arg.split("=", 1)[1]
-    return None
 
 
 def _machine_of(host: HostSpec, isa: IsaTable) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.config.experiments import Experiment
 from harness.model.cells import Cell
+from harness.model.experiment import Experiment
 from harness.model.judging import INCONCLUSIVE, judge, published_ratio
 from harness.model.pairing import paired_ratio_interval
 from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus

@@ -21,15 +21,49 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from harness.model.cells import Cell
 from harness.model.groups import BUDGET, RUNNING
+from harness.model.records import ResultRow
 from harness.planning.designs import Unit, group_key
-from harness.session.open_claims import open_claims
+from harness.session.budget import RunBudget
+from harness.session.open_claims import ClaimReading, GroupKey, open_claims
+from harness.session.progress import RunProgress
+from harness.session.stopping import GroupStatus
 
-if TYPE_CHECKING:  # the scheduler imports this module
-    from harness.session.scheduler import Session
+
+class Session(Protocol):
+    """What the open-claims priority drives: the scheduler's session (harness/session/scheduler.py)."""
+
+    budget: RunBudget | None
+    claims: dict[GroupKey, list[ClaimReading]]
+    progress: RunProgress
+
+    def active_cells(self, unit: Unit, statuses: dict[GroupKey, GroupStatus]) -> list[Cell]:
+        ...
+
+    def unit_statuses(self, unit: Unit, rounds_done: int) -> dict[GroupKey, GroupStatus]:
+        ...
+
+    def play_round(self, unit: Unit, round_index: int) -> int:
+        ...
+
+    def estimated_round_s(self, unit: Unit) -> float:
+        ...
+
+    def calibrate_now(self, label: str) -> None:
+        ...
+
+    def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
+        ...
+
+    def record_statuses(self, statuses: dict[GroupKey, GroupStatus]) -> None:
+        ...
+
+    def group_rows(self, group: GroupKey) -> list[ResultRow]:
+        ...
+
 
 OPEN_CLAIMS = "open-claims"
 

@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.backends.base import Backend
-from harness.model.errors import HarnessError, UnknownNameError
 from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
 from harness.config.labs import LabSpec
+from harness.model.arch import engine_arch
 from harness.model.cells import Cell
-
-from harness.host.arch import engine_arch
+from harness.model.errors import HarnessError, UnknownNameError
 
 
 @dataclass(frozen=True)

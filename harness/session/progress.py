@@ -5,14 +5,16 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from harness.model.cells import Cell
 from harness.model.interference import disturbance, disturbed_text
 from harness.model.records import COLD, MEASURED, ResultRow
-from harness.model.cells import Cell
 
 try:  # rich is optional: without it (or without a terminal) only the per-cell lines are printed
-    from rich.progress import BarColumn, Progress as _RichProgress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    _rich_progress: type[Progress] | None = Progress
 except ImportError:  # pragma: no cover - depends on the host
-    _RichProgress = None
+    _rich_progress = None
 
 
 def describe_row(row: ResultRow) -> str:
@@ -24,6 +26,7 @@ def describe_row(row: ResultRow) -> str:
             else ""
         )
         rss_mib = (row.peak_rss_bytes or 0) / (1 << 20)
+        assert row.median_ns is not None  # set with mean_ns: both come from the cell's Statistics
         return f"{row.status} {row.median_ns / 1e6:,.1f} ms whole process{spread}, peak RSS {rss_mib:,.0f} MiB"
     if row.status in MEASURED and row.mean_ns is not None:
         spread = (
@@ -45,8 +48,8 @@ class RunProgress:
         self._stream = stream
         self._count = already_done
         self._bar = None
-        if _RichProgress is not None and stream.isatty():
-            self._bar = _RichProgress(
+        if _rich_progress is not None and stream.isatty():
+            self._bar = _rich_progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 TextColumn("{task.completed} processes"),

@@ -11,31 +11,31 @@ import contextlib
 import dataclasses
 import os
 import pathlib
-import sys
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from harness.backends.base import Backend
-from harness.session.budget import RunBudget
+from harness.config.hosts import HostSpec
+from harness.containers.host_probe import probe_cpu, probe_engine
 from harness.host.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.host.cpu_lock import cpus_locked
-from harness.model.run_folder import ENVIRONMENT_FILE, KEPT_EXPERIMENTS_DIR, LOGS_DIR, RUN_FILE
 from harness.host.environment import collect_host_environment
-from harness.model.errors import ResumeError
-from harness.planning.pinning import CpuPlan, pin_current_process
-from harness.host.arch import host_arch
-from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
-from harness.config.hosts import HostSpec
-from harness.host.host_probe import probe_cpu, probe_engine
-from harness.session.open_claims import claims_by_group
-from harness.session.progress import RunProgress
-from harness.session.scheduler import Session
+from harness.model.arch import host_arch
 from harness.model.environment_record import EnvironmentRecord
+from harness.model.errors import ResumeError
+from harness.model.run_folder import ENVIRONMENT_FILE, KEPT_EXPERIMENTS_DIR, LOGS_DIR, RUN_FILE
 from harness.model.run_records import PREPARE, SESSION, RunRecord
 from harness.model.store import RunStore, new_run_id
+from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve_plan
+from harness.session.budget import RunBudget
+from harness.session.open_claims import claims_by_group
+from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
+from harness.session.progress import RunProgress
+from harness.session.scheduler import Session
 
 
 @dataclass(frozen=True)
@@ -136,10 +136,10 @@ def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> d
     return probes
 
 
-def execute_run(options: RunOptions, backend: Backend) -> RunSummary:
+def execute_run(options: RunOptions, backend: Backend, plan: Plan | None = None) -> RunSummary:
     """The whole run: plan, take the lab CPUs' locks (harness/host/cpu_lock.py), build, probe, then the replicate
     loop, storing each row as it finishes."""
-    plan = resolve_plan(options)
+    plan = plan or resolve_plan(options)  # the caller's, resolved once per run, when it has one
     ensure_datasets(plan, options, _say)  # a generated dataset not built yet, built and checked before any lock
     cpus, hygiene = plan_and_check(options.lab_cpuset, options.harness_cpuset, plan.design.lab_cpus_needed)
     hygiene.announce()  # isolation, governor, turbo, SMT of the lab's CPUs, with fixes, before anything is built

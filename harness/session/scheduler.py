@@ -11,19 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.backends.base import CellRequest
-from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
-from harness.session.calibration import WORKLOADS, calibrate
-from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE, LOGS_DIR, RAW_DIR
-from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, layout
-from harness.session.progress import RunProgress
-from harness.planning.estimate import ShotCosts, cold_cell_seconds, learned_round_seconds, round_seconds
-from harness.planning.history import CostHistory
+from harness.model.cells import Cell, ColdSettings
+from harness.model.groups import BUDGET, row_group
+from harness.model.interference import REPLACEMENTS_PER_CELL, disturbance, disturbed_text
 from harness.model.records import (
     COLD,
     DEFAULT_RUNTIME,
@@ -34,23 +28,26 @@ from harness.model.records import (
     RowStatus,
     row_key,
 )
-from harness.model.cells import Cell, ColdSettings
-from harness.model.stats import format_rel_ci
-from harness.model.interference import REPLACEMENTS_PER_CELL, disturbance, disturbed_text
-from harness.model.rows import RowContext
-from harness.session.stopping import GroupStatus, group_status
-from harness.model.groups import BUDGET, row_group
+from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE
 from harness.model.run_records import GroupRecord
-from harness.session.cell_rows import CellRows
+from harness.model.stats import format_rel_ci
+from harness.planning.designs import Design, Slot, Unit, group_key, layout
+from harness.planning.estimate import ShotCosts, cold_cell_seconds, learned_round_seconds, round_seconds
+from harness.planning.history import CostHistory
+from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
+from harness.session.calibration import WORKLOADS, calibrate
 from harness.session.open_claims import ClaimReading, GroupKey
 from harness.session.priority import OPEN_CLAIMS, run_by_priority
+from harness.session.progress import RunProgress
+from harness.session.slot_processes import SlotProcesses
+from harness.session.stopping import GroupStatus, group_status
 
 #: Row statuses a resumed run does not run again.
 FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
 
 
 @dataclass
-class Session(CellRows):
+class Session(SlotProcesses):
     """Everything the replicate loop needs, fixed for one run (or one resumed session of it): the fields of CellRows
     (store, backend, design, stopping rule, job, probes, levels, labs, lab CPUs, profile, datasets, cell timeout), then
     these."""
@@ -202,27 +199,6 @@ class Session(CellRows):
             error=f"{disturbed_text(share)}, after {spent} replacement(s) of this cell in this session",
         )
 
-    def _measure_slot(self, slot: Slot, round_index: int, design: Design, attempt: int = 1) -> list[ResultRow]:
-        """The rows of one run of the slot's processes, not stored yet."""
-        processes = [self._process(p, round_index, design, attempt) for p in slot]
-        for contexts, _ in processes:
-            for ctx in contexts:
-                self.progress.started(ctx.cell)
-        runs = self.backend.run_cells([request for _, request in processes])
-        rows = []
-        for (contexts, request), run in zip(processes, runs):
-            members = (
-                [request]
-                if len(contexts) == 1
-                else [
-                    dataclasses.replace(request, cell=ctx.cell, out_dir=folder)
-                    for ctx, (_, folder) in zip(contexts, request.members)
-                ]
-            )
-            shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
-            rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
-        return rows
-
     # -- pieces -----------------------------------------------------------------------------------------
 
     def active_cells(self, unit: Unit, statuses: dict[GroupKey, GroupStatus]) -> list[Cell]:
@@ -244,36 +220,6 @@ class Session(CellRows):
         return layout(
             self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].shares_process(cells[0])
         )
-
-    def _process(
-        self, placement: Placement, round_index: int, design: Design, attempt: int = 1
-    ) -> tuple[list[RowContext], CellRequest]:
-        """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group,
-        each
-        with a folder of its own inside the process's folder."""
-        if not placement.companions:
-            ctx = self._context(placement, round_index, design.name, attempt)
-            return [ctx], self._request(ctx)
-        cells = placement.cells
-        suffix = f"round-{round_index}" + (f"-attempt-{attempt}" if attempt > 1 else "")
-        log = self.store.relative(self.store.path(LOGS_DIR, f"{unit_slug(cells[0])}.{suffix}.log"))
-        contexts = [
-            dataclasses.replace(
-                self._context(Placement(c, placement.cpuset), round_index, design.name, attempt),
-                log_path=log,
-                raw_folder=f"{suffix}/{c.slug}",
-                process_cells=len(cells),
-            )
-            for c in cells
-        ]
-        out_dir = self.store.path(RAW_DIR, unit_slug(cells[0]), suffix)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        request = dataclasses.replace(
-            self._request(contexts[0], out_dir),
-            members=tuple((c, out_dir / c.slug) for c in cells),
-            seed=burst_seed(cells, round_index),
-        )
-        return contexts, request
 
     def _affordable(
         self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]
@@ -344,13 +290,6 @@ class Session(CellRows):
                         f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
                         f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]"
                     )
-
-
-def unit_slug(cell: Cell) -> str:
-    """File-system-safe name of a cell's group (experiment, group, ISA level, runtime): a paired process's folder and
-    log."""
-    suffix = "" if cell.runtime == DEFAULT_RUNTIME else f"__{cell.runtime}"
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{cell.experiment}__{cell.group}__{cell.isa_level}{suffix}")
 
 
 def describe_status(status: GroupStatus) -> str:

@@ -12,11 +12,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.config.defaults import REPLICATE_STATISTIC
-from harness.model.pairing import Replicate, paired_ratio_interval, replicate_of
 from harness.config.profiles import Stopping
-from harness.model.records import MEASURED, ResultRow, VerificationStatus
+from harness.model.defaults import REPLICATE_STATISTIC
 from harness.model.groups import DONE, IMPRECISE, PRECISE, RUNNING, elapsed_s
+from harness.model.pairing import Replicate, paired_ratio_interval, replicate_of
+from harness.model.records import MEASURED, ResultRow, VerificationStatus
 from harness.model.warmup_check import usable
 
 
@@ -78,6 +78,7 @@ def group_status(rows: list[ResultRow], rounds_done: int, stopping: Stopping) ->
         return GroupStatus(rounds_done, spent, worst, RUNNING)
     if not stopping.adaptive:
         return GroupStatus(rounds_done, spent, worst, DONE)
+    assert stopping.target_rel_ci is not None  # an adaptive rule has a target (Stopping.adaptive)
     if worst is not None and worst <= stopping.target_rel_ci:
         return GroupStatus(rounds_done, spent, worst, PRECISE)
     if comparable == 0:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from harness.tools.bdn_report import Row, Table
-from harness.tools.bdn_header import Environment
+
 from harness.config.experiment_schema import TODO
 from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
 from harness.model.records import STEADY
 from harness.tools.bdn_hardware import isa_level_of, runtime_of, stand_ins
+from harness.tools.bdn_header import Environment
+from harness.tools.bdn_report import Row, Table
 
 
 def slug(text: str) -> str:

@@ -4,9 +4,9 @@ instruction sets or its CPU's code name, and the lab runtimes that stand in for 
 from __future__ import annotations
 
 import re
+
 from harness.config.labs import LabSpec
 from harness.model.records import STEADY
-
 
 #: Instruction sets a job line names (BenchmarkDotNet 0.13 and later) -> the lab's ISA level that matches them.
 JOB_LINE_ISA = (

@@ -18,16 +18,17 @@ import dataclasses
 import json
 import pathlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 
-from harness.tools.bdn_report import Row, Table, Unread, read_report
-from harness.config.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
-from harness.model.errors import ConfigError
+import tomllib
+
 from harness.config.experiment_schema import SCHEMA_DIRECTIVE, TODO
 from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
+from harness.model.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
+from harness.model.errors import ConfigError
 from harness.tools.bdn_grouping import ImportedGroup, Importer, slug
+from harness.tools.bdn_report import Row, Table, Unread, read_report
 
 
 @dataclass
@@ -57,6 +58,42 @@ def _toml(value) -> str:
 def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
     """The text of an experiment file holding every readable row of the tables as a claim."""
     importer = Importer(lab, isa)
+    tables = _numbered(tables)
+    groups = [g for table in tables for g in importer.groups_of(table)]
+    ids = {(id(g.table), row.line): importer.bench_id(g.table, row) for g in groups for row in g.rows}
+    unread = [u for t in tables for u in t.unread]
+    out = _preamble(tables, unread, exp_id, lab)
+    no_baseline = []
+    for g in groups:
+        out += ["[[groups]]", f"id = {_toml(g.id)}", f"title = {_toml(g.scenario)}"]
+        if not g.baseline_named and len(g.rows) > 1:
+            no_baseline.append(g.scenario)
+            out.append(
+                "# The report names no baseline (no Baseline method, no ratio 1.00): the first row is used. "
+                "Set the one the write-up compares against."
+            )
+        out += [f"baseline = {_toml(ids[(id(g.table), g.baseline.line)])}", ""]
+    out += _benchmark_lines(groups, ids, lab)
+    out += _hardware_lines(importer)
+    claims = 0
+    for g in groups:
+        for row in g.rows:
+            out += _claim(g, row, ids)
+            claims += 1
+    text = "\n".join(out).rstrip() + "\n"
+    todos = sum(1 for line in text.splitlines() if not line.startswith("#") and f'"{TODO}' in line)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:  # every value goes through _toml: a bug, not the report's fault
+        raise ConfigError(
+            f"the experiment built from the report is not valid TOML ({e}); nothing was written",
+            "report it with the report file: the importer must escape what it copies",
+        ) from None
+    return ImportResult(text, len(tables), claims, unread, todos, no_baseline)
+
+
+def _numbered(tables: list[Table]) -> list[Table]:
+    """The tables, each later one of a class name already seen named with its number: "Name (2)"."""
     seen: dict[str, int] = {}
     renamed = []
     for table in tables:  # two reports of one class name would share scenarios: number the later ones
@@ -64,10 +101,12 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
         renamed.append(
             table if seen[table.name] == 1 else dataclasses.replace(table, name=f"{table.name} ({seen[table.name]})")
         )
-    tables = renamed
-    groups = [g for table in tables for g in importer.groups_of(table)]
-    ids = {(id(g.table), row.line): importer.bench_id(g.table, row) for g in groups for row in g.rows}
-    unread = [u for t in tables for u in t.unread]
+    return renamed
+
+
+def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSpec) -> list[str]:
+    """The file's opening: the comments (the reports read, what to fill, the rows not read), the experiment's own
+    fields, and the BenchmarkDotNet versions the reports name."""
     versions = sorted({t.environment.bdn_version for t in tables if t.environment.bdn_version})
     sources = sorted({t.source.name for t in tables})
 
@@ -93,16 +132,12 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
     ]
     if versions:
         out += ["[published_versions]", f"BenchmarkDotNet = {_toml(', '.join(versions))}", ""]
-    no_baseline = []
-    for g in groups:
-        out += ["[[groups]]", f"id = {_toml(g.id)}", f"title = {_toml(g.scenario)}"]
-        if not g.baseline_named and len(g.rows) > 1:
-            no_baseline.append(g.scenario)
-            out.append(
-                "# The report names no baseline (no Baseline method, no ratio 1.00): the first row is used. "
-                "Set the one the write-up compares against."
-            )
-        out += [f"baseline = {_toml(ids[(id(g.table), g.baseline.line)])}", ""]
+    return out
+
+
+def _benchmark_lines(groups: list[ImportedGroup], ids: dict, lab: LabSpec) -> list[str]:
+    """One [[benchmarks]] entry per row, its variant and dataset left as TODOs (a report cannot say them)."""
+    out: list[str] = []
     for g in groups:
         for row in g.rows:
             params = ", ".join(f"{k}={v}" for k, v in row.params.items())
@@ -114,6 +149,12 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
                 f"dataset = {_toml(TODO + ': the dataset of ' + row.method + (f' ({params})' if params else ''))}",
                 "",
             ]
+    return out
+
+
+def _hardware_lines(importer: Importer) -> list[str]:
+    """One [hardware.<key>] entry per report header the importer met, with comments on its ISA level and runtimes."""
+    out: list[str] = []
     for hw in importer.hardware.values():
         out += [
             f"[hardware.{hw.key}]",
@@ -125,21 +166,7 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
             f"lab_runtimes = {_toml(hw.lab_runtimes)}",
             "",
         ]
-    claims = 0
-    for g in groups:
-        for row in g.rows:
-            out += _claim(g, row, ids)
-            claims += 1
-    text = "\n".join(out).rstrip() + "\n"
-    todos = sum(1 for line in text.splitlines() if not line.startswith("#") and f'"{TODO}' in line)
-    try:
-        tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:  # every value goes through _toml: a bug, not the report's fault
-        raise ConfigError(
-            f"the experiment built from the report is not valid TOML ({e}); nothing was written",
-            "report it with the report file: the importer must escape what it copies",
-        ) from None
-    return ImportResult(text, len(tables), claims, unread, todos, no_baseline)
+    return out
 
 
 def _claim(group: ImportedGroup, row: Row, ids: dict) -> list[str]:

@@ -17,96 +17,9 @@ from dataclasses import dataclass
 
 from harness.config.data_files import INVISIBLE, read_text
 from harness.model.errors import ConfigError
-from harness.tools.bdn_units import decimal_comma, parse_ratio, parse_size_bytes, parse_time_ns
+from harness.tools.bdn_columns import RUNTIME_COLUMNS, STAT_COLUMNS
 from harness.tools.bdn_header import Environment, _header_blocks, _is_table_line, parse_environment
-
-#: Columns that describe the job a row ran under rather than a benchmark parameter.
-JOB_COLUMNS = frozenset(
-    {
-        "Job",
-        "Runtime",
-        "Toolchain",
-        "IterationCount",
-        "WarmupCount",
-        "LaunchCount",
-        "InvocationCount",
-        "UnrollFactor",
-        "IterationTime",
-        "MaxIterationCount",
-        "MinIterationCount",
-        "MaxWarmupIterationCount",
-        "MinWarmupIterationCount",
-        "RunStrategy",
-        "Platform",
-        "Jit",
-        "Server",
-        "Concurrent",
-        "Force",
-        "Affinity",
-        "EnvironmentVariables",
-        "Arguments",
-        "BuildConfiguration",
-        "PowerPlanMode",
-        "Gc",
-        "Outliers",
-        "NuGetReferences",
-        "Id",
-        "AnalyzeLaunchVariance",
-        "EvaluateOverhead",
-        "MaxRelativeError",
-        "MinInvokeCount",
-    }
-)
-#: The columns a job's runtime is read from, in order of preference.
-RUNTIME_COLUMNS = ("Job", "Runtime")
-#: Statistics and diagnoser columns: the first one ends the parameter columns. Mean, Ratio and Allocated are read.
-STAT_COLUMNS = frozenset(
-    {
-        "Mean",
-        "Error",
-        "StdDev",
-        "StdErr",
-        "Median",
-        "Min",
-        "Max",
-        "Q1",
-        "Q3",
-        "Op/s",
-        "Ratio",
-        "RatioSD",
-        "Scaled",
-        "ScaledSD",
-        "Alloc Ratio",
-        "Allocated",
-        "Gen 0",
-        "Gen 1",
-        "Gen 2",
-        "Gen0",
-        "Gen1",
-        "Gen2",
-        "Completed Work Items",
-        "Lock Contentions",
-        "Code Size",
-        "Rank",
-        "Iterations",
-        "Skewness",
-        "Kurtosis",
-        "MValue",
-        "Exceptions",
-        "Allocated native memory",
-        "Native memory leak",
-        "P0",
-        "P25",
-        "P50",
-        "P67",
-        "P80",
-        "P85",
-        "P90",
-        "P95",
-        "P100",
-        "Allocated Memory/Op",
-    }
-)
+from harness.tools.bdn_units import decimal_comma, parse_ratio, parse_size_bytes, parse_time_ns
 
 
 @dataclass(frozen=True)
@@ -167,7 +80,7 @@ def read_report(path: pathlib.Path) -> list[Table]:
             "differently from what it holds)",
         )
     lines = text.splitlines()
-    tables = []
+    tables: list[Table] = []
     headers = [(i, parse_environment(block)) for i, block in _header_blocks(lines)]
     index = 0
     while index < len(lines):

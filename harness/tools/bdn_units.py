@@ -2,9 +2,9 @@
 figure printed in KB or MB as its tolerance), and ratios ('0.52'); a unit may come from the column header instead."""
 
 from __future__ import annotations
+
 import math
 import re
-
 
 #: Nanoseconds per time unit as BenchmarkDotNet prints them (μ: U+03BC, µ: U+00B5).
 TIME_UNITS = {"ns": 1.0, "μs": 1e3, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9}

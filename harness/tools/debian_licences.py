@@ -8,11 +8,12 @@ from __future__ import annotations
 import pathlib
 import re
 import subprocess
-import tomllib
 from collections.abc import Callable, Iterable
 
-from harness.config.defaults import REPO_ROOT
+import tomllib
+
 from harness.config.licences import LicencePolicy
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 from harness.tools.licence_table import Declared
 

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass, fields
 
-from harness.config.defaults import REPO_ROOT
 from harness.config.licences import ECOSYSTEMS, LicencePolicy
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
 CSV_FILE = REPO_ROOT / "docs" / "licences.csv"

@@ -12,9 +12,9 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from harness.config.defaults import REPO_ROOT
 from harness.config.labs import load_lab
 from harness.config.licences import LicencePolicy, RuntimePacks
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 from harness.tools.licence_table import Declared
 

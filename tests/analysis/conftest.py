@@ -7,9 +7,8 @@ from analysis.compute.aggregate import with_ratios
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from harness.backends.fake import FakeBackend
-from harness.session.runner import execute_run
 from harness.planning.run_plan import RunOptions
-
+from harness.session.runner import execute_run
 from tests.conftest import FIXTURES
 
 

@@ -10,8 +10,9 @@ import pytest
 
 from analysis.cli import main
 from analysis.compute.conformance import load_conformance
-from analysis.render.hosts_report import host_entries
 from harness.model.errors import HarnessError
+from harness.model.hosts_file import read_hosts_file, write_hosts_file
+from harness.model.run_records import HostRecord
 
 
 @pytest.fixture
@@ -33,13 +34,13 @@ def run(fake_run, tmp_path):
 def test_a_damaged_hosts_file_is_an_error_naming_it(run, hosts, says):
     (run / "hosts.json").write_text(json.dumps(hosts))
     with pytest.raises(HarnessError, match=says):
-        host_entries(run)
+        read_hosts_file(run)
 
 
 def test_a_hosts_file_that_is_not_json_is_an_error(run):
     (run / "hosts.json").write_bytes(b"\xff{")
     with pytest.raises(HarnessError, match="cannot be read"):
-        host_entries(run)
+        read_hosts_file(run)
 
 
 def test_a_torn_last_conformance_line_is_left_out(run):
@@ -61,3 +62,19 @@ def test_a_damaged_run_file_makes_just_report_say_so(run, name, content, capsys)
     assert main(["report", str(run)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and name in err and "hint: " in err
+
+
+def test_a_host_whose_numbers_are_not_numbers_is_an_error_naming_it(run):
+    host = {"host": "a", "state": "done", "facts": {}, "seconds": "soon"}
+    (run / "hosts.json").write_text(json.dumps({"schema_version": 1, "hosts": [host]}))
+    with pytest.raises(HarnessError, match=r"HostRecord.seconds = 'soon': not a number"):
+        read_hosts_file(run)
+
+
+def test_the_hosts_file_reads_back_what_the_run_wrote(run):
+    written = [
+        HostRecord(host="local", state="done", facts={"cpus": 2}, exit_code=0, seconds=61.5, images_moved=[]),
+        HostRecord(host="box-2", state="lost", facts={}, exit_code=1, last_line="error: engine gone", lost="gone"),
+    ]
+    write_hosts_file(run, written)
+    assert read_hosts_file(run) == written

@@ -15,9 +15,9 @@ import sys
 
 import pytest
 
-from harness.containers.engine import find_engine
 from harness.config.labs import load_labs
-from harness.host.arch import host_arch
+from harness.containers.engine import find_engine
+from harness.model.arch import host_arch
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 ENGINE, WHY = find_engine()

@@ -9,8 +9,8 @@ import math
 import pathlib
 import re
 import tempfile
-import tomllib
 
+import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,6 @@ from harness.model.errors import HarnessError
 from harness.model.records import ResultRow
 from harness.model.store import RunStore
 from harness.tools.bdn_import import import_reports
-
 from tests.conftest import FIXTURES
 from tests.harness.model.test_records import BASE as ROW_BASE
 

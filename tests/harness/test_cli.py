@@ -1,5 +1,4 @@
 from harness.cli import main
-
 from tests.conftest import REPO
 
 

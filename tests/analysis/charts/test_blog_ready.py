@@ -9,10 +9,10 @@ import pytest
 
 from analysis.charts.checks import bar_order, local_names, overlapping_texts, texts_on_error_bars
 from analysis.charts.cold_start import cold_start_chart
-from analysis.render.names import display_labels
 from analysis.charts.ratio_bars import ratio_bar_chart, speed_order
 from analysis.charts.takeaway import fastest_takeaway, time_ratio_takeaway
 from analysis.charts.throughput import throughput_chart
+from analysis.formatting.names import display_labels
 
 
 def _groups(cells: pd.DataFrame):

@@ -5,18 +5,11 @@ import dataclasses
 
 import pytest
 
-from analysis.sections.summary import summary_markdown
-from analysis.render.tables import reproduction_markdown
 from analysis.compute.verdicts import verdict_table
-from analysis.compute.judging import (
-    BYTES_DIFFER,
-    BYTES_EQUAL,
-    BYTES_ONLY,
-    BYTES_WITHIN,
-    judge_bytes,
-)
-from harness.model.judging import NOT_MEASURED, VOID
+from analysis.formatting.tables import reproduction_markdown
+from analysis.sections.summary import summary_markdown
 from harness.config.experiments import load_experiments
+from harness.model.judging import BYTES_DIFFER, BYTES_EQUAL, BYTES_ONLY, BYTES_WITHIN, NOT_MEASURED, VOID, judge_bytes
 
 EXTENDED = "MyClass deserialize, STJ-team comment extended table"
 

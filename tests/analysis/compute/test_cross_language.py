@@ -1,9 +1,8 @@
 import pandas as pd
 
-from analysis.charts.refs import ChartRef
-
 from analysis.charts.save import render_figure
 from analysis.charts.throughput import throughput_chart
+from analysis.compute.chart_refs import ChartRef
 from analysis.compute.cross_language import cross_language_markdown, cross_language_table
 from harness.config.experiments import load_experiments
 

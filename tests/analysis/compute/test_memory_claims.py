@@ -9,12 +9,11 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from analysis.compute.aggregate import with_ratios
-from analysis.compute.aggregate import with_rss_increase
+from analysis.compute.aggregate import with_ratios, with_rss_increase
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.verdicts import verdict_table
-from analysis.render.tables import reproduction_markdown
+from analysis.formatting.tables import reproduction_markdown
 from harness.backends.fake import FakeBackend
 from harness.config.experiments import load_experiments
 from harness.session.runner import execute_run

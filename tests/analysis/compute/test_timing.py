@@ -1,12 +1,11 @@
 """Where the time went: the run's wall time split into measured samples and everything around them."""
 
 import pandas as pd
-
-from harness.model.run_records import TimelineRecord
 import pytest
 
 from analysis.compute.load import load_run
 from analysis.compute.timing import SAMPLES, account, timing_markdown
+from harness.model.run_records import TimelineRecord
 
 
 def _rows(**overrides):

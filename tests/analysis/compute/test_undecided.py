@@ -5,10 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 import pandas as pd
-
-from analysis.compute.load import unknown_run
 import pytest
 
+from analysis.compute.load import unknown_run
 from analysis.compute.undecided import undecided_markdown, undecided_table
 
 

@@ -5,9 +5,12 @@ import pandas as pd
 import pytest
 
 from analysis.compute.aggregate import RatioBook
+from analysis.compute.coverage import coverage
 from analysis.compute.verdicts import verdict_table, verdicts_for
-from analysis.compute.judging import BYTES_ONLY
+from harness.config.experiment_checks import check_experiment, load_context
+from harness.config.experiments import load_experiments
 from harness.model.judging import (
+    BYTES_ONLY,
     INCONCLUSIVE,
     NOT_REPRODUCED,
     REPRODUCED,
@@ -16,10 +19,6 @@ from harness.model.judging import (
     judge,
     published_ratio,
 )
-from analysis.compute.coverage import coverage
-from harness.config.experiment_checks import check_experiment, load_context
-from harness.config.experiments import load_experiments
-
 from tests.conftest import FIXTURES
 
 

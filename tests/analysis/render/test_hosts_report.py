@@ -6,8 +6,8 @@ import json
 import pandas as pd
 
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
-from harness.config.defaults import REPO_ROOT
 from harness.config.experiments import load_experiments
+from harness.model.defaults import REPO_ROOT
 
 #: Experiment 000's published CPUs: a Ryzen 7 2700X (Zen+) and an i7-6700 (Skylake).
 ZEN_PLUS, SKYLAKE = (load_experiments()["000"].hardware[key].description for key in ("H000a", "H000b"))

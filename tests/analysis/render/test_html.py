@@ -5,8 +5,8 @@ import shutil
 import pytest
 
 from analysis.render.html import render_html
-from analysis.tools.screenshot import check_page
 from analysis.render.writer import write_report
+from analysis.tools.screenshot import check_page
 
 
 def test_local_images_are_inlined_and_nothing_is_fetched(tmp_path):

@@ -6,15 +6,14 @@ import os
 import pandas as pd
 import pytest
 
-from analysis.render.tables import experiment_markdown, markdown_table, reproduction_markdown
 from analysis.compute.verdicts import verdict_table
+from analysis.formatting.tables import experiment_markdown, markdown_table, reproduction_markdown
 from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend
 from harness.backends.fake_clock import FakeClock
 from harness.config.experiments import load_experiments
-from harness.session.runner import execute_run
 from harness.planning.run_plan import RunOptions
-
+from harness.session.runner import execute_run
 from tests.conftest import FIXTURES
 
 GOLDEN = FIXTURES / "golden"
@@ -69,8 +68,8 @@ def test_a_run_folder_without_results_is_an_explained_error(tmp_path):
 
 def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_and_its_table(tmp_path):
     from harness.backends.fake import FakeBackend
-    from harness.session.runner import execute_run
     from harness.planning.run_plan import RunOptions
+    from harness.session.runner import execute_run
 
     # the cell's first process is disturbed (50% of its 2 s went elsewhere), its replacement and later ones are not
     backend = FakeBackend(
@@ -98,8 +97,8 @@ def test_a_process_whose_cpu_was_busy_elsewhere_is_flagged_in_the_noise_section_
 
 def test_cold_start_cells_get_their_own_section_table_and_chart_and_stay_out_of_the_ratios(tmp_path):
     from harness.backends.fake import FakeBackend
-    from harness.session.runner import execute_run
     from harness.planning.run_plan import RunOptions
+    from harness.session.runner import execute_run
 
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",

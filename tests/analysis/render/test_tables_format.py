@@ -1,6 +1,6 @@
 """How numbers are written in the report's tables."""
 
-from analysis.render.tables import format_ratio
+from analysis.formatting.tables import format_ratio
 from harness.model.stats import format_rel_ci
 
 

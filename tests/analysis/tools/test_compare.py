@@ -1,16 +1,14 @@
 import math
 
+import pandas as pd
 import pytest
 from scipy import stats
 
-import pandas as pd
-
-from analysis.tools.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
 from analysis.render.writer import write_comparison
+from analysis.tools.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
 from harness.backends.fake import FakeBackend
-from harness.session.runner import execute_run
 from harness.planning.run_plan import RunOptions
-
+from harness.session.runner import execute_run
 from tests.conftest import FIXTURES
 
 

@@ -7,11 +7,9 @@ import pathlib
 
 import numpy as np
 import pandas as pd
-
-from analysis.compute.load import unknown_run
 import pytest
 
-from analysis.compute.load import RunData
+from analysis.compute.load import RunData, unknown_run
 from analysis.tools.rounds import rounds_summary, rounds_table
 
 ROUNDS = 60

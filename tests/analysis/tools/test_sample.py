@@ -2,8 +2,8 @@
 
 from PIL import Image
 
-from analysis.tools.sample import write_sample
 from analysis.render.writer import write_report
+from analysis.tools.sample import write_sample
 
 
 def test_a_sample_keeps_the_pages_and_the_charts_they_show_in_a_palette_and_names_its_run(fake_run, tmp_path):

@@ -11,12 +11,11 @@ import pytest
 
 from harness.cli import main
 from harness.config.datasets import load_manifest
-from harness.config.defaults import EXPERIMENT_SCHEMA_FILE
-from harness.model.errors import ConfigError
 from harness.config.experiment_schema import SCHEMA_DIRECTIVE
-from harness.config.experiments import Benchmark, Claim, Experiment, Group, Hardware
 from harness.config.profiles import load_profiles
-
+from harness.model.defaults import EXPERIMENT_SCHEMA_FILE
+from harness.model.errors import ConfigError
+from harness.model.experiment import Benchmark, Claim, Experiment, Group, Hardware
 from tests.conftest import REPO
 
 SCHEMA = json.loads(EXPERIMENT_SCHEMA_FILE.read_text())

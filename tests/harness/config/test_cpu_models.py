@@ -13,7 +13,6 @@ from harness.config.cpu_models import (
 )
 from harness.host.environment import parse_cpuinfo
 from harness.model.errors import ConfigError, UnknownNameError
-
 from tests.conftest import FIXTURES
 
 

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from harness.config.datasets import load_manifest
-from harness.config.defaults import DATASETS_DIR
+from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, DatasetError
 
 
@@ -60,6 +60,7 @@ def test_an_unknown_manifest_schema_is_refused(copied_datasets):
 
 def test_regeneration_calls_the_lab_generator_and_rejects_bytes_that_differ(copied_datasets, tmp_path):
     import subprocess
+
     from harness.config.datasets import regenerate
     from harness.config.labs import load_labs
 

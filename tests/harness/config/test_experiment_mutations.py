@@ -11,9 +11,9 @@ import io
 import json
 import pathlib
 import tempfile
-import tomllib
 from typing import Any
 
+import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,6 @@ from harness.cli import main
 from harness.config.experiments import load_experiments
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import load_labs
-
 from tests.conftest import FIXTURES, REPO
 
 SOURCES = [FIXTURES / "broken-experiments" / "000-valid-base.toml", next(REPO.glob("experiments/001-*.toml"))]

@@ -2,8 +2,8 @@ import pathlib
 
 import pytest
 
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.experiments import load_experiments, select_experiments
+from harness.model.errors import ConfigError, UnknownNameError
 
 
 def test_the_shipped_experiments_load_with_all_their_claims():

@@ -1,7 +1,7 @@
 import pytest
 
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.isa import describe_effective, load_isa_table, unmet_expectations
+from harness.model.errors import ConfigError, UnknownNameError
 
 
 def test_an_unknown_isa_level_lists_the_valid_ones_in_order():
@@ -94,6 +94,6 @@ def test_a_runtime_claimed_by_two_labs_or_an_unknown_level_is_refused(tmp_path):
 def test_the_harness_keeps_no_switch_table_of_its_own():
     import tomllib
 
-    from harness.config.defaults import ISA_LEVELS_FILE
+    from harness.model.defaults import ISA_LEVELS_FILE
 
     assert "switches" not in tomllib.loads(ISA_LEVELS_FILE.read_text())

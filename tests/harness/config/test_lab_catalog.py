@@ -1,89 +1,37 @@
-"""harness/config/lab_catalog.toml stays in step with the labs' own registries, read from their source text (nothing is
-built):
-a variant, operation or model added to a lab and not to the catalog (or the other way round) fails here."""
+"""Each lab's catalog (lab/<lab>/catalog.toml): every lab has one, with the test beside it that keeps it in step with
+the lab's own registry (lab/<lab>/test_<lab>_catalog.py), every variant an experiment uses is in it, every variant has
+a display line, and a broken catalog is an error naming the file."""
 
 from __future__ import annotations
 
-import re
+import pathlib
+import shutil
 
+import pytest
+
+from harness.config.experiments import load_experiments
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import load_labs
-
+from harness.model.errors import ConfigError
 from tests.conftest import REPO
 
 CATALOG = load_lab_catalog()
-
-
-def _list_block(source: str, start: str) -> str:
-    """The text of a C# collection expression `<start> [ … ];`."""
-    begin = source.index(start)
-    return source[begin : source.index("];", begin)]
 
 
 def test_every_lab_is_catalogued():
     assert set(CATALOG) == set(load_labs())
 
 
-def test_the_dotnet_variants_are_those_of_the_variant_registry():
-    source = (REPO / "lab/dotnet/src/Adapters/VariantRegistry.cs").read_text()
-    names = re.findall(r'^\s*(?:new\s+\w+|\w+)\(\s*"([^"]+)"', _list_block(source, "All ="), re.M)
-    assert len(names) >= 40 and len(set(names)) == len(names)
-    assert list(CATALOG["dotnet"].variants) == names
-
-
-def test_the_dotnet_operations_are_those_of_the_operation_binder():
-    source = (REPO / "lab/dotnet/src/Measurement/OperationBinder.cs").read_text()
-    constants = dict(re.findall(r'const string (\w+) = "([^"]+)"', source))
-    listed = re.search(r"Operations = \[([^\]]*)\]", source).group(1)
-    names = [constants.get(item.strip(), item.strip().strip('"')) for item in listed.split(",")]
-    assert list(CATALOG["dotnet"].operations) == names
-
-
-def test_the_dotnet_models_are_those_of_the_model_catalog():
-    source = (REPO / "lab/dotnet/src/Models/ModelCatalog.cs").read_text()
-    names = [
-        quoted or named
-        for quoted, named in re.findall(r'^\s*new\((?:"([^"]+)"|nameof\((\w+)\))', _list_block(source, "All ="), re.M)
-    ]
-    assert list(CATALOG["dotnet"].models) == names
-
-
-def test_the_node_variants_and_operations_are_those_of_variants_js():
-    source = (REPO / "lab/reference-node/src/variants.js").read_text()
-    assert list(CATALOG["reference-node"].variants) == re.findall(r"variant:\s*'([^']+)'", source)
-    constants = dict(re.findall(r"export const (\w+) = '([^']+)';", source))
-    listed = re.search(r"export const OPERATIONS = \[([^\]]*)\]", source).group(1)
-    assert list(CATALOG["reference-node"].operations) == [constants[name.strip()] for name in listed.split(",")]
-    assert (
-        CATALOG["reference-node"].models is None
-    )  # the Node lab binds documents or a JSON Schema, never the manifest's model
-
-
-def test_the_native_variants_and_operations_are_those_of_its_adapters():
-    source = (REPO / "lab/native/src/variants.cpp").read_text()
-    order = re.findall(r"adapters::(\w+)_variants\(\)", source)
-    assert order == ["simdjson", "rapidjson", "nlohmann", "typed_nlohmann", "typed_simdjson"]
-    names = [
-        name
-        for adapter in order
-        for name in re.findall(
-            r'Variant \w+\{\s*"([^"]+)"', (REPO / f"lab/native/src/adapters/{adapter}.cpp").read_text()
-        )
-    ]
-    assert list(CATALOG["native"].variants) == names
-    header = (REPO / "lab/native/src/variants.hpp").read_text()
-    constants = dict(re.findall(r'inline const std::string (\w+) = "([^"]+)";', header))
-    listed = re.search(r"OPERATIONS = \{([^}]*)\}", header).group(1)
-    assert list(CATALOG["native"].operations) == [constants[name.strip()] for name in listed.split(",")]
-    assert CATALOG["native"].models is None
+def test_every_catalog_has_the_test_that_keeps_it_in_step_beside_it():
+    for lab in load_labs().values():
+        test = lab.directory / f"test_{lab.name.replace('-', '_')}_catalog.py"
+        assert test.is_file(), f"{test} reads the lab's registry and compares it with its catalog.toml"
 
 
 def test_every_variant_an_experiment_uses_is_catalogued():
-    from harness.config.experiments import load_experiments
-
     for exp in load_experiments().values():
         for bench in exp.benchmarks.values():
-            assert bench.unavailable or bench.variant in CATALOG[bench.lab].variants, (exp.id, bench.id)
+            assert bench.unavailable or bench.variant in (CATALOG[bench.lab].variants or ()), (exp.id, bench.id)
 
 
 def test_every_catalogued_variant_has_a_display_entry_and_no_other():
@@ -92,3 +40,34 @@ def test_every_catalogued_variant_has_a_display_entry_and_no_other():
         assert set(names.display) == set(names.variants), lab
         for variant, display in names.display.items():
             assert display.settings.strip() and len(display.settings) <= 40, (lab, variant)
+
+
+@pytest.fixture
+def labs(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A copy of the native lab's lab.toml and catalog.toml in a labs folder of its own."""
+    (tmp_path / "native").mkdir()
+    for name in ("lab.toml", "catalog.toml"):
+        shutil.copy(REPO / "lab" / "native" / name, tmp_path / "native" / name)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ('variants = "rapidjson"\n', "variants, operations and models are lists of names"),
+        ('varaints = ["rapidjson"]\n', "unknown key(s) varaints"),
+        ("variants = [\n", "is not valid TOML"),
+    ],
+)
+def test_a_broken_catalog_is_an_error_naming_it(labs, text, says):
+    (labs / "native" / "catalog.toml").write_text(text)
+    with pytest.raises(ConfigError, match=r"catalog\.toml") as caught:
+        load_lab_catalog(labs)
+    assert says in str(caught.value)
+
+
+def test_a_catalog_outside_a_lab_folder_is_refused(labs):
+    (labs / "stray").mkdir()
+    (labs / "stray" / "catalog.toml").write_text('variants = ["x"]\n')
+    with pytest.raises(ConfigError, match="has no lab.toml beside it"):
+        load_lab_catalog(labs)

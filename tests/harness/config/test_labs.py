@@ -2,8 +2,8 @@ import pathlib
 
 import pytest
 
-from harness.model.errors import ConfigError, UnknownNameError
 from harness.config.labs import load_lab, load_labs
+from harness.model.errors import ConfigError, UnknownNameError
 
 LAB_TOML = """
 schema_version = 1

@@ -7,14 +7,8 @@ import zipfile
 import pytest
 
 from harness.commands.licences import committed_rows, row_problems, settle
-from harness.config.defaults import REPO_ROOT
-from harness.config.licences import (
-    NOT_READ,
-    OPEN_SOURCE,
-    OUTSIDE,
-    expression_allowed,
-    load_licence_policy,
-)
+from harness.config.licences import NOT_READ, OPEN_SOURCE, OUTSIDE, expression_allowed, load_licence_policy
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 from harness.tools.debian_licences import copyright_licences, debian_packages, declare_debian, dockerfile_packages
 from harness.tools.licence_table import (

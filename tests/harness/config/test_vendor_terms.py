@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from analysis.compute.judging import Verdict
+from analysis.compute.verdict_row import Verdict
 from analysis.compute.verdicts import with_terms_note
 from harness.config.experiments import load_experiments
 from harness.config.labs import load_labs

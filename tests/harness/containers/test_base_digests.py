@@ -6,7 +6,7 @@ import pytest
 
 from harness.containers import base_digests
 from harness.containers.base_digests import base_references, pin, resolve_digest, unpinned
-from harness.config.defaults import REPO_ROOT
+from harness.model.defaults import REPO_ROOT
 from harness.model.errors import BuildError
 
 DIGEST_A = "sha256:" + "a" * 64

@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from harness.tools.watched_process import WatchedBuild, run_watched
 from harness.containers.builder import FIX, PROBE_TAG, candidate_clis, describe_for_doctor, find_builder
 from harness.containers.engine import Engine
 from harness.containers.image_build import require_builder
 from harness.model.errors import BuildError
+from harness.tools.watched_process import WatchedBuild, run_watched
 
 #: What a Docker CLI from 23 on prints when BuildKit is on and the Buildx plugin is absent.
 REFUSAL = "ERROR: BuildKit is enabled but the buildx component is missing or broken."

@@ -15,20 +15,20 @@ import harness.backends as backends
 from harness.backends.base import CellRequest
 from harness.backends.docker import DockerBackend, _map_paths
 from harness.backends.processes import contract_mounts, request_mounts
+from harness.config.labs import load_labs
 from harness.containers import bases, cells, image_build, images
-from harness.containers.compose import compose_services, render_compose
-from harness.containers.builder import Builder, BuilderProbe
-from harness.containers.engine import Engine
 from harness.containers.bases import DOCKER_ARCH_HOST
-from harness.containers.images import LabImage, library_versions_label
+from harness.containers.builder import Builder, BuilderProbe
+from harness.containers.compose import compose_services, render_compose
+from harness.containers.engine import Engine
 from harness.containers.image_build import bake_overrides
+from harness.containers.images import LabImage, library_versions_label
 from harness.containers.isolation import CONTAINER_ISOLATION
 from harness.containers.seed import locked_packages, make_seed
-from harness.config.defaults import REPO_ROOT
-from harness.model.errors import BuildError
-from harness.config.labs import load_labs
 from harness.model.cells import Cell, JobSettings
-from harness.model.rows import cpuset_mismatch
+from harness.model.defaults import REPO_ROOT
+from harness.model.errors import BuildError
+from harness.session.rows import cpuset_mismatch
 
 ENGINE = Engine("20.10.24", "amd64", BuilderProbe(Builder("bake", "/usr/bin/docker", "v0.10.5"), ()))
 

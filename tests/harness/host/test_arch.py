@@ -4,7 +4,7 @@ of another are emulated), both this machine's unless a run over several hosts se
 import platform
 
 from harness.backends.docker import DockerBackend
-from harness.host.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, engine_arch, host_arch
+from harness.model.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, engine_arch, host_arch
 from harness.session.probe import LabProbe
 
 

@@ -4,15 +4,14 @@ fixes."""
 import pathlib
 
 import pandas as pd
-
-from tests.harness.model.test_environment_record import environment
 import pytest
 
 from analysis.compute.noise import cpu_hygiene_markdown, noise_markdown
 from harness.host.cpu_hygiene import check_cpu_hygiene, plan_and_check, plan_host_cpus
-from harness.host.host_cpus import cmdline_cpulist, parse_cpulist, read_host_cpus
 from harness.host.environment import system_warnings
+from harness.host.host_cpus import cmdline_cpulist, parse_cpulist, read_host_cpus
 from harness.planning.pinning import plan_cpus
+from tests.harness.model.test_environment_record import environment
 
 CPU = "devices/system/cpu"
 

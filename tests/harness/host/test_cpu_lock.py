@@ -13,7 +13,6 @@ import time
 import pytest
 
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, CpuBusyError, cpus_locked
-
 from tests.conftest import REPO
 
 

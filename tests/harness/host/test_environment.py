@@ -1,5 +1,4 @@
 from harness.host.environment import frequency_policy, parse_cpuinfo, smt_state, system_warnings
-
 from tests.conftest import FIXTURES
 
 

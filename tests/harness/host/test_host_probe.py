@@ -5,7 +5,7 @@ import subprocess
 
 from harness.config.hosts import HostSpec
 from harness.config.isa import load_isa_table
-from harness.host.host_probe import probe_cpu, probe_engine
+from harness.containers.host_probe import probe_cpu, probe_engine
 
 HOST = HostSpec("box", "ctx-box")
 ARM_CPUINFO = (

@@ -15,18 +15,18 @@ import re
 import shutil
 import subprocess
 import time
-import tomllib
 
 import pytest
+import tomllib
 
-from harness.commands import run as run_commands
 from harness.backends import BACKENDS
 from harness.cli import main
-from harness.config.defaults import REPO_ROOT
-from harness.model.errors import MissingToolError
+from harness.commands import run as run_commands
 from harness.config.labs import load_labs
-from harness.host.preflight import check_run, run_needs
 from harness.config.prerequisites import LAB_NEED_PREFIX, lab_need, load_prerequisites, missing_packages
+from harness.host.preflight import check_run, run_needs
+from harness.model.defaults import REPO_ROOT
+from harness.model.errors import MissingToolError
 from harness.model.records import COLD, MEASURES, STEADY
 from harness.planning.run_plan import RunOptions, resolve_plan
 
@@ -210,7 +210,7 @@ def test_just_test_runs_the_lint_before_the_tests_and_set_up_installs_its_tools(
     for tool in ("black --check", "flake8", "mypy", "dotnet format"):
         assert tool in lint_recipe
     lint_tools = {item.name for item in PREREQUISITES.items if "lint" in item.needed_by}
-    assert lint_tools == {"black", "flake8", "mypy", "typeshed stubs"}
+    assert lint_tools == {"black", "flake8", "isort", "mypy", "typeshed stubs"}
     assert "lint" in PREREQUISITES.expand(["tests"]) and "lint" in PREREQUISITES.set_up_needs()
 
 

@@ -6,7 +6,6 @@ import pytest
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
 from harness.model.store import RunStore
-
 from tests.harness.model.test_records import BASE
 
 

@@ -11,8 +11,8 @@ from analysis.compute.load import SET_ASIDE, set_aside
 from analysis.compute.noise import set_aside_markdown
 from harness.config.profiles import Stopping
 from harness.model.records import ResultRow
-from harness.session.stopping import group_precision
 from harness.model.warmup_check import short_warmups, usable
+from harness.session.stopping import group_precision
 
 
 def _row(

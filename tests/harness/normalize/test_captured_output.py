@@ -9,7 +9,6 @@ import pytest
 
 from harness.normalize import NORMALIZERS
 from harness.normalize.hyperfine import normalize_cold_cell
-
 from tests.conftest import FIXTURES
 
 CAPTURED = FIXTURES / "captured"

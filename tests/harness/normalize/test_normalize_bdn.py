@@ -5,7 +5,6 @@ from scipy import stats
 
 from harness.model.errors import CellError
 from harness.normalize.bdn import normalize_bdn_cell
-
 from tests.conftest import FIXTURES
 
 
@@ -77,7 +76,7 @@ def test_a_lab_reporting_a_nan_or_negative_time_fails_the_cell_with_the_reason(
     data = json.loads(text)
     data["Benchmarks"][0]["Statistics"][field] = float(value) if isinstance(value, str) else value
     report.write_text(json.dumps(data))
-    reason = _normalized(lambda: normalize_bdn_cell(cell), cell)
+    reason = _normalized(lambda: normalize_bdn_cell(cell), cell, "dotnet")
     assert isinstance(reason, str) and says in reason and "finite" in reason, reason
 
 
@@ -87,5 +86,43 @@ def test_undecodable_lab_output_fails_the_cell_with_the_reason(tmp_path, fixture
     cell = tmp_path / "cell"
     shutil.copytree(fixture_dir, cell)
     (cell / "env.json").write_bytes(b'{"runtime": "\xff\xfe"}')
-    reason = _normalized(lambda: normalize_bdn_cell(cell), cell)
+    reason = _normalized(lambda: normalize_bdn_cell(cell), cell, "dotnet")
     assert isinstance(reason, str) and "could not be normalized" in reason and "utf-8" in reason.lower()
+
+
+@pytest.mark.parametrize(
+    "file, change, says",
+    [
+        ("env.json", lambda d: d.pop("runtime"), "env.json has no 'runtime' (its keys: arch,"),
+        ("env.json", lambda d: d.update(isa=["avx2"]), "env.json: 'isa' is ['avx2'], not an object"),
+        ("cell.json", lambda d: d.update(library_version=13), "cell.json: 'library_version' is 13, not a string"),
+        ("verification.json", lambda d: d.pop("status"), "verification.json has no 'status'"),
+        ("cell.json", lambda d: d.update(raw_report="../../etc/passwd"), "names a raw report outside the cell folder"),
+    ],
+)
+def test_a_contract_file_with_a_missing_or_mistyped_key_fails_the_cell_naming_lab_file_and_key(
+    tmp_path, fixture_dir, file, change, says
+):
+    import json
+
+    from harness.session.cell_rows import _normalized
+
+    cell = tmp_path / "cell"
+    shutil.copytree(fixture_dir, cell)
+    data = json.loads((cell / file).read_text())
+    change(data)
+    (cell / file).write_text(json.dumps(data))
+    reason = _normalized(lambda: normalize_bdn_cell(cell), cell, "dotnet")
+    assert isinstance(reason, str) and reason.startswith("lab dotnet: ") and says in reason, reason
+
+
+def test_a_cell_the_lab_marked_failed_keeps_the_labs_own_words(tmp_path, fixture_dir):
+    import json
+
+    from harness.session.cell_rows import _normalized
+
+    cell = tmp_path / "cell"
+    shutil.copytree(fixture_dir, cell)
+    failed = {"status": "failed", "error": "Jil cannot deserialize X", "hint": "a known gap"}
+    (cell / "cell.json").write_text(json.dumps(failed))
+    assert _normalized(lambda: normalize_bdn_cell(cell), cell, "dotnet") == "Jil cannot deserialize X (a known gap)"

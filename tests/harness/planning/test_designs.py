@@ -1,5 +1,5 @@
-from harness.planning.designs import DESIGNS, DuetDesign, InterleavedDesign, SequentialDesign
 from harness.model.cells import Cell
+from harness.planning.designs import DESIGNS, DuetDesign, InterleavedDesign, SequentialDesign
 
 
 def _cells(level="native", group="g", names=("base", "a", "b", "c", "d")):

@@ -118,7 +118,8 @@ def test_a_round_mixes_learned_costs_with_the_modelled_share_of_cells_not_seen_b
 
 
 def test_the_plan_knows_up_front_which_cells_no_isa_switch_can_run_and_does_not_cost_them(tmp_path):
-    from harness.planning.run_plan import RunOptions, plan_summary, resolve_plan
+    from harness.planning.plan_summary import plan_summary
+    from harness.planning.run_plan import RunOptions, resolve_plan
 
     options = RunOptions(profile="native", results_dir=tmp_path / "results", check_tools=False, build=False)
     plan = resolve_plan(options)

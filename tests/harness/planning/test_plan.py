@@ -1,8 +1,8 @@
 import pytest
 
-from harness.model.errors import UnknownNameError
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
+from harness.model.errors import UnknownNameError
 from harness.planning.plan import claimed_benchmarks, datasets_of, plan_cells
 
 

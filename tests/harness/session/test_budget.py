@@ -9,12 +9,12 @@ import pytest
 
 from harness.backends.fake import FakeBackend
 from harness.backends.fake_clock import FakeClock
-from harness.planning.estimate import process_seconds
-from harness.session.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
 from harness.config.profiles import BudgetSpec, load_profiles
 from harness.model.cells import JobSettings
-from harness.session.runner import execute_run
+from harness.planning.estimate import process_seconds
 from harness.planning.run_plan import resolve_plan
+from harness.session.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
+from harness.session.runner import execute_run
 
 
 def test_affordable_rounds_scale_this_unit_and_every_later_one_alike():

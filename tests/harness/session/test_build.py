@@ -2,9 +2,9 @@ import pathlib
 
 import pytest
 
-from harness.session.build import build_lab, explain_build_failure
-from harness.model.errors import BuildError
 from harness.config.labs import LabSpec
+from harness.model.errors import BuildError
+from harness.tools.lab_build import build_lab, explain_build_failure
 
 
 def test_a_package_missing_from_the_feed_is_explained():

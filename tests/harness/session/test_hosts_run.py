@@ -4,18 +4,12 @@ architecture."""
 import dataclasses
 
 from harness.config.hosts import HostSpec
+from harness.containers.host_probe import HostFacts
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
-from harness.host.host_probe import HostFacts
+from harness.model.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE
 from harness.planning.run_plan import RunOptions, resolve_plan
-from harness.session.hosts_run import (
-    PlatformImages,
-    budget_shares,
-    child_argv,
-    child_environment,
-    cpuset_problem,
-    host_platform,
-)
-from harness.host.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE
+from harness.session.host_process import PlatformImages, budget_shares, child_argv, child_environment
+from harness.session.hosts_run import cpuset_problem, host_platform
 
 SECOND = HostSpec("second", "jsonlab-second")
 FACTS = HostFacts("second", "jsonlab-second", True, arch="x64", details={"machine": "box-2"})

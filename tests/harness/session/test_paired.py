@@ -12,16 +12,15 @@ from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from harness.backends.base import CellRequest
 from harness.backends.fake import FakeBackend
-from harness.planning.designs import DESIGNS, layout
-from harness.planning.estimate import paired_process_seconds, processes_seconds
 from harness.config.labs import load_labs
-from harness.model.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios
-from harness.planning.plan import with_aa_copies
+from harness.model.cells import Cell, JobSettings
 from harness.model.groups import AA_SUFFIX, is_aa_copy
 from harness.model.outcomes import ProcessUsage
-from harness.model.cells import Cell, JobSettings
+from harness.model.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios
+from harness.planning.designs import DESIGNS, layout
+from harness.planning.estimate import paired_process_seconds, processes_seconds
+from harness.planning.plan import with_aa_copies
 from harness.session.runner import execute_run
-
 from tests.conftest import FIXTURES
 
 
@@ -216,7 +215,7 @@ def test_the_design_comparison_sets_paired_ratios_beside_separate_process_ones(s
 
 def test_job_settings_can_be_overridden_from_the_command_line_and_reach_the_lab():
     from harness.model.errors import ConfigError, UnknownNameError
-    from harness.planning.run_plan import with_overrides
+    from harness.planning.plan_parts import with_overrides
 
     job = with_overrides(JobSettings(burst_ms=20, burst_rounds=15), ["fresh_input_rounds=1", "burst_ms=50"])
     assert (job.burst_ms, job.burst_rounds, job.fresh_input_rounds) == (50, 15, 1)

@@ -8,11 +8,11 @@ import shutil
 import pytest
 
 from harness.backends.fake import FakeBackend
-from harness.config.defaults import DATASETS_DIR, LABS_DIR
+from harness.model.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import DatasetError, MissingToolError, ResumeError, UnknownNameError
-from harness.session.runner import execute_run
 from harness.model.interference import REPLACEMENTS_PER_CELL
 from harness.model.store import RunStore
+from harness.session.runner import execute_run
 
 
 def _rows(summary):
@@ -335,8 +335,9 @@ unavailable = "no package for MissingLib 1.0 on this feed"
     assert not any("single-missing-lib" in c for c in backend.cells_run)
     assert rows["single-newtonsoft"]["status"] == "ok"  # its baseline still ran
 
-    from analysis.render.tables import status_text
     import pandas as pd
+
+    from analysis.formatting.tables import status_text
 
     assert status_text(pd.Series(missing)) == "unavailable: no package for MissingLib 1.0 on this feed"
 

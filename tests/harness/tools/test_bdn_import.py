@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 
 import pytest
+import tomllib
 
-from harness.tools.bdn_import import import_reports
-from harness.tools.bdn_hardware import isa_level_of, runtime_of, stand_ins
-from harness.tools.bdn_report import read_report
-from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
 from harness.cli import main
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
 from harness.config.labs import load_labs
-
+from harness.tools.bdn_hardware import isa_level_of, runtime_of, stand_ins
+from harness.tools.bdn_import import import_reports
+from harness.tools.bdn_report import read_report
+from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
 from tests.conftest import FIXTURES
 
 REPORTS = FIXTURES / "bdn-reports"

@@ -3,13 +3,11 @@ or has its bad row listed as not read, never misread and never written as an inv
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
+import tomllib
 
 from harness.cli import main
 from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
-
 from tests.conftest import FIXTURES
 
 GOOD = (FIXTURES / "bdn-reports" / "001-2-single-employee-report-github.md").read_text()

@@ -1,9 +1,9 @@
-"""The canonical form the labs' parse results are compared against (harness/tools/canonical.py); lab/reference-node's
+"""The canonical form the labs' parse results are compared against (harness/model/canonical.py); lab/reference-node's
 node:test suite checks that its own implementation gives the same digests."""
 
 
-from harness.tools.canonical import RULE, _records, canonical_digest, parse
 from harness.config.datasets import canonical_digests, load_manifest
+from harness.model.canonical import RULE, _records, canonical_digest, parse
 
 
 def test_records_are_pointer_kind_value_with_members_sorted_by_utf8():

@@ -1,0 +1,85 @@
+"""Display names: a reader sees "System.Text.Json 10.0.12 · case-insensitive", not the benchmark id `ser-stj-ci`.
+
+The library and its version are what the measured process reported (each row's `library` and `library_version`, from
+the lab's registry); the short settings line, and a shorter name where the registry's library name is long, come from
+each lab catalog's display table (lab/<lab>/catalog.toml), the one home of those words. Labels that would still
+be equal inside one chart get the dataset added, then the benchmark id, so no two bars read alike. The ids stay in the
+CSV written beside every chart.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pandas as pd
+
+from harness.config.lab_catalog import Display, load_lab_catalog
+from harness.model.groups import is_aa_copy
+
+SEPARATOR = " · "
+
+
+@lru_cache(maxsize=1)
+def _catalog_display() -> dict[tuple[str, str], Display]:
+    return {(lab, variant): d for lab, names in load_lab_catalog().items() for variant, d in names.display.items()}
+
+
+def _text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def library_name(row: pd.Series) -> str:
+    """The library as a reader knows it: the catalog's shorter name, else the registry's, else the variant id."""
+    display = _catalog_display().get((_text(row.get("lab")), _text(row.get("variant"))))
+    if display and display.name:
+        return display.name
+    return _text(row.get("library")) or _text(row.get("variant")) or _text(row.get("benchmark"))
+
+
+def settings_line(row: pd.Series) -> str:
+    """The variant's short settings line from the catalog ('' when it has none)."""
+    display = _catalog_display().get((_text(row.get("lab")), _text(row.get("variant"))))
+    return display.settings if display else ""
+
+
+def _name(rows: pd.DataFrame, with_version: bool, separator: str) -> str:
+    first = rows.iloc[0]
+    versions = {v for v in rows.get("library_version", pd.Series(dtype=object)).map(_text) if v}
+    library = library_name(first)
+    if with_version and len(versions) == 1:
+        library += f" {versions.pop()}"
+    settings = settings_line(first)
+    copy = " (A/A copy)" if is_aa_copy(_text(first.get("benchmark"))) else ""
+    return library + (separator + settings if settings else "") + copy
+
+
+def display_labels(
+    cells: pd.DataFrame,
+    key: str = "benchmark",
+    with_version: bool = True,
+    separator: str = SEPARATOR,
+    extras: tuple[str, ...] = ("dataset",),
+) -> dict[str, str]:
+    """{key value: label} for every distinct `key` of a chart's rows (benchmark ids by default), unique within it;
+    `separator` goes between the library and its settings (a newline makes two-line bar labels). Labels still equal
+    get the `extras` columns added in turn, then the key itself."""
+    if cells.empty:
+        return {}
+    groups = {k: rows for k, rows in cells.groupby(key, sort=False)}
+    labels = {k: _name(rows, with_version, separator) for k, rows in groups.items()}
+    for extra in (*extras, key):
+        clashing = _clashes(labels)
+        if not clashing:
+            break
+        for k in clashing:
+            value = _text(groups[k].iloc[0].get(extra)) if extra in groups[k] else ""
+            if value and value not in labels[k]:
+                labels[k] += f" ({value})"
+    return labels
+
+
+def _clashes(labels: dict[str, str]) -> list[str]:
+    seen: dict[str, list[str]] = {}
+    for k, label in labels.items():
+        seen.setdefault(label, []).append(k)
+    return [k for ks in seen.values() if len(ks) > 1 for k in ks]

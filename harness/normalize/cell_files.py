@@ -1,0 +1,157 @@
+"""The lab contract's three files in every measured cell folder as typed records: cell.json (what ran), env.json (what
+the measured process reported of itself) and verification.json (whether its output was right). They are what the
+harness reads of a lab, whatever its language and raw format (docs/lab-contract.md). A lab's files are untrusted: a
+missing key, a value of another type, or a raw report outside the cell folder is a CellError naming the file and the
+key (the run adds the lab), never a bare KeyError."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from harness.model.errors import CellError
+from harness.model.field_types import field_hints, shown, type_problem
+from harness.model.outcomes import Verification
+from harness.normalize.common import read_json
+
+_File = TypeVar("_File", bound="_LabFile")
+
+
+class LabFailure(CellError):
+    """A cell the lab itself marked failed (cell.json `"status": "failed"`), with the lab's own error and hint."""
+
+
+class _LabFile:
+    """from_json for a frozen dataclass read from one of a cell's JSON files: unknown keys are the lab's own."""
+
+    FILE = ""
+
+    @classmethod
+    def from_json(cls: type[_File], data: Any, path: pathlib.Path) -> _File:
+        fix = "the lab wrote a file the contract does not describe (docs/lab-contract.md); see the cell's log"
+        if not isinstance(data, dict):
+            raise CellError(f"{path} is not a JSON object", fix)
+        hints = field_hints(cls)
+        values = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name not in data:
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                    raise CellError(f"{path} has no {f.name!r} (its keys: {', '.join(sorted(data)) or 'none'})", fix)
+                continue
+            why = type_problem(data[f.name], hints[f.name])
+            if why:
+                raise CellError(f"{path}: {f.name!r} is {shown(data[f.name])}, {why}", fix)
+            values[f.name] = data[f.name]
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class LabEnv(_LabFile):
+    """env.json: the measured process's runtime, architecture, CPU set, ISA flags and run settings as it read them."""
+
+    FILE = "env.json"
+
+    language: str
+    runtime: str
+    runtime_version: str
+    arch: str
+    isa: dict[str, Any] = field(default_factory=dict)
+    runtime_switches: dict[str, Any] = field(default_factory=dict)
+    cpus_allowed: Any = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    libraries: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CellRecord(_LabFile):
+    """cell.json: what ran (library, version, payload form, the dataset's digest), its raw report and phase timings."""
+
+    FILE = "cell.json"
+
+    library: str
+    library_version: str
+    dataset_sha256: str
+    payload_form: str
+    raw_report: str
+    model_type: str | None = None
+    timings_ms: dict[str, Any] = field(default_factory=dict)
+    prewarm_compilations: int | None = None
+    invocation_count: int | None = None
+
+
+@dataclass(frozen=True)
+class VerificationRecord(_LabFile):
+    """verification.json: the verdict of the cell's output against the reference reading of its dataset."""
+
+    FILE = "verification.json"
+
+    status: str
+    message: str
+    payload_bytes: int | None = None
+    mismatch_count: int | None = None
+    round_trip: str | None = None
+
+    def verification(self) -> Verification:
+        return Verification(self.status, self.message, self.mismatch_count, self.round_trip)
+
+
+@dataclass(frozen=True)
+class CellFiles:
+    """A measured cell folder's three contract files, read and checked."""
+
+    directory: pathlib.Path
+    cell: CellRecord
+    env: LabEnv
+    verification: VerificationRecord
+
+    def raw_report(self) -> dict[str, Any]:
+        """The raw report cell.json names: a JSON object in a file inside the cell folder."""
+        path = pathlib.PurePosixPath(self.cell.raw_report)
+        if path.is_absolute() or ".." in path.parts or not path.parts:
+            raise CellError(
+                f"{self.directory / CellRecord.FILE} names a raw report outside the cell folder: {shown(str(path))}",
+                "a lab writes its raw report inside the cell folder it was given (docs/lab-contract.md)",
+            )
+        report = read_json(self.directory / path)
+        if not isinstance(report, dict):
+            raise CellError(f"{self.directory / path} is not a JSON object", "see the cell's log")
+        return report
+
+    def base_fields(self, engine_version: str) -> dict[str, Any]:
+        """The row fields every raw format fills the same way from the three files."""
+        cell, env = self.cell, self.env
+        return {
+            "language": env.language,
+            "runtime": env.runtime,
+            "runtime_version": env.runtime_version,
+            # every runtime variable the process saw (ISA switches, tiering, invariant globalization on 3.1)
+            "runtime_switches": dict(env.runtime_switches),
+            "engine_version": engine_version,
+            "library": cell.library,
+            "library_version": cell.library_version,
+            "dataset_sha256": cell.dataset_sha256,
+            "payload_form": cell.payload_form,
+            "model_type": cell.model_type,
+            "arch": env.arch,
+            "cpuset_effective": env.cpus_allowed,
+            "payload_bytes": self.verification.payload_bytes or None,  # 0 or absent: not known
+            "raw_path": cell.raw_report,
+        }
+
+
+def read_cell(cell_dir: pathlib.Path) -> CellFiles:
+    """A measured cell's cell.json, env.json and verification.json; a cell the lab marked failed is a CellError with
+    the lab's own error and hint."""
+    cell = read_json(cell_dir / CellRecord.FILE)
+    if isinstance(cell, dict) and cell.get("status") == "failed":
+        raise LabFailure(
+            str(cell.get("error") or "the lab marked the cell failed"), str(cell.get("hint") or "see the cell's log")
+        )
+    return CellFiles(
+        cell_dir,
+        CellRecord.from_json(cell, cell_dir / CellRecord.FILE),
+        LabEnv.from_json(read_json(cell_dir / LabEnv.FILE), cell_dir / LabEnv.FILE),
+        VerificationRecord.from_json(read_json(cell_dir / VerificationRecord.FILE), cell_dir / VerificationRecord.FILE),
+    )

@@ -1,0 +1,75 @@
+"""The parts of a plan that resolve_plan (harness/planning/run_plan.py) settles one at a time: the profile's job with
+the command line's --job settings and its budget with --budget, the cells the run keeps from measuring (a package
+under its vendor's terms not accepted, an ISA level without a switch for its build), and what the single shots cost up
+front. They are separate from run_plan.py, which holds the options, the plan and the order they are resolved in; none
+of them needs the options or the plan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from collections.abc import Iterable
+
+from harness.config.datasets import Manifest
+from harness.config.isa import IsaTable
+from harness.config.labs import LabSpec
+from harness.config.profiles import BudgetSpec
+from harness.model.cells import Cell, JobSettings
+from harness.model.errors import ConfigError, UnknownNameError
+from harness.planning.estimate import ShotCosts
+from harness.planning.history import load_call_rates
+
+
+def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
+    """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage
+    error."""
+    keys = [f.name for f in dataclasses.fields(JobSettings)]
+    changes: dict[str, int] = {}
+    for item in overrides:
+        key, _, value = item.partition("=")
+        if key not in keys:
+            raise UnknownNameError("job setting", key, keys, "(--job KEY=VALUE)")
+        if not value.isdigit() or int(value) <= 0:
+            raise ConfigError(f"--job {item}: the value must be a positive integer", f"e.g. --job {key}=20")
+        changes[key] = int(value)
+    return dataclasses.replace(job, **changes)
+
+
+def with_budget(budget: BudgetSpec | None, budget_min: float | None, min_rounds: int) -> BudgetSpec | None:
+    """The profile's budget with --budget MINUTES put in its place (0 or less: none; a profile without one gets one
+    whose floor is the stopping rule's `min_rounds`)."""
+    if budget_min is not None and budget_min <= 0:
+        budget = None
+    elif budget_min is not None:
+        budget = dataclasses.replace(budget, minutes=budget_min) if budget else BudgetSpec(budget_min, min_rounds)
+    return budget
+
+
+def without_unaccepted_terms(cell: Cell, lab: LabSpec) -> Cell:
+    """The cell, unavailable with the reason and the opt-in when its variant needs a package under its vendor's terms
+    that the user has not accepted (harness/config/vendor_terms.py): such a package is not built, so never run."""
+    reason = "" if cell.unavailable else lab.unavailable_variant(cell.variant)
+    return dataclasses.replace(cell, unavailable=reason) if reason else cell
+
+
+def unswitchable_cells(cells: list[Cell], labs: dict[str, LabSpec], isa: IsaTable) -> frozenset[str]:
+    """Cells at an ISA level their build declares no switch for (lab.toml `reports` names the [isa_switches] table):
+    the run records them as not applicable, so they cost nothing."""
+    found = set()
+    for cell in cells:
+        lab = labs[cell.target]
+        reports, version = lab.reported_runtime(), lab.expected_version()
+        if cell.isa_level == "native" or reports is None or version is None:
+            continue
+        if not isa.has_switches(reports, version, cell.isa_level):
+            found.add(cell.cell_id)
+    return frozenset(found)
+
+
+def shot_costs_of(shots: list[Cell], manifest: Manifest, results_dir: pathlib.Path) -> ShotCosts:
+    """What the single-shot cells cost up front; earlier runs' rows are read only when there are such cells (a plan
+    without any does not parse them)."""
+    if not shots:
+        return ShotCosts()
+    return ShotCosts({c.dataset: manifest.find(c.dataset).bytes for c in shots}, load_call_rates(results_dir))

@@ -1,0 +1,45 @@
+"""A plan on one screen (`harness plan`, and a run before it starts): its cells per experiment, ISA level and runtime,
+those unavailable and why, and the estimated duration. It is separate from harness/planning/run_plan.py, which
+resolves the plan; this module only describes one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from harness.model.cells import Cell
+from harness.model.records import DEFAULT_RUNTIME
+from harness.planning.designs import group_key
+from harness.planning.run_plan import Plan
+
+
+def plan_summary(plan: Plan) -> str:
+    """Cells per experiment, ISA level and runtime, and the estimated duration."""
+    counts: dict[tuple[str, str, str], list[int]] = {}
+    for cell in plan.cells:
+        key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
+        count = counts.setdefault(key, [0, 0])
+        count[cell.cell_id in plan.not_applicable] += 1
+    groups = len({group_key(c) for c in plan.cells})
+    na = f" ({len(plan.not_applicable)} not applicable: no ISA switch)" if plan.not_applicable else ""
+    lines = [
+        f"profile {plan.profile_name}: {len(plan.cells)} cells{na} in {groups} groups, design {plan.design.name}",
+        *(f"  {exp} @ {level}{runtime}: {_cells_text(n, skip)}" for (exp, level, runtime), (n, skip) in counts.items()),
+        *(f"  {n} unavailable, {reason}" for reason, n in _unavailable(plan.cells).items()),
+        f"estimate: {plan.estimate()}",
+    ]
+    return "\n".join(lines)
+
+
+def _unavailable(cells: list[Cell]) -> Counter[str]:
+    """How many cells are unavailable (never run: a row with the reason), by reason."""
+    return Counter(cell.unavailable for cell in cells if cell.unavailable)
+
+
+def _cells_text(runnable: int, unswitchable: int) -> str:
+    """'30 cells', '30 cells not applicable (no ISA switch)' or '28 cells, 2 not applicable (no ISA switch)'."""
+    if not unswitchable:
+        return f"{runnable} cells"
+    if not runnable:
+        return f"{unswitchable} cells not applicable (no ISA switch)"
+    return f"{runnable} cells, {unswitchable} not applicable (no ISA switch)"

@@ -1,0 +1,90 @@
+"""One run of a slot's processes in the replicate loop (scheduler.py): each process's row contexts and request (one
+cell, or a paired process's whole group, each cell with a folder of its own), the processes started together, and
+their rows, not stored yet. Session inherits these through SlotProcesses, a mixin over CellRows like cell_rows.py's;
+they are kept apart from scheduler.py, which decides which rounds and slots run, replaces disturbed processes and
+stores the rows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from harness.backends.base import CellRequest
+from harness.model.cells import Cell
+from harness.model.records import DEFAULT_RUNTIME, ResultRow
+from harness.model.run_folder import LOGS_DIR, RAW_DIR
+from harness.planning.designs import Design, Placement, Slot, burst_seed
+from harness.session.cell_rows import CellRows
+from harness.session.rows import RowContext
+
+if TYPE_CHECKING:
+    from harness.session.progress import RunProgress
+
+
+@dataclass
+class SlotProcesses(CellRows):
+    """The processes of one slot, started together, and the rows they measured (Session adds the loop around them)."""
+
+    if TYPE_CHECKING:  # a Session field (with a default, so it cannot come before Session's own fields)
+        progress: RunProgress
+
+    def _measure_slot(self, slot: Slot, round_index: int, design: Design, attempt: int = 1) -> list[ResultRow]:
+        """The rows of one run of the slot's processes, not stored yet."""
+        processes = [self._process(p, round_index, design, attempt) for p in slot]
+        for contexts, _ in processes:
+            for ctx in contexts:
+                self.progress.started(ctx.cell)
+        runs = self.backend.run_cells([request for _, request in processes])
+        rows = []
+        for (contexts, request), run in zip(processes, runs):
+            members = (
+                [request]
+                if len(contexts) == 1
+                else [
+                    dataclasses.replace(request, cell=ctx.cell, out_dir=folder)
+                    for ctx, (_, folder) in zip(contexts, request.members)
+                ]
+            )
+            shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
+            rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
+        return rows
+
+    def _process(
+        self, placement: Placement, round_index: int, design: Design, attempt: int = 1
+    ) -> tuple[list[RowContext], CellRequest]:
+        """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group,
+        each
+        with a folder of its own inside the process's folder."""
+        if not placement.companions:
+            ctx = self._context(placement, round_index, design.name, attempt)
+            return [ctx], self._request(ctx)
+        cells = placement.cells
+        suffix = f"round-{round_index}" + (f"-attempt-{attempt}" if attempt > 1 else "")
+        log = self.store.relative(self.store.path(LOGS_DIR, f"{unit_slug(cells[0])}.{suffix}.log"))
+        contexts = [
+            dataclasses.replace(
+                self._context(Placement(c, placement.cpuset), round_index, design.name, attempt),
+                log_path=log,
+                raw_folder=f"{suffix}/{c.slug}",
+                process_cells=len(cells),
+            )
+            for c in cells
+        ]
+        out_dir = self.store.path(RAW_DIR, unit_slug(cells[0]), suffix)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        request = dataclasses.replace(
+            self._request(contexts[0], out_dir),
+            members=tuple((c, out_dir / c.slug) for c in cells),
+            seed=burst_seed(cells, round_index),
+        )
+        return contexts, request
+
+
+def unit_slug(cell: Cell) -> str:
+    """File-system-safe name of a cell's group (experiment, group, ISA level, runtime): a paired process's folder and
+    log."""
+    suffix = "" if cell.runtime == DEFAULT_RUNTIME else f"__{cell.runtime}"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{cell.experiment}__{cell.group}__{cell.isa_level}{suffix}")

@@ -1,0 +1,43 @@
+"""catalog.toml stays in step with this lab's own registries, read from their source text (nothing is built): a
+variant, operation or model added to the lab and not to the catalog (or the other way round) fails here."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+from harness.config.lab_catalog import load_lab_catalog
+
+HERE = pathlib.Path(__file__).resolve().parent
+CATALOG = load_lab_catalog(HERE.parent)["dotnet"]
+
+
+def _list_block(source: str, start: str) -> str:
+    """The text of a C# collection expression `<start> [ … ];`."""
+    begin = source.index(start)
+    return source[begin : source.index("];", begin)]
+
+
+def test_the_variants_are_those_of_the_variant_registry():
+    source = (HERE / "src/Adapters/VariantRegistry.cs").read_text()
+    names = re.findall(r'^\s*(?:new\s+\w+|\w+)\(\s*"([^"]+)"', _list_block(source, "All ="), re.M)
+    assert len(names) >= 40 and len(set(names)) == len(names)
+    assert list(CATALOG.variants or ()) == names
+
+
+def test_the_operations_are_those_of_the_operation_binder():
+    source = (HERE / "src/Measurement/OperationBinder.cs").read_text()
+    constants = dict(re.findall(r'const string (\w+) = "([^"]+)"', source))
+    listed = re.search(r"Operations = \[([^\]]*)\]", source)
+    assert listed
+    names = [constants.get(item.strip(), item.strip().strip('"')) for item in listed.group(1).split(",")]
+    assert list(CATALOG.operations or ()) == names
+
+
+def test_the_models_are_those_of_the_model_catalog():
+    source = (HERE / "src/Models/ModelCatalog.cs").read_text()
+    names = [
+        quoted or named
+        for quoted, named in re.findall(r'^\s*new\((?:"([^"]+)"|nameof\((\w+)\))', _list_block(source, "All ="), re.M)
+    ]
+    assert list(CATALOG.models or ()) == names

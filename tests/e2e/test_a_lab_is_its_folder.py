@@ -1,0 +1,50 @@
+"""A new lab is its folder: a tiny lab declared only in lab/tiny/ (lab.toml, catalog.toml) of a temporary tree, with an
+experiment and a profile of its own, runs through the checks, the plan, a fake run and the report without a line of
+the harness, the analysis or another lab's files naming it (tests/fixtures/tiny-lab)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+
+from analysis.render.writer import write_report
+from harness.backends.fake import FakeBackend
+from harness.planning.run_plan import RunOptions, resolve_plan
+from harness.session.runner import execute_run
+from tests.conftest import REPO
+
+TINY = REPO / "tests" / "fixtures" / "tiny-lab"
+
+
+def _tree(tmp_path: pathlib.Path) -> RunOptions:
+    shutil.copytree(TINY, tmp_path / "tree")
+    tree = tmp_path / "tree"
+    return RunOptions(
+        profile="tiny",
+        experiments_dir=tree / "experiments",
+        profiles_file=tree / "experiments" / "profiles.toml",
+        labs_dir=tree / "lab",
+        results_dir=tmp_path / "results",
+        lab_cpuset="0",
+        pin_harness=False,
+        calibrate=False,
+        check_tools=False,
+    )
+
+
+def test_the_tiny_lab_plans_from_its_folder_alone(tmp_path):
+    plan = resolve_plan(_tree(tmp_path))
+    assert sorted(c.cell_id.split("@")[0] for c in plan.cells) == ["900:fast", "900:slow"]
+    assert set(plan.labs) == {"tiny@1.0.0"} or {lab.name for lab in plan.labs.values()} == {"tiny"}
+
+
+def test_the_tiny_lab_runs_on_the_fake_backend_and_gets_its_report(tmp_path, fixture_dir):
+    options = _tree(tmp_path)
+    summary = execute_run(options, FakeBackend(fixture_dir, time_scale={"tiny-slow": 2.0}))
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    assert rows and {r["lab"] for r in rows} == {"tiny"}
+    assert all(r["status"] in ("ok", "unverified") for r in rows), [r.get("error") for r in rows]
+    report = write_report(summary.directory)
+    text = report.read_text()
+    assert "900" in text and "Tiny: a lab that lives in its own folder" in text
