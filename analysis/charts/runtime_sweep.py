@@ -80,7 +80,8 @@ def _points(
         ys.append(row["ratio"])
         low.append(row["ratio"] - (row["ratio_ci99_lower"] if pd.notna(row["ratio_ci99_lower"]) else row["ratio"]))
         high.append((row["ratio_ci99_upper"] if pd.notna(row["ratio_ci99_upper"]) else row["ratio"]) - row["ratio"])
-    return xs, ys, low, high
+    order = sorted(range(len(xs)), key=xs.__getitem__)  # the line runs from the oldest runtime to the newest
+    return [xs[i] for i in order], [ys[i] for i in order], [low[i] for i in order], [high[i] for i in order]
 
 
 def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:

@@ -61,3 +61,23 @@ def test_runtimes_sort_by_version_whether_numbered_or_named():
 
     names = ["10.0.12", "9.0.20", "gcc-12.2.0-native", "3.1.3", "gcc-12.2.0"]
     assert sorted(names, key=_version_key) == ["gcc-12.2.0", "gcc-12.2.0-native", "3.1.3", "9.0.20", "10.0.12"]
+
+
+def test_a_runtime_sweep_line_runs_from_the_oldest_runtime_to_the_newest_whatever_the_row_order():
+    import pandas as pd
+
+    from analysis.charts.runtime_sweep import _points
+
+    rows = pd.DataFrame(
+        {
+            "runtime_requested": ["3.1.3", "10.0.12", "8.0.0"],  # the cells' order, not the runtimes'
+            "status": ["ok"] * 3,
+            "comparison_void": [False] * 3,
+            "ratio": [0.9, 0.24, 0.27],
+            "ratio_ci99_lower": [0.8, 0.2, 0.25],
+            "ratio_ci99_upper": [1.0, 0.3, 0.3],
+        }
+    )
+    xs, ys, low, high = _points(rows, ["3.1.3", "8.0.0", "10.0.12"], "b", "native", [])
+    assert xs == [0, 1, 2] and ys == [0.9, 0.27, 0.24]
+    assert [round(v, 2) for v in low] == [0.1, 0.02, 0.04] and [round(v, 2) for v in high] == [0.1, 0.03, 0.06]
