@@ -11,7 +11,6 @@ from harness.backends import select_backend
 from harness.backends.docker import DockerBackend
 from harness.commands.selection import run_options, split
 from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
-from harness.config.isa import load_isa_table
 from harness.config.labs import LabSpec
 from harness.containers.own_engine import engine_for_run
 from harness.host.preflight import check_run
@@ -49,7 +48,7 @@ def run_command(args: argparse.Namespace) -> int:
     ):
         backend, notice = select_backend(
             args.backend,
-            load_isa_table().all_switch_names(),
+            plan.isa.all_switch_names(),
             args.bases,
             args.platform,
             without_image,
@@ -88,7 +87,7 @@ def hosts_run_command(args: argparse.Namespace) -> int:
     options = run_options(args, results_dir=args.results_dir, check_tools=False)
     plan = resolve_plan(options)
     ensure_datasets(plan, options, lambda line: print(line, file=sys.stderr))  # once here, not once per host
-    isa = load_isa_table()
+    isa = plan.isa  # the table the plan was resolved with (its labs folder's switches)
     with engine_for_run("docker", args.own_engine, report=lambda line: print(line, file=sys.stderr)):
         backend, notice = select_backend("docker", isa.all_switch_names(), args.bases, args.platform, ())
         print(notice, file=sys.stderr)
