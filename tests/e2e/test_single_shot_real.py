@@ -28,7 +28,9 @@ def test_each_single_shot_cell_runs_alone_verified_with_its_resident_set_and_get
         assert row["design"] == "interleaved" and row["process_cells"] is None  # one cell per fresh process
         assert row["n"] == 1 and row["median_ns"] > 0 and row["engine_version"] == "jsonlab single-shot 1"
         assert row["warmup_dataset"] == "coordinates-selftest" and row["warmup_calls"] == 2
-        assert row["peak_rss_of"] == "timed-calls" and row["peak_rss_bytes"] >= row["rss_before_bytes"] > 0
+        # both real readings (> 1 MiB); not peak >= before: the kernel folds its per-thread RSS counters in lazily, so
+        # a peak read after the calls can sit a few pages below a resident set read before them
+        assert row["peak_rss_of"] == "timed-calls" and min(row["peak_rss_bytes"], row["rss_before_bytes"]) > 1 << 20
         log = (summary.directory / row["log_path"]).read_text()
         assert " shot " in log.splitlines()[0] and "verification passed" in log
     report = subprocess.run(
