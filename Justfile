@@ -63,19 +63,15 @@ sample-report run="results/latest":
 compare run_a run_b *args="":
     {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}
 
-# Unit tests (xunit, node:test, ctest, pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
+# Unit tests (each lab's own: xunit, node:test, ctest; then pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
 test:
     {{python}} -m harness doctor --for tests --brief
     just lint
     {{python}} -m harness check
-    dotnet test lab/dotnet/tests/JsonLab.Tests.csproj -c Release --nologo -p:RestoreLockedMode=true
-    {{python}} -m harness build --lab reference-node
-    cd lab/reference-node && for node in build/*/node; do echo "node:test on $node"; "$node" --expose-gc --test 'test/*.test.js'; done
-    {{python}} -m harness build --lab native
-    for build in lab/native/build/*/; do echo "ctest in $build"; ctest --test-dir "$build" --output-on-failure; done
+    {{python}} -m harness lab-checks test
     {{python}} -m pytest -q tests lab
 
-# Formatting, lint and type checks (black, flake8, isort, mypy, the layers and size limits; dotnet format for the .NET lab), each failure with its fix.
+# Formatting, lint and type checks (black, flake8, isort, mypy, the layers and size limits; each lab's own, e.g. dotnet format), each failure with its fix.
 lint:
     #!/usr/bin/env bash
     set -uo pipefail
@@ -84,7 +80,7 @@ lint:
     check() {
         local fix=$1 start=$SECONDS; shift
         if ! "$@"; then echo "lint: failed: $* -- fix: $fix" >&2; failed=1; fi
-        local label=$1; [ "$1" != dotnet ] || label="dotnet format ${3##*/}"
+        local label=$1; [ "$1" != "{{python}}" ] || label="${*:3:2}"
         times+=("$label $((SECONDS - start)) s")
     }
     check "black harness analysis tests lab/*/*.py" black --check -q harness analysis tests lab/*/*.py
@@ -92,11 +88,9 @@ lint:
     check "isort harness analysis tests lab/*/*.py" isort --check-only -q harness analysis tests lab/*/*.py
     check "fix the types mypy names (config: pyproject.toml [tool.mypy])" mypy
     check "move the import or split what it names (docs/architecture.md, Layers)" {{python}} -m tests.structure
-    for project in lab/dotnet/src/JsonLab.csproj lab/dotnet/tests/JsonLab.Tests.csproj; do
-        check "dotnet format $project" dotnet format "$project" --verify-no-changes -v q
-    done
+    check "the fix each lab's failed line names above (lab.toml [checks] lint)" {{python}} -m harness lab-checks lint
     echo "lint: took $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
-    [ "$failed" -eq 0 ] && echo "lint: black, flake8, isort, mypy, layers and dotnet format pass"
+    [ "$failed" -eq 0 ] && echo "lint: black, flake8, isort, mypy, layers and every lab's own lint pass"
     exit "$failed"
 
 # Where no registry answers, `just local-bases` first: then the images build offline from those bases.

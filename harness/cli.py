@@ -25,6 +25,7 @@ from harness.commands.checks import (
 )
 from harness.commands.conformance import conformance_command
 from harness.commands.hosts import hosts_command
+from harness.commands.lab_checks import lab_checks_command
 from harness.commands.labs import (
     build_command,
     compose_command,
@@ -38,6 +39,7 @@ from harness.commands.run import plan_command, run_command
 from harness.commands.run_arguments import add_run_arguments
 from harness.commands.selection import add_selection
 from harness.config.arguments import experiment_id, names
+from harness.config.lab_checks import KINDS
 from harness.host.environment import collect_host_environment
 from harness.model.defaults import RESULTS_DIR
 from harness.model.errors import HarnessError
@@ -84,7 +86,7 @@ def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         dest="needs",
         action="append",
         metavar="NEED",
-        help="only what these need, all of it required (e.g. tests, native-cold, lab:dotnet; "
+        help="only what these need, all of it required (e.g. tests, host-cold, lab:dotnet; "
         "names: prerequisites.toml)",
     )
     checkup.add_argument(
@@ -102,7 +104,8 @@ def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     images.add_argument("--bases", default="auto", help="auto (local bases, made here when missing), local or upstream")
     images.add_argument("--platform", help="build for this platform (e.g. linux/arm64) instead of the engine's")
     bases = sub.add_parser(
-        "local-bases", help="build the base images of containers/local-bases.toml with mmdebstrap (no registry needed)"
+        "local-bases",
+        help="build the base images of lab/*/local-bases.toml and containers/ with mmdebstrap (no registry)",
     )
     bases.add_argument("--base", action="append", help="only these bases (default: those for this host's architecture)")
     bases.add_argument("--rebuild", action="store_true", help="rebuild bases that exist")
@@ -121,7 +124,9 @@ def _add_lab_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     conformance.add_argument(
         "--lab", action="append", type=names, help="only these labs (default: the labs of the run)"
     )
-    conformance.add_argument("--backend", default="auto", help=f"one of: {', '.join(BACKEND_CHOICES)}")
+    conformance.add_argument(
+        "--backend", default="auto", choices=BACKEND_CHOICES, help=f"one of: {', '.join(BACKEND_CHOICES)}"
+    )
     conformance.add_argument("--bases", default="auto", help="docker backend: base images (auto, local, upstream)")
     conformance.add_argument(
         "--wait",
@@ -141,6 +146,9 @@ def _add_lab_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     hosts.add_argument("--json", action="store_true", help="print the facts as JSON")
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
+    checks = sub.add_parser("lab-checks", help="every lab's own tests or lint (lab.toml [checks]), from its folder")
+    checks.add_argument("kind", choices=KINDS)
+    checks.add_argument("--lab", action="append", type=names, help="only these labs")
     licences = sub.add_parser(
         "licences",
         help="write docs/licences.csv and docs/licences.md: every package of the labs' lock files, bases and "
@@ -203,6 +211,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "local-bases": local_bases_command,
     "pin-bases": pin_bases_command,
     "compose": lambda args: compose_command(),
+    "lab-checks": lab_checks_command,
     "licences": licences_command,
     "hosts": hosts_command,
     "list": lambda args: list_command(),

@@ -1,5 +1,6 @@
 """How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), stopped by the
-run's time budget, or fixed rounds."""
+run's time budget, or fixed rounds. Which ratios count, the widest interval and the comparison with the target are the
+run's own stopping rule's (harness/model/group_precision.py), read here on the report's cell table."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pandas as pd
 
 from analysis.compute.spread import wide_groups_markdown
 from analysis.formatting.tables import markdown_table
+from harness.model.group_precision import Ratio
+from harness.model.group_precision import group_precision as precision_of
 from harness.model.groups import BUDGET, IMPRECISE, PRECISE, is_aa_copy
 from harness.model.records import MEASURED
 from harness.model.run_records import GroupRecord, RunRecord
@@ -21,31 +24,40 @@ def budget_stopped(groups: list[GroupRecord]) -> set[tuple[str, str, str, str]]:
     return {key for key, state in last.items() if state == BUDGET}
 
 
+def cell_ratios(cells: pd.DataFrame) -> list[Ratio]:
+    """Each measured cell's ratio to its baseline (with_ratios' columns), as the stopping rule reads it
+    (harness/model/group_precision.py)."""
+    return [
+        Ratio(
+            benchmark=r.benchmark,
+            baseline=r.baseline,
+            void=bool(r.comparison_void) if pd.notna(r.comparison_void) else False,
+            rel_half_width=None if pd.isna(r.ratio_rel_ci99) else float(r.ratio_rel_ci99),
+            baseline_measured=r.baseline_status in MEASURED,
+        )
+        for r in cells[cells["status"].isin(MEASURED)].itertuples()
+    ]
+
+
 def group_precision(
     cells: pd.DataFrame, target: float | None, budget: Set[tuple[str, str, str, str]] = frozenset()
 ) -> pd.DataFrame:
-    """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state. A group in
+    """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state. The widest CI
+    and whether it reaches `target` are the run's stopping rule's (harness/model/group_precision.py). A group in
     `budget` that had not reached the target is 'budget': the run's time budget stopped it, not its own cap."""
-    comparable = cells[
-        cells["status"].isin(MEASURED) & (cells["benchmark"] != cells["baseline"]) & ~cells["comparison_void"]
-    ]
     out = []
     for (level, experiment, group, runtime), g in cells[cells["status"].isin(MEASURED)].groupby(
         ["isa_requested", "experiment", "group", "runtime_requested"], sort=False
     ):
-        mine = comparable[
-            (comparable["isa_requested"] == level)
-            & (comparable["experiment"] == experiment)
-            & (comparable["group"] == group)
-            & (comparable["runtime_requested"] == runtime)
-        ]
-        widest = mine["ratio_rel_ci99"].max() if not mine.empty else None
-        if target is None or mine.empty:
-            state = "fixed rounds" if not mine.empty else "nothing to compare"
+        ratios = cell_ratios(g)
+        precision = precision_of(ratios)
+        mine = g[[ratio.counts for ratio in ratios]]  # the ratios that count
+        if target is None or not precision.comparable:
+            state = "fixed rounds" if precision.comparable else "nothing to compare"
         else:
             state = (
                 PRECISE
-                if pd.notna(widest) and widest <= target
+                if precision.reaches(target)
                 else BUDGET
                 if (level, experiment, group, runtime) in budget
                 else IMPRECISE
@@ -59,7 +71,7 @@ def group_precision(
                 "group": group,
                 "processes_per_cell": int(g["replicates"].max()),
                 "design": "/".join(sorted(set(g["design"].dropna()))) if "design" in g else None,
-                "widest_ratio_rel_ci99": widest,
+                "widest_ratio_rel_ci99": precision.widest,
                 "median_ratio_rel_ci99": mine["ratio_rel_ci99"].median() if not mine.empty else None,
                 "aa_ratio": aa["ratio"].iloc[0] if not aa.empty else None,
                 "aa_lower": aa["ratio_ci99_lower"].iloc[0] if not aa.empty else None,

@@ -16,6 +16,7 @@ verdict alone.
 from __future__ import annotations
 
 import math
+import pathlib
 from dataclasses import asdict, replace
 
 import pandas as pd
@@ -24,6 +25,7 @@ from analysis.compute.aggregate import RatioBook
 from analysis.compute.claim_verdict import claim_verdict, with_failure
 from analysis.compute.verdict_row import Verdict
 from harness.config.labs import LabSpec, load_labs
+from harness.model.defaults import LABS_DIR
 from harness.model.experiment import Claim, Experiment, Hardware
 from harness.model.judging import CANNOT_REPRODUCE, INTERVAL_METRICS, METRICS, NOT_MEASURED, published_ratio
 from harness.model.records import DEFAULT_RUNTIME, MEASURED, UNAVAILABLE, RowStatus
@@ -213,10 +215,13 @@ def _across_reference(
     return reference_runtime, note
 
 
-def verdict_table(experiments: list[Experiment], cells: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
-    """All verdicts as a tidy DataFrame (`cells`: with_ratios(); `rows`: the run's replicate rows)."""
+def verdict_table(
+    experiments: list[Experiment], cells: pd.DataFrame, rows: pd.DataFrame, labs_dir: pathlib.Path = LABS_DIR
+) -> pd.DataFrame:
+    """All verdicts as a tidy DataFrame (`cells`: with_ratios(); `rows`: the run's replicate rows; `labs_dir`: the
+    labs as the run had them, for the vendor-terms notes)."""
     book = RatioBook(rows)
-    labs = load_labs(accepted=frozenset())  # every lab's packages under vendor terms, accepted here or not
+    labs = load_labs(labs_dir, accepted=frozenset())  # every lab's packages under vendor terms, accepted here or not
     verdicts = [asdict(with_terms_note(v, exp, labs)) for exp in experiments for v in verdicts_for(exp, cells, book)]
     return pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__])
 

@@ -2,26 +2,51 @@
 
 The library and its version are what the measured process reported (each row's `library` and `library_version`, from
 the lab's registry); the short settings line, and a shorter name where the registry's library name is long, come from
-each lab catalog's display table (lab/<lab>/catalog.toml), the one home of those words. Labels that would still
-be equal inside one chart get the dataset added, then the benchmark id, so no two bars read alike. The ids stay in the
-CSV written beside every chart.
+each lab catalog's display table (lab/<lab>/catalog.toml, or the copy a run kept of it), the one home of those
+words. Labels that would still be equal inside one chart get the dataset added, then the benchmark id, so no two bars
+read alike. The ids stay in the CSV written beside every chart.
 """
 
 from __future__ import annotations
 
+import pathlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 import pandas as pd
 
 from harness.config.lab_catalog import Display, load_lab_catalog
+from harness.model.defaults import LABS_DIR
 from harness.model.groups import is_aa_copy
 
 SEPARATOR = " · "
 
 
-@lru_cache(maxsize=1)
+#: The labs folder whose catalogs name the variants: lab/, or a run's kept copy while its report is written.
+_source = [LABS_DIR]
+
+
+@contextmanager
+def display_names_from(labs_dir: pathlib.Path) -> Iterator[None]:
+    """Within the block, display names come from the catalogs under `labs_dir` (a run's kept labs/: the words the run
+    was made with), then from lab/ again."""
+    _source.append(labs_dir)
+    try:
+        yield
+    finally:
+        _source.pop()
+
+
 def _catalog_display() -> dict[tuple[str, str], Display]:
-    return {(lab, variant): d for lab, names in load_lab_catalog().items() for variant, d in names.display.items()}
+    return _display_of(_source[-1])
+
+
+@lru_cache(maxsize=4)
+def _display_of(labs_dir: pathlib.Path) -> dict[tuple[str, str], Display]:
+    return {
+        (lab, variant): d for lab, names in load_lab_catalog(labs_dir).items() for variant, d in names.display.items()
+    }
 
 
 def _text(value: object) -> str:

@@ -24,6 +24,7 @@ from analysis.compute.cross_language import cross_language_table
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.verdicts import verdict_table
+from analysis.formatting.names import display_names_from
 from analysis.formatting.tables import to_csv
 from analysis.render.chart_specs import chart_specs
 from analysis.render.html import render_html
@@ -36,11 +37,13 @@ from analysis.tools.compare_report import comparison_markdown
 from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
 from harness.config.experiments import load_experiments
 from harness.config.labs import load_labs
+from harness.model.defaults import LABS_DIR
 from harness.model.errors import HarnessError
 from harness.model.run_folder import (
     CHARTS_DIR,
     HOSTS_DIR,
     KEPT_EXPERIMENTS_DIR,
+    KEPT_LABS_DIR,
     REPORT_DIR,
     REPORT_HTML,
     REPORT_MD,
@@ -122,29 +125,36 @@ def _steady(data, experiments_dir: pathlib.Path | None = None):
 
 def _verdicts(data) -> pd.DataFrame:
     rows, _, cells, experiments = _steady(data)
-    return verdict_table(experiments, cells, rows)
+    return verdict_table(experiments, cells, rows, run_labs_dir(data.directory))
 
 
-def speed_of_light_labs() -> frozenset[str]:
+def run_labs_dir(run_dir: pathlib.Path) -> pathlib.Path:
+    """The labs as the run had them (its kept labs/), or lab/ for a run made before runs kept them."""
+    kept = run_dir / KEPT_LABS_DIR
+    return kept if any(kept.glob("*/lab.toml")) else LABS_DIR
+
+
+def speed_of_light_labs(labs_dir: pathlib.Path = LABS_DIR) -> frozenset[str]:
     """The labs whose fastest verified cell is the cross-language section's reference (lab.toml `speed_of_light`)."""
-    return frozenset(name for name, lab in load_labs().items() if lab.speed_of_light)
+    return frozenset(name for name, lab in load_labs(labs_dir, accepted=frozenset()).items() if lab.speed_of_light)
 
 
 def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportInputs:
     """Everything the report of a loaded run shows, computed (nothing written)."""
     rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
+    labs_dir = run_labs_dir(data.directory)
     return ReportInputs(
         experiments=experiments,
         cells=cells,
         rows=rows,
-        verdicts=verdict_table(experiments, cells, rows),
+        verdicts=verdict_table(experiments, cells, rows, labs_dir),
         env=data.environment,
         run=data.run,
         levels=_settings(cells),
         calibrations=data.calibrations,
         timeline=data.timeline,
         cold=cold_table(cold_rows),
-        cross_language=cross_language_table(experiments, cells, speed_of_light_labs()),
+        cross_language=cross_language_table(experiments, cells, speed_of_light_labs(labs_dir)),
         conformance=load_conformance(data.directory),
         groups=data.groups,
         set_aside=data.set_aside,
@@ -154,6 +164,11 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
 def write_report(run_dir: pathlib.Path, experiments_dir: pathlib.Path | None = None) -> pathlib.Path:
     """Renders the report of one run folder; returns the path of report.md (report.html is written beside it)."""
     data = load_run(run_dir)
+    with display_names_from(run_labs_dir(data.directory)):
+        return _render(data, experiments_dir)
+
+
+def _render(data, experiments_dir: pathlib.Path | None) -> pathlib.Path:
     inputs = report_inputs(data, experiments_dir)
     cells, cold, experiments = inputs.cells, inputs.cold, inputs.experiments
     out = data.directory / REPORT_DIR
@@ -244,13 +259,14 @@ def write_chart(
     """Re-renders one chart of a run (its file stem under report/charts/) for a post, in the light or dark theme;
     returns the written files by format. An unknown name is an error listing the run's charts."""
     data = load_run(run_dir)
-    specs = {spec.name: spec for spec in chart_specs(report_inputs(data), caption_for(data.environment, data.run))}
-    if name not in specs:
-        raise HarnessError(
-            f"run {data.directory.name} has no chart '{name}'",
-            "its charts: " + ", ".join(specs) if specs else "this run has no charts (nothing was measured)",
-        )
-    figure = apply_theme(specs[name].draw(), theme)
+    with display_names_from(run_labs_dir(data.directory)):
+        specs = {spec.name: spec for spec in chart_specs(report_inputs(data), caption_for(data.environment, data.run))}
+        if name not in specs:
+            raise HarnessError(
+                f"run {data.directory.name} has no chart '{name}'",
+                "its charts: " + ", ".join(specs) if specs else "this run has no charts (nothing was measured)",
+            )
+        figure = apply_theme(specs[name].draw(), theme)
     out = out or data.directory / REPORT_DIR / CHARTS_DIR / theme
     paths = {}
     for fmt, content in render_figure(figure).items():

@@ -6,13 +6,14 @@ group than an hour affords (a longer-budget run) holds every shorter allocation 
 replayed on it without measuring again. The machine time to share is what a real hour-long run spent in its steady
 processes (the reference run's rows), each group's round costed at what its processes took in the replayed run.
 
-Rules replayed, both from the same floor of rounds per group and with the same per-cell time cap:
-- `precision` (the default profile's rule): every group takes rounds in turn, fewest first, until each of its ratios'
-  99% CI is within the target or its cap is reached. Replayed, this should land near what the hour-long run got.
+Rules replayed, each the run's own sharing (harness/model/allocation.py) and stopping rule
+(harness/model/group_precision.py), from the same floor of rounds per group and with the same caps:
+- `precision`: every group takes rounds in turn, fewest first, until each of its ratios' 99% CI is within the target or
+  its cap is reached (the budget's sharing with no claim open).
 - `claims`: a group also stops as soon as every published claim read on it is decided (its interval wholly inside or
   wholly outside the tolerance band), and while any group's claim is still open, rounds go to those groups first.
-- `claims-first`: no group stops for being decided, but while any group's claim is open, rounds go to those groups
-  first; what is left goes to precision as under `precision`.
+- `claims-first` (the default profile's 'open-claims' priority, harness/session/priority.py): no group stops for being
+  decided, but while any group's claim is open, rounds go to those groups first; the rest as under `precision`.
 
 For each rule the verdicts are the report's own (verdict_table over the truncated rows) and the precision the report's
 own (median ratio 99% CI half-width). Cross-level claims (a ratio between two ISA levels) do not steer the replay, since
@@ -31,34 +32,45 @@ import pandas as pd
 from analysis.compute.aggregate import median_relative_ci, with_ratios
 from analysis.compute.cold_start import split_measures
 from analysis.compute.load import RunData
+from analysis.compute.precision import cell_ratios
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.verdicts import verdict_table
 from analysis.formatting.tables import markdown_table
 from harness.config.experiments import load_experiments
 from harness.config.profiles import Stopping
+from harness.model.allocation import OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
 from harness.model.experiment import Experiment
+from harness.model.group_precision import GroupPrecision, group_precision, group_state
+from harness.model.groups import RUNNING
 from harness.model.judging import BYTES_ONLY, INCONCLUSIVE
-from harness.model.records import MEASURED
 
 GROUP = ["isa_requested", "experiment", "group", "runtime_requested"]
-RULES = ("precision", "claims", "claims-first")
+#: The rules replayed, by name: how harness/model/allocation.py shares the rounds beyond the floor under each.
+RULES = {
+    "precision": SharingRule(claims_first=False),
+    "claims": SharingRule(claims_first=True, stop_when_decided=True),
+    "claims-first": OPEN_CLAIMS_FIRST,  # the run budget's open-claims priority
+}
 
 
 @dataclass(frozen=True)
 class PrefixState:
-    """A group after its first k rounds: its open claims, its claims, and its widest ratio CI (None: not yet known)."""
+    """A group after its first k rounds: its open claims, its claims, its widest ratio CI (None: not yet known) and
+    how many of its ratios count toward that (harness/model/group_precision.py)."""
 
     undecided: int
     claims: int
     worst_ci: float | None
+    comparable: int
+
+    @property
+    def precision(self) -> GroupPrecision:
+        """The group's precision, as the run's stopping rule reads it."""
+        return GroupPrecision(self.worst_ci, self.comparable)
 
 
-def _comparable(cells: pd.DataFrame) -> pd.DataFrame:
-    return cells[
-        (cells["benchmark"] != cells["baseline"])
-        & cells["status"].isin(MEASURED)
-        & ~cells["comparison_void"].fillna(False).astype(bool)
-    ]
+#: A group before its first round.
+NO_ROUNDS = PrefixState(0, 0, None, 0)
 
 
 #: What identifies a verdict row across runs and prefixes.
@@ -79,11 +91,10 @@ def prefix_state(experiment: Experiment, rows: pd.DataFrame, k: int, primary: se
     """The state of one group's first k rounds."""
     sub = rows[rows["round_index"] <= k]
     cells = with_ratios(summarize_cells(sub), sub)
-    widths = _comparable(cells)["ratio_rel_ci99"]
-    worst = None if widths.empty or widths.isna().any() else float(widths.max())
+    precision = group_precision(cell_ratios(cells))
     claims = _claims_read_here(verdict_table([experiment], cells, sub), primary) if primary else pd.DataFrame()
     undecided = int((claims["verdict"] == INCONCLUSIVE).sum()) if len(claims) else 0
-    return PrefixState(undecided, len(claims), worst)
+    return PrefixState(undecided, len(claims), precision.widest, precision.comparable)
 
 
 def primary_ids(rows: pd.DataFrame, experiments: dict[str, Experiment]) -> set[tuple]:
@@ -114,6 +125,45 @@ def _round_costs(run: RunData) -> dict[tuple, float]:
     }
 
 
+class _Recorded:
+    """A longer run's groups as harness/model/allocation.py shares them: each round costed at what the group's rounds
+    took in that run, the time left what `budget_s` leaves, and never more rounds than the run recorded."""
+
+    def __init__(
+        self,
+        states: dict[tuple, list[PrefixState]],
+        costs: dict[tuple, float],
+        cells_per_group: dict[tuple, int],
+        budget_s: float,
+        stopping: Stopping,
+    ) -> None:
+        self.keys, self.states, self.costs, self.cells = list(states), states, costs, cells_per_group
+        self.budget_s, self.stopping, self.spent = budget_s, stopping, 0.0
+
+    def _state(self, index: int, rounds_done: int) -> PrefixState:
+        return self.states[self.keys[index]][rounds_done - 1] if rounds_done else NO_ROUNDS
+
+    def wants_rounds(self, index: int, rounds_done: int) -> bool:
+        g = self.keys[index]
+        if rounds_done >= len(self.states[g]):
+            return False
+        precision = self._state(index, rounds_done).precision
+        return group_state(self.stopping, rounds_done, rounds_done * self.costs[g], precision, self.cells[g]) == RUNNING
+
+    def claims(self, index: int, rounds_done: int) -> Claims:
+        state = self._state(index, rounds_done)
+        return Claims(open=state.undecided, read=state.claims)
+
+    def room_s(self) -> float:
+        return self.budget_s - self.spent
+
+    def round_s(self, index: int) -> float:
+        return self.costs[self.keys[index]]
+
+    def play(self, index: int, round_index: int) -> None:
+        self.spent += self.costs[self.keys[index]]
+
+
 def allocate(
     states: dict[tuple, list[PrefixState]],
     costs: dict[tuple, float],
@@ -123,36 +173,12 @@ def allocate(
     floor: int,
     rule: str,
 ) -> dict[tuple, int]:
-    """Rounds per group under `rule` within `budget_s` of machine time (never more than the run recorded)."""
-    rounds = {g: min(floor, len(s)) for g, s in states.items()}
-    order = {g: i for i, g in enumerate(states)}
-    spent = sum(rounds[g] * costs[g] for g in states)
-
-    def capped(g: tuple) -> bool:
-        cap = stopping.time_cap_s(cells_per_group[g])
-        return rounds[g] >= min(stopping.max_rounds, len(states[g])) or (
-            cap is not None and rounds[g] * costs[g] >= cap
-        )
-
-    def state(g: tuple) -> PrefixState:
-        return states[g][rounds[g] - 1]
-
-    def wants_more(g: tuple) -> bool:
-        s = state(g)
-        target = stopping.target_rel_ci
-        precise = s.worst_ci is not None and target is not None and s.worst_ci <= target
-        decided = rule == "claims" and s.claims > 0 and s.undecided == 0
-        return not capped(g) and not precise and not decided
-
-    while True:
-        candidates = [g for g in states if wants_more(g) and spent + costs[g] <= budget_s]
-        if rule in ("claims", "claims-first"):
-            candidates = [g for g in candidates if state(g).undecided > 0] or candidates
-        if not candidates:
-            return rounds
-        g = min(candidates, key=lambda key: (rounds[key], order[key]))
-        rounds[g] += 1
-        spent += costs[g]
+    """Rounds per group under `rule` within `budget_s` of machine time (never more than the run recorded): the run's
+    own sharing (harness/model/allocation.py) and stopping rule (harness/model/group_precision.py), played on the
+    recorded rounds."""
+    recorded = _Recorded(states, costs, cells_per_group, budget_s, stopping)
+    rounds = share_rounds(recorded, len(recorded.keys), floor, RULES[rule])
+    return dict(zip(recorded.keys, rounds))
 
 
 def truncated(run: RunData, rounds: dict[tuple, int]) -> pd.DataFrame:

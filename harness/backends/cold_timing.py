@@ -1,6 +1,6 @@
 """Timing a cold-start cell: each command once (a variant that cannot run fails with the lab's own message), then
 `hyperfine -N` over the `once` and `--prepare-only` commands on the lab CPU, then the peak-RSS runs the lab reports
-itself. The backend says how a command is run (natively or in its container); this module says which commands."""
+itself. The backend says how a command is run (on this host or in its container); this module says which commands."""
 
 from __future__ import annotations
 

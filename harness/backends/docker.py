@@ -6,7 +6,7 @@ which spares each process a container start and stop on the pinned CPU (measured
 182 ms, `docker exec` 48 ms); each is still a fresh process with its own scratch folder. `--container-per-process`
 starts a fresh container for every process instead. Probes (env, list, verify) always get a container of their own.
 
-It runs exactly the commands the native backend runs (the lab's contract verbs, hyperfine around `once` for cold
+It runs exactly the commands the host backend runs (the lab's contract verbs, hyperfine around `once` for cold
 starts), inside the container: the contract's folders are bind-mounted and their paths rewritten, the same ISA
 switches and lab environment are passed with -e. The CPU set is read back from inside every process (env.json,
 `once --report-rss`) and a row whose process saw other CPUs fails."""
@@ -40,6 +40,7 @@ from harness.containers.images import (
 )
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.model.arch import DEBIAN_ARCH, engine_arch
+from harness.model.backend_names import DOCKER
 from harness.model.errors import BuildError, HarnessError, MissingToolError
 
 
@@ -47,7 +48,7 @@ class DockerBackend(ProcessBackend):
     """Runs every lab command in a container of its build's image: the Place (harness/backends/processes.py) of its lab
     processes is a container."""
 
-    name = "docker"
+    name = DOCKER
     #: Where a cell's shell wrapper leaves its `times` (in the cell's output folder, mounted read-write).
     CPU_TIMES_FILE = ".lab-cpu-times"
 
@@ -67,7 +68,7 @@ class DockerBackend(ProcessBackend):
             if engine is None:
                 raise MissingToolError(
                     f"the docker backend needs a Docker engine: {reason}",
-                    "start one (just docker-up; docs/containers.md) or run with --backend native",
+                    "start one (just docker-up; docs/containers.md) or run with --backend host",
                 )
         self.engine = engine
         if bases not in ("auto", *BASES):
@@ -222,7 +223,7 @@ class DockerBackend(ProcessBackend):
         spec = lab.container
         if spec is None:
             raise HarnessError(
-                f"lab {lab.name} has no [container] table, so it cannot run in Docker", "run it with --backend native"
+                f"lab {lab.name} has no [container] table, so it cannot run in Docker", "run it with --backend host"
             )
         flags = [
             "--rm",

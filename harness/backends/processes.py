@@ -1,7 +1,7 @@
 """Lab processes, wherever they run: how the contract's verbs are called, a cell's processes started, reaped (wait4,
 for the lab's own rusage) and accounted, and a cold-start cell's commands timed. What differs between the host and a
 container is one small protocol, Place: how a command is launched there, how it is stopped there, and what to do when
-it ended. NativeBackend (native.py) and DockerBackend (docker.py) are Places that run lab processes this way.
+it ended. HostBackend (host.py) and DockerBackend (docker.py) are Places that run lab processes this way.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Launch:
 
 
 class Place(Protocol):
-    """Where lab commands run: this host (NativeBackend) or a container (DockerBackend)."""
+    """Where lab commands run: this host (HostBackend) or a container (DockerBackend)."""
 
     def launch(
         self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts

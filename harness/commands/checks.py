@@ -37,7 +37,7 @@ def containers_lines() -> list[str]:
 
     engine, reason = find_engine()
     if engine is None and reason == NO_CLI:
-        return [f"containers: {reason}: runs are native (apt-get install docker.io)"]
+        return [f"containers: {reason}: runs use the host backend (apt-get install docker.io)"]
     if engine is not None and engine.builds is not None:
         where = f"Docker engine {engine.server_version} ({engine.arch})"
         return [f"containers: {where}", *describe_for_doctor(True, engine.builds)]

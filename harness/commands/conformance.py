@@ -16,6 +16,7 @@ from harness.config.labs import find_lab, load_labs
 from harness.containers.own_engine import engine_for_run
 from harness.host.cpu_lock import cpus_locked
 from harness.host.host_cpus import parse_cpulist
+from harness.model.backend_names import HOST, stored_backend
 from harness.model.defaults import DATASETS_DIR
 from harness.model.run_folder import ENVIRONMENT_FILE
 from harness.model.run_records import CONFORMANCE
@@ -34,19 +35,20 @@ def conformance_command(args: argparse.Namespace) -> int:
         name: find_lab(labs, name).for_runtime() for name in names
     }  # each lab's default runtime: the parsers are the lab's
     without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
-    wanted = conformance_backend(args.backend, environment.get("backend"), without_image)
+    run_backend = stored_backend(environment.get("backend"))  # a run folder from before the rename says "native"
+    wanted = conformance_backend(args.backend, run_backend, without_image)
     with engine_for_run(wanted, report=lambda line: print(line, file=sys.stderr)):
         backend, notice = select_backend(wanted, load_isa_table().all_switch_names(), args.bases, None, without_image)
         print(notice, file=sys.stderr)
-        if environment.get("backend") and backend.name != environment["backend"]:
+        if run_backend and backend.name != run_backend:
             print(
-                f"note: the run measured with the {environment['backend']} backend; its conformance runs with "
+                f"note: the run measured with the {run_backend} backend; its conformance runs with "
                 f"{backend.name} (the line above says why)",
                 file=sys.stderr,
             )
         (run_dir / "logs").mkdir(parents=True, exist_ok=True)
         for name, build in builds.items():
-            if backend.name == "native":
+            if backend.name == HOST:
                 build.check_requirements()
             backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
         cpuset = environment.get("lab_cpuset") or None
@@ -73,9 +75,10 @@ def _say(text: str) -> None:
 
 
 def conformance_backend(asked: str, run_backend: str | None, without_image: tuple[str, ...]) -> str:
-    """The backend a run's conformance asks for: what the user gave, else the run's own. A run measured natively gets
-    native; one measured in containers gets `auto`, so the lab's own engine is started again when none answers (the
-    run stopped the one it started) and an engine that cannot be had is said, not silently replaced."""
+    """The backend a run's conformance asks for: what the user gave, else the run's own. A run measured on the host
+    backend (stored as "host", or "native" before the rename) gets host; one measured in containers gets `auto`, so the
+    lab's own engine is started again when none answers (the run stopped the one it started) and an engine that cannot
+    be had is said, not silently replaced."""
     if asked != "auto" or without_image:
         return asked
-    return "native" if run_backend == "native" else "auto"
+    return HOST if stored_backend(run_backend) == HOST else "auto"

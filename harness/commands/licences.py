@@ -71,7 +71,7 @@ def declare_all(
     ]
     npm = declare_npm(sources.paths(sources.npm_lock_files, root), policy)
     installed, suite = debian_packages(
-        root / sources.debian_bases, sources.paths(sources.debian_dockerfiles, root), root
+        sources.paths(sources.debian_bases, root), sources.paths(sources.debian_dockerfiles, root), root
     )
     here = host_suite()
     return nuget + npm + [declare_debian(name, suite, files, policy, here) for name, files in installed.items()]

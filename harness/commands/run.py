@@ -14,6 +14,7 @@ from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
 from harness.config.labs import LabSpec
 from harness.containers.own_engine import engine_for_run
 from harness.host.preflight import check_run
+from harness.model.backend_names import HOST
 from harness.model.errors import HarnessError
 from harness.model.records import DEFAULT_RUNTIME, RowStatus
 from harness.model.store import new_run_id
@@ -42,7 +43,7 @@ def run_command(args: argparse.Namespace) -> int:
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
     with engine_for_run(
-        args.backend if not without_image else "native",
+        args.backend if not without_image else HOST,
         args.own_engine,
         report=lambda line: print(line, file=sys.stderr),
     ):

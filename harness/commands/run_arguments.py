@@ -41,7 +41,9 @@ def _add_placement_arguments(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--backend",
         default="auto",
-        help=f"one of: {', '.join(BACKEND_CHOICES)} (auto: docker when an engine answers, native otherwise)",
+        choices=BACKEND_CHOICES,
+        help="where the lab processes run: host (this machine's processes, pinned with taskset), docker (containers) "
+        "or auto (docker when an engine answers, host otherwise)",
     )
     run.add_argument(
         "--platform",

@@ -19,7 +19,7 @@ from harness.model.run_folder import HOST_NAME
 #: Where the hosts are declared; JSONLAB_HOSTS_FILE names another file (tests, or a user's own list of boxes).
 HOSTS_FILE_VARIABLE = "JSONLAB_HOSTS_FILE"
 HOSTS_FILE = REPO_ROOT / "hosts.toml"
-#: The host a run measures on when none is named: this machine's engine (or its processes, with the native backend).
+#: The host a run measures on when none is named: this machine's engine (or its processes, with the host backend).
 LOCAL_HOST = "local"
 _KEYS = {"context", "cpuset", "note", "platform"}
 #: The platforms a host may be told to run (hosts.toml `platform`).

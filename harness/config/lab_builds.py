@@ -51,7 +51,7 @@ class ContainerSpec:
     offline_lock_files: tuple[str, ...] = ()
     offline_packs: tuple[str, ...] = ()
     # The command (a template, run in the lab folder) that downloads what an offline image build of one runtime needs
-    # into this host's package cache, without compiling anything; empty: the lab's native build does it.
+    # into this host's package cache, without compiling anything; empty: the lab's build on this host does it.
     offline_restore: tuple[str, ...] = ()
     # A command (a template, run in the lab folder) that makes what every image build of one runtime copies from the lab
     # folder, whatever the bases (the Node lab's node_modules); empty: nothing.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
 from harness.config.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtime
+from harness.config.lab_libraries import LibrariesSpec, parse_libraries
 from harness.config.prerequisites import load_prerequisites
 from harness.config.run_settings import RunSetting, Settings, environment_of, parse_run_settings
 from harness.config.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
@@ -44,7 +45,9 @@ class LabSpec:
     build_ignore: tuple[str, ...] = ()
     build_output: str = ""
     runtime: str | None = None  # set on the descriptor of one build (for_runtime)
-    container: ContainerSpec | None = None  # how to build the lab as an image (lab.toml [container]); None: native only
+    container: ContainerSpec | None = (
+        None  # how to build the lab as an image (lab.toml [container]); None: host backend only
+    )
     # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or
     # None
     # when the lab has no such verb: the paired design then runs that lab's groups interleaved
@@ -59,6 +62,8 @@ class LabSpec:
     # the user accepted (lab.local.toml): only those are built in.
     vendor_packages: dict[str, VendorPackage] = field(default_factory=dict)
     accepted_terms: frozenset[str] = frozenset()
+    # Where its images' library versions come from (lab.toml [libraries]; harness/config/lab_libraries.py).
+    libraries: LibrariesSpec | None = None
 
     def vendor_package_of(self, variant: str) -> VendorPackage | None:
         """The package under its vendor's terms this variant needs, if any."""
@@ -71,7 +76,8 @@ class LabSpec:
 
     @property
     def settings_variables(self) -> frozenset[str]:
-        """Every variable any of this lab's run settings sets (no native process inherits them from the shell)."""
+        """Every variable any of this lab's run settings sets (no process of the host backend inherits them from the
+        shell)."""
         return frozenset(
             name for s in self.run_settings.values() for value in s.values.values() for name in value.environment
         )
@@ -90,7 +96,7 @@ class LabSpec:
         (prerequisites.toml)."""
         missing = [program for program in self.requires if shutil.which(program) is None]
         if missing:
-            prerequisites = load_prerequisites()
+            prerequisites = load_prerequisites(labs_dir=self.directory.parent)
             fixes = [
                 (item.install if (item := prerequisites.for_command(program)) else f"install {program}")
                 for program in missing
@@ -179,6 +185,7 @@ class LabSpec:
             environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
             build_output=fill(self.build_output),
             container=container,
+            libraries=self.libraries and self.libraries.filled(fill),
         )
 
 
@@ -236,6 +243,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             speed_of_light=bool(data.get("speed_of_light", False)),
             run_settings=_run_settings(data, path),
             vendor_packages=parse_vendor_packages(data, str(path)),
+            libraries=parse_libraries(data, path, "container" in data),
         )
     except KeyError as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

@@ -87,7 +87,7 @@ class LicenceSources:
     nuget_local_feed: str
     nuget_runtime_packs: RuntimePacks
     npm_lock_files: tuple[str, ...]
-    debian_bases: str
+    debian_bases: tuple[str, ...]
     debian_dockerfiles: tuple[str, ...]
 
     def paths(self, patterns: tuple[str, ...], root: pathlib.Path = REPO_ROOT) -> list[pathlib.Path]:
@@ -206,7 +206,7 @@ def load_licence_policy(path: pathlib.Path = LICENCES_FILE) -> LicencePolicy:
             sources["nuget_local_feed"],
             _runtime_packs(sources["nuget_runtime_packs"]),
             tuple(sources["npm_lock_files"]),
-            sources["debian_bases"],
+            tuple(sources["debian_bases"]),
             tuple(sources["debian_dockerfiles"]),
         ),
         allowed=dict(data.get("allowed", {})),

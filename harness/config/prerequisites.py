@@ -1,4 +1,7 @@
-"""The lab's prerequisites (prerequisites.toml): what needs each tool or library, how it is found, what installs it.
+"""The lab's prerequisites: what needs each tool or library, how it is found, what installs it. The repository's
+prerequisites.toml holds what is shared (the harness, the report, the backends, the tests); each lab's folder holds its
+own (lab/<lab>/prerequisites.toml: its need "lab:<lab>" and what only that lab needs). The list is the repository's
+file, then the labs' files by lab name.
 
 Standard library only, so that set-up can read the list on a machine that has nothing else yet:
 `python3 -m harness.config.prerequisites missing --apt` prints the Debian packages of what is missing (`--npm`: the npm
@@ -8,175 +11,95 @@ packages; `--all`: the extras too), and scripts/setup installs them.
 from __future__ import annotations
 
 import argparse
-import fnmatch
-import importlib.util
-import os
 import pathlib
-import re
-import shutil
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import fields
+from typing import TypeVar
 
-import tomllib
+from harness.config.data_files import display, read_toml
+from harness.config.prerequisite_items import (
+    LAB_NEED_PREFIX,
+    SBIN_DIRS,
+    Need,
+    Prerequisite,
+    Prerequisites,
+    find_program,
+    lab_need,
+)
+from harness.model.defaults import LABS_DIR, PREREQUISITES_FILE
+from harness.model.errors import ConfigError
 
-from harness.model.defaults import PREREQUISITES_FILE
-from harness.model.errors import ConfigError, UnknownNameError
+__all__ = [
+    "LAB_NEED_PREFIX",
+    "SBIN_DIRS",
+    "Need",
+    "Prerequisite",
+    "Prerequisites",
+    "find_program",
+    "lab_need",
+    "lab_files",
+    "load_prerequisites",
+    "missing_packages",
+    "main",
+]
 
-#: A lab's own needs are called "lab:<name>" (its lab.toml `requires`).
-LAB_NEED_PREFIX = "lab:"
-#: Where root's PATH finds daemons and system tools that a user's PATH may lack (dockerd, update-binfmts).
-SBIN_DIRS = ("/usr/local/sbin", "/usr/sbin", "/sbin")
-
-
-def lab_need(lab: str) -> str:
-    """The need name of a lab's own programs."""
-    return f"{LAB_NEED_PREFIX}{lab}"
-
-
-def find_program(name: str) -> str | None:
-    """The program's path on PATH, or in the sbin folders; None when it is in neither."""
-    return shutil.which(name) or shutil.which(name, path=os.pathsep.join(SBIN_DIRS))
-
-
-@dataclass(frozen=True)
-class Need:
-    """What needs a prerequisite (prerequisites.toml [needs.NAME]), and when a run has that need."""
-
-    name: str
-    what: str
-    every_run: bool = False
-    backend: str | None = None
-    measure: str | None = None
-    runtime: str | None = None  # a pattern over the runtime names of a run's lab builds ("*-aot")
-    includes: tuple[str, ...] = ()
-    extra: bool = False
-
-    def applies_to_run(self, backend: str, measures: set[str], runtimes: set[str]) -> bool:
-        """True when a run on this backend, measuring these, on lab builds of these runtimes, has this need."""
-        if self.every_run:
-            return True
-        if self.backend is None and self.measure is None and self.runtime is None:
-            return False
-        return (
-            (self.backend is None or self.backend == backend)
-            and (self.measure is None or self.measure in measures)
-            and (self.runtime is None or any(fnmatch.fnmatchcase(name, self.runtime) for name in runtimes))
-        )
+#: A lab's own prerequisites, in its folder (lab/<lab>/prerequisites.toml): its need and what only that lab needs.
+LAB_FILE = "prerequisites.toml"
+#: The repository's file, of what is shared (as the errors name it).
+SHARED = "prerequisites.toml"
+SCHEMA_VERSION = 1
+_KEYS = {"schema_version", "needs", "prerequisite"}
+FIX = "each [needs.NAME] has `what`; each [[prerequisite]] has name and needed_by (docs/prerequisites.md)"
+T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Prerequisite:
-    """One tool or library: the needs it serves, how it is found, what installs it."""
-
-    name: str
-    needed_by: tuple[str, ...]
-    command: str | None = None
-    module: str | None = None
-    file: tuple[str, ...] = ()
-    version: tuple[str, ...] = ()
-    apt: tuple[str, ...] = ()
-    npm: tuple[str, ...] = ()
-    manual: str = ""
-    pypi: str = ""
-    pypi_group: str = ""
-    optional: str = ""  # what is lost without it; empty: it is required by the needs it serves
-
-    def is_present(self) -> bool:
-        """Whether it is here: the program on PATH, the module importable by this interpreter, or one of the files."""
-        if self.command:
-            return find_program(self.command) is not None
-        if self.module:
-            return importlib.util.find_spec(self.module) is not None
-        return any(os.path.exists(os.path.expanduser(path)) for path in self.file)
-
-    @property
-    def install(self) -> str:
-        """The command that installs it, or how to get it where no package does."""
-        commands = ([f"apt-get install {' '.join(self.apt)}"] if self.apt else []) + (
-            [f"npm install -g {' '.join(self.npm)}"] if self.npm else []
-        )
-        return " && ".join(commands) or self.manual
-
-    @property
-    def distribution(self) -> str:
-        """Its Python distribution's name (from its pyproject requirement), for a module's version."""
-        return re.split(r"[<>=!~;\[ ]", self.pypi)[0] or (self.module or "")
+def _strings(data: dict, key: str, single: bool = False) -> tuple[str, ...]:
+    """A list of strings (or, with `single`, one string standing for a list of it); ValueError naming the key."""
+    value = data.get(key, ())
+    if single and isinstance(value, str):
+        return (value,)
+    if isinstance(value, str) or not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"`{key}` is {value!r}, not a list of strings")
+    return tuple(value)
 
 
-@dataclass(frozen=True)
-class Prerequisites:
-    """The whole list: the needs by name and the prerequisites in file order."""
-
-    needs: dict[str, Need]
-    items: tuple[Prerequisite, ...]
-
-    def need(self, name: str) -> Need:
-        """A need by name, or UnknownNameError listing them."""
-        if name not in self.needs:
-            raise UnknownNameError("need", name, self.needs, "in prerequisites.toml")
-        return self.needs[name]
-
-    @property
-    def need_names(self) -> tuple[str, ...]:
-        """Every need, in file order."""
-        return tuple(self.needs)
-
-    @property
-    def lab_needs(self) -> tuple[str, ...]:
-        """The labs' own needs ("lab:dotnet")."""
-        return tuple(name for name in self.needs if name.startswith(LAB_NEED_PREFIX))
-
-    def expand(self, names: Iterable[str]) -> set[str]:
-        """These needs and every need they include (patterns such as "lab:*"), transitively."""
-        result: set[str] = set()
-        pending = list(names)
-        while pending:
-            name = pending.pop()
-            if name in result:
-                continue
-            result.add(name)
-            for pattern in self.need(name).includes:
-                pending += [n for n in self.need_names if fnmatch.fnmatchcase(n, pattern)]
-        return result
-
-    def set_up_needs(self, extras: bool = False) -> set[str]:
-        """What plain set-up installs and plain doctor requires: every need but the extras (all with `extras`)."""
-        return {name for name in self.need_names if extras or not self.need(name).extra}
-
-    def serving(self, needs: set[str]) -> list[Prerequisite]:
-        """The prerequisites that serve any of these needs, in file order."""
-        return [item for item in self.items if needs.intersection(item.needed_by)]
-
-    def for_command(self, program: str) -> Prerequisite | None:
-        """The prerequisite found as this program, if the list has one."""
-        return next((item for item in self.items if item.command == program), None)
+def _table(data: object, keys: set[str]) -> None:
+    """ValueError unless the entry is a table of these keys only (a misspelt key would be silently ignored)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"it is {data!r}, not a table")
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise ValueError(f"unknown key `{unknown[0]}` (the keys are {', '.join(sorted(keys))})")
 
 
 def _need(name: str, data: dict) -> Need:
+    _table(data, {field.name for field in fields(Need)} - {"name"})
     return Need(
         name,
-        data["what"],
+        str(data["what"]),
         bool(data.get("every_run", False)),
         data.get("backend"),
         data.get("measure"),
         data.get("runtime"),
-        tuple(data.get("includes", ())),
+        _strings(data, "includes"),
         bool(data.get("extra", False)),
     )
 
 
 def _prerequisite(data: dict) -> Prerequisite:
-    files = data.get("file", ())
+    _table(data, {field.name for field in fields(Prerequisite)})
+    if not _strings(data, "needed_by"):
+        raise ValueError("`needed_by` names no need")
     return Prerequisite(
-        data["name"],
-        tuple(data["needed_by"]),
+        str(data["name"]),
+        _strings(data, "needed_by"),
         data.get("command"),
         data.get("module"),
-        (files,) if isinstance(files, str) else tuple(files),
-        tuple(data.get("version", ())),
-        tuple(data.get("apt", ())),
-        tuple(data.get("npm", ())),
+        _strings(data, "file", single=True),
+        _strings(data, "version"),
+        _strings(data, "apt"),
+        _strings(data, "npm"),
         data.get("manual", ""),
         data.get("pypi", ""),
         data.get("pypi_group", ""),
@@ -184,17 +107,92 @@ def _prerequisite(data: dict) -> Prerequisite:
     )
 
 
-def load_prerequisites(path: pathlib.Path = PREREQUISITES_FILE) -> Prerequisites:
-    """Reads prerequisites.toml."""
+def _entry(where: str, key: str, build: Callable[[], T]) -> T:
+    """One entry of a file, built; a missing or malformed field is a ConfigError naming the file and the entry."""
     try:
-        data = tomllib.loads(path.read_text())
-        needs = {name: _need(name, spec) for name, spec in data["needs"].items()}
-        items = tuple(_prerequisite(spec) for spec in data["prerequisite"])
-    except (KeyError, TypeError, tomllib.TOMLDecodeError) as e:
+        return build()
+    except KeyError as e:
+        raise ConfigError(f"{where}: {key} has no `{e.args[0]}`", FIX) from None
+    except (TypeError, ValueError, AttributeError) as e:
+        raise ConfigError(f"{where}: {key} is malformed: {e}", FIX) from None
+
+
+def _item_key(index: int, spec: object) -> str:
+    """How an error names a [[prerequisite]]: by its name, else by its place in the file."""
+    name = spec.get("name") if isinstance(spec, dict) else None
+    return f"[[prerequisite]] {name!r}" if isinstance(name, str) else f"[[prerequisite]] number {index + 1}"
+
+
+def _read(path: pathlib.Path, lab: str | None) -> tuple[dict[str, Need], list[Prerequisite]]:
+    """One file's needs and prerequisites; `lab`: a lab's own file, which holds only that lab's need and what only it
+    needs."""
+    data = read_toml(path, FIX)
+    where = f"lab {lab}: {display(path)}" if lab else display(path)
+    unknown = sorted(set(data) - _KEYS)
+    if unknown or data.get("schema_version") != SCHEMA_VERSION:
         raise ConfigError(
-            f"{path} is malformed: {e!r}", "each [needs.NAME] has `what`; each [[prerequisite]] has name and needed_by"
-        ) from e
-    return Prerequisites(needs, items)
+            f"{where}: " + (f"unknown key `{unknown[0]}`" if unknown else f"schema_version is not {SCHEMA_VERSION}"),
+            f"its keys are schema_version = {SCHEMA_VERSION}, [needs.NAME] and [[prerequisite]]",
+        )
+    raw_needs, raw_items = data.get("needs", {}), data.get("prerequisite", [])
+    if not isinstance(raw_needs, dict) or not isinstance(raw_items, list):
+        raise ConfigError(f"{where}: `needs` is not a table or `prerequisite` not an array of tables", FIX)
+    needs = {name: _entry(where, f'[needs."{name}"]', lambda: _need(name, spec)) for name, spec in raw_needs.items()}
+    items = [
+        _entry(where, _item_key(number, spec), lambda: _prerequisite(spec)) for number, spec in enumerate(raw_items)
+    ]
+    if lab is not None:
+        _check_lab_file(where, lab_need(lab), needs, items)
+    return needs, items
+
+
+def _check_lab_file(where: str, own: str, needs: dict[str, Need], items: list[Prerequisite]) -> None:
+    """A lab's file declares its own need and serves only it."""
+    fix = f'a lab\'s prerequisites.toml declares [needs."{own}"] and what only it needs; the rest goes in {SHARED}'
+    for name in needs:
+        if name != own:
+            raise ConfigError(f'{where}: [needs."{name}"] is not this lab\'s need ("{own}")', fix)
+    if own not in needs:
+        raise ConfigError(f'{where}: no [needs."{own}"]', fix)
+    for item in items:
+        if item.needed_by != (own,):
+            raise ConfigError(
+                f'{where}: [[prerequisite]] {item.name!r} has needed_by = {list(item.needed_by)}, not ["{own}"]', fix
+            )
+
+
+def lab_files(labs_dir: pathlib.Path = LABS_DIR) -> list[tuple[pathlib.Path, str]]:
+    """Each lab's own prerequisites.toml with the lab's name (its folder's), in the order of the names."""
+    found = []
+    for path in sorted(labs_dir.glob(f"*/{LAB_FILE}")):
+        if not (path.parent / "lab.toml").is_file():
+            raise ConfigError(
+                f"{display(path)} has no lab.toml beside it", f"move it into its lab's folder: lab/<lab>/{LAB_FILE}"
+            )
+        found.append((path, path.parent.name))
+    return found
+
+
+def load_prerequisites(path: pathlib.Path = PREREQUISITES_FILE, labs_dir: pathlib.Path = LABS_DIR) -> Prerequisites:
+    """Reads prerequisites.toml, then each lab's own (lab/<lab>/prerequisites.toml, by lab name): the needs and the
+    prerequisites in that order. A need or prerequisite named twice is refused, naming both files."""
+    needs: dict[str, Need] = {}
+    items: list[Prerequisite] = []
+    seen: dict[tuple[str, str], str] = {}
+    for file, lab in [(path, None), *lab_files(labs_dir)]:
+        file_needs, file_items = _read(file, lab)
+        keys = [("need", name) for name in file_needs] + [("prerequisite", item.name) for item in file_items]
+        for kind, name in keys:
+            if (kind, name) in seen:
+                raise ConfigError(
+                    f"{'lab ' + lab + ': ' if lab else ''}{display(file)}: {kind} {name!r} is also in "
+                    f"{seen[kind, name]}",
+                    f"keep it in one file: a lab's own in lab/<lab>/{LAB_FILE}, a shared one in {SHARED}",
+                )
+            seen[kind, name] = display(file)
+        needs.update(file_needs)
+        items += file_items
+    return Prerequisites(needs, tuple(items))
 
 
 def missing_packages(prerequisites: Prerequisites, needs: set[str], manager: str) -> list[str]:

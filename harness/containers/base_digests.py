@@ -5,8 +5,8 @@ Each lab's Dockerfile names its upstream bases as build-argument defaults, e.g.
 `docker buildx imagetools inspect` and rewrites the default as `name:tag@sha256:…`: the tag says what the base is, the
 digest which build of it. A pinned reference is resolved again from its tag, so running it later moves the pins to
 the tags' current builds, in one reviewable diff. `unpinned` lists the references without a digest (`--check`).
-Local bases (containers/local-bases.toml) replace these arguments on a machine without a registry and are not pinned
-here: their image id is recorded in every image's labels and every result row.
+Local bases (lab/*/local-bases.toml, containers/local-bases.toml) replace these arguments on a machine without a
+registry and are not pinned here: their image id is recorded in every image's labels and every result row.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Locally built base images (containers/local-bases.toml): Debian root filesystems made with mmdebstrap from the apt
-sources this host uses, imported into Docker. They stand in for the upstream bases on a machine with no registry."""
+"""Locally built base images: Debian root filesystems made with mmdebstrap from the apt sources this host uses,
+imported into Docker. They stand in for the upstream bases on a machine with no registry. Each lab's own are in its
+folder (lab/<lab>/local-bases.toml); containers/local-bases.toml holds those no one lab owns (the fresh machine's)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
-import tomllib
-
+from harness.config.data_files import display, read_toml
 from harness.containers.engine import docker
-from harness.model.defaults import REPO_ROOT
+from harness.model.defaults import LABS_DIR, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError, MissingToolError
 from harness.tools.watched_process import WatchedBuild, run_watched
 
+#: The bases no one lab owns (the fresh machine's).
 LOCAL_BASES_FILE = REPO_ROOT / "containers" / "local-bases.toml"
+#: A lab's own bases, in its folder (lab/<lab>/local-bases.toml, same schema): those only that lab's images build on.
+LAB_BASES_FILE = "local-bases.toml"
 
 #: Debian architecture → Docker's (architecture, variant).
 DOCKER_ARCH = {"amd64": ("amd64", ""), "arm64": ("arm64", "v8")}
@@ -59,9 +62,23 @@ class LocalBase:
         return f"linux/{arch}" + (f"/{variant}" if variant else "")
 
 
-def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBase]:
+def local_bases_files(path: pathlib.Path = LOCAL_BASES_FILE, labs_dir: pathlib.Path = LABS_DIR) -> list[pathlib.Path]:
+    """The files of the local bases: the repository's (the bases no one lab owns), then each lab's, by lab name."""
+    found = sorted(labs_dir.glob(f"*/{LAB_BASES_FILE}"))
+    for file in found:
+        if not (file.parent / "lab.toml").is_file():
+            raise ConfigError(
+                f"{display(file)} has no lab.toml beside it",
+                f"move it into its lab's folder: lab/<lab>/{LAB_BASES_FILE}",
+            )
+    return [path, *found]
+
+
+def _read_bases(path: pathlib.Path) -> dict[str, LocalBase]:
+    """The bases of one file."""
+    fix = "each [bases.NAME] has `suite`; compare it with containers/local-bases.toml (docs/containers.md)"
+    data = read_toml(path, fix)
     try:
-        data = tomllib.loads(path.read_text())
         return {
             name: LocalBase(
                 name,
@@ -77,8 +94,25 @@ def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE) -> dict[str, LocalBa
             )
             for name, spec in data["bases"].items()
         }
-    except (KeyError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{path} is malformed: {e}", "compare it with the entries already there") from e
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise ConfigError(f"{display(path)} is malformed: {e!r}", fix) from e
+
+
+def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE, labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LocalBase]:
+    """Every local base by name: containers/local-bases.toml's, then each lab's own (lab/<lab>/local-bases.toml, by lab
+    name). A base named in two files is refused, naming both."""
+    bases: dict[str, LocalBase] = {}
+    found_in: dict[str, pathlib.Path] = {}
+    for file in local_bases_files(path, labs_dir):
+        for name, base in _read_bases(file).items():
+            if name in found_in:
+                raise ConfigError(
+                    f"local base {name!r} is in both {display(found_in[name])} and {display(file)}",
+                    f"keep it in one: the folder of the one lab that builds on it (lab/<lab>/{LAB_BASES_FILE}), else "
+                    f"{display(LOCAL_BASES_FILE)}",
+                )
+            bases[name], found_in[name] = base, file
+    return bases
 
 
 def host_dotnet_root() -> pathlib.Path:
@@ -224,7 +258,10 @@ def ensure_local_bases(
     bases = load_local_bases()
     for name in names:
         if name not in bases:
-            raise ConfigError(f"no local base {name!r} in {LOCAL_BASES_FILE}", f"known: {', '.join(bases)}")
+            raise ConfigError(
+                f"no local base {name!r} in {display(LOCAL_BASES_FILE)} or a lab's {LAB_BASES_FILE}",
+                f"known: {', '.join(bases)}",
+            )
     wanted = [name for name in names if rebuild or not image_exists(name)]
     for number, name in enumerate(wanted, 1):
         say(f"local base {number}/{len(wanted)}: {name} (mmdebstrap, then docker import)")

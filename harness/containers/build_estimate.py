@@ -1,7 +1,7 @@
 """What a run will build before it measures, and about how long: the lab images that are not current on the engine
 (all of them where no engine answers yet: a run starts the lab's own, whose image store may be empty), and the local
 bases they need that it lacks, each at its measured cost (lab.toml [container] build_estimate_s, local-bases.toml
-estimate_s). The plan says it up front: builds count against the run's budget."""
+estimate_s, the lab's own or containers/). The plan says it up front: builds count against the run's budget."""
 
 from __future__ import annotations
 

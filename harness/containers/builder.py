@@ -162,5 +162,5 @@ def describe_for_doctor(engine_answers: bool, probe: BuilderProbe) -> list[str]:
     return [
         "images: no docker CLI here builds the lab images:",
         *lines,
-        f"  a run with --backend auto measures natively, --backend docker stops before any build; fix: {FIX}",
+        f"  a run with --backend auto measures on the host, --backend docker stops before any build; fix: {FIX}",
     ]

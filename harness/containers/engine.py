@@ -42,7 +42,7 @@ def docker(*args: str, timeout: float | None = None, input_text: str | None = No
     if shutil.which("docker") is None:
         raise MissingToolError(
             "the docker CLI is not on PATH",
-            "install Docker (Debian: apt-get install docker.io) or use --backend native",
+            "install Docker (Debian: apt-get install docker.io) or use --backend host",
         )
     return subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout, input=input_text)
 

@@ -72,7 +72,7 @@ def prepare_context(
 ) -> None:
     """Makes what an image build of this lab build reads from the lab folder: lab.toml [container] `prepare`, for every
     build; for an offline build (local bases), the packages it restores, downloaded into this host's cache by the
-    runtime's `offline_restore` (without compiling anything) or, for a lab that declares neither, its native build
+    runtime's `offline_restore` (without compiling anything) or, for a lab that declares neither, its build on this host
     (reused when current), which restores the same. The NuGet seed is then copied from that cache."""
     spec = lab.container
     log_path.write_text("")
@@ -87,11 +87,16 @@ def prepare_context(
 
 
 def bake_overrides(images: list[LabImage], bases: str) -> dict:
-    """A bake file merged over compose.yaml: this build's arguments, tags and one platform per image (Buildx's docker
-    driver builds one platform at a time)."""
+    """A bake file merged over compose.yaml: this build's arguments, labels (LabImage.labels), tags and one platform
+    per image (Buildx's docker driver builds one platform at a time)."""
     return {
         "target": {
-            image.service: {"args": image.build_args(bases), "tags": [image.tag], "platforms": [image_platform(image)]}
+            image.service: {
+                "args": image.build_args(bases),
+                "labels": image.labels(bases),
+                "tags": [image.tag],
+                "platforms": [image_platform(image)],
+            }
             for image in images
         }
     }
@@ -131,6 +136,7 @@ def _docker_build(
     builder: Builder, image: LabImage, bases: str, log_path: pathlib.Path, say: Callable[[str], None], label: str
 ) -> None:
     args = [x for key, value in image.build_args(bases).items() for x in ("--build-arg", f"{key}={value}")]
+    labels = [x for key, value in image.labels(bases).items() for x in ("--label", f"{key}={value}")]
     network = ["--network", "none"] if bases == "local" else []
     command = builder.command(
         "build",
@@ -141,6 +147,7 @@ def _docker_build(
         "-t",
         image.tag,
         *args,
+        *labels,
         "--platform",
         image_platform(image),
         *network,

@@ -1,19 +1,22 @@
 """Lab images: one per lab × runtime, built from the lab's Dockerfile (lab.toml [container]).
 
 An image is tagged jsonlab/<lab>:<runtime> and labelled with what produced it (runtime version, library versions, the
-lab's git commit, its base image, and the fingerprint of the build inputs); an image whose fingerprint matches is
-reused, so changing one adapter rebuilds only what the Dockerfile's cache says it must. Builds go through
-`docker buildx bake` over compose.yaml when the Buildx plugin is there, plain `docker build` per image otherwise.
+lab's git commit, its base image, and the fingerprint of the build inputs: LabImage.labels, which the builder attaches,
+so no Dockerfile carries them); an image whose fingerprint matches is reused, so changing one adapter rebuilds only
+what the Dockerfile's cache says it must. Builds go through `docker buildx bake` over compose.yaml when the Buildx
+plugin is there, plain `docker build` per image otherwise.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import pathlib
 from dataclasses import dataclass
 
 from harness.config.lab_builds import ContainerSpec
+from harness.config.lab_libraries import debian_versions, library_versions
 from harness.config.labs import LabSpec
 from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
 from harness.containers.engine import docker
@@ -30,18 +33,20 @@ COMPOSE_FILE = REPO_ROOT / "compose.yaml"
 
 #: Image label holding the fingerprint of the build inputs.
 INPUTS_LABEL = "jsonlab.inputs"
+#: Image label listing the lab's libraries, 'Id=version,...' (lab.toml [libraries]).
+LIBRARIES_LABEL = "jsonlab.libraries"
 
 #: Base images: "upstream" (the Dockerfile's defaults, pulled from their registry) or "local"
-# (containers/local-bases.toml).
+# (each lab's local-bases.toml; harness/containers/bases.py).
 BASES = ("upstream", "local")
 
 
 def container_spec(lab: LabSpec) -> ContainerSpec:
-    """The lab's lab.toml [container] table; ConfigError for a lab that has none (it runs natively only)."""
+    """The lab's lab.toml [container] table; ConfigError for a lab that has none (it runs on the host backend only)."""
     if lab.container is None:
         raise ConfigError(
             f"lab {lab.name} has no [container] table in its lab.toml",
-            "add one (see lab/dotnet/lab.toml) or run it with --backend native",
+            "add one (see lab/dotnet/lab.toml) or run it with --backend host",
         )
     return lab.container
 
@@ -107,11 +112,13 @@ class LabImage:
         digest.update(
             json.dumps(self.container.build_args, sort_keys=True).encode() + bases.encode() + self.target_arch.encode()
         )
+        if self.lab.libraries is not None:  # what its libraries label is read from
+            digest.update(json.dumps(dataclasses.asdict(self.lab.libraries), sort_keys=True).encode())
         return digest.hexdigest()
 
     def build_args(self, bases: str) -> dict[str, str]:
-        """Build arguments for this image: the lab's own, the local bases and offline NuGet configuration when asked,
-        and the identity the Dockerfile writes into labels."""
+        """Build arguments for this image: the lab's own, and the local bases and offline NuGet configuration when
+        asked."""
         spec = self.container
         args = dict(spec.build_args)
         if bases == "local":
@@ -121,14 +128,34 @@ class LabImage:
         if self.foreign and bases == "local":
             # The feed behind the local seed serves foreign-architecture runtime packs for the newest runtime only.
             args["RESTORE_SCOPE"] = "tfm"
-        state = git_state()
-        args["LAB_COMMIT"] = (state["git_commit"] or "unknown") + ("-dirty" if state["git_dirty"] else "")
-        args["LAB_INPUTS"] = self.inputs_fingerprint(bases)
-        args["LIBRARY_VERSIONS"] = library_versions_label(self.lab)
-        base = args.get("RUNTIME_DEPS_IMAGE")
-        if base:
-            args["BASE_IMAGE_DIGEST"] = image_reference(base)
         return args
+
+    def identity_labels(self) -> dict[str, str]:
+        """The labels that depend on lab.toml alone (compose.yaml carries them too, for a build by hand)."""
+        return {
+            "org.opencontainers.image.title": f"{IMAGE_REPOSITORY}-{self.lab.name}",
+            "jsonlab.lab": self.lab.name,
+            "jsonlab.runtime": self.lab.runtime or "",
+            "jsonlab.runtime-version": self.lab.expected_version() or self.lab.runtime or "",
+        }
+
+    def labels(self, bases: str) -> dict[str, str]:
+        """Every label that says what made this image, for every lab, in one place: the builder attaches them
+        (`docker build --label`, the bake target's `labels`), so no Dockerfile copies a LABEL block. In a Dockerfile
+        they were build arguments declared after every RUN (an argument in scope is part of a RUN step's cache key, and
+        the commit and fingerprint change with every commit); a label passed to the build is in no step's cache key,
+        so that concern is gone. The base digest is that of the runtime stage's local base (RUNTIME_DEPS_IMAGE), or
+        'unknown'. BuildError when the lab's declared lock file is missing."""
+        state = git_state()
+        base = self.build_args(bases).get("RUNTIME_DEPS_IMAGE")
+        return {
+            **self.identity_labels(),
+            "org.opencontainers.image.revision": (state["git_commit"] or "unknown")
+            + ("-dirty" if state["git_dirty"] else ""),
+            LIBRARIES_LABEL: library_versions_label(self.lab),
+            "jsonlab.base-digest": image_reference(base) if base else "unknown",
+            INPUTS_LABEL: self.inputs_fingerprint(bases),
+        }
 
 
 def auto_bases(image: LabImage) -> str:
@@ -153,25 +180,9 @@ def debian_arch(platform: str) -> str:
 
 
 def library_versions_label(lab: LabSpec) -> str:
-    """'Id=version,...' of the packages the build references directly: from its NuGet lock file, or from an npm
-    package-lock.json (its direct dependencies); empty when it has neither."""
-    npm_lock = lab.directory / "package-lock.json"
-    if npm_lock.is_file():
-        packages = json.loads(npm_lock.read_text()).get("packages", {})
-        direct = packages.get("", {}).get("dependencies", {})
-        return ",".join(
-            f"{name}={packages.get(f'node_modules/{name}', {}).get('version', '?')}" for name in sorted(direct)
-        )
-    build_args = container_spec(lab).build_args
-    lock_name, tfm = build_args.get("LOCK_FILE"), build_args.get("TFM")
-    lock = lab.directory / "src" / lock_name if lock_name else None
-    if lock is None or not lock.is_file() or not tfm:
-        return ""
-    targets = json.loads(lock.read_text()).get("dependencies", {})
-    target = targets.get(tfm) or targets.get(f".NETCoreApp,Version=v{tfm.removeprefix('netcoreapp')}") or {}
-    return ",".join(
-        f"{name}={entry['resolved']}" for name, entry in sorted(target.items()) if entry.get("type") == "Direct"
-    )
+    """'Id=version,...' of the packages one build references directly, read as its lab.toml [libraries] declares
+    (harness/config/lab_libraries.py); BuildError when a declared lock file is missing."""
+    return library_versions(lab.name, lab.directory, lab.libraries)
 
 
 def image_reference(name: str) -> str:
@@ -234,20 +245,23 @@ APT_PACKAGES_LABEL = "jsonlab.apt-packages"
 def label_apt_packages(image: LabImage) -> str:
     """Adds APT_PACKAGES_LABEL to a built image: its package list (APT_PACKAGES_FILE) committed as a label onto a
     created, never started, container of it (same layers, the same config and labels, one label more; a Dockerfile
-    LABEL cannot hold what a RUN step found). Returns what it did, or why not (the run's environment still lists the
+    LABEL cannot hold what a RUN step found); for a lab whose libraries are Debian packages, LIBRARIES_LABEL again, with
+    their versions from the same list. Returns what it did, or why not (the run's environment still lists the
     packages)."""
     packages = apt_packages(image.tag)
     if isinstance(packages, str):
         return f"{image.tag}: apt packages {packages}"
-    value = " ".join(f"{name}={version}" for name, version in sorted(packages.items()))
+    labels = {APT_PACKAGES_LABEL: " ".join(f"{name}={version}" for name, version in sorted(packages.items()))}
+    libraries = image.lab.libraries
+    if libraries is not None and libraries.format == "debian-packages":  # the declared packages' versions, read here
+        labels[LIBRARIES_LABEL] = debian_versions(image.lab.name, image.lab.directory, libraries, packages)
+    changes = [x for name, value in labels.items() for x in ("--change", f"LABEL {name}={json.dumps(value)}")]
     created = docker("create", image.tag, timeout=60)
     if created.returncode != 0:
         return f"{image.tag}: apt packages not labelled: {created.stderr.strip()[:200]}"
     container = created.stdout.strip()
     try:
-        done = docker(
-            "commit", "--change", f"LABEL {APT_PACKAGES_LABEL}={json.dumps(value)}", container, image.tag, timeout=120
-        )
+        done = docker("commit", *changes, container, image.tag, timeout=120)
     finally:
         docker("rm", "-f", container, timeout=60)
     if done.returncode != 0:

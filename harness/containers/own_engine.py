@@ -5,7 +5,7 @@ installs docker.io) but no daemon running, so a run with the automatic backend s
 (containers/dockerd.sh: no bridge network, no iptables rules) when none answers, this user is root and dockerd is
 installed, and stops it when the run ends, only if it started it. Where it cannot (not root, no dockerd, a daemon that
 does not come up, or one that answers but cannot unpack an image layer, as inside an unprivileged container), the run
-says so on its first lines, runs natively, and names
+says so on its first lines, runs on the host backend, and names
 the command that changes it.
 """
 
@@ -74,16 +74,16 @@ def start_if_needed(
     """Starts the lab's own engine when the backend is automatic, none answers and this user may; else says why not."""
     if backend != "auto" or choice == "never" or engine_answers():
         return EngineStart(False, "")
-    fix = "start one (`just docker-up`, as root) or pass --backend native to say so"
+    fix = "start one (`just docker-up`, as root) or pass --backend host to say so"
     if which("dockerd") is None:
         return EngineStart(
             False,
-            "no Docker engine answers and dockerd is not installed (apt-get install docker.io): running natively; "
+            "no Docker engine answers and dockerd is not installed (apt-get install docker.io): running on the host; "
             f"{fix}",
         )
     if not is_root():
         return EngineStart(
-            False, f"no Docker engine answers and starting the lab's own needs root: running natively; {fix}"
+            False, f"no Docker engine answers and starting the lab's own needs root: running on the host; {fix}"
         )
     try:
         done = script("start")
@@ -91,18 +91,18 @@ def start_if_needed(
         return EngineStart(
             False,
             f"the lab's own Docker engine did not start within {START_TIMEOUT_S} s (results/dockerd/dockerd.log): "
-            "running natively",
+            "running on the host",
         )
     if done.returncode != 0 or not engine_answers():
         reason = (done.stderr.strip().splitlines() or ["no answer"])[-1]
-        return EngineStart(False, f"the lab's own Docker engine could not start ({reason}): running natively; {fix}")
+        return EngineStart(False, f"the lab's own Docker engine could not start ({reason}): running on the host; {fix}")
     problem = can_make_images()
     if problem:
         script("stop")
         return EngineStart(
             False,
             f"the lab's own Docker engine started but cannot make images here ({problem}; as inside an "
-            f"unprivileged container): stopped it, running natively; {fix}",
+            f"unprivileged container): stopped it, running on the host; {fix}",
         )
     return EngineStart(True, "started the lab's own Docker engine (containers/dockerd.sh; stopped when the run ends)")
 

@@ -1,7 +1,7 @@
 """The NuGet seed of an offline image build: the packages an image's restore needs, copied (hard-linked where the
 filesystem allows) from this host's NuGet global-packages folder into one folder that the build reads as a named
 context. NuGet reads a global-packages layout (<id>/<version>/<id>.<version>.nupkg) as a local feed, and the lock files
-still pin every package by content hash, so an image restores exactly what the native build restores."""
+still pin every package by content hash, so an image restores exactly what the build on this host restores."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def seed_entries(lab: LabSpec, packages: pathlib.Path) -> list[pathlib.Path]:
         raise BuildError(
             f"the offline image build of lab {lab.name} needs packages this host has not restored: "
             f"{', '.join(missing[:5])}" + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
-            "build the lab natively once (just build), which restores them, then build the images again",
+            "build the lab on this host once (just build), which restores them, then build the images again",
         )
     for pattern in spec.offline_packs:
         for pack in packages.glob(pattern):

@@ -1,13 +1,15 @@
 """Preflight: whether this machine has what a run needs, checked in seconds, before anything is built or measured.
 
 `check_run` is the check `harness run` makes for exactly its plan: its labs, its backend, whether it has cold-start
-cells, which lab builds it makes. `doctor` is `harness doctor`: the prerequisites of prerequisites.toml grouped by what
-needs them, each found (with its version) or missing (with the command that installs it).
+cells, which lab builds it makes. `doctor` is `harness doctor`: the prerequisites of prerequisites.toml and of each
+lab's own (lab/<lab>/prerequisites.toml) grouped by what needs them, each found (with its version) or missing (with the
+command that installs it).
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+import pathlib
 import shutil
 import subprocess
 from collections.abc import Iterable
@@ -16,12 +18,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from harness.config.prerequisites import Prerequisite, Prerequisites, lab_need, load_prerequisites
+from harness.model.defaults import LABS_DIR
 from harness.model.errors import MissingToolError
 
 if TYPE_CHECKING:
     from harness.planning.run_plan import Plan
 
-#: The script that installs every missing package of prerequisites.toml.
+#: The script that installs every missing package of prerequisites.toml and the labs' own.
 SET_UP = "scripts/setup"
 #: Seconds a version command may take (a first `dotnet --version` takes about one).
 VERSION_TIMEOUT_S = 10
@@ -42,8 +45,15 @@ def run_needs(plan: Plan, backend: str, prerequisites: Prerequisites) -> set[str
 def check_run(plan: Plan, backend: str, prerequisites: Prerequisites | None = None) -> list[str]:
     """Raises MissingToolError naming every prerequisite this run needs and this machine lacks, each with what installs
     it; returns a note for each optional one it lacks."""
-    prerequisites = prerequisites or load_prerequisites()
+    prerequisites = prerequisites or load_prerequisites(labs_dir=labs_dir_of(plan))
     return check_needs(prerequisites, run_needs(plan, backend, prerequisites), "this run")
+
+
+def labs_dir_of(plan: Plan) -> pathlib.Path:
+    """The labs folder the plan's labs come from (each lab's own prerequisites are in its folder); the repository's
+    when they come from several or none."""
+    folders = {build.directory.parent for build in plan.labs.values()}
+    return folders.pop() if len(folders) == 1 else LABS_DIR
 
 
 def check_needs(prerequisites: Prerequisites, needs: set[str], who: str) -> list[str]:

@@ -26,7 +26,7 @@ class LabEnvironment(_Record):
     runtime: str | None
     expected_runtime_version: str | None
     lab_environment: dict[str, str]  # variables the lab.toml sets in every process (DOTNET_TC_…)
-    where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the native path)
+    where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the host's path)
     isa_levels: dict[str, dict[str, Any]]  # level → its probe (switches, effective ISA read back, state, detail)
 
     @property

@@ -137,7 +137,7 @@ class ResultRow:
     isa_flags: dict[str, Any] = field(default_factory=dict)
     arch: str | None = None
     emulated: bool | None = None
-    backend: str | None = None  # native or docker
+    backend: str | None = None  # host or docker ("native": host, before the rename)
     host: str | None = None  # the hosts.toml host it ran on, in a run over several hosts (None: this machine)
     image: str | None = None  # docker: the lab build's image tag (jsonlab/<lab>:<runtime>)
     image_id: str | None = None  # docker: its image id (sha256:…), as Docker reported it when the run started

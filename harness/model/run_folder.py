@@ -9,6 +9,7 @@ its records, in one place. The harness writes these and the analysis reads them;
              groups.jsonl            GROUPS_FILE       how each group of a session stopped
              calibration.jsonl       CALIBRATION_FILE  the reference workloads before and after measuring
              conformance.jsonl       CONFORMANCE_FILE  JSONTestSuite outcomes per lab, parser and file
+             experiments/, labs/     KEPT_*_DIR        the experiment files and each lab's lab.toml + catalog.toml
              raw/<cell>/round-N/     RAW_DIR           each process's own output (raw/conformance/<lab>/ for the suite)
              logs/                   LOGS_DIR          one log per cell and round, builds, images
              report/                 REPORT_DIR        report.md, report.html, tables/, charts/
@@ -41,6 +42,11 @@ LOGS_DIR = "logs"
 #: The experiment files a run measured, copied as they were when it started: its report reads these, so a report
 #: rendered again after the files changed (or of a run made with --experiments-dir) judges what was run.
 KEPT_EXPERIMENTS_DIR = "experiments"
+#: Each measured lab's lab.toml and catalog.toml (labs/<lab folder>/), copied as they were when the run started: the
+#: report's display names, its speed-of-light lab and its vendor-terms notes come from these, so a run made with
+#: another labs folder (or before a catalog changed) is reported with its own words.
+KEPT_LABS_DIR = "labs"
+KEPT_LAB_FILES = ("lab.toml", "catalog.toml")
 
 #: Version of results.jsonl rows, environment.json and run.json written by this harness.
 #: 2: rows are process-level replicates with design, partner and noise fields (rounds may stop adaptively).
@@ -54,7 +60,9 @@ SCHEMA_VERSION = 7
 
 #: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default"); a
 #: version-3 row lacks only the two version-4 fields (empty switches, unknown engine); rows before 5 lack the backend
-#: fields (they all ran natively); rows before 6 lack payload_bytes (no throughput).
+#: fields (they all ran on the host backend); rows before 6 lack payload_bytes (no throughput).
+#: Rows and environment.json written before the host backend had its name store it as "native"
+#: (harness/model/backend_names.py reads them as host).
 READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7)
 
 #: The reference workloads timed on the lab's CPU before and after measuring (harness/session/calibration.py).

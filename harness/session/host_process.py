@@ -46,9 +46,9 @@ def child_argv(
     images: PlatformImages | None = None,
 ) -> list[str]:
     """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
-    backend (docker for any engine but this machine's native processes), CPU set, `--wait`, its share of the budget
-    when it has one (budget_shares), and for a host of another platform its images' platform and runtimes, nothing
-    built there (the images built here for it)."""
+    backend (docker for any engine but this machine's own processes: the host backend), CPU set, `--wait`, its share
+    of the budget when it has one (budget_shares), and for a host of another platform its images' platform and
+    runtimes, nothing built there (the images built here for it)."""
     own = _PER_HOST_OPTIONS + ((_BUDGET_OPTION,) if budget_min is not None else ())
     own += _PLATFORM_OPTIONS if images is not None else ()
     kept: list[str] = []

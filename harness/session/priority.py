@@ -10,11 +10,13 @@ every later unit could have as well, and a group the budget stops early never ge
    with no claim open, the same rule serves precision alone;
 3. when no such round fits, every group still wanting rounds ends in the 'budget' state.
 
-A round is costed at what that unit's rounds took so far in this session (its processes' wall time), else the job's
-estimate. The time kept back is the cold-start cells and the final calibration. Why: replayed on the 912 processes of a
-longer default run (`analysis replay-stopping`, docs/findings.md), this rule reached the verdicts of all 912 processes
-within the hour's machine time, where the in-turn rule left 6 of them different; a resumed run replays the same
-decisions from its rows, skipping processes already measured.
+Steps 1 and 2 are harness/model/allocation.py's (share_rounds, OPEN_CLAIMS_FIRST), which the stopping replay
+(analysis/tools/stopping_replay.py) plays too; this module plays them on the session's clock. A round is costed at
+what that unit's rounds took so far in this session (its processes' wall time), else the job's estimate. The time kept
+back is the cold-start cells and the final calibration. Why: replayed on the 912 processes of a longer default run
+(`analysis replay-stopping`, docs/findings.md), this rule reached the verdicts of all 912 processes within the hour's
+machine time, where the in-turn rule left 6 of them different; a resumed run replays the same decisions from its rows,
+skipping processes already measured.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
+from harness.model.allocation import OPEN_CLAIMS_FIRST, Claims, share_rounds
 from harness.model.cells import Cell
 from harness.model.groups import BUDGET, RUNNING
 from harness.model.records import ResultRow
@@ -68,43 +71,56 @@ class Session(Protocol):
 OPEN_CLAIMS = "open-claims"
 
 
+class _SessionUnits:
+    """The session's units as harness/model/allocation.py shares them: rounds played on the clock, each costed at what
+    the unit's rounds took so far in this session, else the job's estimate."""
+
+    def __init__(self, session: Session, units: Sequence[Unit], cold: Sequence[Cell]) -> None:
+        assert session.budget is not None
+        self.session, self.units, self.cold, self.budget = session, units, cold, session.budget
+        self.spent = [0.0] * len(units)  # wall seconds of this session's rounds that ran processes, per unit
+        self.timed = [0] * len(units)
+        self.level: str | None = None
+
+    def wants_rounds(self, index: int, rounds_done: int) -> bool:
+        unit = self.units[index]
+        return bool(self.session.active_cells(unit, self.session.unit_statuses(unit, rounds_done)))
+
+    def claims(self, index: int, rounds_done: int) -> Claims:
+        groups = {group_key(c) for c in self.units[index].cells} & set(self.session.claims)
+        return Claims(
+            open=undecided_claims(self.session, self.units[index]),
+            read=sum(len(self.session.claims[g]) for g in groups),
+        )
+
+    def room_s(self) -> float:
+        return self.budget.remaining_s() - self.session.reserve_s(self.cold, 1)
+
+    def round_s(self, index: int) -> float:
+        if self.timed[index]:
+            return self.spent[index] / self.timed[index]
+        return self.session.estimated_round_s(self.units[index])
+
+    def play(self, index: int, round_index: int) -> None:
+        started = self.budget.clock()
+        if self.session.play_round(self.units[index], round_index):
+            self.spent[index] += self.budget.clock() - started
+            self.timed[index] += 1
+
+    def before_floor(self, index: int) -> None:
+        """Calibrates before the first unit of each ISA level, as the in-turn priority does."""
+        if self.units[index].isa_level != self.level:
+            self.level = self.units[index].isa_level
+            self.session.calibrate_now(f"before {self.level}")
+
+
 def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell]) -> None:
-    """Runs the units' rounds under the open-claims priority, then records every group's final status."""
-    budget = session.budget
-    assert budget is not None
-    clock = budget.clock
-    rounds = [0] * len(units)
-    spent = [0.0] * len(units)  # wall seconds of this session's rounds that ran processes, per unit
-    timed = [0] * len(units)
-
-    def wants_rounds(index: int) -> bool:
-        return bool(session.active_cells(units[index], session.unit_statuses(units[index], rounds[index])))
-
-    def play(index: int) -> None:
-        started = clock()
-        if session.play_round(units[index], rounds[index] + 1):
-            spent[index] += clock() - started
-            timed[index] += 1
-        rounds[index] += 1
-
-    def round_s(index: int) -> float:
-        return spent[index] / timed[index] if timed[index] else session.estimated_round_s(units[index])
-
-    level = None
-    for index, unit in enumerate(units):
-        if unit.isa_level != level:
-            level = unit.isa_level
-            session.calibrate_now(f"before {level}")
-        while rounds[index] < budget.spec.floor_rounds and wants_rounds(index):
-            play(index)
-    while True:
-        room = budget.remaining_s() - session.reserve_s(cold, 1)
-        candidates = [i for i in range(len(units)) if wants_rounds(i) and round_s(i) <= room]
-        if not candidates:
-            break
-        undecided = [i for i in candidates if undecided_claims(session, units[i])]
-        play(min(undecided or candidates, key=lambda i: (rounds[i], i)))
-    stopped = sum(1 for i in range(len(units)) if wants_rounds(i))
+    """Runs the units' rounds under the open-claims priority (harness/model/allocation.py), then records every group's
+    final status."""
+    turns = _SessionUnits(session, units, cold)
+    budget = turns.budget
+    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, OPEN_CLAIMS_FIRST, turns.before_floor)
+    stopped = sum(1 for i in range(len(units)) if turns.wants_rounds(i, rounds[i]))
     if stopped:
         session.progress.note(
             f"run budget: {budget.remaining_s() / 60:.1f} min left, too little for another round of the "

@@ -26,7 +26,14 @@ from harness.host.environment import collect_host_environment
 from harness.model.arch import host_arch
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import ResumeError
-from harness.model.run_folder import ENVIRONMENT_FILE, KEPT_EXPERIMENTS_DIR, LOGS_DIR, RUN_FILE
+from harness.model.run_folder import (
+    ENVIRONMENT_FILE,
+    KEPT_EXPERIMENTS_DIR,
+    KEPT_LAB_FILES,
+    KEPT_LABS_DIR,
+    LOGS_DIR,
+    RUN_FILE,
+)
 from harness.model.run_records import PREPARE, SESSION, RunRecord
 from harness.model.store import RunStore, new_run_id
 from harness.planning.pinning import CpuPlan, pin_current_process
@@ -56,6 +63,12 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
         kept.mkdir(exist_ok=True)
         for experiment in plan.experiments:
             shutil.copy2(experiment.path, kept / experiment.path.name)
+        for lab in {build.directory: build for build in plan.labs.values()}.values():
+            kept_lab = store.path(KEPT_LABS_DIR) / lab.directory.name
+            kept_lab.mkdir(parents=True, exist_ok=True)
+            for name in KEPT_LAB_FILES:
+                if (lab.directory / name).is_file():
+                    shutil.copy2(lab.directory / name, kept_lab / name)
         return store
     store = RunStore.open(options.results_dir, options.run_id)
     recorded = store.run_record()
@@ -110,7 +123,7 @@ def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
     """For a run on one host of a run over several (harness/session/hosts_run.py): that host's facts as its engine gives
     them (DOCKER_CONTEXT reaches it), in place of this machine's CPU, kernel and core count, and under `host`."""
     if not hasattr(backend, "image"):  # this machine's own processes: the environment above is the host's already
-        return {"host": {"name": host_id, "context": None, "reachable": True, "reason": "native backend"}}
+        return {"host": {"name": host_id, "context": None, "reachable": True, "reason": "host backend"}}
     host = HostSpec(host_id, os.environ.get("DOCKER_CONTEXT"))
     facts = probe_engine(host, plan.isa)
     images = [backend.image(lab).tag for lab in plan.labs.values() if lab.container]  # type: ignore[attr-defined]

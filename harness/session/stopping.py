@@ -1,20 +1,26 @@
-"""Adaptive stopping: whether a group of cells has enough replicates.
+"""Adaptive stopping on a run's rows: whether a group of cells has enough replicates.
 
 A group (one experiment's group at one ISA level) keeps getting rounds until every ratio in it,
 each benchmark over the group's baseline, has a relative 99% CI half-width at or below the
 profile's target; or until its round or time cap, when it is 'imprecise'. Ratios whose sides
-failed verification are void and do not hold a group back.
+failed verification are void and do not hold a group back. The rule itself, which ratios count and when a group
+stops, is harness/model/group_precision.py's, which the report and the stopping replay read too; this module gives it
+the run's rows.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.config.profiles import Stopping
 from harness.model.defaults import REPLICATE_STATISTIC
-from harness.model.groups import DONE, IMPRECISE, PRECISE, RUNNING, elapsed_s
+from harness.model.group_precision import Ratio
+from harness.model.group_precision import group_precision as precision_of
+from harness.model.group_precision import group_state
+from harness.model.groups import RUNNING, elapsed_s
 from harness.model.pairing import Replicate, paired_ratio_interval, replicate_of
 from harness.model.records import MEASURED, ResultRow, VerificationStatus
 from harness.model.warmup_check import usable
@@ -46,43 +52,37 @@ def measured_replicates(rows: Iterable[ResultRow]) -> dict[str, list[Replicate]]
     return by_benchmark
 
 
-def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
-    """(widest relative 99% CI half-width over the group's comparable ratios, how many there are);
-    the width is None when one of them has fewer than two pairs yet, or there is none."""
+def group_ratios(rows: Iterable[ResultRow]) -> list[Ratio]:
+    """Each measured benchmark's ratio to its baseline, from a group's rows, with its interval's relative half-width
+    where the ratio counts toward the group's precision (harness/model/group_precision.py)."""
     rows = list(rows)
     replicates = measured_replicates(rows)
     measured = [r for r in usable(rows) if r.status in MEASURED]
     baselines = {r.benchmark: r.baseline for r in measured}
     failed = {r.benchmark for r in measured if r.verification_status == VerificationStatus.FAILED}
-    worst: float | None = None
-    comparable = 0
+    ratios = []
     for benchmark, baseline in baselines.items():
-        if benchmark == baseline or baseline not in baselines:
-            continue
-        if {benchmark, baseline} & failed:
-            continue  # void comparison: no precision is worth buying for it
-        comparable += 1
-        interval = paired_ratio_interval(replicates.get(benchmark, []), replicates.get(baseline, []))
-        width = None if interval is None else interval.relative_half_width
-        if width is None:
-            return None, comparable
-        worst = width if worst is None else max(worst, width)
-    return worst, comparable
+        ratio = Ratio(benchmark, baseline, bool({benchmark, baseline} & failed), None, baseline in baselines)
+        if ratio.counts:
+            interval = paired_ratio_interval(replicates.get(benchmark, []), replicates.get(baseline, []))
+            ratio = dataclasses.replace(
+                ratio, rel_half_width=None if interval is None else interval.relative_half_width
+            )
+        ratios.append(ratio)
+    return ratios
+
+
+def group_precision(rows: Iterable[ResultRow]) -> tuple[float | None, int]:
+    """(widest relative 99% CI half-width over the group's comparable ratios, how many there are);
+    the width is None when one of them has fewer than two pairs yet, or there is none."""
+    precision = precision_of(group_ratios(rows))
+    return precision.widest, precision.comparable
 
 
 def group_status(rows: list[ResultRow], rounds_done: int, stopping: Stopping) -> GroupStatus:
-    """Applies the profile's stopping rule to a group's rows after `rounds_done` rounds."""
-    worst, comparable = group_precision(rows)
+    """Applies the profile's stopping rule (harness/model/group_precision.py) to a group's rows after `rounds_done`
+    rounds."""
+    precision = precision_of(group_ratios(rows))
     spent = elapsed_s(rows)
-    if rounds_done < stopping.min_rounds:
-        return GroupStatus(rounds_done, spent, worst, RUNNING)
-    if not stopping.adaptive:
-        return GroupStatus(rounds_done, spent, worst, DONE)
-    assert stopping.target_rel_ci is not None  # an adaptive rule has a target (Stopping.adaptive)
-    if worst is not None and worst <= stopping.target_rel_ci:
-        return GroupStatus(rounds_done, spent, worst, PRECISE)
-    if comparable == 0:
-        return GroupStatus(rounds_done, spent, worst, DONE)  # nothing to compare in this group
-    cap = stopping.time_cap_s(len({r.benchmark for r in rows}))
-    capped = rounds_done >= stopping.max_rounds or (cap is not None and spent >= cap)
-    return GroupStatus(rounds_done, spent, worst, IMPRECISE if capped else RUNNING)
+    state = group_state(stopping, rounds_done, spent, precision, len({r.benchmark for r in rows}))
+    return GroupStatus(rounds_done, spent, precision.widest, state)

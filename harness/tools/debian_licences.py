@@ -37,22 +37,25 @@ def dockerfile_packages(text: str) -> list[str]:
 
 
 def debian_packages(
-    bases_file: pathlib.Path, dockerfiles: Iterable[pathlib.Path], root: pathlib.Path = REPO_ROOT
+    bases_files: Iterable[pathlib.Path], dockerfiles: Iterable[pathlib.Path], root: pathlib.Path = REPO_ROOT
 ) -> tuple[dict[str, list[str]], str]:
-    """Each package (by name) with the files that install it, and the Debian suite(s) of the local bases."""
-    try:
-        bases = tomllib.loads(bases_file.read_text())["bases"]
-    except (OSError, tomllib.TOMLDecodeError, KeyError) as e:
-        raise ConfigError(f"{bases_file} cannot be read: {e}", "restore it from the repository") from e
+    """Each package (by name) with the files that install it, and the Debian suite(s) of the local bases (the files of
+    their `include` lists: containers/local-bases.toml and each lab's own)."""
     found: dict[str, list[str]] = {}
-    for base in bases.values():
-        for name in base.get("include", ()):
-            found.setdefault(name, []).append(str(bases_file.relative_to(root)))
+    suites: set[str] = set()
+    for bases_file in bases_files:
+        try:
+            bases = tomllib.loads(bases_file.read_text())["bases"]
+        except (OSError, tomllib.TOMLDecodeError, KeyError) as e:
+            raise ConfigError(f"{bases_file} cannot be read: {e}", "restore it from the repository") from e
+        for base in bases.values():
+            for name in base.get("include", ()):
+                found.setdefault(name, []).append(str(bases_file.relative_to(root)))
+        suites |= {base.get("suite", "") for base in bases.values()} - {""}
     for dockerfile in dockerfiles:
         for name in dockerfile_packages(dockerfile.read_text()):
             found.setdefault(name, []).append(str(dockerfile.relative_to(root)))
-    suites = sorted({base.get("suite", "") for base in bases.values()} - {""})
-    return {name: list(dict.fromkeys(files)) for name, files in sorted(found.items())}, ", ".join(suites)
+    return {name: list(dict.fromkeys(files)) for name, files in sorted(found.items())}, ", ".join(sorted(suites))
 
 
 def copyright_licences(text: str) -> list[str] | None:

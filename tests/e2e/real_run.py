@@ -1,12 +1,12 @@
 """One experiment of a draft folder through the real labs on this machine (the smoke profile's short job, native level,
-the native backend), as the e2e tests of run settings and single shots use it."""
+the host backend), as the e2e tests of run settings and single shots use it."""
 
 from __future__ import annotations
 
 import json
 import pathlib
 
-from harness.backends.native import NativeBackend
+from harness.backends.host import HostBackend
 from harness.config.isa import load_isa_table
 from harness.planning.run_plan import RunOptions
 from harness.session.runner import RunSummary, execute_run
@@ -31,6 +31,6 @@ def run_real(
         pin_harness=False,
         calibrate=False,
     )
-    summary = execute_run(options, NativeBackend(load_isa_table().all_switch_names()))
+    summary = execute_run(options, HostBackend(load_isa_table().all_switch_names()))
     rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
     return summary, [r for r in rows if not r.get("replaced")]

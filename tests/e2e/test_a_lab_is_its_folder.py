@@ -1,6 +1,7 @@
-"""A new lab is its folder: a tiny lab declared only in lab/tiny/ (lab.toml, catalog.toml) of a temporary tree, with an
-experiment and a profile of its own, runs through the checks, the plan, a fake run and the report without a line of
-the harness, the analysis or another lab's files naming it (tests/fixtures/tiny-lab)."""
+"""A new lab is its folder: a tiny lab declared only in lab/tiny/ (lab.toml, catalog.toml, prerequisites.toml) of a
+temporary tree, with an experiment and a profile of its own, runs through the checks, the plan, the preflight of its
+prerequisites, a fake run and the report without a line of the harness, the analysis, the repository's
+prerequisites.toml or another lab's files naming it (tests/fixtures/tiny-lab)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import shutil
 
 from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend
+from harness.config.prerequisites import lab_need, load_prerequisites
+from harness.host.preflight import check_needs, labs_dir_of, run_needs
 from harness.planning.run_plan import RunOptions, resolve_plan
 from harness.session.runner import execute_run
 from tests.conftest import REPO
@@ -48,3 +51,19 @@ def test_the_tiny_lab_runs_on_the_fake_backend_and_gets_its_report(tmp_path, fix
     report = write_report(summary.directory)
     text = report.read_text()
     assert "900" in text and "Tiny: a lab that lives in its own folder" in text
+
+
+def test_the_tiny_labs_prerequisites_come_from_its_folder_alone(tmp_path):
+    options = _tree(tmp_path)
+    assert sorted(p.relative_to(TINY).as_posix() for p in TINY.rglob("prerequisites.toml")) == [
+        "lab/tiny/prerequisites.toml"
+    ]
+    assert lab_need("tiny") not in load_prerequisites().needs, "nothing outside its folder names it"
+    plan = resolve_plan(options)
+    assert labs_dir_of(plan) == options.labs_dir
+    prerequisites = load_prerequisites(labs_dir=options.labs_dir)
+    assert prerequisites.lab_needs == (lab_need("tiny"),)
+    assert [item.name for item in prerequisites.serving({lab_need("tiny")})] == ["sh"]
+    assert prerequisites.items[:-1] == load_prerequisites(labs_dir=tmp_path / "no-labs").items, "the shared ones first"
+    assert lab_need("tiny") in run_needs(plan, "host", prerequisites)
+    assert check_needs(prerequisites, {lab_need("tiny")}, "the tiny lab") == []  # sh is always there

@@ -56,7 +56,7 @@ def test_a_busy_loop_on_the_lab_cpu_gets_the_processes_it_disturbed_replaced(tmp
                 "--isa",
                 "native",
                 "--backend",
-                "native",
+                "host",
                 "--no-calibration",
                 "--cpuset",
                 cpu,

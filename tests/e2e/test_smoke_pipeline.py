@@ -33,7 +33,7 @@ def smoke_run(tmp_path_factory):
             "--profile",
             "smoke",
             "--backend",
-            "native",
+            "host",
             "--results-dir",
             str(results),
         ],
@@ -45,7 +45,7 @@ def smoke_run(tmp_path_factory):
     assert done.returncode == 0, done.stderr
     run_dir = pathlib.Path(done.stdout.strip().splitlines()[-1])
     conformance = subprocess.run(
-        [sys.executable, "-m", "harness", "conformance", str(run_dir), "--backend", "native"],
+        [sys.executable, "-m", "harness", "conformance", str(run_dir), "--backend", "host"],
         cwd=REPO,
         capture_output=True,
         text=True,

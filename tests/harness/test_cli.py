@@ -1,3 +1,7 @@
+import re
+
+import pytest
+
 from harness.cli import main
 from tests.conftest import REPO
 
@@ -83,3 +87,14 @@ def test_sigterm_cleans_up_like_ctrl_c(tmp_path):
     assert process.returncode == 143
     assert marker.read_text() == "stopped", "the finally block ran"
     assert err.startswith("terminated: ")
+
+
+@pytest.mark.parametrize("command", [["run"], ["conformance", "results/none"]])
+def test_the_backend_once_called_native_is_refused_naming_the_valid_ones(command, capsys):
+    # The host backend was called "native" before (a name it shared with an ISA level and the C++ lab): no alias.
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, "--backend", "native"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --backend: invalid choice: 'native'" in err
+    assert re.search(r"choose from '?auto'?, '?host'?, '?docker'?\)", err), err

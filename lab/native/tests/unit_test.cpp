@@ -1,5 +1,5 @@
 // The lab's own tests (ctest): SHA-256 against a FIPS 180-4 vector, the canonical digest against the one
-// harness/tools/canonical.py computes for a small document (member order, pointer escaping, -0, empty containers,
+// harness/model/canonical.py computes for a small document (member order, pointer escaping, -0, empty containers,
 // a non-ASCII string), and every variant's every operation verified on that document (the typed variants, which read
 // only the corpus files they model, on a small twitter-shaped document instead). The typed models' readers are checked
 // on a small test model: absent, null and present members round trip, an unknown or missing member fails, a fraction
@@ -55,7 +55,7 @@ void expect(bool ok, const std::string& what) {
     }
 }
 
-// From harness/tools/canonical.py: canonical_digest(DOCUMENT).
+// From harness/model/canonical.py: canonical_digest(DOCUMENT).
 const std::string DOCUMENT = "{\"b\":[1,-0.0,{}],\"a/~\":\"\xc3\xa9\",\"\":null,\"t\":[true,false,[]]}";
 const jsonlab::Digest EXPECTED{"8316a008f4f9a8ab50d5a47a97e683aac58c1ceb820d317a7a9ffb4072b72396", 8};
 

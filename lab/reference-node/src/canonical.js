@@ -5,7 +5,7 @@
 // with kind one of null, true, false, number, string, {}, []. A number's value is the 16 hex digits of its IEEE-754
 // double (big-endian; -0 written as +0): every lab compares numbers by the double they denote, the precision JSON.parse
 // offers (integers beyond 2^53 compare as their nearest double, RFC 8259 §6). The sha256 of all records and their
-// count are the dataset's canonical digest (datasets/manifest.json, computed by harness/tools/canonical.py).
+// count are the dataset's canonical digest (datasets/manifest.json, computed by harness/model/canonical.py).
 
 import { createHash } from 'node:crypto';
 

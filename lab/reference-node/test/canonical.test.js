@@ -31,7 +31,7 @@ test('a missing or extra value changes the digest', () => {
   assert.equal(full.leaves, 2);
 });
 
-test('this lab computes the digest harness/tools/canonical.py wrote into the manifest, for the corpus and the write-ups', () => {
+test('this lab computes the digest harness/model/canonical.py wrote into the manifest, for the corpus and the write-ups', () => {
   const manifest = loadManifest(DATASETS);
   const checked = manifest.datasets.filter((d) => d.canonical && ['twitter', 'citm_catalog', 'canada', 'simple-models-1000', 'employee-data', 'persons-10000'].includes(d.name));
   assert.equal(checked.length, 6);

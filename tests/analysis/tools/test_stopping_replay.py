@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from analysis.tools.stopping_replay import PrefixState, allocate
+from analysis.tools.stopping_replay import RULES, PrefixState, allocate
 from harness.config.profiles import Stopping
 
 STOPPING = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=100.0)
 
 
 def _states(widths: list[float], undecided: list[int], claims: int = 1) -> list[PrefixState]:
-    return [PrefixState(u, claims, w) for w, u in zip(widths, undecided)]
+    return [PrefixState(u, claims, w, comparable=1) for w, u in zip(widths, undecided)]
 
 
 def test_precision_stops_each_group_at_its_target_and_spends_no_more_than_the_budget():
@@ -77,3 +77,24 @@ def test_claims_first_serves_the_open_claim_first_then_spends_what_is_left_on_pr
     costs, cells = {"decided": 1.0, "open": 1.0}, {"decided": 2, "open": 2}
     first = allocate(states, costs, cells, budget_s=8, stopping=STOPPING, floor=2, rule="claims-first")
     assert first == {"decided": 3, "open": 5}  # the open one to 5 (decided), then the last second to the other
+
+
+def test_the_replay_stops_each_group_by_the_runs_own_rule_a_group_with_nothing_to_compare_after_its_minimum():
+    states = {
+        "void": [PrefixState(0, 0, None, comparable=0)] * 6,  # its only ratio void: the run calls it done
+        "open": _states([0.1, 0.08, 0.06, 0.05, 0.04, 0.03], [1] * 6),
+    }
+    costs, cells = {"void": 1.0, "open": 1.0}, {"void": 2, "open": 2}
+    for rule in RULES:
+        assert allocate(states, costs, cells, 100, STOPPING, 2, rule) == {"void": 2, "open": 6}, rule
+
+
+def test_the_floor_ends_where_the_runs_stopping_rule_ends_a_group():
+    states = {"a": _states([0.1, 0.05, 0.019, 0.018, 0.017, 0.016], [0] * 6, claims=0)}
+    assert allocate(states, {"a": 1.0}, {"a": 2}, 100, STOPPING, 5, "precision") == {"a": 3}  # precise at 3 of 5
+
+
+def test_the_replayed_claims_first_rule_is_the_run_budgets_open_claims_priority():
+    from harness.session import priority
+
+    assert RULES["claims-first"] is priority.OPEN_CLAIMS_FIRST

@@ -59,5 +59,5 @@ class _Args:
     host = None
     run_id = resume = results_dir = cpuset = harness_cpuset = budget = None
     no_build = no_calibration = wait = own_engine = container_per_process = strict = False
-    backend = "native"
+    backend = "host"
     bases = platform = host_id = None

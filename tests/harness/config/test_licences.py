@@ -37,7 +37,7 @@ def lock_keys(nuget_lock_files=None):
     locked = nuget_packages(nuget_lock_files or SOURCES.paths(SOURCES.nuget_lock_files))
     nuget = set(locked) | set(runtime_packs(SOURCES.nuget_runtime_packs))
     npm = {(d.package, d.version) for d in declare_npm(SOURCES.paths(SOURCES.npm_lock_files), POLICY)}
-    debian, suite = debian_packages(REPO_ROOT / SOURCES.debian_bases, SOURCES.paths(SOURCES.debian_dockerfiles))
+    debian, suite = debian_packages(SOURCES.paths(SOURCES.debian_bases), SOURCES.paths(SOURCES.debian_dockerfiles))
     return (
         {("nuget", *pair) for pair in nuget} | {("npm", *pair) for pair in npm} | {("debian", n, suite) for n in debian}
     )

@@ -99,13 +99,13 @@ def test_declaring_settings_in_one_experiment_changes_its_cell_ids_and_no_profil
     assert cell.slug.endswith("__gc_server_tiered_compilation_off")
 
 
-def test_a_native_process_inherits_no_run_setting_from_the_shell_only_its_cells_own(monkeypatch):
-    from harness.backends.native import NativeBackend
+def test_a_host_process_inherits_no_run_setting_from_the_shell_only_its_cells_own(monkeypatch):
+    from harness.backends.host import HostBackend
 
     lab = load_labs()["dotnet"].for_runtime("10.0.12")
     monkeypatch.setenv("DOTNET_gcServer", "1")
     monkeypatch.setenv("COMPlus_TieredCompilation", "0")
-    backend = NativeBackend(set())
+    backend = HostBackend(set())
     plain = backend.environment(lab, {})
     assert "DOTNET_gcServer" not in plain and "COMPlus_TieredCompilation" not in plain
     asked = backend.environment(lab, lab.settings_environment((("gc", "server"),)))

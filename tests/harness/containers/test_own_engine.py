@@ -63,12 +63,10 @@ def test_an_engine_that_answers_already_is_used_and_never_stopped():
     assert script.calls == []
 
 
-@pytest.mark.parametrize("backend, choice", [("native", "auto"), ("docker", "auto"), ("auto", "never")])
+@pytest.mark.parametrize("backend, choice", [("host", "auto"), ("docker", "auto"), ("auto", "never")])
 def test_nothing_is_started_unless_the_backend_is_automatic_and_starting_is_allowed(backend, choice):
     script = Script()
-    assert start_if_needed(backend, choice, script=script, **_probes(script)) == start_if_needed(
-        "native", script=script
-    )
+    assert start_if_needed(backend, choice, script=script, **_probes(script)) == start_if_needed("host", script=script)
     assert script.calls == []
 
 
@@ -79,22 +77,25 @@ def test_nothing_is_started_unless_the_backend_is_automatic_and_starting_is_allo
         ({"dockerd": False}, "apt-get install docker.io"),
     ],
 )
-def test_where_it_cannot_start_one_the_run_says_it_runs_natively_why_and_the_fix(probes, says):
+def test_where_it_cannot_start_one_the_run_says_it_runs_on_the_host_why_and_the_fix(probes, says):
     script = Script()
     start = start_if_needed("auto", "auto", script=script, **_probes(script, **probes))
     assert (
-        not start.started and says in start.note and "running natively" in start.note and "just docker-up" in start.note
+        not start.started
+        and says in start.note
+        and "running on the host" in start.note
+        and "just docker-up" in start.note
     )
     assert script.calls == []
 
 
-def test_a_daemon_that_does_not_come_up_leaves_the_run_native_with_its_reason():
+def test_a_daemon_that_does_not_come_up_leaves_the_run_on_the_host_with_its_reason():
     script = Script(starts=False)
     start = start_if_needed("auto", "auto", script=script, **_probes(script))
-    assert not start.started and "dockerd exited" in start.note and "running natively" in start.note
+    assert not start.started and "dockerd exited" in start.note and "running on the host" in start.note
 
 
-def test_an_engine_that_answers_but_cannot_unpack_a_layer_is_stopped_and_the_run_goes_native():
+def test_an_engine_that_answers_but_cannot_unpack_a_layer_is_stopped_and_the_run_goes_to_the_host():
     script = Script()
     start = start_if_needed(
         "auto",
@@ -103,4 +104,6 @@ def test_an_engine_that_answers_but_cannot_unpack_a_layer_is_stopped_and_the_run
         **_probes(script, layers="Error creating mount namespace before pivot: operation not permitted"),
     )
     assert not start.started and script.calls == ["start", "stop"] and not script.running
-    assert "cannot make images here (Error creating mount namespace" in start.note and "running natively" in start.note
+    assert (
+        "cannot make images here (Error creating mount namespace" in start.note and "running on the host" in start.note
+    )

@@ -74,7 +74,7 @@ def test_a_second_run_on_a_held_cpu_stops_at_once_naming_the_first(tmp_path):
                 "--profile",
                 "smoke",
                 "--backend",
-                "native",
+                "host",
                 "--results-dir",
                 str(tmp_path / "results"),
             ],

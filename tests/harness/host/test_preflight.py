@@ -1,6 +1,6 @@
-"""The preflight (harness/host/preflight.py), `harness doctor`, and the one list of prerequisites (prerequisites.toml)
-that
-set-up, .ci/run, pyproject.toml and the labs' lab.toml must agree with.
+"""The preflight (harness/host/preflight.py), `harness doctor`, and the one list of prerequisites (prerequisites.toml
+and each lab's own lab/<lab>/prerequisites.toml; tests/harness/config/test_prerequisites.py reads them) that set-up,
+.ci/run, pyproject.toml and the labs' lab.toml must agree with.
 
 Programs are faked: PATH holds stubs (printing "stub 1.0") of every program the list names but the ones a test leaves
 out. Python modules and header files are this machine's own.
@@ -86,12 +86,10 @@ def test_a_missing_hyperfine_stops_the_default_run_in_seconds_before_it_builds_o
     )  # builds, probes, then the cells
     results = tmp_path / "results"
     began = time.monotonic()
-    assert main(["run", "--backend", "native", "--results-dir", str(results)]) == 2
+    assert main(["run", "--backend", "host", "--results-dir", str(results)]) == 2
     assert time.monotonic() - began < 10
     err = capsys.readouterr().err
-    assert (
-        "error: this run needs what this machine lacks: hyperfine (for native-cold: apt-get install hyperfine)" in err
-    )
+    assert "error: this run needs what this machine lacks: hyperfine (for host-cold: apt-get install hyperfine)" in err
     assert (
         "hint: apt-get install hyperfine" in err and "(or `scripts/setup`, which installs every missing package" in err
     )
@@ -101,17 +99,17 @@ def test_a_missing_hyperfine_stops_the_default_run_in_seconds_before_it_builds_o
 def test_a_plan_without_cold_cells_does_not_need_hyperfine(no_hyperfine):
     plan = _plan(profile="smoke", experiments=("001",), benchmarks=("single-stj-default",), runtimes=("10.0.12",))
     assert {cell.measure for cell in plan.cells} == {STEADY}
-    assert "native-cold" not in run_needs(plan, "native", PREREQUISITES)
-    assert not [note for note in check_run(plan, "native") if "hyperfine" in note]
+    assert "host-cold" not in run_needs(plan, "host", PREREQUISITES)
+    assert not [note for note in check_run(plan, "host") if "hyperfine" in note]
 
 
-def test_cold_cells_need_hyperfine_and_aot_builds_the_c_toolchain_only_on_the_native_backend(no_hyperfine):
+def test_cold_cells_need_hyperfine_and_aot_builds_the_c_toolchain_only_on_the_host_backend(no_hyperfine):
     plan = cold_plan()
     assert {cell.measure for cell in plan.cells} == {COLD} and any(
         build.runtime.endswith("-aot") for build in plan.labs.values()
     )
-    assert {"harness", "report", "native", "native-cold", "native-aot", "lab:dotnet"} <= run_needs(
-        plan, "native", PREREQUISITES
+    assert {"harness", "report", "host", "host-cold", "host-aot", "lab:dotnet"} <= run_needs(
+        plan, "host", PREREQUISITES
     )
     assert run_needs(plan, "docker", PREREQUISITES) == {
         "harness",
@@ -120,7 +118,7 @@ def test_cold_cells_need_hyperfine_and_aot_builds_the_c_toolchain_only_on_the_na
         "lab:dotnet",
     }  # the images carry their own
     with pytest.raises(MissingToolError, match="hyperfine"):
-        check_run(plan, "native")
+        check_run(plan, "host")
 
 
 def test_every_missing_tool_is_named_at_once_and_an_optional_one_is_only_a_note(tmp_path, monkeypatch):
@@ -128,10 +126,10 @@ def test_every_missing_tool_is_named_at_once_and_an_optional_one_is_only_a_note(
     plan = cold_plan()
     _fake_path(tmp_path / "fewer", monkeypatch, leave_out=("hyperfine", "taskset", "git"))
     with pytest.raises(MissingToolError) as error:
-        check_run(plan, "native")
-    assert "taskset (for native: apt-get install util-linux)" in str(
+        check_run(plan, "host")
+    assert "taskset (for host: apt-get install util-linux)" in str(error.value) and "hyperfine (for host-cold" in str(
         error.value
-    ) and "hyperfine (for native-cold" in str(error.value)
+    )
     assert "git" not in str(error.value) and error.value.hint.startswith("apt-get install util-linux hyperfine")
     _fake_path(tmp_path / "no-git", monkeypatch, leave_out=("git",))
     notes = [note.split(" (")[0] for note in check_run(plan, "docker")]
@@ -152,7 +150,7 @@ def test_a_lab_without_its_programs_names_them_with_the_fix(tmp_path, monkeypatc
 def test_doctor_groups_by_need_shows_versions_and_names_the_install_command_of_what_is_missing(no_hyperfine, capsys):
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
-    assert "native-cold: cold-start cells on the native backend" in out
+    assert "host-cold: cold-start cells on the host backend" in out
     assert re.search(r"^  MISSING  hyperfine +apt-get install hyperfine$", out, re.M)
     assert re.search(r"^  ok       dotnet +stub 1\.0$", out, re.M)
     assert re.search(
@@ -189,13 +187,13 @@ def test_an_unknown_need_lists_the_valid_ones(capsys):
     assert "unknown need 'test' in prerequisites.toml (did you mean 'tests'?)" in err and "lab:dotnet" in err
 
 
-def test_the_tests_need_what_the_smoke_run_needs_natively():
+def test_the_tests_need_what_the_smoke_run_needs_on_the_host_backend():
     assert PREREQUISITES.expand(["tests"]) >= {
         "harness",
         "report",
-        "native",
-        "native-cold",
-        "native-aot",
+        "host",
+        "host-cold",
+        "host-aot",
         *PREREQUISITES.lab_needs,
     }
     assert "screenshot" not in PREREQUISITES.set_up_needs() and "screenshot" in PREREQUISITES.set_up_needs(extras=True)
@@ -207,8 +205,9 @@ def test_just_test_runs_the_lint_before_the_tests_and_set_up_installs_its_tools(
     assert "    just lint" in test_recipe
     assert test_recipe.index("    just lint") < next(i for i, line in enumerate(test_recipe) if "pytest" in line)
     lint_recipe = justfile.split("\nlint:\n", 1)[1].split("\n\n", 1)[0]
-    for tool in ("black --check", "flake8", "mypy", "dotnet format"):
+    for tool in ("black --check", "flake8", "mypy", "harness lab-checks lint"):  # each lab's own: lab.toml [checks]
         assert tool in lint_recipe
+    assert "harness lab-checks test" in "\n".join(test_recipe)
     lint_tools = {item.name for item in PREREQUISITES.items if "lint" in item.needed_by}
     assert lint_tools == {"black", "flake8", "isort", "mypy", "typeshed stubs"}
     assert "lint" in PREREQUISITES.expand(["tests"]) and "lint" in PREREQUISITES.set_up_needs()
@@ -283,6 +282,8 @@ def test_every_program_a_lab_requires_is_listed_under_that_lab():
     assert {name.removeprefix(LAB_NEED_PREFIX) for name in PREREQUISITES.lab_needs} == {
         lab.name for lab in labs.values() if lab.requires
     }
+    for lab in labs.values():  # a lab's need and what only it needs are in its own folder
+        assert not lab.requires or (lab.directory / "prerequisites.toml").is_file(), lab.name
 
 
 def test_every_entry_is_found_one_way_installed_some_way_and_serves_known_needs():

@@ -32,7 +32,7 @@ def environment(**overrides) -> EnvironmentRecord:
         "where": {},
         "isa_levels": {},
     }
-    data = {**host, "backend": "native", "lab_cpuset": "1", "harness_cpus": [0], "labs": {"dotnet@10.0.12": lab}}
+    data = {**host, "backend": "host", "lab_cpuset": "1", "harness_cpus": [0], "labs": {"dotnet@10.0.12": lab}}
     return dataclasses.replace(EnvironmentRecord.from_dict(data), **overrides)
 
 

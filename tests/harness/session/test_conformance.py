@@ -3,7 +3,7 @@ import textwrap
 
 import pytest
 
-from harness.backends.native import NativeBackend
+from harness.backends.host import HostBackend
 from harness.config.labs import LabSpec
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, HarnessError
@@ -69,7 +69,7 @@ def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_
     script = tmp_path / "lab.py"
     script.write_text(FAKE_LAB)
     lab = LabSpec("fake", tmp_path, "Python", "samples", (), (), (sys.executable, str(script)), {})
-    records = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
+    records = run_parser(HostBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
     assert [(r["file"], r["outcome"], r["verdict"]) for r in records] == [
         ("a_ok.json", "accepted", "passed"),
         ("b_crash.json", "crashed", "crashed"),
@@ -81,10 +81,10 @@ def test_a_crash_or_a_hang_is_that_files_outcome_and_the_suite_goes_on_in_a_new_
     assert (
         len(list((tmp_path / "work").glob("p.*.jsonl"))) == 3
     ), "one process, then one after the crash and one after the hang"
-    again = run_parser(NativeBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
+    again = run_parser(HostBackend(set()), lab, "p", suite, files, tmp_path / "work", None, file_timeout_s=0.2)
     assert again == records, "a rerun in the same folder starts from clean output files"
     with pytest.raises(HarnessError, match="cannot run conformance parser q"):
-        run_parser(NativeBackend(set()), lab, "q", suite, files, tmp_path / "work2", None)
+        run_parser(HostBackend(set()), lab, "q", suite, files, tmp_path / "work2", None)
 
 
 def test_verdicts():
@@ -97,11 +97,13 @@ def test_conformance_follows_the_run_backend_unless_told_otherwise():
 
     # A run measured in containers: auto, so the lab's own engine is started again when none answers.
     assert conformance_backend("auto", "docker", ()) == "auto"
-    # A run measured natively stays native, even where an engine answers now.
-    assert conformance_backend("auto", "native", ()) == "native"
+    # A run measured on the host backend stays there, even where an engine answers now; a run folder written before
+    # the rename stores that backend as "native" and is read as host.
+    assert conformance_backend("auto", "host", ()) == "host"
+    assert conformance_backend("auto", "native", ()) == "host"
     # What the user asks for wins; a lab without an image asks for what the user gave.
-    assert conformance_backend("docker", "native", ()) == "docker"
-    assert conformance_backend("native", "docker", ()) == "native"
+    assert conformance_backend("docker", "host", ()) == "docker"
+    assert conformance_backend("host", "docker", ()) == "host"
     assert conformance_backend("auto", "docker", ("reference-node",)) == "auto"
     # A run folder without environment.json (an old run): auto, as before.
     assert conformance_backend("auto", None, ()) == "auto"

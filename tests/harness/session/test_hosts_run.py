@@ -29,7 +29,7 @@ def test_each_host_repeats_the_selection_with_its_own_folder_host_backend_and_cp
         "--cpuset",
         "1",
         "--backend",
-        "native",
+        "host",
         "--budget",
         "5",
         "--experiment",
@@ -37,13 +37,13 @@ def test_each_host_repeats_the_selection_with_its_own_folder_host_backend_and_cp
     ]
     argv = child_argv(parent, SECOND, tmp_path / "r1")
     assert argv[:6] == ["--profile", "smoke", "--budget", "5", "--experiment", "000"]
-    assert "--host" not in argv and "--cpuset" not in argv and "1" not in argv and "native" not in argv
+    assert "--host" not in argv and "--cpuset" not in argv and "1" not in argv and "host" not in argv
     assert argv[argv.index("--run-id") + 1] == "second"
     assert argv[argv.index("--results-dir") + 1] == str(tmp_path / "r1" / "hosts")
     assert argv[argv.index("--host-id") + 1] == "second"
     assert argv[argv.index("--backend") + 1] == "docker" and "--wait" in argv, "another engine: docker, queued on CPUs"
     local = child_argv(parent, HostSpec("local"), tmp_path / "r1")
-    assert local[local.index("--backend") + 1] == "native", "this machine keeps the backend asked for"
+    assert local[local.index("--backend") + 1] == "host", "this machine keeps the backend asked for"
     pinned = child_argv(parent, dataclasses.replace(SECOND, cpuset="3"), tmp_path)
     assert pinned[pinned.index("--cpuset") + 1] == "3"
 

@@ -34,6 +34,9 @@ def test_a_smoke_run_stores_one_row_per_cell_and_round_with_verification_and_eff
     env = json.loads((summary.directory / "environment.json").read_text())
     assert env["labs"]["dotnet@10.0.12"]["isa_levels"]["scalar"]["state"] == "run"
     assert (summary.directory.parent / "latest").resolve() == summary.directory
+    kept = summary.directory / "labs" / "dotnet"  # the lab's words as the run had them, for its report
+    for name in ("lab.toml", "catalog.toml"):
+        assert (kept / name).read_bytes() == (smoke_options.labs_dir / "dotnet" / name).read_bytes()
 
 
 def test_a_failing_cell_is_recorded_and_the_run_goes_on(fixture_dir, smoke_options):

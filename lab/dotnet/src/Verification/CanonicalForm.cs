@@ -18,7 +18,7 @@ public interface ITreeView
 }
 
 /// <summary>
-/// The canonical form of a parsed document, the same in every lab (jsonlab-canonical-v1; harness/tools/canonical.py defines it
+/// The canonical form of a parsed document, the same in every lab (jsonlab-canonical-v1; harness/model/canonical.py defines it
 /// and computes each dataset's digest into datasets/manifest.json; lab/reference-node/src/canonical.js is the Node
 /// twin): leaf records in document order, object members sorted by the UTF-8 bytes of their names, each record
 /// <c>&lt;pointer byte length&gt;:&lt;RFC 6901 pointer&gt; &lt;kind&gt; &lt;value byte length&gt;:&lt;value&gt;\n</c>; a

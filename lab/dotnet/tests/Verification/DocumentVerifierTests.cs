@@ -9,7 +9,7 @@ namespace JsonLab.Tests.Verification;
 
 public class DocumentVerifierTests
 {
-    // Digest by harness/tools/canonical.py (python3 -c "from harness.canonical import canonical_digest; print(canonical_digest(b'...'))"):
+    // Digest by harness/model/canonical.py (python3 -c "from harness.canonical import canonical_digest; print(canonical_digest(b'...'))"):
     // sorted member names by UTF-8 bytes, -0 as +0, an integer beyond 2^63 as its nearest double, '/' in a name as ~1.
     private const string Sample = "{\"b\":[1,2.5,-0.0,{}],\"a\":\"x\\u00e9/~\",\"\\u00e9\":null,\"c\":[true,false,[]],\"d/e\":12345678901234567890}";
     private static readonly CanonicalDigest SampleDigest = new("jsonlab-canonical-v1", "e4ce26089a0084d7864c13735bee2bb5ec99c4b5214514dcbdc9b06c158413c1", 10);

@@ -1,4 +1,4 @@
-"""Native backend: each cell is a fresh lab process on this host, pinned with taskset; a duet starts two at once."""
+"""Host backend: each cell is a fresh lab process on this host, pinned with taskset; a duet starts two at once."""
 
 from __future__ import annotations
 
@@ -9,18 +9,19 @@ from typing import Any
 from harness.backends.base import CellRequest
 from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
 from harness.config.labs import LabSpec
+from harness.model.backend_names import HOST
 from harness.planning.pinning import taskset_prefix
 from harness.tools.lab_build import build_lab
 
 
-class NativeBackend(ProcessBackend):
+class HostBackend(ProcessBackend):
     """Runs the lab's command directly, pinned with taskset; ISA switches go in the process environment.
 
     It is the Place (harness/backends/processes.py) its lab processes are launched in: `argv` is the command as it
     would run here (the lab's command with the contract's arguments, or hyperfine around it), `mounts` the host folders
     it reads and writes (here they are where they are)."""
 
-    name = "native"
+    name = HOST
 
     def __init__(self, switch_names: set[str]) -> None:
         # Every variable any ISA table knows is removed from the inherited environment first, so a

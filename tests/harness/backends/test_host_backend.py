@@ -1,4 +1,4 @@
-"""The native backend with real child processes (a tiny Python stand-in for a lab): pinning, usage, failures."""
+"""The host backend with real child processes (a tiny Python stand-in for a lab): pinning, usage, failures."""
 
 import dataclasses
 import json
@@ -6,7 +6,7 @@ import pathlib
 import sys
 
 from harness.backends.base import CellRequest
-from harness.backends.native import NativeBackend
+from harness.backends.host import HostBackend
 from harness.config.labs import LabSpec
 from harness.model.cells import Cell, JobSettings
 from harness.normalize.common import peak_rss_bytes
@@ -21,7 +21,7 @@ def _request(tmp_path: pathlib.Path, script: str, name: str, timeout_s: float = 
 
 
 def test_a_process_reports_its_own_cpu_time_and_what_else_its_cpu_did(tmp_path):
-    [run] = NativeBackend(set()).run_cells([_request(tmp_path, BUSY, "busy")])
+    [run] = HostBackend(set()).run_cells([_request(tmp_path, BUSY, "busy")])
     assert run.error is None
     assert run.usage.lab_cpu_s >= 0.3 and run.usage.wall_s >= run.usage.lab_cpu_s * 0.9
     assert run.usage.cpu_other_ms is not None and run.usage.involuntary_context_switches is not None
@@ -30,13 +30,13 @@ def test_a_process_reports_its_own_cpu_time_and_what_else_its_cpu_did(tmp_path):
 
 def test_a_lab_error_line_becomes_the_cells_error_and_the_others_still_finish(tmp_path):
     failing = "import sys\nprint('error: the dataset is gone'); print('hint: restore it'); sys.exit(2)"
-    runs = NativeBackend(set()).run_cells([_request(tmp_path, failing, "bad"), _request(tmp_path, BUSY, "good")])
+    runs = HostBackend(set()).run_cells([_request(tmp_path, failing, "bad"), _request(tmp_path, BUSY, "good")])
     assert "the dataset is gone" in str(runs[0].error) and "restore it" in runs[0].error.hint
     assert runs[1].error is None
 
 
 def test_a_process_over_its_timeout_is_killed_and_reported(tmp_path):
-    [run] = NativeBackend(set()).run_cells([_request(tmp_path, "import time; time.sleep(30)", "slow", timeout_s=0.5)])
+    [run] = HostBackend(set()).run_cells([_request(tmp_path, "import time; time.sleep(30)", "slow", timeout_s=0.5)])
     assert "timed out" in str(run.error) and run.usage.wall_s < 10
 
 
@@ -48,7 +48,7 @@ REPORTS_RSS = (
 
 def test_a_steady_cell_with_peak_rss_runs_reads_them_after_its_process_into_rss_json(tmp_path):
     request = dataclasses.replace(_request(tmp_path, REPORTS_RSS, "rss"), peak_rss_runs=2)
-    [run] = NativeBackend(set()).run_cells([request])
+    [run] = HostBackend(set()).run_cells([request])
     assert run.error is None
     assert json.loads((tmp_path / "rss.json").read_text()) == {
         "peak_rss_bytes": [12345678, 12345678],
@@ -62,12 +62,12 @@ def test_a_steady_cell_with_peak_rss_runs_reads_them_after_its_process_into_rss_
 def test_a_failed_peak_rss_run_leaves_the_timed_cell_standing_and_says_why_in_its_log(tmp_path):
     fails_rss = "import sys\nsys.exit(3 if '--report-rss' in sys.argv else 0)"
     request = dataclasses.replace(_request(tmp_path, fails_rss, "norss"), peak_rss_runs=1)
-    [run] = NativeBackend(set()).run_cells([request])
+    [run] = HostBackend(set()).run_cells([request])
     assert run.error is None
     assert not (tmp_path / "rss.json").exists() and peak_rss_bytes(tmp_path) is None
     assert "# peak RSS not read: the peak-RSS run exited with code 3" in (tmp_path / "norss.log").read_text()
 
 
 def test_no_peak_rss_runs_unless_the_profile_asks(tmp_path):
-    [run] = NativeBackend(set()).run_cells([_request(tmp_path, REPORTS_RSS, "plain")])
+    [run] = HostBackend(set()).run_cells([_request(tmp_path, REPORTS_RSS, "plain")])
     assert run.error is None and not (tmp_path / "rss.json").exists()

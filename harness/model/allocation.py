@@ -1,0 +1,107 @@
+"""How a run's time is shared among its units, a round at a time: the rule behind the run budget's 'open-claims'
+priority.
+
+A unit is what gets a round: a group at one ISA level under the paired, interleaved and duet designs, a whole level
+under the sequential one. Sharing goes:
+
+1. the floor: in plan order, each unit gets rounds until it has `floor` of them or its stopping rule
+   (harness/model/group_precision.py) wants no more, whatever the time left;
+2. then one round at a time: among the units that still want rounds and whose next round fits in the time left (those
+   whose published claims are all decided left out, under a rule that stops them), the ones holding an undecided
+   claim come first (under a rule that puts them first), and among those the one with the fewest rounds, plan order on
+   ties;
+3. when no round fits, or no unit wants one, sharing ends.
+
+The run plays it against the clock (harness/session/priority.py); the stopping replay plays it on a longer run's
+recorded rounds to compare rules (analysis/tools/stopping_replay.py). Both call share_rounds: a change here changes
+both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class SharingRule:
+    """How the rounds beyond the floor are shared."""
+
+    claims_first: bool = True  # units holding an undecided published claim get rounds before the others
+    stop_when_decided: bool = False  # a unit whose published claims are all decided gets no round beyond the floor
+
+
+#: The run budget's 'open-claims' priority: undecided claims first; with none open, precision alone (fewest rounds
+#: first).
+OPEN_CLAIMS_FIRST = SharingRule(claims_first=True)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """The published claims read on a unit: how many, and how many its rounds so far leave undecided."""
+
+    open: int
+    read: int
+
+    @property
+    def decided(self) -> bool:
+        """True when the unit holds claims and none of them is open."""
+        return self.read > 0 and self.open == 0
+
+
+class Units(Protocol):
+    """The units sharing the time, by index in plan order, as the caller keeps them (on the clock or recorded)."""
+
+    def wants_rounds(self, index: int, rounds_done: int) -> bool:
+        """True while the unit's stopping rule wants another round after `rounds_done`."""
+        ...
+
+    def claims(self, index: int, rounds_done: int) -> Claims:
+        """The claims read on the unit after `rounds_done` rounds."""
+        ...
+
+    def room_s(self) -> float:
+        """Seconds left for rounds beyond the floor."""
+        ...
+
+    def round_s(self, index: int) -> float:
+        """What the unit's next round is expected to take."""
+        ...
+
+    def play(self, index: int, round_index: int) -> None:
+        """Runs (or counts) the unit's round `round_index`."""
+        ...
+
+
+def next_round(units: Units, rounds: Sequence[int], rule: SharingRule) -> int | None:
+    """The unit that gets the next round beyond the floor, None when no round fits or none is wanted."""
+    room = units.room_s()
+    candidates = [i for i in range(len(rounds)) if units.wants_rounds(i, rounds[i]) and units.round_s(i) <= room]
+    if rule.stop_when_decided:
+        candidates = [i for i in candidates if not units.claims(i, rounds[i]).decided]
+    if rule.claims_first:
+        candidates = [i for i in candidates if units.claims(i, rounds[i]).open > 0] or candidates
+    if not candidates:
+        return None
+    return min(candidates, key=lambda i: (rounds[i], i))
+
+
+def share_rounds(
+    units: Units, count: int, floor: int, rule: SharingRule, before_floor: Callable[[int], None] | None = None
+) -> list[int]:
+    """Plays the floor, then the rounds `rule` gives, of `count` units; returns the rounds each got. `before_floor`
+    is called with each unit's index before its floor rounds (the run calibrates before each ISA level)."""
+    rounds = [0] * count
+    for index in range(count):
+        if before_floor is not None:
+            before_floor(index)
+        while rounds[index] < floor and units.wants_rounds(index, rounds[index]):
+            units.play(index, rounds[index] + 1)
+            rounds[index] += 1
+    while True:
+        chosen = next_round(units, rounds, rule)
+        if chosen is None:
+            return rounds
+        units.play(chosen, rounds[chosen] + 1)
+        rounds[chosen] += 1

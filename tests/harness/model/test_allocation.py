@@ -1,0 +1,84 @@
+"""Sharing a run's time among its units (harness/model/allocation.py): the floor in plan order, then one round at a
+time, undecided claims first, fewest rounds first, while a round fits."""
+
+from dataclasses import dataclass, field
+
+from harness.model.allocation import OPEN_CLAIMS_FIRST, Claims, SharingRule, next_round, share_rounds
+
+PRECISION_ONLY = SharingRule(claims_first=False)
+CLAIMS_DECIDE = SharingRule(claims_first=True, stop_when_decided=True)
+
+
+@dataclass
+class Scripted:
+    """Units whose wishes are scripted: each wants rounds up to its `limit`, costs `cost` a round, and has `open` claims
+    (of `read`) open until it has had `decided_after` rounds."""
+
+    limit: list[int]
+    cost: list[float]
+    budget_s: float
+    read: list[int] = field(default_factory=list)
+    decided_after: list[int] = field(default_factory=list)
+    played: list[tuple[int, int]] = field(default_factory=list)
+    spent: float = 0.0
+
+    def wants_rounds(self, index: int, rounds_done: int) -> bool:
+        return rounds_done < self.limit[index]
+
+    def claims(self, index: int, rounds_done: int) -> Claims:
+        read = self.read[index] if self.read else 0
+        still_open = read if self.decided_after and rounds_done < self.decided_after[index] else 0
+        return Claims(open=still_open, read=read)
+
+    def room_s(self) -> float:
+        return self.budget_s - self.spent
+
+    def round_s(self, index: int) -> float:
+        return self.cost[index]
+
+    def play(self, index: int, round_index: int) -> None:
+        self.played.append((index, round_index))
+        self.spent += self.cost[index]
+
+
+def test_the_floor_comes_first_in_plan_order_whatever_the_time_left():
+    units = Scripted(limit=[9, 9, 9], cost=[1.0, 1.0, 1.0], budget_s=0.0)
+    seen: list[int] = []
+    assert share_rounds(units, 3, 2, PRECISION_ONLY, seen.append) == [2, 2, 2]
+    assert units.played == [(0, 1), (0, 2), (1, 1), (1, 2), (2, 1), (2, 2)]
+    assert seen == [0, 1, 2]  # called before each unit's floor rounds
+
+
+def test_a_unit_its_stopping_rule_has_stopped_gets_no_more_of_the_floor():
+    units = Scripted(limit=[1, 9], cost=[1.0, 1.0], budget_s=0.0)
+    assert share_rounds(units, 2, 3, PRECISION_ONLY) == [1, 3]
+
+
+def test_beyond_the_floor_the_unit_with_the_fewest_rounds_goes_next_plan_order_on_ties():
+    units = Scripted(limit=[9, 9, 9], cost=[1.0, 1.0, 1.0], budget_s=5.0)
+    assert share_rounds(units, 3, 1, PRECISION_ONLY) == [2, 2, 1]  # 3 s of floor, then units 0 and 1 (ties: 0 first)
+    assert units.played[3:] == [(0, 2), (1, 2)]
+
+
+def test_sharing_ends_when_no_round_fits_but_a_cheaper_round_still_goes_while_it_fits():
+    units = Scripted(limit=[9, 9], cost=[4.0, 1.0], budget_s=8.0)
+    # floor: 5 s; 3 s left: the first unit's 4 s round never fits, the second takes three more
+    assert share_rounds(units, 2, 1, PRECISION_ONLY) == [1, 4]
+    assert units.spent == 8.0
+
+
+def test_a_unit_with_an_open_claim_comes_first_even_with_more_rounds():
+    units = Scripted(limit=[9, 9], cost=[1.0, 1.0], budget_s=6.0, read=[0, 1], decided_after=[0, 4])
+    assert share_rounds(units, 2, 1, OPEN_CLAIMS_FIRST) == [2, 4]  # unit 1 to 4 rounds (decided), then unit 0
+    assert share_rounds(Scripted([9, 9], [1.0, 1.0], 6.0), 2, 1, OPEN_CLAIMS_FIRST) == [3, 3]  # no claim: precision
+
+
+def test_under_a_rule_that_stops_decided_units_they_keep_their_floor_and_get_nothing_more():
+    units = Scripted(limit=[9, 9], cost=[1.0, 1.0], budget_s=10.0, read=[1, 1], decided_after=[1, 5])
+    assert share_rounds(units, 2, 2, CLAIMS_DECIDE) == [2, 5]  # unit 0 decided from its first round
+    claims_first = Scripted(limit=[9, 9], cost=[1.0, 1.0], budget_s=10.0, read=[1, 1], decided_after=[1, 5])
+    assert share_rounds(claims_first, 2, 2, OPEN_CLAIMS_FIRST) == [5, 5]  # the decided unit has the rest
+
+
+def test_no_unit_is_chosen_when_none_wants_a_round():
+    assert next_round(Scripted(limit=[0, 0], cost=[1.0, 1.0], budget_s=100.0), [0, 0], OPEN_CLAIMS_FIRST) is None
