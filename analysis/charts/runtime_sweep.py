@@ -38,20 +38,41 @@ def _side(lower: float, upper: float) -> int:
     return -1 if upper < 1 else 1 if lower > 1 else 0
 
 
-def takeaway(series: dict[str, list[tuple[str, float, float]]], runtimes: list[str], baseline: str) -> str:
-    """How many of the series (label → [(runtime, lower, upper)]) changed direction against the baseline across
-    runtimes: a change needs one interval wholly below 1 and another wholly above it."""
+Points = list[tuple[str, float, float, float]]  # (runtime, ratio, lower, upper) of one line
+
+
+def takeaway(series: dict[str, Points], runtimes: list[str], baseline: str) -> str:
+    """What the lines show against the baseline across runtimes (series: label → Points): which changed direction (one
+    interval wholly below 1 and another wholly above it), else where each stayed; one line is told with its range of
+    ratios."""
     swept = {label: points for label, points in series.items() if len(points) > 1}
     if not swept:
         return f"each benchmark measured on one runtime only (against {baseline})"
-    changed = [label for label, points in swept.items() if {-1, 1} <= {_side(lo, hi) for _, lo, hi in points}]
-    span = f"from {runtimes[0]} to {runtimes[-1]}"
-    if not changed:
-        return f"no ratio to {baseline} changed direction {span} ({len(swept)} measured on several runtimes)"
+    sides = {label: {_side(lo, hi) for _, _, lo, hi in points} for label, points in swept.items()}
+    changed = [label for label, seen in sides.items() if {-1, 1} <= seen]
+    span = f"{runtimes[0]} to {runtimes[-1]}"
+    if changed:
+        return (
+            f"{len(changed)} of {len(swept)} ratios to {baseline} changed direction from {span}: "
+            + ", ".join(changed[:2])
+            + (" …" if len(changed) > 2 else "")
+        )
+    faster = sum(seen == {-1} for seen in sides.values())
+    slower = sum(seen == {1} for seen in sides.values())
+    if len(swept) == 1:
+        (label, points), seen = next(iter(swept.items())), next(iter(sides.values()))
+        low, high = min(p[1] for p in points), max(p[1] for p in points)
+        where = (
+            "faster on every runtime"
+            if seen == {-1}
+            else "slower on every runtime"
+            if seen == {1}
+            else "within the noise of 1 on some runtime"
+        )
+        return f"{label}: {low:.2f}–{high:.2f}× the time of {baseline} from {span}, {where}"
     return (
-        f"{len(changed)} of {len(swept)} ratios to {baseline} changed direction {span}: "
-        + ", ".join(changed[:2])
-        + (" …" if len(changed) > 2 else "")
+        f"no ratio to {baseline} changed direction from {span}: {faster} faster on every runtime, {slower} slower, "
+        f"{len(swept) - faster - slower} within the noise of 1 somewhere"
     )
 
 
@@ -94,14 +115,14 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
     compared = cells[cells["benchmark"] != baseline]
     markers = "osD^v<>ph"
     points: list[float] = []
-    series: dict[str, list[tuple[str, float, float]]] = {}
+    series: dict[str, Points] = {}
     for index, ((bench, level), rows) in enumerate(compared.groupby(["benchmark", "isa_requested"], sort=False)):
         xs, ys, low, high = _points(rows, runtimes, bench, level, problems)
         if not xs:
             continue
         label = names[bench] if compared["isa_requested"].nunique() == 1 else f"{names[bench]} @ {level}"
         points += ys
-        series[label] = [(runtimes[x], y - lo, y + hi) for x, y, lo, hi in zip(xs, ys, low, high)]
+        series[label] = [(runtimes[x], y, y - lo, y + hi) for x, y, lo, hi in zip(xs, ys, low, high)]
         ax.errorbar(
             xs,
             ys,
@@ -126,7 +147,7 @@ def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], capt
     describe(
         fig,
         [
-            f"{label}: " + ", ".join(f"{runtime} [{lo:.2f}, {hi:.2f}]" for runtime, lo, hi in points)
+            f"{label}: " + ", ".join(f"{runtime} [{lo:.2f}, {hi:.2f}]" for runtime, _, lo, hi in points)
             for label, points in series.items()
         ],
     )

@@ -81,3 +81,25 @@ def test_a_runtime_sweep_line_runs_from_the_oldest_runtime_to_the_newest_whateve
     xs, ys, low, high = _points(rows, ["3.1.3", "8.0.0", "10.0.12"], "b", "native", [])
     assert xs == [0, 1, 2] and ys == [0.9, 0.27, 0.24]
     assert [round(v, 2) for v in low] == [0.1, 0.02, 0.04] and [round(v, 2) for v in high] == [0.1, 0.03, 0.06]
+
+
+def test_a_runtime_sweep_title_says_what_its_lines_show():
+    # seen in a default run: 003's deserialize-big sweep (System.Text.Json at 0.57-0.66x on every runtime) was titled
+    # "no ratio to Newtonsoft.Json · default settings changed direction", which read as the opposite
+    from analysis.charts.runtime_sweep import takeaway
+
+    runtimes = ["3.1.3", "8.0.0", "10.0.12"]
+    faster = [("3.1.3", 0.66, 0.62, 0.70), ("8.0.0", 0.60, 0.58, 0.63), ("10.0.12", 0.57, 0.55, 0.59)]
+    assert takeaway({"STJ": faster}, runtimes, "Newtonsoft") == (
+        "STJ: 0.57–0.66× the time of Newtonsoft from 3.1.3 to 10.0.12, faster on every runtime"
+    )
+    straddles = [("3.1.3", 1.02, 0.97, 1.08), ("10.0.12", 1.20, 1.10, 1.30)]
+    flips = [("3.1.3", 0.8, 0.7, 0.9), ("10.0.12", 1.2, 1.1, 1.3)]
+    assert takeaway({"A": faster, "B": straddles}, runtimes, "N") == (
+        "no ratio to N changed direction from 3.1.3 to 10.0.12: 1 faster on every runtime, 0 slower, "
+        "1 within the noise of 1 somewhere"
+    )
+    assert takeaway({"A": faster, "C": flips}, runtimes, "N") == (
+        "1 of 2 ratios to N changed direction from 3.1.3 to 10.0.12: C"
+    )
+    assert takeaway({"A": faster[:1]}, runtimes, "N") == "each benchmark measured on one runtime only (against N)"
