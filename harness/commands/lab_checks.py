@@ -12,10 +12,16 @@ import subprocess
 import sys
 import time
 
-from harness.commands.labs import build_command
+from harness.commands.labs import build_labs
 from harness.commands.selection import split
-from harness.config.lab_checks import LabCheck, LabChecks, load_lab_checks
+from harness.config.lab_checks import LabCheck, LabChecks
+from harness.config.labs import load_labs
 from harness.model.errors import UnknownNameError
+
+
+def load_lab_checks() -> list[LabChecks]:
+    """Every lab's checks (LabSpec.checks), labs by name."""
+    return [lab.checks for lab in load_labs().values() if lab.checks is not None]
 
 
 def _selected(names: list[str]) -> list[LabChecks]:
@@ -43,7 +49,7 @@ def lab_checks_command(args: argparse.Namespace) -> int:
     failed, times = 0, []
     for lab in _selected(list(split(args.lab) or ())):
         if args.kind == "test" and lab.build_before_test:
-            build_command(argparse.Namespace(lab=[lab.lab], runtime=None))
+            build_labs((lab.lab,), None)
         for number, check in enumerate(lab.of(args.kind), 1):
             ok, took = _run_one(lab, args.kind, number, check)
             failed += not ok

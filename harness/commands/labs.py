@@ -37,18 +37,23 @@ def list_command() -> int:
 
 
 def build_command(args: argparse.Namespace) -> int:
+    build_labs(split(args.lab), split(args.runtime))
+    return 0
+
+
+def build_labs(names: tuple[str, ...] | None, runtimes: tuple[str, ...] | None) -> None:
+    """Builds these labs (all) for these runtimes (each lab's all); a current build is reused."""
     labs = load_labs()
-    names = split(args.lab) or list(labs)
+    names = names or tuple(labs)
     log_dir = RESULTS_DIR / "build-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     for name in names:
         lab = find_lab(labs, name)
         lab.check_requirements()
-        for runtime in split(args.runtime) or lab.runtime_names:
+        for runtime in runtimes or lab.runtime_names:
             build = lab.for_runtime(runtime)
             built = build_lab(build, log_dir / f"build-{build.target}.log")
             print(f"{build.target}: {'built' if built else 'current, reused'}", file=sys.stderr)
-    return 0
 
 
 def images_command(args: argparse.Namespace) -> int:

@@ -14,8 +14,6 @@ from __future__ import annotations
 import pathlib
 from dataclasses import dataclass
 
-from harness.config.data_files import read_toml
-from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError
 
 #: The kinds of check a lab may declare, in the order `just test` runs them.
@@ -76,12 +74,3 @@ def parse_checks(data: dict, path: pathlib.Path) -> LabChecks:
     if not isinstance(build_first, bool):
         raise ConfigError(f"{path}: [checks] build_before_test is {build_first!r}", "write true or false")
     return LabChecks(str(data.get("name", path.parent.name)), path.parent, build_first, lists["test"], lists["lint"])
-
-
-def load_lab_checks(labs_dir: pathlib.Path = LABS_DIR) -> list[LabChecks]:
-    """Every lab's checks, labs sorted by folder name."""
-    return [
-        parse_checks(read_toml(d / "lab.toml", "compare it with lab/dotnet/lab.toml"), d / "lab.toml")
-        for d in sorted(labs_dir.iterdir())
-        if (d / "lab.toml").is_file()
-    ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
 from harness.config.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtime
+from harness.config.lab_checks import LabChecks, parse_checks
 from harness.config.lab_libraries import LibrariesSpec, parse_libraries
 from harness.config.prerequisites import load_prerequisites
 from harness.config.run_settings import RunSetting, Settings, environment_of, parse_run_settings
@@ -64,6 +65,8 @@ class LabSpec:
     accepted_terms: frozenset[str] = frozenset()
     # Where its images' library versions come from (lab.toml [libraries]; harness/config/lab_libraries.py).
     libraries: LibrariesSpec | None = None
+    # Its own tests and lint (lab.toml [checks]; harness/config/lab_checks.py), run by `just test` and `just lint`.
+    checks: LabChecks | None = None
 
     def vendor_package_of(self, variant: str) -> VendorPackage | None:
         """The package under its vendor's terms this variant needs, if any."""
@@ -244,6 +247,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             run_settings=_run_settings(data, path),
             vendor_packages=parse_vendor_packages(data, str(path)),
             libraries=parse_libraries(data, path, "container" in data),
+            checks=parse_checks(data, path),
         )
     except KeyError as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

@@ -4,7 +4,8 @@ import pathlib
 
 import pytest
 
-from harness.config.lab_checks import load_lab_checks, parse_checks
+from harness.config.lab_checks import parse_checks
+from harness.config.labs import load_labs
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError
 
@@ -12,7 +13,7 @@ PATH = pathlib.Path("lab/x/lab.toml")
 
 
 def test_the_three_labs_declare_their_own_tests_and_the_dotnet_lab_its_lint():
-    checks = {lab.lab: lab for lab in load_lab_checks(LABS_DIR)}
+    checks = {lab.name: lab.checks for lab in load_labs(LABS_DIR, accepted=frozenset()).values()}
     assert set(checks) == {"dotnet", "native", "reference-node"}
     assert all(lab.test for lab in checks.values())
     assert [c.fix for c in checks["dotnet"].lint] == [
