@@ -6,7 +6,7 @@ operation, throughput and allocation.
 Throughput is the row's `payload_bytes` (the JSON text the operation reads, for a parse; writes, for a serialize; both
 as UTF-8, reported by the lab's verification) over the time per operation, in MB/s (10^6 bytes per second); its
 interval is the time's 99% interval inverted. Where a lab declares itself the speed-of-light reference (lab.toml
-`speed_of_light`: the native lab), its fastest verified cell of each shared operation, dataset and ISA level is that
+`speed_of_light`: the C++ lab), its fastest verified cell of each shared operation, dataset and ISA level is that
 block's reference, and every cell's MB/s is also shown as a fraction of it: a share of throughput, read off two
 separately measured means, not a paired ratio. Nothing is compared as a ratio across labs: a ratio pairs processes of
 one lab build, and each lab's groups have their own baseline. A cell with no shared operation stays out of this

@@ -14,12 +14,14 @@ from harness.model.run_folder import (
     CALIBRATION_FILE,
     ENVIRONMENT_FILE,
     GROUPS_FILE,
+    KEPT_LABS_DIR,
     RESULTS_FILE,
     RUN_FILE,
     TIMELINE_FILE,
 )
 from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
 from harness.model.store import RunStore
+from harness.model.stored_names import stored_lab
 from harness.model.warmup_check import row_id, short_warmups
 
 
@@ -64,6 +66,14 @@ def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
+def with_todays_lab_names(rows: pd.DataFrame, directory: pathlib.Path) -> pd.DataFrame:
+    """Rows of a run that did not keep its labs folder are read against today's lab/: a lab renamed since then
+    (harness/model/stored_names.py) reads under its name of today. A run that kept its labs keeps its own names."""
+    if rows.empty or "lab" not in rows or any((directory / KEPT_LABS_DIR).glob("*/lab.toml")):
+        return rows
+    return rows.assign(lab=rows["lab"].map(stored_lab))
+
+
 def load_run(directory: pathlib.Path) -> RunData:
     """Reads results.jsonl, environment.json and run.json; schema versions are checked by RunStore."""
     directory = directory.resolve()
@@ -73,7 +83,8 @@ def load_run(directory: pathlib.Path) -> RunData:
             "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell",
         )
     store = RunStore(directory)
-    rows = set_aside(pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()]))
+    rows = pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()])
+    rows = set_aside(with_todays_lab_names(rows, directory))
     torn = store.torn_line.describe(RESULTS_FILE) if store.torn_line else ""
     environment = (
         EnvironmentRecord.from_dict(store.read_json(ENVIRONMENT_FILE), ENVIRONMENT_FILE)

@@ -40,8 +40,8 @@ from harness.containers.images import (
 )
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.model.arch import DEBIAN_ARCH, engine_arch
-from harness.model.backend_names import DOCKER
 from harness.model.errors import BuildError, HarnessError, MissingToolError
+from harness.model.stored_names import DOCKER
 
 
 class DockerBackend(ProcessBackend):

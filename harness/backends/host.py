@@ -9,7 +9,7 @@ from typing import Any
 from harness.backends.base import CellRequest
 from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
 from harness.config.labs import LabSpec
-from harness.model.backend_names import HOST
+from harness.model.stored_names import HOST
 from harness.planning.pinning import taskset_prefix
 from harness.tools.lab_build import build_lab
 

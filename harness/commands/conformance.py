@@ -16,11 +16,11 @@ from harness.config.labs import find_lab, load_labs
 from harness.containers.own_engine import engine_for_run
 from harness.host.cpu_lock import cpus_locked
 from harness.host.host_cpus import parse_cpulist
-from harness.model.backend_names import HOST, stored_backend
 from harness.model.defaults import DATASETS_DIR
 from harness.model.run_folder import ENVIRONMENT_FILE
 from harness.model.run_records import CONFORMANCE
 from harness.model.store import RunStore
+from harness.model.stored_names import HOST, stored_backend
 
 
 def conformance_command(args: argparse.Namespace) -> int:

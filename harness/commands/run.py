@@ -14,10 +14,10 @@ from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
 from harness.config.labs import LabSpec
 from harness.containers.own_engine import engine_for_run
 from harness.host.preflight import check_run
-from harness.model.backend_names import HOST
 from harness.model.errors import HarnessError
 from harness.model.records import DEFAULT_RUNTIME, RowStatus
 from harness.model.store import new_run_id
+from harness.model.stored_names import HOST
 from harness.planning.plan_summary import plan_summary
 from harness.planning.run_plan import ensure_datasets, resolve_plan
 from harness.session.host_process import PlatformImages

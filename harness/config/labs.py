@@ -55,7 +55,7 @@ class LabSpec:
     # (harness/planning/designs.py).
     paired_format: str | None = None
     # True for a lab whose fastest verified cell is the "speed of light" the report's cross-language section measures
-    # every other cell of the same operation and file against (lab/native: simdjson).
+    # every other cell of the same operation and file against (lab/cpp: simdjson).
     speed_of_light: bool = False
     # Runtime knobs an experiment may ask for (lab.toml [run_settings]; harness/config/run_settings.py).
     run_settings: dict[str, RunSetting] = field(default_factory=dict)

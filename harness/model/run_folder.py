@@ -62,7 +62,7 @@ SCHEMA_VERSION = 7
 #: version-3 row lacks only the two version-4 fields (empty switches, unknown engine); rows before 5 lack the backend
 #: fields (they all ran on the host backend); rows before 6 lack payload_bytes (no throughput).
 #: Rows and environment.json written before the host backend had its name store it as "native"
-#: (harness/model/backend_names.py reads them as host).
+#: (harness/model/stored_names.py reads them as host).
 READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7)
 
 #: The reference workloads timed on the lab's CPU before and after measuring (harness/session/calibration.py).

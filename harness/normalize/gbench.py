@@ -1,6 +1,6 @@
-"""Google Benchmark's JSON report → CellOutcome (raw_format "gbench": lab/native).
+"""Google Benchmark's JSON report → CellOutcome (raw_format "gbench": lab/cpp).
 
-The native lab times each cell with Google Benchmark: a fixed number of calls per repetition (`Iterations`, sized by
+The C++ lab times each cell with Google Benchmark: a fixed number of calls per repetition (`Iterations`, sized by
 the lab from its warm speed to about the job's iteration time) and one repetition per measured iteration, every
 repetition reported (`run_type` "iteration", beside the aggregates, which are ignored: the harness takes its own
 statistics over the iterations, as for every lab). Each repetition's `real_time` is the wall time per call in its

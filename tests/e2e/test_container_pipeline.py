@@ -130,7 +130,7 @@ def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
     every = [json.loads(line) for line in (container_run / "results.jsonl").read_text().splitlines()]
     rows = [r for r in every if not r.get("replaced")]
     labs = load_labs()
-    for lab in ("dotnet", "reference-node", "native"):
+    for lab in ("dotnet", "reference-node", "cpp"):
         assert {r["runtime_requested"] for r in rows if r["lab"] == lab} >= set(labs[lab].runtime_names), lab
     for row in rows:
         assert row["status"] == "ok", row

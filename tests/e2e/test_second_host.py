@@ -84,7 +84,7 @@ def test_one_run_over_two_hosts_keeps_the_first_hosts_rows_when_the_second_engin
     started = _script("start")
     assert started.returncode == 0, started.stderr
     # The engine keeps its images between runs (its data root): without the image, the run must move it there.
-    subprocess.run(["docker", "--context", "jsonlab-second", "image", "rm", "-f", "jsonlab/native:gcc-12.2.0"])
+    subprocess.run(["docker", "--context", "jsonlab-second", "image", "rm", "-f", "jsonlab/cpp:gcc-12.2.0"])
     results = tmp_path / "results"
     argv = [
         sys.executable,
@@ -92,9 +92,9 @@ def test_one_run_over_two_hosts_keeps_the_first_hosts_rows_when_the_second_engin
         "harness",
         "run",
         "--profile",
-        "native",
+        "cpp",
         "--benchmark",
-        "native-parse-nlohmann-canada",
+        "cpp-parse-nlohmann-canada",
         "--isa",
         "native,scalar",
         "--runtime",
@@ -125,9 +125,7 @@ def test_one_run_over_two_hosts_keeps_the_first_hosts_rows_when_the_second_engin
     finally:
         _script("stop")
     text = "".join(lines)
-    assert any(line.startswith("[local] ") for line in lines) and "moved jsonlab/native:gcc-12.2.0" in text, text[
-        -3000:
-    ]
+    assert any(line.startswith("[local] ") for line in lines) and "moved jsonlab/cpp:gcc-12.2.0" in text, text[-3000:]
     run_dir = results / "two-hosts"
     assert out.strip().splitlines()[-1] == str(run_dir.resolve()), text[-3000:]
     hosts = {h["host"]: h for h in json.loads((run_dir / "hosts.json").read_text())["hosts"]}

@@ -158,8 +158,8 @@ def test_the_node_lab_runs_through_the_same_pipeline_with_its_isa_labelled_unver
     assert "| reference-node@24.21.0 | scalar |" in report and "not-applicable" in report
 
 
-def test_the_native_lab_runs_through_the_same_pipeline_with_simdjson_s_kernel_read_back(smoke_run):
-    rows = [r for r in _rows(smoke_run) if r["lab"] == "native"]
+def test_the_cpp_lab_runs_through_the_same_pipeline_with_simdjson_s_kernel_read_back(smoke_run):
+    rows = [r for r in _rows(smoke_run) if r["lab"] == "cpp"]
     native = [r for r in rows if r["isa_requested"] == "native"]
     assert sorted(r["variant"] for r in native) == ["rapidjson", "rapidjson", "simdjson-dom", "simdjson-dom"]
     for row in native:
@@ -173,7 +173,7 @@ def test_the_native_lab_runs_through_the_same_pipeline_with_simdjson_s_kernel_re
     assert scalar and all(r["status"] == "ok" and r["isa_effective"] == "scalar" for r in scalar), scalar
     report = (smoke_run / "report" / "report.md").read_text()
     assert (
-        "| native@gcc-12.2.0 | scalar | `JSONLAB_RAPIDJSON_SIMD=none`, `SIMDJSON_FORCE_IMPLEMENTATION=fallback` | "
+        "| cpp@gcc-12.2.0 | scalar | `JSONLAB_RAPIDJSON_SIMD=none`, `SIMDJSON_FORCE_IMPLEMENTATION=fallback` | "
         "scalar | run |" in report
     )
     # RapidJSON follows the level: its scalar cells ran the kernel without SIMD, read back into cell.json
@@ -193,8 +193,8 @@ def test_every_lab_parses_canada_into_a_document_and_the_report_sets_them_side_b
         ("dotnet", "stj-jsondocument"),
         ("dotnet", "newtonsoft-jtoken"),
         ("dotnet", "stj-default"),
-        ("native", "simdjson-dom"),
-        ("native", "rapidjson"),
+        ("cpp", "simdjson-dom"),
+        ("cpp", "rapidjson"),
     }
     for row in rows:
         assert row["status"] == "ok", row
@@ -207,7 +207,7 @@ def test_every_lab_parses_canada_into_a_document_and_the_report_sets_them_side_b
     ), "the typed model, verified field by field"
     for variant in ("json-string", "json-utf8", "stj-jsondocument", "newtonsoft-jtoken", "simdjson-dom", "rapidjson"):
         assert f"| {variant}" in section
-    assert "of speed of light" in section and "Speed of light: simdjson simdjson-dom (native gcc-12.2.0)" in section
+    assert "of speed of light" in section and "Speed of light: simdjson simdjson-dom (cpp gcc-12.2.0)" in section
     assert (smoke_run / "report" / "charts" / "cross-language-untyped-parse.png").is_file()
     assert (smoke_run / "report" / "tables" / "cross-language.csv").is_file()
 
@@ -281,8 +281,8 @@ def test_every_parser_of_every_lab_ran_the_whole_conformance_suite_and_the_repor
     by_parser: dict[tuple[str, str], list[dict]] = {}
     for record in records:
         by_parser.setdefault((record["lab"], record["parser"]), []).append(record)
-    assert {lab for lab, _ in by_parser} == {"dotnet", "reference-node", "native"}
-    assert ("native", "rapidjson") in by_parser and ("native", "rapidjson-strict") in by_parser
+    assert {lab for lab, _ in by_parser} == {"dotnet", "reference-node", "cpp"}
+    assert ("cpp", "rapidjson") in by_parser and ("cpp", "rapidjson-strict") in by_parser
     assert ("dotnet", "stj-jsondocument") in by_parser and ("reference-node", "json-parse-buffer") in by_parser
     for (lab, parser), files in by_parser.items():
         assert len(files) == 318, (lab, parser)

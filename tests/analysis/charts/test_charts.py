@@ -56,7 +56,7 @@ def test_notes_under_a_chart_are_bounded_and_name_no_local_path():
 
 
 def test_runtimes_sort_by_version_whether_numbered_or_named():
-    # the native lab's runtimes are compiler builds; a sweep of them once failed the chart with int < str
+    # the C++ lab's runtimes are compiler builds; a sweep of them once failed the chart with int < str
     from analysis.charts.runtime_sweep import _version_key
 
     names = ["10.0.12", "9.0.20", "gcc-12.2.0-native", "3.1.3", "gcc-12.2.0"]

@@ -129,16 +129,16 @@ def test_a_benchmark_can_name_its_own_shared_operation_and_keeps_its_group():
     assert "untyped-stringify" not in set(table["shared_operation"])
 
 
-def _with_native(*native_cells):
-    return pd.concat([_cells(), pd.DataFrame(list(native_cells))], ignore_index=True)
+def _with_cpp(*cpp_cells):
+    return pd.concat([_cells(), pd.DataFrame(list(cpp_cells))], ignore_index=True)
 
 
 def test_the_fastest_verified_cell_of_a_speed_of_light_lab_is_every_cell_s_reference():
-    cells = _with_native(
+    cells = _with_cpp(
         _cell(
-            "native-parse-simdjson-dom-twitter",
-            "native-parse-twitter",
-            "native",
+            "cpp-parse-simdjson-dom-twitter",
+            "cpp-parse-twitter",
+            "cpp",
             "simdjson-dom",
             250_000,
             600_000,
@@ -146,9 +146,9 @@ def test_the_fastest_verified_cell_of_a_speed_of_light_lab_is_every_cell_s_refer
         ),
         # faster, but unverified: never the reference
         _cell(
-            "native-parse-nlohmann-twitter",
-            "native-parse-twitter",
-            "native",
+            "cpp-parse-nlohmann-twitter",
+            "cpp-parse-twitter",
+            "cpp",
             "nlohmann",
             100_000,
             600_000,
@@ -156,15 +156,15 @@ def test_the_fastest_verified_cell_of_a_speed_of_light_lab_is_every_cell_s_refer
             runtime="gcc-12.2.0",
         ),
     )
-    table = cross_language_table([load_experiments()["006"]], cells, frozenset({"native"}))
+    table = cross_language_table([load_experiments()["006"]], cells, frozenset({"cpp"}))
     parse = table[table["shared_operation"] == "untyped-parse"].set_index("variant")
     assert parse.loc["simdjson-dom", "speed_of_light_mb_per_s"] == 2400.0  # 600,000 bytes in 0.25 ms
     assert parse.loc["simdjson-dom", "fraction_of_speed_of_light"] == 1.0
     assert parse.loc["stj-jsondocument", "fraction_of_speed_of_light"] == 0.5
-    assert set(parse["speed_of_light_cell"]) == {"lib simdjson-dom (native gcc-12.2.0)"}
+    assert set(parse["speed_of_light_cell"]) == {"lib simdjson-dom (cpp gcc-12.2.0)"}
     text = cross_language_markdown(table)
     assert "of speed of light" in text and "| 50% |" in text
-    assert "Speed of light: lib simdjson-dom (native gcc-12.2.0), 2,400 MB/s" in text
+    assert "Speed of light: lib simdjson-dom (cpp gcc-12.2.0), 2,400 MB/s" in text
     fig = throughput_chart(table[table["shared_operation"] == "untyped-parse"], "Cross-language: untyped-parse")
     assert [line.get_xdata()[0] for line in fig.axes[0].lines if line.get_linestyle() == "--"] == [2400.0]
     assert "dashed: the speed of light" in fig.axes[0].get_xlabel()

@@ -53,10 +53,8 @@ def test_groups_declare_the_operation_they_share_across_labs_and_a_group_stays_i
     assert shared["parse-twitter"] == shared["dotnet-parse-twitter"] == "untyped-parse"
     assert shared["stringify-canada"] == shared["dotnet-stringify-canada"] == "untyped-stringify"
     labs = {b.lab for b in cross.benchmarks.values()}
-    assert labs == {"reference-node", "dotnet", "native"}
-    assert (
-        shared["native-parse-twitter"] == "untyped-parse" and shared["native-stringify-canada"] == "untyped-stringify"
-    )
+    assert labs == {"reference-node", "dotnet", "cpp"}
+    assert shared["cpp-parse-twitter"] == "untyped-parse" and shared["cpp-stringify-canada"] == "untyped-stringify"
     for bench in cross.benchmarks.values():
         assert cross.benchmarks[cross.baseline_of(bench.id)].lab == bench.lab
     directory = _write(

@@ -44,10 +44,10 @@ def test_every_catalogued_variant_has_a_display_entry_and_no_other():
 
 @pytest.fixture
 def labs(tmp_path: pathlib.Path) -> pathlib.Path:
-    """A copy of the native lab's lab.toml and catalog.toml in a labs folder of its own."""
-    (tmp_path / "native").mkdir()
+    """A copy of the C++ lab's lab.toml and catalog.toml in a labs folder of its own."""
+    (tmp_path / "cpp").mkdir()
     for name in ("lab.toml", "catalog.toml"):
-        shutil.copy(REPO / "lab" / "native" / name, tmp_path / "native" / name)
+        shutil.copy(REPO / "lab" / "cpp" / name, tmp_path / "cpp" / name)
     return tmp_path
 
 
@@ -60,7 +60,7 @@ def labs(tmp_path: pathlib.Path) -> pathlib.Path:
     ],
 )
 def test_a_broken_catalog_is_an_error_naming_it(labs, text, says):
-    (labs / "native" / "catalog.toml").write_text(text)
+    (labs / "cpp" / "catalog.toml").write_text(text)
     with pytest.raises(ConfigError, match=r"catalog\.toml") as caught:
         load_lab_catalog(labs)
     assert says in str(caught.value)

@@ -14,13 +14,13 @@ PATH = pathlib.Path("lab/x/lab.toml")
 
 def test_the_three_labs_declare_their_own_tests_and_the_dotnet_lab_its_lint():
     checks = {lab.name: lab.checks for lab in load_labs(LABS_DIR, accepted=frozenset()).values()}
-    assert set(checks) == {"dotnet", "native", "reference-node"}
+    assert set(checks) == {"cpp", "dotnet", "reference-node"}
     assert all(lab.test for lab in checks.values())
     assert [c.fix for c in checks["dotnet"].lint] == [
         "dotnet format lab/dotnet/src/JsonLab.csproj",
         "dotnet format lab/dotnet/tests/JsonLab.Tests.csproj",
     ]
-    assert checks["native"].build_before_test and not checks["dotnet"].build_before_test
+    assert checks["cpp"].build_before_test and not checks["dotnet"].build_before_test
     assert checks["dotnet"].directory == LABS_DIR / "dotnet"
 
 

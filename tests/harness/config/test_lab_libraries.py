@@ -84,8 +84,8 @@ def test_the_labs_declare_their_formats_filled_in_per_runtime():
         "nuget", "src/packages.aot.lock.json", "net10.0"
     )
     assert labs["reference-node"].for_runtime().libraries == LibrariesSpec("npm", "package-lock.json")
-    native = labs["native"].libraries
-    assert native is not None and native.format == "debian-packages" and "libsimdjson-dev" in native.packages
+    cpp = labs["cpp"].libraries
+    assert cpp is not None and cpp.format == "debian-packages" and "libsimdjson-dev" in cpp.packages
     servicestack = load_labs(accepted=frozenset({"ServiceStack.Text"}))["dotnet"].for_runtime("9.0.20")
     assert servicestack.libraries.lock_file == "src/packages.servicestack.lock.json"
     assert "ServiceStack.Text=10.1.0" in library_versions("dotnet", servicestack.directory, servicestack.libraries)

@@ -96,7 +96,7 @@ def test_a_build_reporting_another_runtime_name_than_it_declares_is_refused(tmp_
     from harness.model.errors import HarnessError
     from harness.session.probe import check_runtime_version
 
-    build = load_labs()["native"].for_runtime("gcc-12.2.0-native")
+    build = load_labs()["cpp"].for_runtime("gcc-12.2.0-native")
     assert build.reported_runtime() == "GCC (-march=native)"
     check_runtime_version(build, {"runtime": "GCC (-march=native)", "runtime_version": "12.2.0"})
     with pytest.raises(HarnessError, match="declares that it reports runtime 'GCC \\(-march=native\\)'"):

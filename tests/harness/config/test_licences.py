@@ -220,8 +220,8 @@ def test_the_three_ways_a_dockerfile_installs_packages_are_read():
         'missing="$missing libatomic1"; apt-get install -y $missing\n'
     )
     assert dockerfile_packages(dockerfile) == ["clang", "zlib1g-dev", "g++", "cmake", "hyperfine", "libatomic1"]
-    native = dockerfile_packages((REPO_ROOT / "lab/native/Dockerfile").read_text())
-    assert {"g++", "cmake", "libsimdjson-dev", "rapidjson-dev", "nlohmann-json3-dev", "libbenchmark-dev"} <= set(native)
+    cpp = dockerfile_packages((REPO_ROOT / "lab/cpp/Dockerfile").read_text())
+    assert {"g++", "cmake", "libsimdjson-dev", "rapidjson-dev", "nlohmann-json3-dev", "libbenchmark-dev"} <= set(cpp)
 
 
 def test_the_committed_markdown_is_the_rendering_of_the_committed_table():

@@ -22,7 +22,7 @@ DOCTOR_GROUPS_OF_THE_ONE_FILE = {
     "recipes": ["just"],
     "lab:dotnet": ["dotnet"],
     "lab:reference-node": ["npm"],
-    "lab:native": ["cmake", "g++", "simdjson", "RapidJSON", "nlohmann/json", "Google Benchmark"],
+    "lab:cpp": ["cmake", "g++", "simdjson", "RapidJSON", "nlohmann/json", "Google Benchmark"],
     "host": ["taskset"],
     "host-cold": ["hyperfine"],
     "host-aot": ["gcc", "C library headers", "zlib headers"],
@@ -72,7 +72,7 @@ def test_the_list_is_the_shared_file_then_each_labs_own_in_the_order_of_their_na
     assert not [item.name for item in shared.items if any(n.startswith(LAB_NEED_PREFIX) for n in item.needed_by)]
     merged = load_prerequisites()
     labs = [lab for _, lab in lab_files()]
-    assert labs == sorted(labs) and {"dotnet", "native", "reference-node"} <= set(labs)
+    assert labs == sorted(labs) and {"cpp", "dotnet", "reference-node"} <= set(labs)
     assert merged.lab_needs == tuple(lab_need(lab) for lab in labs)
     assert merged.items[: len(shared.items)] == shared.items
     assert list(merged.needs)[: len(shared.needs)] == list(shared.needs)

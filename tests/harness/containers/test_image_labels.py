@@ -52,12 +52,12 @@ def test_every_label_with_the_values_the_dockerfiles_wrote(labs):
 
 
 def test_the_native_labs_runtime_version_is_its_compilers_version(labs):
-    labels = LabImage(labs["native"].for_runtime("gcc-12.2.0-native")).labels("upstream")
+    labels = LabImage(labs["cpp"].for_runtime("gcc-12.2.0-native")).labels("upstream")
     assert labels["jsonlab.runtime"] == "gcc-12.2.0-native" and labels["jsonlab.runtime-version"] == "12.2.0"
     assert labels["jsonlab.libraries"] == "libbenchmark-dev=?,libsimdjson-dev=?,nlohmann-json3-dev=?,rapidjson-dev=?"
 
 
-@pytest.mark.parametrize("lab_name", ["dotnet", "native", "reference-node"])
+@pytest.mark.parametrize("lab_name", ["cpp", "dotnet", "reference-node"])
 def test_no_dockerfile_copies_the_label_block(lab_name):
     text = (load_labs()[lab_name].directory / "Dockerfile").read_text()
     assert not re.search(r"^\s*LABEL\b", text, re.MULTILINE), "the harness attaches the labels (LabImage.labels)"
@@ -102,7 +102,7 @@ def _fake_docker(calls, listing):
     return docker
 
 
-@pytest.mark.parametrize("lab_name", ["native", "reference-node"])
+@pytest.mark.parametrize("lab_name", ["cpp", "reference-node"])
 def test_the_apt_label_is_committed_and_debian_libraries_get_the_images_versions(labs, monkeypatch, lab_name):
     calls: list[tuple] = []
     listing = "libc6=2.36-9\nlibsimdjson-dev=3.1.5-1\nrapidjson-dev=1.1.0+dfsg2-7.1\n"
@@ -114,7 +114,7 @@ def test_the_apt_label_is_committed_and_debian_libraries_get_the_images_versions
     assert (
         changes[0] == 'LABEL jsonlab.apt-packages="libc6=2.36-9 libsimdjson-dev=3.1.5-1 rapidjson-dev=1.1.0+dfsg2-7.1"'
     )
-    if lab_name == "native":
+    if lab_name == "cpp":
         assert changes[1:] == [
             'LABEL jsonlab.libraries="libbenchmark-dev=?,libsimdjson-dev=3.1.5-1,nlohmann-json3-dev=?,'
             'rapidjson-dev=1.1.0+dfsg2-7.1"'

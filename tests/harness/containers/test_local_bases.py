@@ -19,7 +19,7 @@ BASES_OF_THE_ONE_FILE = {
     "jsonlab-local/dotnet-sdk:bookworm-amd64",
     "jsonlab-local/runtime-deps:bookworm-arm64",
     "jsonlab-local/node-deps:bookworm-amd64",
-    "jsonlab-local/native-build:bookworm-amd64",
+    "jsonlab-local/cpp-build:bookworm-amd64",
     "jsonlab-local/fresh-machine:bookworm-amd64",
 }
 

@@ -46,9 +46,9 @@ def test_a_node_lab_process_normalizes_to_the_row_its_run_stored():
 
 
 def test_a_native_lab_process_normalizes_to_the_row_its_run_stored():
-    outcome = NORMALIZERS["gbench"](CAPTURED / "native-gbench")
+    outcome = NORMALIZERS["gbench"](CAPTURED / "cpp-gbench")
     stats = outcome.statistics
-    # run 2026-11-26T00-38-40Z (the e2e smoke run), results.jsonl: 006:native-parse-rapidjson-canada@native/gcc-12.2.0
+    # run 2026-11-26T00-38-40Z (the e2e smoke run), results.jsonl: 006:cpp-parse-rapidjson-canada@native/gcc-12.2.0
     # round 1
     assert stats.n == 3
     assert stats.mean_ns == pytest.approx(5216113.000036179)

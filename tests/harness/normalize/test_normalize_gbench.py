@@ -1,4 +1,4 @@
-"""Google Benchmark's JSON report (harness/normalize/gbench.py), as lab/native writes it: one entry per repetition, the
+"""Google Benchmark's JSON report (harness/normalize/gbench.py), as lab/cpp writes it: one entry per repetition, the
 aggregates beside them ignored, each repetition's real time per call in its unit."""
 
 import json

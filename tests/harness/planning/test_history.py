@@ -121,7 +121,7 @@ def test_the_plan_knows_up_front_which_cells_no_isa_switch_can_run_and_does_not_
     from harness.planning.plan_summary import plan_summary
     from harness.planning.run_plan import RunOptions, resolve_plan
 
-    options = RunOptions(profile="native", results_dir=tmp_path / "results", check_tools=False, build=False)
+    options = RunOptions(profile="cpp", results_dir=tmp_path / "results", check_tools=False, build=False)
     plan = resolve_plan(options)
     by_id = {c.cell_id: c for c in plan.cells}
     march_native = [c for c in plan.cells if c.runtime == "gcc-12.2.0-native"]

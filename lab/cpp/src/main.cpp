@@ -1,4 +1,4 @@
-// The native lab: `jsonlab-native env|list|verify|run|once|conformance [--name value ...]`, the lab contract
+// The C++ lab: `jsonlab-cpp env|list|verify|run|once|conformance [--name value ...]`, the lab contract
 // (docs/lab-contract.md). Errors print `error:` and `hint:` lines and exit 2.
 #include <chrono>
 #include <cmath>
@@ -50,7 +50,7 @@ nlohmann::json listing() {
                         {"description", v.description}});
     }
     return {{"schema_version", 1},
-            {"lab", "native"},
+            {"lab", "cpp"},
             {"operations", OPERATIONS},
             {"variants", list},
             {"parsers", conformance_parsers()}};

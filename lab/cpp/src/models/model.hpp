@@ -98,7 +98,7 @@ template <typename T>
 [[noreturn]] void unknown_member(std::string_view name) {
     throw LabError("typed model " + std::string(Describe<T>::name) + " has no member '" + std::string(name) +
                        "': the document holds data the model does not describe",
-                   "add the member to lab/native/src/models/corpus_models.hpp");
+                   "add the member to lab/cpp/src/models/corpus_models.hpp");
 }
 
 template <typename T>
@@ -112,12 +112,12 @@ template <typename T>
         ++i;
     });
     throw LabError("typed model " + std::string(Describe<T>::name) + ": the document lacks member " + names,
-                   "make the member a Maybe<...> in lab/native/src/models/corpus_models.hpp if it may be absent");
+                   "make the member a Maybe<...> in lab/cpp/src/models/corpus_models.hpp if it may be absent");
 }
 
 [[noreturn]] inline void wrong_type(const std::string& expected, const std::string& found) {
     throw LabError("typed model: expected " + expected + ", found " + found,
-                   "the model's member type must follow the file (lab/native/src/models/corpus_models.hpp)");
+                   "the model's member type must follow the file (lab/cpp/src/models/corpus_models.hpp)");
 }
 
 }  // namespace jsonlab::models

@@ -9,7 +9,7 @@ import re
 from harness.config.lab_catalog import load_lab_catalog
 
 HERE = pathlib.Path(__file__).resolve().parent
-CATALOG = load_lab_catalog(HERE.parent)["native"]
+CATALOG = load_lab_catalog(HERE.parent)["cpp"]
 
 
 def test_the_variants_are_those_of_its_adapters_in_registry_order():

@@ -1,5 +1,5 @@
 // simdjson On-Demand binding typed models: a reused ondemand::parser iterates the text and the reader the model's
-// description generates (lab/native/src/models/from_simdjson.hpp) fills the structs field by field, dispatching on
+// description generates (lab/cpp/src/models/from_simdjson.hpp) fills the structs field by field, dispatching on
 // each key, with no DOM built first. The simdjson::padded_string is made once outside the timed call, as for the
 // untyped On-Demand variant. Deserialize only, and only the datasets with a model (twitter, citm_catalog, canada).
 #include <memory>
@@ -37,7 +37,7 @@ std::vector<Variant> typed_simdjson_variants() {
         "simdjson",
         simdjson_version(),
         "utf8_bytes",
-        "typed model (lab/native/src/models)",
+        "typed model (lab/cpp/src/models)",
         {DESERIALIZE},
         "simdjson's On-Demand API read straight into the file's typed model: one reused ondemand::parser iterates a "
         "padded_string, each object's fields dispatched on the key (an unknown member fails); twitter, citm_catalog "

@@ -306,7 +306,7 @@ decltype(auto) with_corpus_model(const std::string& dataset, F&& f) {
     if (dataset == "canada") return f(ModelTag<CanadaCollection>{});
     throw LabError("no typed model for dataset '" + dataset + "'",
                    "the typed variants read twitter, citm_catalog and canada "
-                   "(lab/native/src/models/corpus_models.hpp)");
+                   "(lab/cpp/src/models/corpus_models.hpp)");
 }
 
 // What a timed call returns: a number read from the parsed model, so the parse is not optimized away.

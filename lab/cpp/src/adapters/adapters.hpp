@@ -1,4 +1,4 @@
-// The library adapters (one file each; the typed variants, which bind lab/native/src/models, one file per library);
+// The library adapters (one file each; the typed variants, which bind lab/cpp/src/models, one file per library);
 // variants.cpp puts their variants in one registry.
 #pragma once
 

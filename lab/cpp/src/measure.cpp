@@ -91,7 +91,7 @@ nlohmann::json measure_job(const std::string& name, const Call& call, const Job&
         ->Repetitions(int(iteration_count))
         ->UseRealTime()
         ->Unit(benchmark::kNanosecond);
-    std::vector<std::string> arguments = {"jsonlab-native", "--benchmark_out=" + report_path,
+    std::vector<std::string> arguments = {"jsonlab-cpp", "--benchmark_out=" + report_path,
                                           "--benchmark_out_format=json",
                                           "--benchmark_display_aggregates_only=true"};
     std::vector<char*> argv;

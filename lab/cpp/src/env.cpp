@@ -162,7 +162,7 @@ nlohmann::json environment() {
     const auto cpus = proc_status("Cpus_allowed_list");
     return {
         {"schema_version", 1},
-        {"lab", "native"},
+        {"lab", "cpp"},
         {"language", "C++"},
         {"runtime", runtime_name()},
         {"runtime_version", compiler_version()},

@@ -1,5 +1,5 @@
 // nlohmann/json binding typed models: nlohmann::json::parse of the text, then get<Model>() through the from_json the
-// model's description generates (lab/native/src/models/from_nlohmann.hpp), the way nlohmann users bind their types.
+// model's description generates (lab/cpp/src/models/from_nlohmann.hpp), the way nlohmann users bind their types.
 // Deserialize only, and only the datasets with a model (twitter, citm_catalog, canada: models/corpus_models.hpp).
 #include <memory>
 
@@ -33,7 +33,7 @@ std::vector<Variant> typed_nlohmann_variants() {
         "nlohmann/json",
         nlohmann_version(),
         "utf8_bytes",
-        "typed model (lab/native/src/models)",
+        "typed model (lab/cpp/src/models)",
         {DESERIALIZE},
         "nlohmann::json::parse of the text, then get<Model>() into the file's typed model through from_json (members "
         "looked up by name; an unknown member fails); twitter, citm_catalog and canada only",
