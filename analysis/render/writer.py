@@ -23,6 +23,7 @@ from analysis.compute.coverage import coverage
 from analysis.compute.cross_language import cross_language_table
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
+from analysis.compute.setup_factors import run_setup_table
 from analysis.compute.verdicts import verdict_table
 from analysis.formatting.names import display_names_from
 from analysis.formatting.tables import to_csv
@@ -157,6 +158,7 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
         cross_language=cross_language_table(experiments, cells, speed_of_light_labs(labs_dir)),
         conformance=load_conformance(data.directory),
         groups=data.groups,
+        setup=run_setup_table(experiments, cells, data.environment, data.run, labs_dir),
         set_aside=data.set_aside,
     )
 
@@ -176,6 +178,8 @@ def _render(data, experiments_dir: pathlib.Path | None) -> pathlib.Path:
     _write(out / TABLES_DIR / "rounds.csv", to_csv(data.rows))  # every replicate, steady and cold
     _write(out / TABLES_DIR / "reproduction.csv", to_csv(inputs.verdicts))
     _write(out / TABLES_DIR / "coverage.csv", to_csv(coverage(experiments, cells, inputs.verdicts)))
+    if not inputs.setup.empty:
+        _write(out / TABLES_DIR / "setup.csv", to_csv(inputs.setup))
     if not cold.empty:
         _write(out / TABLES_DIR / "cold-start.csv", to_csv(cold))
     if not inputs.cross_language.empty:

@@ -21,6 +21,7 @@ from analysis.sections.isa import isa_markdown
 from analysis.sections.method import method_markdown
 from analysis.sections.reproduction import reproduction_section
 from analysis.sections.runtimes import runtimes_markdown
+from analysis.sections.setup import setup_markdown
 from analysis.sections.summary import summary_markdown
 from analysis.sections.verification import verification_markdown
 from analysis.sections.versions import versions_markdown
@@ -35,6 +36,7 @@ SECTIONS: list[Callable[[ReportInputs], str]] = [
     lambda i: isa_markdown(i.env),
     lambda i: runtimes_markdown(i.experiments, i.verdicts, i.env),
     lambda i: versions_markdown(i.experiments, i.env, i.cells),
+    lambda i: setup_markdown(i.setup),
     lambda i: verification_markdown(i.cells),
     lambda i: reproduction_section(i.experiments, i.verdicts, i.cells),
     lambda i: undecided_markdown(i.verdicts, i.run),

@@ -37,6 +37,7 @@ class ReportInputs:
         default_factory=pd.DataFrame
     )  # analysis.conformance.load_conformance()
     groups: list[GroupRecord] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
+    setup: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.compute.setup_factors
     set_aside: str = ""  # a torn last line of results.jsonl left out (analysis/compute/load.py)
     #: The report's charts, as markdown image lines: experiment ids, COLD_CHARTS and CROSS_LANGUAGE_CHARTS key them.
     charts: dict[str, list[ChartRef]] = dataclasses.field(default_factory=dict)

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
+from harness.config.profiles import DESIGN_TEXT
 from harness.model.run_records import RunRecord
-
-#: One line per replication design, for the method section.
-DESIGN_TEXT = {
-    "sequential": "every cell of an ISA level once per round, in plan order",
-    "interleaved": "one group at a time, its cells once per round in a fresh random order",
-    "duet": "each benchmark at the same time as its baseline, on two CPUs swapped every round",
-    "paired": "one group at a time, all its cells in one process per round, alternating in bursts",
-}
 
 
 def method_markdown(run: RunRecord) -> str:

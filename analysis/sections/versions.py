@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.compute.setup_here import measured_versions
 from analysis.formatting.tables import markdown_table
 from harness.model.cells import Cell
 from harness.model.environment_record import EnvironmentRecord
@@ -19,18 +20,12 @@ def versions_markdown(experiments: list[Experiment], env: EnvironmentRecord | No
         mine = cells[cells["experiment"] == exp.id]
         if mine.empty:
             continue
-        targets = [
-            t
-            for t in dict.fromkeys(
-                Cell.target_of(lab, runtime) for lab, runtime in zip(mine["lab"], mine["runtime_requested"])
-            )
-            if t in labs
-        ]
-        for library, published in exp.published_versions.items():
-            versions = [v for v in dict.fromkeys(labs[t].libraries.get(library) for t in targets) if v]
+        targets = [Cell.target_of(lab, runtime) for lab, runtime in zip(mine["lab"], mine["runtime_requested"])]
+        for library, versions in measured_versions(exp, env, cells).items():
+            published = exp.published_versions[library]
             measured = ", ".join(versions) or "not loaded"
             if library.startswith("System.Text.Json") and versions:
-                runtimes = "; ".join(dict.fromkeys(labs[t].runtime_description for t in targets))
+                runtimes = "; ".join(dict.fromkeys(labs[t].runtime_description for t in targets if t in labs))
                 measured = f"in-box {measured} ({runtimes})"
             same = "same" if versions == [published] else "**differs**"
             rows.append([exp.id, library, published, measured, same])

@@ -126,6 +126,8 @@ def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[
             else (f"{where} is {_show(error.instance)}; it must be {bound} {value}"),
             about,
         )
+    if kind == "maxLength" and isinstance(error.instance, str):
+        return f"{where} has {len(error.instance):,} characters, more than {error.validator_value}", about
     if kind in ("enum", "const"):
         valid = error.validator_value if kind == "enum" else [error.validator_value]
         return f"{where} is {_show(error.instance)}", f"valid: {', '.join(map(str, valid))}" + (

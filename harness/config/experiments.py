@@ -20,6 +20,7 @@ from harness.model.cells import ShotSettings
 from harness.model.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.experiment import Benchmark, Claim, Experiment, Group, Hardware
+from harness.model.published_setup import PublishedSetup
 from harness.model.records import SINGLE_SHOT, STEADY
 
 
@@ -115,6 +116,7 @@ def _hardware(data: dict) -> dict[str, Hardware]:
             tuple(h.get("lab_runtimes", ())),
             h.get("microarchitecture"),
             h.get("cpu_vendor"),
+            PublishedSetup(**{name: str(value) for name, value in h.get("setup", {}).items()}),
         )
         for key, h in data.get("hardware", {}).items()
     }

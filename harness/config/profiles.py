@@ -60,6 +60,13 @@ SWEEP_RUNTIMES = "sweep"
 
 #: The designs a profile may name (harness/planning/designs.py lays each out; its registry must hold exactly these).
 DESIGN_NAMES = ("sequential", "interleaved", "duet", "paired")
+#: Each design in one line, for the report (its Method and Setup sections).
+DESIGN_TEXT = {
+    "sequential": "every cell of an ISA level once per round, in plan order",
+    "interleaved": "one group at a time, its cells once per round in a fresh random order",
+    "duet": "each benchmark at the same time as its baseline, on two CPUs swapped every round",
+    "paired": "one group at a time, all its cells in one process per round, alternating in bursts",
+}
 
 #: How a budget shares its rounds (harness/session/budget.py): "in-turn", unit after unit, each given the rounds every
 #: later unit could have as well; "open-claims", every unit its floor rounds first, then one round at a time to the

@@ -77,6 +77,18 @@ def smt_state(sys_root: str = "/sys") -> dict[str, Any]:
     return {"smt_active": None if active is None else active == "1", "cpu0_thread_siblings": siblings}
 
 
+def core_types(hypervisor: bool, sys_root: str = "/sys") -> dict[str, Any]:
+    """Whether the CPU has two kinds of cores (Intel's performance and efficiency cores: the kernel then registers a
+    `cpu_core` and a `cpu_atom` PMU; an arm64 big.LITTLE its capacities per CPU). True, False, or None inside a
+    virtual machine that shows neither (its hypervisor may hide the host's core types)."""
+    intel = any(pathlib.Path(f"{sys_root}/devices/{pmu}").exists() for pmu in ("cpu_atom", "cpu_core"))
+    capacities = {
+        read_text(str(path)) for path in pathlib.Path(f"{sys_root}/devices/system/cpu").glob("cpu[0-9]*/cpu_capacity")
+    }
+    hybrid = intel or len(capacities - {None}) > 1
+    return {"cpu_hybrid": True if hybrid else (None if hypervisor else False)}
+
+
 def frequency_policy(sys_root: str = "/sys") -> dict[str, Any]:
     """Governor, turbo/boost state and frequency driver, where the host exposes them."""
     no_turbo = read_text(f"{sys_root}/devices/system/cpu/intel_pstate/no_turbo")
@@ -151,6 +163,7 @@ def collect_host_environment(cpu_hygiene: dict[str, Any] | None = None) -> dict[
     }
     env.update(parse_cpuinfo(read_text("/proc/cpuinfo") or ""))
     env.update(smt_state())
+    env.update(core_types(bool(env.get("hypervisor"))))
     env.update(frequency_policy())
     env.update(git_state())
     env["cpu_hygiene"] = cpu_hygiene if cpu_hygiene is not None else plan_and_check(None, None, 1)[1].to_dict()

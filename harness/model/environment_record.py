@@ -83,6 +83,9 @@ class EnvironmentRecord(_Record):
     cpu_vendor: str | None = None
     cpu_family: int | None = None
     cpu_model_number: int | None = None
+    # Two kinds of cores (performance and efficiency): True, False, or None where a virtual machine hides them (and in
+    # runs made before it was recorded)
+    cpu_hybrid: bool | None = None
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:

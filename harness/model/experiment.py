@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.model.cells import ShotSettings
+from harness.model.published_setup import PublishedSetup
 from harness.model.records import STEADY
 
 
@@ -65,6 +66,9 @@ class Hardware:
     # microarchitecture); a run over several hosts reads the figure on the host nearest it (docs/hosts.md).
     microarchitecture: str | None = None
     cpu_vendor: str | None = None
+    # What the write-up says about the rest of its setup (OS, runtime build, GC, method, data, …): "not stated" where
+    # it says nothing (harness/model/published_setup.py).
+    setup: PublishedSetup = PublishedSetup()
 
     def stand_in(self, available: Sequence[str], fallback: str) -> str:
         """The first of this hardware's stand-in runtimes that is available; `fallback` when none is."""

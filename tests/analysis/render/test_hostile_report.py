@@ -20,6 +20,7 @@ HOSTILE = {
     "group": f'<style>body{{background:url({LEAK})}}</style><iframe src="{LEAK}"></iframe>',
     "note": f'![remote]({LEAK}/pixel.png) <a href="{LEAK}">x</a> <!-- c --> <svg onload=alert(1)>',
     "version": f'`code` <object data="{LEAK}"></object> <base href="{LEAK}/">',
+    "setup": f'macOS | <img src="{LEAK}/os.png"> [os](javascript:alert(1))',
 }
 
 #: Every element report.html may hold.
@@ -48,6 +49,7 @@ def hostile_run(fake_run, tmp_path_factory):
         'title = "One Employee (68-byte payload)"': f"title = {_toml_string(HOSTILE['group'])}",
         "note = \"the post's first comparison": f"note = {_toml_string(HOSTILE['note'])}\nignored = \"",
         '"Newtonsoft.Json" = "13.0.1"': f'"Newtonsoft.Json" = {_toml_string(HOSTILE["version"])}',
+        'os = "macOS 11.2.3 (20D91) [Darwin 20.3.0]"': f"os = {_toml_string(HOSTILE['setup'])}",
     }
     for old, new in replacements.items():
         assert old in text, old
@@ -69,6 +71,8 @@ class _Elements(html.parser.HTMLParser):
 def test_the_hostile_strings_reached_the_report_as_text(hostile_run):
     md = (hostile_run / "report" / "report.md").read_text()
     assert "Pwn &lt;script>" in md and "<script" not in md and "<img" not in md and "<iframe" not in md
+    setup = md[md.index("## Setup: publisher and this run") :]
+    assert "| OS | macOS \\| &lt;img src=" in setup, "the publisher's setup is text, its pipe escaped"
     page = (hostile_run / "report" / "report.html").read_text()
     assert "Pwn &lt;script&gt;fetch(" in page, "shown, as text"
 

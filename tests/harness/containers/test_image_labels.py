@@ -51,10 +51,13 @@ def test_every_label_with_the_values_the_dockerfiles_wrote(labs):
             assert image.labels("upstream")["jsonlab.base-digest"] == "unknown", "no local base: not known"
 
 
-def test_the_native_labs_runtime_version_is_its_compilers_version(labs):
+def test_the_cpp_labs_runtime_version_is_its_compilers_version(labs):
     labels = LabImage(labs["cpp"].for_runtime("gcc-12.2.0-native")).labels("upstream")
     assert labels["jsonlab.runtime"] == "gcc-12.2.0-native" and labels["jsonlab.runtime-version"] == "12.2.0"
-    assert labels["jsonlab.libraries"] == "libbenchmark-dev=?,libsimdjson-dev=?,nlohmann-json3-dev=?,rapidjson-dev=?"
+    assert (
+        labels["jsonlab.libraries"]
+        == "libbenchmark-dev=?,libsimdjson-dev=?,libssl-dev=?,nlohmann-json3-dev=?,rapidjson-dev=?"
+    )
 
 
 @pytest.mark.parametrize("lab_name", ["cpp", "dotnet", "reference-node"])
@@ -116,7 +119,7 @@ def test_the_apt_label_is_committed_and_debian_libraries_get_the_images_versions
     )
     if lab_name == "cpp":
         assert changes[1:] == [
-            'LABEL jsonlab.libraries="libbenchmark-dev=?,libsimdjson-dev=3.1.5-1,nlohmann-json3-dev=?,'
+            'LABEL jsonlab.libraries="libbenchmark-dev=?,libsimdjson-dev=3.1.5-1,libssl-dev=?,nlohmann-json3-dev=?,'
             'rapidjson-dev=1.1.0+dfsg2-7.1"'
         ]
     else:

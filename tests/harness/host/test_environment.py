@@ -1,4 +1,4 @@
-from harness.host.environment import frequency_policy, parse_cpuinfo, smt_state, system_warnings
+from harness.host.environment import core_types, frequency_policy, parse_cpuinfo, smt_state, system_warnings
 from tests.conftest import FIXTURES
 
 
@@ -35,3 +35,17 @@ def test_warnings_carry_the_fix():
     assert any("cpupower frequency-set -g performance" in w for w in warnings)
     assert any("turbo" in w for w in warnings)
     assert len(warnings) == 2
+
+
+def test_two_kinds_of_cores_are_read_from_the_kernel_s_pmus_or_capacities_and_a_vm_showing_neither_is_unknown(tmp_path):
+    cpus = tmp_path / "devices" / "system" / "cpu"
+    for cpu, capacity in (("cpu0", "1024"), ("cpu1", "1024")):
+        (cpus / cpu).mkdir(parents=True)
+        (cpus / cpu / "cpu_capacity").write_text(capacity + "\n")
+    assert core_types(False, str(tmp_path)) == {"cpu_hybrid": False}
+    assert core_types(True, str(tmp_path)) == {"cpu_hybrid": None}, "a VM may hide the host's core types"
+    (cpus / "cpu1" / "cpu_capacity").write_text("446\n")  # an arm64 big.LITTLE: a little core
+    assert core_types(True, str(tmp_path)) == {"cpu_hybrid": True}
+    (cpus / "cpu1" / "cpu_capacity").write_text("1024\n")
+    (tmp_path / "devices" / "cpu_atom").mkdir(parents=True)  # Intel's efficiency cores' PMU
+    assert core_types(False, str(tmp_path)) == {"cpu_hybrid": True}

@@ -1,0 +1,223 @@
+"""The publisher's setup beside this run's: one row per factor (OS, CPU, runtime build, GC, method, data, …) and
+published machine, with whether the lab can change that factor on this host (tables/setup.csv; the report's "Setup"
+section). The publisher's side is the experiment's `[hardware.<key>.setup]` (harness/model/published_setup.py); this
+run's side is read from its environment, its cells and the labs it ran (analysis/compute/setup_here.py)."""
+
+from __future__ import annotations
+
+import pathlib
+from dataclasses import dataclass
+
+import pandas as pd
+
+from analysis.compute.setup_here import RunSide
+from harness.config.datasets import load_manifest
+from harness.config.labs import load_labs
+from harness.model.environment_record import EnvironmentRecord
+from harness.model.errors import HarnessError
+from harness.model.experiment import Experiment, Hardware
+from harness.model.published_setup import NOT_STATED
+from harness.model.run_records import RunRecord
+
+#: What "can the lab change it here" says, in the table's `changeable` column.
+SAME = "same"
+YES = "yes"
+NO = "no"
+NOT_YET = "not yet"
+UNSTATED = "not stated"
+
+COLUMNS = ["experiment", "hardware", "factor", "published", "this_run", "changeable", "how"]
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One row: a factor as published and as measured here, and whether (and how) this host can change it."""
+
+    name: str
+    published: str
+    this_run: str
+    changeable: str
+    how: str = ""
+
+
+def run_setup_table(
+    experiments: list[Experiment],
+    cells: pd.DataFrame,
+    env: EnvironmentRecord | None,
+    run: RunRecord,
+    labs_dir: pathlib.Path,
+) -> pd.DataFrame:
+    """setup_table() of a loaded run, against the labs as the run had them and the datasets' manifest."""
+    try:
+        manifest = load_manifest()
+    except HarnessError:  # a copy of the analysis without datasets/: the data row says less, nothing fails
+        manifest = None
+    return setup_table(experiments, cells, RunSide(env, run, load_labs(labs_dir, accepted=frozenset()), manifest))
+
+
+def setup_table(experiments: list[Experiment], cells: pd.DataFrame, side: RunSide) -> pd.DataFrame:
+    """Every factor of every published machine of the run's experiments (one row per experiment, hardware, factor)."""
+    rows = []
+    for exp in experiments:
+        mine = cells[cells["experiment"] == exp.id] if not cells.empty else cells
+        if mine.empty or not exp.hardware:
+            continue
+        for hardware in exp.hardware.values():
+            for factor in factors(exp, hardware, mine, side):
+                rows.append(
+                    [
+                        exp.id,
+                        hardware.key,
+                        factor.name,
+                        factor.published,
+                        factor.this_run,
+                        factor.changeable,
+                        factor.how,
+                    ]
+                )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def factors(exp: Experiment, hardware: Hardware, cells: pd.DataFrame, side: RunSide) -> list[Factor]:
+    """The factors of one published machine, in the report's order."""
+    setup = hardware.setup
+    lab = _lab_of(exp, hardware, cells)
+    return [
+        _fixed("OS", setup.os, side.os(), "the lab's processes run on this host's Linux"),
+        _fixed("CPU", setup.cpu, side.cpu(), "this host's CPU"),
+        _microarchitecture(hardware, side),
+        _fixed("Hybrid cores", setup.hybrid, side.hybrid(), "this host's CPU"),
+        _fixed("Cores", setup.cores, side.cores(), "this host's CPU; the lab pins each process to its CPU set"),
+        _isa(hardware, cells, side, lab),
+        _runtime(hardware, cells, side, lab),
+        _libraries(exp, cells, side),
+        _gc(setup.gc, cells, side, lab),
+        _tiered(setup.tiered_compilation, cells, side, lab),
+        Factor(
+            "Method",
+            setup.method,
+            side.method(),
+            _stated(setup.method, NOT_YET),
+            "the publisher's job as a control beside the lab's design is not built yet",
+        ),
+        Factor("Processes", setup.processes, side.processes(cells), _processes(setup.processes)),
+        _fixed("Pinned", setup.pinned, side.pinned(), "the lab always pins its processes", same_if="pinned"),
+        _data(setup.data, exp.id, cells, side),
+        _fixed("Power", setup.power, side.power(), "this host's power and frequency settings"),
+    ]
+
+
+def _lab_of(exp: Experiment, hardware: Hardware, cells: pd.DataFrame) -> str:
+    """The lab whose runtime, run settings and ISA levels stand for this machine: the lab of most of the benchmarks its
+    claims name (the first of the run's cells' labs where no claim names one)."""
+    named = [
+        exp.benchmarks[c.benchmark].lab
+        for c in exp.claims
+        if c.hardware == hardware.key and c.benchmark in exp.benchmarks
+    ]
+    return max(dict.fromkeys(named), key=named.count) if named else str(cells["lab"].iloc[0])
+
+
+def _stated(published: str, otherwise: str) -> str:
+    return UNSTATED if published == NOT_STATED else otherwise
+
+
+def _fixed(name: str, published: str, here: str, why: str, same_if: str = "") -> Factor:
+    """A factor of the machine itself: the same only where the two say the same, else not changeable here."""
+    if published == NOT_STATED:
+        return Factor(name, published, here, UNSTATED)
+    if same_if and same_if in published.lower() and same_if in here.lower():
+        return Factor(name, published, here, SAME)
+    if published.strip().lower() == here.strip().lower():
+        return Factor(name, published, here, SAME)
+    return Factor(name, published, here, NO, why)
+
+
+def _microarchitecture(hardware: Hardware, side: RunSide) -> Factor:
+    published = side.microarchitecture_name(hardware.microarchitecture) or NOT_STATED
+    here = side.host_microarchitecture()
+    if published == NOT_STATED:
+        return Factor("Microarchitecture", published, here, UNSTATED)
+    return Factor("Microarchitecture", published, here, *((SAME, "") if published == here else (NO, "this host's CPU")))
+
+
+def _isa(hardware: Hardware, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
+    level = hardware.isa_level
+    measured = sorted(set(cells["isa_requested"])) if "isa_requested" in cells else []
+    here = ", ".join(f"`{m}`" for m in measured) or "none"
+    if level in measured:
+        return Factor("ISA level", f"`{level}`", here, SAME, "the claims are read at the published CPU's level")
+    state = side.isa_state(level, lab)
+    if state is None:
+        return Factor("ISA level", f"`{level}`", here, YES, f"`--isa {level}` (not measured in this run)")
+    return Factor("ISA level", f"`{level}`", here, NO, state)
+
+
+def _runtime(hardware: Hardware, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
+    published = hardware.setup.runtime_build if hardware.setup.stated("runtime_build") else hardware.runtime
+    here, same, closest = side.runtime(hardware, cells, lab)
+    if same:
+        return Factor("Runtime build", published, here, SAME)
+    if closest:
+        return Factor("Runtime build", published, here, YES, closest)
+    return Factor("Runtime build", published, here, NO, side.runtime_choices(lab, hardware))
+
+
+def _libraries(exp: Experiment, cells: pd.DataFrame, side: RunSide) -> Factor:
+    if not exp.published_versions:
+        return Factor("Library versions", NOT_STATED, side.library_summary(exp, cells)[0], UNSTATED)
+    here, differing = side.library_summary(exp, cells)
+    published = ", ".join(f"{name} {version}" for name, version in exp.published_versions.items())
+    if not differing:
+        return Factor("Library versions", published, here, SAME)
+    return Factor(
+        "Library versions",
+        published,
+        here,
+        NOT_YET,
+        "the lab builds one version of each library (differs: " + ", ".join(differing) + ")",
+    )
+
+
+def _gc(published: str, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
+    here = side.gc(cells)
+    if published == NOT_STATED:
+        return Factor("GC", published, here, UNSTATED)
+    wanted = "server" if "server" in published.lower() else "workstation"
+    if wanted in here.lower():
+        return Factor("GC", published, here, SAME)
+    if not side.has_setting(lab, "gc", wanted):
+        return Factor("GC", published, here, NO, f"lab {lab} has no run setting gc={wanted}")
+    if wanted == "server" and side.lab_cpus() < 2:
+        return Factor(
+            "GC", published, here, NO, f"Server GC needs a lab CPU set of 2+ CPUs (this run: {side.cpuset()})"
+        )
+    return Factor("GC", published, here, YES, f'run setting `gc = "{wanted}"`')
+
+
+def _tiered(published: str, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
+    here = side.tiered(cells)
+    if published == NOT_STATED:
+        return Factor("Tiered compilation", published, here, UNSTATED)
+    lowered = published.lower()
+    wanted = "off" if any(word in lowered for word in ("off", "disabled", "false")) else "on"
+    if here.startswith(wanted):
+        return Factor("Tiered compilation", published, here, SAME)
+    if not side.has_setting(lab, "tiered_compilation", wanted):
+        return Factor("Tiered compilation", published, here, NO, f"lab {lab} has no run setting for it")
+    return Factor("Tiered compilation", published, here, YES, f'run setting `tiered_compilation = "{wanted}"`')
+
+
+def _data(published: str, exp_id: str, cells: pd.DataFrame, side: RunSide) -> Factor:
+    here, own = side.data(cells, exp_id)
+    if own:
+        return Factor("Data", published, here, SAME, "the write-up's own bytes (datasets/manifest.json)")
+    if published == NOT_STATED:
+        return Factor("Data", published, here, UNSTATED)
+    return Factor("Data", published, here, NO, "the lab measures the fixed bytes of datasets/manifest.json")
+
+
+def _processes(published: str) -> str:
+    if published == NOT_STATED:
+        return UNSTATED
+    return SAME if published.lower().startswith("yes") else NO
