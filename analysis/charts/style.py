@@ -8,10 +8,12 @@ import re
 import textwrap
 import weakref
 
+import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from harness.model.cells import Cell
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.run_records import RunRecord
 
@@ -56,16 +58,29 @@ def library_color(library: str) -> str:
 CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "inconclusive": "#E69F00"}
 
 
-def caption_for(env: EnvironmentRecord | None, run: RunRecord) -> str:
+def caption_for(env: EnvironmentRecord | None, run: RunRecord, rows: pd.DataFrame | None = None) -> str:
     """'Intel Xeon … · 2 CPUs (VM) · .NET 10.0.12 · 2026-11-23 · run <id>': where and when a chart's numbers came
-    from."""
+    from; with the chart's `rows`, only the runtimes those rows were measured on (every runtime of the run without)."""
     if env is None:
         return f"host not recorded · run {run.run_id}"
     vm = " (VM)" if env.hypervisor else ""
-    runtimes = ", ".join(env.runtime_descriptions) or "?"
+    shown = chart_runtimes(env, rows) if rows is not None else None
+    runtimes = ", ".join(shown if shown is not None else env.runtime_descriptions) or "?"
     return (
         f"{env.cpu_model or '?'} · {env.logical_cpus} CPUs{vm} · {runtimes} · {env.captured_at[:10]} · run {run.run_id}"
     )
+
+
+def chart_runtimes(env: EnvironmentRecord, rows: pd.DataFrame) -> list[str] | None:
+    """The runtimes a chart's rows were measured on, as their lab builds describe themselves ('.NET 8.0.0'), sorted;
+    None when the rows do not say (the caption then names every runtime of the run)."""
+    if "lab" in rows and ("runtime_requested" in rows or "runtime" in rows):
+        column = "runtime_requested" if "runtime_requested" in rows else "runtime"
+        targets = {Cell.target_of(str(lab), str(runtime)) for lab, runtime in zip(rows["lab"], rows[column])}
+        return sorted({env.labs[t].runtime_description for t in targets if t in env.labs})
+    if "measured_runtime" in rows:
+        return sorted({str(r) for r in rows["measured_runtime"].dropna()})
+    return None
 
 
 #: Each figure's alt text: its finding and subtitle (set by titled()), then the numbers it shows (describe()).

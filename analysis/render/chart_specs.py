@@ -27,8 +27,12 @@ class ChartSpec:
     data: pd.DataFrame
 
 
-def chart_specs(inputs: ReportInputs, caption: str) -> list[ChartSpec]:
-    """The report's charts in the order it shows them."""
+#: A chart's caption from the rows it draws (analysis/charts/style.py caption_for: its runtimes, the host, the run).
+Caption = Callable[[pd.DataFrame], str]
+
+
+def chart_specs(inputs: ReportInputs, caption: Caption) -> list[ChartSpec]:
+    """The report's charts in the order it shows them, each captioned with the runtimes of its own rows."""
     specs: list[ChartSpec] = []
     verdicts = inputs.verdicts
     for exp in inputs.experiments:
@@ -39,7 +43,9 @@ def chart_specs(inputs: ReportInputs, caption: str) -> list[ChartSpec]:
         )
         for chart_name, experiment_chart in EXPERIMENT_CHARTS.items():
             if not primary.empty:
-                draw = functools.partial(experiment_chart, primary, f"{exp.id}: published vs measured", caption)
+                draw = functools.partial(
+                    experiment_chart, primary, f"{exp.id}: published vs measured", caption(primary)
+                )
                 specs.append(ChartSpec(f"{exp.id}-{chart_name}", exp.id, draw, primary))
         order = {b: i for i, b in enumerate(exp.benchmarks)}
         for spec_group in exp.groups.values():
@@ -50,7 +56,7 @@ def chart_specs(inputs: ReportInputs, caption: str) -> list[ChartSpec]:
             for chart_name, group_chart in GROUP_CHARTS.items():
                 if getattr(group_chart, "applies", lambda _: True)(rows):
                     title = f"{exp.id}: {spec_group.title}"
-                    draw = functools.partial(group_chart, rows, title, inputs.levels, caption)
+                    draw = functools.partial(group_chart, rows, title, inputs.levels, caption(rows))
                     specs.append(ChartSpec(f"{exp.id}-{spec_group.id}-{chart_name}", exp.id, draw, rows))
     cold = inputs.cold.groupby(["experiment", "group"], sort=False) if not inputs.cold.empty else ()
     # Cold experiments have no steady cells, so they are not among inputs.experiments: their group titles come from
@@ -58,11 +64,11 @@ def chart_specs(inputs: ReportInputs, caption: str) -> list[ChartSpec]:
     titles = {(e.id, g.id): g.title for e in load_experiments().values() for g in e.groups.values()} if cold else {}
     for (experiment, group), table in cold:
         title = f"{experiment}: {titles.get((experiment, group), group)}"
-        draw = functools.partial(cold_start_chart, table, title, caption)
+        draw = functools.partial(cold_start_chart, table, title, caption(table))
         specs.append(ChartSpec(f"{experiment}-{group}-cold-start", COLD_CHARTS, draw, table))
     for operation, table in (
         inputs.cross_language.groupby("shared_operation", sort=False) if not inputs.cross_language.empty else ()
     ):
-        draw = functools.partial(throughput_chart, table, f"Cross-language: {operation}", caption)
+        draw = functools.partial(throughput_chart, table, f"Cross-language: {operation}", caption(table))
         specs.append(ChartSpec(f"cross-language-{operation}", CROSS_LANGUAGE_CHARTS, draw, table))
     return specs

@@ -8,6 +8,7 @@ table fails it is logged and the rest are still written.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import pathlib
 
@@ -27,7 +28,7 @@ from analysis.compute.setup_factors import run_setup_table
 from analysis.compute.verdicts import verdict_table
 from analysis.formatting.names import display_names_from
 from analysis.formatting.tables import to_csv
-from analysis.render.chart_specs import chart_specs
+from analysis.render.chart_specs import Caption, chart_specs
 from analysis.render.html import render_html
 from analysis.render.report import compose_report
 from analysis.render.untrusted import neutral_markdown
@@ -102,7 +103,7 @@ def _write_chart(
 
 
 def _write_charts(
-    out: pathlib.Path, inputs: ReportInputs, caption: str, failures: list[str]
+    out: pathlib.Path, inputs: ReportInputs, caption: Caption, failures: list[str]
 ) -> dict[str, list[ChartRef]]:
     written: dict[str, list[ChartRef]] = {}
     for spec in chart_specs(inputs, caption):
@@ -189,7 +190,7 @@ def _render(data, experiments_dir: pathlib.Path | None) -> pathlib.Path:
     for exp in experiments:
         _write(out / TABLES_DIR / f"{exp.id}.csv", to_csv(cells[cells["experiment"] == exp.id]))
     failures: list[str] = []
-    charts = _write_charts(out, inputs, caption_for(data.environment, data.run), failures)
+    charts = _write_charts(out, inputs, functools.partial(caption_for, data.environment, data.run), failures)
     inputs = dataclasses.replace(inputs, charts=charts)
     _write_markdown(out / "reproduction.md", reproduction_section(experiments, inputs.verdicts, cells))
     report = out / REPORT_MD
@@ -264,7 +265,10 @@ def write_chart(
     returns the written files by format. An unknown name is an error listing the run's charts."""
     data = load_run(run_dir)
     with display_names_from(run_labs_dir(data.directory)):
-        specs = {spec.name: spec for spec in chart_specs(report_inputs(data), caption_for(data.environment, data.run))}
+        specs = {
+            spec.name: spec
+            for spec in chart_specs(report_inputs(data), functools.partial(caption_for, data.environment, data.run))
+        }
         if name not in specs:
             raise HarnessError(
                 f"run {data.directory.name} has no chart '{name}'",

@@ -20,6 +20,7 @@ from analysis.formatting.tables import markdown_table
 from harness.model.groups import elapsed_s, is_aa_copy, rows_by_group
 from harness.model.pairing import paired_ratios
 from harness.model.records import DEFAULT_RUNTIME, MEASURED, ResultRow, VerificationStatus
+from harness.model.run_records import RunRecord
 from harness.model.stats import format_rel_ci, replicates_for
 
 
@@ -29,6 +30,18 @@ def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]
         for r in rows.to_dict("records")
     ]
     return {key: elapsed_s(group) for key, group in rows_by_group(records).items()}
+
+
+#: The job keys by which a run sets its own iterations; a run that sets none left them to BenchmarkDotNet's automatic
+#: job, as the write-ups ran (the `publisher-method` profile).
+OWN_ITERATION_KEYS = ("prewarm_ms", "warmup_count", "iteration_count", "iteration_time_ms", "invocation_count")
+
+
+def method_label(run: RunRecord) -> str:
+    """A run's design as the comparison names it: 'paired', or 'interleaved, BenchmarkDotNet's automatic job' for a
+    run of fresh processes whose job left every iteration setting to BenchmarkDotNet."""
+    automatic = run.design != "paired" and not any(run.job.get(key) for key in OWN_ITERATION_KEYS)
+    return f"{run.design}, BenchmarkDotNet's automatic job" if automatic else run.design
 
 
 def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
@@ -65,7 +78,7 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
             cv = float(np.std(logs, ddof=1))
             out.append(
                 {
-                    "design": run.run.design,
+                    "design": method_label(run.run),
                     "run_id": run.run.run_id,
                     "cell": f"{experiment}:{benchmark}@{level}" + ("" if runtime == DEFAULT_RUNTIME else f"/{runtime}"),
                     # an A/A copy (paired design) is the engine's bias check, not a ratio the design is judged on

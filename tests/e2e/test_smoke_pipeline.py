@@ -5,6 +5,7 @@ checked,
 only that every stage produced what the next one needs.
 """
 
+import functools
 import json
 import pathlib
 import re
@@ -304,7 +305,7 @@ def test_every_chart_of_the_run_is_blog_ready_and_no_artefact_names_the_machine(
     from analysis.render.writer import report_inputs
 
     data = load_run(smoke_run)
-    specs = chart_specs(report_inputs(data), caption_for(data.environment, data.run))
+    specs = chart_specs(report_inputs(data), functools.partial(caption_for, data.environment, data.run))
     assert {s.name.rsplit("-", 2)[-1] for s in specs} >= {"bars", "start"}, [s.name for s in specs]
     report = (smoke_run / "report" / "report.md").read_text()
     for spec in specs:
