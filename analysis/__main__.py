@@ -1,7 +1,7 @@
-"""`python3 -m analysis report RUN_DIR` entry point."""
+"""`python3 -m analysis report RUN_DIR` entry point; a Python without the lab's libraries gets an error with the fix."""
 
 import sys
 
-from analysis.cli import main
+from harness.model.errors import run_cli
 
-sys.exit(main())
+sys.exit(run_cli("analysis"))

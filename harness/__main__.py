@@ -1,7 +1,7 @@
-"""`python3 -m harness ...` entry point."""
+"""`python3 -m harness ...` entry point; a Python without the lab's libraries gets an error with the fix."""
 
 import sys
 
-from harness.cli import main
+from harness.model.errors import run_cli
 
-sys.exit(main())
+sys.exit(run_cli("harness"))

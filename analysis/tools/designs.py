@@ -19,17 +19,16 @@ from analysis.compute.load import RunData
 from analysis.formatting.tables import markdown_table
 from harness.model.groups import elapsed_s, is_aa_copy, rows_by_group
 from harness.model.pairing import paired_ratios
-from harness.model.records import DEFAULT_RUNTIME, MEASURED, ResultRow, VerificationStatus
+from harness.model.records import DEFAULT_RUNTIME, MEASURED, VerificationStatus
 from harness.model.run_records import RunRecord
 from harness.model.stats import format_rel_ci, replicates_for
+from harness.model.store import RunStore
 
 
-def _group_seconds(rows: pd.DataFrame) -> dict[tuple[str, str, str, str], float]:
-    records = [
-        ResultRow.from_dict({k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()})
-        for r in rows.to_dict("records")
-    ]
-    return {key: elapsed_s(group) for key, group in rows_by_group(records).items()}
+def _group_seconds(run: RunData) -> dict[tuple[str, str, str, str], float]:
+    """Machine time per group, from the run's own records (a DataFrame turns an integer column with a gap, such as
+    the `n` of an unavailable cell's row, into floats, which a ResultRow refuses)."""
+    return {key: elapsed_s(group) for key, group in rows_by_group(RunStore(run.directory).rows().values()).items()}
 
 
 #: The job keys by which a run sets its own iterations; a run that sets none left them to BenchmarkDotNet's automatic
@@ -48,7 +47,7 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
     """One row per comparable ratio of one run."""
     rows = run.rows[run.rows["status"].isin(MEASURED)]
     book = RatioBook(rows)
-    seconds = _group_seconds(run.rows)
+    seconds = _group_seconds(run)
     out = []
     for (level, experiment, group, runtime), g in rows.groupby(
         ["isa_requested", "experiment", "group", "runtime_requested"], sort=False
@@ -190,7 +189,8 @@ def agreement_markdown(per_ratio: pd.DataFrame, reference: str = "paired") -> st
         rows.append(line)
     headers = ["Ratio", *designs, *(f"{reference} vs {d}" for d in others)]
     return (
-        "\n## Does pairing move the ratios?\n\nEach ratio with its 99% interval under every design; the last columns "
+        "\n## Does the method move the ratios?\n\nEach ratio with its 99% interval under every design (and job: "
+        "BenchmarkDotNet's automatic job is the write-ups' method, `just method-control`); the last columns "
         "give "
         f"the {reference} estimate's difference from each other design's, and mark intervals that do not overlap. "
         f"{agree} of {total} comparisons overlap.\n\n" + markdown_table(headers, rows)

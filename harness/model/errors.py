@@ -7,6 +7,8 @@ is a bug and keeps its traceback.
 from __future__ import annotations
 
 import difflib
+import importlib
+import sys
 from collections.abc import Iterable
 
 
@@ -68,3 +70,38 @@ class CellError(HarnessError):
 
 class SchemaError(HarnessError):
     """A results file written by an incompatible harness version."""
+
+
+#: The lab's own packages: a missing one of these is a broken checkout, not a missing library.
+OWN_PACKAGES = ("harness", "analysis", "tests")
+#: The interpreter the lab is installed for (its libraries are Debian's python3-* packages).
+DEBIAN_PYTHON = "/usr/bin/python3"
+
+
+def missing_library(error: ModuleNotFoundError, python: str) -> tuple[str, str] | None:
+    """(message, hint) for a Python library this interpreter lacks (scipy under a Python that is not Debian's, say);
+    None for a module of the lab's own, whose absence is a bug to show with its traceback."""
+    name = (error.name or "").split(".")[0]
+    if not name or name in OWN_PACKAGES:
+        return None
+    debian = f"python3-{name.lower()}"
+    hint = (
+        f"install it with `scripts/setup` (or `apt-get install {debian}`)"
+        if python == DEBIAN_PYTHON
+        else f"run the lab with Debian's {DEBIAN_PYTHON} (`scripts/setup` installs its python3-* packages, and the "
+        "Justfile uses it), or install the dependencies of pyproject.toml into this Python"
+    )
+    return f"this Python ({python}) has no module '{name}', which the lab needs", hint
+
+
+def run_cli(package: str) -> int:
+    """`python3 -m <package>`: its cli's main(), or, under a Python that lacks one of the lab's libraries, an `error:`
+    and `hint:` line and exit status 2 instead of a traceback."""
+    try:
+        return int(importlib.import_module(f"{package}.cli").main())
+    except ModuleNotFoundError as error:
+        explained = missing_library(error, sys.executable)
+        if explained is None:
+            raise
+        print(f"error: {explained[0]}\nhint: {explained[1]}", file=sys.stderr)
+        return 2

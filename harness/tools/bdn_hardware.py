@@ -79,7 +79,8 @@ def isa_level_of(job_line: str | None, cpu: str | None) -> tuple[str | None, str
 
 def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
     """The lab's runtimes that can stand in for a published .NET runtime: the same version, else the same major.minor,
-    else the same major (steady-state builds only); empty when none (or for .NET Framework and Mono)."""
+    else the same major (steady-state builds only), nearest version first (8.0.31 before 8.0.0 for a published 8.0.22);
+    empty when none (or for .NET Framework and Mono)."""
     version = None
     if runtime and runtime.startswith(".NET") and "Framework" not in runtime:
         version = runtime.split()[-1]
@@ -93,5 +94,12 @@ def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
         prefix = numbers[:depth]
         found = [r for r in usable if lab.runtimes.get(r) and lab.runtimes[r].version.split(".")[:depth] == prefix]
         if found:
-            return found
+            return sorted(found, key=lambda r: _distance(lab.runtimes[r].version, numbers))
     return []
+
+
+def _distance(version: str, published: list[str]) -> tuple[int, ...]:
+    """How far a lab runtime's version is from the published one, component by component (a stable sort keeps file
+    order between equals)."""
+    mine = version.split("-")[0].split(".")
+    return tuple(abs(int(a) - int(b)) if a.isdigit() and b.isdigit() else 0 for a, b in zip(mine, published))

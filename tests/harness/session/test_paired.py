@@ -205,11 +205,11 @@ def test_the_design_comparison_sets_paired_ratios_beside_separate_process_ones(s
         for design in ("paired", "interleaved")
     ]
     text = write_design_comparison(runs, tmp_path / "designs").read_text()
-    table = text[text.index("## Does pairing move the ratios?") :]
+    table = text[text.index("## Does the method move the ratios?") :]
     assert "| paired | interleaved | paired vs interleaved |" in table
     assert "000:SystemTextCaseInsensitive_Camel@native/10.0.12 |" in table and "(A/A)" in table
     assert " of 6 comparisons overlap" in table  # 3 ratios × 2 levels; the A/A copies have nothing to compare with
-    summary_table = text[: text.index("## Does pairing")]
+    summary_table = text[: text.index("## Does the method")]
     assert "| paired | 6 |" in summary_table and "| interleaved | 6 |" in summary_table  # A/A copies are not judged on
 
 

@@ -132,7 +132,9 @@ def test_the_header_of_each_benchmarkdotnet_version(name, version, cpu, runtime,
 
 
 def test_stand_in_runtimes_follow_the_published_version():
-    assert stand_ins(".NET 8.0.22", None, DOTNET) == ["8.0.0", "8.0.31"]
+    # nearest first: 8.0.31 is 9 patch releases from 8.0.22, 8.0.0 is 22 (issue 47: the import proposed 8.0.0)
+    assert stand_ins(".NET 8.0.22", None, DOTNET) == ["8.0.31", "8.0.0"]
+    assert stand_ins(".NET 8.0.3", None, DOTNET) == ["8.0.0", "8.0.31"]
     assert stand_ins(".NET 10.0.0", None, DOTNET) == [
         "10.0.12"
     ]  # never the Native AOT build: it cannot measure steady state
@@ -226,8 +228,8 @@ def test_two_runtimes_in_one_table_are_two_hardware_entries_and_groups_per_runti
     data = tomllib.loads(_import("format-0.15-JsonLab.Bench.Deserialize-report-github.md").text)
     hardware = {h["runtime"]: h for h in data["hardware"].values()}
     assert hardware[".NET 10.0.0"]["lab_runtimes"] == ["10.0.12"] and hardware[".NET 8.0.22"]["lab_runtimes"] == [
-        "8.0.0",
         "8.0.31",
+        "8.0.0",
     ]
     assert {h["isa_level"] for h in hardware.values()} == {"no-avx512"}  # x86-64-v3
     assert len(data["groups"]) == 4
