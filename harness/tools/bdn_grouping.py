@@ -44,6 +44,14 @@ class ImportedGroup:
     ratios_here: bool  # the report's ratios of these rows are to this group's baseline
 
 
+def _same_job(column: str, job_id: str, runtime: str | None) -> bool:
+    """Whether a row's Job or Runtime column ('.NET 8.0') names the header's job `job_id` ('.NET 8.0', 'Job-KXPQRS')
+    whose line says `runtime` ('.NET 8.0.4'): by the id, or by the runtime's version line."""
+    return column.startswith(job_id) or (
+        runtime is not None and (runtime == column or runtime.startswith(column + "."))
+    )
+
+
 class Importer:
     def __init__(self, lab: LabSpec, isa: IsaTable) -> None:
         self.lab, self.isa = lab, isa
@@ -54,8 +62,8 @@ class Importer:
     def hardware_for(self, env: Environment, job: str | None) -> ImportedHardware:
         jobs = env.measured_jobs
         line = jobs.get(job or "") or (next(iter(jobs.values())) if len(jobs) == 1 else None)
-        if line is None and job:
-            line = next((v for k, v in jobs.items() if runtime_of(v) and job.startswith(k)), None) or job
+        if line is None and job:  # a Runtime column ('.NET 8.0') beside job ids the header names ('Job-KXPQRS')
+            line = next((v for k, v in jobs.items() if runtime_of(v) and _same_job(job, k, runtime_of(v))), None) or job
         key = (env.bdn_version, env.os, env.cpu, env.sdk, runtime_of(line) or line)
         if key in self.hardware:
             return self.hardware[key]

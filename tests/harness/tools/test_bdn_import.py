@@ -250,6 +250,17 @@ def test_a_ratio_to_a_baseline_on_another_runtime_is_derived_within_the_runtime_
     assert {h["isa_level"] for h in data["hardware"].values()} == {"native"}  # x86-64-v4
 
 
+def test_a_runtime_column_beside_generated_job_ids_reads_each_job_line_s_runtime_and_isa():
+    """Issue 47: with a Runtime column and job ids the table does not print, the job lines were not found: the hardware
+    was named '.NET 8.0' without its build, and its ISA was a TODO ("the header names no instruction set") though the
+    lines say AVX2."""
+    data = tomllib.loads(_import("format-0.13-RuntimeColumn-report-github.md").text)
+    hardware = {h["runtime"]: h for h in data["hardware"].values()}
+    assert set(hardware) == {".NET 6.0.29", ".NET 8.0.4"}
+    assert {h["isa_level"] for h in hardware.values()} == {"no-avx512"}  # AVX2 on the job lines
+    assert hardware[".NET 8.0.4"]["lab_runtimes"] == ["8.0.0", "8.0.31"]
+
+
 def test_an_imported_file_once_its_todos_are_filled_passes_every_check(tmp_path, capsys):
     text = _import("000-4-comment-extended-report-github.md", "900").text
     folder = tmp_path / "experiments"
