@@ -93,13 +93,7 @@ def factors(exp: Experiment, hardware: Hardware, cells: pd.DataFrame, side: RunS
         _libraries(exp, cells, side),
         _gc(setup.gc, cells, side, lab),
         _tiered(setup.tiered_compilation, cells, side, lab),
-        Factor(
-            "Method",
-            setup.method,
-            side.method(),
-            _stated(setup.method, NOT_YET),
-            "the publisher's job as a control beside the lab's design is not built yet",
-        ),
+        _method(setup.method, side),
         Factor("Processes", setup.processes, side.processes(cells), _processes(setup.processes)),
         _fixed("Pinned", setup.pinned, side.pinned(), "the lab always pins its processes", same_if="pinned"),
         _data(setup.data, exp.id, cells, side),
@@ -116,10 +110,6 @@ def _lab_of(exp: Experiment, hardware: Hardware, cells: pd.DataFrame) -> str:
         if c.hardware == hardware.key and c.benchmark in exp.benchmarks
     ]
     return max(dict.fromkeys(named), key=named.count) if named else str(cells["lab"].iloc[0])
-
-
-def _stated(published: str, otherwise: str) -> str:
-    return UNSTATED if published == NOT_STATED else otherwise
 
 
 def _fixed(name: str, published: str, here: str, why: str, same_if: str = "") -> Factor:
@@ -215,6 +205,22 @@ def _data(published: str, exp_id: str, cells: pd.DataFrame, side: RunSide) -> Fa
     if published == NOT_STATED:
         return Factor("Data", published, here, UNSTATED)
     return Factor("Data", published, here, NO, "the lab measures the fixed bytes of datasets/manifest.json")
+
+
+def _method(published: str, side: RunSide) -> Factor:
+    """A write-up that ran BenchmarkDotNet's default job in fresh processes is matched by a run that did the same; a
+    write-up with a job of its own comes nearer with its settings as `--job` values; any other run can measure the
+    automatic job beside its own design (the publisher-method profile, `just method-control`)."""
+    if published == NOT_STATED:
+        return Factor("Method", published, side.method(), UNSTATED)
+    default_job = "defaultjob" in published.lower().replace(" ", "") or "default job" in published.lower()
+    if side.run.automatic_job and default_job:
+        return Factor("Method", published, side.method(), SAME, "BenchmarkDotNet's automatic job in fresh processes")
+    if side.run.automatic_job:  # the write-up set its own job: its settings as `--job` values come nearer
+        how = "the write-up's own job settings as `--job` values (this run used BenchmarkDotNet's automatic job)"
+        return Factor("Method", published, side.method(), YES, how)
+    how = "BenchmarkDotNet's automatic job in fresh processes beside this design: `just method-control`"
+    return Factor("Method", published, side.method(), YES, how)
 
 
 def _processes(published: str) -> str:

@@ -102,7 +102,8 @@ class RunSide:
 
     def method(self) -> str:
         design = self.run.design
-        return f"the lab's `{design}` design ({DESIGN_TEXT.get(design, '?')})"
+        job = "BenchmarkDotNet's automatic job, " if self.run.automatic_job else ""
+        return f"{job}the lab's `{design}` design ({DESIGN_TEXT.get(design, '?')})"
 
     def processes(self, cells: pd.DataFrame) -> str:
         replicates = cells["replicates"].dropna() if "replicates" in cells else pd.Series(dtype=float)

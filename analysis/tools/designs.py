@@ -31,16 +31,10 @@ def _group_seconds(run: RunData) -> dict[tuple[str, str, str, str], float]:
     return {key: elapsed_s(group) for key, group in rows_by_group(RunStore(run.directory).rows().values()).items()}
 
 
-#: The job keys by which a run sets its own iterations; a run that sets none left them to BenchmarkDotNet's automatic
-#: job, as the write-ups ran (the `publisher-method` profile).
-OWN_ITERATION_KEYS = ("prewarm_ms", "warmup_count", "iteration_count", "iteration_time_ms", "invocation_count")
-
-
 def method_label(run: RunRecord) -> str:
     """A run's design as the comparison names it: 'paired', or 'interleaved, BenchmarkDotNet's automatic job' for a
     run of fresh processes whose job left every iteration setting to BenchmarkDotNet."""
-    automatic = run.design != "paired" and not any(run.job.get(key) for key in OWN_ITERATION_KEYS)
-    return f"{run.design}, BenchmarkDotNet's automatic job" if automatic else run.design
+    return f"{run.design}, BenchmarkDotNet's automatic job" if run.automatic_job else run.design
 
 
 def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:

@@ -89,6 +89,16 @@ class RunRecord(_Record):
         """The fields a resumed session must match."""
         return {name: getattr(self, name) for name in self.SELECTION}
 
+    #: The job keys by which a run sets its own iterations; a run that sets none left them to BenchmarkDotNet's
+    #: automatic job, as the write-ups ran (the `publisher-method` profile).
+    OWN_ITERATION_KEYS = ("prewarm_ms", "warmup_count", "iteration_count", "iteration_time_ms", "invocation_count")
+
+    @property
+    def automatic_job(self) -> bool:
+        """Whether the run measured the write-ups' way: fresh processes (not the paired design) whose job left every
+        iteration setting to BenchmarkDotNet."""
+        return self.design != "paired" and not any(self.job.get(key) for key in self.OWN_ITERATION_KEYS)
+
     @property
     def target_rel_ci(self) -> float | None:
         """The stopping rule's precision target (None: fixed rounds)."""

@@ -56,7 +56,7 @@ def test_the_report_sets_each_published_machine_s_setup_beside_this_run(fake_run
     assert table.groupby("hardware").size().eq(15).all(), "every factor of every published machine"
     h001 = _rows(table, "H001")
     assert h001["OS"][0] == NO and h001["ISA level"][0] == SAME, "the fake run measured no-avx512, H001's level"
-    assert h001["GC"][0] == UNSTATED and h001["Method"][0] == NOT_YET
+    assert h001["GC"][0] == UNSTATED and h001["Method"][0] == YES, "the fake run's job is the lab's own"
     assert h001["Data"] == (SAME, "the write-up's own bytes (datasets/manifest.json)")
 
 
@@ -93,6 +93,15 @@ def test_generated_data_is_not_the_publisher_s_bytes_and_versions_that_differ_ar
     assert "generator simple-models, seed 4" in data["this_run"] and "Bogus 35.5.0" in data["published"]
     assert h004["Hybrid cores"][0] == NO, "a hybrid laptop CPU is not this host's"
     assert h004["Library versions"][0] == NOT_YET
+
+
+def test_a_run_of_the_write_ups_method_matches_their_method(run):
+    automatic = dataclasses.replace(run.run, design="interleaved", job={})
+    side = RunSide(run.environment, automatic, load_labs(), load_manifest())
+    h004 = _rows(setup_table([load_experiments()["004"]], _cells("004", runtime="8.0.0"), side), "H004")
+    assert h004["Method"] == (SAME, "BenchmarkDotNet's automatic job in fresh processes")  # 004 ran DefaultJob
+    h002 = _rows(setup_table([load_experiments()["002"]], _cells("002", runtime="3.1.3"), side), "H002e")
+    assert h002["Method"][0] == YES and "own job settings" in h002["Method"][1], "002 set its own iteration time"
 
 
 def test_a_write_up_that_states_nothing_leaves_every_machine_factor_not_stated(run):
