@@ -23,8 +23,9 @@ from typing import Any
 from harness.backends.base import CellRequest
 from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
 from harness.config.labs import LabSpec
-from harness.containers.bases import ensure_local_bases
+from harness.containers.bases import ensure_local_bases, image_exists
 from harness.containers.cells import CellContainers
+from harness.containers.disk_space import require_space
 from harness.containers.engine import Engine, docker, find_engine
 from harness.containers.image_build import build_images, require_builder, say_on_stderr
 from harness.containers.images import (
@@ -116,6 +117,8 @@ class DockerBackend(ProcessBackend):
         if wanted:
             require_builder(self.engine)  # no builder: stop here, before any base or image is made
             todo = [image for images in wanted.values() for image in images]
+            missing_bases = {b for image in wanted.get("local", []) for b in image.local_bases().values()}
+            require_space(len(todo) + sum(not image_exists(b) for b in missing_bases))  # a full disk: stop here too
             seconds = build_seconds(todo)
             say_on_stderr(
                 f"images: {len(todo)} to build ({', '.join(image.tag for image in todo)}), about "

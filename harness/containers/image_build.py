@@ -16,6 +16,7 @@ from harness.containers.images import BASES, COMPOSE_FILE, LabImage, label_apt_p
 from harness.containers.seed import make_seed
 from harness.model.defaults import BUILD_TIMEOUT_S, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError
+from harness.tools.build_failure import read_build_failure
 from harness.tools.lab_build import build_lab, run_lab_tool
 from harness.tools.watched_process import WatchedBuild, run_watched
 
@@ -157,12 +158,14 @@ def _docker_build(
 
 
 def _run_build(build: WatchedBuild, log_path: pathlib.Path, env: dict[str, str], say: Callable[[str], None]) -> None:
+    start = log_path.stat().st_size if log_path.exists() else 0  # the log may hold earlier builds
     code, _ = run_watched(build, log_path, env, REPO_ROOT, BUILD_TIMEOUT_S, say)
     if code is None:
         raise BuildError(f"the image build took over {BUILD_TIMEOUT_S} s", f"log: {log_path}")
     if code != 0:
-        lines = log_path.read_text(errors="replace").splitlines()
-        errors = [line for line in lines if "ERROR" in line or "error:" in line.lower()]
-        raise BuildError(
-            f"the image build failed: {(errors or lines or ['no output'])[-1].strip()}", f"full log: {log_path}"
-        )
+        with log_path.open("rb") as log:
+            log.seek(start)
+            output = log.read().decode(errors="replace").split("\n", 1)[-1]  # after the "$ command" line
+        steps = [line.strip() for line in output.splitlines() if "ERROR" in line] or ["no output"]
+        failure = read_build_failure(output)
+        raise BuildError(failure.message("the image build", steps[-1]), f"{failure.advice} (full log: {log_path})")

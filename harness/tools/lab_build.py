@@ -1,4 +1,4 @@
-"""Building a lab before its cells run, with known cryptic build failures turned into plain advice.
+"""Building a lab before its cells run; a failure names its cause lines and plain advice (tools/build_failure.py).
 
 A lab that names its build inputs and output folder in lab.toml is built only when needed: the output
 keeps a fingerprint of the inputs and the build command, and a build whose fingerprint matches is reused."""
@@ -7,49 +7,17 @@ from __future__ import annotations
 
 import hashlib
 import pathlib
-import re
 from collections.abc import Callable
 
 from harness.config.labs import LabSpec
 from harness.model.defaults import BUILD_TIMEOUT_S
 from harness.model.errors import BuildError
+from harness.tools.build_failure import read_build_failure
 from harness.tools.watched_process import WatchedBuild, run_watched
 
 
 def _quiet(line: str) -> None:
     """Says nothing: the default for a lab tool whose progress nobody watches."""
-
-
-#: Known failure patterns in build output → what it means and what to do (cf. BenchmarkDotNet's MsBuildErrorMapper).
-BUILD_ERROR_PATTERNS: list[tuple[str, str]] = [
-    (
-        r"NU1102|NU1101",
-        "a NuGet package or version is not served by the configured feed; pin a version the feed has (dotnet add "
-        "package NAME --version V) and commit packages.lock.json",
-    ),
-    (
-        r"NU1004|NU1403|NU1005",
-        "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder "
-        "and commit the lock file",
-    ),
-    (
-        r"NU1301|Unable to load the service index",
-        "the NuGet feed is unreachable; check the network or the feed configured in NuGet.Config",
-    ),
-    (
-        r"NETSDK1045|does not support targeting",
-        "the installed .NET SDK is too old for this lab; install the .NET 10 SDK",
-    ),
-    (r"MSB1009|Project file does not exist", "the lab's project file is missing; check lab.toml's build command"),
-]
-
-
-def explain_build_failure(output: str) -> str:
-    """Plain explanation for a failed build's output, or a pointer to the log."""
-    for pattern, advice in BUILD_ERROR_PATTERNS:
-        if re.search(pattern, output):
-            return advice
-    return "read the build log; the first 'error' line names the cause"
 
 
 #: The fingerprint file inside a lab's build output.
@@ -128,11 +96,8 @@ def run_lab_tool(
         with log_path.open("rb") as log:
             log.seek(start)
             output = log.read().decode(errors="replace").split("\n", 1)[-1]  # after the "$ command" line
-        errors = [
-            line.strip() for line in output.splitlines() if ": error " in line or line.strip().startswith("error")
-        ]
-        first = errors[0] if errors else f"exit code {code}"
+        failure = read_build_failure(output)
         raise BuildError(
-            f"the {what} of lab '{lab.name}' failed: {first}",
-            f"{explain_build_failure(output)} (log: {log_path})",
+            failure.message(f"the {what} of lab '{lab.name}'", f"exit code {code}"),
+            f"{failure.advice} (log: {log_path})",
         )
