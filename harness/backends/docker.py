@@ -27,7 +27,7 @@ from harness.containers.bases import ensure_local_bases, image_exists
 from harness.containers.cells import CellContainers
 from harness.containers.disk_space import require_space
 from harness.containers.engine import Engine, docker, find_engine
-from harness.containers.image_build import build_images, require_builder, say_on_stderr
+from harness.containers.image_build import build_images, require_builder
 from harness.containers.images import (
     BASES,
     LabImage,
@@ -43,6 +43,7 @@ from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OU
 from harness.model.arch import DEBIAN_ARCH, engine_arch
 from harness.model.errors import BuildError, HarnessError, MissingToolError
 from harness.model.stored_names import DOCKER
+from harness.tools.watched_process import say_on_stderr
 
 
 class DockerBackend(ProcessBackend):

@@ -9,12 +9,14 @@ import time
 from harness.commands.selection import split
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
-from harness.config.labs import find_lab, load_labs
+from harness.config.labs import find_lab, load_labs, with_runtimes
 from harness.config.profiles import load_profiles
 from harness.model.arch import host_arch
 from harness.model.defaults import REPO_ROOT, RESULTS_DIR
 from harness.model.errors import HarnessError
 from harness.tools.lab_build import build_lab
+from harness.tools.library_locks import prepare_library_builds
+from harness.tools.watched_process import say_on_stderr
 
 
 def list_command() -> int:
@@ -52,6 +54,7 @@ def build_labs(names: tuple[str, ...] | None, runtimes: tuple[str, ...] | None) 
         lab.check_requirements()
         for runtime in runtimes or lab.runtime_names:
             build = lab.for_runtime(runtime)
+            prepare_library_builds([build], log_dir, say_on_stderr)
             built = build_lab(build, log_dir / f"build-{build.target}.log")
             print(f"{build.target}: {'built' if built else 'current, reused'}", file=sys.stderr)
 
@@ -59,7 +62,7 @@ def build_labs(names: tuple[str, ...] | None, runtimes: tuple[str, ...] | None) 
 def images_command(args: argparse.Namespace) -> int:
     from harness.backends.docker import DockerBackend
     from harness.containers.bases import DOCKER_ARCH_HOST
-    from harness.containers.image_build import build_images, require_builder, say_on_stderr
+    from harness.containers.image_build import build_images, require_builder
     from harness.containers.images import inspect_image
 
     backend = DockerBackend(set(), args.bases, platform=args.platform)
@@ -75,6 +78,7 @@ def images_command(args: argparse.Namespace) -> int:
         if not args.lab and (lab.container is None or platform not in lab.container.platforms):
             continue
         wanted = runtimes or lab.runtime_names
+        lab = with_runtimes({name: lab}, wanted)[name]  # a runtime with library versions joins the lab's runtimes
         builds += [lab.for_runtime(runtime) for runtime in wanted if args.lab or runtime in lab.runtime_names]
     if not builds:
         raise HarnessError(
@@ -89,6 +93,7 @@ def images_command(args: argparse.Namespace) -> int:
     log_dir = RESULTS_DIR / "build-logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     require_builder(backend.engine)  # no builder: stop here, before any base is made
+    prepare_library_builds(builds, log_dir, say_on_stderr)
     if bases == "local":
         from harness.containers.bases import ensure_local_bases
 
@@ -131,7 +136,6 @@ def pin_bases_command(args: argparse.Namespace) -> int:
 
 def local_bases_command(args: argparse.Namespace) -> int:
     from harness.containers.bases import DOCKER_ARCH_HOST, ensure_local_bases, load_local_bases
-    from harness.containers.image_build import say_on_stderr
 
     names = split(args.base) or [
         name for name, base in load_local_bases().items() if base.architecture == DOCKER_ARCH_HOST

@@ -10,8 +10,9 @@ from collections.abc import Callable
 
 #: A run id becomes a folder name under results/ and part of row ids: no path separators, no leading dot or dash.
 RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-#: A name in a selection list (ISA level, runtime, experiment, benchmark, variant, lab): what the data files use.
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$")
+#: A name in a selection list (ISA level, runtime, experiment, benchmark, variant, lab): what the data files use; '='
+#: for a runtime with library versions (8.0.0+Newtonsoft.Json=13.0.3).
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=-]{0,199}$")
 #: A week: no session's budget is longer.
 MAX_BUDGET_MINUTES = 7 * 24 * 60
 
@@ -42,7 +43,7 @@ def names(text: str) -> str:
     if bad or "" in parts:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a comma-separated list of names ({'an empty name' if not bad else repr(bad[0])}): "
-            "letters, digits, '.', '_', '+' and '-'"
+            "letters, digits, '.', '_', '+', '=' and '-'"
         )
     return text
 

@@ -87,7 +87,7 @@ def _check_claim_places(exp: Experiment, claim: Claim, context: CheckContext, wh
                 raise UnknownNameError("ISA level", value, context.isa_levels, what)
             if dimension == "runtime" and side in exp.benchmarks:
                 lab = context.labs.get(exp.benchmarks[side].lab)
-                if lab is not None and value not in lab.runtime_names:
+                if lab is not None and value not in lab.with_runtime(value).runtime_names:
                     raise UnknownNameError("runtime", value, lab.runtime_names, f"of lab {lab.name} {what}")
 
 
@@ -122,6 +122,7 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
     if exp.single_shot is not None and exp.single_shot.warmup_dataset:
         _check_warmup_dataset(exp.single_shot.warmup_dataset, bench, context, where)
     for runtime in bench.runtimes:
+        lab = lab.with_runtime(runtime)  # one with library versions is checked against its lab's [library_versions]
         if runtime not in lab.runtime_names:
             raise UnknownNameError(
                 "runtime", runtime, lab.runtime_names, f"of lab {lab.name} (benchmark {bench.id}, runtimes) {where}"

@@ -6,6 +6,8 @@ and finds every lab; this module only reads the two tables.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from harness.model.errors import UnknownNameError
@@ -34,6 +36,8 @@ class LabRuntime:
     # "GCC (-march=native)"): with it a plan knows before anything runs which ISA levels the build cannot honour.
     # None: known only once the build runs.
     reports: str | None = None
+    # Library versions other than the lab's own (harness/config/library_builds.py): (package, version), package order.
+    libraries: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,19 @@ class ContainerSpec:
     # Seconds one image of this lab takes to build from an empty image store, its preparation included (a template:
     # a runtime may differ), as measured on the machine lab.toml names; the plan's estimate of builds.
     build_estimate_s: str = "60"
+
+    def filled(
+        self, fill: Callable[[str], str], lock_files: tuple[str, ...], arguments: tuple[str, ...]
+    ) -> ContainerSpec:
+        """One build's: its templates filled in, its further lock files and build-command arguments added."""
+        return dataclasses.replace(
+            self,
+            offline_lock_files=self.offline_lock_files + lock_files,
+            build_args={k: fill(v) for k, v in self.build_args.items()},
+            offline_restore=tuple(fill(a) for a in self.offline_restore) + arguments,
+            prepare=tuple(fill(a) for a in self.prepare),
+            build_estimate_s=fill(self.build_estimate_s),
+        )
 
 
 def parse_runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:

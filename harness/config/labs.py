@@ -11,20 +11,31 @@ build. A lab without [runtimes] has one build, called "default", whose version i
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pathlib
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
 from harness.config.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtime
 from harness.config.lab_checks import LabChecks, parse_checks
 from harness.config.lab_libraries import LibrariesSpec, parse_libraries
+from harness.config.library_builds import (
+    SEPARATOR,
+    LibraryVersions,
+    build_name,
+    derive_runtime,
+    parse_library_versions,
+    split_build_name,
+)
 from harness.config.prerequisites import load_prerequisites
-from harness.config.run_settings import RunSetting, Settings, environment_of, parse_run_settings
+from harness.config.run_settings import RunSetting, Settings, environment_of, parse_lab_run_settings
 from harness.config.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
 from harness.model.cells import Cell
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
+from harness.model.experiment import Experiment
 from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
@@ -67,6 +78,8 @@ class LabSpec:
     libraries: LibrariesSpec | None = None
     # Its own tests and lint (lab.toml [checks]; harness/config/lab_checks.py), run by `just test` and `just lint`.
     checks: LabChecks | None = None
+    # The packages a build may ask for another version of (lab.toml [library_versions]; config/library_builds.py).
+    library_versions: LibraryVersions | None = None
 
     def vendor_package_of(self, variant: str) -> VendorPackage | None:
         """The package under its vendor's terms this variant needs, if any."""
@@ -140,9 +153,23 @@ class LabSpec:
         spec = self.runtimes.get(self.runtime or "")
         return spec.reports if spec else None
 
+    def with_runtime(self, name: str) -> LabSpec:
+        """This lab with build `name` among its runtimes: a runtime with library versions (8.0.0+Newtonsoft.Json=13.0.3,
+        config/library_builds.py) is derived from its runtime's entry; any other name leaves the lab as it is."""
+        base, _ = split_build_name(name)
+        if SEPARATOR not in name or base not in self.runtimes:
+            return self
+        derived = derive_runtime(self.name, self.library_versions, self.runtimes[base], name)
+        return dataclasses.replace(self, runtimes={**self.runtimes, derived.name: derived})
+
     def for_runtime(self, name: str | None = None) -> LabSpec:
         """The descriptor of one build (None: the lab's default runtime), templates filled in."""
         name = name or self.default_runtime
+        if SEPARATOR in name and name not in self.runtimes and self.runtimes:
+            base, libraries = split_build_name(name)
+            if base in self.runtimes:
+                return self.with_runtime(name).for_runtime(build_name(base, libraries))
+            name = base  # an unknown runtime: the error below names it
         if not self.runtimes:
             if name != DEFAULT_RUNTIME:
                 raise UnknownNameError(
@@ -154,7 +181,8 @@ class LabSpec:
                 "runtime", name, self.runtimes, f"for lab {self.name} (lab/{self.name}/lab.toml [runtimes])"
             )
         spec = self.runtimes[name]
-        values = {"runtime": name, "version": spec.version, **spec.values}
+        extra = self.library_versions.arguments(spec.libraries) if self.library_versions else ()
+        values = {"runtime": name, "version": spec.version, "library_arguments": " ".join(extra), **spec.values}
         for package in sorted(self.accepted_terms & set(self.vendor_packages)):
             values.update({k: v.format(**values) for k, v in self.vendor_packages[package].values.items()})
 
@@ -167,51 +195,22 @@ class LabSpec:
                     f'add {e.args[0]} = "..." to [runtimes."{name}"]',
                 ) from e
 
-        container = self.container and dataclasses.replace(
-            self.container,
-            offline_lock_files=self.container.offline_lock_files
-            + tuple(
-                f
-                for package in sorted(self.accepted_terms & set(self.vendor_packages))
-                for f in self.vendor_packages[package].offline_lock_files
-            ),
-            build_args={k: fill(v) for k, v in self.container.build_args.items()},
-            offline_restore=tuple(fill(a) for a in self.container.offline_restore),
-            prepare=tuple(fill(a) for a in self.container.prepare),
-            build_estimate_s=fill(self.container.build_estimate_s),
-        )
+        lock_files = tuple(
+            f
+            for package in sorted(self.accepted_terms & set(self.vendor_packages))
+            for f in self.vendor_packages[package].offline_lock_files
+        ) + ((fill(self.libraries.lock_file),) if spec.libraries and self.libraries else ())
         return dataclasses.replace(
             self,
             runtime=name,
-            build=tuple(fill(a) for a in self.build),
+            build=tuple(fill(a) for a in self.build) + extra,
             command=tuple(fill(a) for a in self.command),
             environment={**{k: fill(v) for k, v in self.environment.items()}, **spec.environment},
             build_output=fill(self.build_output),
-            container=container,
+            container=self.container and self.container.filled(fill, lock_files, extra),
             libraries=self.libraries and self.libraries.filled(fill),
+            library_versions=self.library_versions and self.library_versions.filled(fill, spec.libraries),
         )
-
-
-def _run_settings(data: dict, path: pathlib.Path) -> dict[str, RunSetting]:
-    """The lab's [run_settings]; a setting may not set a variable an ISA switch sets (the level's would be lost)."""
-    settings = parse_run_settings(data.get("run_settings", {}), str(path))
-    switch_names = {
-        name
-        for by_major in data.get("isa_switches", {}).values()
-        for levels in by_major.values()
-        for switches in levels.values()
-        for name in switches
-    }
-    for setting in settings.values():
-        for value_name, value in setting.values.items():
-            clash = sorted(switch_names & set(value.environment))
-            if clash:
-                raise ConfigError(
-                    f"{path}: run setting {setting.name}={value_name} sets {', '.join(clash)}, "
-                    "which an ISA switch sets",
-                    "a run setting must leave the ISA switches' variables to the ISA levels",
-                )
-    return settings
 
 
 def load_lab(directory: pathlib.Path) -> LabSpec:
@@ -244,10 +243,11 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             container=parse_container(data["container"]) if "container" in data else None,
             paired_format=data.get("paired_format"),
             speed_of_light=bool(data.get("speed_of_light", False)),
-            run_settings=_run_settings(data, path),
+            run_settings=parse_lab_run_settings(data, path),
             vendor_packages=parse_vendor_packages(data, str(path)),
             libraries=parse_libraries(data, path, "container" in data),
             checks=parse_checks(data, path),
+            library_versions=parse_library_versions(data.get("library_versions"), str(path)),
         )
     except KeyError as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e
@@ -276,6 +276,15 @@ def load_labs(labs_dir: pathlib.Path = LABS_DIR, accepted: frozenset[str] | None
     return {
         lab.name: dataclasses.replace(lab, accepted_terms=accepted & frozenset(lab.vendor_packages)) for lab in labs
     }
+
+
+def with_runtimes(
+    labs: dict[str, LabSpec], names: Iterable[str], experiments: Iterable[Experiment] = ()
+) -> dict[str, LabSpec]:
+    """The labs with every runtime with library versions ("8.0.0+Newtonsoft.Json=13.0.3") asked for or named by the
+    experiments among the runtimes of the labs it derives from (LabSpec.with_runtime)."""
+    named = [*names, *(runtime for exp in experiments for runtime in exp.named_runtimes())]
+    return {name: functools.reduce(LabSpec.with_runtime, named, lab) for name, lab in labs.items()}
 
 
 def find_lab(labs: dict[str, LabSpec], name: str) -> LabSpec:

@@ -9,6 +9,7 @@ effect does. A value with no `expect` is one the runtime cannot report: its rows
 
 from __future__ import annotations
 
+import pathlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,3 +113,25 @@ def readback_state(known: dict[str, RunSetting], lab: str, settings: Settings) -
 
 def _show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def parse_lab_run_settings(data: dict, path: pathlib.Path) -> dict[str, RunSetting]:
+    """A lab.toml's [run_settings]; a setting may not set a variable an ISA switch sets (the level's would be lost)."""
+    settings = parse_run_settings(data.get("run_settings", {}), str(path))
+    switch_names = {
+        name
+        for by_major in data.get("isa_switches", {}).values()
+        for levels in by_major.values()
+        for switches in levels.values()
+        for name in switches
+    }
+    for setting in settings.values():
+        for value_name, value in setting.values.items():
+            clash = sorted(switch_names & set(value.environment))
+            if clash:
+                raise ConfigError(
+                    f"{path}: run setting {setting.name}={value_name} sets {', '.join(clash)}, "
+                    "which an ISA switch sets",
+                    "a run setting must leave the ISA switches' variables to the ISA levels",
+                )
+    return settings

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import sys
 from collections.abc import Callable
 
 from harness.config.labs import LabSpec
@@ -18,11 +17,7 @@ from harness.model.defaults import BUILD_TIMEOUT_S, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError
 from harness.tools.build_failure import read_build_failure
 from harness.tools.lab_build import build_lab, run_lab_tool
-from harness.tools.watched_process import WatchedBuild, run_watched
-
-
-def say_on_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+from harness.tools.watched_process import WatchedBuild, run_watched, say_on_stderr
 
 
 def build_images(
@@ -93,6 +88,11 @@ def bake_overrides(images: list[LabImage], bases: str) -> dict:
     return {
         "target": {
             image.service: {
+                # context and Dockerfile as compose.yaml has them, so a build compose.yaml has no service for (one with
+                # library versions, config/library_builds.py) is a whole target too
+                "context": str(image.lab.directory),
+                "dockerfile": image.container.dockerfile,
+                **({"network": "none"} if bases == "local" else {}),
                 "args": image.build_args(bases),
                 "labels": image.labels(bases),
                 "tags": [image.tag],

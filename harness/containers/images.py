@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from harness.config.lab_builds import ContainerSpec
 from harness.config.lab_libraries import debian_versions, library_versions
 from harness.config.labs import LabSpec
+from harness.config.library_builds import safe_name
 from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
 from harness.containers.engine import docker
 from harness.host.environment import git_state
@@ -88,14 +89,14 @@ class LabImage:
 
     @property
     def tag(self) -> str:
-        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{self.lab.runtime}" + (
+        return f"{IMAGE_REPOSITORY}/{self.lab.name}:{safe_name(self.lab.runtime or '')}" + (
             f"-{self.target_arch}" if self.foreign else ""
         )
 
     @property
     def service(self) -> str:
         """The compose service (and Buildx bake target) name: dots are not allowed in bake target names."""
-        return f"{self.lab.name}-{self.lab.runtime}".replace(".", "-")
+        return f"{self.lab.name}-{safe_name(self.lab.runtime or '')}".replace(".", "-")
 
     @property
     def dockerfile(self) -> pathlib.Path:

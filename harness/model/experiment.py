@@ -174,6 +174,12 @@ class Experiment:
         """The run settings of a benchmark's cells: its group's."""
         return self.groups[self.benchmarks[benchmark].group].run_settings
 
+    def named_runtimes(self) -> tuple[str, ...]:
+        """Every runtime the experiment names (its claims' `at`/`reference_at`, its benchmarks' `runtimes`): a runtime
+        with library versions among them joins its lab's runtimes for the run (harness/config/library_builds.py)."""
+        placed = (value for c in self.claims for side in (c.at, c.reference_at) for d, value in side if d == "runtime")
+        return tuple(dict.fromkeys([*placed, *(r for b in self.benchmarks.values() for r in b.runtimes)]))
+
     def baseline_of(self, benchmark: str) -> str:
         """The baseline benchmark id of a benchmark's group."""
         return self.groups[self.benchmarks[benchmark].group].baseline

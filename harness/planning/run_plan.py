@@ -14,7 +14,7 @@ from harness.config.experiment_checks import CheckContext, check_experiments, ch
 from harness.config.experiments import load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import LabSpec, load_labs
+from harness.config.labs import LabSpec, load_labs, with_runtimes
 from harness.config.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
 from harness.model.arch import host_arch
 from harness.model.cells import Cell, ColdSettings, JobSettings
@@ -205,7 +205,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         load_experiments(options.experiments_dir), list(options.experiments or profile.experiments)
     )
     isa = load_isa_table(labs_dir=options.labs_dir)
-    all_labs = load_labs(options.labs_dir)
+    all_labs = with_runtimes(load_labs(options.labs_dir), options.runtimes or profile.runtimes, experiments)
     manifest = load_manifest(options.datasets_dir)
     check_experiments(
         experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog(options.labs_dir))

@@ -103,6 +103,22 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
         )
 
 
+def check_library_versions(lab: LabSpec, env: dict[str, Any]) -> None:
+    """A build with library versions (config/library_builds.py) must report exactly those, read in its process from
+    the loaded assemblies (the `env` verb's `libraries`)."""
+    spec = lab.runtimes.get(lab.runtime or "")
+    reported = env.get("libraries")
+    loaded: dict[str, Any] = reported if isinstance(reported, dict) else {}
+    for package, version in spec.libraries if spec else ():
+        if loaded.get(package) != version:
+            raise HarnessError(
+                f"lab build {lab.target} should load {package} {version} but its process reports "
+                f"{loaded.get(package, 'no version of it')}",
+                f"rebuild it (delete lab/{lab.name}/{lab.build_output} and its lock file, then run again); the lab "
+                f"must report the loaded assembly's version of {package} in its env verb's libraries",
+            )
+
+
 def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]) -> LevelProbe:
     """A level applied on a runtime that cannot read its instruction sets back (what it requested is what is known)."""
     requested = env.get("isa_requested_flags") or switches or "no switches"
@@ -121,6 +137,7 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
     """Native env + list (the runtime version checked against the build's pin), then every requested level."""
     env = backend.call(lab, ["env"], {})
     check_runtime_version(lab, env)
+    check_library_versions(lab, env)
     listing = backend.call(lab, ["list"], {})
     readback = env.get("isa_readback", True)
     native_level = isa.levels_for(env["arch"])["native"]

@@ -43,6 +43,7 @@ from harness.session.open_claims import claims_by_group
 from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
+from harness.tools.library_locks import prepare_library_builds
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
 def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> dict[str, LabProbe]:
     probes: dict[str, LabProbe] = {}
     if build:
+        prepare_library_builds(plan.labs.values(), store.path(LOGS_DIR), lambda line: print(line, file=sys.stderr))
         backend.build_all(plan.labs, store.path(LOGS_DIR))
     for name, lab in plan.labs.items():
         probes[name] = probe_lab(backend, lab, list(plan.levels.values()), plan.isa)

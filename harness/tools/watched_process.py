@@ -8,6 +8,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,11 @@ from dataclasses import dataclass
 HEARTBEAT_S = 30.0
 #: BuildKit's line of a step's digest ("#12 sha256:…"), which says nothing to a reader.
 _DIGEST = re.compile(r"^#\d+ sha256:")
+
+
+def say_on_stderr(line: str) -> None:
+    """Says a line of progress on stderr, at once."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def elapsed(seconds: float) -> str:

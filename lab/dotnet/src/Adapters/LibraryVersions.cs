@@ -11,6 +11,17 @@ public static class LibraryVersions
             .FirstOrDefault(a => a.Key == $"package:{id}")?.Value
         ?? throw new LabException($"no package version stamped for '{id}'", "reference the package in JsonLab.csproj and rebuild");
 
+    /// <summary>
+    /// The version of package <paramref name="id"/> as its loaded assembly says (the one containing
+    /// <paramref name="type"/>): read in-process, so a build asked for another version of the package (lab.toml
+    /// [library_versions]) shows the version that actually runs. The build-time stamp where the assembly states none.
+    /// </summary>
+    public static string OfLoaded(Type type, string id)
+    {
+        var info = type.Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion;
+        return string.IsNullOrEmpty(info) ? OfPackage(id) : info.Split('+', ' ')[0];
+    }
+
     /// <summary>Informational version without the "+commit" suffix or trailing words, else the assembly version.</summary>
     public static string Of(Assembly assembly)
     {

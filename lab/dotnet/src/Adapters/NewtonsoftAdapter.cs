@@ -14,7 +14,7 @@ public sealed class NewtonsoftAdapter(string variant, string description, Payloa
     private readonly Lazy<JsonSerializerSettings?> _settings = new(() => settings?.Invoke());
 
     public override string Library => "Newtonsoft.Json";
-    public override string LibraryVersion => LibraryVersions.OfPackage("Newtonsoft.Json");
+    public override string LibraryVersion => LibraryVersions.OfLoaded(typeof(JsonConvert), "Newtonsoft.Json");
 
     public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
     {

@@ -17,7 +17,7 @@ public sealed class NewtonsoftTokenAdapter(string variant, string description, P
     : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter
 {
     public override string Library => "Newtonsoft.Json";
-    public override string LibraryVersion => LibraryVersions.OfPackage("Newtonsoft.Json");
+    public override string LibraryVersion => LibraryVersions.OfLoaded(typeof(Newtonsoft.Json.JsonConvert), "Newtonsoft.Json");
     public Type TreeType => typeof(JToken);
 
     private static JToken Parse(string text)

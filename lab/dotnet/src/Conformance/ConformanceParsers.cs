@@ -22,7 +22,7 @@ public static class ConformanceParsers
         new("stj-jsondocument", "System.Text.Json", () => LibraryVersions.Of(typeof(JsonDocument).Assembly),
             "JsonDocument.Parse of the bytes, default options (no comments, no trailing commas, depth 64)",
             bytes => { using var _ = JsonDocument.Parse(bytes); }),
-        new("newtonsoft-jtoken", "Newtonsoft.Json", () => LibraryVersions.OfPackage("Newtonsoft.Json"),
+        new("newtonsoft-jtoken", "Newtonsoft.Json", () => LibraryVersions.OfLoaded(typeof(JToken), "Newtonsoft.Json"),
             "JToken.Parse of the bytes decoded with Encoding.UTF8, default settings",
             bytes => JToken.Parse(Text(bytes))),
         new("utf8json-object", "Utf8Json", () => LibraryVersions.OfPackage("Utf8Json"),

@@ -1,6 +1,6 @@
 using System.Reflection;
 using BenchmarkDotNet.Environments;
-#if LEGACY_RUNTIME
+#if BDN_BEFORE_015
 using BenchmarkDotNet.Portability.Cpu;
 #else
 using Perfolizer.Models;
@@ -21,8 +21,8 @@ public static class BdnHostInfo
     {
         var info = HostEnvironmentInfo.GetCurrent();
         Set(info, nameof(HostEnvironmentInfo.DotNetSdkVersion), new Lazy<string>(() => "not queried (in-process toolchain; runtime in env.json)"));
-#if LEGACY_RUNTIME
-        // BenchmarkDotNet 0.14 (the version that runs on .NET Core 3.1) names the property CpuInfo.
+#if BDN_BEFORE_015
+        // BenchmarkDotNet 0.14 (the version that runs on .NET Core 3.1, or one a build asks for) names it CpuInfo.
         Set(info, nameof(HostEnvironmentInfo.CpuInfo), new Lazy<CpuInfo>(() => new CpuInfo(ModelName(), null, null, Environment.ProcessorCount, null, null, null)));
 #else
         Set(info, nameof(HostEnvironmentInfo.Cpu), new Lazy<CpuInfo>(() => new CpuInfo

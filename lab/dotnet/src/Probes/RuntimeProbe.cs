@@ -46,8 +46,8 @@ public static class RuntimeProbe
     {
         var versions = new SortedDictionary<string, string>
         {
-            ["BenchmarkDotNet"] = LibraryVersions.OfPackage("BenchmarkDotNet"),
-            ["Bogus"] = LibraryVersions.OfPackage("Bogus"),
+            ["BenchmarkDotNet"] = LibraryVersions.OfLoaded(typeof(BenchmarkDotNet.Running.BenchmarkRunner), "BenchmarkDotNet"),
+            ["Bogus"] = LibraryVersions.OfLoaded(typeof(Bogus.Faker), "Bogus"),
         };
         foreach (var adapter in VariantRegistry.All.Where(a => a is not NotOnThisRuntimeAdapter))
             versions[adapter.Library] = adapter.LibraryVersion;
