@@ -24,6 +24,10 @@ run-all profile="default" *args="":
 smoke *args="":
     just _run-and-report --profile smoke {{args}}
 
+# Why figures do not reproduce: the claimed benchmarks on their runtime and on it built with each of the write-up's library versions (profile explain; narrow with --experiment/--benchmark); the report's "Explained by" column.
+explain *args="":
+    just _run-and-report --profile explain {{args}}
+
 # Continue the latest interrupted run: give the profile and options it started with; finished cells are skipped.
 resume profile="default" *args="":
     just _run-and-report --profile {{profile}} --resume {{args}}

@@ -164,8 +164,9 @@ def _libraries(exp: Experiment, cells: pd.DataFrame, side: RunSide) -> Factor:
         "Library versions",
         published,
         here,
-        NOT_YET,
-        "the lab builds one version of each library (differs: " + ", ".join(differing) + ")",
+        YES,
+        f"`just explain --experiment {exp.id}` measures each figure also with each of these versions the lab lets "
+        "vary, one at a time (differs: " + ", ".join(differing) + ")",
     )
 
 

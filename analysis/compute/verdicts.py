@@ -23,6 +23,7 @@ import pandas as pd
 
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.claim_verdict import claim_verdict, with_failure
+from analysis.compute.explained_by import with_explanations
 from analysis.compute.verdict_row import Verdict
 from harness.config.labs import LabSpec, load_labs
 from harness.model.defaults import LABS_DIR
@@ -223,7 +224,7 @@ def verdict_table(
     book = RatioBook(rows)
     labs = load_labs(labs_dir, accepted=frozenset())  # every lab's packages under vendor terms, accepted here or not
     verdicts = [asdict(with_terms_note(v, exp, labs)) for exp in experiments for v in verdicts_for(exp, cells, book)]
-    return pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__])
+    return with_explanations(pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__]))
 
 
 def with_terms_note(verdict: Verdict, experiment: Experiment, labs: dict[str, LabSpec]) -> Verdict:

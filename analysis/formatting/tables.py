@@ -167,6 +167,10 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
         ]
         for _, r in primary.iterrows()
     ]
+    explained = primary.get("explained_by", pd.Series(dtype=str)).fillna("")
+    if explained.astype(bool).any():  # what each switched factor did, and the setup factors left
+        headers.append("Explained by")
+        rows = [[*row, text or "—"] for row, text in zip(rows, explained)]
     return markdown_table(headers, rows)
 
 

@@ -22,6 +22,7 @@ from analysis.compute.cold_start import cold_table, split_measures
 from analysis.compute.conformance import conformance_matrix, load_conformance
 from analysis.compute.coverage import coverage
 from analysis.compute.cross_language import cross_language_table
+from analysis.compute.explained_by import with_setup_factors
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.setup_factors import run_setup_table
@@ -145,11 +146,12 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
     """Everything the report of a loaded run shows, computed (nothing written)."""
     rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
     labs_dir = run_labs_dir(data.directory)
+    setup = run_setup_table(experiments, cells, data.environment, data.run, labs_dir)
     return ReportInputs(
         experiments=experiments,
         cells=cells,
         rows=rows,
-        verdicts=verdict_table(experiments, cells, rows, labs_dir),
+        verdicts=with_setup_factors(verdict_table(experiments, cells, rows, labs_dir), setup, experiments),
         env=data.environment,
         run=data.run,
         levels=_settings(cells),
@@ -159,7 +161,7 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
         cross_language=cross_language_table(experiments, cells, speed_of_light_labs(labs_dir)),
         conformance=load_conformance(data.directory),
         groups=data.groups,
-        setup=run_setup_table(experiments, cells, data.environment, data.run, labs_dir),
+        setup=setup,
         set_aside=data.set_aside,
     )
 

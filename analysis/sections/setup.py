@@ -9,7 +9,7 @@ from analysis.formatting.tables import markdown_table
 
 LEGEND = (
     f"**{SAME}**: the run matches the publisher; **{YES}**: this host can switch to the publisher's value (how); "
-    f"**{NO}**: this host cannot (why); **{NOT_YET}**: the lab cannot yet (library versions); "
+    f"**{NO}**: this host cannot (why); **{NOT_YET}**: the lab cannot yet; "
     f"**{UNSTATED}**: the write-up does not say. "
     'A factor that differs is a candidate explanation of a verdict that is not "reproduced"; the publisher\'s column '
     "is the write-up's own words (the experiment file's `[hardware.<key>.setup]`, with its sources)."

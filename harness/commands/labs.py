@@ -9,7 +9,8 @@ import time
 from harness.commands.selection import split
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
-from harness.config.labs import find_lab, load_labs, with_runtimes
+from harness.config.labs import find_lab, load_labs
+from harness.config.library_switches import with_runtimes
 from harness.config.profiles import load_profiles
 from harness.model.arch import host_arch
 from harness.model.defaults import REPO_ROOT, RESULTS_DIR

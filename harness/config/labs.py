@@ -11,10 +11,8 @@ build. A lab without [runtimes] has one build, called "default", whose version i
 from __future__ import annotations
 
 import dataclasses
-import functools
 import pathlib
 import shutil
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
@@ -35,7 +33,6 @@ from harness.config.vendor_terms import VendorPackage, accepted_terms, local_set
 from harness.model.cells import Cell
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
-from harness.model.experiment import Experiment
 from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
@@ -126,6 +123,11 @@ class LabSpec:
     def runtime_names(self) -> tuple[str, ...]:
         """The runtimes this lab can be built for, in lab.toml order."""
         return tuple(self.runtimes) or (DEFAULT_RUNTIME,)
+
+    @property
+    def own_runtime_names(self) -> tuple[str, ...]:
+        """The runtimes of lab.toml: runtime_names without the builds with library versions a run added."""
+        return tuple(name for name, spec in self.runtimes.items() if not spec.libraries) or (DEFAULT_RUNTIME,)
 
     @property
     def sweep_runtime_names(self) -> tuple[str, ...]:
@@ -276,15 +278,6 @@ def load_labs(labs_dir: pathlib.Path = LABS_DIR, accepted: frozenset[str] | None
     return {
         lab.name: dataclasses.replace(lab, accepted_terms=accepted & frozenset(lab.vendor_packages)) for lab in labs
     }
-
-
-def with_runtimes(
-    labs: dict[str, LabSpec], names: Iterable[str], experiments: Iterable[Experiment] = ()
-) -> dict[str, LabSpec]:
-    """The labs with every runtime with library versions ("8.0.0+Newtonsoft.Json=13.0.3") asked for or named by the
-    experiments among the runtimes of the labs it derives from (LabSpec.with_runtime)."""
-    named = [*names, *(runtime for exp in experiments for runtime in exp.named_runtimes())]
-    return {name: functools.reduce(LabSpec.with_runtime, named, lab) for name, lab in labs.items()}
 
 
 def find_lab(labs: dict[str, LabSpec], name: str) -> LabSpec:

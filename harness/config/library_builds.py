@@ -37,6 +37,9 @@ class LibraryVersions:
     index: str
     packages: dict[str, tuple[str, ...]]
     lock: tuple[str, ...]
+    # Packages whose version is not a factor of what a cell measures, with why (a data generator, the benchmark
+    # harness): builds with them can be asked for, but an explanation does not switch them.
+    roles: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def filled(self, fill: Callable[[str], str], libraries: Libraries) -> LibraryVersions:
         """One build's: its lock command filled in, with the arguments that ask for its versions."""
@@ -59,10 +62,13 @@ def parse_library_versions(data: dict | None, where: str) -> LibraryVersions | N
         or not packages
         or not all(isinstance(v, list) and all(isinstance(a, str) for a in v) for v in packages.values())
         or not isinstance(data.get("lock"), list)
+        or not isinstance(data.get("roles", {}), dict)
+        or not set(data.get("roles", {})) <= set(packages)
     ):
         raise ConfigError(
             f"{where}: [library_versions] needs registry ({' or '.join(REGISTRIES)}), index (the registry's address), "
-            "packages (a table: package = [its build arguments, with {version}]) and lock (a command)",
+            "packages (a table: package = [its build arguments, with {version}]), lock (a command) and optionally "
+            "roles (package = why its version is not a factor of a measurement, for packages it names)",
             "compare it with lab/dotnet/lab.toml",
         )
     return LibraryVersions(
@@ -70,6 +76,7 @@ def parse_library_versions(data: dict | None, where: str) -> LibraryVersions | N
         data.get("index", ""),
         {name: tuple(args) for name, args in packages.items()},
         tuple(str(a) for a in data["lock"]),
+        {str(k): str(v) for k, v in data.get("roles", {}).items()},
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from harness.config.isa import IsaLevel, IsaTable
 from harness.config.labs import LabSpec
+from harness.config.library_switches import PUBLISHER_VERSIONS, switched_builds
 from harness.config.profiles import ALL_LEVELS, ALL_RUNTIMES, CLAIMED_LEVELS, CLAIMED_RUNTIMES, SWEEP_RUNTIMES
 from harness.model.cells import Cell
 from harness.model.errors import ConfigError, UnknownNameError
@@ -50,18 +51,21 @@ def runtimes_by_benchmark(
             chosen: set[str] = set()
             for name in names:
                 if name == ALL_RUNTIMES:
-                    chosen |= set(lab.runtime_names)
+                    chosen |= set(lab.own_runtime_names)
+                elif name == PUBLISHER_VERSIONS:  # each claimed runtime, and it with each of the write-up's versions
+                    claimed_here = claimed.get(bench.id, fallback)
+                    chosen |= claimed_here | {b for r in claimed_here for b in switched_builds(exp, lab, r)}
                 elif name == SWEEP_RUNTIMES and bench.id in exp.runtime_sweep:
                     chosen |= set(lab.sweep_runtime_names)
                 elif name == CLAIMED_RUNTIMES:
                     chosen |= claimed.get(bench.id, fallback)
                 elif name in lab.runtime_names:
                     chosen.add(name)
-                elif name not in known and name != SWEEP_RUNTIMES:
+                elif name not in known and name not in (SWEEP_RUNTIMES, PUBLISHER_VERSIONS):
                     raise UnknownNameError(
                         "runtime",
                         name,
-                        [*sorted(known), ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES],
+                        [*sorted(known), ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES, PUBLISHER_VERSIONS],
                         f"for lab{'s' if len(involved) > 1 else ''} {', '.join(involved)}",
                     )
             wanted[(exp.id, bench.id)] = chosen & set(lab.runtimes_measuring(exp.measure))
@@ -86,7 +90,7 @@ def _pinned(exp: Experiment, bench: Benchmark, lab: LabSpec, names: list[str]) -
                 f"{exp.measure}",
                 f"runtime {name} measures {', '.join(lab.runtimes[name].measures)} (lab/{lab.name}/lab.toml)",
             )
-    tokens = {ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES}
+    tokens = {ALL_RUNTIMES, CLAIMED_RUNTIMES, SWEEP_RUNTIMES, PUBLISHER_VERSIONS}
     return set(bench.runtimes) if any(name in tokens for name in names) else set(bench.runtimes) & set(names)
 
 

@@ -14,7 +14,8 @@ from harness.config.experiment_checks import CheckContext, check_experiments, ch
 from harness.config.experiments import load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import LabSpec, load_labs, with_runtimes
+from harness.config.labs import LabSpec, load_labs
+from harness.config.library_switches import with_runtimes
 from harness.config.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
 from harness.model.arch import host_arch
 from harness.model.cells import Cell, ColdSettings, JobSettings
@@ -271,8 +272,7 @@ def _selected_cells(
 
 
 def _check_inputs(cells: list[Cell], manifest: Manifest, all_labs: dict[str, LabSpec], check_tools: bool) -> None:
-    """Checks every dataset the cells read against the manifest and, with `check_tools`, that each of their labs'
-    programs is on PATH."""
+    """Checks every dataset the cells read against the manifest and, with `check_tools`, each of their labs' tools."""
     for name in datasets_of(cells):  # a generated dataset not built yet is built by the run (ensure_datasets)
         if manifest.present(name) or manifest.find(name).committed:
             manifest.check(name)

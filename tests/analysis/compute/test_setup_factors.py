@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.compute.load import load_run
-from analysis.compute.setup_factors import NO, NOT_YET, SAME, UNSTATED, YES, setup_table
+from analysis.compute.setup_factors import NO, SAME, UNSTATED, YES, setup_table
 from analysis.compute.setup_here import RunSide
 from analysis.render.writer import write_report
 from harness.config.datasets import load_manifest
@@ -92,7 +92,7 @@ def test_generated_data_is_not_the_publisher_s_bytes_and_versions_that_differ_ar
     data = rows[rows["factor"] == "Data"].iloc[0]
     assert "generator simple-models, seed 4" in data["this_run"] and "Bogus 35.5.0" in data["published"]
     assert h004["Hybrid cores"][0] == NO, "a hybrid laptop CPU is not this host's"
-    assert h004["Library versions"][0] == NOT_YET
+    assert h004["Library versions"][0] == YES and "just explain --experiment 004" in h004["Library versions"][1]
 
 
 def test_a_run_of_the_write_ups_method_matches_their_method(run):

@@ -10,8 +10,9 @@ import threading
 
 import pytest
 
-from harness.config.labs import load_labs, with_runtimes
+from harness.config.labs import load_labs
 from harness.config.library_builds import build_name, derived_lock_file, safe_name, split_build_name
+from harness.config.library_switches import with_runtimes
 from harness.containers.images import LabImage
 from harness.model.errors import BuildError, ConfigError, HarnessError, UnknownNameError
 from harness.session.probe import check_library_versions

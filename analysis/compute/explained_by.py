@@ -1,0 +1,104 @@
+"""What explains a figure that does not reproduce: its ratio on the runtime it is read on, beside the same ratio on that
+runtime built with one of the write-up's library versions (the explain profile's builds, harness/config/
+library_switches.py). A switch whose 99% interval lies apart from the figure's moves the ratio: the version is a factor
+(toward the published ratio or away from it); one whose interval overlaps does not. A figure none of whose switches
+moves it is "not explained by any factor changeable here", naming what was tried."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from analysis.compute.setup_factors import NO, YES
+from harness.config.library_builds import SEPARATOR, split_build_name
+from harness.model.experiment import Experiment
+from harness.model.judging import NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION
+
+#: The columns that name one figure at one place (its rows on other builds share them).
+FIGURE = ["experiment", "scenario", "published_variant", "benchmark", "reference", "metric", "isa_level"]
+#: The column this module adds to the verdict table.
+EXPLAINED_BY = "explained_by"
+
+
+def _interval(row: pd.Series) -> tuple[float, float] | None:
+    lower, upper = row.get("measured_ratio_lower"), row.get("measured_ratio_upper")
+    if lower is None or upper is None or any(isinstance(v, float) and math.isnan(v) for v in (lower, upper)):
+        return None
+    return float(lower), float(upper)
+
+
+def switch_text(base: pd.Series, switched: pd.Series) -> tuple[str, bool]:
+    """'Newtonsoft.Json 13.0.3: 0.85× → 0.91× (moves it toward the published 1.90×)' and whether it moves the ratio."""
+    _, libraries = split_build_name(str(switched["runtime"]))
+    factor = ", ".join(f"{package} {version}" for package, version in libraries)
+    a, b = _interval(base), _interval(switched)
+    before, after, published = base["measured_ratio"], switched["measured_ratio"], base["published_ratio"]
+    if a is None or b is None or before is None or after is None:
+        return f"{factor}: no interval to compare", False
+    if a[1] < b[0] or b[1] < a[0]:
+        toward = abs(math.log(after / published)) < abs(math.log(before / published))
+        reproduced = " (reproduced with it)" if str(switched["verdict"]) == REPRODUCED else ""
+        way = "toward" if toward else "away from"
+        return (
+            f"{factor}: {before:.2f}× → {after:.2f}× (moves it {way} the published {published:.2f}×){reproduced}",
+            True,
+        )
+    return f"{factor}: {before:.2f}× → {after:.2f}× (within each other's 99% intervals: not a factor)", False
+
+
+def explanation(base: pd.Series, switched: pd.DataFrame) -> str:
+    """One figure's 'explained by' text from its rows on the switched builds ('' when none was measured)."""
+    if switched.empty:
+        return ""
+    texts = [switch_text(base, row) for _, row in switched.iterrows()]
+    moved = [text for text, moves in texts if moves]
+    if moved:
+        return "; ".join(moved)
+    tried = ", ".join(text.split(":", 1)[0] for text, _ in texts)
+    return f"not explained by any factor changeable here (tried: {tried}); " + "; ".join(t for t, _ in texts)
+
+
+def with_explanations(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """The verdict table with EXPLAINED_BY: for each primary figure measured also on builds of its runtime with the
+    write-up's library versions, what each switch did to its ratio ('' for the others)."""
+    out = verdicts.copy()
+    out[EXPLAINED_BY] = ""
+    if out.empty or "runtime" not in out:
+        return out
+    runtimes = out["runtime"].astype(str)
+    for index, base in out[out["primary"].astype(bool)].iterrows():
+        prefix = f"{base['runtime']}{SEPARATOR}"
+        same = (out[FIGURE] == base[FIGURE]).all(axis=1) & runtimes.str.startswith(prefix)
+        out.at[index, EXPLAINED_BY] = explanation(base, out[same])
+    return out
+
+
+def remaining_factors(setup: pd.DataFrame, experiment: str, hardware: str) -> tuple[list[str], list[str]]:
+    """The setup factors of one published machine that differ: (changeable here, not changeable here)."""
+    rows = setup[(setup["experiment"] == experiment) & (setup["hardware"] == hardware)] if not setup.empty else setup
+    if rows.empty:
+        return [], []
+    return list(rows.loc[rows["changeable"] == YES, "factor"]), list(rows.loc[rows["changeable"] == NO, "factor"])
+
+
+def with_setup_factors(verdicts: pd.DataFrame, setup: pd.DataFrame, experiments: list[Experiment]) -> pd.DataFrame:
+    """Every primary figure that is not reproduced or same direction only gets, in EXPLAINED_BY, what its switches
+    did (with_explanations) or that none was switched, then the setup factors left that differ: those this host could
+    change and those it cannot (the report's Setup table, analysis/compute/setup_factors.py)."""
+    keys = {(e.id, h.description): h.key for e in experiments for h in e.hardware.values()}
+    out = verdicts.copy()
+    if out.empty:
+        return out
+    for index, row in out[out["primary"].astype(bool)].iterrows():
+        if str(row["verdict"]) not in (NOT_REPRODUCED, SAME_DIRECTION):
+            continue
+        hardware = keys.get((row["experiment"], row["published_hardware"]), "")
+        can, cannot = remaining_factors(setup, row["experiment"], hardware)
+        switched = bool(row[EXPLAINED_BY])
+        can = [factor for factor in can if not (switched and factor == "Library versions")]
+        parts = [row[EXPLAINED_BY] if switched else "no factor switched in this run"]
+        parts += [f"changeable here, not switched: {', '.join(can)}"] if can else []
+        parts += [f"differs, not changeable here: {', '.join(cannot)}"] if cannot else []
+        out.at[index, EXPLAINED_BY] = "; ".join(parts)
+    return out

@@ -1,0 +1,108 @@
+"""A figure's 'explained by': its ratio beside the same ratio on builds with one of the write-up's library versions."""
+
+import pandas as pd
+
+from analysis.compute.explained_by import EXPLAINED_BY, with_explanations
+from analysis.formatting.tables import reproduction_markdown
+
+FIGURE = dict(
+    experiment="004",
+    scenario="serialize 1000 to string",
+    published_variant="Jil",
+    benchmark="ser-string-1000-jil",
+    reference="ser-string-1000-newtonsoft",
+    metric="time",
+    isa_level="no-avx512",
+    published_ratio=1.9,
+    ratio_source="printed",
+    published_runtime=".NET 8.0.0",
+    note="",
+)
+
+
+def _row(runtime, ratio, lower, upper, verdict, primary=False):
+    return {
+        **FIGURE,
+        "runtime": runtime,
+        "primary": primary,
+        "measured_ratio": ratio,
+        "measured_ratio_lower": lower,
+        "measured_ratio_upper": upper,
+        "verdict": verdict,
+    }
+
+
+def test_a_switch_whose_interval_is_apart_moves_the_ratio_and_says_which_way():
+    table = pd.DataFrame(
+        [
+            _row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True),
+            _row("8.0.0+Newtonsoft.Json=13.0.3", 0.91, 0.90, 0.92, "not reproduced"),
+        ]
+    )
+    out = with_explanations(table)
+    assert out.loc[0, EXPLAINED_BY] == ("Newtonsoft.Json 13.0.3: 0.85× → 0.91× (moves it toward the published 1.90×)")
+    assert out.loc[1, EXPLAINED_BY] == ""  # only the figure's own row carries it
+    assert "Explained by" in reproduction_markdown(out)
+
+
+def test_overlapping_intervals_are_no_factor_and_the_figure_says_what_was_tried():
+    table = pd.DataFrame(
+        [
+            _row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True),
+            _row("8.0.0+Newtonsoft.Json=13.0.3", 0.855, 0.845, 0.865, "not reproduced"),
+            _row(
+                "9.0.20+Newtonsoft.Json=13.0.3", 1.9, 1.89, 1.91, "reproduced"
+            ),  # another runtime's build: not this one's
+        ]
+    )
+    text = with_explanations(table).loc[0, EXPLAINED_BY]
+    assert text.startswith("not explained by any factor changeable here (tried: Newtonsoft.Json 13.0.3)")
+    assert "not a factor" in text
+
+
+def test_a_run_without_switched_builds_adds_an_empty_column_and_no_table_column():
+    table = pd.DataFrame([_row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True)])
+    out = with_explanations(table)
+    assert out.loc[0, EXPLAINED_BY] == ""
+    assert "Explained by" not in reproduction_markdown(out)
+
+
+def test_every_figure_not_reproduced_names_the_setup_factors_left():
+    from analysis.compute.explained_by import with_setup_factors
+    from harness.config.experiments import load_experiments
+
+    exp = load_experiments()["004"]
+    hardware = next(iter(exp.hardware.values()))
+    setup = pd.DataFrame(
+        [
+            {"experiment": "004", "hardware": hardware.key, "factor": f, "changeable": c}
+            for f, c in [
+                ("OS", "no"),
+                ("Hybrid cores", "no"),
+                ("GC", "yes"),
+                ("Library versions", "yes"),
+                ("CPU", "same"),
+            ]
+        ]
+    )
+    figure = {**FIGURE, "published_hardware": hardware.description}
+    table = pd.DataFrame(
+        [
+            {**_row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True), **figure},
+            {**_row("8.0.0", 1.0, 0.99, 1.01, "reproduced", primary=True), **figure, "benchmark": "other"},
+        ]
+    )
+    out = with_setup_factors(with_explanations(table), setup, [exp])
+    assert out.loc[0, EXPLAINED_BY] == (
+        "no factor switched in this run; changeable here, not switched: GC, Library versions; "
+        "differs, not changeable here: OS, Hybrid cores"
+    )
+    assert out.loc[1, EXPLAINED_BY] == ""  # a reproduced figure needs no explanation
+    switched = pd.concat(
+        [table.iloc[[0]], pd.DataFrame([{**_row("8.0.0+Newtonsoft.Json=13.0.3", 0.86, 0.85, 0.87, "x"), **figure}])]
+    ).reset_index(drop=True)
+    text = with_setup_factors(with_explanations(switched), setup, [exp]).loc[0, EXPLAINED_BY]
+    assert text.startswith("not explained by any factor changeable here (tried: Newtonsoft.Json 13.0.3)")
+    assert "changeable here, not switched: GC;" in text and text.endswith(
+        "differs, not changeable here: OS, Hybrid cores"
+    )
