@@ -28,6 +28,12 @@ def _interval(row: pd.Series) -> tuple[float, float] | None:
     return float(lower), float(upper)
 
 
+def interval_apart(base: pd.Series, switched: pd.Series) -> bool:
+    """True when the two rows' 99% intervals do not overlap: the switch moves the ratio."""
+    a, b = _interval(base), _interval(switched)
+    return a is not None and b is not None and (a[1] < b[0] or b[1] < a[0])
+
+
 def switch_text(base: pd.Series, switched: pd.Series) -> tuple[str, bool]:
     """'Newtonsoft.Json 13.0.3: 0.85× → 0.91× (moves it toward the published 1.90×)' and whether it moves the ratio."""
     _, libraries = split_build_name(str(switched["runtime"]))
@@ -36,7 +42,7 @@ def switch_text(base: pd.Series, switched: pd.Series) -> tuple[str, bool]:
     before, after, published = base["measured_ratio"], switched["measured_ratio"], base["published_ratio"]
     if a is None or b is None or before is None or after is None:
         return f"{factor}: no interval to compare", False
-    if a[1] < b[0] or b[1] < a[0]:
+    if interval_apart(base, switched):
         toward = abs(math.log(after / published)) < abs(math.log(before / published))
         reproduced = " (reproduced with it)" if str(switched["verdict"]) == REPRODUCED else ""
         way = "toward" if toward else "away from"

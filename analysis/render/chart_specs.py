@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, throughput_chart
+from analysis.charts.explain_ladder import explain_ladder_chart, ladders
 from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS
 from analysis.sections.inputs import COLD_CHARTS, ReportInputs
 from harness.config.experiments import load_experiments
@@ -47,6 +48,12 @@ def chart_specs(inputs: ReportInputs, caption: Caption) -> list[ChartSpec]:
                     experiment_chart, primary, f"{exp.id}: published vs measured", caption(primary)
                 )
                 specs.append(ChartSpec(f"{exp.id}-{chart_name}", exp.id, draw, primary))
+        mine = verdicts[verdicts["experiment"] == exp.id] if not verdicts.empty else verdicts
+        if not mine.empty and ladders(mine):  # an explain run: each figure's switched factors
+            draw = functools.partial(
+                explain_ladder_chart, mine, f"{exp.id}: what each switched factor does", caption(mine)
+            )
+            specs.append(ChartSpec(f"{exp.id}-explained", exp.id, draw, mine))
         order = {b: i for i, b in enumerate(exp.benchmarks)}
         for spec_group in exp.groups.values():
             rows = inputs.cells[(inputs.cells["experiment"] == exp.id) & (inputs.cells["group"] == spec_group.id)]

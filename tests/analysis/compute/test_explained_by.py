@@ -106,3 +106,27 @@ def test_every_figure_not_reproduced_names_the_setup_factors_left():
     assert "changeable here, not switched: GC;" in text and text.endswith(
         "differs, not changeable here: OS, Hybrid cores"
     )
+
+
+def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
+    import matplotlib.pyplot as plt
+
+    from analysis.charts.explain_ladder import explain_ladder_chart, ladders
+    from analysis.compute.explained_by import interval_apart
+
+    other = {**FIGURE, "published_variant": "NetJSON", "benchmark": "ser-string-1000-netjson"}
+    table = pd.DataFrame(
+        [
+            _row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True),
+            _row("8.0.0+Newtonsoft.Json=13.0.3", 0.91, 0.90, 0.92, "not reproduced"),
+            {**_row("8.0.0", 0.5, 0.49, 0.51, "not reproduced", primary=True), **other},
+            {**_row("8.0.0+Newtonsoft.Json=13.0.3", 0.505, 0.495, 0.515, "not reproduced"), **other},
+        ]
+    )
+    steps = ladders(table)
+    assert len(steps) == 2 and [interval_apart(b, s.iloc[0]) for b, s in steps] == [True, False]
+    fig = explain_ladder_chart(table, "004: what each switched factor does", "caption")
+    assert fig.axes[0].get_title(loc="left").startswith("1 of 2 figures moved by a switched factor")
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert "  with Newtonsoft.Json 13.0.3" in labels and "Jil: published" in labels
+    plt.close(fig)

@@ -1,0 +1,90 @@
+"""The explanation ladder: for each figure an explain run measured on switched builds, its ratio measured here, then
+the same ratio with each factor switched to the publisher's value (one at a time), then the published ratio; each
+measured step a dot with its 99% interval, the published one a hollow diamond in its ±tolerance band; under the
+figure's name, the factors left that this host cannot change. The title counts the figures a switch moved."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from analysis.charts.style import describe, ratio_axis, titled  # noqa: E402
+from analysis.compute.explained_by import FIGURE, interval_apart  # noqa: E402
+from harness.config.library_builds import SEPARATOR, split_build_name  # noqa: E402
+from harness.model.judging import TOLERANCE  # noqa: E402
+
+#: Colours: the ratio measured here, a switch that moves it, one that does not.
+HERE, MOVES, STAYS = "#555555", "#0072B2", "#999999"
+
+
+def ladders(verdicts: pd.DataFrame) -> list[tuple[pd.Series, pd.DataFrame]]:
+    """(figure's primary time row, its rows on switched builds) for every figure measured on at least one."""
+    time = verdicts[verdicts["metric"] == "time"]
+    runtimes = time["runtime"].astype(str)
+    out = []
+    for _, base in time[time["primary"].astype(bool)].iterrows():
+        same = (time[FIGURE] == base[FIGURE]).all(axis=1) & runtimes.str.startswith(f"{base['runtime']}{SEPARATOR}")
+        if same.any():
+            out.append((base, time[same]))
+    return out
+
+
+def takeaway(steps: list[tuple[pd.Series, pd.DataFrame]]) -> str:
+    """'1 of 4 figures moved by a switched factor' (a switch moves a figure when their 99% intervals are apart)."""
+    moved = sum(any(interval_apart(base, row) for _, row in switched.iterrows()) for base, switched in steps)
+    return f"{moved} of {len(steps)} figure{'s' if len(steps) != 1 else ''} moved by a switched factor"
+
+
+def _factor(runtime: str) -> str:
+    return ", ".join(f"{p} {v}" for p, v in split_build_name(runtime)[1])
+
+
+def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
+    """Figure for one experiment's verdict rows (primary rows and their switched builds' rows)."""
+    steps = ladders(verdicts)
+    heights = sum(len(switched) + 2 for _, switched in steps)
+    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.32 * heights))
+    labels, y, points, described = [], 0, [1.0], []
+    for base, switched in steps:
+        published = base["published_ratio"]
+        ax.fill_betweenx(
+            [y - 0.35, y + 0.35], published * (1 - TOLERANCE), published * (1 + TOLERANCE), color="#eeeeee"
+        )
+        ax.plot(published, y, marker="D", markerfacecolor="white", markeredgecolor="#222222", markersize=6)
+        labels.append(f"{base['published_variant']}: published")
+        rows = [(f"here, {base['runtime']}", base, HERE)]
+        rows += [
+            (f"with {_factor(r['runtime'])}", r, MOVES if interval_apart(base, r) else STAYS)
+            for _, r in switched.iterrows()
+        ]
+        for label, row, color in rows:
+            y += 1
+            if pd.notna(row["measured_ratio_lower"]) and pd.notna(row["measured_ratio_upper"]):
+                ax.plot([row["measured_ratio_lower"], row["measured_ratio_upper"]], [y, y], color=color, linewidth=2)
+            if pd.notna(row["measured_ratio"]):
+                ax.plot(row["measured_ratio"], y, "o", color=color, markersize=5)
+                points.append(float(row["measured_ratio"]))
+            labels.append(f"  {label}")
+            described.append(f"{base['published_variant']} {label}: {row['measured_ratio']:.3g}×")
+        points.append(float(published))
+        y += 1
+        labels.append("")
+    ratio_axis(ax)
+    ax.set_xlim(min(points) / 1.5, max(points) * 1.5)
+    ax.axvline(1.0, color="#888888", linewidth=0.8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(
+        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; blue: a switch whose 99% "
+        "interval is apart from the ratio here",
+        fontsize=8,
+    )
+    titled(ax, takeaway(steps), caption, title)
+    describe(fig, described)
+    ax.grid(axis="x", which="both", linewidth=0.3)
+    fig.tight_layout()
+    return fig
