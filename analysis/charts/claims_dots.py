@@ -34,21 +34,32 @@ def takeaway(verdicts: pd.DataFrame) -> str:
     )
 
 
+def published_mark(ax, y: float, published: float) -> None:
+    """The published ratio at row y: a hollow diamond inside its ±tolerance band."""
+    ax.fill_betweenx(
+        [y - 0.3, y + 0.3], published * (1 - TOLERANCE), published * (1 + TOLERANCE), color="#eeeeee", zorder=0
+    )
+    ax.plot(published, y, marker="D", markersize=6, markerfacecolor="white", markeredgecolor="#222222", zorder=3)
+
+
+def ratio_rows(ax, points: list[float], labels: list[str], whiskers: str) -> None:
+    """A log ratio axis spanning `points` (and 1) with one labelled row per label, top to bottom; `whiskers` says what
+    the measured whiskers are."""
+    ratio_axis(ax)
+    ax.set_xlim(min(points) / 1.5, max(points) * 1.5)
+    ax.axvline(1.0, color="#888888", linewidth=0.8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(
+        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; {whiskers}", fontsize=8
+    )
+
+
 def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
     """Figure for the primary time verdicts of one experiment (verdict_table() rows, in table order)."""
     fig, ax = plt.subplots(figsize=(8, 1.5 + 0.42 * len(verdicts)))
     for y, row in enumerate(verdicts.itertuples()):
-        low, high = row.published_ratio * (1 - TOLERANCE), row.published_ratio * (1 + TOLERANCE)
-        ax.fill_betweenx([y - 0.3, y + 0.3], low, high, color="#eeeeee", zorder=0)
-        ax.plot(
-            row.published_ratio,
-            y,
-            marker="D",
-            markersize=6,
-            markerfacecolor="white",
-            markeredgecolor="#222222",
-            zorder=3,
-        )
+        published_mark(ax, y, row.published_ratio)
         if pd.notna(row.measured_ratio):
             color = VERDICT_COLORS.get(row.verdict, "#555555")
             if pd.notna(row.measured_ratio_lower) and pd.notna(row.measured_ratio_upper):
@@ -56,19 +67,11 @@ def claims_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
                     [row.measured_ratio_lower, row.measured_ratio_upper], [y, y], color=color, linewidth=2, zorder=2
                 )
             ax.plot(row.measured_ratio, y, "o", color=color, markersize=5, zorder=4)
-    ratio_axis(ax)
     # The axis spans the published and measured points (and 1), not an interval from very few processes that can reach
     # from 0.01× to 50×; such a whisker is cut at the edge.
     points = [v for v in (*verdicts["published_ratio"], *verdicts["measured_ratio"], 1.0) if pd.notna(v) and v > 0]
-    ax.set_xlim(min(points) / 1.5, max(points) * 1.5)
-    ax.axvline(1.0, color="#888888", linewidth=0.8)
-    ax.set_yticks(range(len(verdicts)), [_label(r) for r in verdicts.itertuples()], fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel(
-        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; whiskers: 99% CI over "
-        "paired processes",
-        fontsize=8,
-    )
+    labels = [_label(r) for r in verdicts.itertuples()]
+    ratio_rows(ax, points, labels, "whiskers: 99% CI over paired processes")
     titled(ax, takeaway(verdicts), caption, title)
     describe(
         fig,

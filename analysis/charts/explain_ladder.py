@@ -12,10 +12,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analysis.charts.style import describe, ratio_axis, titled  # noqa: E402
+from analysis.charts.claims_dots import published_mark, ratio_rows  # noqa: E402
+from analysis.charts.style import describe, titled  # noqa: E402
 from analysis.compute.explained_by import FIGURE, interval_apart  # noqa: E402
 from harness.config.library_builds import SEPARATOR, split_build_name  # noqa: E402
-from harness.model.judging import TOLERANCE  # noqa: E402
 
 #: Colours: the ratio measured here, a switch that moves it, one that does not.
 HERE, MOVES, STAYS = "#555555", "#0072B2", "#999999"
@@ -51,10 +51,7 @@ def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Fi
     labels, y, points, described = [], 0, [1.0], []
     for base, switched in steps:
         published = base["published_ratio"]
-        ax.fill_betweenx(
-            [y - 0.35, y + 0.35], published * (1 - TOLERANCE), published * (1 + TOLERANCE), color="#eeeeee"
-        )
-        ax.plot(published, y, marker="D", markerfacecolor="white", markeredgecolor="#222222", markersize=6)
+        published_mark(ax, y, published)
         labels.append(f"{base['published_variant']}: published")
         rows = [(f"here, {base['runtime']}", base, HERE)]
         rows += [
@@ -73,16 +70,7 @@ def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Fi
         points.append(float(published))
         y += 1
         labels.append("")
-    ratio_axis(ax)
-    ax.set_xlim(min(points) / 1.5, max(points) * 1.5)
-    ax.axvline(1.0, color="#888888", linewidth=0.8)
-    ax.set_yticks(range(len(labels)), labels, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel(
-        f"ratio to the claim's baseline (log scale); grey band: published ±{TOLERANCE:.0%}; blue: a switch whose 99% "
-        "interval is apart from the ratio here",
-        fontsize=8,
-    )
+    ratio_rows(ax, points, labels, "blue: a switch whose 99% interval is apart from the ratio here")
     titled(ax, takeaway(steps), caption, title)
     describe(fig, described)
     ax.grid(axis="x", which="both", linewidth=0.3)
