@@ -29,6 +29,7 @@ from harness.backends.fake_files import (
 )
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import LabSpec
+from harness.model.cells import Cell
 from harness.model.errors import CellError
 from harness.model.outcomes import RSS_FILE, ProcessUsage
 from harness.normalize import SAMPLES_FORMAT
@@ -48,9 +49,9 @@ PROCESS_S = 2.0
 
 
 class FakeBackend:
-    """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell;
-    time_scale multiplies the captured timings per variant, process_spread gives every process its
-    own deterministic offset (as fresh processes have), and interference adds 'other' CPU time to cells."""
+    """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell; time_scale multiplies
+    the captured timings per variant (or "variant@runtime"), process_spread gives every process its own deterministic
+    offset (as fresh processes have), and interference adds 'other' CPU time to cells."""
 
     name = "fake"
     measures = False  # replays captured output: takes no CPU lock (harness/host/cpu_lock.py)
@@ -109,6 +110,10 @@ class FakeBackend:
             "gc_server": asked("DOTNET_gcServer", "0") == "1",
         }
 
+    def _scale(self, cell: Cell) -> float:
+        """The cell's time scale: time_scale's "variant@runtime" entry, else its variant's, else 1."""
+        return self._time_scale.get(f"{cell.variant}@{cell.runtime}", self._time_scale.get(cell.variant, 1.0))
+
     def _env_of(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, Any]:
         """The captured env, as the given build would report it: its pinned runtime version, these switches' flags and
         run settings."""
@@ -118,6 +123,8 @@ class FakeBackend:
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
         env["runtime"] = lab.reported_runtime() or env["runtime"]  # a Node build reports Node.js, as the real one does
         env["lab"], env["language"] = lab.name, lab.language
+        spec = lab.runtimes.get(lab.runtime or "")  # a build with library versions loads those (as the real one does)
+        env["libraries"] = {**env.get("libraries", {}), **dict(spec.libraries if spec else ())}
         return env
 
     def identity(self, lab: LabSpec) -> dict[str, Any]:
@@ -178,7 +185,7 @@ class FakeBackend:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
         cold = request.cold
         runs = cold.runs if cold else 10
-        scale = self._time_scale.get(cell.variant, 1.0)
+        scale = self._scale(cell)
         results = cold_results(cell.cell_id, runs, scale, self._spread)
         (request.out_dir / "hyperfine.json").write_text(json.dumps({"results": results}))
         (request.out_dir / RSS_FILE).write_text(
@@ -221,7 +228,7 @@ class FakeBackend:
         out = request.out_dir
         # The round folder name (round-3, round-3-with-X) keys the process's own offset.
         offset = process_offset(f"{cell.cell_id}/{out.name}", self._spread) if self._spread else 1.0
-        scale = self._time_scale.get(cell.variant, 1.0) * offset
+        scale = self._scale(cell) * offset
         offered = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}
         variant = offered.get(cell.variant, {})
         env = self._env_of(request.lab, request.switches)
@@ -236,7 +243,7 @@ class FakeBackend:
             write_files(out, bdn_cell_files(described, cell, variant, env, failed=failed))
         if request.peak_rss_runs:
             # the peak-RSS runs after the timed process: 30 MiB, plus 1 MiB per unit of the variant's time scale
-            rss = (30 + round(self._time_scale.get(cell.variant, 1.0))) << 20
+            rss = (30 + round(self._scale(cell))) << 20
             (out / RSS_FILE).write_text(json.dumps({"peak_rss_bytes": [rss] * request.peak_rss_runs}))
         return CellRun(usage)
 
@@ -250,7 +257,7 @@ class FakeBackend:
         usage = ProcessUsage(wall_s=self._process_s, lab_cpu_s=0.9, cpu_other_ms=self._other_ms(cell.cell_id))
         if cell.cell_id in self._failing_cells:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
-        scale = self._time_scale.get(cell.variant, 1.0)
+        scale = self._scale(cell)
         offset = process_offset(f"{cell.cell_id}/{request.out_dir.name}", self._spread) if self._spread else 1.0
         variant = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}.get(cell.variant, {})
         failed = (cell.variant, cell.dataset) in self._failing_verification
@@ -284,7 +291,7 @@ class FakeBackend:
         (request.out_dir / "process.json").write_text(json.dumps({"schema_version": 1, "start_to_main_ms": 50.0}))
         for cell, folder in request.members:
             folder.mkdir(parents=True, exist_ok=True)
-            scale = self._time_scale.get(cell.variant, 1.0) * process
+            scale = self._scale(cell) * process
             times = [
                 base_ns * scale * process_offset(f"{cell.cell_id}/{folder}/{k}", self._spread / 4)
                 for k in range(rounds)
