@@ -66,10 +66,11 @@ def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Fi
                 ax.plot(row["measured_ratio"], y, "o", color=color, markersize=5)
                 points.append(float(row["measured_ratio"]))
             labels.append(f"  {label}")
-            described.append(f"{base['published_variant']} {label}: {row['measured_ratio']:.3g}×")
+            ratio = f"{row['measured_ratio']:.3g}×" if pd.notna(row["measured_ratio"]) else "no ratio"
+            described.append(f"{base['published_variant']} {label}: {ratio}")
         points.append(float(published))
-        y += 1
-        labels.append("")
+        labels.append("")  # a blank row between figures: the next figure's published row is the one after it
+        y += 2
     ratio_rows(ax, points, labels, "blue: a switch whose 99% interval is apart from the ratio here")
     titled(ax, takeaway(steps), caption, title)
     describe(fig, described)

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
 from analysis.formatting.names import display_labels, library_name  # noqa: E402
 from analysis.formatting.tables import status_text  # noqa: E402
+from harness.config.library_builds import SEPARATOR  # noqa: E402
 from harness.model.records import MEASURED  # noqa: E402
 
 
@@ -28,9 +29,15 @@ def _version_key(runtime: str) -> tuple:
     return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.-]", runtime))
 
 
+def _own_runtimes(cells: pd.DataFrame) -> pd.DataFrame:
+    """The rows measured on the lab's own runtimes: a build with library versions (an explain run's) is a switched
+    factor, drawn by the explanation ladder, not a step of the sweep."""
+    return cells[~cells["runtime_requested"].astype(str).str.contains(SEPARATOR, regex=False)]
+
+
 def applies(cells: pd.DataFrame) -> bool:
-    """True when the group ran on more than one runtime."""
-    return cells["runtime_requested"].nunique() > 1
+    """True when the group ran on more than one of the lab's own runtimes."""
+    return _own_runtimes(cells)["runtime_requested"].nunique() > 1
 
 
 def _side(lower: float, upper: float) -> int:
@@ -107,6 +114,7 @@ def _points(
 
 def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:
     """Figure for one group of one experiment (rows from with_ratios())."""
+    cells = _own_runtimes(cells)
     runtimes = sorted(set(cells["runtime_requested"]), key=_version_key)
     baseline = cells["baseline"].iloc[0]
     names = display_labels(cells, with_version=False)

@@ -13,7 +13,7 @@ import pandas as pd
 from analysis.compute.setup_factors import NO, YES
 from harness.config.library_builds import SEPARATOR, split_build_name
 from harness.model.experiment import Experiment
-from harness.model.judging import NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION
+from harness.model.judging import INTERVAL_METRICS, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION
 
 #: The columns that name one figure at one place (its rows on other builds share them).
 FIGURE = ["experiment", "scenario", "published_variant", "benchmark", "reference", "metric", "isa_level"]
@@ -55,9 +55,12 @@ def switch_text(base: pd.Series, switched: pd.Series) -> tuple[str, bool]:
 
 def explanation(base: pd.Series, switched: pd.DataFrame) -> str:
     """One figure's 'explained by' text from its rows on the switched builds ('' when none was measured)."""
-    if switched.empty:
+    compared = [row for _, row in switched.iterrows() if _interval(row) is not None]
+    if switched.empty or _interval(base) is None:
         return ""
-    texts = [switch_text(base, row) for _, row in switched.iterrows()]
+    if not compared:  # a switched build that failed, or a figure without an interval: nothing was compared
+        return "not compared: no switched build has a ratio with an interval"
+    texts = [switch_text(base, row) for row in compared]
     moved = [text for text, moves in texts if moves]
     if moved:
         return "; ".join(moved)
@@ -66,14 +69,15 @@ def explanation(base: pd.Series, switched: pd.DataFrame) -> str:
 
 
 def with_explanations(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The verdict table with EXPLAINED_BY: for each primary figure measured also on builds of its runtime with the
-    write-up's library versions, what each switch did to its ratio ('' for the others)."""
+    """The verdict table with EXPLAINED_BY: for each primary figure judged by its interval (time, memory) and measured
+    also on builds of its runtime with the write-up's library versions, what each switch did to its ratio ('' for the
+    others: an allocation is judged in bytes, which no switch here is compared on)."""
     out = verdicts.copy()
     out[EXPLAINED_BY] = ""
     if out.empty or "runtime" not in out:
         return out
     runtimes = out["runtime"].astype(str)
-    for index, base in out[out["primary"].astype(bool)].iterrows():
+    for index, base in out[out["primary"].astype(bool) & out["metric"].isin(INTERVAL_METRICS)].iterrows():
         prefix = f"{base['runtime']}{SEPARATOR}"
         same = (out[FIGURE] == base[FIGURE]).all(axis=1) & runtimes.str.startswith(prefix)
         out.at[index, EXPLAINED_BY] = explanation(base, out[same])

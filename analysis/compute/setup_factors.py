@@ -160,13 +160,28 @@ def _libraries(exp: Experiment, cells: pd.DataFrame, side: RunSide) -> Factor:
     published = ", ".join(f"{name} {version}" for name, version in exp.published_versions.items())
     if not differing:
         return Factor("Library versions", published, here, SAME)
+    varying = {
+        package
+        for lab in {b.lab for b in exp.benchmarks.values()}
+        if lab in side.labs and (spec := side.labs[lab].library_versions) is not None
+        for package in spec.packages
+        if package not in spec.roles
+    }  # what `just explain` switches (lab.toml [library_versions], roles excepted)
+    switchable = [d for d in differing if d.split(" ")[0] in varying]
+    others = [d for d in differing if d not in switchable]
+    rest = f"; not switched: {', '.join(others)} (the lab does not let it vary, or its version is no factor of a cell)"
+    if not switchable:
+        return Factor(
+            "Library versions", published, here, NO, "differs: " + ", ".join(others) + rest[rest.index(" (") :]
+        )
     return Factor(
         "Library versions",
         published,
         here,
         YES,
-        f"`just explain --experiment {exp.id}` measures each figure also with each of these versions the lab lets "
-        "vary, one at a time (differs: " + ", ".join(differing) + ")",
+        f"`just explain --experiment {exp.id}` measures each figure also with each of these versions, one at a time: "
+        + ", ".join(switchable)
+        + (rest if others else ""),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from harness.backends.base import CellRequest, CellRun
 from harness.backends.fake_clock import FakeClock
+from harness.backends.fake_env import switched_flags, switched_settings
 from harness.backends.fake_files import (
     bdn_cell_files,
     cold_results,
@@ -33,16 +34,6 @@ from harness.model.cells import Cell
 from harness.model.errors import CellError
 from harness.model.outcomes import RSS_FILE, ProcessUsage
 from harness.normalize import SAMPLES_FORMAT
-
-#: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
-_AVX_AND_UP = ("avx", "avx2", "avx512f", "vector256", "vector512")
-SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
-    "DOTNET_EnableAVX512": ("avx512f", "vector512"),
-    "DOTNET_EnableAVX": _AVX_AND_UP,
-    "DOTNET_EnableSSE42": ("sse3", "ssse3", "sse41", "sse42", *_AVX_AND_UP),
-    "DOTNET_EnableHWIntrinsic": ("sse2", "sse3", "ssse3", "sse41", "sse42", "vector128", *_AVX_AND_UP),
-}
-
 
 #: Wall seconds every fake steady-state process takes unless told otherwise (on its FakeClock too).
 PROCESS_S = 2.0
@@ -92,23 +83,7 @@ class FakeBackend:
 
     def flags_for(self, switches: dict[str, str]) -> dict[str, Any]:
         """The readback a process with these switches would report."""
-        flags = dict(self._env["isa"])
-        for name, value in switches.items():
-            if value == "0" and name not in self._ignored:
-                for flag in SWITCH_EFFECTS.get(name, ()):
-                    flags[flag] = False
-        return flags
-
-    def settings_for(self, switches: dict[str, str]) -> dict[str, Any]:
-        """The run settings a .NET process with these variables would read back (an ignored switch changes nothing)."""
-
-        def asked(name: str, default: str) -> str:
-            return default if name in self._ignored else switches.get(name, default)
-
-        return {
-            "tiered_compilation": asked("DOTNET_TieredCompilation", "1") != "0",
-            "gc_server": asked("DOTNET_gcServer", "0") == "1",
-        }
+        return switched_flags(self._env["isa"], switches, self._ignored)
 
     def _scale(self, cell: Cell) -> float:
         """The cell's time scale: time_scale's "variant@runtime" entry, else its variant's, else 1."""
@@ -119,7 +94,7 @@ class FakeBackend:
         run settings."""
         env = copy.deepcopy(self._env)
         env["isa"] = self.flags_for(switches)
-        env["settings"] = self.settings_for(switches)
+        env["settings"] = switched_settings(switches, self._ignored)
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
         env["runtime"] = lab.reported_runtime() or env["runtime"]  # a Node build reports Node.js, as the real one does
         env["lab"], env["language"] = lab.name, lab.language

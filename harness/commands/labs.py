@@ -96,9 +96,11 @@ def images_command(args: argparse.Namespace) -> int:
     require_builder(backend.engine)  # no builder: stop here, before any base is made
     prepare_library_builds(builds, log_dir, say_on_stderr)
     if bases == "local":
-        from harness.containers.bases import ensure_local_bases
+        from harness.containers.bases import ensure_local_bases, image_exists
+        from harness.containers.disk_space import require_space
 
         names = sorted({b for image in images for b in image.local_bases().values()})
+        require_space(len(images) + sum(not image_exists(name) for name in names))  # a full disk: stop here
         ensure_local_bases(names, log_dir / "local-bases.log", say=say_on_stderr)
     started = time.monotonic()
     how = build_images(images, backend.engine, bases, log_dir, log_dir / "images.log")

@@ -21,6 +21,7 @@ from harness.config.experiment_schema import display
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import LabNames, load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
+from harness.config.library_builds import canonical
 from harness.config.profiles import ALL_LEVELS, CLAIMED_LEVELS
 from harness.config.run_settings import value_of
 from harness.model.cells import Cell
@@ -87,8 +88,17 @@ def _check_claim_places(exp: Experiment, claim: Claim, context: CheckContext, wh
                 raise UnknownNameError("ISA level", value, context.isa_levels, what)
             if dimension == "runtime" and side in exp.benchmarks:
                 lab = context.labs.get(exp.benchmarks[side].lab)
+                _check_canonical(value, what)
                 if lab is not None and value not in lab.with_runtime(value).runtime_names:
                     raise UnknownNameError("runtime", value, lab.runtime_names, f"of lab {lab.name} {what}")
+
+
+def _check_canonical(runtime: str, what: str) -> None:
+    """A runtime with library versions names them in package order (the one spelling its cells and rows carry)."""
+    if canonical(runtime) != runtime:
+        raise ConfigError(
+            f"runtime {runtime!r} {what} names its library versions out of order", f"write {canonical(runtime)!r}"
+        )
 
 
 def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, where: str) -> None:
@@ -122,6 +132,7 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
     if exp.single_shot is not None and exp.single_shot.warmup_dataset:
         _check_warmup_dataset(exp.single_shot.warmup_dataset, bench, context, where)
     for runtime in bench.runtimes:
+        _check_canonical(runtime, what)
         lab = lab.with_runtime(runtime)  # one with library versions is checked against its lab's [library_versions]
         if runtime not in lab.runtime_names:
             raise UnknownNameError(

@@ -24,6 +24,7 @@ from harness.config.library_builds import (
     LibraryVersions,
     build_name,
     derive_runtime,
+    derived_lock_file,
     parse_library_versions,
     split_build_name,
 )
@@ -187,6 +188,8 @@ class LabSpec:
         values = {"runtime": name, "version": spec.version, "library_arguments": " ".join(extra), **spec.values}
         for package in sorted(self.accepted_terms & set(self.vendor_packages)):
             values.update({k: v.format(**values) for k, v in self.vendor_packages[package].values.items()})
+        if spec.libraries and "lock_file" in values:  # its own, beside the one the runtime (and accepted terms) name
+            values["lock_file"] = derived_lock_file(values["lock_file"], spec.libraries)
 
         def fill(text: str) -> str:
             try:

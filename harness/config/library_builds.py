@@ -99,6 +99,11 @@ def split_build_name(name: str) -> tuple[str, Libraries]:
     return base, tuple(sorted(libraries))
 
 
+def canonical(name: str) -> str:
+    """The name as a lab knows it: a runtime with library versions in package order, any other name as it is."""
+    return build_name(*split_build_name(name)) if SEPARATOR in name else name
+
+
 def build_name(base: str, libraries: Libraries) -> str:
     """The canonical name: the runtime, then each library version in package order."""
     return SEPARATOR.join([base, *(f"{package}={version}" for package, version in sorted(libraries))])
@@ -118,8 +123,9 @@ def derived_lock_file(base_lock_file: str, libraries: Libraries) -> str:
 
 
 def derive_runtime(lab: str, spec: LibraryVersions | None, base: LabRuntime, name: str) -> LabRuntime:
-    """The runtime `name` (base's name + library versions) of lab `lab`: base's, with its own lock file and the library
-    versions; UnknownNameError for a package the lab's [library_versions] does not name."""
+    """The runtime `name` (base's name + library versions) of lab `lab`: base's, with the library versions (its own lock
+    file is derived when its templates are filled: LabSpec.for_runtime); UnknownNameError for a package the lab's
+    [library_versions] does not name."""
     base_name, libraries = split_build_name(name)
     valid = sorted(spec.packages) if spec else []
     for package, _ in libraries:
@@ -127,13 +133,9 @@ def derive_runtime(lab: str, spec: LibraryVersions | None, base: LabRuntime, nam
             raise UnknownNameError(
                 "library", package, valid or ["none"], f"for lab {lab} (lab/{lab}/lab.toml [library_versions])"
             )
-    values = dict(base.values)
-    if "lock_file" in values:
-        values["lock_file"] = derived_lock_file(values["lock_file"], libraries)
     return dataclasses.replace(
         base,
         name=build_name(base_name, libraries),
-        values=values,
         note=f"{base_name} with {', '.join(f'{p} {v}' for p, v in libraries)}",
         sweep=False,
         libraries=libraries,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from harness.config.lab_libraries import library_versions
 from harness.config.labs import LabSpec
-from harness.config.library_builds import build_name
+from harness.config.library_builds import build_name, canonical
 from harness.model.experiment import Experiment
 
 #: The profile runtime token: each claimed runtime, and that runtime with each of the write-up's library versions.
@@ -55,7 +55,7 @@ def with_runtimes(
 ) -> dict[str, LabSpec]:
     """The labs with every runtime with library versions a run names (asked for, named by the experiments, or, with
     the token publisher-versions, each experiment's switches of every runtime of its labs) among their runtimes."""
-    names, experiments = list(names), list(experiments)
+    names, experiments = [canonical(name) for name in names], list(experiments)
     named = [*names, *(runtime for exp in experiments for runtime in exp.named_runtimes())]
     labs = {name: functools.reduce(LabSpec.with_runtime, named, lab) for name, lab in labs.items()}
     if PUBLISHER_VERSIONS not in names:

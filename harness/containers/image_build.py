@@ -40,7 +40,8 @@ def build_images(
         log = log_path.parent / f"build-{image.lab.target}.log"
         prepare_context(image.lab, bases, log, say)
     if bases == "local":
-        for lab in {image.lab.name: image.lab for image in images}.values():
+        # every build's: a build with library versions has its own lock file (make_seed reuses what is there)
+        for lab in {image.lab.target: image.lab for image in images}.values():
             if lab.container is not None and lab.container.offline_seed:
                 make_seed(lab, lab.directory / lab.container.offline_seed)
     if builder.method == "bake":
@@ -89,10 +90,11 @@ def bake_overrides(images: list[LabImage], bases: str) -> dict:
         "target": {
             image.service: {
                 # context and Dockerfile as compose.yaml has them, so a build compose.yaml has no service for (one with
-                # library versions, config/library_builds.py) is a whole target too
+                # library versions, config/library_builds.py) is a whole target too; its network only for such a build
+                # (BUILD_NETWORK sets compose's; Buildx before 0.17 refuses the key)
                 "context": str(image.lab.directory),
                 "dockerfile": image.container.dockerfile,
-                **({"network": "none"} if bases == "local" else {}),
+                **({"network": "none"} if bases == "local" and _has_libraries(image) else {}),
                 "args": image.build_args(bases),
                 "labels": image.labels(bases),
                 "tags": [image.tag],
@@ -101,6 +103,12 @@ def bake_overrides(images: list[LabImage], bases: str) -> dict:
             for image in images
         }
     }
+
+
+def _has_libraries(image: LabImage) -> bool:
+    """True for a build with library versions (no compose.yaml service of its own)."""
+    spec = image.lab.runtimes.get(image.lab.runtime or "")
+    return bool(spec and spec.libraries)
 
 
 def image_platform(image: LabImage) -> str:

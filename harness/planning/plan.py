@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from harness.config.isa import IsaLevel, IsaTable
 from harness.config.labs import LabSpec
+from harness.config.library_builds import canonical
 from harness.config.library_switches import PUBLISHER_VERSIONS, switched_builds
 from harness.config.profiles import ALL_LEVELS, ALL_RUNTIMES, CLAIMED_LEVELS, CLAIMED_RUNTIMES, SWEEP_RUNTIMES
 from harness.model.cells import Cell
@@ -49,7 +50,7 @@ def runtimes_by_benchmark(
                 wanted[(exp.id, bench.id)] = _pinned(exp, bench, lab, names)
                 continue
             chosen: set[str] = set()
-            for name in names:
+            for name in map(canonical, names):  # library versions in package order, as the lab knows the build
                 if name == ALL_RUNTIMES:
                     chosen |= set(lab.own_runtime_names)
                 elif name == PUBLISHER_VERSIONS:  # each claimed runtime, and it with each of the write-up's versions

@@ -15,6 +15,11 @@ BUILD_ERROR_PATTERNS: list[tuple[str, str]] = [
         "package NAME --version V) and commit packages.lock.json",
     ),
     (
+        r"NU1605|package downgrade",
+        "a package would be downgraded: a build with an older library version (lab.toml [library_versions]) is below "
+        "what another package needs; pick a version at least the one the error names",
+    ),
+    (
         r"NU1004|NU1403|NU1005",
         "packages.lock.json does not match the project; run `dotnet restore --force-evaluate` in the lab's src folder "
         "and commit the lock file",
@@ -45,6 +50,9 @@ _CAUSE = re.compile(
     r"(?i)(:\s*error\b|^error\b|\bfatal error\b|no space left on device|\bkilled\b|out of memory"
     r"|cannot allocate memory)"
 )
+#: A compiler's or MSBuild's warning line ("ILC : warning IL3002:", "x.cs(1,1): warning CS0168:"); not "error NU1605:
+#: Warning As Error: ...", which is an error.
+_WARNING = re.compile(r"(?i)(^|:\s*|\s)warning\s+[A-Z]+\d+\s*:")
 #: BuildKit's plain-progress prefix: "#15 26.20 ".
 _STEP_PREFIX = re.compile(r"^#\d+ (\d+\.\d+ )?")
 #: BuildKit's own summary of a failed step (the command it ran, not why it failed).
@@ -79,7 +87,7 @@ def read_build_failure(output: str, limit: int = 4) -> BuildFailure:
     causes: list[str] = []
     for line in output.splitlines():
         text = _clean(line)
-        if "warning" in text.lower() or _EXECUTOR.match(line.strip()) or not _CAUSE.search(text):
+        if _WARNING.search(text) or _EXECUTOR.match(line.strip()) or not _CAUSE.search(text):
             continue
         if text and text not in causes:
             causes.append(text)

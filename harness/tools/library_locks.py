@@ -61,7 +61,10 @@ def prepare_library_builds(
     served: Callable[[LabSpec, str], list[str]] | None = None,
 ) -> list[pathlib.Path]:
     """Checks and writes the lock files of the builds with library versions that have none; returns those written."""
-    missing = [lab for lab in labs if libraries_of(lab) and (path := lock_path(lab)) is not None and not path.is_file()]
+    missing_by_path = {
+        path: lab for lab in labs if libraries_of(lab) and (path := lock_path(lab)) is not None and not path.is_file()
+    }  # one per lock file: builds of several runtimes with the same versions share theirs
+    missing = list(missing_by_path.values())
     ask = served or _registry
     for lab in missing:
         refuse_unserved(lab, functools.partial(ask, lab))

@@ -5,6 +5,7 @@ answers are the registry's, so they are read bounded and checked."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import urllib.error
@@ -28,7 +29,7 @@ def _fetch_json(url: str) -> object | None:
         if e.code == 404:
             return None
         raise BuildError(f"the registry answered {e.code} for {url}", "check the registry in lab.toml") from e
-    except (urllib.error.URLError, OSError, ValueError) as e:
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as e:
         raise BuildError(
             f"cannot ask the registry which versions exist ({url}): {e}",
             "check the network and the registry lab.toml [library_versions] names; a build whose lock file is "
@@ -60,8 +61,11 @@ def nuget_versions(index: str, package: str) -> list[str]:
         ),
         None,
     )
-    if not isinstance(base, str) or not base:
-        raise BuildError(f"{index} names no PackageBaseAddress/3.0.0 resource", "check lab.toml's registry index")
+    if not isinstance(base, str) or not base.startswith(("https://", "http://")):
+        raise BuildError(
+            f"{index} names no PackageBaseAddress/3.0.0 resource at an http(s) address",
+            "check lab.toml's registry index",
+        )
     listing = _fetch_json(f"{base.rstrip('/')}/{package.lower()}/index.json")
     return [] if listing is None else _strings(listing.get("versions") if isinstance(listing, dict) else None, package)
 
@@ -76,7 +80,10 @@ def npm_versions(package: str) -> list[str]:
         raise BuildError(f"cannot ask npm which versions of {package} exist: {e}", "install npm; check the network")
     if done.returncode != 0:
         return [] if "E404" in done.stderr else _raise_npm(package, done.stderr)
-    versions = json.loads(done.stdout or "[]")
+    try:
+        versions = json.loads(done.stdout or "[]")
+    except ValueError as e:
+        raise BuildError(f"npm view {package} answered no JSON", "check npm's registry") from e
     return _strings([versions] if isinstance(versions, str) else versions, package)
 
 

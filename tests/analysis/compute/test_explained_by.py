@@ -128,5 +128,22 @@ def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
     fig = explain_ladder_chart(table, "004: what each switched factor does", "caption")
     assert fig.axes[0].get_title(loc="left").startswith("1 of 2 figures moved by a switched factor")
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert "  with Newtonsoft.Json 13.0.3" in labels and "Jil: published" in labels
+    assert labels == [
+        "Jil: published",
+        "  here, 8.0.0",
+        "  with Newtonsoft.Json 13.0.3",
+        "",
+        "NetJSON: published",
+        "  here, 8.0.0",
+        "  with Newtonsoft.Json 13.0.3",
+        "",
+    ]
+    # each measured dot sits on its own label's row: NetJSON's switched ratio (0.505) on row 6
+    rows = {
+        round(float(x), 3): y
+        for line in fig.axes[0].get_lines()
+        for x, y in zip(*line.get_data())
+        if len(line.get_xdata()) == 1
+    }
+    assert rows[0.505] == labels.index("NetJSON: published") + 2 and rows[0.91] == 2
     plt.close(fig)

@@ -183,3 +183,40 @@ def test_an_experiment_naming_a_build_with_library_versions_plans_its_cells_ther
     assert {cell.runtime for cell in plan.cells} == {"8.0.0", DERIVED}
     assert f"dotnet@{DERIVED}" in plan.labs
     assert plan.labs[f"dotnet@{DERIVED}"].build[-1] == "-p:LabNewtonsoftJsonVersion=13.0.3"
+
+
+def test_every_switch_of_the_explain_profile_has_a_committed_lock_file():
+    """`just explain` needs no registry and no host restore for the switches it plans by default."""
+    from harness.planning.run_plan import RunOptions, resolve_plan
+
+    plan = resolve_plan(
+        RunOptions(profile="explain", build=False, pin_harness=False, calibrate=False, check_tools=False)
+    )
+    switched = [lab for lab in plan.labs.values() if lab.runtimes[lab.runtime].libraries]
+    assert {"8.0.0+Newtonsoft.Json=13.0.1", "8.0.0+Newtonsoft.Json=13.0.3"} <= {lab.runtime for lab in switched}
+    for lab in switched:
+        path = lock_path(lab)
+        assert path is not None and path.is_file(), f"commit {path} (python3 -m harness build --runtime {lab.runtime})"
+
+
+def test_a_switched_build_with_accepted_vendor_terms_has_its_own_lock_file_too():
+    lab = dataclasses.replace(load_labs(accepted=frozenset({"ServiceStack.Text"}))["dotnet"])
+    build = lab.for_runtime(DERIVED)
+    assert "-p:NuGetLockFilePath=locks/packages.servicestack.Newtonsoft.Json-13.0.3.lock.json" in build.build
+    assert "-p:LabServiceStack=true" in build.build
+
+
+def test_only_a_switched_build_s_bake_target_names_its_network(dotnet):
+    from harness.containers.image_build import bake_overrides
+
+    targets = bake_overrides([LabImage(dotnet.for_runtime("10.0.12")), LabImage(dotnet.for_runtime(DERIVED))], "local")
+    own, switched = targets["target"]["dotnet-10-0-12"], targets["target"]["dotnet-8-0-0_Newtonsoft-Json-13-0-3"]
+    assert "network" not in own and switched["network"] == "none"  # compose.yaml's service has BUILD_NETWORK
+    assert switched["context"] == str(dotnet.directory) and switched["args"]["LIBRARY_ARGUMENTS"]
+
+
+def test_a_service_index_pointing_outside_http_is_refused(tmp_path):
+    index = tmp_path / "index.json"
+    index.write_text(json.dumps({"resources": [{"@id": "file:///etc/", "@type": "PackageBaseAddress/3.0.0"}]}))
+    with pytest.raises(BuildError, match="http"):
+        nuget_versions(index.as_uri(), "passwd")

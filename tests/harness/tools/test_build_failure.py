@@ -73,3 +73,14 @@ def test_a_failed_image_build_names_its_own_cause_not_an_earlier_build_s(tmp_pat
         _run_build(WatchedBuild(["sh", "-c", script], "image 4/6 x", ["x"]), log, {}, lambda line: None)
     assert str(error.value) == "the image build failed: /usr/bin/ld.bfd: final link failed: No space left on device"
     assert "docker system prune" in error.value.hint and str(log) in error.value.hint
+
+
+def test_an_error_that_says_warning_is_kept_and_explained():
+    output = (
+        "#12 9.1 /src/x.csproj : warning NU1603: a warning\n"
+        "#12 9.2 /src/x.csproj : error NU1605: Warning As Error: Detected package downgrade: Newtonsoft.Json from "
+        "13.0.1 to 12.0.3\n"
+    )
+    failure = read_build_failure(output)
+    assert len(failure.causes) == 1 and "NU1605" in failure.causes[0]
+    assert "downgraded" in failure.advice
