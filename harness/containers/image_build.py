@@ -89,12 +89,6 @@ def bake_overrides(images: list[LabImage], bases: str) -> dict:
     return {
         "target": {
             image.service: {
-                # context and Dockerfile as compose.yaml has them, so a build compose.yaml has no service for (one with
-                # library versions, config/library_builds.py) is a whole target too; its network only for such a build
-                # (BUILD_NETWORK sets compose's; Buildx before 0.17 refuses the key)
-                "context": str(image.lab.directory),
-                "dockerfile": image.container.dockerfile,
-                **({"network": "none"} if bases == "local" and _has_libraries(image) else {}),
                 "args": image.build_args(bases),
                 "labels": image.labels(bases),
                 "tags": [image.tag],
@@ -105,10 +99,23 @@ def bake_overrides(images: list[LabImage], bases: str) -> dict:
     }
 
 
-def _has_libraries(image: LabImage) -> bool:
-    """True for a build with library versions (no compose.yaml service of its own)."""
-    spec = image.lab.runtimes.get(image.lab.runtime or "")
-    return bool(spec and spec.libraries)
+def switched_services(images: list[LabImage]) -> dict:
+    """A compose file beside compose.yaml with a service for each build with library versions (config/library_builds
+    .py), which compose.yaml has none for: its context, Dockerfile and the network compose.yaml's services take from
+    BUILD_NETWORK. Compose, not a bake attribute: Buildx reads `network` in a bake file only from 0.17 on."""
+    return {
+        "services": {
+            image.service: {
+                "build": {
+                    "context": str(image.lab.directory),
+                    "dockerfile": image.container.dockerfile,
+                    "network": "${BUILD_NETWORK:-default}",
+                }
+            }
+            for image in images
+            if (spec := image.lab.runtimes.get(image.lab.runtime or "")) is not None and spec.libraries
+        }
+    }
 
 
 def image_platform(image: LabImage) -> str:
@@ -125,10 +132,14 @@ def _bake(
 ) -> None:
     override = work_dir / "bake-override.json"
     override.write_text(json.dumps(bake_overrides(images, bases), indent=2))
+    switched = switched_services(images)
+    services = work_dir / "switched-compose.yaml"  # JSON is YAML; the name tells bake it is a compose file
+    services.write_text(json.dumps(switched, indent=2))
     command = builder.command(
         "bake",
         "-f",
         str(COMPOSE_FILE),
+        *(["-f", str(services)] if switched["services"] else []),
         "-f",
         str(override),
         "--load",

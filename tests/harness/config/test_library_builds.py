@@ -206,13 +206,20 @@ def test_a_switched_build_with_accepted_vendor_terms_has_its_own_lock_file_too()
     assert "-p:LabServiceStack=true" in build.build
 
 
-def test_only_a_switched_build_s_bake_target_names_its_network(dotnet):
-    from harness.containers.image_build import bake_overrides
+def test_a_switched_build_gets_a_compose_service_of_its_own_for_bake(dotnet):
+    from harness.containers.image_build import bake_overrides, switched_services
 
-    targets = bake_overrides([LabImage(dotnet.for_runtime("10.0.12")), LabImage(dotnet.for_runtime(DERIVED))], "local")
-    own, switched = targets["target"]["dotnet-10-0-12"], targets["target"]["dotnet-8-0-0_Newtonsoft-Json-13-0-3"]
-    assert "network" not in own and switched["network"] == "none"  # compose.yaml's service has BUILD_NETWORK
-    assert switched["context"] == str(dotnet.directory) and switched["args"]["LIBRARY_ARGUMENTS"]
+    images = [LabImage(dotnet.for_runtime("10.0.12")), LabImage(dotnet.for_runtime(DERIVED))]
+    services = switched_services(images)["services"]
+    assert list(services) == ["dotnet-8-0-0_Newtonsoft-Json-13-0-3"]  # compose.yaml has the lab's own runtimes
+    build = services["dotnet-8-0-0_Newtonsoft-Json-13-0-3"]["build"]
+    assert build == {
+        "context": str(dotnet.directory),
+        "dockerfile": "Dockerfile",
+        "network": "${BUILD_NETWORK:-default}",
+    }
+    target = bake_overrides(images, "local")["target"]["dotnet-8-0-0_Newtonsoft-Json-13-0-3"]
+    assert target["args"]["LIBRARY_ARGUMENTS"] == "-p:LabNewtonsoftJsonVersion=13.0.3" and "network" not in target
 
 
 def test_a_service_index_pointing_outside_http_is_refused(tmp_path):
