@@ -22,11 +22,13 @@ HERE, MOVES, STAYS = "#555555", "#0072B2", "#999999"
 
 
 def ladders(verdicts: pd.DataFrame) -> list[tuple[pd.Series, pd.DataFrame]]:
-    """(figure's primary time row, its rows on switched builds) for every figure measured on at least one."""
+    """(figure's primary time row, its rows on switched builds) for every figure with a measured ratio that was
+    measured on at least one switched build too (a figure not measured here, e.g. under its vendor's terms, has none).
+    """
     time = verdicts[verdicts["metric"] == "time"]
     runtimes = time["runtime"].astype(str)
     out = []
-    for _, base in time[time["primary"].astype(bool)].iterrows():
+    for _, base in time[time["primary"].astype(bool) & time["measured_ratio"].notna()].iterrows():
         same = (time[FIGURE] == base[FIGURE]).all(axis=1) & runtimes.str.startswith(f"{base['runtime']}{SEPARATOR}")
         if same.any():
             out.append((base, time[same]))
@@ -71,7 +73,7 @@ def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Fi
         points.append(float(published))
         labels.append("")  # a blank row between figures: the next figure's published row is the one after it
         y += 2
-    ratio_rows(ax, points, labels, "blue: a switch whose 99% interval is apart from the ratio here")
+    ratio_rows(ax, points, labels, "whiskers: 99% CI; blue: the switch moves it")
     titled(ax, takeaway(steps), caption, title)
     describe(fig, described)
     ax.grid(axis="x", which="both", linewidth=0.3)

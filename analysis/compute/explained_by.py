@@ -19,6 +19,10 @@ from harness.model.judging import INTERVAL_METRICS, NOT_REPRODUCED, REPRODUCED, 
 FIGURE = ["experiment", "scenario", "published_variant", "benchmark", "reference", "metric", "isa_level"]
 #: The column this module adds to the verdict table.
 EXPLAINED_BY = "explained_by"
+#: What a figure's entry starts with when no switch moved its ratio; a figure that does not reproduce says instead
+#: that nothing changeable here explains it.
+NO_SWITCH_MOVES = "no switched factor moves it"
+NOT_EXPLAINED = "not explained by any factor changeable here"
 
 
 def _interval(row: pd.Series) -> tuple[float, float] | None:
@@ -65,7 +69,7 @@ def explanation(base: pd.Series, switched: pd.DataFrame) -> str:
     if moved:
         return "; ".join(moved)
     tried = ", ".join(text.split(":", 1)[0] for text, _ in texts)
-    return f"not explained by any factor changeable here (tried: {tried}); " + "; ".join(t for t, _ in texts)
+    return f"{NO_SWITCH_MOVES} (tried: {tried}); " + "; ".join(t for t, _ in texts)
 
 
 def with_explanations(verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -107,7 +111,11 @@ def with_setup_factors(verdicts: pd.DataFrame, setup: pd.DataFrame, experiments:
         can, cannot = remaining_factors(setup, row["experiment"], hardware)
         switched = bool(row[EXPLAINED_BY])
         can = [factor for factor in can if not (switched and factor == "Library versions")]
-        parts = [row[EXPLAINED_BY] if switched else "no factor switched in this run"]
+        parts = [
+            str(row[EXPLAINED_BY]).replace(NO_SWITCH_MOVES, NOT_EXPLAINED, 1)
+            if switched
+            else "no factor switched in this run"
+        ]
         parts += [f"changeable here, not switched: {', '.join(can)}"] if can else []
         parts += [f"differs, not changeable here: {', '.join(cannot)}"] if cannot else []
         out.at[index, EXPLAINED_BY] = "; ".join(parts)

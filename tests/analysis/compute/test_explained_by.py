@@ -56,7 +56,7 @@ def test_overlapping_intervals_are_no_factor_and_the_figure_says_what_was_tried(
         ]
     )
     text = with_explanations(table).loc[0, EXPLAINED_BY]
-    assert text.startswith("not explained by any factor changeable here (tried: Newtonsoft.Json 13.0.3)")
+    assert text.startswith("no switched factor moves it (tried: Newtonsoft.Json 13.0.3)")
     assert "not a factor" in text
 
 
