@@ -98,8 +98,8 @@ class FakeBackend:
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
         env["runtime"] = lab.reported_runtime() or env["runtime"]  # a Node build reports Node.js, as the real one does
         env["lab"], env["language"] = lab.name, lab.language
-        spec = lab.runtimes.get(lab.runtime or "")  # a build with library versions loads those (as the real one does)
-        env["libraries"] = {**env.get("libraries", {}), **dict(spec.libraries if spec else ())}
+        # a build with library versions loads those (as the real one does)
+        env["libraries"] = {**env.get("libraries", {}), **dict(lab.build_libraries)}
         return env
 
     def identity(self, lab: LabSpec) -> dict[str, Any]:

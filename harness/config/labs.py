@@ -126,6 +126,12 @@ class LabSpec:
         return tuple(self.runtimes) or (DEFAULT_RUNTIME,)
 
     @property
+    def build_libraries(self) -> tuple[tuple[str, str], ...]:
+        """The library versions this build asks for (config/library_builds.py); () for a build of the lab's own."""
+        spec = self.runtimes.get(self.runtime or "")
+        return spec.libraries if spec else ()
+
+    @property
     def own_runtime_names(self) -> tuple[str, ...]:
         """The runtimes of lab.toml: runtime_names without the builds with library versions a run added."""
         return tuple(name for name, spec in self.runtimes.items() if not spec.libraries) or (DEFAULT_RUNTIME,)

@@ -113,7 +113,7 @@ def switched_services(images: list[LabImage]) -> dict:
                 }
             }
             for image in images
-            if (spec := image.lab.runtimes.get(image.lab.runtime or "")) is not None and spec.libraries
+            if image.lab.build_libraries
         }
     }
 

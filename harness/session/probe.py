@@ -106,10 +106,9 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
 def check_library_versions(lab: LabSpec, env: dict[str, Any]) -> None:
     """A build with library versions (config/library_builds.py) must report exactly those, read in its process from
     the loaded assemblies (the `env` verb's `libraries`)."""
-    spec = lab.runtimes.get(lab.runtime or "")
     reported = env.get("libraries")
     loaded: dict[str, Any] = reported if isinstance(reported, dict) else {}
-    for package, version in spec.libraries if spec else ():
+    for package, version in lab.build_libraries:
         if loaded.get(package) != version:
             raise HarnessError(
                 f"lab build {lab.target} should load {package} {version} but its process reports "

@@ -19,12 +19,6 @@ from harness.tools.package_registry import served_versions
 LISTED = 30
 
 
-def libraries_of(lab: LabSpec) -> tuple[tuple[str, str], ...]:
-    """The library versions of this build (none for a build of the lab's own)."""
-    spec = lab.runtimes.get(lab.runtime or "")
-    return spec.libraries if spec else ()
-
-
 def lock_path(lab: LabSpec) -> pathlib.Path | None:
     """This build's lock file (lab.toml [libraries] lock_file, filled for its runtime); None when the lab has none."""
     return lab.directory / lab.libraries.lock_file if lab.libraries and lab.libraries.lock_file else None
@@ -32,7 +26,7 @@ def lock_path(lab: LabSpec) -> pathlib.Path | None:
 
 def refuse_unserved(lab: LabSpec, served: Callable[[str], list[str]]) -> None:
     """BuildError for the first version of this build the registry does not serve, listing those it does."""
-    for package, version in libraries_of(lab):
+    for package, version in lab.build_libraries:
         versions = served(package)
         if version not in versions:
             shown = versions[-LISTED:]
@@ -62,7 +56,7 @@ def prepare_library_builds(
 ) -> list[pathlib.Path]:
     """Checks and writes the lock files of the builds with library versions that have none; returns those written."""
     missing_by_path = {
-        path: lab for lab in labs if libraries_of(lab) and (path := lock_path(lab)) is not None and not path.is_file()
+        path: lab for lab in labs if lab.build_libraries and (path := lock_path(lab)) is not None and not path.is_file()
     }  # one per lock file: builds of several runtimes with the same versions share theirs
     missing = list(missing_by_path.values())
     ask = served or _registry
