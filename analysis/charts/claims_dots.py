@@ -18,9 +18,13 @@ from analysis.charts.style import VERDICT_COLORS, describe, ratio_axis, titled  
 from harness.model.judging import TOLERANCE  # noqa: E402
 
 
+def short_scenario(scenario: str, width: int = 48) -> str:
+    """A figure's scenario cut to `width` characters for a row label."""
+    return scenario if len(scenario) <= width else scenario[: width - 1] + "…"
+
+
 def _label(row) -> str:
-    scenario = row.scenario if len(row.scenario) <= 48 else row.scenario[:47] + "…"
-    return f"{row.published_variant}\n{scenario}"
+    return f"{row.published_variant}\n{short_scenario(row.scenario)}"
 
 
 def takeaway(verdicts: pd.DataFrame) -> str:

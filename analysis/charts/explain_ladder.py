@@ -12,10 +12,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analysis.charts.claims_dots import published_mark, ratio_rows  # noqa: E402
+from analysis.charts.claims_dots import published_mark, ratio_rows, short_scenario  # noqa: E402
 from analysis.charts.style import describe, titled  # noqa: E402
-from analysis.compute.explained_by import FIGURE, interval_apart  # noqa: E402
-from harness.config.library_builds import SEPARATOR, split_build_name  # noqa: E402
+from analysis.compute.explained_by import FIGURE, interval_apart, switched_from  # noqa: E402
+from harness.model.judging import VOID  # noqa: E402
+from harness.model.places import factor_text  # noqa: E402
 
 #: Colours: the ratio measured here, a switch that moves it, one that does not.
 HERE, MOVES, STAYS = "#555555", "#0072B2", "#999999"
@@ -26,10 +27,9 @@ def ladders(verdicts: pd.DataFrame) -> list[tuple[pd.Series, pd.DataFrame]]:
     measured on at least one switched build too (a figure not measured here, e.g. under its vendor's terms, has none).
     """
     time = verdicts[verdicts["metric"] == "time"]
-    runtimes = time["runtime"].astype(str)
     out = []
     for _, base in time[time["primary"].astype(bool) & time["measured_ratio"].notna()].iterrows():
-        same = (time[FIGURE] == base[FIGURE]).all(axis=1) & runtimes.str.startswith(f"{base['runtime']}{SEPARATOR}")
+        same = (time[FIGURE] == base[FIGURE]).all(axis=1) & switched_from(time["runtime"], str(base["runtime"]))
         if same.any():
             out.append((base, time[same]))
     return out
@@ -41,8 +41,9 @@ def takeaway(steps: list[tuple[pd.Series, pd.DataFrame]]) -> str:
     return f"{moved} of {len(steps)} figure{'s' if len(steps) != 1 else ''} moved by a switched factor"
 
 
-def _factor(runtime: str) -> str:
-    return ", ".join(f"{p} {v}" for p, v in split_build_name(runtime)[1])
+def _void(row: pd.Series) -> str:
+    """' (void: verification failed)' for a step whose cells did not verify: its ratio is drawn, never to be read."""
+    return f" ({VOID})" if str(row["verdict"]) == VOID else ""
 
 
 def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Figure:
@@ -54,10 +55,10 @@ def explain_ladder_chart(verdicts: pd.DataFrame, title: str, caption: str) -> Fi
     for base, switched in steps:
         published = base["published_ratio"]
         published_mark(ax, y, published)
-        labels.append(f"{base['published_variant']}: published")
-        rows = [(f"here, {base['runtime']}", base, HERE)]
+        labels.append(f"{base['published_variant']} · {short_scenario(str(base['scenario']), 40)}: published")
+        rows = [(f"here, {base['runtime']}{_void(base)}", base, HERE)]
         rows += [
-            (f"with {_factor(r['runtime'])}", r, MOVES if interval_apart(base, r) else STAYS)
+            (f"with {factor_text(str(r['runtime']))}{_void(r)}", r, MOVES if interval_apart(base, r) else STAYS)
             for _, r in switched.iterrows()
         ]
         for label, row, color in rows:

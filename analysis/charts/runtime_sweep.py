@@ -19,7 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
 from analysis.formatting.names import display_labels, library_name  # noqa: E402
 from analysis.formatting.tables import status_text  # noqa: E402
-from harness.config.library_builds import SEPARATOR  # noqa: E402
+from harness.model.places import is_switched  # noqa: E402
 from harness.model.records import MEASURED  # noqa: E402
 
 
@@ -30,9 +30,9 @@ def _version_key(runtime: str) -> tuple:
 
 
 def _own_runtimes(cells: pd.DataFrame) -> pd.DataFrame:
-    """The rows measured on the lab's own runtimes: a build with library versions (an explain run's) is a switched
-    factor, drawn by the explanation ladder, not a step of the sweep."""
-    return cells[~cells["runtime_requested"].astype(str).str.contains(SEPARATOR, regex=False)]
+    """The rows measured on the lab's own runtimes: a build with library versions or a switched run setting (an
+    explain run's) is a switched factor, drawn by the explanation ladder, not a step of the sweep."""
+    return cells[~cells["runtime_requested"].astype(str).map(is_switched)]
 
 
 def applies(cells: pd.DataFrame) -> bool:

@@ -10,15 +10,16 @@ import math
 
 import pandas as pd
 
-from analysis.compute.setup_factors import NO, YES
-from harness.config.library_builds import SEPARATOR, split_build_name
+from analysis.compute.setup_factors import LIBRARY_FACTOR, NO, SETTING_FACTORS, YES
 from harness.model.experiment import Experiment
 from harness.model.judging import INTERVAL_METRICS, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION
+from harness.model.places import base_runtime, factor_text, is_switched, switched_libraries, switched_settings
 
 #: The columns that name one figure at one place (its rows on other builds share them).
 FIGURE = ["experiment", "scenario", "published_variant", "benchmark", "reference", "metric", "isa_level"]
-#: The column this module adds to the verdict table.
+#: The columns this module adds to the verdict table: what the switches did, and which setup factors were switched.
 EXPLAINED_BY = "explained_by"
+SWITCHED = "switched_factors"
 #: What a figure's entry starts with when no switch moved its ratio; a figure that does not reproduce says instead
 #: that nothing changeable here explains it.
 NO_SWITCH_MOVES = "no switched factor moves it"
@@ -40,8 +41,7 @@ def interval_apart(base: pd.Series, switched: pd.Series) -> bool:
 
 def switch_text(base: pd.Series, switched: pd.Series) -> tuple[str, bool]:
     """'Newtonsoft.Json 13.0.3: 0.85× → 0.91× (moves it toward the published 1.90×)' and whether it moves the ratio."""
-    _, libraries = split_build_name(str(switched["runtime"]))
-    factor = ", ".join(f"{package} {version}" for package, version in libraries)
+    factor = factor_text(str(switched["runtime"]))
     a, b = _interval(base), _interval(switched)
     before, after, published = base["measured_ratio"], switched["measured_ratio"], base["published_ratio"]
     if a is None or b is None or before is None or after is None:
@@ -80,12 +80,26 @@ def with_explanations(verdicts: pd.DataFrame) -> pd.DataFrame:
     out[EXPLAINED_BY] = ""
     if out.empty or "runtime" not in out:
         return out
-    runtimes = out["runtime"].astype(str)
+    out[SWITCHED] = ""
     for index, base in out[out["primary"].astype(bool) & out["metric"].isin(INTERVAL_METRICS)].iterrows():
-        prefix = f"{base['runtime']}{SEPARATOR}"
-        same = (out[FIGURE] == base[FIGURE]).all(axis=1) & runtimes.str.startswith(prefix)
+        same = (out[FIGURE] == base[FIGURE]).all(axis=1) & switched_from(out["runtime"], str(base["runtime"]))
         out.at[index, EXPLAINED_BY] = explanation(base, out[same])
+        out.at[index, SWITCHED] = "; ".join(dict.fromkeys(f for r in out.loc[same, "runtime"] for f in factors_of(r)))
     return out
+
+
+def switched_from(places: pd.Series, runtime: str) -> pd.Series:
+    """Which of `places` switch a factor of `runtime` (a build of it with library versions, or it with a run setting
+    switched: harness/model/places.py)."""
+    return places.astype(str).map(lambda place: is_switched(place) and base_runtime(place) == runtime)
+
+
+def factors_of(place: str) -> list[str]:
+    """The setup factors (the Setup table's names) a switched place changed: 'Library versions', 'Tiered
+    compilation'."""
+    return ([LIBRARY_FACTOR] if switched_libraries(place) else []) + [
+        SETTING_FACTORS.get(name, name) for name, _ in switched_settings(place)
+    ]
 
 
 def remaining_factors(setup: pd.DataFrame, experiment: str, hardware: str) -> tuple[list[str], list[str]]:
@@ -110,7 +124,7 @@ def with_setup_factors(verdicts: pd.DataFrame, setup: pd.DataFrame, experiments:
         hardware = keys.get((row["experiment"], row["published_hardware"]), "")
         can, cannot = remaining_factors(setup, row["experiment"], hardware)
         switched = bool(row[EXPLAINED_BY])
-        can = [factor for factor in can if not (switched and factor == "Library versions")]
+        can = [factor for factor in can if factor not in str(row.get(SWITCHED, "")).split("; ")]
         parts = [
             str(row[EXPLAINED_BY]).replace(NO_SWITCH_MOVES, NOT_EXPLAINED, 1)
             if switched

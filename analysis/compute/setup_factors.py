@@ -16,7 +16,8 @@ from harness.config.labs import load_labs
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import HarnessError
 from harness.model.experiment import Experiment, Hardware
-from harness.model.published_setup import NOT_STATED
+from harness.model.places import is_switched
+from harness.model.published_setup import NOT_STATED, SETTING_FIELDS
 from harness.model.run_records import RunRecord
 
 #: What "can the lab change it here" says, in the table's `changeable` column.
@@ -25,6 +26,11 @@ YES = "yes"
 NO = "no"
 NOT_YET = "not yet"
 UNSTATED = "not stated"
+
+#: The factors an explanation switches, by the Setup table's names: a library version, a run setting (lab.toml).
+LIBRARY_FACTOR = "Library versions"
+GC_FACTOR, TIERED_FACTOR = "GC", "Tiered compilation"
+SETTING_FACTORS = {"gc": GC_FACTOR, "tiered_compilation": TIERED_FACTOR}
 
 COLUMNS = ["experiment", "hardware", "factor", "published", "this_run", "changeable", "how"]
 
@@ -47,11 +53,14 @@ def run_setup_table(
     run: RunRecord,
     labs_dir: pathlib.Path,
 ) -> pd.DataFrame:
-    """setup_table() of a loaded run, against the labs as the run had them and the datasets' manifest."""
+    """setup_table() of a loaded run, against the labs as the run had them and the datasets' manifest; this run's side
+    is that of the places figures are read at (an explain run's switched places are its explanation, not its setup)."""
     try:
         manifest = load_manifest()
     except HarnessError:  # a copy of the analysis without datasets/: the data row says less, nothing fails
         manifest = None
+    if not cells.empty:
+        cells = cells[~cells["runtime_requested"].astype(str).map(is_switched)]
     return setup_table(experiments, cells, RunSide(env, run, load_labs(labs_dir, accepted=frozenset()), manifest))
 
 
@@ -155,11 +164,11 @@ def _runtime(hardware: Hardware, cells: pd.DataFrame, side: RunSide, lab: str) -
 
 def _libraries(exp: Experiment, cells: pd.DataFrame, side: RunSide) -> Factor:
     if not exp.published_versions:
-        return Factor("Library versions", NOT_STATED, side.library_summary(exp, cells)[0], UNSTATED)
+        return Factor(LIBRARY_FACTOR, NOT_STATED, side.library_summary(exp, cells)[0], UNSTATED)
     here, differing = side.library_summary(exp, cells)
     published = ", ".join(f"{name} {version}" for name, version in exp.published_versions.items())
     if not differing:
-        return Factor("Library versions", published, here, SAME)
+        return Factor(LIBRARY_FACTOR, published, here, SAME)
     varying = {
         package
         for lab in {b.lab for b in exp.benchmarks.values()}
@@ -171,11 +180,9 @@ def _libraries(exp: Experiment, cells: pd.DataFrame, side: RunSide) -> Factor:
     others = [d for d in differing if d not in switchable]
     rest = f"; not switched: {', '.join(others)} (the lab does not let it vary, or its version is no factor of a cell)"
     if not switchable:
-        return Factor(
-            "Library versions", published, here, NO, "differs: " + ", ".join(others) + rest[rest.index(" (") :]
-        )
+        return Factor(LIBRARY_FACTOR, published, here, NO, "differs: " + ", ".join(others) + rest[rest.index(" (") :])
     return Factor(
-        "Library versions",
+        LIBRARY_FACTOR,
         published,
         here,
         YES,
@@ -188,30 +195,34 @@ def _libraries(exp: Experiment, cells: pd.DataFrame, side: RunSide) -> Factor:
 def _gc(published: str, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
     here = side.gc(cells)
     if published == NOT_STATED:
-        return Factor("GC", published, here, UNSTATED)
-    wanted = "server" if "server" in published.lower() else "workstation"
+        return Factor(GC_FACTOR, published, here, UNSTATED)
+    wanted = SETTING_FIELDS["gc"](published)
     if wanted in here.lower():
-        return Factor("GC", published, here, SAME)
+        return Factor(GC_FACTOR, published, here, SAME)
     if not side.has_setting(lab, "gc", wanted):
-        return Factor("GC", published, here, NO, f"lab {lab} has no run setting gc={wanted}")
-    if wanted == "server" and side.lab_cpus() < 2:
+        return Factor(GC_FACTOR, published, here, NO, f"lab {lab} has no run setting gc={wanted}")
+    needed = side.labs[lab].run_settings["gc"].values[wanted].min_cpus  # lab.toml: Server GC takes 2
+    if side.lab_cpus() < needed:
         return Factor(
-            "GC", published, here, NO, f"Server GC needs a lab CPU set of 2+ CPUs (this run: {side.cpuset()})"
+            GC_FACTOR,
+            published,
+            here,
+            NO,
+            f"gc={wanted} needs a lab CPU set of {needed}+ CPUs (this run: {side.cpuset()})",
         )
-    return Factor("GC", published, here, YES, f'run setting `gc = "{wanted}"`')
+    return Factor(GC_FACTOR, published, here, YES, f'run setting `gc = "{wanted}"`')
 
 
 def _tiered(published: str, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
     here = side.tiered(cells)
     if published == NOT_STATED:
-        return Factor("Tiered compilation", published, here, UNSTATED)
-    lowered = published.lower()
-    wanted = "off" if any(word in lowered for word in ("off", "disabled", "false")) else "on"
+        return Factor(TIERED_FACTOR, published, here, UNSTATED)
+    wanted = SETTING_FIELDS["tiered_compilation"](published)
     if here.startswith(wanted):
-        return Factor("Tiered compilation", published, here, SAME)
+        return Factor(TIERED_FACTOR, published, here, SAME)
     if not side.has_setting(lab, "tiered_compilation", wanted):
-        return Factor("Tiered compilation", published, here, NO, f"lab {lab} has no run setting for it")
-    return Factor("Tiered compilation", published, here, YES, f'run setting `tiered_compilation = "{wanted}"`')
+        return Factor(TIERED_FACTOR, published, here, NO, f"lab {lab} has no run setting for it")
+    return Factor(TIERED_FACTOR, published, here, YES, f'run setting `tiered_compilation = "{wanted}"`')
 
 
 def _data(published: str, exp_id: str, cells: pd.DataFrame, side: RunSide) -> Factor:

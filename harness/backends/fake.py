@@ -41,8 +41,9 @@ PROCESS_S = 2.0
 
 class FakeBackend:
     """Backend that replays a captured cell folder (tests/fixtures/dotnet-cell) for every cell; time_scale multiplies
-    the captured timings per variant (or "variant@runtime"), process_spread gives every process its own deterministic
-    offset (as fresh processes have), and interference adds 'other' CPU time to cells."""
+    the captured timings per variant (or "variant@runtime", or "variant@place" for a switched place), process_spread
+    gives every process its own deterministic offset (as fresh processes have), and interference adds 'other' CPU time
+    to cells."""
 
     name = "fake"
     measures = False  # replays captured output: takes no CPU lock (harness/host/cpu_lock.py)
@@ -87,7 +88,10 @@ class FakeBackend:
 
     def _scale(self, cell: Cell) -> float:
         """The cell's time scale: time_scale's "variant@runtime" entry, else its variant's, else 1."""
-        return self._time_scale.get(f"{cell.variant}@{cell.runtime}", self._time_scale.get(cell.variant, 1.0))
+        scales = self._time_scale
+        return scales.get(
+            f"{cell.variant}@{cell.place}", scales.get(f"{cell.variant}@{cell.runtime}", scales.get(cell.variant, 1.0))
+        )
 
     def _env_of(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, Any]:
         """The captured env, as the given build would report it: its pinned runtime version, these switches' flags and

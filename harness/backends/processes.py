@@ -22,10 +22,10 @@ from harness.config.labs import LabSpec
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.host.noise import CpuTimes, parse_shell_times, process_usage, read_cpu_times, rusage_cpu_s
 from harness.model.cells import ColdSettings
+from harness.model.cpusets import parse_cpuset
 from harness.model.defaults import PROBE_TIMEOUT_S
 from harness.model.errors import CellError, HarnessError
 from harness.model.outcomes import ProcessUsage
-from harness.planning.pinning import parse_cpuset
 
 #: Host folders a command reads or writes, by host path: (path inside the lab's environment, read-only).
 Mounts = dict[pathlib.Path, tuple[str, bool]]

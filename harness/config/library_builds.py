@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from harness.config.lab_builds import LabRuntime
 from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.places import LIBRARY_SEPARATOR
 
-#: Between the runtime and each library version in a build's name.
-SEPARATOR = "+"
+#: Between the runtime and each library version in a build's name (one home: harness/model/places.py).
+SEPARATOR = LIBRARY_SEPARATOR
 #: One library version in a build's name: a package id, '=', a version.
 _LIBRARY = re.compile(r"^(?P<package>[A-Za-z0-9][A-Za-z0-9._-]{0,99})=(?P<version>[0-9][0-9A-Za-z.+-]{0,63})$")
 #: The registries a lab may name.

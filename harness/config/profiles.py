@@ -115,6 +115,9 @@ class Profile:
     # Steady cells measured in a process of their own: after each such process, this many fresh processes of the
     # cell's `once` verb report their peak RSS (the lab reads its own VmHWM), the cell's memory beside its throughput.
     peak_rss_runs: int = 0
+    # Each cell also run with each run setting its write-up's publisher used (harness/config/setting_switches.py), one
+    # at a time, at a place of its own: what the explanation compares the figure with.
+    publisher_settings: bool = False
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -147,6 +150,7 @@ PROFILE_KEYS = (
     "budget",
     "cold",
     "peak_rss_runs",
+    "publisher_settings",
 )
 
 
@@ -178,7 +182,14 @@ def _profile(name: str, spec: dict) -> Profile:
         else None,
         aa_copies=bool(spec.get("aa_copies", False)),
         peak_rss_runs=_non_negative(name, "peak_rss_runs", spec.get("peak_rss_runs", 0)),
+        publisher_settings=_flag(name, "publisher_settings", spec.get("publisher_settings", False)),
     )
+
+
+def _flag(profile: str, key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"profile '{profile}': {key} must be true or false, not {value!r}")
+    return value
 
 
 def _non_negative(profile: str, key: str, value: object) -> int:

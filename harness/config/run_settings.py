@@ -28,6 +28,7 @@ class SettingValue:
 
     environment: dict[str, str]
     expect: dict[str, Any]
+    min_cpus: int = 1  # the lab CPUs a process needs for the value to take effect (Server GC: 2)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class RunSetting:
     name: str
     description: str
     values: dict[str, SettingValue]
+    default: str = ""  # the value a process has when the setting is not asked for ("": not declared)
 
 
 def parse_run_settings(data: dict, where: str) -> dict[str, RunSetting]:
@@ -48,17 +50,29 @@ def parse_run_settings(data: dict, where: str) -> dict[str, RunSetting]:
             raise ConfigError(
                 f"{where}: [run_settings.{name}] declares no values", "add [run_settings.<name>.values.<value>]"
             )
+        default = str(spec.get("default", ""))
+        if default and default not in values:
+            raise UnknownNameError(f"default of run setting {name}", default, values, f"in {where}")
         settings[name] = RunSetting(
             name,
             str(spec.get("description", "")),
             {
                 value: SettingValue(
-                    {k: str(v) for k, v in (body.get("environment") or {}).items()}, dict(body.get("expect") or {})
+                    {k: str(v) for k, v in (body.get("environment") or {}).items()},
+                    dict(body.get("expect") or {}),
+                    _min_cpus(body.get("min_cpus", 1), f"{where}: [run_settings.{name}] {value}"),
                 )
                 for value, body in values.items()
             },
+            default,
         )
     return settings
+
+
+def _min_cpus(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"{where}: min_cpus must be a whole number, 1 or more, not {value!r}", "e.g. min_cpus = 2")
+    return value
 
 
 def normalized(settings: dict[str, str]) -> Settings:

@@ -7,6 +7,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from harness.model.places import build_of, place_name
 from harness.model.records import DEFAULT_RUNTIME, STEADY, require_field
 
 
@@ -119,11 +120,20 @@ class Cell:
     # runtime knobs its experiment or group asks for: sorted (name, value) pairs of lab.toml [run_settings]; () none
     run_settings: tuple[tuple[str, str], ...] = ()
     shot: ShotSettings | None = None  # a single-shot cell's warm-up and timed calls (its experiment's [single_shot])
+    # the run settings among run_settings that an explanation switched to a publisher's values (harness/config/
+    # setting_switches.py): such a cell runs at a place of its own (`place`), in groups of its own
+    switched: tuple[tuple[str, str], ...] = ()
 
     @property
     def settings_text(self) -> str:
         """`gc=server,tiered_compilation=off`, or "" for a cell on the runtime's defaults."""
         return ",".join(f"{name}={value}" for name, value in self.run_settings)
+
+    @property
+    def place(self) -> str:
+        """Where the cell runs, as rows record it (runtime_requested): its runtime build, and after it the run settings
+        it switched ('10.0.12[tiered_compilation=off]'; harness/model/places.py)."""
+        return place_name(self.runtime, self.switched)
 
     @property
     def cell_id(self) -> str:
@@ -142,7 +152,9 @@ class Cell:
 
     @staticmethod
     def target_of(lab: str, runtime: str) -> str:
-        """The name of a lab's build for one runtime (probes, logs, environment.json)."""
+        """The name of a lab's build for one runtime (probes, logs, environment.json); a place with switched run
+        settings runs on its runtime's build."""
+        runtime = build_of(runtime)
         return lab if runtime == DEFAULT_RUNTIME else f"{lab}@{runtime}"
 
     @property

@@ -36,3 +36,22 @@ class PublishedSetup:
 
 #: The setup fields an experiment file may give, in the report's order ("sources" is provenance, not a factor).
 SETUP_FIELDS = tuple(f.name for f in dataclasses.fields(PublishedSetup))
+
+
+def _gc_value(words: str) -> str:
+    return "server" if "server" in words.lower() else "workstation"
+
+
+def _tiered_value(words: str) -> str:
+    return "off" if any(word in words.lower() for word in ("off", "disabled", "false")) else "on"
+
+
+#: The setup fields that are run settings of the same name (lab.toml [run_settings]), and how a write-up's words
+#: read as one of the setting's values.
+SETTING_FIELDS = {"gc": _gc_value, "tiered_compilation": _tiered_value}
+
+
+def publisher_run_settings(setup: PublishedSetup) -> dict[str, str]:
+    """The run settings the publisher ran with, as lab setting values ({"gc": "server", "tiered_compilation": "off"}),
+    for the fields the write-up states."""
+    return {name: read(getattr(setup, name)) for name, read in SETTING_FIELDS.items() if setup.stated(name)}

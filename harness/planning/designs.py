@@ -52,8 +52,9 @@ Slot = tuple[Placement, ...]
 
 
 def group_key(cell: Cell) -> tuple[str, str, str, str]:
-    """(ISA level, experiment, group, runtime): the cells whose ratios are taken against one baseline."""
-    return cell.isa_level, cell.experiment, cell.group, cell.runtime
+    """(ISA level, experiment, group, place): the cells whose ratios are taken against one baseline (the place: the
+    runtime, and the run settings an explanation switched, which a process cannot change for some of its cells)."""
+    return cell.isa_level, cell.experiment, cell.group, cell.place
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.model.cpusets import format_cpuset
+from harness.model.cpusets import format_cpuset, parse_cpuset
 from harness.model.errors import MissingToolError, PinningError
 
 
@@ -22,20 +22,6 @@ class CpuPlan:
     def lab_cpuset(self) -> str:
         """The lab CPU set in taskset syntax."""
         return format_cpuset(self.lab)
-
-
-def parse_cpuset(text: str) -> tuple[int, ...]:
-    """'0-2,5' → (0, 1, 2, 5); raises PinningError on malformed text."""
-    cpus: set[int] = set()
-    try:
-        for part in text.split(","):
-            lo, _, hi = part.strip().partition("-")
-            cpus.update(range(int(lo), int(hi or lo) + 1))
-    except ValueError as e:
-        raise PinningError(f"malformed CPU set '{text}'", "write it like taskset does: 1 or 0-3 or 0,2") from e
-    if not cpus:
-        raise PinningError(f"empty CPU set '{text}'", "name at least one CPU, e.g. --cpuset 1")
-    return tuple(sorted(cpus))
 
 
 def plan_cpus(

@@ -15,6 +15,7 @@ from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.experiment import Benchmark, Experiment
 from harness.model.groups import AA_SUFFIX
 from harness.model.records import DEFAULT_RUNTIME, STEADY
+from harness.planning.designs import group_key
 
 
 def runtimes_by_benchmark(
@@ -232,13 +233,15 @@ def with_aa_copies(cells: list[Cell], can_pair: Callable[[Cell], bool]) -> list[
     out: list[Cell] = []
     groups: dict[tuple[str, str, str, str], list[Cell]] = {}
     for cell in cells:
-        groups.setdefault((cell.isa_level, cell.experiment, cell.group, cell.runtime), []).append(cell)
+        groups.setdefault(group_key(cell), []).append(cell)
     added: set[tuple[str, str, str, str]] = set()
     for cell in cells:
         out.append(cell)
-        key = (cell.isa_level, cell.experiment, cell.group, cell.runtime)
+        key = group_key(cell)
         members = groups[key]
         if key in added or cell is not members[-1] or cell.measure != STEADY or len(members) < 2 or not can_pair(cell):
+            continue
+        if cell.switched:  # a place switched for an explanation: its ratios are compared, the engine checked elsewhere
             continue
         baseline = next((c for c in members if c.benchmark == c.baseline), None)
         if baseline is not None and not baseline.unavailable:

@@ -1,8 +1,8 @@
 """The parts of a plan that resolve_plan (harness/planning/run_plan.py) settles one at a time: the profile's job with
-the command line's --job settings and its budget with --budget, the cells the run keeps from measuring (a package
-under its vendor's terms not accepted, an ISA level without a switch for its build), and what the single shots cost up
-front. They are separate from run_plan.py, which holds the options, the plan and the order they are resolved in; none
-of them needs the options or the plan.
+the command line's --job settings and its budget with --budget, the inputs and tools the cells need, the cells the
+run keeps from measuring (a package under its vendor's terms not accepted, an ISA level without a switch for its
+build), and what the single shots cost up front. They are separate from run_plan.py, which holds the options, the
+plan and the order they are resolved in; none of them needs the options or the plan.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from harness.model.cells import Cell, JobSettings
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.planning.estimate import ShotCosts
 from harness.planning.history import load_call_rates
+from harness.planning.plan import datasets_of, labs_of
 
 
 def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
@@ -73,3 +74,12 @@ def shot_costs_of(shots: list[Cell], manifest: Manifest, results_dir: pathlib.Pa
     if not shots:
         return ShotCosts()
     return ShotCosts({c.dataset: manifest.find(c.dataset).bytes for c in shots}, load_call_rates(results_dir))
+
+
+def check_inputs(cells: list[Cell], manifest: Manifest, all_labs: dict[str, LabSpec], check_tools: bool) -> None:
+    """Checks every dataset the cells read against the manifest and, with `check_tools`, each of their labs' tools."""
+    for name in datasets_of(cells):  # a generated dataset not built yet is built by the run (ensure_datasets)
+        if manifest.present(name) or manifest.find(name).committed:
+            manifest.check(name)
+    for name in labs_of(cells) if check_tools else ():
+        all_labs[name].check_requirements()

@@ -17,7 +17,7 @@ def plan_summary(plan: Plan) -> str:
     """Cells per experiment, ISA level and runtime, and the estimated duration."""
     counts: dict[tuple[str, str, str], list[int]] = {}
     for cell in plan.cells:
-        key = (cell.experiment, cell.isa_level, "" if cell.runtime == DEFAULT_RUNTIME else f" on {cell.runtime}")
+        key = (cell.experiment, cell.isa_level, "" if cell.place == DEFAULT_RUNTIME else f" on {cell.place}")
         count = counts.setdefault(key, [0, 0])
         count[cell.cell_id in plan.not_applicable] += 1
     groups = len({group_key(c) for c in plan.cells})

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.config.datasets import Manifest, load_manifest
+from harness.config.datasets import load_manifest
 from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
 from harness.config.experiments import load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
@@ -17,6 +17,7 @@ from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
 from harness.config.library_switches import with_runtimes
 from harness.config.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
+from harness.config.setting_switches import with_setting_switches
 from harness.model.arch import host_arch
 from harness.model.cells import Cell, ColdSettings, JobSettings
 from harness.model.defaults import (
@@ -46,13 +47,13 @@ from harness.planning.plan import (
     builds_of,
     claimed_benchmarks,
     datasets_of,
-    labs_of,
     levels_by_benchmark,
     plan_cells,
     runtimes_by_benchmark,
     with_aa_copies,
 )
 from harness.planning.plan_parts import (
+    check_inputs,
     shot_costs_of,
     unswitchable_cells,
     with_budget,
@@ -219,7 +220,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         cells = with_aa_copies(cells, lambda cell: all_labs[cell.lab].paired_format is not None)
     planned = {c.isa_level for c in cells}
     levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
-    _check_inputs(cells, manifest, all_labs, options.check_tools)
+    check_inputs(cells, manifest, all_labs, options.check_tools)
     labs = builds_of(cells, all_labs)
     budget = with_budget(profile.budget, options.budget_min, profile.stopping.min_rounds)
     job = with_overrides(profile.job, options.job_overrides)
@@ -257,6 +258,8 @@ def _selected_cells(
         experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes
     )
     cells = [without_unaccepted_terms(cell, all_labs[cell.lab]) for cell in cells]
+    switched = with_setting_switches(cells, experiments, all_labs, options.lab_cpuset)  # each publisher's run setting
+    cells = switched if profile.publisher_settings else cells
     narrowed = options.isa_levels is not None or options.runtimes is not None  # then only an empty whole is an error
     check_not_empty(
         [] if narrowed else experiments,
@@ -269,15 +272,6 @@ def _selected_cells(
         _selection_text(profile.name, options),
     )
     return cells
-
-
-def _check_inputs(cells: list[Cell], manifest: Manifest, all_labs: dict[str, LabSpec], check_tools: bool) -> None:
-    """Checks every dataset the cells read against the manifest and, with `check_tools`, each of their labs' tools."""
-    for name in datasets_of(cells):  # a generated dataset not built yet is built by the run (ensure_datasets)
-        if manifest.present(name) or manifest.find(name).committed:
-            manifest.check(name)
-    for name in labs_of(cells) if check_tools else ():
-        all_labs[name].check_requirements()
 
 
 def _selection_text(profile: str, options: RunOptions) -> str:

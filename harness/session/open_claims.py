@@ -41,7 +41,8 @@ def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) ->
     """The claims each planned group decides (groups that decide none are left out)."""
     by_benchmark: dict[tuple[str, str], list[Cell]] = {}
     for cell in cells:
-        by_benchmark.setdefault((cell.experiment, cell.benchmark), []).append(cell)
+        if not cell.switched:  # a place switched for an explanation reads no figure of its own
+            by_benchmark.setdefault((cell.experiment, cell.benchmark), []).append(cell)
     readings: dict[GroupKey, list[ClaimReading]] = {}
     for experiment in experiments:
         for claim in experiment.claims:

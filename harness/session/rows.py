@@ -8,9 +8,9 @@ from typing import Any
 from harness.config.isa import IsaLevel, describe_effective, unmet_expectations
 from harness.config.run_settings import RunSetting, readback_state, unmet_settings
 from harness.model.cells import Cell
+from harness.model.cpusets import parse_cpuset
 from harness.model.outcomes import CellOutcome, ProcessUsage
 from harness.model.records import ResultRow, RowStatus, VerificationStatus
-from harness.planning.pinning import parse_cpuset
 from harness.session.probe import UNVERIFIABLE, LevelProbe
 
 
@@ -51,7 +51,7 @@ class RowContext:
             "dataset": c.dataset,
             "operation": c.operation,
             "isa_requested": c.isa_level,
-            "runtime_requested": c.runtime,
+            "runtime_requested": c.place,
             "run_settings": dict(c.run_settings),
             "measure": c.measure,
             "cpuset": self.cpuset,

@@ -86,5 +86,5 @@ class SlotProcesses(CellRows):
 def unit_slug(cell: Cell) -> str:
     """File-system-safe name of a cell's group (experiment, group, ISA level, runtime): a paired process's folder and
     log."""
-    suffix = "" if cell.runtime == DEFAULT_RUNTIME else f"__{cell.runtime}"
+    suffix = "" if cell.place == DEFAULT_RUNTIME else f"__{cell.place}"
     return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{cell.experiment}__{cell.group}__{cell.isa_level}{suffix}")

@@ -120,7 +120,7 @@ def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
             _row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True),
             _row("8.0.0+Newtonsoft.Json=13.0.3", 0.91, 0.90, 0.92, "not reproduced"),
             {**_row("8.0.0", 0.5, 0.49, 0.51, "not reproduced", primary=True), **other},
-            {**_row("8.0.0+Newtonsoft.Json=13.0.3", 0.505, 0.495, 0.515, "not reproduced"), **other},
+            {**_row("8.0.0+Newtonsoft.Json=13.0.3", 0.505, 0.495, 0.515, "void: verification failed"), **other},
         ]
     )
     steps = ladders(table)
@@ -129,13 +129,13 @@ def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
     assert fig.axes[0].get_title(loc="left").startswith("1 of 2 figures moved by a switched factor")
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == [
-        "Jil: published",
+        "Jil · serialize 1000 to string: published",  # the figure named as the claims chart names it
         "  here, 8.0.0",
         "  with Newtonsoft.Json 13.0.3",
         "",
-        "NetJSON: published",
+        "NetJSON · serialize 1000 to string: published",
         "  here, 8.0.0",
-        "  with Newtonsoft.Json 13.0.3",
+        "  with Newtonsoft.Json 13.0.3 (void: verification failed)",  # drawn, and marked as not to be read
         "",
     ]
     # each measured dot sits on its own label's row: NetJSON's switched ratio (0.505) on row 6
@@ -145,5 +145,35 @@ def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
         for x, y in zip(*line.get_data())
         if len(line.get_xdata()) == 1
     }
-    assert rows[0.505] == labels.index("NetJSON: published") + 2 and rows[0.91] == 2
+    assert rows[0.505] == labels.index("NetJSON · serialize 1000 to string: published") + 2 and rows[0.91] == 2
     plt.close(fig)
+
+
+def test_a_switched_run_setting_is_named_as_one_and_leaves_the_setup_factors_it_switched():
+    from analysis.compute.explained_by import SWITCHED, with_setup_factors
+    from harness.config.experiments import load_experiments
+
+    exp = load_experiments()["007"]
+    hardware = next(iter(exp.hardware.values()))
+    setup = pd.DataFrame(
+        [
+            {"experiment": "007", "hardware": hardware.key, "factor": f, "changeable": c}
+            for f, c in [("OS", "no"), ("Tiered compilation", "yes"), ("Method", "yes")]
+        ]
+    )
+    figure = {**FIGURE, "experiment": "007", "published_hardware": hardware.description}
+    table = pd.DataFrame(
+        [
+            {**_row("10.0.12", 0.85, 0.84, 0.86, "not reproduced", primary=True), **figure},
+            {**_row("10.0.12[tiered_compilation=off]", 0.855, 0.845, 0.865, "not reproduced"), **figure},
+            {**_row("10.0.120[tiered_compilation=off]", 9.0, 8.9, 9.1, "x"), **figure},  # another runtime's place
+        ]
+    )
+    explained = with_explanations(table)
+    assert explained.loc[0, SWITCHED] == "Tiered compilation"
+    text = with_setup_factors(explained, setup, [exp]).loc[0, EXPLAINED_BY]
+    assert text == (
+        "not explained by any factor changeable here (tried: run setting tiered_compilation=off); run setting "
+        "tiered_compilation=off: 0.85× → 0.85× (within each other's 99% intervals: not a factor); "
+        "changeable here, not switched: Method; differs, not changeable here: OS"
+    )

@@ -1,8 +1,8 @@
 import pytest
 
-from harness.model.cpusets import format_cpuset
+from harness.model.cpusets import format_cpuset, parse_cpuset
 from harness.model.errors import PinningError
-from harness.planning.pinning import parse_cpuset, plan_cpus
+from harness.planning.pinning import plan_cpus
 
 
 def test_cpusets_parse_and_format_like_taskset():
