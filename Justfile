@@ -24,9 +24,14 @@ run-all profile="default" *args="":
 smoke *args="":
     just _run-and-report --profile smoke {{args}}
 
-# Why figures do not reproduce: the claimed benchmarks on their runtime and on it built with each of the write-up's library versions (profile explain; narrow with --experiment/--benchmark); the report's "Explained by" column.
+# Why figures do not reproduce: the claimed benchmarks on their runtime, on it built with each of the write-up's library versions and with each of its publisher's run settings (profile explain; narrow with --experiment/--benchmark); the report's "Explained by" column; then each version that moved a ratio bisected.
 explain *args="":
     just _run-and-report --profile explain {{args}}
+    {{python}} -m harness bisect results/latest
+
+# The served versions between the lab's and the write-up's, for each figure of an explain run a library version moved: the release that changed it (results/bisections/<run>/).
+bisect run="results/latest" *args="":
+    {{python}} -m harness bisect {{run}} {{args}}
 
 # Continue the latest interrupted run: give the profile and options it started with; finished cells are skipped.
 resume profile="default" *args="":

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from harness.backends import BACKEND_CHOICES
 from harness.commands.bdn_import import import_command
+from harness.commands.bisect import add_bisect_arguments, bisect_command
 from harness.commands.checks import (
     canonical_digests_command,
     check_command,
@@ -57,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The subcommands that measure: run and plan (what a run would measure)."""
+    """The subcommands that measure: run, plan (what a run would measure) and bisect (a version that moved a ratio)."""
     run = sub.add_parser("run", help="run a profile's cells and store normalized results")
     add_selection(run)
     add_run_arguments(run)
@@ -72,6 +73,10 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="where earlier runs are: the estimate learns each cell's cost from the newest run of the same design "
         "and job",
     )
+    bisecting = sub.add_parser(
+        "bisect", help="the served versions between the lab's and a write-up's, for each figure a version moved"
+    )
+    add_bisect_arguments(bisecting)
 
 
 def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -206,6 +211,7 @@ def env_command(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": run_command,
     "plan": plan_command,
+    "bisect": bisect_command,
     "build": build_command,
     "images": images_command,
     "local-bases": local_bases_command,

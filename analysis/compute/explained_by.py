@@ -12,7 +12,7 @@ import pandas as pd
 
 from analysis.compute.setup_factors import LIBRARY_FACTOR, NO, SETTING_FACTORS, YES
 from harness.model.experiment import Experiment
-from harness.model.judging import INTERVAL_METRICS, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION
+from harness.model.judging import INTERVAL_METRICS, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION, VOID
 from harness.model.places import base_runtime, factor_text, is_switched, switched_libraries, switched_settings
 
 #: The columns that name one figure at one place (its rows on other builds share them).
@@ -59,17 +59,19 @@ def switch_text(base: pd.Series, switched: pd.Series) -> tuple[str, bool]:
 
 def explanation(base: pd.Series, switched: pd.DataFrame) -> str:
     """One figure's 'explained by' text from its rows on the switched builds ('' when none was measured)."""
-    compared = [row for _, row in switched.iterrows() if _interval(row) is not None]
+    void = [row for _, row in switched.iterrows() if str(row["verdict"]) == VOID]
+    compared = [row for _, row in switched.iterrows() if _interval(row) is not None and str(row["verdict"]) != VOID]
     if switched.empty or _interval(base) is None:
         return ""
+    voided = [f"{factor_text(str(row['runtime']))}: void (verification failed), not compared" for row in void]
     if not compared:  # a switched build that failed, or a figure without an interval: nothing was compared
-        return "not compared: no switched build has a ratio with an interval"
+        return "; ".join(["not compared: no switched build has a ratio with an interval", *voided])
     texts = [switch_text(base, row) for row in compared]
     moved = [text for text, moves in texts if moves]
     if moved:
-        return "; ".join(moved)
+        return "; ".join(moved + voided)
     tried = ", ".join(text.split(":", 1)[0] for text, _ in texts)
-    return f"{NO_SWITCH_MOVES} (tried: {tried}); " + "; ".join(t for t, _ in texts)
+    return f"{NO_SWITCH_MOVES} (tried: {tried}); " + "; ".join([t for t, _ in texts] + voided)
 
 
 def with_explanations(verdicts: pd.DataFrame) -> pd.DataFrame:

@@ -13,6 +13,7 @@ import pandas as pd
 from analysis.compute.setup_here import RunSide
 from harness.config.datasets import load_manifest
 from harness.config.labs import load_labs
+from harness.config.setting_switches import PROCESS_CPUS
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import HarnessError
 from harness.model.experiment import Experiment, Hardware
@@ -201,14 +202,15 @@ def _gc(published: str, cells: pd.DataFrame, side: RunSide, lab: str) -> Factor:
         return Factor(GC_FACTOR, published, here, SAME)
     if not side.has_setting(lab, "gc", wanted):
         return Factor(GC_FACTOR, published, here, NO, f"lab {lab} has no run setting gc={wanted}")
-    needed = side.labs[lab].run_settings["gc"].values[wanted].min_cpus  # lab.toml: Server GC takes 2
-    if side.lab_cpus() < needed:
+    needed = side.labs[lab].run_settings["gc"].values[wanted].needs_cpus(wanted)  # lab.toml: Server GC takes 2
+    if needed > PROCESS_CPUS:
         return Factor(
             GC_FACTOR,
             published,
             here,
             NO,
-            f"gc={wanted} needs a lab CPU set of {needed}+ CPUs (this run: {side.cpuset()})",
+            f"gc={wanted} needs {needed} CPUs in a process; the lab pins each process to one CPU of its set "
+            f"(this run: {side.cpuset()})",
         )
     return Factor(GC_FACTOR, published, here, YES, f'run setting `gc = "{wanted}"`')
 

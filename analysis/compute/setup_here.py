@@ -72,16 +72,6 @@ class RunSide:
     def cpuset(self) -> str:
         return f"CPU {self.env.lab_cpuset}" if self.env else NOT_RECORDED
 
-    def lab_cpus(self) -> int:
-        """How many CPUs the lab's processes had (the lab CPU set: '1', '0-1', '1,3')."""
-        if not self.env:
-            return 1
-        count = 0
-        for part in str(self.env.lab_cpuset).split(","):
-            low, _, high = part.partition("-")
-            count += int(high) - int(low) + 1 if high else 1
-        return count
-
     def microarchitecture_name(self, key: str | None) -> str | None:
         return load_cpu_table().get(key).name if key else None
 

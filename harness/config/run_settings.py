@@ -28,7 +28,12 @@ class SettingValue:
 
     environment: dict[str, str]
     expect: dict[str, Any]
-    min_cpus: int = 1  # the lab CPUs a process needs for the value to take effect (Server GC: 2)
+    min_cpus: int | None = None  # the CPUs a process needs for the value to take effect (Server GC: 2); None: not said
+
+    def needs_cpus(self, value: str) -> int:
+        """The CPUs a process needs for this value: min_cpus, or for a lab.toml kept before min_cpus existed (a run's
+        labs/) the rule it stated in prose, Server GC 2, else 1."""
+        return self.min_cpus if self.min_cpus is not None else (2 if value == "server" else 1)
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,7 @@ def parse_run_settings(data: dict, where: str) -> dict[str, RunSetting]:
                 value: SettingValue(
                     {k: str(v) for k, v in (body.get("environment") or {}).items()},
                     dict(body.get("expect") or {}),
-                    _min_cpus(body.get("min_cpus", 1), f"{where}: [run_settings.{name}] {value}"),
+                    _min_cpus(body.get("min_cpus"), f"{where}: [run_settings.{name}] {value}"),
                 )
                 for value, body in values.items()
             },
@@ -69,7 +74,9 @@ def parse_run_settings(data: dict, where: str) -> dict[str, RunSetting]:
     return settings
 
 
-def _min_cpus(value: object, where: str) -> int:
+def _min_cpus(value: object, where: str) -> int | None:
+    if value is None:
+        return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ConfigError(f"{where}: min_cpus must be a whole number, 1 or more, not {value!r}", "e.g. min_cpus = 2")
     return value

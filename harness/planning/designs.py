@@ -97,7 +97,7 @@ def _shuffled(cells: list[Cell], round_index: int) -> list[Cell]:
     """A fresh order per unit and round, reproducible across resumes (seeded by names, not by time)."""
     order = list(cells)
     first = cells[0]
-    runtime = "" if first.runtime == DEFAULT_RUNTIME else f"/{first.runtime}"
+    runtime = "" if first.place == DEFAULT_RUNTIME else f"/{first.place}"
     seed = zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}{runtime}#{round_index}".encode())
     random.Random(seed).shuffle(order)
     return order
@@ -177,7 +177,7 @@ def burst_seed(cells: tuple[Cell, ...], round_index: int) -> int:
     """The seed of a paired process's burst order: fixed by the unit and round, so a resumed run repeats it."""
     first = cells[0]
     return (
-        zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}/{first.runtime}#{round_index}/bursts".encode())
+        zlib.crc32(f"{first.isa_level}/{first.experiment}/{first.group}/{first.place}#{round_index}/bursts".encode())
         & 0x7FFFFFFF
     )
 

@@ -237,8 +237,11 @@ class ShotCosts:
 
     def rate(self, cell: Cell) -> float | None:
         """The learned call cost per byte of this cell's variant on its runtime, else on any runtime; None unknown."""
-        own = self.rates.get((cell.lab, cell.variant, cell.operation, cell.runtime))
-        return own if own is not None else self.rates.get((cell.lab, cell.variant, cell.operation, "*"))
+        for where in (cell.place, cell.runtime, "*"):  # its own place, its runtime's build, any runtime
+            rate = self.rates.get((cell.lab, cell.variant, cell.operation, where))
+            if rate is not None:
+                return rate
+        return None
 
     def process_seconds(self, cell: Cell) -> float:
         """One single-shot process of this cell."""

@@ -258,8 +258,8 @@ def _selected_cells(
         experiments, list(isa.levels_for(host_arch()).values()), benchmarks, options.variants, per_benchmark, runtimes
     )
     cells = [without_unaccepted_terms(cell, all_labs[cell.lab]) for cell in cells]
-    switched = with_setting_switches(cells, experiments, all_labs, options.lab_cpuset)  # each publisher's run setting
-    cells = switched if profile.publisher_settings else cells
+    if profile.publisher_settings:  # each run setting of the write-ups' publishers, one at a time
+        cells = with_setting_switches(cells, experiments, all_labs)
     narrowed = options.isa_levels is not None or options.runtimes is not None  # then only an empty whole is an error
     check_not_empty(
         [] if narrowed else experiments,

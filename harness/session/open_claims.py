@@ -7,8 +7,10 @@ claim is open while its measured ratio's 99% interval still straddles an edge of
 published ratio (harness/model/judging.py: 'inconclusive'), or has no interval yet. Budget priority 'open-claims'
 (harness/session/priority.py) gives rounds to groups with open claims first.
 
-Claims across cell dimensions (ISA levels, runtimes: their sides are in two groups), those the lab cannot reproduce,
-and claims without a published ratio steer nothing: they are judged at the end like every other.
+A group at a switched place (an explain run's build with another library version, or a switched run setting) is
+steered by the claims of the group it switches a factor of. Claims across cell dimensions (ISA levels, runtimes: their
+sides are in two groups), those the lab cannot reproduce, and claims without a published ratio steer nothing: they
+are judged at the end like every other.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from harness.model.cells import Cell
 from harness.model.experiment import Experiment
 from harness.model.judging import INCONCLUSIVE, judge, published_ratio
 from harness.model.pairing import paired_ratio_interval
+from harness.model.places import base_runtime, is_switched
 from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus
 from harness.planning.designs import group_key
 from harness.session.stopping import measured_replicates
@@ -40,6 +43,7 @@ class ClaimReading:
 def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) -> dict[GroupKey, list[ClaimReading]]:
     """The claims each planned group decides (groups that decide none are left out)."""
     by_benchmark: dict[tuple[str, str], list[Cell]] = {}
+    cells = list(cells)
     for cell in cells:
         if not cell.switched:  # a place switched for an explanation reads no figure of its own
             by_benchmark.setdefault((cell.experiment, cell.benchmark), []).append(cell)
@@ -66,7 +70,19 @@ def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) ->
             readings.setdefault(group_key(reading_cell), []).append(
                 ClaimReading(claim.benchmark, claim.reference, published[0], claim.label)
             )
-    return readings
+    return _with_switched_places(readings, cells)
+
+
+def _with_switched_places(readings: dict[GroupKey, list[ClaimReading]], cells: Iterable[Cell]) -> dict:
+    """The readings, and for each group at a switched place (a build with another library version, a switched run
+    setting) those of the group it switches a factor of: it reads no figure of its own, but its ratios are compared
+    with that group's, so it is steered by the same claims (and gets rounds while they are open)."""
+    out = dict(readings)
+    for cell in cells:
+        base = (cell.isa_level, cell.experiment, cell.group, base_runtime(cell.place))
+        if is_switched(cell.place) and base in readings:
+            out.setdefault(group_key(cell), readings[base])
+    return out
 
 
 def open_claims(readings: list[ClaimReading], rows: list[ResultRow]) -> int:

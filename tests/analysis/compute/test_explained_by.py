@@ -177,3 +177,16 @@ def test_a_switched_run_setting_is_named_as_one_and_leaves_the_setup_factors_it_
         "tiered_compilation=off: 0.85× → 0.85× (within each other's 99% intervals: not a factor); "
         "changeable here, not switched: Method; differs, not changeable here: OS"
     )
+
+
+def test_a_void_switched_row_is_named_and_never_compared():
+    table = pd.DataFrame(
+        [
+            _row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True),
+            _row("8.0.0+Newtonsoft.Json=13.0.3", 0.5, 0.49, 0.51, "void: verification failed"),
+            _row("8.0.0[tiered_compilation=off]", 0.855, 0.845, 0.865, "not reproduced"),
+        ]
+    )
+    text = with_explanations(table).loc[0, EXPLAINED_BY]
+    assert text.startswith("no switched factor moves it (tried: run setting tiered_compilation=off)")
+    assert text.endswith("Newtonsoft.Json 13.0.3: void (verification failed), not compared")

@@ -58,15 +58,33 @@ def test_each_publisher_setting_becomes_one_copy_where_it_can_take_effect():
         _cell("24.21.0", lab="reference-node"),  # a lab without the setting
         _cell(unavailable="no package"),
     ]
-    one_cpu = with_setting_switches(cells, experiments, labs, None)
-    copies = one_cpu[len(cells) :]
+    planned = with_setting_switches(cells, experiments, labs)
+    copies = [c for c in planned if c.switched]
     assert [(c.runtime, c.run_settings, c.switched) for c in copies] == [
         ("10.0.12", (("tiered_compilation", "off"),), (("tiered_compilation", "off"),))
-    ]  # Server GC needs two lab CPUs (lab.toml min_cpus): not planned on one
+    ]  # Server GC needs two CPUs in a process (lab.toml min_cpus); every design pins a process to one
     assert copies[0].place == "10.0.12[tiered_compilation=off]" and copies[0].cell_id != cells[0].cell_id
     assert group_key(copies[0]) != group_key(cells[0])  # a process cannot change its settings for some cells
-    two_cpus = with_setting_switches(cells[:1], experiments, labs, "0,1")
-    assert [c.switched for c in two_cpus[1:]] == [(("gc", "server"),), (("tiered_compilation", "off"),)]
+
+
+def test_a_copy_is_planned_at_its_cells_isa_level_after_that_levels_cells():
+    experiments, labs = [load_experiments()[KOSTYA]], load_labs()
+    cells = [_cell(), _cell(isa_level="no-avx512"), _cell(benchmark="newtonsoft", isa_level="no-avx512")]
+    planned = with_setting_switches(cells, experiments, labs)
+    assert [(c.isa_level, c.benchmark, bool(c.switched)) for c in planned] == [
+        ("native", "stj", False),
+        ("native", "stj", True),
+        ("no-avx512", "stj", False),
+        ("no-avx512", "newtonsoft", False),
+        ("no-avx512", "stj", True),
+        ("no-avx512", "newtonsoft", True),
+    ]
+
+
+def test_a_lab_toml_kept_before_min_cpus_still_reads_server_gc_as_needing_two():
+    values = {"server": {"environment": {"DOTNET_gcServer": "1"}}, "workstation": {"environment": {}}}
+    old = parse_run_settings({"gc": {"values": values}}, "kept lab.toml")["gc"]
+    assert old.values["server"].needs_cpus("server") == 2 and old.values["workstation"].needs_cpus("workstation") == 1
 
 
 def test_the_explain_profile_plans_the_switch_and_its_rows_record_the_place():

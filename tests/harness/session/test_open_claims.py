@@ -74,3 +74,14 @@ def test_a_run_without_the_level_a_claim_is_read_at_decides_no_claim(smoke_optio
     plan = resolve_plan(dataclasses.replace(smoke_options, isa_levels=("scalar",)))
     assert {c.isa_level for c in plan.cells} == {"scalar"}
     assert claims_by_group(plan.experiments, plan.cells) == {}
+
+
+def test_a_switched_place_is_steered_by_the_claims_of_the_group_it_switches_a_factor_of():
+    from harness.planning.run_plan import RunOptions
+
+    options = RunOptions(profile="explain", experiments=("007",), build=False, check_tools=False)
+    plan = resolve_plan(options)
+    claims = claims_by_group(plan.experiments, plan.cells)
+    base = ("native", "007", "dotnet", "10.0.12")
+    assert claims[base] and claims[("native", "007", "dotnet", "10.0.12[tiered_compilation=off]")] == claims[base]
+    assert claims[("native", "007", "dotnet", "10.0.12+Newtonsoft.Json=13.0.3")] == claims[base]
