@@ -41,6 +41,9 @@ class LibraryVersions:
     # Packages whose version is not a factor of what a cell measures, with why (a data generator, the benchmark
     # harness): builds with them can be asked for, but an explanation does not switch them.
     roles: dict[str, str] = dataclasses.field(default_factory=dict)
+    # Packages the runtime ships in-box, versioned with it (System.Text.Json): the package replaces the runtime's copy
+    # only when newer, so a version older than the runtime's is refused before anything is built.
+    in_box: tuple[str, ...] = ()
 
     def filled(self, fill: Callable[[str], str], libraries: Libraries) -> LibraryVersions:
         """One build's: its lock command filled in, with the arguments that ask for its versions."""
@@ -65,11 +68,14 @@ def parse_library_versions(data: dict | None, where: str) -> LibraryVersions | N
         or not isinstance(data.get("lock"), list)
         or not isinstance(data.get("roles", {}), dict)
         or not set(data.get("roles", {})) <= set(packages)
+        or not isinstance(data.get("in_box", []), list)
+        or not set(data.get("in_box", [])) <= set(packages)
     ):
         raise ConfigError(
             f"{where}: [library_versions] needs registry ({' or '.join(REGISTRIES)}), index (the registry's address), "
             "packages (a table: package = [its build arguments, with {version}]), lock (a command) and optionally "
-            "roles (package = why its version is not a factor of a measurement, for packages it names)",
+            "roles (package = why its version is not a factor of a measurement, for packages it names) and in_box (the "
+            "packages it names that the runtime ships)",
             "compare it with lab/dotnet/lab.toml",
         )
     return LibraryVersions(
@@ -78,7 +84,13 @@ def parse_library_versions(data: dict | None, where: str) -> LibraryVersions | N
         {name: tuple(args) for name, args in packages.items()},
         tuple(str(a) for a in data["lock"]),
         {str(k): str(v) for k, v in data.get("roles", {}).items()},
+        tuple(str(name) for name in data.get("in_box", [])),
     )
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """(10, 0, 12) for "10.0.12" or "10.0.12-rc.1": the numeric release a version names."""
+    return tuple(int(part) for part in re.findall(r"\d+", version.split("-", 1)[0].split("+", 1)[0]))
 
 
 def split_build_name(name: str) -> tuple[str, Libraries]:
@@ -129,10 +141,16 @@ def derive_runtime(lab: str, spec: LibraryVersions | None, base: LabRuntime, nam
     [library_versions] does not name."""
     base_name, libraries = split_build_name(name)
     valid = sorted(spec.packages) if spec else []
-    for package, _ in libraries:
+    for package, version in libraries:
         if package not in valid:
             raise UnknownNameError(
                 "library", package, valid or ["none"], f"for lab {lab} (lab/{lab}/lab.toml [library_versions])"
+            )
+        if spec and package in spec.in_box and _release(version) < _release(base.version):
+            raise ConfigError(
+                f"build {name!r}: {package} {version} is older than the copy runtime {base.version} ships in-box, "
+                "which the runtime loads instead of the package",
+                f"ask for {package} {base.version} or newer on it, or for {version} on an older runtime of lab {lab}",
             )
     return dataclasses.replace(
         base,

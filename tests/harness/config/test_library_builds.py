@@ -65,7 +65,7 @@ def test_the_derived_build_has_its_own_lock_file_build_arguments_and_image(dotne
 def test_a_package_the_lab_does_not_let_vary_and_an_unknown_runtime_are_refused(dotnet):
     with pytest.raises(UnknownNameError, match="unknown library 'Jil' for lab dotnet") as e:
         dotnet.for_runtime("8.0.0+Jil=2.17.0")
-    assert e.value.hint == "valid: BenchmarkDotNet, Bogus, Newtonsoft.Json"
+    assert e.value.hint == "valid: BenchmarkDotNet, Bogus, Newtonsoft.Json, System.Text.Json"
     with pytest.raises(UnknownNameError, match="unknown runtime '7.0.0'"):
         dotnet.for_runtime("7.0.0+Newtonsoft.Json=13.0.3")
 
@@ -227,3 +227,16 @@ def test_a_service_index_pointing_outside_http_is_refused(tmp_path):
     index.write_text(json.dumps({"resources": [{"@id": "file:///etc/", "@type": "PackageBaseAddress/3.0.0"}]}))
     with pytest.raises(BuildError, match="http"):
         nuget_versions(index.as_uri(), "passwd")
+
+
+def test_an_in_box_library_is_asked_for_newer_than_its_runtime_and_refused_older(dotnet):
+    newer = dotnet.for_runtime("8.0.0+System.Text.Json=10.0.12")  # .NET 10's library on the .NET 8 runtime
+    assert newer.build_libraries == (("System.Text.Json", "10.0.12"),)
+    assert "-p:LabSystemTextJsonVersion=10.0.12" in newer.build
+    assert (dotnet.directory / newer.libraries.lock_file).is_file()  # committed: the check in docs/lab-contract.md
+    with pytest.raises(ConfigError, match="older than the copy runtime 10.0.12 ships in-box") as e:
+        dotnet.for_runtime("10.0.12+System.Text.Json=9.0.20")
+    assert (
+        e.value.hint
+        == "ask for System.Text.Json 10.0.12 or newer on it, or for 9.0.20 on an older runtime of lab dotnet"
+    )
