@@ -14,25 +14,28 @@ from tests.conftest import FIXTURES, edited_experiments, on_selftest
 SWITCHED = "8.0.0+Newtonsoft.Json=13.0.3"  # its lock file is committed: no registry is asked
 
 
-def test_a_switch_that_moves_a_ratio_is_named_in_the_report(tmp_path):
+def _run(tmp_path, fast_at: str, **options):
+    """A run on the fake backend whose Newtonsoft.Json is 2x slower than the captured cell, except at `fast_at`."""
     backend = FakeBackend(
         FIXTURES / "dotnet-cell",
-        # Newtonsoft.Json 2x slower than the captured cell on the lab's own build, as fast with the write-up's version
-        time_scale={"newtonsoft-default": 2.0, f"newtonsoft-default@{SWITCHED}": 1.0},
+        time_scale={"newtonsoft-default": 2.0, f"newtonsoft-default@{fast_at}": 1.0},
         process_spread=0.01,
     )
-    options = RunOptions(
+    fixed = dict(results_dir=tmp_path, lab_cpuset="0", pin_harness=False, calibrate=False)
+    return execute_run(RunOptions(**fixed, **options), backend).directory
+
+
+def test_a_switch_that_moves_a_ratio_is_named_in_the_report(tmp_path):
+    # Newtonsoft.Json 2x slower than the captured cell on the lab's own build, as fast with the write-up's version
+    run = _run(
+        tmp_path,
+        SWITCHED,
         profile="default",
         runtimes=("8.0.0", SWITCHED),
         experiments=("001",),
         isa_levels=("native",),  # the fake lab knows .NET 10's switch names only
         run_id="explain-run",
-        results_dir=tmp_path,
-        lab_cpuset="0",
-        pin_harness=False,
-        calibrate=False,
     )
-    run = execute_run(options, backend).directory
     report = write_report(run)
     table = pd.read_csv(report.parent / "tables" / "reproduction.csv")
     assert set(table["runtime"]) == {"8.0.0", SWITCHED}
@@ -45,25 +48,17 @@ def test_a_switch_that_moves_a_ratio_is_named_in_the_report(tmp_path):
 
 def test_a_publisher_run_setting_is_measured_at_a_place_of_its_own_and_named_in_the_report(tmp_path):
     place = "10.0.12[tiered_compilation=off]"
-    backend = FakeBackend(
-        FIXTURES / "dotnet-cell",
-        # Newtonsoft.Json 2x slower than the captured cell, as fast with tiered compilation off (the publisher's)
-        time_scale={"newtonsoft-default": 2.0, f"newtonsoft-default@{place}": 1.0},
-        process_spread=0.01,
-    )
-    options = RunOptions(
+    # Newtonsoft.Json 2x slower than the captured cell, as fast with tiered compilation off (the publisher's)
+    run = _run(
+        tmp_path,
+        place,
         profile="explain",
         runtimes=("10.0.12",),  # the claimed runtime alone: no build with another library version
         experiments=("007",),
         benchmarks=("stj", "newtonsoft"),
         experiments_dir=edited_experiments(tmp_path, e007=on_selftest),
         run_id="explain-settings",
-        results_dir=tmp_path,
-        lab_cpuset="0",
-        pin_harness=False,
-        calibrate=False,
     )
-    run = execute_run(options, backend).directory
     rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
     switched = [r for r in rows if r["runtime_requested"] == place]
     assert switched and all(
