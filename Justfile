@@ -33,6 +33,13 @@ explain *args="":
 bisect run="results/latest" *args="":
     {{python}} -m harness bisect {{run}} {{args}}
 
+# Which serializer for your JSON: FILE checked and kept in datasets/local/ (out of git), then every lab's untyped parse and serialize of it, verified and measured (profile payload, about 20 min), conformance and the report (its cross-language section: MB/s and ratios).
+payload file *args="":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    dir=$({{python}} -m harness payload "{{file}}")
+    just _run-and-report --profile payload --experiments-dir "$dir" {{args}}
+
 # Continue the latest interrupted run: give the profile and options it started with; finished cells are skipped.
 resume profile="default" *args="":
     just _run-and-report --profile {{profile}} --resume {{args}}

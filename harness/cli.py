@@ -36,6 +36,7 @@ from harness.commands.labs import (
     pin_bases_command,
 )
 from harness.commands.licences import licences_command
+from harness.commands.payload import add_payload_arguments, payload_command
 from harness.commands.run import plan_command, run_command
 from harness.commands.run_arguments import add_run_arguments
 from harness.commands.selection import add_selection
@@ -58,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The subcommands that measure: run, plan (what a run would measure) and bisect (a version that moved a ratio)."""
+    """The subcommands that measure: run, plan (what a run would measure), bisect (a version that moved a ratio) and
+    payload (the user's document, for `just payload`)."""
     run = sub.add_parser("run", help="run a profile's cells and store normalized results")
     add_selection(run)
     add_run_arguments(run)
@@ -77,6 +79,10 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "bisect", help="the served versions between the lab's and a write-up's, for each figure a version moved"
     )
     add_bisect_arguments(bisecting)
+    payload = sub.add_parser(
+        "payload", help="your JSON document as a dataset (datasets/local/) and an experiment; prints its folder"
+    )
+    add_payload_arguments(payload)
 
 
 def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -212,6 +218,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": run_command,
     "plan": plan_command,
     "bisect": bisect_command,
+    "payload": payload_command,
     "build": build_command,
     "images": images_command,
     "local-bases": local_bases_command,

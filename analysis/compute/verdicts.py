@@ -22,6 +22,7 @@ from dataclasses import asdict, replace
 import pandas as pd
 
 from analysis.compute.aggregate import RatioBook
+from analysis.compute.arch_check import with_arch_check
 from analysis.compute.claim_verdict import claim_verdict, with_failure
 from analysis.compute.explained_by import with_explanations
 from analysis.compute.verdict_row import Verdict
@@ -224,7 +225,8 @@ def verdict_table(
     book = RatioBook(rows)
     labs = load_labs(labs_dir, accepted=frozenset())  # every lab's packages under vendor terms, accepted here or not
     verdicts = [asdict(with_terms_note(v, exp, labs)) for exp in experiments for v in verdicts_for(exp, cells, book)]
-    return with_explanations(pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__]))
+    table = pd.DataFrame(verdicts, columns=[f for f in Verdict.__dataclass_fields__])
+    return with_explanations(with_arch_check(table, experiments, rows))
 
 
 def with_terms_note(verdict: Verdict, experiment: Experiment, labs: dict[str, LabSpec]) -> Verdict:

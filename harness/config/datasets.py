@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.config.data_files import read_json
+from harness.config.local_datasets import LOCAL_DIR, local_entries
 from harness.model.canonical import RULE, canonical_digest
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, DatasetError, UnknownNameError
@@ -67,6 +68,11 @@ class Dataset:
         """False for a generated file kept out of git (its path under datasets/generated/)."""
         return not self.path.startswith(GENERATED_DIR + "/")
 
+    @property
+    def local(self) -> bool:
+        """True for a user's own document (datasets/local/, kept out of git: harness/config/local_datasets.py)."""
+        return self.path.startswith(LOCAL_DIR + "/")
+
 
 @dataclass(frozen=True)
 class Manifest:
@@ -95,6 +101,8 @@ class Manifest:
                     f"dataset '{name}' is generated and not built here yet: {path}",
                     "build it with `just datasets` (a run that needs it builds it first)",
                 )
+            if dataset.local:
+                raise DatasetError(f"your document '{name}' is missing: {path}", "add it again: just payload FILE")
             raise DatasetError(f"dataset '{name}' is missing: {path}", "restore it with `git checkout -- datasets/`")
         size = path.stat().st_size
         digest = file_digest(path)[1] if size == dataset.bytes else "(size differs, not hashed)"
@@ -102,6 +110,8 @@ class Manifest:
             fix = (
                 f"build it again with `just datasets` (its generator: datasets/{dataset.generator['script']})"
                 if not dataset.committed and dataset.generator
+                else "add your document again with `just payload FILE`"
+                if dataset.local
                 else "restore the file with `git checkout -- datasets/` (or regenerate it with its generator in "
                 "datasets/generators/)"
             )
@@ -172,6 +182,7 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
             f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}",
             "update the harness to the commit that wrote the manifest",
         )
+    data["datasets"] = data["datasets"] + local_entries(directory)  # the user's own documents (just payload)
     names = [d.get("name") if isinstance(d, dict) else None for d in data["datasets"]]
     twice = sorted({str(name) for name in names if names.count(name) > 1})
     if twice:

@@ -118,6 +118,9 @@ class Profile:
     # Each cell also run with each run setting its write-up's publisher used (harness/config/setting_switches.py), one
     # at a time, at a place of its own: what the explanation compares the figure with.
     publisher_settings: bool = False
+    # An experiment template (a path under experiments/) the profile measures once it is filled in for a document
+    # (harness/config/experiment_templates.py; profile `payload`, `just payload FILE`).
+    template: str | None = None
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -151,6 +154,7 @@ PROFILE_KEYS = (
     "cold",
     "peak_rss_runs",
     "publisher_settings",
+    "template",
 )
 
 
@@ -183,6 +187,7 @@ def _profile(name: str, spec: dict) -> Profile:
         aa_copies=bool(spec.get("aa_copies", False)),
         peak_rss_runs=_non_negative(name, "peak_rss_runs", spec.get("peak_rss_runs", 0)),
         publisher_settings=_flag(name, "publisher_settings", spec.get("publisher_settings", False)),
+        template=str(spec["template"]) if "template" in spec else None,
     )
 
 

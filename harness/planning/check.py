@@ -11,8 +11,10 @@ runtimes, and every dataset is checked against the manifest. The first fault is 
 from __future__ import annotations
 
 import pathlib
+import tempfile
 
 from harness.config.experiment_checks import CheckContext, check_experiment, check_not_empty, load_context
+from harness.config.experiment_templates import fill_template
 from harness.config.experiments import load_experiments
 from harness.config.profiles import load_profiles
 from harness.model.arch import host_arch
@@ -75,27 +77,34 @@ def check_everything(
     every dataset's bytes and canonical digest."""
     context = load_context(labs_dir, datasets_dir)
     lines = _check_experiments(experiments_dir, context)
-    for name in load_profiles(profiles_file):
-        plan = resolve_plan(
-            RunOptions(
-                profile=name,
-                experiments_dir=experiments_dir,
-                profiles_file=profiles_file,
-                labs_dir=labs_dir,
-                datasets_dir=datasets_dir,
-                build=False,
-                pin_harness=False,
-                calibrate=False,
-                check_tools=False,
+    for name, profile in load_profiles(profiles_file).items():
+        with tempfile.TemporaryDirectory() as scratch:  # a template is planned filled in for one of the lab's datasets
+            folder = experiments_dir
+            if profile.template:
+                sample = next(d.name for d in context.manifest.datasets.values() if d.committed and not d.local)
+                folder = fill_template(experiments_dir / profile.template, sample, pathlib.Path(scratch))
+            plan = resolve_plan(
+                RunOptions(
+                    profile=name,
+                    experiments_dir=folder,
+                    profiles_file=profiles_file,
+                    labs_dir=labs_dir,
+                    datasets_dir=datasets_dir,
+                    build=False,
+                    pin_harness=False,
+                    calibrate=False,
+                    check_tools=False,
+                )
             )
-        )
         lines.append(f"ok  profile {name}  {len(plan.cells)} cells")
     manifest = context.manifest
     absent = [name for name, d in manifest.datasets.items() if not d.committed and not manifest.present(name)]
+    absent += [name for name, d in manifest.datasets.items() if d.local and not manifest.present(name)]  # yours, gone
     for name in manifest.datasets:
         if name not in absent:
             manifest.check(name)  # streamed: a generated file of hundreds of MB costs its read
-            if manifest.find(name).committed:  # a generated one's canonical digest: `harness check-datasets`
+            dataset = manifest.find(name)
+            if dataset.committed and not dataset.local:  # a generated one's, or yours: `harness check-datasets`
                 manifest.check_canonical(name)
     generated = f"; {len(absent)} generated, not built here ({', '.join(absent)}: `just datasets`)" if absent else ""
     lines.append(f"ok  datasets  {len(manifest.datasets) - len(absent)} match datasets/manifest.json{generated}")

@@ -1,0 +1,83 @@
+"""The user's own documents (`just payload FILE`) are untrusted input: bounded, UTF-8 JSON objects or arrays only,
+named safely, never named like a lab dataset, kept in datasets/local/ beside the lab's datasets in the manifest a run
+reads; a broken one is an error with what to do, before anything is copied."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+
+import pytest
+
+from harness.config.datasets import load_manifest
+from harness.config.local_datasets import LOCAL_DIR, add_document, check_document, payload_name
+from harness.model.defaults import DATASETS_DIR
+from harness.model.errors import ConfigError, DatasetError
+
+
+@pytest.fixture
+def datasets(tmp_path) -> pathlib.Path:
+    """A datasets folder with the lab's manifest (no files: nothing here reads them)."""
+    folder = tmp_path / "datasets"
+    folder.mkdir()
+    shutil.copy(DATASETS_DIR / "manifest.json", folder / "manifest.json")
+    return folder
+
+
+def _file(tmp_path: pathlib.Path, content: bytes, name: str = "orders.json") -> pathlib.Path:
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b'{"a": "\xff"}', "is not UTF-8"),
+        (b'{"a": NaN}', "NaN is not JSON"),
+        (b'{"a": 1,}', "is not JSON"),
+        (b"[" * 200_000 + b"]" * 200_000, "nests deeper than its document can be read"),
+        (b'"just a string"', "holds a single str"),
+        (b"", "is not JSON"),
+    ],
+)
+def test_a_broken_document_is_refused_with_what_to_do(tmp_path, content, message):
+    with pytest.raises(ConfigError, match=message):
+        check_document(_file(tmp_path, content))
+
+
+def test_a_document_over_the_bound_is_refused_before_it_is_read(tmp_path):
+    with pytest.raises(ConfigError, match="a payload may have at most 10 bytes"):
+        check_document(_file(tmp_path, b'{"a": [1, 2, 3]}'), max_bytes=10)
+
+
+def test_a_name_is_made_from_the_file_or_refused_when_it_cannot_name_a_dataset(tmp_path):
+    assert payload_name(pathlib.Path("My Orders (2026).json"), None) == "my-orders-2026"
+    assert payload_name(pathlib.Path("x.json"), "orders-v2") == "orders-v2"
+    for bad in ("../x", "Orders", "-x", "a" * 49):
+        with pytest.raises(ConfigError, match="cannot name a document"):
+            payload_name(pathlib.Path("x.json"), bad)
+
+
+def test_a_document_joins_the_manifest_a_run_reads_and_is_checked_like_any_dataset(datasets, tmp_path):
+    entry = add_document(datasets, _file(tmp_path, b'{"orders": [{"id": 1, "total": 9.5}]}'), "orders", set())
+    manifest = load_manifest(datasets)
+    assert manifest.datasets["orders"].local and manifest.datasets["orders"].path == f"{LOCAL_DIR}/orders.json"
+    assert entry["canonical"]["leaves"] == 2 and manifest.check("orders").sha256 == entry["sha256"]
+    add_document(datasets, _file(tmp_path, b'{"orders": []}'), "orders", set())  # again: replaces it
+    assert load_manifest(datasets).datasets["orders"].bytes == len(b'{"orders": []}')
+    (datasets / LOCAL_DIR / "orders.json").unlink()
+    with pytest.raises(DatasetError, match="your document 'orders' is missing") as missing:
+        load_manifest(datasets).check("orders")
+    assert missing.value.hint == "add it again: just payload FILE"
+
+
+def test_a_lab_datasets_name_is_refused_and_a_tampered_local_manifest_is_an_error(datasets, tmp_path):
+    with pytest.raises(ConfigError, match="is the name of one of the lab's datasets"):
+        add_document(datasets, _file(tmp_path, b"[1]"), "twitter", {"twitter"})
+    (datasets / LOCAL_DIR).mkdir()
+    outside = {"datasets": [{"name": "x", "path": "../../etc/passwd"}]}
+    (datasets / LOCAL_DIR / "manifest.json").write_text(json.dumps(outside))
+    with pytest.raises(ConfigError, match="is not a list of your documents under datasets/local/"):
+        load_manifest(datasets)
