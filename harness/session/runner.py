@@ -39,6 +39,7 @@ from harness.model.store import RunStore, new_run_id
 from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve_plan
 from harness.session.budget import RunBudget
+from harness.session.datasets_view import datasets_for_run
 from harness.session.open_claims import claims_by_group
 from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
 from harness.session.progress import RunProgress
@@ -206,7 +207,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         plan.labs,
         tuple(str(c) for c in cpus.lab),
         plan.profile_name,
-        options.datasets_dir.resolve(),
+        datasets_for_run(options.datasets_dir.resolve(), plan.cells, store.directory),
         options.cell_timeout_s,
         progress,
         calibrate=options.calibrate,

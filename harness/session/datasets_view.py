@@ -1,0 +1,41 @@
+"""The datasets folder a run's lab processes read. A lab finds a dataset in the manifest.json of the folder it is given
+(mounted read-only in a container); the user's own documents are listed apart, in datasets/local/manifest.json
+(harness/config/local_datasets.py). A run that measures one gets a folder of its own, <run>/datasets/: a manifest of
+the datasets its cells read, the files hard-linked beside it (copied where a link cannot be made), so the labs read the
+user's document exactly as they read the lab's own, and the run folder keeps what it measured."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import shutil
+
+from harness.config.datasets import load_manifest
+from harness.model.cells import Cell
+
+#: The folder under the run folder.
+VIEW_DIR = "datasets"
+
+
+def datasets_for_run(datasets_dir: pathlib.Path, cells: list[Cell], run_dir: pathlib.Path) -> pathlib.Path:
+    """`datasets_dir` itself when no cell reads a document of the user's, else the run's own folder of the datasets
+    its cells read."""
+    manifest = load_manifest(datasets_dir)
+    used = [manifest.find(name) for name in dict.fromkeys(c.dataset for c in cells if c.dataset in manifest.datasets)]
+    if not any(d.local for d in used):
+        return datasets_dir
+    view = run_dir / VIEW_DIR
+    for dataset in used:
+        target = view / dataset.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            target.unlink()
+        try:
+            os.link(datasets_dir / dataset.path, target)
+        except OSError:  # another file system, or links not allowed: a copy reads the same
+            shutil.copyfile(datasets_dir / dataset.path, target)
+    entries = [{k: v for k, v in dataclasses.asdict(d).items() if v is not None} for d in used]
+    (view / "manifest.json").write_text(json.dumps({"schema_version": 1, "datasets": entries}, indent=2) + "\n")
+    return view

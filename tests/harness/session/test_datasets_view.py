@@ -1,0 +1,36 @@
+"""A run that measures a document of the user's gives its labs a datasets folder of its own: the manifest of the
+datasets its cells read, the files beside it, so each lab finds the document as it finds the lab's own."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from harness.config.local_datasets import add_document
+from harness.model.cells import Cell
+from harness.model.defaults import DATASETS_DIR
+from harness.session.datasets_view import datasets_for_run
+
+
+def _cell(dataset: str) -> Cell:
+    return Cell("900", "b", "g", "b", "dotnet", "stj-jsondocument", dataset, "deserialize", "native")
+
+
+def test_a_run_of_the_labs_datasets_reads_them_in_place_and_one_of_yours_gets_its_own_folder(tmp_path):
+    datasets = tmp_path / "datasets"
+    datasets.mkdir()
+    shutil.copy(DATASETS_DIR / "manifest.json", datasets / "manifest.json")
+    (datasets / "writeups").mkdir()
+    shutil.copy(DATASETS_DIR / "writeups" / "myclass-camel.json", datasets / "writeups")
+    assert datasets_for_run(datasets, [_cell("myclass-camel")], tmp_path / "run") == datasets
+    document = tmp_path / "orders.json"
+    document.write_text('{"orders": [1, 2]}')
+    add_document(datasets, document, "orders", set())
+    view = datasets_for_run(datasets, [_cell("orders"), _cell("myclass-camel")], tmp_path / "run")
+    assert view == tmp_path / "run" / "datasets"
+    manifest = json.loads((view / "manifest.json").read_text())
+    assert [d["name"] for d in manifest["datasets"]] == ["orders", "myclass-camel"]
+    assert (view / "local" / "orders.json").read_text() == '{"orders": [1, 2]}'
+    assert (view / "writeups" / "myclass-camel.json").read_bytes() == (
+        datasets / "writeups" / "myclass-camel.json"
+    ).read_bytes()
