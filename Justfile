@@ -34,11 +34,13 @@ bisect run="results/latest" *args="":
     {{python}} -m harness bisect {{run}} {{args}}
 
 # Which serializer for your JSON: FILE checked and kept in datasets/local/ (out of git), then every lab's untyped parse and serialize of it, verified and measured (profile payload, about 20 min), conformance and the report (its cross-language section: MB/s and ratios).
+[positional-arguments]
 payload file *args="":
     #!/usr/bin/env bash
     set -euo pipefail
-    dir=$({{python}} -m harness payload "{{file}}")
-    just _run-and-report --profile payload --experiments-dir "$dir" {{args}}
+    dir=$({{python}} -m harness payload "$1")  # the file's name as an argument, never pasted into this script
+    shift
+    just _run-and-report --profile payload --experiments-dir "$dir" "$@"
 
 # Continue the latest interrupted run: give the profile and options it started with; finished cells are skipped.
 resume profile="default" *args="":

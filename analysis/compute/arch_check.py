@@ -13,6 +13,7 @@ from analysis.compute.nearest_host import published_cpu
 from harness.config.cpu_models import load_cpu_table
 from harness.model.experiment import Experiment
 from harness.model.judging import CANNOT_REPRODUCE
+from harness.model.records import MEASURED
 
 
 def measured_arches(rows: pd.DataFrame, experiment: str, benchmark: str) -> set[str]:
@@ -20,6 +21,8 @@ def measured_arches(rows: pd.DataFrame, experiment: str, benchmark: str) -> set[
     if rows.empty or "arch" not in rows:
         return set()
     mine = rows[(rows["experiment"] == experiment) & (rows["benchmark"] == benchmark)]
+    if "status" in mine:
+        mine = mine[mine["status"].isin(MEASURED)]
     if "emulated" in mine:
         mine = mine[~mine["emulated"].fillna(False).astype(bool)]
     return {str(a) for a in mine["arch"].dropna()}

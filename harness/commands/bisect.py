@@ -149,13 +149,15 @@ def figure_reading(run_dir: pathlib.Path, target: Target, version: str) -> Readi
 StepRunner = Callable[[Target, str, str], pathlib.Path]
 
 
-def run_step_process(extra: list[str]) -> StepRunner:
-    """A step as `python3 -m harness run --profile bisect …` (its progress on stderr; its folder on stdout)."""
+def run_step_process(results_dir: pathlib.Path) -> StepRunner:
+    """A step as `python3 -m harness run --profile bisect …` (its progress on stderr; its folder on stdout); a step
+    whose run folder exists (a bisection run again after a failure) is resumed, its finished cells kept."""
 
     def run(target: Target, version: str, run_id: str) -> pathlib.Path:
         command = [sys.executable, "-m", "harness", "run", "--profile", "bisect", "--experiment", target.experiment]
         command += ["--benchmark", f"{target.benchmark},{target.reference}", "--isa", target.isa_level]
-        command += ["--runtime", target.place(version), "--run-id", run_id, *extra]
+        command += ["--runtime", target.place(version), "--run-id", run_id, "--results-dir", str(results_dir)]
+        command += ["--resume"] if (results_dir / run_id).is_dir() else []
         done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
         lines = done.stdout.strip().splitlines()
         if done.returncode != 0 or not lines:
@@ -201,22 +203,30 @@ def bisect_command(args: argparse.Namespace, run_step: StepRunner | None = None,
     if args.dry_run:
         return 0
     stem = f"bisect-{run_dir.name}"
-    run_step = run_step or run_step_process(["--results-dir", str(args.results_dir)])
-    done = []
-    for target in targets:
-        spec = labs[load_experiments(_kept(run_dir))[target.experiment].benchmarks[target.benchmark].lab]
-        if spec.library_versions is None:
-            raise HarnessError(f"lab {spec.name} lets no library vary", "bisect a lab with [library_versions]")
-        result = bisect_target(target, served(spec.library_versions, target.package), run_step, stem)
-        print(f"{target.benchmark}: {result.summary()}")
-        done.append((target, result))
+    run_step = run_step or run_step_process(args.results_dir)
+    done: list[tuple[Target, Bisection]] = []
     out = args.results_dir / "bisections" / run_dir.name
+    try:
+        for target in targets:
+            spec = labs[load_experiments(_kept(run_dir))[target.experiment].benchmarks[target.benchmark].lab]
+            if spec.library_versions is None:
+                raise HarnessError(f"lab {spec.name} lets no library vary", "bisect a lab with [library_versions]")
+            result = bisect_target(target, served(spec.library_versions, target.package), run_step, stem)
+            print(f"{target.benchmark}: {result.summary()}")
+            done.append((target, result))
+    finally:  # what was bisected before a failure is kept; a rerun resumes the failed step's run
+        _write(out, run_dir.name, done)
+    return 0
+
+
+def _write(out: pathlib.Path, source: str, done: list[tuple[Target, Bisection]]) -> None:
+    if not done:
+        return
     out.mkdir(parents=True, exist_ok=True)
-    (out / "bisection.md").write_text("\n".join(_markdown(run_dir.name, done)) + "\n")
+    (out / "bisection.md").write_text("\n".join(_markdown(source, done)) + "\n")
     lines = [json.dumps({**asdict(t), "reading": asdict(r)}) for t, b in done for r in b.readings]
     (out / "readings.jsonl").write_text("\n".join(lines) + "\n")
     print(out / "bisection.md")
-    return 0
 
 
 def add_bisect_arguments(parser: argparse.ArgumentParser) -> None:

@@ -151,7 +151,7 @@ def canonical_digests(manifest: Manifest, committed_only: bool = False) -> dict[
     return {
         d.name: canonical_digest((manifest.directory / d.path).read_bytes())
         for d in manifest.datasets.values()
-        if d.layout == "document" and manifest.present(d.name) and (d.committed or not committed_only)
+        if d.layout == "document" and not d.local and manifest.present(d.name) and (d.committed or not committed_only)
     }
 
 
@@ -182,7 +182,17 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
             f"{path} has schema_version {data.get('schema_version')!r}; this harness reads {SUPPORTED_SCHEMA}",
             "update the harness to the commit that wrote the manifest",
         )
-    data["datasets"] = data["datasets"] + local_entries(directory)  # the user's own documents (just payload)
+    local = local_entries(directory)  # the user's own documents (just payload)
+    own = {d.get("name") for d in data["datasets"] if isinstance(d, dict)}
+    clash = sorted(str(e["name"]) for e in local if e["name"] in own)
+    if clash:
+        raise ConfigError(
+            f"datasets/{LOCAL_DIR}/manifest.json: your document(s) {', '.join(clash)} now share a name with the lab's "
+            "datasets (an update added them)",
+            f"add yours again under another name (`python3 -m harness payload FILE --name NAME`) and delete "
+            f"{', '.join(clash)} from datasets/{LOCAL_DIR}/manifest.json",
+        )
+    data["datasets"] = data["datasets"] + local
     names = [d.get("name") if isinstance(d, dict) else None for d in data["datasets"]]
     twice = sorted({str(name) for name in names if names.count(name) > 1})
     if twice:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import math
+import os
 import pathlib
 import re
-import shutil
+import tempfile
 from typing import Any
 
 from harness.config.data_files import read_json
@@ -23,8 +25,35 @@ LOCAL_DIR = "local"
 LOCAL_MANIFEST = "manifest.json"
 #: The largest document `just payload` takes (bytes): the labs hold it in memory two or three times per process.
 MAX_PAYLOAD_BYTES = 256 << 20
-#: A document's name: what datasets, cells and file names are made of.
-NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
+#: A document's name: what datasets, cells and file names are made of ("manifest" is the local manifest's own file).
+NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
+RESERVED = frozenset({"manifest"})
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _valid_name(name: object) -> bool:
+    return isinstance(name, str) and NAME.fullmatch(name) is not None and name not in RESERVED
+
+
+def _valid_entry(entry: object) -> bool:
+    """An entry as add_document writes it: its file exactly local/<name>.json, every field of its type."""
+    if not isinstance(entry, dict) or not _valid_name(entry.get("name")):
+        return False
+    canonical = entry.get("canonical")
+    return (
+        entry.get("path") == f"{LOCAL_DIR}/{entry['name']}.json"
+        and isinstance(entry.get("bytes"), int)
+        and isinstance(entry.get("sha256"), str)
+        and _SHA256.fullmatch(entry["sha256"]) is not None
+        and entry.get("model") is None
+        and "generator" not in entry
+        and all(isinstance(entry.get(k), str) for k in ("provenance", "licence"))
+        and isinstance(canonical, dict)
+        and isinstance(canonical.get("rule"), str)
+        and isinstance(canonical.get("sha256"), str)
+        and isinstance(canonical.get("leaves"), int)
+        and set(entry) <= {"name", "path", "bytes", "sha256", "model", "provenance", "licence", "canonical"}
+    )
 
 
 def local_entries(datasets_dir: pathlib.Path) -> list[dict]:
@@ -35,27 +64,30 @@ def local_entries(datasets_dir: pathlib.Path) -> list[dict]:
     fix = f"delete {path} and add your documents again with `just payload FILE`"
     data = read_json(path, fix)
     entries = data.get("datasets") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not all(
-        isinstance(e, dict) and str(e.get("path", "")).startswith(LOCAL_DIR + "/") and NAME.match(str(e.get("name")))
-        for e in entries
-    ):
+    if not isinstance(entries, list) or not all(_valid_entry(e) for e in entries):
         raise ConfigError(f"{path} is not a list of your documents under datasets/{LOCAL_DIR}/", fix)
+    names = [e["name"] for e in entries]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{path} lists a document twice", fix)
     return entries
 
 
 def payload_name(source: pathlib.Path, name: str | None) -> str:
     """The name asked for, or one made from the file's name; ConfigError for a name a dataset cannot have."""
     made = name if name is not None else re.sub(r"[^a-z0-9]+", "-", source.stem.lower()).strip("-")[:48]
-    if not NAME.match(made or ""):
+    if not _valid_name(made):
         raise ConfigError(
-            f"{made!r} cannot name a document: lower-case letters, digits and dashes, at most 48",
-            "give one with --name, e.g. --name my-orders",
+            f"{made!r} cannot name a document: lower-case letters, digits and dashes, at most 48, not "
+            f"{', '.join(sorted(RESERVED))}",
+            "rename the file (`just payload` takes the name from it), or run "
+            "`python3 -m harness payload FILE --name my-orders`",
         )
     return made
 
 
-def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> dict[str, Any]:
-    """The document's canonical digest after checking it is a bounded, UTF-8 JSON object or array."""
+def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> tuple[bytes, dict[str, Any]]:
+    """The document's bytes and canonical digest, after checking it is a bounded, UTF-8 JSON object or array with
+    finite numbers and no name twice in an object (labs keep one or both: their results would differ)."""
     if not source.is_file():
         raise ConfigError(f"{source} is not a file", "give the path of a JSON document")
     size = source.stat().st_size
@@ -66,7 +98,12 @@ def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> 
         )
     data = source.read_bytes()
     try:
-        document = json.loads(data.decode("utf-8"), parse_constant=_refuse)
+        document = json.loads(
+            data.decode("utf-8"), parse_constant=_refuse, parse_float=_finite, object_pairs_hook=_unique
+        )
+        is_container = isinstance(document, (dict, list))
+        del document  # the canonical pass parses the bytes again
+        canonical = canonical_digest(data) if is_container else {}
     except UnicodeDecodeError as e:
         raise ConfigError(
             f"{source} is not UTF-8 ({e.reason} at byte {e.start})", "JSON is UTF-8: convert it"
@@ -75,15 +112,44 @@ def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> 
         raise ConfigError(f"{source} is not JSON: {e}", "fix the line and column it names") from None
     except RecursionError:
         raise ConfigError(f"{source} nests deeper than its document can be read", "measure a shallower one") from None
-    except ValueError as e:
-        raise ConfigError(f"{source}: {e}", "JSON has no NaN or Infinity: write them as null or strings") from None
-    if not isinstance(document, (dict, list)):
-        raise ConfigError(f"{source} holds a single {type(document).__name__}", "give an object or an array")
-    return canonical_digest(data)
+    except (ValueError, OverflowError) as e:
+        raise ConfigError(f"{source}: {e}", "write such a value as a string, or leave it out") from None
+    if not is_container:
+        raise ConfigError(f"{source} holds a single value, not an object or an array", "give an object or an array")
+    return data, canonical
 
 
 def _refuse(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(
+            f"the number {text[:40]} is beyond a double (the labs' parsers read it as infinity or refuse it)"
+        )
+    return value
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise ValueError(f"an object names {twice[:40]!r} twice (parsers keep the first, the last or both)")
+    return dict(pairs)
+
+
+def _write_atomically(path: pathlib.Path, data: bytes) -> None:
+    """The file replaced whole (a new inode: a run folder that hard-linked the old one keeps what it measured)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        pathlib.Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def add_document(
@@ -92,14 +158,15 @@ def add_document(
     """Checks the document, copies it to datasets/local/<name>.json and lists it (replacing an earlier document of the
     same name); `taken`: the lab's own dataset names, which a document may not have. Returns its entry."""
     if name in taken:
-        raise ConfigError(f"{name!r} is the name of one of the lab's datasets", "give yours another with --name")
-    canonical = check_document(source, max_bytes)
+        raise ConfigError(
+            f"{name!r} is the name of one of the lab's datasets",
+            "rename the file (`just payload` takes the name from it), or run "
+            "`python3 -m harness payload FILE --name my-orders`",
+        )
+    data, canonical = check_document(source, max_bytes)
     folder = datasets_dir / LOCAL_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{name}.json"
-    if source.resolve() != target.resolve():
-        shutil.copyfile(source, target)
-    data = target.read_bytes()
+    _write_atomically(folder / f"{name}.json", data)  # the bytes checked, not a second read of the file
     entry = {
         "name": name,
         "path": f"{LOCAL_DIR}/{name}.json",
@@ -113,5 +180,5 @@ def add_document(
     }
     entries = [e for e in local_entries(datasets_dir) if e.get("name") != name] + [entry]
     manifest = {"schema_version": 1, "datasets": entries}
-    (folder / LOCAL_MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    _write_atomically(folder / LOCAL_MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
     return entry

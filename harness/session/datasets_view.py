@@ -14,6 +14,7 @@ import shutil
 
 from harness.config.datasets import load_manifest
 from harness.model.cells import Cell
+from harness.model.errors import HarnessError
 
 #: The folder under the run folder.
 VIEW_DIR = "datasets"
@@ -23,10 +24,20 @@ def datasets_for_run(datasets_dir: pathlib.Path, cells: list[Cell], run_dir: pat
     """`datasets_dir` itself when no cell reads a document of the user's, else the run's own folder of the datasets
     its cells read."""
     manifest = load_manifest(datasets_dir)
-    used = [manifest.find(name) for name in dict.fromkeys(c.dataset for c in cells if c.dataset in manifest.datasets)]
+    names = [n for c in cells for n in (c.dataset, c.shot.warmup_dataset if c.shot else None) if n]
+    used = [manifest.find(name) for name in dict.fromkeys(names) if name in manifest.datasets]
     if not any(d.local for d in used):
         return datasets_dir
     view = run_dir / VIEW_DIR
+    if (view / "manifest.json").is_file():  # a resumed run: the documents it measured, unless yours changed since
+        kept = {e["name"]: e["sha256"] for e in json.loads((view / "manifest.json").read_text())["datasets"]}
+        changed = [d.name for d in used if d.local and kept.get(d.name) != d.sha256]
+        if changed:
+            raise HarnessError(
+                f"your document(s) {', '.join(changed)} changed since run {run_dir.name} started measuring them",
+                "start a new run (a run measures one version of a document), or add the earlier file back",
+            )
+        return view
     for dataset in used:
         target = view / dataset.path
         target.parent.mkdir(parents=True, exist_ok=True)

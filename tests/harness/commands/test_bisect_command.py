@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import pathlib
 
 import pytest
@@ -90,7 +91,10 @@ def test_a_moved_version_is_bisected_to_the_release_that_changed_the_ratio(tmp_p
     report = (tmp_path / "results" / "bisections" / "explain-run" / "bisection.md").read_text()
     assert "the ratio changed between Newtonsoft.Json 13.0.3 and 13.0.1" in report
     # System.Text.Json over Newtonsoft.Json: 1.0x on the lab's build (the fake replays one cell), 0.5x from 13.0.1
-    assert "- 13.0.4: 1.000×" in report and "- 13.0.3: 1.000×" in report and "- 13.0.1: 0.500×" in report
+    lines = (tmp_path / "results" / "bisections" / "explain-run" / "readings.jsonl").read_text().splitlines()
+    readings = {r["reading"]["version"]: r["reading"]["ratio"] for r in map(json.loads, lines)}
+    assert readings == pytest.approx({"13.0.4": 1.0, "12.0.3": 0.5, "13.0.3": 1.0, "13.0.1": 0.5}, rel=0.01)
+    assert "- 13.0.1: 0.50" in report  # each reading with its interval and run
 
 
 def test_a_run_where_no_version_moved_a_ratio_has_nothing_to_bisect(tmp_path, capsys):

@@ -5,6 +5,7 @@ reads; a broken one is an error with what to do, before anything is copied."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shutil
 
@@ -38,8 +39,11 @@ def _file(tmp_path: pathlib.Path, content: bytes, name: str = "orders.json") -> 
         (b'{"a": NaN}', "NaN is not JSON"),
         (b'{"a": 1,}', "is not JSON"),
         (b"[" * 200_000 + b"]" * 200_000, "nests deeper than its document can be read"),
-        (b'"just a string"', "holds a single str"),
+        (b'"just a string"', "holds a single value"),
         (b"", "is not JSON"),
+        (b'{"a": 1, "a": 2}', "names 'a' twice"),
+        (b'{"a": 1e400}', "beyond a double"),
+        (b'{"a": ' + b"9" * 400 + b"}", "too large to convert to float"),
     ],
 )
 def test_a_broken_document_is_refused_with_what_to_do(tmp_path, content, message):
@@ -55,7 +59,7 @@ def test_a_document_over_the_bound_is_refused_before_it_is_read(tmp_path):
 def test_a_name_is_made_from_the_file_or_refused_when_it_cannot_name_a_dataset(tmp_path):
     assert payload_name(pathlib.Path("My Orders (2026).json"), None) == "my-orders-2026"
     assert payload_name(pathlib.Path("x.json"), "orders-v2") == "orders-v2"
-    for bad in ("../x", "Orders", "-x", "a" * 49):
+    for bad in ("../x", "Orders", "-x", "a" * 49, "x\n", "manifest"):
         with pytest.raises(ConfigError, match="cannot name a document"):
             payload_name(pathlib.Path("x.json"), bad)
 
@@ -76,8 +80,26 @@ def test_a_document_joins_the_manifest_a_run_reads_and_is_checked_like_any_datas
 def test_a_lab_datasets_name_is_refused_and_a_tampered_local_manifest_is_an_error(datasets, tmp_path):
     with pytest.raises(ConfigError, match="is the name of one of the lab's datasets"):
         add_document(datasets, _file(tmp_path, b"[1]"), "twitter", {"twitter"})
-    (datasets / LOCAL_DIR).mkdir()
-    outside = {"datasets": [{"name": "x", "path": "../../etc/passwd"}]}
-    (datasets / LOCAL_DIR / "manifest.json").write_text(json.dumps(outside))
-    with pytest.raises(ConfigError, match="is not a list of your documents under datasets/local/"):
+    entry = add_document(datasets, _file(tmp_path, b"[1]"), "mine", {"twitter"})
+    local = datasets / LOCAL_DIR / "manifest.json"
+    for tampered in (
+        {**entry, "path": "local/../../etc/passwd"},
+        {**entry, "path": "local/other.json"},
+        {**entry, "bytes": "3"},
+        {**entry, "generator": "x"},
+        {**entry, "canonical": None},
+    ):
+        local.write_text(json.dumps({"datasets": [tampered]}))
+        with pytest.raises(ConfigError, match="is not a list of your documents under datasets/local/"):
+            load_manifest(datasets)
+    local.write_text(json.dumps({"datasets": [{**entry, "name": "twitter", "path": "local/twitter.json"}]}))
+    with pytest.raises(ConfigError, match="now share a name with the lab's datasets"):
         load_manifest(datasets)
+
+
+def test_a_document_added_again_is_a_new_file_so_a_run_that_linked_the_old_one_keeps_it(datasets, tmp_path):
+    add_document(datasets, _file(tmp_path, b"[1]"), "mine", set())
+    linked = tmp_path / "run-copy.json"
+    os.link(datasets / LOCAL_DIR / "mine.json", linked)  # as a run's datasets folder holds it
+    add_document(datasets, _file(tmp_path, b"[2]"), "mine", set())
+    assert linked.read_bytes() == b"[1]" and (datasets / LOCAL_DIR / "mine.json").read_bytes() == b"[2]"

@@ -34,3 +34,24 @@ def test_a_run_of_the_labs_datasets_reads_them_in_place_and_one_of_yours_gets_it
     assert (view / "writeups" / "myclass-camel.json").read_bytes() == (
         datasets / "writeups" / "myclass-camel.json"
     ).read_bytes()
+
+
+def test_a_resumed_run_keeps_its_folder_and_is_refused_once_your_document_changed(tmp_path):
+    import pytest
+
+    from harness.model.errors import HarnessError
+
+    datasets = tmp_path / "datasets"
+    datasets.mkdir()
+    shutil.copy(DATASETS_DIR / "manifest.json", datasets / "manifest.json")
+    document = tmp_path / "orders.json"
+    document.write_text("[1]")
+    add_document(datasets, document, "orders", set())
+    run = tmp_path / "run"
+    view = datasets_for_run(datasets, [_cell("orders")], run)
+    assert datasets_for_run(datasets, [_cell("orders")], run) == view  # resumed: the same folder
+    document.write_text("[2]")
+    add_document(datasets, document, "orders", set())
+    with pytest.raises(HarnessError, match="changed since run run started measuring them"):
+        datasets_for_run(datasets, [_cell("orders")], run)
+    assert (view / "local" / "orders.json").read_text() == "[1]"  # what the run measured
