@@ -17,6 +17,7 @@ from harness.commands.selection import split
 from harness.config.lab_checks import LabCheck, LabChecks
 from harness.config.labs import load_labs
 from harness.model.errors import UnknownNameError
+from harness.tools.lab_models import write_lab_models
 
 
 def load_lab_checks() -> list[LabChecks]:
@@ -47,7 +48,10 @@ def _run_one(lab: LabChecks, kind: str, number: int, check: LabCheck) -> tuple[b
 
 def lab_checks_command(args: argparse.Namespace) -> int:
     failed, times = 0, []
+    specs = load_labs()
     for lab in _selected(list(split(args.lab) or ())):
+        if lab.lab in specs:
+            write_lab_models(specs[lab.lab])  # the declared models' code, which its tests and lint compile
         if args.kind == "test" and lab.build_before_test:
             build_labs((lab.lab,), None)
         for number, check in enumerate(lab.of(args.kind), 1):

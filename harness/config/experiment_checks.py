@@ -11,12 +11,14 @@ lab's default runtime, an unknown ISA level would plan nothing).
 
 from __future__ import annotations
 
+import functools
 import pathlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.config.cpu_models import VENDOR_ARCH, load_cpu_table
 from harness.config.datasets import Manifest, load_manifest
+from harness.config.declared_models import declared_model_names
 from harness.config.experiment_schema import display
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import LabNames, load_lab_catalog
@@ -38,6 +40,11 @@ class CheckContext:
     isa: IsaTable
     manifest: Manifest
     catalog: dict[str, LabNames]
+
+    @functools.cached_property
+    def declared_models(self) -> tuple[str, ...]:
+        """The models declared as data (datasets/models/*.toml), which a lab with [declared_models] builds in."""
+        return tuple(declared_model_names(self.manifest.directory))
 
     @property
     def isa_levels(self) -> list[str]:
@@ -116,12 +123,12 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
     if bench.dataset not in context.manifest.datasets:
         raise UnknownNameError("dataset", bench.dataset, context.manifest.datasets, f"of datasets/manifest.json {what}")
     model = context.manifest.datasets[bench.dataset].model
-    if model is not None and names.models is not None and model not in names.models:
+    declared = context.declared_models if lab.declared_models else ()
+    if model is not None and names.models is not None and model not in names.models + declared:
         raise ConfigError(
             f"dataset '{bench.dataset}' {what} declares model '{model}', which lab {lab.name} does not have",
-            f"lab {lab.name}'s models: {', '.join(names.models)}; a new shape is a model class and one entry in the "
-            "lab's "
-            "model registry (docs/extending.md, 'A dataset')",
+            f"lab {lab.name}'s models: {', '.join(names.models + declared)}; a new shape is a model file in "
+            "datasets/models/ (docs/experiments.md, 'Models as data') or a class in the lab's model registry",
         )
     if not lab.runtimes_measuring(exp.measure):
         raise ConfigError(

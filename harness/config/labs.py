@@ -16,6 +16,7 @@ import shutil
 from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
+from harness.config.declared_models import DeclaredModelsTarget, parse_declared_models_target
 from harness.config.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtime
 from harness.config.lab_checks import LabChecks, parse_checks
 from harness.config.lab_libraries import LibrariesSpec, parse_libraries
@@ -78,6 +79,8 @@ class LabSpec:
     checks: LabChecks | None = None
     # The packages a build may ask for another version of (lab.toml [library_versions]; config/library_builds.py).
     library_versions: LibraryVersions | None = None
+    # Where it takes the declared models' code (lab.toml [declared_models]; harness/tools/lab_models.py).
+    declared_models: DeclaredModelsTarget | None = None
 
     def vendor_package_of(self, variant: str) -> VendorPackage | None:
         """The package under its vendor's terms this variant needs, if any."""
@@ -259,6 +262,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             libraries=parse_libraries(data, path, "container" in data),
             checks=parse_checks(data, path),
             library_versions=parse_library_versions(data.get("library_versions"), str(path)),
+            declared_models=parse_declared_models_target(data, path),
         )
     except KeyError as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e

@@ -19,6 +19,7 @@ from harness.config.experiments import load_experiments
 from harness.config.profiles import load_profiles
 from harness.model.arch import host_arch
 from harness.model.defaults import DATASETS_DIR, EXPERIMENTS_DIR, LABS_DIR, PROFILES_FILE
+from harness.model.errors import ConfigError
 from harness.model.experiment import Experiment
 from harness.planning.plan import (
     CLAIMED_LEVELS,
@@ -110,4 +111,18 @@ def check_everything(
     mine = f"; {len(yours)} of your documents in datasets/local/, checked when measured" if yours else ""
     matched = len(manifest.datasets) - len(absent) - len(yours)
     lines.append(f"ok  datasets  {matched} match datasets/manifest.json{generated}{mine}")
+    lines.append(_check_declared_models(context))
     return lines
+
+
+def _check_declared_models(context: CheckContext) -> str:
+    """Every model file read and checked (as a build would write its code); a dataset naming "<space>.<root>" names one
+    of them."""
+    declared = context.declared_models
+    for dataset in context.manifest.datasets.values():
+        if dataset.model and "." in dataset.model and dataset.model not in declared:
+            raise ConfigError(
+                f"dataset '{dataset.name}' names model '{dataset.model}', which no datasets/models/*.toml declares",
+                f"declared models: {', '.join(declared) or 'none'} (docs/experiments.md, 'Models as data')",
+            )
+    return f"ok  models  {len(declared)} declared roots ({', '.join(declared) or 'none'})"

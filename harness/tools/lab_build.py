@@ -13,6 +13,7 @@ from harness.config.labs import LabSpec
 from harness.model.defaults import BUILD_TIMEOUT_S
 from harness.model.errors import BuildError
 from harness.tools.build_failure import read_build_failure
+from harness.tools.lab_models import write_lab_models
 from harness.tools.watched_process import WatchedBuild, run_watched
 
 
@@ -27,7 +28,9 @@ STAMP_FILE = ".lab-build.sha256"
 def build_fingerprint(lab: LabSpec) -> str | None:
     """sha256 over the build command and every file matching lab.toml's build_inputs (paths and contents) outside its
     build_ignore folders (the build's own intermediate output);
-    None when the lab names no inputs or no output (then it is always rebuilt)."""
+    None when the lab names no inputs or no output (then it is always rebuilt). The declared models' code is an input,
+    written first (harness/tools/lab_models.py)."""
+    write_lab_models(lab)
     if not lab.build_inputs or not lab.build_output:
         return None
     digest = hashlib.sha256("\0".join(lab.build).encode())

@@ -21,17 +21,21 @@ public sealed class StjSourceGenAdapter(string variant, string description, Payl
 
     public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
     {
-        var info = (JsonTypeInfo<T>)(context.GetTypeInfo(typeof(T)) ?? throw Unlisted(typeof(T)));
+        var info = (JsonTypeInfo<T>)(InfoOf(typeof(T)) ?? throw Unlisted(typeof(T)));
         var (text, utf8) = (payload.Text, payload.Utf8);
         return ByForm<Func<T?>>(() => JsonSerializer.Deserialize(text, info), () => JsonSerializer.Deserialize(utf8, info));
     }
 
     public override Func<object> BindSerialize<T>(T value)
     {
-        var info = context.GetTypeInfo(typeof(T)) ?? ListedSupertypeOf(typeof(T));
+        var info = InfoOf(typeof(T)) ?? ListedSupertypeOf(typeof(T));
         object? boxed = value;
         return ByForm<Func<object>>(() => JsonSerializer.Serialize(boxed, info), () => JsonSerializer.SerializeToUtf8Bytes(boxed, info));
     }
+
+    /// <summary>The variant's own context's metadata, else that of a declared model's context (same options).</summary>
+    private JsonTypeInfo? InfoOf(Type type) =>
+        context.GetTypeInfo(type) ?? SourceGenContexts.Declared.Select(c => c.GetTypeInfo(type)).FirstOrDefault(i => i is not null);
 
     private JsonTypeInfo ListedSupertypeOf(Type type) =>
         type.GetInterfaces().Select(context.GetTypeInfo).FirstOrDefault(info => info is not null) ?? throw Unlisted(type);

@@ -52,6 +52,12 @@ public static class ReferenceReader
         : type == typeof(long) ? json.GetInt64()
         : type == typeof(short) ? json.GetInt16()
         : type == typeof(byte) ? json.GetByte()
+        : type == typeof(sbyte) ? json.GetSByte()
+        : type == typeof(ushort) ? json.GetUInt16()
+        : type == typeof(uint) ? json.GetUInt32()
+        : type == typeof(ulong) ? json.GetUInt64()
+        : type == typeof(char) ? OneChar(json.GetString())
+        : type.IsEnum ? EnumValue(json, type)
         : type == typeof(double) ? json.GetDouble()
         : type == typeof(float) ? json.GetSingle()
         : type == typeof(decimal) ? json.GetDecimal()
@@ -59,6 +65,14 @@ public static class ReferenceReader
         : type == typeof(DateTimeOffset) ? json.GetDateTimeOffset()
         : type == typeof(Guid) ? json.GetGuid()
         : (object?)null;
+
+    /// <summary>A char is a JSON string of one UTF-16 code unit (as every serializer here writes one).</summary>
+    private static char OneChar(string? text) =>
+        text is { Length: 1 } ? text[0] : throw new FormatException($"a char is a string of one character, not {JsonSerializer.Serialize(text)}");
+
+    /// <summary>An enum is its number (every library's default); a name is read too.</summary>
+    private static object EnumValue(JsonElement json, Type type) =>
+        json.ValueKind == JsonValueKind.String ? Enum.Parse(type, json.GetString()!) : Enum.ToObject(type, json.GetInt64());
 
     /// <summary>T[] for arrays, otherwise a List&lt;T&gt; (as System.Text.Json builds one for collection interfaces).</summary>
     private static object Collection(JsonElement json, Type type, Type item, string path)

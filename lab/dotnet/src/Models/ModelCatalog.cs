@@ -20,12 +20,13 @@ public sealed record ModelEntry(string Name, IReadOnlyDictionary<ModelBinding, M
 }
 
 /// <summary>
-/// The registry of models named in datasets/manifest.json ("model" field).
-/// Adding a dataset with a new shape means one model class and one entry here.
+/// The registry of models named in datasets/manifest.json ("model" field): the hand-written ones below, then the models
+/// declared as data (datasets/models/*.toml, "&lt;space&gt;.&lt;root&gt;"), whose classes and entries the harness writes into
+/// Models/Declared/ before every build (harness/tools/emit_csharp.py; the folder is generated, never edited).
 /// </summary>
-public static class ModelCatalog
+public static partial class ModelCatalog
 {
-    public static readonly IReadOnlyList<ModelEntry> All =
+    public static readonly IReadOnlyList<ModelEntry> All = WithDeclared(
     [
         new("MyClass", new Dictionary<ModelBinding, ModelShape>
         {
@@ -50,7 +51,16 @@ public static class ModelCatalog
         new(nameof(CitmCatalog), typeof(CitmCatalog)),
         new(nameof(CanadaCollection), typeof(CanadaCollection)),
         new(nameof(CoordinatesRoot), typeof(CoordinatesRoot)),
-    ];
+    ]);
+
+    private static List<ModelEntry> WithDeclared(List<ModelEntry> models)
+    {
+        AddDeclared(models);
+        return models;
+    }
+
+    /// <summary>Implemented by Models/Declared/DeclaredModels.g.cs when the harness has written it.</summary>
+    static partial void AddDeclared(List<ModelEntry> models);
 
     /// <summary>Finds a model by its manifest name, or throws a LabException listing valid names.</summary>
     public static ModelEntry Find(string name) =>

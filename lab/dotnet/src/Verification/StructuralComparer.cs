@@ -34,9 +34,17 @@ public static class StructuralComparer
         else if (type == typeof(bool))
             CompareScalar(actual, json, path, mismatches, e => e.ValueKind is JsonValueKind.True or JsonValueKind.False ? e.GetBoolean() : null);
         else if (IsInteger(type))
-            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var v) ? Convert.ChangeType(v, type, CultureInfo.InvariantCulture) : null);
-        else if (type == typeof(double) || type == typeof(float) || type == typeof(decimal))
+            CompareScalar(actual, json, path, mismatches, e => ReadInteger(e, type));
+        else if (type == typeof(decimal))
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number && e.TryGetDecimal(out var d) ? d : null);
+        else if (type == typeof(double) || type == typeof(float))
             CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.Number ? Convert.ChangeType(e.GetDouble(), type, CultureInfo.InvariantCulture) : null);
+        else if (type == typeof(char))
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.String && e.GetString() is { Length: 1 } c ? c[0] : null);
+        else if (type == typeof(Guid))
+            CompareScalar(actual, json, path, mismatches, e => e.ValueKind == JsonValueKind.String && e.TryGetGuid(out var g) ? g : null);
+        else if (type.IsEnum)
+            CompareScalar(actual, json, path, mismatches, e => ReadEnum(e, type));
         else if (type == typeof(DateTime) || type == typeof(DateTimeOffset))
             CompareScalar(ToInstant(actual), json, path, mismatches, e => e.ValueKind == JsonValueKind.String ? ReadInstant(e.GetString()!) : null);
         else if (Datasets.ReferenceReader.ValueTypeOf(type) is { } valueType)
@@ -132,7 +140,40 @@ public static class StructuralComparer
     };
 
     private static object? ReadInstant(string text) =>
-        DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var parsed) ? parsed.UtcDateTime : null;
+        DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var parsed) ? parsed.UtcDateTime
+        : MicrosoftDate.Match(text) is { Success: true } date && long.TryParse(date.Groups[1].Value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var ms)
+          && ms is >= -62135596800000 and <= 253402300799999
+            ? DateTimeOffset.FromUnixTimeMilliseconds(ms).UtcDateTime
+            : null;
+
+    /// <summary>
+    /// Normalization rule for dates, second form: the Microsoft JSON date "/Date(ms)/" or "/Date(ms+hhmm)/" (Jil's and
+    /// ServiceStack's default), milliseconds since the Unix epoch in UTC, the offset only a display hint.
+    /// </summary>
+    private static readonly System.Text.RegularExpressions.Regex MicrosoftDate = new(@"^/Date\((-?\d{1,15})(?:[+-]\d{4})?\)/$");
+
+    /// <summary>A JSON integer as the CLR integer type, or null when it is not one or does not fit (ulong beyond long).</summary>
+    private static object? ReadInteger(JsonElement e, Type type)
+    {
+        if (e.ValueKind != JsonValueKind.Number)
+            return null;
+        try
+        {
+            return e.TryGetInt64(out var signed) ? Convert.ChangeType(signed, type, CultureInfo.InvariantCulture)
+                : e.TryGetUInt64(out var unsigned) ? Convert.ChangeType(unsigned, type, CultureInfo.InvariantCulture)
+                : null;
+        }
+        catch (OverflowException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>An enum's JSON is its number or its name.</summary>
+    private static object? ReadEnum(JsonElement e, Type type) =>
+        e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var number) ? Enum.ToObject(type, number)
+        : e.ValueKind == JsonValueKind.String && Enum.TryParse(type, e.GetString(), out var named) ? named
+        : null;
 
     private static bool IsInteger(Type t) =>
         t == typeof(int) || t == typeof(long) || t == typeof(short) || t == typeof(byte)

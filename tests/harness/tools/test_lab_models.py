@@ -1,0 +1,114 @@
+"""The declared models as each lab's code (harness/tools/emit_csharp.py, harness/tools/lab_models.py): what the C# says
+for each kind of type, and the generated folder kept exactly in step with datasets/models/."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from harness.config.declared_models import load_space
+from harness.config.labs import load_labs
+from harness.model.errors import ConfigError
+from harness.tools.emit_csharp import camel_case, lab_files, registry_file, space_file
+from harness.tools.lab_models import write_lab_models
+
+MODEL = """schema_version = 1
+[roots]
+all = "List<Order>"
+one = "Order"
+[enums.State]
+values = ["Open", "class"]
+[types.Order]
+Id = "ulong"
+Note = "string"
+State = "State?"
+Lines = "List<Line?>"
+Tags = "Dictionary<string, int[]>"
+class = "bool"
+[types.Line]
+Sku = "string"
+"""
+
+
+@pytest.fixture
+def space(tmp_path):
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / "shop-orders.toml"
+    path.write_text(MODEL)
+    return load_space(path, "models/shop-orders.toml")
+
+
+@pytest.mark.parametrize(
+    "name, camel", [("Name", "name"), ("ID", "id"), ("URLValue", "urlValue"), ("already", "already"), ("A", "a")]
+)
+def test_camel_case_is_system_text_jsons_naming_policy(name, camel):
+    assert camel_case(name) == camel
+
+
+def test_a_space_becomes_its_own_namespace_with_properties_typed_as_declared(space):
+    code = space_file(space, "datasets/models/shop-orders.toml")
+
+    assert "namespace JsonLab.Models.Declared.ShopOrders" in code
+    assert "public enum State { Open = 0, @class = 1 }" in code
+    assert "public ulong Id { get; set; }" in code
+    assert "public string? Note { get; set; }" in code  # reference types: null or absent reads as null
+    assert "public State? State { get; set; }" in code
+    assert "public List<Line?>? Lines { get; set; }" in code
+    assert "public Dictionary<string, int[]?>? Tags { get; set; }" in code
+    assert "public bool @class { get; set; }" in code  # a keyword is escaped, its JSON name stays "class"
+
+
+def test_the_camel_twin_carries_the_names_and_the_context_lists_each_root_once(space):
+    code = space_file(space, "x")
+
+    twin = code[code.index("namespace CamelAnnotated") :]
+    assert '[JsonPropertyName("id")]' in twin and '[JsonPropertyName("class")]' in twin
+    assert code.count("[JsonSerializable(typeof(List<Order>))]") == 1
+    assert code.count("[JsonSerializable(typeof(Order))]") == 1
+    assert "#if !LEGACY_RUNTIME" in code  # no source generation on .NET Core 3.1
+
+
+def test_the_registry_names_each_root_and_never_puts_a_nullable_reference_in_typeof(space):
+    code = registry_file([space])
+
+    assert 'models.Add(new("shop-orders.all"' in code
+    assert "typeof(List<global::JsonLab.Models.Declared.ShopOrders.Order>)" in code
+    assert "typeof(List<global::JsonLab.Models.Declared.ShopOrders.CamelAnnotated.Order>)" in code
+    assert "?>" not in code and "?)" not in code
+    assert "contexts.Add(global::JsonLab.Models.Declared.ShopOrders.JsonContext.Default);" in code
+
+
+def test_the_generated_folder_follows_the_model_files(tmp_path, space):
+    lab = dataclasses.replace(load_labs()["dotnet"], directory=tmp_path / "lab")
+    datasets = tmp_path
+    out = tmp_path / "lab" / "src" / "Models" / "Declared"
+
+    assert sorted(write_lab_models(lab, datasets)) == ["DeclaredModels.g.cs", "README.md", "ShopOrders.g.cs"]
+    assert write_lab_models(lab, datasets) == []  # unchanged: nothing rewritten, the build fingerprint stays
+    (out / "Stale.g.cs").write_text("// a space deleted since")
+    (tmp_path / "models" / "shop-orders.toml").unlink()
+    assert sorted(write_lab_models(lab, datasets)) == ["DeclaredModels.g.cs", "ShopOrders.g.cs", "Stale.g.cs"]
+    assert sorted(p.name for p in out.iterdir()) == ["DeclaredModels.g.cs", "README.md"]
+    assert "AddDeclared" in (out / "DeclaredModels.g.cs").read_text()
+
+
+def test_a_lab_without_declared_models_is_left_alone_and_an_unknown_emitter_is_refused(tmp_path):
+    labs = load_labs()
+    node = dataclasses.replace(labs["reference-node"], directory=tmp_path)
+    assert write_lab_models(node, tmp_path) == []
+    odd = dataclasses.replace(
+        labs["dotnet"],
+        directory=tmp_path,
+        declared_models=dataclasses.replace(labs["dotnet"].declared_models, emitter="cobol"),
+    )
+    with pytest.raises(ConfigError, match="emitter 'cobol' is unknown"):
+        write_lab_models(odd, tmp_path)
+
+
+def test_every_file_of_the_repository_models_is_emitted():
+    from harness.config.declared_models import load_spaces
+    from harness.model.defaults import DATASETS_DIR
+
+    files = lab_files(load_spaces(DATASETS_DIR))
+    assert "EveryPrimitive.g.cs" in files and "DeclaredModels.g.cs" in files
