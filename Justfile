@@ -33,13 +33,21 @@ explain *args="":
 bisect run="results/latest" *args="":
     {{python}} -m harness bisect {{run}} {{args}}
 
-# Which serializer for your JSON: FILE checked and kept in datasets/local/ (out of git), then every lab's untyped parse and serialize of it, verified and measured (profile payload, about 20 min), conformance and the report (its cross-language section: MB/s and ratios).
+# Which serializer for your JSON: FILE checked and kept in datasets/local/ (out of git), then every lab's untyped parse and serialize of it and, bound to its model (inferred and written out for review, or `--model SCHEMA`; `--untyped` for none), every .NET library's typed deserialize and serialize, verified and measured (profile payload, about 20 min), conformance and the report (its cross-language section: MB/s and ratios).
 [positional-arguments]
 payload file *args="":
     #!/usr/bin/env bash
     set -euo pipefail
-    dir=$({{python}} -m harness payload "$1")  # the file's name as an argument, never pasted into this script
-    shift
+    file="$1"; shift
+    own=()  # the payload command's own options; the rest go to the run
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --model) own+=("$1" "${2:?--model needs a model file}"); shift 2 ;;
+            --untyped) own+=("$1"); shift ;;
+            *) break ;;
+        esac
+    done
+    dir=$({{python}} -m harness payload "$file" "${own[@]}")  # names passed as arguments, never pasted into this script
     just _run-and-report --profile payload --experiments-dir "$dir" "$@"
 
 # Continue the latest interrupted run: give the profile and options it started with; finished cells are skipped.

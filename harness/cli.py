@@ -33,10 +33,11 @@ from harness.commands.labs import (
     images_command,
     list_command,
     local_bases_command,
+    models_command,
     pin_bases_command,
 )
 from harness.commands.licences import licences_command
-from harness.commands.payload import add_payload_arguments, payload_command
+from harness.commands.payload import add_payload_arguments, infer_model_command, payload_command
 from harness.commands.run import plan_command, run_command
 from harness.commands.run_arguments import add_run_arguments
 from harness.commands.selection import add_selection
@@ -83,6 +84,8 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "payload", help="your JSON document as a dataset (datasets/local/) and an experiment; prints its folder"
     )
     add_payload_arguments(payload)
+    infer = sub.add_parser("infer-model", help="the model file inferred from a JSON document, on stdout")
+    infer.add_argument("file", type=pathlib.Path, help="a JSON document (an object or an array, UTF-8)")
 
 
 def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -157,6 +160,7 @@ def _add_lab_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     hosts.add_argument("--json", action="store_true", help="print the facts as JSON")
     sub.add_parser("compose", help="rewrite compose.yaml from the labs' lab.toml")
+    sub.add_parser("models", help="write each lab's code for the declared models (datasets/models/*.toml) now")
     checks = sub.add_parser("lab-checks", help="every lab's own tests or lint (lab.toml [checks]), from its folder")
     checks.add_argument("kind", choices=KINDS)
     checks.add_argument("--lab", action="append", type=names, help="only these labs")
@@ -219,11 +223,13 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "plan": plan_command,
     "bisect": bisect_command,
     "payload": payload_command,
+    "infer-model": infer_model_command,
     "build": build_command,
     "images": images_command,
     "local-bases": local_bases_command,
     "pin-bases": pin_bases_command,
     "compose": lambda args: compose_command(),
+    "models": models_command,
     "lab-checks": lab_checks_command,
     "licences": licences_command,
     "hosts": hosts_command,

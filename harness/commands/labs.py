@@ -16,6 +16,7 @@ from harness.model.arch import host_arch
 from harness.model.defaults import REPO_ROOT, RESULTS_DIR
 from harness.model.errors import HarnessError
 from harness.tools.lab_build import build_lab
+from harness.tools.lab_models import write_lab_models
 from harness.tools.library_locks import prepare_library_builds
 from harness.tools.watched_process import say_on_stderr
 
@@ -157,4 +158,14 @@ def compose_command() -> int:
 
     COMPOSE_FILE.write_text(render_compose(load_labs()))
     print(f"wrote {COMPOSE_FILE}", file=sys.stderr)
+    return 0
+
+
+def models_command(args: argparse.Namespace) -> int:
+    """`harness models`: every lab's code for the declared models (datasets/models/*.toml) written now, as every build,
+    test and `just images` writes it first; for a build by hand (`docker buildx bake -f compose.yaml`)."""
+    for lab in load_labs().values():
+        if lab.declared_models is not None:
+            changed = write_lab_models(lab)
+            print(f"lab {lab.name}: {lab.declared_models.out}: {', '.join(changed) or 'current'}")
     return 0

@@ -5,13 +5,14 @@
     [roots]                      # what a dataset's "model" names: "<space>.<root>"
     people = "List<Person>"
     [enums.Colour]
-    values = ["Red", "Green"]    # written as their numbers 0, 1, … (every library's default)
+    values = ["Red", "Green"]    # numbered 0, 1, … (most libraries write the number)
     [types.Person]               # properties in file order; each name is the JSON member's, each value a type
     Name = "string"
     Age = "int"
     Favourite = "Colour?"
 
-Names are C# identifiers (a C# keyword is escaped where code is written); each lab puts a space's types in a
+Names are C# identifiers (a C# keyword is escaped where code is written; harness/config/clr_names.py has the rest of
+what .NET code needs of them); each lab puts a space's types in a
 namespace of their own, so two spaces may both declare a `Person`."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from harness.config.clr_names import check_distinct_members, check_member_name, check_metadata_names, reserved_type_name
 from harness.config.data_files import read_toml
 from harness.config.model_types import IDENTIFIER, PRIMITIVES, TypeRef, TypeSyntaxError, parse_type
 from harness.model.errors import ConfigError
@@ -34,8 +36,6 @@ MAX_TYPES = 200
 MAX_PROPERTIES = 200
 MAX_ENUM_VALUES = 200
 MAX_ROOTS = 50
-#: Type names the emitted code uses for itself (twin namespaces, contexts) or that C# cannot take.
-RESERVED_TYPE_NAMES = frozenset({"List", "Dictionary", "CamelAnnotated", "JsonContext", "Object", "String", "System"})
 _FIX = "fix the model file (docs/experiments.md, 'Models as data')"
 
 
@@ -83,7 +83,7 @@ def load_spaces(datasets_dir: pathlib.Path) -> list[ModelSpace]:
     for folder in MODEL_DIRS:
         for path in sorted((datasets_dir / folder).glob("*.toml")):
             space = load_space(path, f"{folder}/{path.name}")
-            if space.name in spaces or any(s.pascal == space.pascal for s in spaces.values()):
+            if space.name in spaces or any(s.pascal.lower() == space.pascal.lower() for s in spaces.values()):
                 raise ConfigError(
                     f"{folder}/{path.name}: a model space named like it is declared twice",
                     "rename one of the two files (the file's name is its space's name)",
@@ -134,10 +134,13 @@ def _table(value: Any, what: str, limit: int) -> dict[str, Any]:
 def _type_name(name: str, where: str) -> str:
     if not IDENTIFIER.fullmatch(name) or not name[0].isupper():
         raise ConfigError(f"{where}: type name {name!r} is not a C# identifier starting with a capital letter", _FIX)
-    if name in PRIMITIVES or name in RESERVED_TYPE_NAMES:
+    if reserved_type_name(name):
         raise ConfigError(
-            f"{where}: {name!r} cannot name a declared type (a primitive or a name the lab code uses)", _FIX
+            f"{where}: {name!r} cannot name a declared type (a primitive, a .NET type, a name the lab's code uses, or "
+            "one starting Json, System.Text.Json's)",
+            _FIX,
         )
+    check_member_name(name, where)
     return name
 
 
@@ -148,11 +151,14 @@ def _enums(table: Any, where: str) -> tuple[DeclaredEnum, ...]:
         values = spec.get("values") if isinstance(spec, dict) else None
         if set(spec if isinstance(spec, dict) else {}) - {"values"} or not isinstance(values, list) or not values:
             raise ConfigError(f"{where}: [enums.{name}] has one key, values: a list of names", _FIX)
-        if len(values) > MAX_ENUM_VALUES or len(set(values)) != len(values):
-            raise ConfigError(f"{where}: [enums.{name}] values are distinct, at most {MAX_ENUM_VALUES}", _FIX)
         for value in values:
             if not isinstance(value, str) or not IDENTIFIER.fullmatch(value):
                 raise ConfigError(f"{where}: [enums.{name}] value {value!r} is not a C# identifier", _FIX)
+            check_member_name(value, f"{where}: [enums.{name}]")
+        if len(values) > MAX_ENUM_VALUES or len({v.lower() for v in values}) != len(values):
+            raise ConfigError(
+                f"{where}: [enums.{name}] values are distinct ignoring case, at most {MAX_ENUM_VALUES}", _FIX
+            )
         enums.append(DeclaredEnum(name, tuple(values)))
     return tuple(enums)
 
@@ -170,7 +176,9 @@ def _types(table: Any, where: str) -> tuple[DeclaredType, ...]:
                 )
             if member == name:
                 raise ConfigError(f"{where}: [types.{name}] has a property named like its type, which C# refuses", _FIX)
+            check_member_name(member, f"{where}: [types.{name}]")
             properties.append(Property(member, _parse(text, f"{where}: [types.{name}] {member}")))
+        check_distinct_members([p.name for p in properties], f"{where}: [types.{name}]")
         types.append(DeclaredType(name, tuple(properties)))
     return tuple(types)
 
@@ -210,6 +218,10 @@ def _check_names_resolve(
                 f"{where}: {what} names {', '.join(sorted(missing))}, which is neither a primitive nor declared here",
                 f"declare it under [types] or [enums], or use a primitive ({', '.join(PRIMITIVES)})",
             )
+    if any(t.name.endswith("DeclaredJsonContext") for t in types):
+        raise ConfigError(f"{where}: a type name ending DeclaredJsonContext is the lab's own", _FIX)
+    named = [TypeRef("named", name=t.name) for t in types]
+    check_metadata_names(named + [ref for _, ref in uses], {e.name for e in enums}, where)
 
 
 @dataclass(frozen=True)
@@ -233,9 +245,11 @@ def parse_declared_models_target(data: dict[str, Any], path: pathlib.Path) -> De
         or not isinstance(out, str)
         or out.startswith("/")
         or ".." in pathlib.PurePosixPath(out).parts
+        or len(pathlib.PurePosixPath(out).parts) < 2
     ):
         raise ConfigError(
-            f"{path}: [declared_models] has two keys: emitter (a name) and out (a folder inside the lab)",
+            f"{path}: [declared_models] has two keys: emitter (a name) and out (a folder of its own inside the lab, "
+            "at least two levels down: the harness owns it)",
             'write e.g. [declared_models] emitter = "csharp", out = "src/Models/Declared"',
         )
     return DeclaredModelsTarget(spec["emitter"], out)

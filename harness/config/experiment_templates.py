@@ -11,12 +11,16 @@ from harness.model.errors import ConfigError
 
 #: The only placeholder a template has.
 PLACEHOLDER = "{dataset}"
-#: The file name a filled-in template gets (an experiment file's NNN-words.toml).
+#: The file name a filled-in template gets (an experiment file's NNN-words.toml), and its typed half's.
 EXPERIMENT_FILE = "900-payload.toml"
+TYPED_EXPERIMENT_FILE = "901-payload-typed.toml"
 
 
-def fill_template(template: pathlib.Path, dataset: str, folder: pathlib.Path) -> pathlib.Path:
-    """The template with `dataset` in place of its placeholder, written to `folder` (made); returns the folder."""
+def fill_template(
+    template: pathlib.Path, dataset: str, folder: pathlib.Path, file_name: str = EXPERIMENT_FILE
+) -> pathlib.Path:
+    """The template with `dataset` in place of its placeholder, written to `folder` (made) as `file_name`; returns the
+    folder."""
     if not template.is_file():
         raise ConfigError(f"no experiment template at {template}", "restore it with `git checkout -- experiments/`")
     text = template.read_text()
@@ -24,5 +28,5 @@ def fill_template(template: pathlib.Path, dataset: str, folder: pathlib.Path) ->
         raise ConfigError(f"{template} has no {PLACEHOLDER} placeholder", "name the dataset of each benchmark with it")
     folder.mkdir(parents=True, exist_ok=True)
     lines = [line for line in text.splitlines() if not line.startswith("#:schema")]
-    (folder / EXPERIMENT_FILE).write_text("\n".join(lines).replace(PLACEHOLDER, dataset) + "\n")
+    (folder / file_name).write_text("\n".join(lines).replace(PLACEHOLDER, dataset) + "\n")
     return folder

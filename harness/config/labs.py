@@ -60,9 +60,7 @@ class LabSpec:
         None  # how to build the lab as an image (lab.toml [container]); None: host backend only
     )
     # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or
-    # None
-    # when the lab has no such verb: the paired design then runs that lab's groups interleaved
-    # (harness/planning/designs.py).
+    # None when the lab has no such verb: the paired design then runs that lab's groups interleaved (designs.py).
     paired_format: str | None = None
     # True for a lab whose fastest verified cell is the "speed of light" the report's cross-language section measures
     # every other cell of the same operation and file against (lab/cpp: simdjson).
@@ -81,6 +79,7 @@ class LabSpec:
     library_versions: LibraryVersions | None = None
     # Where it takes the declared models' code (lab.toml [declared_models]; harness/tools/lab_models.py).
     declared_models: DeclaredModelsTarget | None = None
+    models_from: pathlib.Path | None = None  # the datasets folder its declared models come from (None: datasets/)
 
     def vendor_package_of(self, variant: str) -> VendorPackage | None:
         """The package under its vendor's terms this variant needs, if any."""

@@ -29,6 +29,9 @@ MAX_PAYLOAD_BYTES = 256 << 20
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
 RESERVED = frozenset({"manifest"})
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+#: A document's model, when it has one, is root "document" of the space named like it
+#: (datasets/local/models/<name>.toml; harness/config/local_models.py).
+DOCUMENT_ROOT = "document"
 
 
 def _valid_name(name: object) -> bool:
@@ -45,7 +48,7 @@ def _valid_entry(entry: object) -> bool:
         and isinstance(entry.get("bytes"), int)
         and isinstance(entry.get("sha256"), str)
         and _SHA256.fullmatch(entry["sha256"]) is not None
-        and entry.get("model") is None
+        and entry.get("model") in (None, f"{entry['name']}.{DOCUMENT_ROOT}")
         and "generator" not in entry
         and all(isinstance(entry.get(k), str) for k in ("provenance", "licence"))
         and isinstance(canonical, dict)
@@ -140,7 +143,7 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _write_atomically(path: pathlib.Path, data: bytes) -> None:
+def write_atomically(path: pathlib.Path, data: bytes) -> None:
     """The file replaced whole (a new inode: a run folder that hard-linked the old one keeps what it measured)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
@@ -166,7 +169,7 @@ def add_document(
     data, canonical = check_document(source, max_bytes)
     folder = datasets_dir / LOCAL_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    _write_atomically(folder / f"{name}.json", data)  # the bytes checked, not a second read of the file
+    write_atomically(folder / f"{name}.json", data)  # the bytes checked, not a second read of the file
     entry = {
         "name": name,
         "path": f"{LOCAL_DIR}/{name}.json",
@@ -180,5 +183,16 @@ def add_document(
     }
     entries = [e for e in local_entries(datasets_dir) if e.get("name") != name] + [entry]
     manifest = {"schema_version": 1, "datasets": entries}
-    _write_atomically(folder / LOCAL_MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
+    write_atomically(folder / LOCAL_MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
     return entry
+
+
+def set_document_model(datasets_dir: pathlib.Path, name: str, typed: bool) -> None:
+    """Names (or clears) the document's model, "<name>.document", in the local manifest."""
+    entries = local_entries(datasets_dir)
+    for entry in entries:
+        if entry["name"] == name:
+            entry["model"] = f"{name}.{DOCUMENT_ROOT}" if typed else None
+    manifest = {"schema_version": 1, "datasets": entries}
+    path = datasets_dir / LOCAL_DIR / LOCAL_MANIFEST
+    write_atomically(path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())

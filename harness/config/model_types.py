@@ -127,9 +127,13 @@ def _expression(tokens: list[str], depth: int) -> tuple[TypeRef, list[str]]:
         raise TypeSyntaxError(f"{word} needs its type arguments: List<T>, Dictionary<string, T>")
     else:
         ref = TypeRef("primitive" if word in PRIMITIVES else "named", name=word)
+    level = depth
     while rest[:1] in (["[]"], ["?"]):
         if rest[0] == "?" and ref.kind == "nullable":
             raise TypeSyntaxError("T?? is not a type: one ? makes a type nullable")
+        level += rest[0] == "[]"  # an array is a container like List<T>
+        if level > MAX_DEPTH:
+            raise TypeSyntaxError(f"containers nest at most {MAX_DEPTH} deep")
         ref = TypeRef("array" if rest[0] == "[]" else "nullable", item=ref)
         rest = rest[1:]
     return ref, rest

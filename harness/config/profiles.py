@@ -121,6 +121,8 @@ class Profile:
     # An experiment template (a path under experiments/) the profile measures once it is filled in for a document
     # (harness/config/experiment_templates.py; profile `payload`, `just payload FILE`).
     template: str | None = None
+    # Its typed half, filled in too when the document has a model (inferred or the user's; `just payload FILE`).
+    typed_template: str | None = None
 
 
 def _stopping(spec: dict) -> Stopping:
@@ -155,6 +157,7 @@ PROFILE_KEYS = (
     "peak_rss_runs",
     "publisher_settings",
     "template",
+    "typed_template",
 )
 
 
@@ -188,6 +191,7 @@ def _profile(name: str, spec: dict) -> Profile:
         peak_rss_runs=_non_negative(name, "peak_rss_runs", spec.get("peak_rss_runs", 0)),
         publisher_settings=_flag(name, "publisher_settings", spec.get("publisher_settings", False)),
         template=str(spec["template"]) if "template" in spec else None,
+        typed_template=str(spec["typed_template"]) if "typed_template" in spec else None,
     )
 
 

@@ -17,6 +17,7 @@ from harness.model.defaults import BUILD_TIMEOUT_S, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError
 from harness.tools.build_failure import read_build_failure
 from harness.tools.lab_build import build_lab, run_lab_tool
+from harness.tools.lab_models import write_lab_models
 from harness.tools.watched_process import WatchedBuild, run_watched, say_on_stderr
 
 
@@ -38,6 +39,7 @@ def build_images(
     builder = require_builder(engine)
     for image in images:
         log = log_path.parent / f"build-{image.lab.target}.log"
+        write_lab_models(image.lab)  # the declared models' code in its build context, as its fingerprint hashed it
         prepare_context(image.lab, bases, log, say)
     if bases == "local":
         # every build's: a build with library versions has its own lock file (make_seed reuses what is there)

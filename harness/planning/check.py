@@ -14,7 +14,7 @@ import pathlib
 import tempfile
 
 from harness.config.experiment_checks import CheckContext, check_experiment, check_not_empty, load_context
-from harness.config.experiment_templates import fill_template
+from harness.config.experiment_templates import TYPED_EXPERIMENT_FILE, fill_template
 from harness.config.experiments import load_experiments
 from harness.config.profiles import load_profiles
 from harness.model.arch import host_arch
@@ -84,6 +84,9 @@ def check_everything(
             if profile.template:
                 sample = next(d.name for d in context.manifest.datasets.values() if d.committed and not d.local)
                 folder = fill_template(experiments_dir / profile.template, sample, pathlib.Path(scratch))
+            if profile.typed_template:  # filled for a dataset of a declared model, as for a document's inferred one
+                typed = next(d.name for d in context.manifest.datasets.values() if "." in (d.model or ""))
+                folder = fill_template(experiments_dir / profile.typed_template, typed, folder, TYPED_EXPERIMENT_FILE)
             plan = resolve_plan(
                 RunOptions(
                     profile=name,

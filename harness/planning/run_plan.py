@@ -207,7 +207,11 @@ def resolve_plan(options: RunOptions) -> Plan:
         load_experiments(options.experiments_dir), list(options.experiments or profile.experiments)
     )
     isa = load_isa_table(labs_dir=options.labs_dir)
-    all_labs = with_runtimes(load_labs(options.labs_dir), options.runtimes or profile.runtimes, experiments)
+    labs = {  # the declared models a run's builds take come from its datasets folder
+        name: dataclasses.replace(lab, models_from=options.datasets_dir)
+        for name, lab in load_labs(options.labs_dir).items()
+    }
+    all_labs = with_runtimes(labs, options.runtimes or profile.runtimes, experiments)
     manifest = load_manifest(options.datasets_dir)
     check_experiments(
         experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog(options.labs_dir))

@@ -9,6 +9,7 @@ Nothing here is edited by hand: the harness writes the folder before the lab is 
 
 from __future__ import annotations
 
+from harness.config.clr_names import camel_case
 from harness.config.declared_models import ModelSpace
 from harness.config.model_types import VALUE_PRIMITIVES, TypeRef
 
@@ -23,23 +24,12 @@ KEYWORDS = frozenset(
     "sbyte sealed short sizeof stackalloc static string struct switch this throw true try typeof uint ulong unchecked "
     "unsafe ushort using virtual void volatile while".split()
 )
-
-
-def camel_case(name: str) -> str:
-    """System.Text.Json's JsonNamingPolicy.CamelCase: the leading run of capitals lower-cased, the last one kept when a
-    lower-case letter follows it ("URLValue" → "urlValue", "ID" → "id", "Name" → "name")."""
-    chars = list(name)
-    for i, char in enumerate(chars):
-        if i == 1 and not char.isupper():
-            break
-        if i > 0 and i + 1 < len(chars) and not chars[i + 1].isupper():
-            if chars[i + 1] == " ":
-                chars[i] = char.lower()
-            break
-        if not char.isupper():
-            break
-        chars[i] = char.lower()
-    return "".join(chars)
+#: Every .NET name the code writes, fully qualified: a space or type named like one (a space "guid" is a namespace
+#: Guid) must not change what the code means.
+DATE_TIME, DATE_TIME_OFFSET, GUID = "global::System.DateTime", "global::System.DateTimeOffset", "global::System.Guid"
+LIST, DICTIONARY = "global::System.Collections.Generic.List", "global::System.Collections.Generic.Dictionary"
+STJ = "global::System.Text.Json.Serialization"
+_QUALIFIED = {"DateTime": DATE_TIME, "DateTimeOffset": DATE_TIME_OFFSET, "Guid": GUID}
 
 
 def identifier(name: str) -> str:
@@ -51,22 +41,27 @@ def type_text(ref: TypeRef, space: ModelSpace, prefix: str = "", for_typeof: boo
     typeof, which refuses nullable reference types; `prefix` qualifies declared types (global::… in the registry)."""
     enums = {e.name for e in space.enums}
     if ref.kind == "primitive":
-        text = ref.name
+        text = _QUALIFIED.get(ref.name, ref.name)
     elif ref.kind == "named":
         # enums are declared once, in the space's own namespace (the twins' namespace finds them there)
         text = f"{prefix}{ref.name}" if ref.name not in enums or not prefix else f"{space_prefix(space)}{ref.name}"
     elif ref.kind == "array":
         text = f"{type_text(ref.item, space, prefix, for_typeof)}[]"  # type: ignore[arg-type]
     elif ref.kind == "list":
-        text = f"List<{type_text(ref.item, space, prefix, for_typeof)}>"  # type: ignore[arg-type]
+        text = f"{LIST}<{type_text(ref.item, space, prefix, for_typeof)}>"  # type: ignore[arg-type]
     elif ref.kind == "map":
-        text = f"Dictionary<string, {type_text(ref.item, space, prefix, for_typeof)}>"  # type: ignore[arg-type]
+        text = f"{DICTIONARY}<string, {type_text(ref.item, space, prefix, for_typeof)}>"  # type: ignore[arg-type]
     else:  # nullable: a value type's T? always, a reference type's once (below)
         inner = type_text(ref.item, space, prefix, for_typeof)  # type: ignore[arg-type]
         return inner if inner.endswith("?") or (for_typeof and not is_value_type(ref.item, space)) else f"{inner}?"
     if for_typeof or is_value_type(ref, space):
         return text
     return f"{text}?"
+
+
+def context_name(space: ModelSpace) -> str:
+    """A space's source-generation context: unique in the lab (no hand-written context ends so)."""
+    return f"{space.pascal}DeclaredJsonContext"
 
 
 def space_prefix(space: ModelSpace) -> str:
@@ -87,7 +82,7 @@ def is_value_type(ref: TypeRef | None, space: ModelSpace) -> bool:
 def space_file(space: ModelSpace, source: str) -> str:
     """The C# source of one space: enums, classes, camelCase twins, source-generation context."""
     namespace = f"{ROOT_NAMESPACE}.{space.pascal}"
-    lines = [HEADER.format(source=source), "#nullable enable", "using System.Text.Json.Serialization;", ""]
+    lines = [HEADER.format(source=source), "#nullable enable", ""]
     lines += [f"namespace {namespace}", "{"]
     for enum in space.enums:
         values = ", ".join(f"{identifier(v)} = {i}" for i, v in enumerate(enum.values))
@@ -96,10 +91,19 @@ def space_file(space: ModelSpace, source: str) -> str:
     lines += ["", "    namespace CamelAnnotated", "    {"]
     lines += _classes(space, "        ", camel=True)
     lines += ["    }", "", "#if !LEGACY_RUNTIME"]
-    lines.append("    [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]")
+    lines.append(
+        f"    [{STJ}.JsonSourceGenerationOptions(PropertyNamingPolicy = {STJ}.JsonKnownNamingPolicy.CamelCase)]"
+    )
     for root in dict.fromkeys(type_text(r, space, for_typeof=True) for r in space.roots.values()):
-        lines.append(f"    [JsonSerializable(typeof({root}))]")
-    lines += ["    public sealed partial class JsonContext : JsonSerializerContext;", "#endif", "}", ""]
+        lines.append(f"    [{STJ}.JsonSerializable(typeof({root}))]")
+    # named after its space: the source generator names its files by the context's name alone, whatever its namespace,
+    # so two contexts of one name would stop it for every context of the lab (CS8785)
+    lines += [
+        f"    public sealed partial class {context_name(space)} : {STJ}.JsonSerializerContext;",
+        "#endif",
+        "}",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -109,7 +113,7 @@ def _classes(space: ModelSpace, indent: str, camel: bool) -> list[str]:
         lines += ["", f"{indent}public class {declared.name}", f"{indent}{{"]
         for prop in declared.properties:
             if camel:
-                lines.append(f'{indent}    [JsonPropertyName("{camel_case(prop.name)}")]')
+                lines.append(f'{indent}    [{STJ}.JsonPropertyName("{camel_case(prop.name)}")]')
             lines.append(f"{indent}    public {type_text(prop.type, space)} {identifier(prop.name)} {{ get; set; }}")
         lines.append(f"{indent}}}")
     return lines
@@ -120,13 +124,15 @@ def registry_file(spaces: list[ModelSpace]) -> str:
     source-generated adapter."""
     lines = [HEADER.format(source="datasets/models"), "#nullable enable", "namespace JsonLab.Models", "{"]
     lines += ["    public static partial class ModelCatalog", "    {"]
-    lines.append("        static partial void AddDeclared(List<ModelEntry> models)")
+    lines.append(f"        static partial void AddDeclared({LIST}<ModelEntry> models)")
     lines.append("        {")
     for space in spaces:
         plain = space_prefix(space)
         twin = f"{plain}CamelAnnotated."
         for name, ref in space.roots.items():
-            lines.append(f'            models.Add(new("{space.name}.{name}", new Dictionary<ModelBinding, ModelShape>')
+            lines.append(
+                f'            models.Add(new("{space.name}.{name}", new {DICTIONARY}<ModelBinding, ModelShape>'
+            )
             lines.append("            {")
             lines.append(f"                [ModelBinding.Plain] = new(typeof({type_text(ref, space, plain, True)})),")
             lines.append(
@@ -135,12 +141,10 @@ def registry_file(spaces: list[ModelSpace]) -> str:
             lines.append("            }));")
     lines += ["        }", "    }", "}", "", "#if !LEGACY_RUNTIME", "namespace JsonLab.Adapters", "{"]
     lines += ["    public static partial class SourceGenContexts", "    {"]
-    lines.append(
-        "        static partial void AddDeclared(List<System.Text.Json.Serialization.JsonSerializerContext> contexts)"
-    )
+    lines.append(f"        static partial void AddDeclared({LIST}<{STJ}.JsonSerializerContext> contexts)")
     lines.append("        {")
     for space in spaces:
-        lines.append(f"            contexts.Add({space_prefix(space)}JsonContext.Default);")
+        lines.append(f"            contexts.Add({space_prefix(space)}{context_name(space)}.Default);")
     lines += ["        }", "    }", "}", "#endif", ""]
     return "\n".join(lines)
 

@@ -13,7 +13,7 @@ from harness.config.labs import LabSpec
 from harness.model.defaults import BUILD_TIMEOUT_S
 from harness.model.errors import BuildError
 from harness.tools.build_failure import read_build_failure
-from harness.tools.lab_models import write_lab_models
+from harness.tools.lab_models import lab_model_files, write_lab_models
 from harness.tools.watched_process import WatchedBuild, run_watched
 
 
@@ -28,13 +28,16 @@ STAMP_FILE = ".lab-build.sha256"
 def build_fingerprint(lab: LabSpec) -> str | None:
     """sha256 over the build command and every file matching lab.toml's build_inputs (paths and contents) outside its
     build_ignore folders (the build's own intermediate output);
-    None when the lab names no inputs or no output (then it is always rebuilt). The declared models' code is an input,
-    written first (harness/tools/lab_models.py)."""
-    write_lab_models(lab)
+    None when the lab names no inputs or no output (then it is always rebuilt). The declared models' code is an input
+    as it will be written (harness/tools/lab_models.py), whatever its folder holds now."""
     if not lab.build_inputs or not lab.build_output:
         return None
     digest = hashlib.sha256("\0".join(lab.build).encode())
-    ignored = tuple(lab.directory / folder for folder in lab.build_ignore)
+    generated = lab_model_files(lab)
+    for name, text in sorted((generated or {}).items()):
+        digest.update(f"declared model code {name}\0{text}\0".encode())
+    out = (lab.declared_models.out,) if lab.declared_models else ()
+    ignored = tuple(lab.directory / folder for folder in lab.build_ignore + out)
     files = sorted(
         {
             f
@@ -64,6 +67,7 @@ def build_lab(lab: LabSpec, log_path: pathlib.Path, say: Callable[[str], None] =
         log_path.write_text(f"build of {lab.target} is current ({lab.build_output}/{STAMP_FILE}); not rebuilt\n")
         return False
     log_path.write_text("")
+    write_lab_models(lab)  # the declared models' code, as the fingerprint hashed it
     run_lab_tool(lab, lab.build, log_path, "build", say)
     if fingerprint is not None:
         (lab.directory / lab.build_output / STAMP_FILE).write_text(fingerprint + "\n")

@@ -18,6 +18,7 @@ def run_real(
     experiment: str,
     benchmarks: tuple[str, ...],
     runtimes: tuple[str, ...],
+    datasets_dir: pathlib.Path | None = None,
 ) -> tuple[RunSummary, list[dict]]:
     """The run's summary and its rows, less those of processes a disturbance replaced."""
     options = RunOptions(
@@ -30,6 +31,7 @@ def run_real(
         results_dir=tmp_path / "results",
         pin_harness=False,
         calibrate=False,
+        **({"datasets_dir": datasets_dir} if datasets_dir else {}),
     )
     summary = execute_run(options, HostBackend(load_isa_table().all_switch_names()))
     rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]

@@ -61,9 +61,9 @@ const ADAPTERS = [
     modelBinding: 'schema',
     operations: [SERIALIZE],
     description: "fast-json-stringify's serializer compiled from the dataset's JSON Schema (lab/reference-node/schemas/), to a string",
-    accepts: (payload) => schemaFor(payload.name) !== null,
+    accepts: (payload) => schemaFor(payload.name, payload.model) !== null,
     bind(payload, operation) {
-      const stringify = fastJsonStringify(loadSchema(payload.name));
+      const stringify = fastJsonStringify(loadSchema(payload.name, payload.model));
       const document = JSON.parse(payload.text);
       return () => stringify(document);
     },

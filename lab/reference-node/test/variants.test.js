@@ -50,3 +50,12 @@ test('fast-json-stringify serializes only datasets with a schema, and only seria
 test('an unknown variant names the valid ones', () => {
   assert.throws(() => findVariant('nope'), (e) => /unknown variant 'nope'/.test(e.message) && /json-string/.test(e.hint));
 });
+
+test('fast-json-stringify serializes a dataset of a declared model with the schema the harness wrote for it', () => {
+  // datasets/models/every-primitive.toml → schemas/declared/every-primitive.all.schema.json (written before the tests)
+  const data = payload('every-primitive');
+  const variant = findVariant('fast-json-stringify');
+  assert.equal(supports(variant, data, SERIALIZE), true);
+  const result = verify(variant, data, SERIALIZE);
+  assert.equal(result.status, 'passed', result.message);
+});

@@ -104,6 +104,18 @@ def test_a_model_file_gives_its_space_types_enums_and_roots(tmp_path):
         (lambda t: t.replace("[types.Line]", "[types.Line]\nNested = { a = 1 }"), "a type is a string"),
         (lambda t: t.replace("schema_version = 1", "schema_version = 1\nextra = 1"), "unknown keys"),
         (lambda t: "not toml = = =", "not valid TOML"),
+        (lambda t: t.replace('"Open", "Closed"', "[1], [2]"), "is not a C# identifier"),  # not a traceback
+        (lambda t: t.replace('"Open", "Closed"', '"Open", "OPEN"'), "distinct ignoring case"),
+        (lambda t: t.replace('"Open", "Closed"', '"Open", "value__"'), "the C# compiler keeps"),
+        (lambda t: t.replace("Sku =", "__arglist ="), "the C# compiler keeps"),
+        (lambda t: t.replace("Id =", 'ID = "int"\nid ='), "'ID' and 'id' are one name ignoring case"),
+        (
+            lambda t: t.replace("[types.Line]", "[types.JsonSerializerContext]").replace("List<Line>", "List<int>"),
+            "starting Json",
+        ),
+        (lambda t: t.replace("[types.Line]", "[types.Int32]").replace("List<Line>", "List<Int32>"), "a .NET type"),
+        (lambda t: t + '[types.ListLine]\nX = "int"\n', "would share System.Text.Json's generated name 'ListLine'"),
+        (lambda t: t.replace('Sku = "string"', 'Sku = "int' + "[]" * 7 + '"'), "nest at most 6"),
     ],
 )
 def test_a_broken_or_hostile_model_file_is_refused_with_the_fault(tmp_path, edit, says):
@@ -135,3 +147,19 @@ def test_two_spaces_of_one_name_across_the_lab_and_the_user_folders_are_refused(
 
 def test_the_repository_declares_the_every_primitive_model():
     assert {"every-primitive.all", "every-primitive.one"} <= set(declared_model_names(DATASETS_DIR))
+
+
+def test_two_spaces_named_alike_but_for_case_are_refused_where_files_ignore_case(tmp_path):
+    (tmp_path / "models").mkdir()
+    _space(tmp_path / "models", GOOD, "ab-c")
+    _space(tmp_path / "models", GOOD, "abc")
+    with pytest.raises(ConfigError, match="declared twice"):
+        load_spaces(tmp_path)
+
+
+@pytest.mark.parametrize("out", ["", ".", "src", "/tmp/x", "../x", "src/../.."])
+def test_a_generated_folder_the_harness_could_not_own_is_refused(tmp_path, out):
+    from harness.config.declared_models import parse_declared_models_target
+
+    with pytest.raises(ConfigError, match="a folder of its own"):
+        parse_declared_models_target({"declared_models": {"emitter": "csharp", "out": out}}, tmp_path / "lab.toml")

@@ -4,13 +4,15 @@ for each kind of type, and the generated folder kept exactly in step with datase
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
+from harness.config.clr_names import camel_case
 from harness.config.declared_models import load_space
 from harness.config.labs import load_labs
 from harness.model.errors import ConfigError
-from harness.tools.emit_csharp import camel_case, lab_files, registry_file, space_file
+from harness.tools.emit_csharp import lab_files, registry_file, space_file
 from harness.tools.lab_models import write_lab_models
 
 MODEL = """schema_version = 1
@@ -49,13 +51,13 @@ def test_camel_case_is_system_text_jsons_naming_policy(name, camel):
 def test_a_space_becomes_its_own_namespace_with_properties_typed_as_declared(space):
     code = space_file(space, "datasets/models/shop-orders.toml")
 
-    assert "namespace JsonLab.Models.Declared.ShopOrders" in code
+    assert "namespace JsonLab.Models.Declared.ShopOrders" in code and "using" not in code  # every .NET name qualified
     assert "public enum State { Open = 0, @class = 1 }" in code
     assert "public ulong Id { get; set; }" in code
     assert "public string? Note { get; set; }" in code  # reference types: null or absent reads as null
     assert "public State? State { get; set; }" in code
-    assert "public List<Line?>? Lines { get; set; }" in code
-    assert "public Dictionary<string, int[]?>? Tags { get; set; }" in code
+    assert "public global::System.Collections.Generic.List<Line?>? Lines { get; set; }" in code
+    assert "public global::System.Collections.Generic.Dictionary<string, int[]?>? Tags { get; set; }" in code
     assert "public bool @class { get; set; }" in code  # a keyword is escaped, its JSON name stays "class"
 
 
@@ -63,9 +65,10 @@ def test_the_camel_twin_carries_the_names_and_the_context_lists_each_root_once(s
     code = space_file(space, "x")
 
     twin = code[code.index("namespace CamelAnnotated") :]
-    assert '[JsonPropertyName("id")]' in twin and '[JsonPropertyName("class")]' in twin
-    assert code.count("[JsonSerializable(typeof(List<Order>))]") == 1
-    assert code.count("[JsonSerializable(typeof(Order))]") == 1
+    stj = "global::System.Text.Json.Serialization"
+    assert f'[{stj}.JsonPropertyName("id")]' in twin and f'[{stj}.JsonPropertyName("class")]' in twin
+    assert code.count(f"[{stj}.JsonSerializable(typeof(global::System.Collections.Generic.List<Order>))]") == 1
+    assert code.count(f"[{stj}.JsonSerializable(typeof(Order))]") == 1
     assert "#if !LEGACY_RUNTIME" in code  # no source generation on .NET Core 3.1
 
 
@@ -73,10 +76,13 @@ def test_the_registry_names_each_root_and_never_puts_a_nullable_reference_in_typ
     code = registry_file([space])
 
     assert 'models.Add(new("shop-orders.all"' in code
-    assert "typeof(List<global::JsonLab.Models.Declared.ShopOrders.Order>)" in code
-    assert "typeof(List<global::JsonLab.Models.Declared.ShopOrders.CamelAnnotated.Order>)" in code
+    generic = "global::System.Collections.Generic.List"
+    assert f"typeof({generic}<global::JsonLab.Models.Declared.ShopOrders.Order>)" in code
+    assert f"typeof({generic}<global::JsonLab.Models.Declared.ShopOrders.CamelAnnotated.Order>)" in code
     assert "?>" not in code and "?)" not in code
-    assert "contexts.Add(global::JsonLab.Models.Declared.ShopOrders.JsonContext.Default);" in code
+    # named after its space: the source generator names its files by the context's name alone (two spaces, one name:
+    # CS8785, no metadata for any context)
+    assert "contexts.Add(global::JsonLab.Models.Declared.ShopOrders.ShopOrdersDeclaredJsonContext.Default);" in code
 
 
 def test_the_generated_folder_follows_the_model_files(tmp_path, space):
@@ -95,8 +101,8 @@ def test_the_generated_folder_follows_the_model_files(tmp_path, space):
 
 def test_a_lab_without_declared_models_is_left_alone_and_an_unknown_emitter_is_refused(tmp_path):
     labs = load_labs()
-    node = dataclasses.replace(labs["reference-node"], directory=tmp_path)
-    assert write_lab_models(node, tmp_path) == []
+    cpp = dataclasses.replace(labs["cpp"], directory=tmp_path)  # no typed path from declared models yet
+    assert write_lab_models(cpp, tmp_path) == []
     odd = dataclasses.replace(
         labs["dotnet"],
         directory=tmp_path,
@@ -112,3 +118,26 @@ def test_every_file_of_the_repository_models_is_emitted():
 
     files = lab_files(load_spaces(DATASETS_DIR))
     assert "EveryPrimitive.g.cs" in files and "DeclaredModels.g.cs" in files
+
+
+def test_a_space_named_like_a_dotnet_type_changes_nothing_the_code_means(tmp_path):
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / "guid.toml"
+    path.write_text('schema_version = 1\n[roots]\none = "T"\n[types.T]\nId = "Guid"\nAt = "DateTime"\n')
+    code = space_file(load_space(path), "x")
+    assert "namespace JsonLab.Models.Declared.Guid" in code
+    assert "public global::System.Guid Id" in code and "public global::System.DateTime At" in code
+
+
+def test_the_node_lab_gets_a_json_schema_per_root_with_every_type_a_definition(space):
+    from harness.tools.emit_json_schema import lab_files as schema_files
+
+    files = schema_files([space])
+    assert sorted(files) == ["shop-orders.all.schema.json", "shop-orders.one.schema.json"]
+    schema = json.loads(files["shop-orders.all.schema.json"])
+    assert schema["type"] == "array" and schema["items"] == {"$ref": "#/definitions/Order"}
+    order = schema["definitions"]["Order"]["properties"]
+    assert order["Id"] == {"type": "integer"} and order["Note"] == {"type": "string"}  # null only where declared T?
+    assert order["State"] == {"type": ["integer", "null"]}  # an enum is its number
+    assert order["Lines"] == {"type": "array", "items": {"anyOf": [{"$ref": "#/definitions/Line"}, {"type": "null"}]}}
+    assert order["Tags"] == {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}}

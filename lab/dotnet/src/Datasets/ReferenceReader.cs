@@ -70,9 +70,28 @@ public static class ReferenceReader
     private static char OneChar(string? text) =>
         text is { Length: 1 } ? text[0] : throw new FormatException($"a char is a string of one character, not {JsonSerializer.Serialize(text)}");
 
-    /// <summary>An enum is its number (every library's default); a name is read too.</summary>
+    /// <summary>An enum is its number (most libraries' default) or its exact name.</summary>
     private static object EnumValue(JsonElement json, Type type) =>
-        json.ValueKind == JsonValueKind.String ? Enum.Parse(type, json.GetString()!) : Enum.ToObject(type, json.GetInt64());
+        EnumOrNull(json, type) ?? throw new FormatException($"{json.GetRawText()} is not a value of {type.Name}");
+
+    /// <summary>The enum value a JSON number or name stands for: a number of one of its values (no other number, none
+    /// beyond its range), or a value's exact name (not "2", not "A, B", which Enum.Parse would take); else null.</summary>
+    public static object? EnumOrNull(JsonElement json, Type type)
+    {
+        if (json.ValueKind == JsonValueKind.String)
+            return Enum.GetNames(type).Contains(json.GetString(), StringComparer.Ordinal) ? Enum.Parse(type, json.GetString()!) : null;
+        if (json.ValueKind != JsonValueKind.Number || !json.TryGetInt64(out var number))
+            return null;
+        try
+        {
+            var value = Enum.ToObject(type, Convert.ChangeType(number, Enum.GetUnderlyingType(type), System.Globalization.CultureInfo.InvariantCulture));
+            return Enum.IsDefined(type, value) ? value : null;
+        }
+        catch (OverflowException)
+        {
+            return null;
+        }
+    }
 
     /// <summary>T[] for arrays, otherwise a List&lt;T&gt; (as System.Text.Json builds one for collection interfaces).</summary>
     private static object Collection(JsonElement json, Type type, Type item, string path)

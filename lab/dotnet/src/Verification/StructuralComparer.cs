@@ -169,11 +169,8 @@ public static class StructuralComparer
         }
     }
 
-    /// <summary>An enum's JSON is its number or its name.</summary>
-    private static object? ReadEnum(JsonElement e, Type type) =>
-        e.ValueKind == JsonValueKind.Number && e.TryGetInt64(out var number) ? Enum.ToObject(type, number)
-        : e.ValueKind == JsonValueKind.String && Enum.TryParse(type, e.GetString(), out var named) ? named
-        : null;
+    /// <summary>An enum's JSON is the number of one of its values, or that value's exact name (not "2", not "A, B").</summary>
+    private static object? ReadEnum(JsonElement e, Type type) => Datasets.ReferenceReader.EnumOrNull(e, type);
 
     private static bool IsInteger(Type t) =>
         t == typeof(int) || t == typeof(long) || t == typeof(short) || t == typeof(byte)

@@ -49,6 +49,41 @@ public class StructuralComparerTests
         Assert.Equal(5, mismatches.Count);
         Assert.Equal(2, mismatches.Kept.Count);
     }
+    private enum Paint { Red, Green, Blue }
+
+    [Theory]
+    [InlineData("2", 0)]
+    [InlineData("\"Blue\"", 0)]
+    [InlineData("\"2\"", 1)]
+    [InlineData("\"Red, Blue\"", 1)]
+    [InlineData("\"blue\"", 1)]
+    [InlineData("4294967298", 1)]
+    [InlineData("7", 1)]
+    public void An_enum_is_the_number_or_the_exact_name_of_one_of_its_values(string json, int expectedMismatches)
+    {
+        Assert.Equal(expectedMismatches, Compare(Paint.Blue, json, typeof(Paint)).Count);
+    }
+
+    [Theory]
+    [InlineData("\"/Date(1709210096789)/\"", 0)]
+    [InlineData("\"/Date(1709210096789+0200)/\"", 0)]
+    [InlineData("\"/Date(17092100967890000)/\"", 1)]
+    [InlineData("\"2024-02-29T12:34:56.789Z\"", 0)]
+    public void A_date_is_iso_8601_or_milliseconds_since_the_epoch_in_the_Microsoft_form(string json, int expectedMismatches)
+    {
+        var instant = new DateTime(2024, 2, 29, 12, 34, 56, 789, DateTimeKind.Utc);
+
+        Assert.Equal(expectedMismatches, Compare(instant, json, typeof(DateTime)).Count);
+    }
+
+    [Theory]
+    [InlineData("18446744073709551615", 0)]
+    [InlineData("18446744073709551616", 1)]
+    [InlineData("-1", 1)]
+    public void A_ulong_beyond_long_compares_and_one_beyond_its_range_does_not(string json, int expectedMismatches)
+    {
+        Assert.Equal(expectedMismatches, Compare(ulong.MaxValue, json, typeof(ulong)).Count);
+    }
 }
 
 public class StructuralComparerDictionaryTests
@@ -79,4 +114,5 @@ public class StructuralComparerDictionaryTests
     {
         Assert.Equal(["areaNames: expected 1 keys, got 2 keys"], Compare(new() { ["1"] = "a", ["2"] = "b" }, """{"1":"a"}"""));
     }
+
 }
