@@ -12,6 +12,7 @@ from __future__ import annotations
 import pathlib
 import re
 
+from harness.config.claim_tables import expand_claim_tables
 from harness.config.data_files import read_toml
 from harness.config.experiment_rules import unique_keys, validate_experiment
 from harness.config.experiment_schema import display, todo_paths, validate_document
@@ -33,6 +34,9 @@ def _read(path: pathlib.Path) -> dict:
             f"this harness reads schema_version {CONFIG_SCHEMA_VERSION}",
         )
     validate_document(data, path)
+    if "claim_tables" in data or "claim_defaults" in data:
+        expand_claim_tables(data, path)  # into [[claims]], checked again as claims
+        validate_document(data, path)
     return data
 
 

@@ -12,7 +12,8 @@ import os
 import pathlib
 import shutil
 
-from harness.config.datasets import load_manifest
+from harness.config.datasets import Dataset, load_manifest
+from harness.config.local_models import LOCAL_MODELS
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError
 
@@ -32,10 +33,14 @@ def datasets_for_run(datasets_dir: pathlib.Path, cells: list[Cell], run_dir: pat
     if (view / "manifest.json").is_file():  # a resumed run: the documents it measured, unless yours changed since
         kept = {e["name"]: e["sha256"] for e in json.loads((view / "manifest.json").read_text())["datasets"]}
         changed = [d.name for d in used if d.local and kept.get(d.name) != d.sha256]
+        changed += [
+            d.name for d in used if d.local and d.model and _model_text(view, d) != _model_text(datasets_dir, d)
+        ]
         if changed:
             raise HarnessError(
-                f"your document(s) {', '.join(changed)} changed since run {run_dir.name} started measuring them",
-                "start a new run (a run measures one version of a document), or add the earlier file back",
+                f"your document(s) {', '.join(changed)} (or the model of one) changed since run {run_dir.name} started "
+                "measuring them",
+                "start a new run (a run measures one version of a document and its model), or put the earlier one back",
             )
         return view
     for dataset in used:
@@ -47,6 +52,20 @@ def datasets_for_run(datasets_dir: pathlib.Path, cells: list[Cell], run_dir: pat
             os.link(datasets_dir / dataset.path, target)
         except OSError:  # another file system, or links not allowed: a copy reads the same
             shutil.copyfile(datasets_dir / dataset.path, target)
+        if dataset.local and dataset.model:  # the model its typed cells were built with, kept to compare on resume
+            model = _model_path(view, dataset)
+            model.parent.mkdir(parents=True, exist_ok=True)
+            model.write_text(_model_text(datasets_dir, dataset))
     entries = [{k: v for k, v in dataclasses.asdict(d).items() if v is not None} for d in used]
     (view / "manifest.json").write_text(json.dumps({"schema_version": 1, "datasets": entries}, indent=2) + "\n")
     return view
+
+
+def _model_path(folder: pathlib.Path, dataset: Dataset) -> pathlib.Path:
+    """A local document's model file ("<name>.document" → local/models/<name>.toml) under a datasets folder."""
+    return folder / LOCAL_MODELS / f"{(dataset.model or '').split('.')[0]}.toml"
+
+
+def _model_text(folder: pathlib.Path, dataset: Dataset) -> str:
+    path = _model_path(folder, dataset)
+    return path.read_text(encoding="utf-8") if path.is_file() else ""

@@ -30,6 +30,7 @@ class ImportedHardware:
     isa_comment: str
     lab_runtimes: list[str]
     runtime_comment: str
+    machine: str = ""  # the CPU and OS as printed (claims across runtimes note two machines)
 
 
 @dataclass
@@ -59,12 +60,14 @@ class Importer:
         self.bench_ids: set[str] = set()
         self.group_ids: set[str] = set()
 
-    def hardware_for(self, env: Environment, job: str | None) -> ImportedHardware:
+    def hardware_for(self, env: Environment, job: str | None, source: str = "") -> ImportedHardware:
         jobs = env.measured_jobs
         line = jobs.get(job or "") or (next(iter(jobs.values())) if len(jobs) == 1 else None)
         if line is None and job:  # a Runtime column ('.NET 8.0') beside job ids the header names ('Job-KXPQRS')
             line = next((v for k, v in jobs.items() if runtime_of(v) and _same_job(job, k, runtime_of(v))), None) or job
-        key = (env.bdn_version, env.os, env.cpu, env.sdk, runtime_of(line) or line)
+        key: tuple = (env.bdn_version, env.os, env.cpu, env.sdk, runtime_of(line) or line)
+        if not any(key):  # a report without its header: one entry per file, each asking for its own machine
+            key = (source,)
         if key in self.hardware:
             return self.hardware[key]
         runtime = runtime_of(line)
@@ -96,6 +99,7 @@ class Importer:
             isa_comment=f"from the report: {why}" if level else f"{why}; one of: {levels}",
             lab_runtimes=found
             or [f"{TODO}: the {self.lab.name} runtimes standing in for {runtime or 'the published runtime'}"],
+            machine=f"{env.cpu}; {env.os}" if env.cpu or env.os else f"not printed ({source})",
             runtime_comment=(
                 f"the {self.lab.name} runtimes nearest {runtime or 'the SDK'}'s version (all: {runtimes})"
                 if found
@@ -125,7 +129,7 @@ class Importer:
                     scenario,
                     table,
                     rows,
-                    self.hardware_for(table.environment, job),
+                    self.hardware_for(table.environment, job, table.source.name),
                     named or rows[0],
                     named is not None,
                     named is not None and table.has_ratio,

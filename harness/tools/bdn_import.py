@@ -15,7 +15,6 @@ write-up, an ISA level it does not imply, the lab runtimes that stand in for a r
 from __future__ import annotations
 
 import dataclasses
-import json
 import pathlib
 import re
 from dataclasses import dataclass, field
@@ -29,6 +28,9 @@ from harness.model.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError
 from harness.tools.bdn_grouping import ImportedGroup, Importer, slug
 from harness.tools.bdn_report import Row, Table, Unread, read_report
+from harness.tools.bdn_runtimes import base_name, key_of, runtime_claim, runtime_claims, scenario_of, share
+from harness.tools.claim_table_text import claim_tables_text
+from harness.tools.toml_text import toml_value as _toml
 
 
 @dataclass
@@ -43,29 +45,25 @@ class ImportResult:
     no_baseline: list[str] = field(default_factory=list)  # groups whose baseline the report did not name
 
 
-def _toml(value) -> str:
-    """A TOML literal; a string as a basic string with every control character (DEL included, which JSON leaves raw
-    and TOML refuses) escaped."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return re.sub("[\x00-\x1f\x7f]", lambda m: f"\\u{ord(m.group(0)):04x}", json.dumps(str(value), ensure_ascii=False))
-
-
-def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
+def build_experiment(
+    tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTable, kept_in: str | None = None
+) -> ImportResult:
     """The text of an experiment file holding every readable row of the tables as a claim."""
     importer = Importer(lab, isa)
     tables = _numbered(tables)
     groups = [g for table in tables for g in importer.groups_of(table)]
-    ids = {(id(g.table), row.line): importer.bench_id(g.table, row) for g in groups for row in g.rows}
+    shared = share(groups, importer)  # one benchmark per figure published on several runtimes
+    ids = shared.bench
     unread = [u for t in tables for u in t.unread]
-    out = _preamble(tables, unread, exp_id, lab)
+    out = _preamble(tables, unread, exp_id, lab, kept_in)
     no_baseline = []
     for g in groups:
-        out += ["[[groups]]", f"id = {_toml(g.id)}", f"title = {_toml(g.scenario)}"]
+        if shared.lab_group[g.id] != g.id:
+            continue  # its benchmarks are those of the same table on an earlier runtime, in that group
+        merged = key_of(g, g.rows[0]) in shared.merged
+        params = ", ".join(f"{k}={v}" for k, v in g.rows[0].params.items())
+        title = f"{base_name(g.table)}{f' ({params})' if params else ''}" if merged else g.scenario
+        out += ["[[groups]]", f"id = {_toml(g.id)}", f"title = {_toml(title)}"]
         if not g.baseline_named and len(g.rows) > 1:
             no_baseline.append(g.scenario)
             out.append(
@@ -73,13 +71,21 @@ def build_experiment(tables: list[Table], exp_id: str, lab: LabSpec, isa: IsaTab
                 "Set the one the write-up compares against."
             )
         out += [f"baseline = {_toml(ids[(id(g.table), g.baseline.line)])}", ""]
-    out += _benchmark_lines(groups, ids, lab)
+    out += _benchmark_lines(groups, ids, lab, shared.lab_group)
     out += _hardware_lines(importer)
-    claims = 0
-    for g in groups:
-        for row in g.rows:
-            out += _claim(g, row, ids)
-            claims += 1
+    rows = [
+        (
+            f"{'/'.join(g.table.source.parts[-2:])} line {row.line}",
+            _claim(g, row, ids) | {"scenario": scenario_of(g, shared)},
+        )
+        for g in groups
+        for row in g.rows
+    ]
+    rows += [
+        (f"{c.hardware.runtime} over the oldest runtime", runtime_claim(c)) for c in runtime_claims(groups, shared)
+    ]
+    out += claim_tables_text(rows)
+    claims = len(rows)
     text = "\n".join(out).rstrip() + "\n"
     todos = sum(1 for line in text.splitlines() if not line.startswith("#") and f'"{TODO}' in line)
     try:
@@ -104,7 +110,7 @@ def _numbered(tables: list[Table]) -> list[Table]:
     return renamed
 
 
-def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSpec) -> list[str]:
+def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSpec, kept_in: str | None) -> list[str]:
     """The file's opening: the comments (the reports read, what to fill, the rows not read), the experiment's own
     fields, and the BenchmarkDotNet versions the reports name."""
     versions = sorted({t.environment.bdn_version for t in tables if t.environment.bdn_version})
@@ -116,8 +122,11 @@ def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSp
         "# Fill every TODO (`just check` lists them; docs/experiments.md says what each field takes), then compare the",
         "# variants, datasets and baselines below with the write-up. One benchmark per report row: where two tables "
         "measured",
-        "# the same thing, point their claims at one benchmark and delete the other.",
+        "# the same thing, point their claims at one benchmark and delete the other (a figure on several runtimes is",
+        "# one benchmark already, with its claims across runtimes).",
     ]
+    if kept_in:
+        out.append(f"# The reports are kept in {kept_in} (copied by `just import`): commit them with this file.")
     if unread:
         out.append(f"# Rows not read ({len(unread)}), so not claims:")
         out += [f"#   {u.source} line {u.line}: {u.reason}: {u.text}" for u in unread]
@@ -135,16 +144,22 @@ def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSp
     return out
 
 
-def _benchmark_lines(groups: list[ImportedGroup], ids: dict, lab: LabSpec) -> list[str]:
-    """One [[benchmarks]] entry per row, its variant and dataset left as TODOs (a report cannot say them)."""
+def _benchmark_lines(groups: list[ImportedGroup], ids: dict, lab: LabSpec, lab_group: dict[str, str]) -> list[str]:
+    """One [[benchmarks]] entry per figure (a row, or a row on every runtime it was published on), its variant and
+    dataset left as TODOs (a report cannot say them)."""
     out: list[str] = []
+    written: set[str] = set()
     for g in groups:
         for row in g.rows:
+            bench = ids[(id(g.table), row.line)]
+            if bench in written:
+                continue
+            written.add(bench)
             params = ", ".join(f"{k}={v}" for k, v in row.params.items())
             out += [
                 "[[benchmarks]]",
-                f"id = {_toml(ids[(id(g.table), row.line)])}",
-                f"group = {_toml(g.id)}",
+                f"id = {_toml(bench)}",
+                f"group = {_toml(lab_group[g.id])}",
                 f"variant = {_toml(f'{TODO}: the {lab.name} variant of {row.method}')}",
                 f"dataset = {_toml(TODO + ': the dataset of ' + row.method + (f' ({params})' if params else ''))}",
                 "",
@@ -169,41 +184,34 @@ def _hardware_lines(importer: Importer) -> list[str]:
     return out
 
 
-def _claim(group: ImportedGroup, row: Row, ids: dict) -> list[str]:
-    bench = ids[(id(group.table), row.line)]
-    reference = ids[(id(group.table), group.baseline.line)]
-    lines = [
-        f"# {group.table.source.name} line {row.line}",
-        "[[claims]]",
-        f"scenario = {_toml(group.scenario)}",
-        f"published_variant = {_toml(row.method)}",
-    ]
+def _claim(group: ImportedGroup, row: Row, ids: dict) -> dict:
+    """One row as a claim's fields, in the order a reader expects them."""
     printed = group.ratios_here and row.ratio is not None
-    lines.append(f"published_baseline = {_toml(group.baseline.method if group.ratios_here else 'none')}")
-    lines += [f"benchmark = {_toml(bench)}", f"{'baseline' if printed else 'derived_baseline'} = {_toml(reference)}"]
+    claim: dict = {
+        "scenario": group.scenario,
+        "published_variant": row.method,
+        "published_baseline": group.baseline.method if group.ratios_here else "none",
+        "benchmark": ids[(id(group.table), row.line)],
+        "baseline" if printed else "derived_baseline": ids[(id(group.table), group.baseline.line)],
+    }
     if row.mean_ns is not None:
-        lines += [f"mean_ns = {_toml(float(row.mean_ns))}", f"published_mean = {_toml(row.mean_text)}"]
+        claim |= {"mean_ns": float(row.mean_ns), "published_mean": row.mean_text}
     if row.allocated_bytes is not None:
-        lines.append(f"allocated_bytes = {row.allocated_bytes}")
-        if row.allocated_tolerance_bytes:
-            tolerance = row.allocated_tolerance_bytes
-            lines.append(
-                f"allocated_tolerance_bytes = {tolerance}  # printed as {row.allocated_text}: known to ±{tolerance} B"
-            )
+        claim["allocated_bytes"] = row.allocated_bytes
+        if row.allocated_tolerance_bytes:  # the rounding of a figure printed in KB or MB
+            claim["allocated_tolerance_bytes"] = row.allocated_tolerance_bytes
     if printed:
-        lines.append(f"ratio = {_toml(row.ratio)}")
-    lines.append(f"hardware = {_toml(group.hardware.key)}")
+        claim["ratio"] = row.ratio
+    claim["hardware"] = group.hardware.key
     if row.ratio is not None and not group.ratios_here and group.table.has_ratio:
-        lines.append(
-            "note = "
-            + _toml(
-                f"the published ratio {row.ratio} is to a baseline outside these rows (another job's: a ratio across "
-                "runtimes, which this lab does not measure; or a row not read); here it is derived from the means"
-            )
+        claim["note"] = (
+            f"the published ratio {row.ratio} is to a baseline outside these rows (another job's: a ratio across "
+            "runtimes, claimed in this figure's 'across runtimes' scenario where the report has it on each; or a "
+            "row not read); here it is derived from the means"
         )
     elif group.table.has_ratio and row.ratio is None:
-        lines.append(f"note = {_toml('no ratio printed for this row; derived from the published means')}")
-    return lines + [""]
+        claim["note"] = "no ratio printed for this row; derived from the published means"
+    return claim
 
 
 def next_experiment_id(directory: pathlib.Path = EXPERIMENTS_DIR) -> str:
@@ -216,7 +224,9 @@ def next_experiment_id(directory: pathlib.Path = EXPERIMENTS_DIR) -> str:
 TIME_STATISTICS = frozenset({"Error", "StdDev", "StdErr", "Median", "Min", "Max", "Q1", "Q3"})
 
 
-def import_reports(paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: IsaTable) -> ImportResult:
+def import_reports(
+    paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: IsaTable, kept_in: str | None = None
+) -> ImportResult:
     """Reads every report and builds the experiment; a file with no BenchmarkDotNet table is an error."""
     tables = []
     for path in paths:
@@ -244,7 +254,7 @@ def import_reports(paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: Is
             "no row of the report(s) could be read",
             reasons[:400] or "each row needs a Method and a Mean (or Allocated) cell",
         )
-    return build_experiment(tables, exp_id, lab, isa)
+    return build_experiment(tables, exp_id, lab, isa, kept_in)
 
 
 def default_output(

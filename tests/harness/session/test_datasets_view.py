@@ -55,3 +55,27 @@ def test_a_resumed_run_keeps_its_folder_and_is_refused_once_your_document_change
     with pytest.raises(HarnessError, match="changed since run run started measuring them"):
         datasets_for_run(datasets, [_cell("orders")], run)
     assert (view / "local" / "orders.json").read_text() == "[1]"  # what the run measured
+
+
+def test_a_resumed_run_is_refused_once_the_model_of_your_document_changed(tmp_path):
+    import pytest
+
+    from harness.config.local_datasets import set_document_model
+    from harness.config.local_models import keep_model, local_model_path
+    from harness.model.errors import HarnessError
+
+    datasets = tmp_path / "datasets"
+    datasets.mkdir()
+    shutil.copy(DATASETS_DIR / "manifest.json", datasets / "manifest.json")
+    document = tmp_path / "orders.json"
+    document.write_text('{"orders": [1, 2]}')
+    add_document(datasets, document, "orders", set())
+    model = 'schema_version = 1\n[roots]\ndocument = "Doc"\n[types.Doc]\norders = "List<int>"\n'
+    keep_model(datasets, "orders", model)
+    set_document_model(datasets, "orders", True)
+    view = datasets_for_run(datasets, [_cell("orders")], tmp_path / "run")
+    assert (view / "local" / "models" / "orders.toml").read_text() == model  # what its typed cells were built with
+    assert datasets_for_run(datasets, [_cell("orders")], tmp_path / "run") == view  # unchanged: resumes
+    local_model_path(datasets, "orders").write_text(model.replace("List<int>", "List<long>"))
+    with pytest.raises(HarnessError, match="or the model of one"):
+        datasets_for_run(datasets, [_cell("orders")], tmp_path / "run")

@@ -4,12 +4,14 @@ BenchmarkDotNet 0.11 and 0.15 reports) into experiment files whose claims carry 
 from __future__ import annotations
 
 import math
+import pathlib
 import re
 
 import pytest
 import tomllib
 
 from harness.cli import main
+from harness.config.claim_tables import expand_claim_tables
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
 from harness.config.labs import load_labs
@@ -22,6 +24,13 @@ from tests.conftest import FIXTURES
 REPORTS = FIXTURES / "bdn-reports"
 DOTNET = load_labs()["dotnet"]
 ISA = load_isa_table()
+
+
+def _loads(text: str) -> dict:
+    """The imported file's TOML with its claim tables expanded into claims, as the experiment loader reads it."""
+    data = tomllib.loads(text)
+    expand_claim_tables(data, pathlib.Path("imported.toml"))
+    return data
 
 
 def _import(pattern: str, exp_id: str = "950"):
@@ -147,7 +156,7 @@ def test_stand_in_runtimes_follow_the_published_version():
 def test_a_seeds_tables_give_exactly_the_claims_typed_by_hand_with_the_same_numbers(seed):
     """Every figure of the write-up's experiment (typed from the same tables) comes out of the import, number for
     number."""
-    claims = tomllib.loads(_import(f"{seed}-*-report-github.md").text)["claims"]
+    claims = _loads(_import(f"{seed}-*-report-github.md").text)["claims"]
     # claims across runtimes pair rows of two tables (two machines): composed by hand, not imported from one table
     typed = [c for c in load_experiments()[seed].claims if "runtime" not in dict(c.at)]
     assert len(claims) == len(typed)
@@ -170,7 +179,7 @@ def test_a_seeds_tables_give_exactly_the_claims_typed_by_hand_with_the_same_numb
 
 def test_the_extended_table_becomes_a_group_with_its_ratio_baseline_and_printed_ratios():
     result = _import("000-4-comment-extended-report-github.md")
-    data = tomllib.loads(result.text.replace('"TODO', '"x'))
+    data = _loads(result.text.replace('"TODO', '"x'))
     (group,) = data["groups"]
     assert group["baseline"] == "NewtonSoftJson_Camel"
     camel = next(c for c in data["claims"] if c["published_variant"] == "SystemTextCaseInsensitive_Camel")
@@ -190,7 +199,7 @@ def test_a_table_without_ratios_derives_them_and_says_the_baseline_was_chosen():
     result = _import("000-1-case-sensitivity-report-github.md")
     assert result.no_baseline == ["000-1-case-sensitivity"]
     assert "# The report names no baseline" in result.text
-    claim = tomllib.loads(result.text)["claims"][1]
+    claim = _loads(result.text)["claims"][1]
     assert (
         claim["derived_baseline"] == "SystemTextCaseSensitive_Pascal"
         and claim["published_baseline"] == "none"
@@ -199,7 +208,7 @@ def test_a_table_without_ratios_derives_them_and_says_the_baseline_was_chosen():
 
 
 def test_a_parameter_column_makes_one_group_per_value_with_its_ratio_1_row_as_baseline():
-    data = tomllib.loads(_import("002-01-escaping-report-github.md").text)
+    data = _loads(_import("002-01-escaping-report-github.md").text)
     assert len(data["groups"]) == 27 and all(g["baseline"].startswith("NeedsEscapingCurrent") for g in data["groups"])
     scenarios = {c["scenario"] for c in data["claims"]}
     assert "002-01-escaping (TestStringData=(100,(...)kuwu) [111])" in scenarios
@@ -212,7 +221,7 @@ def test_rows_that_cannot_be_read_are_listed_in_the_file_and_the_result():
     assert re.search(
         r"^#   format-0\.11-JsonLab\.Bench\.Escaping-report-github\.md line 15: Mean 'NA'", result.text, re.M
     )
-    data = tomllib.loads(result.text)
+    data = _loads(result.text)
     assert [c["published_variant"] for c in data["claims"]] == [
         "Scalar",
         "Vectorized",
@@ -224,15 +233,20 @@ def test_rows_that_cannot_be_read_are_listed_in_the_file_and_the_result():
     assert data["hardware"]["H1"]["isa_level"].startswith("TODO")  # neither the job line nor the CPU says
 
 
-def test_two_runtimes_in_one_table_are_two_hardware_entries_and_groups_per_runtime():
-    data = tomllib.loads(_import("format-0.15-JsonLab.Bench.Deserialize-report-github.md").text)
+def test_two_runtimes_in_one_table_are_two_hardware_entries_one_group_per_count_and_claims_across_runtimes():
+    data = _loads(_import("format-0.15-JsonLab.Bench.Deserialize-report-github.md").text)
     hardware = {h["runtime"]: h for h in data["hardware"].values()}
     assert hardware[".NET 10.0.0"]["lab_runtimes"] == ["10.0.12"] and hardware[".NET 8.0.22"]["lab_runtimes"] == [
         "8.0.31",
         "8.0.0",
     ]
     assert {h["isa_level"] for h in hardware.values()} == {"no-avx512"}  # x86-64-v3
-    assert len(data["groups"]) == 4
+    assert len(data["groups"]) == 2 and len(data["benchmarks"]) == 4  # one benchmark per figure, on both runtimes
+    across = [c for c in data["claims"] if c["scenario"] == "Deserialize (Count=1): Stj across runtimes"]
+    assert [(c["at"]["runtime"], c["reference_at"]["runtime"], c["mean_ns"]) for c in across] == [
+        ("8.0.31", "8.0.31", 198.4),  # the older runtime's row is the reference
+        ("10.0.12", "8.0.31", 151.2),
+    ]
     kb = next(c for c in data["claims"] if c.get("published_mean") == "181.36 μs")
     assert (kb["mean_ns"], kb["allocated_bytes"], kb["allocated_tolerance_bytes"], kb["ratio"]) == (
         181360.0,
@@ -243,7 +257,7 @@ def test_two_runtimes_in_one_table_are_two_hardware_entries_and_groups_per_runti
 
 
 def test_a_ratio_to_a_baseline_on_another_runtime_is_derived_within_the_runtime_and_noted():
-    data = tomllib.loads(_import("format-0.15-JsonLab.Bench.RuntimeBaseline-report-github.md").text)
+    data = _loads(_import("format-0.15-JsonLab.Bench.RuntimeBaseline-report-github.md").text)
     newer = next(c for c in data["claims"] if "NET 10.0" in c["scenario"])
     assert "ratio" not in newer and newer["derived_baseline"] == newer["benchmark"]
     assert "a ratio across runtimes" in newer["note"] and "0.87" in newer["note"]
@@ -254,7 +268,7 @@ def test_a_runtime_column_beside_generated_job_ids_reads_each_job_line_s_runtime
     """Issue 47: with a Runtime column and job ids the table does not print, the job lines were not found: the hardware
     was named '.NET 8.0' without its build, and its ISA was a TODO ("the header names no instruction set") though the
     lines say AVX2."""
-    data = tomllib.loads(_import("format-0.13-RuntimeColumn-report-github.md").text)
+    data = _loads(_import("format-0.13-RuntimeColumn-report-github.md").text)
     hardware = {h["runtime"]: h for h in data["hardware"].values()}
     assert set(hardware) == {".NET 6.0.29", ".NET 8.0.4"}
     assert {h["isa_level"] for h in hardware.values()} == {"no-avx512"}  # AVX2 on the job lines
