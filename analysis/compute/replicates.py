@@ -108,4 +108,6 @@ def summarize_cells(rows: pd.DataFrame) -> pd.DataFrame:
     order = list(dict.fromkeys(rows["cell_id"]))
     summarized = [_summarize_cell(group) for _, group in rows.groupby("cell_id", sort=False)]
     frame = pd.DataFrame(summarized).reset_index(drop=True)
+    # every summary column, even where no cell measured one (a run whose every cell failed still gets its report)
+    frame = frame.reindex(columns=list(dict.fromkeys([*frame.columns, *_SUMMARY_COLUMNS])))
     return frame.set_index("cell_id").loc[order].reset_index()

@@ -144,11 +144,14 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def write_atomically(path: pathlib.Path, data: bytes) -> None:
-    """The file replaced whole (a new inode: a run folder that hard-linked the old one keeps what it measured)."""
+    """The file replaced whole (a new inode: a run folder that hard-linked the old one keeps what it measured), readable
+    by every user as the lab's own datasets are: a lab in a container runs as a user of its own (mkstemp's 0600 left
+    every containerized cell of a payload run "permission denied")."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "wb") as f:
             f.write(data)
+        os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
         pathlib.Path(temporary).unlink(missing_ok=True)

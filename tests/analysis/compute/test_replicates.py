@@ -100,6 +100,14 @@ def test_a_cell_with_no_measured_round_is_failed():
     assert summarize_cells(pd.DataFrame(rows)).iloc[0]["status"] == "failed"
 
 
+def test_a_run_whose_every_cell_failed_still_has_every_summary_column():
+    """A payload run on the Docker backend whose document the containers could not read: every cell failed, and the
+    report stopped with a KeyError ('time_ns' not in index) instead of saying so."""
+    rows = [{**_round([1.0, 2.0], 1, cell=cell), "status": "failed", "error": "denied"} for cell in ("e:a", "e:b")]
+    cells = summarize_cells(pd.DataFrame(rows))
+    assert list(cells["status"]) == ["failed", "failed"] and cells["time_ns"].isna().all()
+
+
 def test_the_worst_interference_of_a_cells_processes_is_kept():
     rows = [_round([1.0, 2.0], 1), {**_round([1.0, 2.0], 2), "cpu_other_ms": 400.0}]
     assert summarize_cells(pd.DataFrame(rows)).iloc[0]["interference_max"] == pytest.approx(0.4)

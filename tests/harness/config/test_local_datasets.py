@@ -103,3 +103,11 @@ def test_a_document_added_again_is_a_new_file_so_a_run_that_linked_the_old_one_k
     os.link(datasets / LOCAL_DIR / "mine.json", linked)  # as a run's datasets folder holds it
     add_document(datasets, _file(tmp_path, b"[2]"), "mine", set())
     assert linked.read_bytes() == b"[1]" and (datasets / LOCAL_DIR / "mine.json").read_bytes() == b"[2]"
+
+
+def test_the_copy_and_the_local_manifest_are_readable_by_the_labs_container_user(datasets, tmp_path):
+    """A containerized lab runs as a user of its own: mkstemp's 0600 made every cell of a payload run on the Docker
+    backend fail 'permission denied' (run payload-typed-shop-orders-2026-11-28, deleted)."""
+    add_document(datasets, _file(tmp_path, b'{"a": 1}'), "orders", set())
+    for name in ("orders.json", "manifest.json"):
+        assert (datasets / LOCAL_DIR / name).stat().st_mode & 0o444 == 0o444, name

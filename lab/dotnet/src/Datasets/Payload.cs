@@ -36,7 +36,16 @@ public sealed record Payload(string Name, string Model, string Text, byte[] Utf8
         var path = Path.Combine(datasetsDir, entry.Path);
         if (!File.Exists(path))
             throw new LabException($"dataset '{entry.Name}' file is missing: {path}", "restore datasets/ from git");
-        var bytes = File.ReadAllBytes(path);
+        byte[] bytes;
+        try
+        {
+            bytes = File.ReadAllBytes(path);
+        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
+        {
+            throw new LabException($"dataset '{entry.Name}' cannot be read: {path}: {e.Message}",
+                "make the file readable by the lab's user (a container runs the lab as a user of its own): chmod a+r it");
+        }
         // Same decoding as File.ReadAllText: UTF-8, BOM detected and dropped.
         var text = new StreamReader(new MemoryStream(bytes), Encoding.UTF8, detectEncodingFromByteOrderMarks: true).ReadToEnd();
         var sha = string.Concat(Sha256(bytes).Select(b => b.ToString("x2")));
