@@ -17,6 +17,7 @@ from functools import lru_cache
 import pandas as pd
 
 from harness.config.lab_catalog import Display, load_lab_catalog
+from harness.config.variant_settings import base_of, describe
 from harness.model.defaults import LABS_DIR
 from harness.model.groups import is_aa_copy
 
@@ -53,18 +54,26 @@ def _text(value: object) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+def _display_for(row: pd.Series) -> Display | None:
+    """The catalog's display entry of the row's variant (its base variant's, for a variant with settings)."""
+    return _catalog_display().get((_text(row.get("lab")), base_of(_text(row.get("variant")))))
+
+
 def library_name(row: pd.Series) -> str:
     """The library as a reader knows it: the catalog's shorter name, else the registry's, else the variant id."""
-    display = _catalog_display().get((_text(row.get("lab")), _text(row.get("variant"))))
+    display = _display_for(row)
     if display and display.name:
         return display.name
     return _text(row.get("library")) or _text(row.get("variant")) or _text(row.get("benchmark"))
 
 
 def settings_line(row: pd.Series) -> str:
-    """The variant's short settings line from the catalog ('' when it has none)."""
-    display = _catalog_display().get((_text(row.get("lab")), _text(row.get("variant"))))
-    return display.settings if display else ""
+    """The variant's short settings line from the catalog ('' when it has none), then the settings the experiment
+    gave it ("camelCase policy; indented=true")."""
+    display = _display_for(row)
+    line = display.settings if display else ""
+    chosen = describe(_text(row.get("variant")))
+    return "; ".join(part for part in (line, chosen) if part)
 
 
 def _name(rows: pd.DataFrame, with_version: bool, separator: str) -> str:

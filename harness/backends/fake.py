@@ -28,7 +28,7 @@ from harness.backends.fake_files import (
     shot_files,
     write_files,
 )
-from harness.config.lab_catalog import load_lab_catalog
+from harness.backends.fake_listing import lab_listing, variant_entry
 from harness.config.labs import LabSpec
 from harness.model.cells import Cell
 from harness.model.errors import CellError
@@ -137,20 +137,12 @@ class FakeBackend:
         return self._listing_of(lab)
 
     def _listing_of(self, lab: LabSpec) -> dict[str, Any]:
-        """The captured .NET listing; another lab's variants as its catalog names them
-        (lab/<lab>/catalog.toml), each a fake library."""
-        if lab.name == self._listing.get("lab"):
-            return copy.deepcopy(self._listing)
-        names = load_lab_catalog(lab.directory.parent).get(lab.name)
-        variants = names.variants if names is not None and names.variants is not None else ()
-        return {
-            **copy.deepcopy(self._listing),
-            "lab": lab.name,
-            "variants": [
-                {"variant": v, "library": f"fake {v}", "library_version": "1.0", "payload_form": "string"}
-                for v in variants
-            ],
-        }
+        """The captured .NET listing; another lab's variants as its catalog names them (fake_listing.py)."""
+        return lab_listing(self._listing, lab)
+
+    def _variant_of(self, lab: LabSpec, variant: str) -> dict:
+        """The listing's entry of a variant (its base variant's, for a variant with settings), or {}."""
+        return variant_entry(self._listing_of(lab), variant)
 
     def run_cold(self, request: CellRequest) -> CellRun:
         """A cold cell: hyperfine-shaped JSON whose whole process takes 60 ms × the variant's time scale (± the process
@@ -208,8 +200,7 @@ class FakeBackend:
         # The round folder name (round-3, round-3-with-X) keys the process's own offset.
         offset = process_offset(f"{cell.cell_id}/{out.name}", self._spread) if self._spread else 1.0
         scale = self._scale(cell) * offset
-        offered = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}
-        variant = offered.get(cell.variant, {})
+        variant = self._variant_of(request.lab, cell.variant)
         env = self._env_of(request.lab, request.switches)
         failed = (cell.variant, cell.dataset) in self._failing_verification
         if request.lab.raw_format == SAMPLES_FORMAT:  # a lab without BenchmarkDotNet: 1 µs per call × the scale
@@ -238,7 +229,7 @@ class FakeBackend:
             return CellRun(usage, CellError(f"simulated failure of {cell.cell_id}", f"full log: {request.log_path}"))
         scale = self._scale(cell)
         offset = process_offset(f"{cell.cell_id}/{request.out_dir.name}", self._spread) if self._spread else 1.0
-        variant = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}.get(cell.variant, {})
+        variant = self._variant_of(request.lab, cell.variant)
         failed = (cell.variant, cell.dataset) in self._failing_verification
         env = self._env_of(request.lab, request.switches)
         files = shot_files(cell, shot, variant, env, scale=scale, offset=offset, failed=failed)
@@ -266,7 +257,7 @@ class FakeBackend:
         )["Benchmarks"][0]["Statistics"]["Median"]
         rounds = request.job.burst_rounds or 20
         process = process_offset(f"{request.out_dir}", self._spread) if self._spread else 1.0
-        offered = {v["variant"]: v for v in self._listing_of(request.lab)["variants"]}
+        listing = self._listing_of(request.lab)
         (request.out_dir / "process.json").write_text(json.dumps({"schema_version": 1, "start_to_main_ms": 50.0}))
         for cell, folder in request.members:
             folder.mkdir(parents=True, exist_ok=True)
@@ -275,7 +266,7 @@ class FakeBackend:
                 base_ns * scale * process_offset(f"{cell.cell_id}/{folder}/{k}", self._spread / 4)
                 for k in range(rounds)
             ]
-            variant = offered.get(cell.variant, {})
+            variant = variant_entry(listing, cell.variant)
             failed = (cell.variant, cell.dataset) in self._failing_verification
             env = self._env_of(request.lab, request.switches)
             files = paired_member_files(

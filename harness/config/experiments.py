@@ -17,6 +17,7 @@ from harness.config.data_files import read_toml
 from harness.config.experiment_rules import unique_keys, validate_experiment
 from harness.config.experiment_schema import display, todo_paths, validate_document
 from harness.config.run_settings import normalized
+from harness.config.variant_settings import with_settings
 from harness.model.cells import ShotSettings
 from harness.model.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
@@ -97,7 +98,7 @@ def _benchmarks(data: dict, lab: str, operation: str) -> dict[str, Benchmark]:
             b["id"],
             b["group"],
             b.get("lab", lab),
-            b["variant"],
+            with_settings(b["variant"], b["settings"], f"benchmark {b['id']}") if "settings" in b else b["variant"],
             b["dataset"],
             b.get("operation", operation),
             b.get("note", ""),

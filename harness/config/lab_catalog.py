@@ -11,6 +11,7 @@ import pathlib
 from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
+from harness.config.variant_settings import Offered
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError
 
@@ -32,6 +33,8 @@ class LabNames:
     operations: tuple[str, ...] | None = None
     models: tuple[str, ...] | None = None
     display: dict[str, Display] = field(default_factory=dict)
+    # What each variant that takes settings takes (harness/config/variant_settings.py): variant -> setting -> values
+    settings: dict[str, Offered] = field(default_factory=dict)
 
 
 def _names(spec: dict, key: str) -> tuple[str, ...] | None:
@@ -45,7 +48,7 @@ def _display(entry: str | dict) -> Display:
 
 #: A lab's catalog: beside its lab.toml.
 CATALOG_FILE = "catalog.toml"
-_KEYS = {"schema_version", "variants", "operations", "models", "display"}
+_KEYS = {"schema_version", "variants", "operations", "models", "display", "settings"}
 
 
 def load_lab_catalog(labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LabNames]:
@@ -76,10 +79,25 @@ def _catalog(path: pathlib.Path) -> LabNames:
             operations=_names(spec, "operations"),
             models=_names(spec, "models"),
             display={variant: _display(entry) for variant, entry in spec.get("display", {}).items()},
+            settings=_settings(spec.get("settings", [])),
         )
     except (KeyError, TypeError, AttributeError) as e:
         raise ConfigError(
             f"{path} is malformed: {e}",
-            "a catalog holds lists of names (variants, operations, models) and a [display] table "
-            '(variant = "settings" or { name = "…", settings = "…" })',
+            "a catalog holds lists of names (variants, operations, models), a [display] table "
+            '(variant = "settings" or { name = "…", settings = "…" }) and [[settings]] entries '
+            "(variants = [names], [settings.values] setting = [values])",
         ) from None
+
+
+def _settings(entries: list) -> dict[str, Offered]:
+    """[[settings]] entries: each lists variants and the values of each setting they take."""
+    if not isinstance(entries, list):
+        raise TypeError("settings is a list of [[settings]] entries")
+    offered: dict[str, Offered] = {}
+    for entry in entries:
+        if set(entry) != {"variants", "values"} or not all(isinstance(v, list) for v in entry["values"].values()):
+            raise KeyError("each [[settings]] entry has `variants` and a [settings.values] table of lists")
+        values = {str(k): tuple(str(v) for v in vs) for k, vs in entry["values"].items()}
+        offered.update({str(variant): values for variant in entry["variants"]})
+    return offered

@@ -31,6 +31,7 @@ from harness.config.library_builds import (
 )
 from harness.config.prerequisites import load_prerequisites
 from harness.config.run_settings import RunSetting, Settings, environment_of, parse_lab_run_settings
+from harness.config.variant_settings import base_of
 from harness.config.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
 from harness.model.cells import Cell
 from harness.model.defaults import LABS_DIR
@@ -83,7 +84,7 @@ class LabSpec:
 
     def vendor_package_of(self, variant: str) -> VendorPackage | None:
         """The package under its vendor's terms this variant needs, if any."""
-        return next((p for p in self.vendor_packages.values() if variant in p.variants), None)
+        return next((p for p in self.vendor_packages.values() if base_of(variant) in p.variants), None)
 
     def unavailable_variant(self, variant: str) -> str:
         """Why this variant is not built (its package's terms not accepted), or ''."""

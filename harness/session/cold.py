@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.backends.base import Backend, CellRequest
+from harness.config.variant_settings import base_of
 from harness.model.errors import HarnessError
 from harness.session.probe import LabProbe
 
@@ -40,4 +41,5 @@ def cold_settings_readback(backend: Backend, request: CellRequest) -> dict[str, 
 
 def variant_info(probe: LabProbe, variant: str) -> dict[str, Any]:
     """The build's own description of a variant (library, its loaded version, payload form), from `list`."""
-    return next((v for v in probe.listing.get("variants", []) if v.get("variant") == variant), {})
+    base = base_of(variant)  # a variant with settings is described by its base variant
+    return next((v for v in probe.listing.get("variants", []) if v.get("variant") == base), {})

@@ -13,6 +13,7 @@ from typing import Any
 from harness.backends.base import Backend
 from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
 from harness.config.labs import LabSpec
+from harness.config.variant_settings import base_of, check_settings
 from harness.model.arch import engine_arch
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError, UnknownNameError
@@ -171,16 +172,17 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
 
 
 def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
-    """Every planned variant must be one the lab offers."""
-    offered = {v["variant"] for v in probe.listing["variants"]}
+    """Every planned variant must be one the lab offers, with settings it takes (as its `list` gives them)."""
+    offered = {v["variant"]: v for v in probe.listing["variants"]}
     for cell in cells:
-        if cell.target == probe.lab and cell.variant not in offered and not cell.unavailable:
-            raise UnknownNameError(
-                "variant",
-                cell.variant,
-                offered,
-                f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})",
-            )
+        if cell.target != probe.lab or cell.unavailable:
+            continue
+        where = f"for lab {probe.lab} (benchmark {cell.benchmark} of experiment {cell.experiment})"
+        base = base_of(cell.variant)
+        if base not in offered:
+            raise UnknownNameError("variant", base, set(offered), where)
+        takes = {str(s["name"]): tuple(str(v) for v in s["values"]) for s in offered[base].get("settings") or ()}
+        check_settings(cell.variant, takes, where)
 
 
 def check_arch(probe: LabProbe, arch: str) -> None:

@@ -44,3 +44,24 @@ def test_the_models_are_those_of_the_model_catalog():
     ]
     # the hand-written ones; the declared ones are data (datasets/models)
     assert list(CATALOG.models or ()) == names
+
+
+def _settings_of(source_file: str) -> dict[str, tuple[str, ...]]:
+    """A settings list's names and values as its C# source writes them (`new("name", [values] or YesNo, …)`)."""
+    source = (HERE / source_file).read_text()
+    return {
+        name: ("false", "true") if values.startswith("VariantSettings") else tuple(re.findall(r'"([^"]+)"', values))
+        for name, values in re.findall(r'new\("(\w+)",\s*(VariantSettings\.YesNo|\[[^\]]*\])', source)
+    }
+
+
+def test_the_settings_are_those_of_each_library_and_its_settable_variants():
+    block = _list_block((HERE / "src/Adapters/VariantRegistry.cs").read_text(), "All =")
+    stj = re.findall(r'^\s*(?:new StjAdapter|StjWebDefaults)\(\s*"([^"]+)"', block, re.M)
+    newtonsoft = re.findall(r'^\s*new NewtonsoftAdapter\(\s*"([^"]+)"', block, re.M)
+    expected = {
+        **{v: _settings_of("src/Adapters/StjSettings.cs") for v in stj},
+        **{v: _settings_of("src/Adapters/NewtonsoftSettings.cs") for v in newtonsoft},
+    }
+    assert len(stj) >= 10 and len(newtonsoft) >= 3 and all(len(s) >= 6 for s in expected.values())
+    assert CATALOG.settings == expected

@@ -4,7 +4,7 @@ import shutil
 
 import pandas as pd
 
-from analysis.formatting.names import display_names_from, settings_line
+from analysis.formatting.names import display_names_from, library_name, settings_line
 from analysis.render.writer import run_labs_dir
 from harness.model.defaults import LABS_DIR
 
@@ -33,3 +33,11 @@ def test_a_run_that_kept_its_labs_is_named_from_them_and_lab_is_used_again_after
 def test_a_run_made_before_runs_kept_their_labs_is_named_from_lab(tmp_path):
     (tmp_path / "old-run").mkdir()
     assert run_labs_dir(tmp_path / "old-run") == LABS_DIR
+
+
+def test_a_variant_with_settings_is_named_by_its_base_variant_and_the_settings_it_was_given():
+    row = pd.Series({"lab": "dotnet", "variant": "stj-sourcegen-camel+indented=true", "library": "System.Text.Json"})
+    assert settings_line(ROW.replace("stj-default", "stj-default+indented=true+naming=camelCase")) == (
+        "default options; indented=true, naming=camelCase"
+    )
+    assert library_name(row) == "System.Text.Json (source generated)"

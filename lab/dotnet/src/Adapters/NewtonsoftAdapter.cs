@@ -9,12 +9,19 @@ namespace JsonLab.Adapters;
 /// UTF-8 form converts with Encoding.UTF8 inside the measured call, as write-up 004's "bytes" methods did.
 /// </summary>
 public sealed class NewtonsoftAdapter(string variant, string description, PayloadForm form = PayloadForm.String,
-    Func<JsonSerializerSettings>? settings = null) : AdapterBase(variant, description, form)
+    Func<JsonSerializerSettings>? settings = null) : AdapterBase(variant, description, form), ISettingsAdapter
 {
     private readonly Lazy<JsonSerializerSettings?> _settings = new(() => settings?.Invoke());
 
     public override string Library => "Newtonsoft.Json";
     public override string LibraryVersion => LibraryVersions.OfLoaded(typeof(JsonConvert), "Newtonsoft.Json");
+
+    public IReadOnlyList<SettingSpec> Settings => NewtonsoftSettings.All;
+
+    /// <summary>The same variant with the experiment's settings applied to its settings object (a new one where it had none).</summary>
+    public ISerializerAdapter With(string variant, IReadOnlyList<KeyValuePair<string, string>> chosen) =>
+        new NewtonsoftAdapter(variant, $"{Description}; settings: {VariantSettings.Describe(chosen)}", Form,
+            () => NewtonsoftSettings.Apply(settings?.Invoke() ?? new JsonSerializerSettings(), chosen));
 
     public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
     {

@@ -15,7 +15,7 @@ public sealed class StjAdapter(
     PayloadForm form,
     Func<JsonSerializerOptions?> options,
     ModelBinding binding = ModelBinding.Plain,
-    bool optionsPerCall = false) : AdapterBase(variant, description, form, binding)
+    bool optionsPerCall = false) : AdapterBase(variant, description, form, binding), ISettingsAdapter
 {
     private readonly Lazy<JsonSerializerOptions?> _shared = new(options);
 
@@ -24,6 +24,19 @@ public sealed class StjAdapter(
 
     /// <summary>True when the options object is created inside the measured call.</summary>
     public bool OptionsPerCall => optionsPerCall;
+
+    public IReadOnlyList<SettingSpec> Settings => StjSettings.All;
+
+    /// <summary>
+    /// The same variant with the experiment's settings applied to a new options object each time this variant would
+    /// build one (the base's factory returns a new instance, so the base variant's options stay as they were).
+    /// </summary>
+    public ISerializerAdapter With(string variant, IReadOnlyList<KeyValuePair<string, string>> settings)
+    {
+        var perCall = settings.Where(s => s.Key == "options_per_call").Select(s => VariantSettings.Flag(s.Value)).DefaultIfEmpty(optionsPerCall).First();
+        return new StjAdapter(variant, $"{Description}; settings: {VariantSettings.Describe(settings)}", Form,
+            () => StjSettings.Apply(options() ?? new JsonSerializerOptions(), settings), Binding, perCall);
+    }
 
     public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
     {

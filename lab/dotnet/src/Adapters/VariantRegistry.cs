@@ -26,7 +26,8 @@ public static class VariantRegistry
             "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures");
 
     private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
-        new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, PayloadForm.String, "JsonSerializerDefaults.Web arrived in .NET 5");
+        new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, PayloadForm.String, "JsonSerializerDefaults.Web arrived in .NET 5",
+            settings: StjSettings.All);
 
     private static ISerializerAdapter SpanJson(string variant, string description, PayloadForm form) =>
         new NotOnThisRuntimeAdapter(variant, "SpanJson", description, form, "SpanJson 4.0.1 ships lib/net6.0 only");
@@ -112,8 +113,18 @@ public static class VariantRegistry
         new NewtonsoftTokenAdapter("newtonsoft-jtoken-utf8", "Newtonsoft.Json JToken, UTF-8 through Encoding.UTF8 both ways (no UTF-8 reader or writer)", PayloadForm.Utf8Bytes),
     ];
 
-    /// <summary>Finds a variant by name, or throws listing valid names and the nearest spelling.</summary>
-    public static ISerializerAdapter Find(string name) =>
+    /// <summary>
+    /// Finds a variant by name, or throws listing valid names and the nearest spelling; a name with settings
+    /// ("stj-default+indented=true") is its base variant with them applied (<see cref="VariantSettings"/>).
+    /// </summary>
+    public static ISerializerAdapter Find(string name)
+    {
+        var (baseName, settings) = VariantSettings.Parse(name);
+        var adapter = FindBase(baseName);
+        return settings.Count == 0 ? adapter : VariantSettings.Derive(adapter, name, settings);
+    }
+
+    private static ISerializerAdapter FindBase(string name) =>
         All.FirstOrDefault(a => a.Variant == name)
         ?? throw new LabException(
             $"unknown variant '{name}' for lab dotnet" + Suggest(name),

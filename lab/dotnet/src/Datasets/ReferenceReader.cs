@@ -128,10 +128,11 @@ public static class ReferenceReader
         var instance = Activator.CreateInstance(type)
                        ?? throw new LabException($"{path}: cannot create a {type.Name}", "the model needs a public parameterless constructor");
         var members = json.EnumerateObject().ToList();
+        var names = members.Select(m => m.Name).ToList();
         foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanWrite && p.GetIndexParameters().Length == 0))
         {
             var name = property.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? property.Name;
-            var at = members.FindLastIndex(m => string.Equals(m.Name, name, StringComparison.OrdinalIgnoreCase));
+            var at = JsonLab.Verification.MemberNames.Find(names, name);
             if (at >= 0)
                 property.SetValue(instance, Materialize(members[at].Value, property.PropertyType, $"{path}.{members[at].Name}"));
         }

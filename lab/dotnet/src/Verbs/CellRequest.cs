@@ -32,6 +32,17 @@ public sealed record CellRequest(ISerializerAdapter Adapter, Payload Payload, st
         }).ToList();
     }
 
+    /// <summary>One --member VARIANT/DATASET/OPERATION=OUTDIR of `paired` (a variant with settings has '=' of its own, before the first '/').</summary>
+    public static CellRequest Member(string spec, string datasets)
+    {
+        var slash = spec.IndexOf('/');
+        var at = slash < 0 ? -1 : spec.IndexOf('=', slash);
+        var parts = at > 0 ? spec[..at].Split('/') : [];
+        if (parts.Length != 3 || parts.Any(p => p.Length == 0) || at == spec.Length - 1)
+            throw new LabException($"'{spec}' is not of the form VARIANT/DATASET/OPERATION=OUTDIR", "e.g. --member stj-default/simple-models-1/serialize=out/stj");
+        return Load(VariantRegistry.Find(parts[0]), datasets, parts[1], parts[2], spec[(at + 1)..]);
+    }
+
     internal static CellRequest Load(ISerializerAdapter adapter, string datasetsDir, string dataset, string operation, string outDir)
     {
         var entry = DatasetManifest.Load(datasetsDir).Find(dataset);

@@ -25,6 +25,8 @@ public static class ListVerb
                 PayloadForm = LabJson.Name(a.Form),
                 ModelBinding = LabJson.Name(a.Binding),
                 a.Description,
+                // What an experiment may set on this variant ("<variant>+<setting>=<value>", docs/experiments.md)
+                Settings = (a as ISettingsAdapter)?.Settings.Select(s => new { s.Name, s.Values, s.Meaning }).ToArray() ?? [],
             }).ToArray(),
             // The `conformance` verb's parsers: each library's untyped parse of raw bytes.
             Parsers = JsonLab.Conformance.ConformanceParsers.All.Select(p => new { Parser = p.Name, p.Library, LibraryVersion = p.Version(), p.Description }).ToArray(),

@@ -24,7 +24,7 @@ public static class PairedVerb
         var outDir = Path.GetFullPath(args.Required("out"));
         Directory.CreateDirectory(outDir);
         var datasets = args.Required("datasets");
-        var members = args.All("member").Select(spec => Member(spec, datasets)).ToList();
+        var members = args.All("member").Select(spec => CellRequest.Member(spec, datasets)).ToList();
         if (members.Count == 0)
             throw new LabException("`paired` needs at least one --member", "pass --member VARIANT/DATASET/OPERATION=OUTDIR, once per cell");
         var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
@@ -104,15 +104,5 @@ public static class PairedVerb
             FreshInputsMs = Math.Round(result.FreshInputsMs, 1),
         });
         return 0;
-    }
-
-    /// <summary>One --member VARIANT/DATASET/OPERATION=OUTDIR.</summary>
-    private static CellRequest Member(string spec, string datasets)
-    {
-        var at = spec.IndexOf('=');
-        var parts = at > 0 ? spec[..at].Split('/') : [];
-        if (parts.Length != 3 || parts.Any(p => p.Length == 0) || at == spec.Length - 1)
-            throw new LabException($"'{spec}' is not of the form VARIANT/DATASET/OPERATION=OUTDIR", "e.g. --member stj-default/simple-models-1/serialize=out/stj");
-        return CellRequest.Load(Adapters.VariantRegistry.Find(parts[0]), datasets, parts[1], parts[2], spec[(at + 1)..]);
     }
 }

@@ -119,9 +119,10 @@ public static class StructuralComparer
             return;
         }
         var members = expected.EnumerateObject().ToList();
+        var names = members.Select(m => m.Name).ToList();
         foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanRead))
         {
-            var member = members.FindIndex(m => string.Equals(m.Name, property.Name, StringComparison.OrdinalIgnoreCase));
+            var member = MemberNames.Find(names, property.Name);
             var childPath = path.Length == 0 ? property.Name : $"{path}.{property.Name}";
             Compare(property.GetValue(actual), member < 0 ? null : Present(members[member].Value), property.PropertyType, childPath, mismatches);
         }

@@ -36,4 +36,14 @@ public class CellRequestTests
 
         Assert.Contains("DATASET/OPERATION=OUTDIR", error.Message);
     }
+
+    [Fact]
+    public void A_paired_member_of_a_variant_with_settings_keeps_its_settings_and_folder()
+    {
+        var cell = CellRequest.Member("stj-default+indented=true+naming=camelCase/myclass-camel/serialize=out/a=b", TestPayloads.DatasetsDir());
+
+        Assert.Equal("stj-default+indented=true+naming=camelCase/myclass-camel/serialize", cell.Name);
+        Assert.Equal(Path.GetFullPath("out/a=b"), cell.OutDir);
+        Assert.Throws<LabException>(() => CellRequest.Member("stj-default+indented=true", TestPayloads.DatasetsDir()));
+    }
 }

@@ -1,0 +1,45 @@
+"""What the fake backend's labs answer to `list`: the captured .NET listing, and another lab's variants as its catalog
+names them (lab/<lab>/catalog.toml), each a fake library; every variant with the settings its catalog gives it."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from harness.config.lab_catalog import LabNames, load_lab_catalog
+from harness.config.labs import LabSpec
+from harness.config.variant_settings import Offered, base_of
+
+
+def _settings_listing(offered: Offered) -> list[dict[str, Any]]:
+    """A variant's settings as a lab's `list` gives them."""
+    return [{"name": name, "values": list(values), "meaning": name} for name, values in offered.items()]
+
+
+def lab_listing(captured: dict[str, Any], lab: LabSpec) -> dict[str, Any]:
+    """The lab's `list` output: the captured listing for its own lab, the catalog's variants for another."""
+    names = load_lab_catalog(lab.directory.parent).get(lab.name) or LabNames()
+    if lab.name == captured.get("lab"):
+        listing = copy.deepcopy(captured)
+        for entry in listing["variants"]:
+            entry.setdefault("settings", _settings_listing(names.settings.get(entry["variant"], {})))
+        return listing
+    return {
+        **copy.deepcopy(captured),
+        "lab": lab.name,
+        "variants": [
+            {
+                "variant": v,
+                "library": f"fake {v}",
+                "library_version": "1.0",
+                "payload_form": "string",
+                "settings": _settings_listing(names.settings.get(v, {})),
+            }
+            for v in names.variants or ()
+        ],
+    }
+
+
+def variant_entry(listing: dict[str, Any], variant: str) -> dict[str, Any]:
+    """The listing's entry of a variant (its base variant's, for a variant with settings), or {}."""
+    return next((v for v in listing["variants"] if v["variant"] == base_of(variant)), {})

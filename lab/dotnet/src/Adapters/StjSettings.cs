@@ -1,0 +1,78 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace JsonLab.Adapters;
+
+/// <summary>
+/// The System.Text.Json options an experiment may set on a reflection variant (docs/experiments.md "Settings"). Each
+/// value maps to one option; a value this runtime's System.Text.Json lacks makes the cell fail with the reason.
+/// </summary>
+public static class StjSettings
+{
+    public static readonly IReadOnlyList<SettingSpec> All =
+    [
+        new("case_insensitive", VariantSettings.YesNo, "PropertyNameCaseInsensitive"),
+        new("enums_as_strings", VariantSettings.YesNo, "a JsonStringEnumConverter in Converters"),
+        new("escaping", ["default", "relaxed"], "Encoder: the default or JavaScriptEncoder.UnsafeRelaxedJsonEscaping"),
+        new("ignore_nulls", VariantSettings.YesNo, "DefaultIgnoreCondition = WhenWritingNull (IgnoreNullValues on .NET Core 3.1)"),
+        new("indented", VariantSettings.YesNo, "WriteIndented"),
+        new("naming", ["as_declared", "camelCase", "snake_case_lower", "snake_case_upper", "kebab_case_lower", "kebab_case_upper"],
+            "PropertyNamingPolicy (snake and kebab case from .NET 8)"),
+        new("numbers", ["strict", "allow_reading_from_string", "write_as_string"], "NumberHandling (.NET 5+)"),
+        new("options_per_call", VariantSettings.YesNo, "a new options object built inside every measured call"),
+    ];
+
+    /// <summary>The options with the settings applied (options_per_call is the adapter's, not an option).</summary>
+    public static JsonSerializerOptions Apply(JsonSerializerOptions options, IReadOnlyList<KeyValuePair<string, string>> settings)
+    {
+        foreach (var (key, value) in settings)
+        {
+            switch (key)
+            {
+                case "case_insensitive": options.PropertyNameCaseInsensitive = VariantSettings.Flag(value); break;
+                case "enums_as_strings" when VariantSettings.Flag(value): options.Converters.Add(new JsonStringEnumConverter()); break;
+                case "escaping": options.Encoder = value == "relaxed" ? JavaScriptEncoder.UnsafeRelaxedJsonEscaping : null; break;
+                case "indented": options.WriteIndented = VariantSettings.Flag(value); break;
+                case "naming": options.PropertyNamingPolicy = Naming(value); break;
+                case "ignore_nulls": IgnoreNulls(options, VariantSettings.Flag(value)); break;
+                case "numbers": Numbers(options, value); break;
+            }
+        }
+        return options;
+    }
+
+    private static JsonNamingPolicy? Naming(string value) => value switch
+    {
+        "camelCase" => JsonNamingPolicy.CamelCase,
+        "as_declared" => null,
+#if LEGACY_RUNTIME
+        _ => throw new PlatformNotSupportedException($"naming={value} needs the snake and kebab case JsonNamingPolicy members, which arrived in .NET 8"),
+#else
+        "snake_case_lower" => JsonNamingPolicy.SnakeCaseLower,
+        "snake_case_upper" => JsonNamingPolicy.SnakeCaseUpper,
+        "kebab_case_lower" => JsonNamingPolicy.KebabCaseLower,
+        _ => JsonNamingPolicy.KebabCaseUpper,
+#endif
+    };
+
+#if LEGACY_RUNTIME
+    private static void IgnoreNulls(JsonSerializerOptions options, bool on) => options.IgnoreNullValues = on;
+
+    private static void Numbers(JsonSerializerOptions options, string value)
+    {
+        if (value != "strict")
+            throw new PlatformNotSupportedException($"numbers={value} needs JsonSerializerOptions.NumberHandling, which arrived in .NET 5");
+    }
+#else
+    private static void IgnoreNulls(JsonSerializerOptions options, bool on) =>
+        options.DefaultIgnoreCondition = on ? JsonIgnoreCondition.WhenWritingNull : JsonIgnoreCondition.Never;
+
+    private static void Numbers(JsonSerializerOptions options, string value) => options.NumberHandling = value switch
+    {
+        "allow_reading_from_string" => JsonNumberHandling.AllowReadingFromString,
+        "write_as_string" => JsonNumberHandling.WriteAsString,
+        _ => JsonNumberHandling.Strict,
+    };
+#endif
+}

@@ -1,0 +1,92 @@
+using JsonLab.Adapters;
+using JsonLab.Measurement;
+using JsonLab.Verification;
+
+namespace JsonLab.Tests.Adapters;
+
+/// <summary>Settings an experiment gives a variant ("stj-default+naming=snake_case_lower"): applied, checked, verified.</summary>
+public class VariantSettingsTests
+{
+    private const string Pascal = """{"MyString" : "abc", "MyInteger" : 123, "MyList" : ["abc", "123"]}""";
+    private const string Snake = """{"my_string" : "abc", "my_integer" : 123, "my_list" : ["abc", "123"]}""";
+
+    private static string Serialize(string variant, string json = Pascal) =>
+        (string)OperationBinder.Bind(VariantRegistry.Find(variant), TestPayloads.Of("MyClass", json), "serialize")();
+
+    [Fact]
+    public void System_text_json_settings_change_the_output_and_leave_the_base_variant_as_it_was()
+    {
+        var output = Serialize("stj-default+indented=true+naming=snake_case_lower");
+
+        Assert.Contains("\"my_integer\": 123", output);
+        Assert.Contains("\n", output);
+        Assert.DoesNotContain("\n", Serialize("stj-default"));
+        Assert.Contains("\"MyInteger\":123", Serialize("stj-default"));
+    }
+
+    [Fact]
+    public void A_setting_replaces_the_base_variants_own()
+    {
+        Assert.Contains("\"MyInteger\":123", Serialize("stj-camel-policy+naming=as_declared"));
+        Assert.Contains("\"my_integer\":123", Serialize("newtonsoft-camel-iso+naming=snake_case_lower"));
+    }
+
+    [Fact]
+    public void Newtonsoft_settings_change_the_output()
+    {
+        var output = Serialize("newtonsoft-default+indented=true+naming=camelCase");
+
+        Assert.Contains("\"myInteger\": 123", output);
+        Assert.Contains("\n", output);
+    }
+
+    [Theory]
+    [InlineData("stj-default+naming=snake_case_lower")]
+    [InlineData("stj-default-utf8+case_insensitive=false+naming=snake_case_lower")]
+    [InlineData("stj-default+naming=snake_case_lower+options_per_call=true")]
+    [InlineData("newtonsoft-default+naming=snake_case_lower")]
+    public void A_variant_with_settings_verifies_on_a_document_of_its_naming(string variant)
+    {
+        var adapter = VariantRegistry.Find(variant);
+        var result = Verifier.Verify(adapter, TestPayloads.Of("MyClass", Snake));
+
+        Assert.Equal("passed", result.Status);
+        Assert.Equal(variant, adapter.Variant);
+        Assert.Contains("settings: ", adapter.Description);
+    }
+
+    [Fact]
+    public void Settings_out_of_order_are_refused_with_the_name_to_write()
+    {
+        var error = Assert.Throws<LabException>(() => VariantRegistry.Find("stj-default+naming=camelCase+indented=true"));
+
+        Assert.Contains("stj-default+indented=true+naming=camelCase", error.Hint);
+    }
+
+    [Theory]
+    [InlineData("stj-default+colour=blue", "has no setting 'colour'")]
+    [InlineData("stj-default+naming=shouting", "cannot be 'shouting'")]
+    [InlineData("stj-default+indented", "is not a setting")]
+    [InlineData("stj-default+indented=true+indented=true", "repeat or are out of order")]
+    [InlineData("spanjson-default+indented=true", "takes no settings")]
+    [InlineData("stj-defualt+indented=true", "did you mean 'stj-default'")]
+    public void A_wrong_setting_is_refused_with_what_the_variant_takes(string variant, string message)
+    {
+        var error = Assert.Throws<LabException>(() => VariantRegistry.Find(variant));
+
+        Assert.Contains(message, error.Message);
+    }
+
+    [Fact]
+    public void Every_settable_variant_lists_settings_whose_values_all_apply()
+    {
+        foreach (var adapter in VariantRegistry.All.OfType<ISettingsAdapter>())
+            foreach (var spec in adapter.Settings)
+                foreach (var value in spec.Values)
+                {
+                    var name = $"{((ISerializerAdapter)adapter).Variant}+{spec.Name}={value}";
+                    var output = OperationBinder.Bind(VariantRegistry.Find(name), TestPayloads.Of("MyClass", Pascal), "serialize")();
+                    Assert.NotNull(output);
+                }
+    }
+}
