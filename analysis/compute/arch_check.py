@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.nearest_host import published_cpu
-from harness.config.cpu_models import load_cpu_table
+from harness.config.cpu_models import load_cpu_table, published_cpu
 from harness.model.experiment import Experiment
 from harness.model.judging import CANNOT_REPRODUCE
 from harness.model.records import MEASURED

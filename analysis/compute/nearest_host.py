@@ -18,7 +18,6 @@ from harness.config.cpu_models import (
     CpuTable,
     nearness,
 )
-from harness.model.experiment import Hardware
 
 
 @dataclass(frozen=True)
@@ -35,14 +34,6 @@ class HostCpu:
             facts.get("cpu_vendor"), facts.get("cpu_family"), facts.get("cpu_model_number"), facts.get("arch")
         )
         return cls(name, cpu)
-
-
-def published_cpu(hardware: Hardware, table: CpuTable) -> CpuDescription:
-    """The CPU an experiment's hardware entry describes (as much as it says)."""
-    if hardware.microarchitecture:
-        entry = table.get(hardware.microarchitecture)
-        return CpuDescription(entry.vendor, entry)
-    return CpuDescription(hardware.cpu_vendor)
 
 
 def nearest_host(published: CpuDescription, hosts: Sequence[HostCpu]) -> tuple[str | None, str]:

@@ -11,11 +11,11 @@ from collections.abc import Callable
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
-from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
+from analysis.compute.nearest_host import HostCpu, nearest_host
 from analysis.compute.noise import calibration_drift
 from analysis.render.hosts_markdown import hosts_markdown
 from analysis.render.untrusted import neutral_markdown
-from harness.config.cpu_models import load_cpu_table, widest_vector_isa
+from harness.config.cpu_models import load_cpu_table, published_cpu, widest_vector_isa
 from harness.config.experiments import load_experiments
 from harness.model.defaults import REPO_ROOT
 from harness.model.experiment import Experiment

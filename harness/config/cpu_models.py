@@ -17,6 +17,7 @@ import tomllib
 
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
+from harness.model.experiment import Hardware
 
 CPU_MODELS_FILE = REPO_ROOT / "harness" / "config" / "cpu_models.toml"
 #: The vendors a hardware entry or a host may name, and the architecture each makes.
@@ -157,3 +158,11 @@ def load_cpu_table(path: pathlib.Path = CPU_MODELS_FILE) -> CpuTable:
                 raise ConfigError(f"{where}: model {model:#x} is listed under {other} too", "keep it in one entry")
         entries[key] = entry
     return CpuTable(entries)
+
+
+def published_cpu(hardware: Hardware, table: CpuTable) -> CpuDescription:
+    """The CPU an experiment's hardware entry describes (as much as it says)."""
+    if hardware.microarchitecture:
+        entry = table.get(hardware.microarchitecture)
+        return CpuDescription(entry.vendor, entry)
+    return CpuDescription(hardware.cpu_vendor)

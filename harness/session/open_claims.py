@@ -8,16 +8,18 @@ published ratio (harness/model/judging.py: 'inconclusive'), or has no interval y
 (harness/session/priority.py) gives rounds to groups with open claims first.
 
 A group at a switched place (an explain run's build with another library version, or a switched run setting) is
-steered by the claims of the group it switches a factor of. Claims across cell dimensions (ISA levels, runtimes: their
-sides are in two groups), those the lab cannot reproduce, and claims without a published ratio steer nothing: they
-are judged at the end like every other.
+steered by the claims of the group it switches a factor of. Claims published on another CPU architecture than the
+run's processes report (an arm64 figure on an x64 host, or read in an emulated build), claims across cell dimensions
+(ISA levels, runtimes: their sides are in two groups), those the lab cannot reproduce, and claims without a published
+ratio steer nothing: they are judged at the end like every other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from harness.config.cpu_models import load_cpu_table, published_cpu
 from harness.model.cells import Cell
 from harness.model.experiment import Experiment
 from harness.model.judging import INCONCLUSIVE, judge, published_ratio
@@ -40,8 +42,14 @@ class ClaimReading:
     label: str
 
 
-def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) -> dict[GroupKey, list[ClaimReading]]:
-    """The claims each planned group decides (groups that decide none are left out)."""
+def claims_by_group(
+    experiments: Iterable[Experiment], cells: Iterable[Cell], arch_of: Callable[[Cell], str | None] | None = None
+) -> dict[GroupKey, list[ClaimReading]]:
+    """The claims each planned group decides (groups that decide none are left out). `arch_of` gives the architecture
+    a cell's processes report ("" for an emulated build, None when unknown): a claim published on a CPU of another
+    architecture is no reading of this run (the report says "cannot reproduce: not on this host", analysis/compute/
+    arch_check.py), so it steers nothing."""
+    table = load_cpu_table()
     by_benchmark: dict[tuple[str, str], list[Cell]] = {}
     cells = list(cells)
     for cell in cells:
@@ -64,6 +72,11 @@ def claims_by_group(experiments: Iterable[Experiment], cells: Iterable[Cell]) ->
             reading_cell: Cell | None = next(
                 (c for c in planned if c.isa_level == level and c.runtime == runtime), None
             )
+            if reading_cell is not None and arch_of is not None:
+                published_arch = published_cpu(hardware, table).arch
+                here = arch_of(reading_cell)
+                if published_arch is not None and here is not None and here != published_arch:
+                    continue
             references = by_benchmark.get((experiment.id, claim.reference), [])
             if reading_cell is None or not any(group_key(r) == group_key(reading_cell) for r in references):
                 continue

@@ -214,7 +214,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         cold=plan.cold,
         peak_rss_runs=plan.peak_rss_runs,
         budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
-        claims=claims_by_group(plan.experiments, plan.cells),
+        claims=claims_by_group(plan.experiments, plan.cells, lambda cell: measured_arch(probes.get(cell.target))),
         history=plan.history,
         shot_costs=plan.shot_costs,
     )
@@ -229,3 +229,10 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         status = "replaced" if row.replaced else row.status  # a disturbed process a fresh one replaced
         counts[status] = counts.get(status, 0) + 1
     return RunSummary(store.directory, counts)
+
+
+def measured_arch(probe: LabProbe | None) -> str | None:
+    """The architecture a lab build's processes report ("" for an emulated build: no reading; None when unknown)."""
+    if probe is None:
+        return None
+    return "" if probe.emulated else probe.env.get("arch")

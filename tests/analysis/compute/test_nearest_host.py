@@ -1,7 +1,7 @@
 """Which host reads a published figure in a run over several hosts: the nearest CPU, with the reason."""
 
-from analysis.compute.nearest_host import HostCpu, nearest_host, published_cpu
-from harness.config.cpu_models import CpuDescription, load_cpu_table
+from analysis.compute.nearest_host import HostCpu, nearest_host
+from harness.config.cpu_models import CpuDescription, load_cpu_table, published_cpu
 from harness.config.experiments import load_experiments
 
 TABLE = load_cpu_table()

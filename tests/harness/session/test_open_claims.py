@@ -85,3 +85,18 @@ def test_a_switched_place_is_steered_by_the_claims_of_the_group_it_switches_a_fa
     base = ("native", "007", "dotnet", "10.0.12")
     assert claims[base] and claims[("native", "007", "dotnet", "10.0.12[tiered_compilation=off]")] == claims[base]
     assert claims[("native", "007", "dotnet", "10.0.12+Newtonsoft.Json=13.0.3")] == claims[base]
+
+
+def test_a_claim_published_on_another_architecture_than_the_runs_steers_nothing(smoke_options):
+    plan = resolve_plan(smoke_options)
+    on_apple = {
+        key: dataclasses.replace(h, cpu_vendor="apple", microarchitecture=None)
+        for key, h in next(e for e in plan.experiments if e.id == "001").hardware.items()
+    }
+    experiments = [dataclasses.replace(e, hardware=on_apple) if e.id == "001" else e for e in plan.experiments]
+    single = ("native", "001", "single", "10.0.12")
+    assert single not in claims_by_group(experiments, plan.cells, lambda cell: "x64")
+    assert single not in claims_by_group(experiments, plan.cells, lambda cell: "")  # an emulated arm64 build
+    assert single in claims_by_group(experiments, plan.cells, lambda cell: "arm64")
+    assert claims_by_group(experiments, plan.cells, lambda cell: None) == claims_by_group(experiments, plan.cells)
+    assert single in claims_by_group(plan.experiments, plan.cells, lambda cell: "x64")  # 001 was an x64 desktop
