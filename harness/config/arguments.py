@@ -11,8 +11,9 @@ from collections.abc import Callable
 #: A run id becomes a folder name under results/ and part of row ids: no path separators, no leading dot or dash.
 RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: A name in a selection list (ISA level, runtime, experiment, benchmark, variant, lab): what the data files use; '='
-#: for a runtime with library versions (8.0.0+Newtonsoft.Json=13.0.3).
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=-]{0,199}$")
+#: for a runtime with library versions (8.0.0+Newtonsoft.Json=13.0.3) and a variant with settings
+#: (stj-default+indented=true).
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=-]{0,399}$")
 #: A week: no session's budget is longer.
 MAX_BUDGET_MINUTES = 7 * 24 * 60
 

@@ -21,12 +21,11 @@ from harness.config.datasets import Manifest, load_manifest
 from harness.config.declared_models import declared_model_names
 from harness.config.experiment_schema import display
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
-from harness.config.lab_catalog import LabNames, load_lab_catalog
+from harness.config.lab_catalog import LabNames, check_variant_and_operation, load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
 from harness.config.library_builds import canonical
 from harness.config.profiles import ALL_LEVELS, CLAIMED_LEVELS
 from harness.config.run_settings import value_of
-from harness.config.variant_settings import base_of, check_settings
 from harness.model.cells import Cell
 from harness.model.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
@@ -115,13 +114,7 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
         raise UnknownNameError("lab", bench.lab, context.labs, what)
     lab = context.labs[bench.lab]
     names = context.catalog.get(lab.name, LabNames())
-    base = base_of(bench.variant)
-    if names.variants is not None and base not in names.variants and not bench.unavailable:  # unavailable: no adapter
-        raise UnknownNameError("variant", base, names.variants, f"of lab {lab.name} {what}")
-    if names.variants is not None and not bench.unavailable:
-        check_settings(bench.variant, names.settings.get(base), f"lab {lab.name} {what}")
-    if names.operations is not None and bench.operation not in names.operations:
-        raise UnknownNameError("operation", bench.operation, names.operations, f"of lab {lab.name} {what}")
+    check_variant_and_operation(names, lab.name, bench.variant, bench.operation, bool(bench.unavailable), what)
     if bench.dataset not in context.manifest.datasets:
         raise UnknownNameError("dataset", bench.dataset, context.manifest.datasets, f"of datasets/manifest.json {what}")
     model = context.manifest.datasets[bench.dataset].model

@@ -54,7 +54,7 @@ def _parse(path: pathlib.Path) -> Experiment:
     lab, operation = data["lab"], data.get("operation", "deserialize")
     settings = dict(data.get("run_settings") or {})
     groups = _groups(data, settings)
-    benchmarks = _benchmarks(data, lab, operation)
+    benchmarks = _benchmarks(data, lab, operation, display(path))
     hardware = _hardware(data)
     claims = tuple(_claim(c) for c in data.get("claims", []))
     versions = {str(k): str(v) for k, v in data.get("published_versions", {}).items()}
@@ -91,14 +91,16 @@ def _groups(data: dict, settings: dict) -> dict[str, Group]:
     }
 
 
-def _benchmarks(data: dict, lab: str, operation: str) -> dict[str, Benchmark]:
+def _benchmarks(data: dict, lab: str, operation: str, where: str) -> dict[str, Benchmark]:
     """The file's benchmarks by id; one that names no lab or operation takes the experiment's."""
     return {
         b["id"]: Benchmark(
             b["id"],
             b["group"],
             b.get("lab", lab),
-            with_settings(b["variant"], b["settings"], f"benchmark {b['id']}") if "settings" in b else b["variant"],
+            with_settings(b["variant"], b["settings"], f"{where}: benchmark {b['id']}")
+            if "settings" in b
+            else b["variant"],
             b["dataset"],
             b.get("operation", operation),
             b.get("note", ""),

@@ -11,9 +11,9 @@ import pathlib
 from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
-from harness.config.variant_settings import Offered
+from harness.config.variant_settings import Offered, base_of, check_settings
 from harness.model.defaults import LABS_DIR
-from harness.model.errors import ConfigError
+from harness.model.errors import ConfigError, UnknownNameError
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,9 @@ class LabNames:
     variants: tuple[str, ...] | None = None
     operations: tuple[str, ...] | None = None
     models: tuple[str, ...] | None = None
+    # Composite operations (two steps in one timed call) and the variants that can run them
+    composites: tuple[str, ...] = ()
+    composable: tuple[str, ...] = ()
     display: dict[str, Display] = field(default_factory=dict)
     # What each variant that takes settings takes (harness/config/variant_settings.py): variant -> setting -> values
     settings: dict[str, Offered] = field(default_factory=dict)
@@ -48,7 +51,7 @@ def _display(entry: str | dict) -> Display:
 
 #: A lab's catalog: beside its lab.toml.
 CATALOG_FILE = "catalog.toml"
-_KEYS = {"schema_version", "variants", "operations", "models", "display", "settings"}
+_KEYS = {"schema_version", "variants", "operations", "models", "display", "settings", "composites", "composable"}
 
 
 def load_lab_catalog(labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LabNames]:
@@ -72,12 +75,16 @@ def _catalog(path: pathlib.Path) -> LabNames:
     try:
         if unknown:
             raise KeyError(f"unknown key(s) {', '.join(unknown)}")
-        if not all(isinstance(spec.get(k, []), list) for k in ("variants", "operations", "models")):
-            raise TypeError("variants, operations and models are lists of names")
+        if not all(
+            isinstance(spec.get(k, []), list) for k in ("variants", "operations", "models", "composites", "composable")
+        ):
+            raise TypeError("variants, operations, models, composites and composable are lists of names")
         return LabNames(
             variants=_names(spec, "variants"),
             operations=_names(spec, "operations"),
             models=_names(spec, "models"),
+            composites=tuple(str(c) for c in spec.get("composites", ())),
+            composable=tuple(str(v) for v in spec.get("composable", ())),
             display={variant: _display(entry) for variant, entry in spec.get("display", {}).items()},
             settings=_settings(spec.get("settings", [])),
         )
@@ -96,8 +103,35 @@ def _settings(entries: list) -> dict[str, Offered]:
         raise TypeError("settings is a list of [[settings]] entries")
     offered: dict[str, Offered] = {}
     for entry in entries:
-        if set(entry) != {"variants", "values"} or not all(isinstance(v, list) for v in entry["values"].values()):
-            raise KeyError("each [[settings]] entry has `variants` and a [settings.values] table of lists")
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"variants", "values"}
+            or not isinstance(entry["variants"], list)
+            or not isinstance(entry["values"], dict)
+            or not all(isinstance(v, list) for v in entry["values"].values())
+        ):
+            raise KeyError("each [[settings]] entry has a `variants` list and a [settings.values] table of lists")
         values = {str(k): tuple(str(v) for v in vs) for k, vs in entry["values"].items()}
         offered.update({str(variant): values for variant in entry["variants"]})
     return offered
+
+
+def check_variant_and_operation(
+    names: LabNames, lab: str, variant: str, operation: str, unavailable: bool, what: str
+) -> None:
+    """A benchmark's variant (with the settings it names) and operation (or composite) are ones its lab offers; an
+    unavailable benchmark's variant is free text (no adapter exists)."""
+    base = base_of(variant)
+    if names.variants is not None and not unavailable:
+        if base not in names.variants:
+            raise UnknownNameError("variant", base, names.variants, f"of lab {lab} {what}")
+        check_settings(variant, names.settings.get(base), f"lab {lab} {what}")
+    offered = (names.operations or ()) + names.composites
+    if names.operations is not None and operation not in offered:
+        raise UnknownNameError("operation", operation, offered, f"of lab {lab} {what}")
+    if operation in names.composites and base not in names.composable and not unavailable:
+        raise ConfigError(
+            f"variant {base!r} {what} cannot chain the steps of {operation} in one call",
+            f"lab {lab}'s variants that can: {', '.join(names.composable)} "
+            "(docs/experiments.md#composite-operations-several-steps-in-one-timed-call)",
+        )

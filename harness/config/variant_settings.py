@@ -11,7 +11,7 @@ import re
 from harness.model.errors import ConfigError
 
 SEPARATOR = "+"
-_WORD = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 #: What one variant takes: setting -> the values it may have.
 Offered = dict[str, tuple[str, ...]]
 
@@ -31,7 +31,7 @@ def with_settings(variant: str, settings: dict[str, object], where: str) -> str:
     parts = []
     for key in sorted(settings):
         value = _text(settings[key])
-        if not _WORD.match(key) or not _WORD.match(value):
+        if not _WORD.fullmatch(key) or not _WORD.fullmatch(value):
             raise ConfigError(
                 f"{where}: setting {key!r} = {value!r} is not a setting name and value",
                 "names and values are letters, digits, _ . - (true/false for a yes/no setting)",
@@ -41,13 +41,22 @@ def with_settings(variant: str, settings: dict[str, object], where: str) -> str:
 
 
 def split(name: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A variant name's base variant and its settings (none for a plain name)."""
+    """A variant name's base variant and its settings (none for a plain name), held to the lab's rules: each part a
+    setting=value of letters, digits, _ . -, each setting once, in alphabetical order (the one name of that choice)."""
     base, *parts = name.split(SEPARATOR)
-    settings = tuple(tuple(part.split("=", 1)) for part in parts if "=" in part)
-    if len(settings) != len(parts):
+    settings = tuple(tuple(part.split("=", 1)) for part in parts)
+    if not all(len(s) == 2 and _WORD.fullmatch(s[0]) and _WORD.fullmatch(s[1]) for s in settings):
         raise ConfigError(
-            f"variant {name!r} has a setting without a value",
-            "write <variant>+<setting>=<value>, or a `settings` table on the benchmark",
+            f"variant {name!r} has a setting that is not <setting>=<value>",
+            "write <variant>+<setting>=<value>, or a `settings` table on the benchmark"
+            " (docs/experiments.md#settings-library-options-as-data)",
+        )
+    keys = [key for key, _ in settings]
+    if keys != sorted(set(keys)):
+        canonical = SEPARATOR.join([base, *(f"{key}={value}" for key, value in sorted(settings))])
+        raise ConfigError(
+            f"the settings of variant {name!r} repeat or are out of order",
+            f"name each setting once, in alphabetical order: {canonical!r} (or use a `settings` table)",
         )
     return base, settings  # type: ignore[return-value]
 
@@ -66,7 +75,7 @@ def check_settings(name: str, offered: Offered | None, where: str) -> None:
         raise ConfigError(
             f"{where}: variant {base!r} takes no settings (asked for {name!r})",
             "settings are offered by the variants whose lab catalog lists them ([[settings]] in lab/<lab>/catalog.toml;"
-            " docs/experiments.md#settings)",
+            " docs/experiments.md#settings-library-options-as-data)",
         )
     for key, value in settings:
         if key not in offered:
@@ -81,5 +90,9 @@ def check_settings(name: str, offered: Offered | None, where: str) -> None:
 
 
 def describe(name: str) -> str:
-    """ "indented=true, naming=camelCase": a variant's settings for a reader ("" for none)."""
-    return ", ".join(f"{k}={v}" for k, v in split(name)[1])
+    """A variant's settings for a reader, "indented=true, naming=camelCase" ("" for none, or for a name that is no
+    variant with settings, such as an unavailable benchmark's free text)."""
+    try:
+        return ", ".join(f"{k}={v}" for k, v in split(name)[1])
+    except ConfigError:
+        return ""

@@ -181,8 +181,18 @@ def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
         base = base_of(cell.variant)
         if base not in offered:
             raise UnknownNameError("variant", base, set(offered), where)
-        takes = {str(s["name"]): tuple(str(v) for v in s["values"]) for s in offered[base].get("settings") or ()}
-        check_settings(cell.variant, takes, where)
+        check_settings(cell.variant, _settings_listed(probe.lab, offered[base]), where)
+
+
+def _settings_listed(lab: str, entry: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """A `list` entry's settings (docs/lab-contract.md): setting -> values; a malformed list is the lab's fault."""
+    try:
+        return {str(s["name"]): tuple(str(v) for v in s["values"]) for s in entry.get("settings") or ()}
+    except (KeyError, TypeError) as e:
+        raise HarnessError(
+            f"lab {lab}'s `list` gives variant {entry.get('variant')!r} settings of another shape ({e})",
+            "each setting is {name, values: [...], meaning} (docs/lab-contract.md); rebuild the lab",
+        ) from None
 
 
 def check_arch(probe: LabProbe, arch: str) -> None:

@@ -21,6 +21,7 @@ from harness.cli import main
 from harness.config.experiments import load_experiments
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import load_labs
+from harness.config.variant_settings import base_of
 from tests.conftest import FIXTURES, REPO
 
 SOURCES = [FIXTURES / "broken-experiments" / "000-valid-base.toml", next(REPO.glob("experiments/001-*.toml"))]
@@ -143,7 +144,7 @@ def _as_written(document: dict, folder: pathlib.Path) -> None:
             entry["dataset"],
             entry.get("lab", document["lab"]),
         )
-        assert bench.variant in CATALOG[bench.lab].variants
+        assert base_of(bench.variant) in CATALOG[bench.lab].variants
     for key, hardware in exp.hardware.items():
         labs = {exp.benchmarks[c.benchmark].lab for c in exp.claims if c.hardware == key and c.benchmark} or {
             b.lab for b in exp.benchmarks.values()

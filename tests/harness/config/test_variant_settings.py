@@ -48,7 +48,10 @@ def test_settings_in_the_name_and_a_table_are_refused():
         ("stj-default+naming=shouting", TAKES, "cannot be 'shouting'"),
         ("spanjson-default+indented=true", None, "takes no settings"),
         ("spanjson-default+indented=true", {}, "takes no settings"),
-        ("stj-default+indented", TAKES, "a setting without a value"),
+        ("stj-default+indented", TAKES, "not <setting>=<value>"),
+        ("stj-default+naming=camelCase+indented=true", TAKES, "repeat or are out of order"),
+        ("stj-default+indented=true+indented=false", TAKES, "repeat or are out of order"),
+        ("stj-default+indented=true\n", TAKES, "not <setting>=<value>"),
     ],
 )
 def test_settings_a_variant_does_not_take_are_refused_naming_what_it_takes(name, takes, message):

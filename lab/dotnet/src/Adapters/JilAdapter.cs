@@ -9,7 +9,7 @@ namespace JsonLab.Adapters;
 /// the UTF-8 form decodes with Encoding.UTF8 before reading, and writes into a StringWriter then encodes.
 /// </summary>
 public sealed class JilAdapter(string variant, string description, PayloadForm form, Func<Options> options)
-    : AdapterBase(variant, description, form)
+    : AdapterBase(variant, description, form), IComposableAdapter
 {
     private readonly Lazy<Options> _options = new(options);
 
@@ -20,6 +20,23 @@ public sealed class JilAdapter(string variant, string description, PayloadForm f
     {
         var (text, utf8, o) = (payload.Text, payload.Utf8, _options.Value);
         return ByForm<Func<T?>>(() => JSON.Deserialize<T>(text, o), () => JSON.Deserialize<T>(Encoding.UTF8.GetString(utf8), o));
+    }
+
+    public Func<object, T?> DeserializeInput<T>()
+    {
+        var o = _options.Value;
+        return ByForm<Func<object, T?>>(i => JSON.Deserialize<T>((string)i, o), i => JSON.Deserialize<T>(Encoding.UTF8.GetString((byte[])i), o));
+    }
+
+    public Func<T, object> SerializeValue<T>()
+    {
+        var o = _options.Value;
+        return ByForm<Func<T, object>>(v => JSON.Serialize(v, o), v =>
+        {
+            using var writer = new StringWriter();
+            JSON.Serialize(v, writer, o);
+            return Encoding.UTF8.GetBytes(writer.ToString());
+        });
     }
 
     public override Func<object> BindSerialize<T>(T value)

@@ -9,7 +9,7 @@ namespace JsonLab.Adapters;
 /// UTF-8 form converts with Encoding.UTF8 inside the measured call, as write-up 004's "bytes" methods did.
 /// </summary>
 public sealed class NewtonsoftAdapter(string variant, string description, PayloadForm form = PayloadForm.String,
-    Func<JsonSerializerSettings>? settings = null) : AdapterBase(variant, description, form), ISettingsAdapter
+    Func<JsonSerializerSettings>? settings = null) : AdapterBase(variant, description, form), ISettingsAdapter, IComposableAdapter
 {
     private readonly Lazy<JsonSerializerSettings?> _settings = new(() => settings?.Invoke());
 
@@ -29,6 +29,18 @@ public sealed class NewtonsoftAdapter(string variant, string description, Payloa
         return ByForm<Func<T?>>(
             () => JsonConvert.DeserializeObject<T>(text, s),
             () => JsonConvert.DeserializeObject<T>(Encoding.UTF8.GetString(utf8), s));
+    }
+
+    public Func<object, T?> DeserializeInput<T>()
+    {
+        var s = _settings.Value;
+        return ByForm<Func<object, T?>>(i => JsonConvert.DeserializeObject<T>((string)i, s), i => JsonConvert.DeserializeObject<T>(Encoding.UTF8.GetString((byte[])i), s));
+    }
+
+    public Func<T, object> SerializeValue<T>()
+    {
+        var s = _settings.Value;
+        return ByForm<Func<T, object>>(v => JsonConvert.SerializeObject(v, s), v => Encoding.UTF8.GetBytes(JsonConvert.SerializeObject(v, s)));
     }
 
     public override Func<object> BindSerialize<T>(T value)

@@ -25,12 +25,13 @@ public static class NewtonsoftSettings
         {
             switch (key)
             {
-                case "dates": settings.DateFormatHandling = value == "iso" ? DateFormatHandling.IsoDateFormat : DateFormatHandling.MicrosoftDateFormat; break;
-                case "enums_as_strings" when VariantSettings.Flag(value): settings.Converters.Add(new StringEnumConverter()); break;
+                case "dates": settings.DateFormatHandling = value switch { "iso" => DateFormatHandling.IsoDateFormat, "microsoft" => DateFormatHandling.MicrosoftDateFormat, _ => throw Unknown(key, value) }; break;
+                case "enums_as_strings": if (VariantSettings.Flag(value)) settings.Converters.Add(new StringEnumConverter()); break;
                 case "escaping": settings.StringEscapeHandling = Escaping(value); break;
                 case "ignore_nulls": settings.NullValueHandling = VariantSettings.Flag(value) ? NullValueHandling.Ignore : NullValueHandling.Include; break;
                 case "indented": settings.Formatting = VariantSettings.Flag(value) ? Formatting.Indented : Formatting.None; break;
                 case "naming": settings.ContractResolver = new DefaultContractResolver { NamingStrategy = Naming(value) }; break;
+                default: throw new LabException($"setting '{key}' has no case in NewtonsoftSettings.Apply", "give the setting its case beside its entry in NewtonsoftSettings.All");
             }
         }
         return settings;
@@ -40,13 +41,18 @@ public static class NewtonsoftSettings
     {
         "non_ascii" => StringEscapeHandling.EscapeNonAscii,
         "html" => StringEscapeHandling.EscapeHtml,
-        _ => StringEscapeHandling.Default,
+        "default" => StringEscapeHandling.Default,
+        _ => throw Unknown("escaping", value),
     };
 
     private static NamingStrategy Naming(string value) => value switch
     {
         "camelCase" => new CamelCaseNamingStrategy(),
         "snake_case_lower" => new SnakeCaseNamingStrategy(),
-        _ => new DefaultNamingStrategy(),
+        "as_declared" => new DefaultNamingStrategy(),
+        _ => throw Unknown("naming", value),
     };
+
+    private static LabException Unknown(string key, string value) =>
+        new($"value '{value}' of setting '{key}' has no case in NewtonsoftSettings", "give the value its case beside its entry in NewtonsoftSettings.All");
 }

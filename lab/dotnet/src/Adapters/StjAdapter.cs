@@ -15,7 +15,7 @@ public sealed class StjAdapter(
     PayloadForm form,
     Func<JsonSerializerOptions?> options,
     ModelBinding binding = ModelBinding.Plain,
-    bool optionsPerCall = false) : AdapterBase(variant, description, form, binding), ISettingsAdapter
+    bool optionsPerCall = false) : AdapterBase(variant, description, form, binding), ISettingsAdapter, IComposableAdapter
 {
     private readonly Lazy<JsonSerializerOptions?> _shared = new(options);
 
@@ -45,6 +45,22 @@ public sealed class StjAdapter(
             return ByForm<Func<T?>>(() => JsonSerializer.Deserialize<T>(text, options()), () => JsonSerializer.Deserialize<T>(utf8, options()));
         var shared = _shared.Value;
         return ByForm<Func<T?>>(() => JsonSerializer.Deserialize<T>(text, shared), () => JsonSerializer.Deserialize<T>(utf8, shared));
+    }
+
+    public Func<object, T?> DeserializeInput<T>()
+    {
+        if (optionsPerCall)
+            return ByForm<Func<object, T?>>(i => JsonSerializer.Deserialize<T>((string)i, options()), i => JsonSerializer.Deserialize<T>((byte[])i, options()));
+        var shared = _shared.Value;
+        return ByForm<Func<object, T?>>(i => JsonSerializer.Deserialize<T>((string)i, shared), i => JsonSerializer.Deserialize<T>((byte[])i, shared));
+    }
+
+    public Func<T, object> SerializeValue<T>()
+    {
+        if (optionsPerCall)
+            return ByForm<Func<T, object>>(v => JsonSerializer.Serialize(v, options()), v => JsonSerializer.SerializeToUtf8Bytes(v, options()));
+        var shared = _shared.Value;
+        return ByForm<Func<T, object>>(v => JsonSerializer.Serialize(v, shared), v => JsonSerializer.SerializeToUtf8Bytes(v, shared));
     }
 
     public override Func<object> BindSerialize<T>(T value)

@@ -19,7 +19,7 @@ public static class StjSettings
         new("indented", VariantSettings.YesNo, "WriteIndented"),
         new("naming", ["as_declared", "camelCase", "snake_case_lower", "snake_case_upper", "kebab_case_lower", "kebab_case_upper"],
             "PropertyNamingPolicy (snake and kebab case from .NET 8)"),
-        new("numbers", ["strict", "allow_reading_from_string", "write_as_string"], "NumberHandling (.NET 5+)"),
+        new("numbers", ["strict", "allow_reading_from_string"], "NumberHandling: Strict or AllowReadingFromString (.NET 5+)"),
         new("options_per_call", VariantSettings.YesNo, "a new options object built inside every measured call"),
     ];
 
@@ -31,12 +31,14 @@ public static class StjSettings
             switch (key)
             {
                 case "case_insensitive": options.PropertyNameCaseInsensitive = VariantSettings.Flag(value); break;
-                case "enums_as_strings" when VariantSettings.Flag(value): options.Converters.Add(new JsonStringEnumConverter()); break;
-                case "escaping": options.Encoder = value == "relaxed" ? JavaScriptEncoder.UnsafeRelaxedJsonEscaping : null; break;
+                case "enums_as_strings": if (VariantSettings.Flag(value)) options.Converters.Add(new JsonStringEnumConverter()); break;
+                case "escaping": options.Encoder = value switch { "relaxed" => JavaScriptEncoder.UnsafeRelaxedJsonEscaping, "default" => null, _ => throw Unknown(key, value) }; break;
                 case "indented": options.WriteIndented = VariantSettings.Flag(value); break;
                 case "naming": options.PropertyNamingPolicy = Naming(value); break;
                 case "ignore_nulls": IgnoreNulls(options, VariantSettings.Flag(value)); break;
                 case "numbers": Numbers(options, value); break;
+                case "options_per_call": break;  // the adapter's (StjAdapter.With), not an option
+                default: throw new LabException($"setting '{key}' has no case in StjSettings.Apply", "give the setting its case beside its entry in StjSettings.All");
             }
         }
         return options;
@@ -52,7 +54,8 @@ public static class StjSettings
         "snake_case_lower" => JsonNamingPolicy.SnakeCaseLower,
         "snake_case_upper" => JsonNamingPolicy.SnakeCaseUpper,
         "kebab_case_lower" => JsonNamingPolicy.KebabCaseLower,
-        _ => JsonNamingPolicy.KebabCaseUpper,
+        "kebab_case_upper" => JsonNamingPolicy.KebabCaseUpper,
+        _ => throw Unknown("naming", value),
 #endif
     };
 
@@ -71,8 +74,11 @@ public static class StjSettings
     private static void Numbers(JsonSerializerOptions options, string value) => options.NumberHandling = value switch
     {
         "allow_reading_from_string" => JsonNumberHandling.AllowReadingFromString,
-        "write_as_string" => JsonNumberHandling.WriteAsString,
-        _ => JsonNumberHandling.Strict,
+        "strict" => JsonNumberHandling.Strict,
+        _ => throw Unknown("numbers", value),
     };
 #endif
+
+    private static LabException Unknown(string key, string value) =>
+        new($"value '{value}' of setting '{key}' has no case in StjSettings", "give the value its case beside its entry in StjSettings.All");
 }

@@ -14,7 +14,7 @@ namespace JsonLab.Adapters;
 /// is written with the metadata of the listed type it implements, as there.
 /// </summary>
 public sealed class StjSourceGenAdapter(string variant, string description, PayloadForm form, JsonSerializerContext context)
-    : AdapterBase(variant, description, form)
+    : AdapterBase(variant, description, form), IComposableAdapter
 {
     public override string Library => "System.Text.Json (source generated)";
     public override string LibraryVersion => LibraryVersions.Of(typeof(JsonSerializer).Assembly);
@@ -31,6 +31,18 @@ public sealed class StjSourceGenAdapter(string variant, string description, Payl
         var info = InfoOf(typeof(T)) ?? ListedSupertypeOf(typeof(T));
         object? boxed = value;
         return ByForm<Func<object>>(() => JsonSerializer.Serialize(boxed, info), () => JsonSerializer.SerializeToUtf8Bytes(boxed, info));
+    }
+
+    public Func<object, T?> DeserializeInput<T>()
+    {
+        var info = (JsonTypeInfo<T>)(InfoOf(typeof(T)) ?? throw Unlisted(typeof(T)));
+        return ByForm<Func<object, T?>>(i => JsonSerializer.Deserialize((string)i, info), i => JsonSerializer.Deserialize((byte[])i, info));
+    }
+
+    public Func<T, object> SerializeValue<T>()
+    {
+        var info = InfoOf(typeof(T)) ?? ListedSupertypeOf(typeof(T));
+        return ByForm<Func<T, object>>(v => JsonSerializer.Serialize(v, info), v => JsonSerializer.SerializeToUtf8Bytes(v, info));
     }
 
     /// <summary>The variant's own context's metadata, else that of a declared model's context (same options).</summary>

@@ -23,14 +23,14 @@ public static class VariantRegistry
 #if LEGACY_RUNTIME
     private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
         new NotOnThisRuntimeAdapter(variant, "System.Text.Json (source generated)", description, form,
-            "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures");
+            "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures", chains: true);
 
     private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
         new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, PayloadForm.String, "JsonSerializerDefaults.Web arrived in .NET 5",
-            settings: StjSettings.All);
+            settings: StjSettings.All, chains: true);
 
     private static ISerializerAdapter SpanJson(string variant, string description, PayloadForm form) =>
-        new NotOnThisRuntimeAdapter(variant, "SpanJson", description, form, "SpanJson 4.0.1 ships lib/net6.0 only");
+        new NotOnThisRuntimeAdapter(variant, "SpanJson", description, form, "SpanJson 4.0.1 ships lib/net6.0 only", chains: true);
 
     private static ISerializerAdapter StjNode(string variant, string description, PayloadForm form) =>
         new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, form, "JsonNode arrived in System.Text.Json 6.0", ModelBinding.Document);

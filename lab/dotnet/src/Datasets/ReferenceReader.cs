@@ -132,7 +132,7 @@ public static class ReferenceReader
         foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanWrite && p.GetIndexParameters().Length == 0))
         {
             var name = property.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? property.Name;
-            var at = JsonLab.Verification.MemberNames.Find(names, name);
+            var at = JsonLab.Verification.MemberNames.Find(names, name, last: true);
             if (at >= 0)
                 property.SetValue(instance, Materialize(members[at].Value, property.PropertyType, $"{path}.{members[at].Name}"));
         }

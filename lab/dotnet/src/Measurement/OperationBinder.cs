@@ -14,6 +14,24 @@ public static class OperationBinder
     /// <summary>Operations a cell may measure; names match the result row's "operation".</summary>
     public static readonly IReadOnlyList<string> Operations = ["deserialize", "serialize", NeedsEscaping];
 
+    /// <summary>
+    /// Composite operations: two steps chained inside one timed call, each the same library call as the step measured
+    /// alone (variants that are <see cref="IComposableAdapter"/>). "serialize-then-deserialize" writes the dataset's
+    /// value and reads the output back; "deserialize-then-serialize" reads the dataset and writes the object it read.
+    /// </summary>
+    public static readonly IReadOnlyList<string> Composites = [SerializeThenDeserialize, DeserializeThenSerialize];
+
+    public const string SerializeThenDeserialize = "serialize-then-deserialize";
+    public const string DeserializeThenSerialize = "deserialize-then-serialize";
+
+    /// <summary>The steps of a composite operation, in order (empty for a single step).</summary>
+    public static IReadOnlyList<string> StepsOf(string operation) => operation switch
+    {
+        SerializeThenDeserialize => ["serialize", "deserialize"],
+        DeserializeThenSerialize => ["deserialize", "serialize"],
+        _ => [],
+    };
+
     /// <summary>Write-up 002's micro-benchmark: an escaping check over the dataset's string (escaping variants only).</summary>
     public const string NeedsEscaping = "needs-escaping";
 
@@ -32,10 +50,11 @@ public static class OperationBinder
         var shape = ModelCatalog.Resolve(payload.Model, adapter.Binding);
         return operation switch
         {
-            "deserialize" => shape.Read,
+            // A chain that ends writing writes the object it read, of the type it read
+            "deserialize" or SerializeThenDeserialize or DeserializeThenSerialize => shape.Read,
             "serialize" => shape.Write,
             NeedsEscaping => shape.Read,
-            _ => throw new LabException($"unknown operation '{operation}'", $"valid operations: {string.Join(", ", Operations)}"),
+            _ => throw new LabException($"unknown operation '{operation}'", $"valid operations: {string.Join(", ", Operations.Concat(Composites))}"),
         };
     }
 
@@ -45,11 +64,17 @@ public static class OperationBinder
         var type = TypeOf(adapter, payload, operation);
         if (operation == NeedsEscaping)
             return BindEscaping(adapter, payload);
-        var name = operation == "deserialize" ? nameof(BindDeserialize) : nameof(BindSerialize);
+        var (name, types) = operation switch
+        {
+            "deserialize" => (nameof(BindDeserialize), new[] { type }),
+            "serialize" => (nameof(BindSerialize), new[] { type }),
+            SerializeThenDeserialize => (nameof(BindSerializeThenDeserialize), new[] { TypeOf(adapter, payload, "serialize"), type }),
+            _ => (nameof(BindDeserializeThenSerialize), new[] { type }),
+        };
         var method = typeof(OperationBinder).GetMethod(name, BindingFlags.NonPublic | BindingFlags.Static)!;
         try
         {
-            return (Func<object?>)method.MakeGenericMethod(type).Invoke(null, [adapter, payload])!;
+            return (Func<object?>)method.MakeGenericMethod(types).Invoke(null, [adapter, payload])!;
         }
         catch (TargetInvocationException e) when (e.InnerException is not null)
         {
@@ -74,6 +99,37 @@ public static class OperationBinder
         : payload.Parts is { } parts
             ? Loop(parts.Select(p => adapter.BindSerialize((T)ReferenceReader.Read(p, typeof(T)))).ToArray())
             : adapter.BindSerialize((T)ReferenceReader.Read(payload, typeof(T)));
+
+    private static Func<object?> BindSerializeThenDeserialize<TWrite, TRead>(ISerializerAdapter adapter, Payload payload)
+    {
+        var deserialize = Composable(adapter, SerializeThenDeserialize).DeserializeInput<TRead>();
+        Func<object?> Chain(Payload part)
+        {
+            var serialize = adapter.BindSerialize((TWrite)ReferenceReader.Read(part, typeof(TWrite)));
+            return () => deserialize(serialize());
+        }
+        return payload.Parts is { } parts ? Loop(parts.Select(Chain).ToArray()) : Chain(payload);
+    }
+
+    private static Func<object?> BindDeserializeThenSerialize<T>(ISerializerAdapter adapter, Payload payload)
+    {
+        var serialize = Composable(adapter, DeserializeThenSerialize).SerializeValue<T>();
+        Func<object?> Chain(Payload part)
+        {
+            var deserialize = adapter.BindDeserialize<T>(part);
+            return () => serialize(deserialize()!);
+        }
+        return payload.Parts is { } parts ? Loop(parts.Select(Chain).ToArray()) : Chain(payload);
+    }
+
+    /// <summary>True for a variant that chains its steps inside one call (`list`: composable).</summary>
+    public static bool IsComposable(ISerializerAdapter adapter) => adapter is IComposableAdapter { Chains: true };
+
+    private static IComposableAdapter Composable(ISerializerAdapter adapter, string operation) =>
+        adapter is IComposableAdapter { Chains: true } chain
+            ? chain
+            : throw new LabException($"{adapter.Variant} cannot chain its steps inside one call ({operation}): its adapter reads only the dataset it was bound to",
+            "composite operations are offered by the System.Text.Json, Newtonsoft.Json, SpanJson, Utf8Json, Jil and NetJSON variants (`list`: composable)");
 
     /// <summary>The escaping check over the dataset's string; the index comes back pre-boxed (no allocation per call).</summary>
     private static Func<object?> BindEscaping(ISerializerAdapter adapter, Payload payload)

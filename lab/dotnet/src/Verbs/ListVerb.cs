@@ -14,6 +14,8 @@ public static class ListVerb
             SchemaVersion = 1,
             Lab = "dotnet",
             Operations = OperationBinder.Operations,
+            // Two steps in one timed call, offered by the variants marked composable (docs/experiments.md#composite-operations)
+            Composites = OperationBinder.Composites,
             // Enums are written as their snake_case names here, not through a converter: the Native AOT build has no
             // generic converter instances for the lab's own enum collections.
             Models = ModelCatalog.All.Select(m => new { m.Name, Bindings = BindingsOf(m).Select(b => LabJson.Name(b)).ToArray() }).ToArray(),
@@ -26,6 +28,7 @@ public static class ListVerb
                 ModelBinding = LabJson.Name(a.Binding),
                 a.Description,
                 // What an experiment may set on this variant ("<variant>+<setting>=<value>", docs/experiments.md)
+                Composable = OperationBinder.IsComposable(a),
                 Settings = (a as ISettingsAdapter)?.Settings.Select(s => new { s.Name, s.Values, s.Meaning }).ToArray() ?? [],
             }).ToArray(),
             // The `conformance` verb's parsers: each library's untyped parse of raw bytes.

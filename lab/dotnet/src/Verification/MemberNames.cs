@@ -1,25 +1,52 @@
+using JsonLab.Adapters;
+
 namespace JsonLab.Verification;
 
 /// <summary>
-/// How the reference reader and the verifier find a model member's JSON property: its name ignoring case, or, where no
-/// property has that name, ignoring case and the separators of snake and kebab case ("my_integer", "MY-INTEGER" for
-/// MyInteger), so a variant whose naming setting writes those forms is verified field by field. Only the expected side
-/// is read this way: a variant that binds nothing still fails.
+/// How the reference reader and the verifier find a model member's JSON property: its exact name first, then its name
+/// ignoring case, as before. While a variant whose naming setting writes snake or kebab case is verified
+/// (<see cref="For"/>), a member is also found under those forms ("my_integer", "MY-INTEGER" for MyInteger), so its
+/// output is checked field by field; every other variant is verified by names alone, as it always was.
 /// </summary>
 public static class MemberNames
 {
-    /// <summary>The index in <paramref name="names"/> of the property that holds member <paramref name="member"/>, or -1.</summary>
-    public static int Find(IReadOnlyList<string> names, string member)
+    [ThreadStatic] private static bool _separators;
+
+    /// <summary>Separator-blind matching for the verification of this variant when its settings name snake or kebab case (dispose to end it).</summary>
+    public static IDisposable For(ISerializerAdapter adapter)
     {
-        for (var i = names.Count - 1; i >= 0; i--)
-            if (string.Equals(names[i], member, StringComparison.OrdinalIgnoreCase))
-                return i;
+        var previous = _separators;
+        var (_, settings) = VariantSettings.Parse(adapter.Variant);
+        _separators = settings.Any(s => s.Key == "naming" && (s.Value.StartsWith("snake", StringComparison.Ordinal) || s.Value.StartsWith("kebab", StringComparison.Ordinal)));
+        return new Restore(previous);
+    }
+
+    /// <summary>The index in <paramref name="names"/> of the property that holds member <paramref name="member"/>, or -1;
+    /// among equals, the first (or the last, <paramref name="last"/>, as a reader that keeps the last duplicate does).</summary>
+    public static int Find(IReadOnlyList<string> names, string member, bool last = false)
+    {
+        foreach (var comparison in new[] { StringComparison.Ordinal, StringComparison.OrdinalIgnoreCase })
+            if (IndexOf(names, n => string.Equals(n, member, comparison), last) is var at and >= 0)
+                return at;
         var bare = Bare(member);
-        for (var i = names.Count - 1; i >= 0; i--)
-            if (string.Equals(Bare(names[i]), bare, StringComparison.OrdinalIgnoreCase))
+        return _separators ? IndexOf(names, n => string.Equals(Bare(n), bare, StringComparison.OrdinalIgnoreCase), last) : -1;
+    }
+
+    private static int IndexOf(IReadOnlyList<string> names, Func<string, bool> match, bool last)
+    {
+        for (var k = 0; k < names.Count; k++)
+        {
+            var i = last ? names.Count - 1 - k : k;
+            if (match(names[i]))
                 return i;
+        }
         return -1;
     }
 
     private static string Bare(string name) => name.Replace("_", "").Replace("-", "");
+
+    private sealed class Restore(bool previous) : IDisposable
+    {
+        public void Dispose() => _separators = previous;
+    }
 }

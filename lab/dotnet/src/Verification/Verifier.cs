@@ -28,6 +28,7 @@ public static class Verifier
     /// </summary>
     public static VerificationResult Verify(ISerializerAdapter adapter, Payload payload, string operation = "deserialize")
     {
+        using var names = MemberNames.For(adapter);
         if (payload.Parts is not { } parts)
             return VerifyDocument(adapter, payload, operation);
         // A JSON Lines dataset: every document is checked; the first that fails speaks for the dataset.
@@ -48,6 +49,8 @@ public static class Verifier
     {
         if (operation == OperationBinder.NeedsEscaping)
             return VerifyEscaping(adapter, payload);
+        if (OperationBinder.StepsOf(operation).Count > 0)
+            return CompositeVerifier.Verify(adapter, payload, operation);
         if (adapter is IDocumentAdapter document)
             return DocumentVerifier.Verify(document, payload, operation);
         var type = OperationBinder.TypeOf(adapter, payload, operation);
@@ -164,7 +167,7 @@ public static class Verifier
             mismatches.Count, mismatches.Kept, "skipped", message, PayloadBytes: outputBytes);
     }
 
-    private static string AsText(object serialized) => serialized is byte[] bytes ? Encoding.UTF8.GetString(bytes) : (string)serialized;
+    public static string AsText(object serialized) => serialized is byte[] bytes ? Encoding.UTF8.GetString(bytes) : (string)serialized;
 
     /// <summary>
     /// The variant reads back what it writes: the dataset's value (reference reader, the serialize cells' type) is

@@ -90,3 +90,25 @@ public class VariantSettingsTests
                 }
     }
 }
+
+public class MemberNamesTests
+{
+    [Fact]
+    public void Snake_and_kebab_names_are_found_only_while_a_variant_that_writes_them_is_verified()
+    {
+        Assert.Equal(-1, MemberNames.Find(["my_integer"], "MyInteger"));
+        using (MemberNames.For(VariantRegistry.Find("stj-default+naming=snake_case_lower")))
+            Assert.Equal(0, MemberNames.Find(["my_integer"], "MyInteger"));
+        using (MemberNames.For(VariantRegistry.Find("stj-default+naming=camelCase")))
+            Assert.Equal(-1, MemberNames.Find(["my_integer"], "MyInteger"));
+        Assert.Equal(-1, MemberNames.Find(["my_integer"], "MyInteger"));
+    }
+
+    [Fact]
+    public void An_exact_name_comes_before_one_equal_ignoring_case()
+    {
+        Assert.Equal(1, MemberNames.Find(["name", "Name"], "Name"));
+        Assert.Equal(0, MemberNames.Find(["Name", "name"], "Name", last: true));
+        Assert.Equal(0, MemberNames.Find(["NAME", "x"], "Name"));
+    }
+}

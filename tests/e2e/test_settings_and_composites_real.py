@@ -3,7 +3,8 @@ variant of its own ("stj-default+indented=true+naming=snake_case_lower"), which 
 verifies field by field (the verifier finds snake_case members; a document of other names binds nothing and fails
 verification) and times in a paired process beside the
 write-up's variants; a setting this runtime's System.Text.Json lacks fails its cell with the reason, on .NET Core 3.1
-only."""
+only. Composite operations in the same run: two steps in one timed call, each step verified alone and the chain's
+result against the dataset."""
 
 import shutil
 
@@ -39,6 +40,20 @@ variant = "newtonsoft-default"
 settings = { naming = "snake_case_lower" }
 dataset = "employee-single"
 operation = "serialize"
+
+[[benchmarks]]
+id = "single-stj-round-trip"
+group = "single"
+variant = "stj-case-insensitive"
+dataset = "employee-single"
+operation = "serialize-then-deserialize"
+
+[[benchmarks]]
+id = "single-newtonsoft-read-write"
+group = "single"
+variant = "newtonsoft-default"
+dataset = "employee-single"
+operation = "deserialize-then-serialize"
 """
 
 
@@ -48,7 +63,8 @@ def test_settings_chosen_in_the_experiment_are_built_verified_and_measured_by_th
         tmp_path,
         experiments,
         "001",
-        ("single-newtonsoft", "single-stj-snake-indented", "single-stj-snake-read", "single-newtonsoft-snake"),
+        ("single-newtonsoft", "single-stj-snake-indented", "single-stj-snake-read", "single-newtonsoft-snake")
+        + ("single-stj-round-trip", "single-newtonsoft-read-write"),
         ("3.1.3", "10.0.12"),
     )
     by = {(r["benchmark"], r["runtime_requested"]): r for r in rows if r.get("role") != "aa"}
@@ -66,3 +82,10 @@ def test_settings_chosen_in_the_experiment_are_built_verified_and_measured_by_th
             "ok",
             "unverified",
         ), newtonsoft
+    for benchmark in ("single-stj-round-trip", "single-newtonsoft-read-write"):
+        for runtime in ("3.1.3", "10.0.12"):
+            chain = by[(benchmark, runtime)]
+            assert chain["status"] in ("ok", "unverified") and chain["verification_status"] == "passed", chain
+            assert chain["verification_message"].startswith("each step verified alone"), chain
+            # two library calls take longer than the one they contain
+            assert chain["median_ns"] > by[("single-newtonsoft", runtime)]["median_ns"] * 0.5

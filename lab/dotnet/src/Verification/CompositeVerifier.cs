@@ -1,0 +1,55 @@
+using JsonLab.Adapters;
+using JsonLab.Datasets;
+using JsonLab.Measurement;
+
+namespace JsonLab.Verification;
+
+/// <summary>
+/// A composite operation (two steps in one timed call) is verified twice over: each step as the cell of that step
+/// alone would be (field by field, with its round trip), then the chain's own result against the dataset, field by
+/// field: the object "serialize-then-deserialize" reads back, or the text "deserialize-then-serialize" writes.
+/// </summary>
+public static class CompositeVerifier
+{
+    public static VerificationResult Verify(ISerializerAdapter adapter, Payload payload, string operation)
+    {
+        var type = OperationBinder.TypeOf(adapter, payload, operation);
+        var modelType = Verifier.TypeName(type);
+        VerificationResult? last = null;
+        foreach (var step in OperationBinder.StepsOf(operation))
+        {
+            last = Verifier.Verify(adapter, payload, step);
+            if (last.Status != "passed")
+                return last with { ModelType = modelType, Message = $"step {step} alone: {last.Message}" };
+        }
+        if (!OperationBinder.IsComposable(adapter))
+        {
+            var error = $"{adapter.Variant} cannot chain its steps inside one call ({operation}): its adapter reads only the dataset it was bound to";
+            return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "skipped", error, error);
+        }
+        var mismatches = new MismatchList();
+        try
+        {
+            foreach (var part in payload.Documents)
+                Compare(OperationBinder.Bind(adapter, part, operation)(), part, type, operation, mismatches);
+        }
+        catch (Exception e)
+        {
+            var error = $"{adapter.Library} {adapter.LibraryVersion} cannot run {operation} on {modelType}: {Verifier.Describe(e)}";
+            return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "skipped", error, error);
+        }
+        var message = mismatches.Count == 0
+            ? $"each step verified alone; the chain's result matches the dataset field by field ({operation})"
+            : $"the chain's result differs from the dataset in {mismatches.Count} field(s): {string.Join("; ", mismatches.Kept)}";
+        return new(adapter.Variant, payload.Name, modelType, mismatches.Count == 0 ? "passed" : "failed",
+            mismatches.Count, mismatches.Kept, last!.RoundTrip, message, PayloadBytes: payload.Utf8.Length);
+    }
+
+    private static void Compare(object? result, Payload part, Type type, string operation, MismatchList mismatches)
+    {
+        if (OperationBinder.StepsOf(operation)[^1] == "deserialize")
+            StructuralComparer.Compare(result, StructuralComparer.Parse(part.Text), type, "", mismatches);
+        else
+            StructuralComparer.Compare(ReferenceReader.Read(part, type), StructuralComparer.Parse(Verifier.AsText(result!)), type, "", mismatches);
+    }
+}

@@ -1,0 +1,52 @@
+"""Composite operations (two steps in one timed call) are checked before any build: the lab must offer the composite,
+and the benchmark's variant must be one that chains its steps (lab/<lab>/catalog.toml `composites`, `composable`)."""
+
+import pathlib
+
+import pytest
+
+from harness.config.experiment_checks import check_experiments, load_context
+from harness.config.experiments import load_experiments
+from harness.model.errors import ConfigError, UnknownNameError
+
+
+def _experiment_with(tmp_path: pathlib.Path, variant: str, operation: str, dataset: str = "employee-data"):
+    source = (pathlib.Path(__file__).parents[3] / "experiments" / "001-stj-vs-newtonsoft-employees.toml").read_text()
+    extra = (
+        f'\n[[benchmarks]]\nid = "file-chain"\ngroup = "file"\nvariant = "{variant}"\n'
+        f'dataset = "{dataset}"\noperation = "{operation}"\n'
+    )
+    (tmp_path / "900-test.toml").write_text(source.replace('id = "001"', 'id = "900"') + extra)
+    return load_experiments(tmp_path)["900"]
+
+
+@pytest.mark.parametrize("variant", ["stj-default", "newtonsoft-default", "spanjson-default-utf8"])
+@pytest.mark.parametrize("operation", ["serialize-then-deserialize", "deserialize-then-serialize"])
+def test_a_composite_on_a_variant_that_chains_its_steps_passes_the_checks(tmp_path, variant, operation):
+    check_experiments([_experiment_with(tmp_path, variant, operation)], load_context())
+
+
+def test_a_composite_on_a_variant_that_cannot_chain_its_steps_is_rejected_before_the_build(tmp_path):
+    experiment = _experiment_with(tmp_path, "stj-jsondocument", "serialize-then-deserialize")
+    with pytest.raises(ConfigError, match="cannot chain the steps of serialize-then-deserialize") as error:
+        check_experiments([experiment], load_context())
+    assert "stj-default" in error.value.hint
+
+
+def test_a_composite_the_lab_does_not_offer_is_an_unknown_operation(tmp_path):
+    with pytest.raises(UnknownNameError, match="parse-then-walk") as error:
+        check_experiments([_experiment_with(tmp_path, "stj-default", "parse-then-walk")], load_context())
+    assert "serialize-then-deserialize" in error.value.hint
+
+
+def test_a_lab_without_composites_refuses_them(tmp_path):
+    source = pathlib.Path(__file__).parents[3] / "experiments" / "006-cross-language.toml"
+    text = source.read_text().replace('id = "006"', 'id = "901"')
+    text = text.replace(
+        'dataset = "twitter"\noperation = "deserialize"',
+        'dataset = "twitter"\noperation = "serialize-then-deserialize"',
+        1,
+    )
+    (tmp_path / "901-cross-language.toml").write_text(text)
+    with pytest.raises(UnknownNameError, match="unknown operation 'serialize-then-deserialize'"):
+        check_experiments([load_experiments(tmp_path)["901"]], load_context())
