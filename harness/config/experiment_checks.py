@@ -115,6 +115,12 @@ def _check_benchmark(exp: Experiment, bench: Benchmark, context: CheckContext, w
     lab = context.labs[bench.lab]
     names = context.catalog.get(lab.name, LabNames())
     check_variant_and_operation(names, lab.name, bench.variant, bench.operation, bool(bench.unavailable), what)
+    shared = bench.shared_operation or exp.groups[bench.group].shared_operation
+    if bench.operation in names.composites and shared:
+        raise ConfigError(
+            f"benchmark {bench.id} {where} is the composite {bench.operation} with shared operation {shared!r}",
+            "a composite is no single step to set beside other labs': remove the shared_operation",
+        )
     if bench.dataset not in context.manifest.datasets:
         raise UnknownNameError("dataset", bench.dataset, context.manifest.datasets, f"of datasets/manifest.json {what}")
     model = context.manifest.datasets[bench.dataset].model

@@ -182,6 +182,11 @@ def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
         if base not in offered:
             raise UnknownNameError("variant", base, set(offered), where)
         check_settings(cell.variant, _settings_listed(probe.lab, offered[base]), where)
+        if cell.operation in (probe.listing.get("composites") or ()) and not offered[base].get("composable"):
+            raise HarnessError(
+                f"variant {base!r} {where} cannot chain the steps of {cell.operation} in one call (its `list` says so)",
+                "its lab's catalog.toml `composable` is out of step with the lab: rebuild it, or pick another variant",
+            )
 
 
 def _settings_listed(lab: str, entry: dict[str, Any]) -> dict[str, tuple[str, ...]]:

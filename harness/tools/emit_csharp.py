@@ -12,6 +12,7 @@ from __future__ import annotations
 from harness.config.clr_names import camel_case
 from harness.config.declared_models import ModelSpace
 from harness.config.model_types import VALUE_PRIMITIVES, TypeRef
+from harness.tools import emit_jsonsrcgen
 
 ROOT_NAMESPACE = "JsonLab.Models.Declared"
 REGISTRY_FILE = "DeclaredModels.g.cs"
@@ -90,7 +91,12 @@ def space_file(space: ModelSpace, source: str) -> str:
     lines += _classes(space, "    ", camel=False)
     lines += ["", "    namespace CamelAnnotated", "    {"]
     lines += _classes(space, "        ", camel=True)
-    lines += ["    }", "", "#if !LEGACY_RUNTIME"]
+    lines += ["    }"]
+    if emit_jsonsrcgen.unsupported(space) is None:
+        lines += ["", f"    namespace {emit_jsonsrcgen.TWIN}", "    {"]
+        lines += _classes(space, "        ", camel=False, attribute=f"[{emit_jsonsrcgen.JSONSRCGEN}.Json]")
+        lines += ["    }"]
+    lines += ["", "#if !LEGACY_RUNTIME"]
     lines.append(
         f"    [{STJ}.JsonSourceGenerationOptions(PropertyNamingPolicy = {STJ}.JsonKnownNamingPolicy.CamelCase)]"
     )
@@ -107,10 +113,11 @@ def space_file(space: ModelSpace, source: str) -> str:
     return "\n".join(lines)
 
 
-def _classes(space: ModelSpace, indent: str, camel: bool) -> list[str]:
+def _classes(space: ModelSpace, indent: str, camel: bool, attribute: str = "") -> list[str]:
     lines = []
     for declared in space.types:
-        lines += ["", f"{indent}public class {declared.name}", f"{indent}{{"]
+        lines += [""] + ([f"{indent}{attribute}"] if attribute else [])
+        lines += [f"{indent}public class {declared.name}", f"{indent}{{"]
         for prop in declared.properties:
             if camel:
                 lines.append(f'{indent}    [{STJ}.JsonPropertyName("{camel_case(prop.name)}")]')
@@ -122,8 +129,18 @@ def _classes(space: ModelSpace, indent: str, camel: bool) -> list[str]:
 def registry_file(spaces: list[ModelSpace]) -> str:
     """Every root of every space as a ModelCatalog entry (plain and camelCase twin), every context for the
     source-generated adapter."""
-    lines = [HEADER.format(source="datasets/models"), "#nullable enable", "namespace JsonLab.Models", "{"]
+    twins = [s for s in spaces if emit_jsonsrcgen.unsupported(s) is None]
+    lines = [HEADER.format(source="datasets/models"), "#nullable enable"]
+    lines += _jsonsrcgen_attributes(twins)
+    lines += ["namespace JsonLab.Models", "{"]
     lines += ["    public static partial class ModelCatalog", "    {"]
+    lines.append(f"        static partial void AddJsonSrcGenNotes({DICTIONARY}<string, string> notes)")
+    lines.append("        {")
+    for space in spaces:
+        if (why := emit_jsonsrcgen.unsupported(space)) is not None:
+            note = why.replace("\\", "\\\\").replace('"', '\\"')
+            lines += [f'            notes["{space.name}.{root}"] = "{note}";' for root in space.roots]
+    lines += ["        }", ""]
     lines.append(f"        static partial void AddDeclared({LIST}<ModelEntry> models)")
     lines.append("        {")
     for space in spaces:
@@ -138,6 +155,8 @@ def registry_file(spaces: list[ModelSpace]) -> str:
             lines.append(
                 f"                [ModelBinding.CamelAnnotated] = new(typeof({type_text(ref, space, twin, True)})),"
             )
+            if space in twins:
+                lines.append(f"                [ModelBinding.JsonSrcGen] = new(typeof({_twin_text(ref, space)})),")
             lines.append("            }));")
     lines += ["        }", "    }", "}", "", "#if !LEGACY_RUNTIME", "namespace JsonLab.Adapters", "{"]
     lines += ["    public static partial class SourceGenContexts", "    {"]
@@ -146,7 +165,22 @@ def registry_file(spaces: list[ModelSpace]) -> str:
     for space in spaces:
         lines.append(f"            contexts.Add({space_prefix(space)}{context_name(space)}.Default);")
     lines += ["        }", "    }", "}", "#endif", ""]
+    roots = dict.fromkeys((_twin_text(ref, s), ref) for s in twins for ref in s.roots.values())
+    lines += emit_jsonsrcgen.dispatch(list(roots))
     return "\n".join(lines)
+
+
+def _twin_text(ref: TypeRef, space: ModelSpace) -> str:
+    """A type of a space's JsonSrcGen twins, as typeof writes it."""
+    return type_text(ref, space, f"{space_prefix(space)}{emit_jsonsrcgen.TWIN}.", True)
+
+
+def _jsonsrcgen_attributes(twins: list[ModelSpace]) -> list[str]:
+    """The assembly's JsonList / JsonArray attributes for every list and array of the twins, each once."""
+    refs = [(p.type, s) for s in twins for t in s.types for p in t.properties]
+    refs += [(ref, s) for s in twins for ref in s.roots.values()]
+    found = [a for ref, s in refs for a in emit_jsonsrcgen.containers(ref, lambda item: _twin_text(item, s))]
+    return list(dict.fromkeys(found))
 
 
 def lab_files(spaces: list[ModelSpace]) -> dict[str, str]:

@@ -12,12 +12,13 @@ from harness.config.declared_models import ModelSpace, load_spaces
 from harness.config.labs import LabSpec
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError
-from harness.tools import emit_csharp, emit_json_schema
+from harness.tools import emit_cpp, emit_csharp, emit_json_schema
 
 #: Each emitter: the spaces → {file name: text} of a lab's generated folder.
 EMITTERS: dict[str, Callable[[list[ModelSpace]], dict[str, str]]] = {
     "csharp": emit_csharp.lab_files,
     "json-schema": emit_json_schema.lab_files,
+    "cpp": emit_cpp.lab_files,
 }
 #: The note written beside the generated files.
 README = "README.md"

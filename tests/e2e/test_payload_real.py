@@ -56,6 +56,7 @@ def test_a_users_document_is_measured_typed_from_its_inferred_model_to_the_repor
     assert 'qty = "int"' in (datasets / "local" / "models" / "orders.toml").read_text()
 
     benchmarks = ("typed-deserialize-stj", "typed-deserialize-newtonsoft", "typed-serialize-stj", "typed-serialize-jil")
+    benchmarks += ("typed-deserialize-jsonsrcgen",)  # through the JsonSrcGen twin of the inferred model
     summary, rows = run_real(tmp_path, folder, "901", benchmarks, ("10.0.12",), datasets_dir=datasets)
     assert {r["benchmark"].split("~")[0] for r in rows} == set(benchmarks)  # ~aa: the smoke job's A/A copies
     for row in rows:

@@ -64,7 +64,7 @@ def test_settings_chosen_in_the_experiment_are_built_verified_and_measured_by_th
         experiments,
         "001",
         ("single-newtonsoft", "single-stj-snake-indented", "single-stj-snake-read", "single-newtonsoft-snake")
-        + ("single-stj-round-trip", "single-newtonsoft-read-write"),
+        + ("single-stj-round-trip", "single-newtonsoft-read-write", "single-stj-case-insensitive"),
         ("3.1.3", "10.0.12"),
     )
     by = {(r["benchmark"], r["runtime_requested"]): r for r in rows if r.get("role") != "aa"}
@@ -82,10 +82,13 @@ def test_settings_chosen_in_the_experiment_are_built_verified_and_measured_by_th
             "ok",
             "unverified",
         ), newtonsoft
-    for benchmark in ("single-stj-round-trip", "single-newtonsoft-read-write"):
+    for chain_id, step_id in (
+        ("single-stj-round-trip", "single-stj-case-insensitive"),
+        ("single-newtonsoft-read-write", "single-newtonsoft"),
+    ):
         for runtime in ("3.1.3", "10.0.12"):
-            chain = by[(benchmark, runtime)]
+            chain, step = by[(chain_id, runtime)], by[(step_id, runtime)]
             assert chain["status"] in ("ok", "unverified") and chain["verification_status"] == "passed", chain
-            assert chain["verification_message"].startswith("each step verified alone"), chain
-            # two library calls take longer than the one they contain
-            assert chain["median_ns"] > by[("single-newtonsoft", runtime)]["median_ns"] * 0.5
+            assert "verified alone; the chain's result matches" in chain["verification_message"], chain
+            # two library calls take longer than the deserialize step alone, measured in the same processes
+            assert chain["median_ns"] > step["median_ns"], (chain["median_ns"], step["median_ns"])

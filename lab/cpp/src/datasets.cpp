@@ -30,6 +30,7 @@ Manifest::Manifest(const std::string& datasets_dir) : dir_(datasets_dir), file_(
     for (const auto& d : manifest.at("datasets")) {
         DatasetEntry entry{d.at("name").get<std::string>(), d.at("path").get<std::string>(),
                            d.at("sha256").get<std::string>(), std::nullopt};
+        if (d.contains("model") && d["model"].is_string()) entry.model = d["model"].get<std::string>();
         if (d.contains("canonical") && !d["canonical"].is_null()) {
             entry.canonical = Digest{d["canonical"].at("sha256").get<std::string>(),
                                      d["canonical"].at("leaves").get<std::size_t>()};
@@ -62,7 +63,7 @@ Payload Manifest::load(const DatasetEntry& entry) const {
                            entry.sha256,
                        "the file was changed: restore it, or regenerate datasets and the manifest (just datasets)");
     }
-    return {entry.name, std::move(bytes), std::move(sha256), entry.canonical};
+    return {entry.name, std::move(bytes), std::move(sha256), entry.canonical, entry.model};
 }
 
 }  // namespace jsonlab

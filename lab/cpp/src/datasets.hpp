@@ -15,6 +15,7 @@ struct DatasetEntry {
     std::string path;  // relative to the datasets folder
     std::string sha256;
     std::optional<Digest> canonical;  // absent: not one JSON document (e.g. JSON lines)
+    std::string model{};              // the manifest's "model" ("" for none): a declared one is "<space>.<root>"
 };
 
 struct Payload {
@@ -22,6 +23,7 @@ struct Payload {
     std::string bytes;  // the file as stored (a byte order mark, if any, included: what a server receives)
     std::string sha256;
     std::optional<Digest> canonical;
+    std::string model{};  // the manifest's "model" ("" for none)
 };
 
 class Manifest {

@@ -4,6 +4,7 @@
 
 #include "adapters/adapters.hpp"
 #include "lab_error.hpp"
+#include "models/typed_models.hpp"
 
 namespace jsonlab {
 namespace {
@@ -20,9 +21,11 @@ std::optional<NotApplicable> Variant::not_applicable(const Payload& payload, con
     if (std::find(operations.begin(), operations.end(), operation) == operations.end()) {
         return NotApplicable{"variant '" + variant + "' cannot " + operation, "its operations: " + join(operations)};
     }
-    if (!datasets.empty() && std::find(datasets.begin(), datasets.end(), payload.name) == datasets.end()) {
+    if (!datasets.empty() && std::find(datasets.begin(), datasets.end(), payload.name) == datasets.end() &&
+        !(declared_models && models::is_declared(payload.model))) {
         return NotApplicable{"variant '" + variant + "' does not apply to dataset '" + payload.name + "'",
-                             "it reads only the datasets it has a model for: " + join(datasets)};
+                             "it reads only the datasets it has a model for: " + join(datasets) +
+                                 (declared_models ? ", and those of a declared model (datasets/models/*.toml)" : "")};
     }
     if (!payload.canonical) {
         return NotApplicable{"variant '" + variant + "' has nothing to " + operation + " dataset '" + payload.name +

@@ -44,6 +44,7 @@ struct Variant {
     std::function<Call(const Payload&, const std::string& operation)> bind;
     std::function<Result(const Payload&, const std::string& operation)> result;
     std::vector<std::string> datasets{};  // the only datasets it applies to; empty: every one
+    bool declared_models = false;         // also every dataset whose manifest model is a declared one
 
     // Why it cannot perform `operation` on `payload` (an operation it lacks, a dataset it has no model for, a dataset
     // without a canonical digest), or nothing when it can.

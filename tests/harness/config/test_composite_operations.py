@@ -50,3 +50,35 @@ def test_a_lab_without_composites_refuses_them(tmp_path):
     (tmp_path / "901-cross-language.toml").write_text(text)
     with pytest.raises(UnknownNameError, match="unknown operation 'serialize-then-deserialize'"):
         check_experiments([load_experiments(tmp_path)["901"]], load_context())
+
+
+def test_a_composite_is_no_shared_operation_to_set_beside_other_labs():
+    import dataclasses
+
+    cross = load_experiments()["006"]
+    bench = next(b for b in cross.benchmarks.values() if b.lab == "dotnet" and cross.groups[b.group].shared_operation)
+    chained = dataclasses.replace(bench, variant="stj-default", operation="serialize-then-deserialize")
+    experiment = dataclasses.replace(cross, benchmarks={**cross.benchmarks, bench.id: chained})
+    with pytest.raises(ConfigError, match="is the composite serialize-then-deserialize with shared operation"):
+        check_experiments([experiment], load_context())
+
+
+def test_after_the_build_the_labs_own_list_says_which_variants_chain():
+    from harness.model.errors import HarnessError
+    from harness.session.probe import LabProbe, check_variants
+
+    listing = {
+        "composites": ["serialize-then-deserialize"],
+        "variants": [{"variant": "stj-default", "composable": True}, {"variant": "stj-jsondocument"}],
+    }
+
+    class Cell:
+        target, unavailable, benchmark, experiment, operation = "dotnet", "", "b", "900", "serialize-then-deserialize"
+
+        def __init__(self, variant: str) -> None:
+            self.variant = variant
+
+    probe = LabProbe("dotnet", {}, listing, {})
+    check_variants(probe, [Cell("stj-default")])  # type: ignore[list-item]
+    with pytest.raises(HarnessError, match="cannot chain the steps of serialize-then-deserialize"):
+        check_variants(probe, [Cell("stj-jsondocument")])  # type: ignore[list-item]

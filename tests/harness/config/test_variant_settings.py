@@ -105,7 +105,7 @@ def test_the_labs_own_listing_decides_after_the_build():
     probe = LabProbe("dotnet", {}, listing, {})
 
     class Cell:
-        target, unavailable, benchmark, experiment = "dotnet", "", "b", "900"
+        target, unavailable, benchmark, experiment, operation = "dotnet", "", "b", "900", "serialize"
 
         def __init__(self, variant: str) -> None:
             self.variant = variant

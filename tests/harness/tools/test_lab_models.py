@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -79,7 +80,8 @@ def test_the_registry_names_each_root_and_never_puts_a_nullable_reference_in_typ
     generic = "global::System.Collections.Generic.List"
     assert f"typeof({generic}<global::JsonLab.Models.Declared.ShopOrders.Order>)" in code
     assert f"typeof({generic}<global::JsonLab.Models.Declared.ShopOrders.CamelAnnotated.Order>)" in code
-    assert "?>" not in code and "?)" not in code
+    typeofs = re.findall(r"typeof\((.*?)\)\)", code)
+    assert typeofs and not any("?" in t for t in typeofs)
     # named after its space: the source generator names its files by the context's name alone (two spaces, one name:
     # CS8785, no metadata for any context)
     assert "contexts.Add(global::JsonLab.Models.Declared.ShopOrders.ShopOrdersDeclaredJsonContext.Default);" in code
@@ -101,8 +103,8 @@ def test_the_generated_folder_follows_the_model_files(tmp_path, space):
 
 def test_a_lab_without_declared_models_is_left_alone_and_an_unknown_emitter_is_refused(tmp_path):
     labs = load_labs()
-    cpp = dataclasses.replace(labs["cpp"], directory=tmp_path)  # no typed path from declared models yet
-    assert write_lab_models(cpp, tmp_path) == []
+    plain = dataclasses.replace(labs["cpp"], directory=tmp_path, declared_models=None)
+    assert write_lab_models(plain, tmp_path) == []
     odd = dataclasses.replace(
         labs["dotnet"],
         directory=tmp_path,
@@ -141,3 +143,64 @@ def test_the_node_lab_gets_a_json_schema_per_root_with_every_type_a_definition(s
     assert order["State"] == {"type": ["integer", "null"]}  # an enum is its number
     assert order["Lines"] == {"type": "array", "items": {"anyOf": [{"$ref": "#/definitions/Line"}, {"type": "null"}]}}
     assert order["Tags"] == {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}}
+
+
+def test_the_cpp_lab_gets_structs_in_dependency_order_and_a_dispatch_per_root(space):
+    from harness.tools.emit_cpp import lab_files as cpp_files
+
+    header = cpp_files([space])["declared_models.hpp"]
+    assert header.index("JSONLAB_MODEL(ShopOrders_Line,") < header.index("JSONLAB_MODEL(ShopOrders_Order,")
+    assert "F(Maybe<std::uint64_t>, Id_)" in header and "F(Maybe<std::string>, Note_)" in header
+    assert "F(Maybe<std::optional<std::int64_t>>, State_)" in header  # an enum is its number
+    assert "F(Maybe<std::vector<std::optional<ShopOrders_Line>>>, Lines_)" in header
+    assert "F(Maybe<Map<std::vector<std::int64_t>>>, Tags_)" in header and "F(Maybe<bool>, class_)" in header
+    assert 'if (model == "shop-orders.all") return f(ModelTag<std::vector<ShopOrders_Order>>{});' in header
+    assert 'DECLARED_MODELS = {"shop-orders.all", "shop-orders.one"}' in header
+
+
+@pytest.mark.parametrize(
+    "types, refused",
+    [
+        ('[types.Node]\nName = "string"\nKids = "List<Node>"\n', False),  # a std::vector of itself is C++17
+        ('[types.Node]\nNext = "Node?"\n', True),  # a std::optional of itself is not
+        ('[types.Node]\nByKey = "Dictionary<string, Node>"\n', True),  # nor a Map's pair
+        ('[types.Node]\nOther = "Leaf?"\n[types.Leaf]\nBack = "Node?"\n', True),
+        ('[types.Node]\nOther = "List<Leaf>"\n[types.Leaf]\nBack = "Node?"\n', False),
+    ],
+)
+def test_a_type_that_needs_itself_gets_no_cpp_struct_and_its_roots_say_why(tmp_path, types, refused):
+    from harness.tools.emit_cpp import lab_files as cpp_files
+
+    path = tmp_path / "tree.toml"
+    path.write_text(f'schema_version = 1\n[roots]\nroot = "Node"\n{types}')
+    header = cpp_files([load_space(path, "models/tree.toml")])["declared_models.hpp"]
+    assert ("needs itself: no C++ struct can" in header) == refused
+    assert ("JSONLAB_MODEL(Tree_Node," in header) != refused
+    assert 'DECLARED_MODELS = {"tree.root"}' in header
+
+
+def test_a_space_of_kinds_jsonsrcgen_reads_gets_twins_attributes_and_the_adapters_dispatch(tmp_path):
+    path = tmp_path / "shop.toml"
+    path.write_text(
+        'schema_version = 1\n[roots]\nall = "List<Order>"\none = "Order"\n[types.Order]\nId = "long"\n'
+        'Note = "string?"\nLines = "List<Line>"\nCodes = "int[]"\n[types.Line]\nSku = "string"\nTags = "List<string>"\n'
+    )
+    files = lab_files([load_space(path, "models/shop.toml")])
+    twin = "global::JsonLab.Models.Declared.Shop.JsonSrcGenTwin"
+    assert "namespace JsonSrcGenTwin" in files["Shop.g.cs"] and "[global::JsonSrcGen.Json]" in files["Shop.g.cs"]
+    registry = files["DeclaredModels.g.cs"]
+    assert (
+        registry.count(f"[assembly: global::JsonSrcGen.JsonList(typeof({twin}.Order))]") == 1
+    )  # root and nowhere else
+    assert registry.count("[assembly: global::JsonSrcGen.JsonList(typeof(string))]") == 1
+    assert "[assembly: global::JsonSrcGen.JsonArray(typeof(int))]" in registry
+    assert f"[ModelBinding.JsonSrcGen] = new(typeof({twin}.Order))," in registry
+    assert f"if (typeof(T) == typeof({twin}.Order))" in registry and f"if (value is {twin}.Order v1)" in registry
+
+
+def test_a_space_with_a_kind_jsonsrcgen_does_not_read_gets_no_twin_and_a_note_naming_the_member(space):
+    files = lab_files([space])
+    assert "JsonSrcGenTwin" not in files["ShopOrders.g.cs"]
+    registry = files["DeclaredModels.g.cs"]
+    assert 'notes["shop-orders.all"] = "Order.Id is ulong (ulong), which JsonSrcGen 1.1.1 does not read";' in registry
+    assert "[ModelBinding.JsonSrcGen]" not in registry and "[assembly:" not in registry

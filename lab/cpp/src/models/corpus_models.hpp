@@ -293,11 +293,6 @@ JSONLAB_MODEL(CanadaCollection, JSONLAB_CANADA_COLLECTION)
 // The datasets the typed variants apply to (their Variant::datasets).
 inline const std::vector<std::string> CORPUS_DATASETS = {"twitter", "citm_catalog", "canada"};
 
-template <typename T>
-struct ModelTag {
-    using type = T;
-};
-
 // f(ModelTag<the dataset's model>{}); a dataset without a model is a LabError.
 template <typename F>
 decltype(auto) with_corpus_model(const std::string& dataset, F&& f) {

@@ -113,11 +113,26 @@ void read_simdjson(simdjson::ondemand::value value, T& out) {
     }
 }
 
-// A whole document into its model, then nothing may follow it (simdjson 3.0 has no document::at_end():
-// current_location() is an error once the whole document has been read).
+// A whole document into its model (an object, or for a declared model's root also an array or a keyed object), then
+// nothing may follow it (simdjson 3.0 has no document::at_end(): current_location() is an error once the whole
+// document has been read).
 template <typename T>
 void read_simdjson_document(simdjson::ondemand::document& document, T& out) {
-    read_simdjson_object(document.get_object().value(), out);
+    if constexpr (Describe<T>::described) {
+        read_simdjson_object(document.get_object().value(), out);
+    } else if constexpr (is_map<T>::value) {
+        out.clear();
+        for (auto field : document.get_object().value()) {
+            auto& entry = out.emplace_back();
+            entry.first = std::string_view(field.unescaped_key().value());
+            read_simdjson(field.value().value(), entry.second);
+        }
+    } else if constexpr (is_vector<T>::value) {
+        out.clear();
+        for (auto item : document.get_array().value()) read_simdjson(item.value(), out.emplace_back());
+    } else {
+        static_assert(always_false<T>, "read_simdjson_document: a document root is an object or an array");
+    }
     if (!document.current_location().error()) throw simdjson::simdjson_error(simdjson::TRAILING_CONTENT);
 }
 

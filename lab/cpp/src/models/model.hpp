@@ -34,6 +34,12 @@ struct Maybe {
 template <typename T>
 using Map = std::vector<std::pair<std::string, T>>;
 
+// A model type as a value, for the dispatch from a dataset to its model (corpus_models.hpp, typed_models.hpp).
+template <typename T>
+struct ModelTag {
+    using type = T;
+};
+
 // One described member: its JSON name and where it lives in the struct.
 template <typename S, typename M>
 struct Field {

@@ -6,10 +6,13 @@ namespace JsonLab.Adapters;
 
 /// <summary>
 /// JsonSrcGen: code generated at compile time for each [Json] type, so this adapter serves exactly the types it
-/// was generated for (SimpleSrcGenModel[]). One static converter, as write-up 004 used; its output span is a view
-/// of the converter's buffer, copied out (ToString / ToArray) inside the measured call as there.
+/// was generated for: SimpleSrcGenModel[] (written by hand), and the JsonSrcGen twins of the declared models whose
+/// kinds JsonSrcGen reads (Models/Declared, written by the harness: harness/tools/emit_jsonsrcgen.py, which also
+/// writes <see cref="DeclaredDeserialize{T}"/> and <see cref="DeclaredSerialize{T}"/>). One static converter, as
+/// write-up 004 used; its output span is a view of the converter's buffer, copied out (ToString / ToArray) inside the
+/// measured call as there.
 /// </summary>
-public sealed class JsonSrcGenAdapter(string variant, string description, PayloadForm form)
+public sealed partial class JsonSrcGenAdapter(string variant, string description, PayloadForm form)
     : AdapterBase(variant, description, form, ModelBinding.JsonSrcGen)
 {
     private static readonly SrcGenConverter Converter = new();
@@ -19,7 +22,12 @@ public sealed class JsonSrcGenAdapter(string variant, string description, Payloa
 
     public override Func<T?> BindDeserialize<T>(Payload payload) where T : default
     {
-        Supported(typeof(T));
+        if (typeof(T) != typeof(SimpleSrcGenModel[]))
+        {
+            Func<T?>? declared = null;
+            DeclaredDeserialize(payload.Text, payload.Utf8, Form == PayloadForm.Utf8Bytes, ref declared);
+            return declared ?? throw NoCode(typeof(T));
+        }
         var (text, utf8) = (payload.Text, payload.Utf8);
         Func<SimpleSrcGenModel?[]?> op = ByForm<Func<SimpleSrcGenModel?[]?>>(
             () => Converter.FromJson(new List<SimpleSrcGenModel>().ToArray(), text),
@@ -29,14 +37,23 @@ public sealed class JsonSrcGenAdapter(string variant, string description, Payloa
 
     public override Func<object> BindSerialize<T>(T value)
     {
-        Supported(typeof(T));
+        if (typeof(T) != typeof(SimpleSrcGenModel[]))
+        {
+            Func<object>? declared = null;
+            DeclaredSerialize(value, Form == PayloadForm.Utf8Bytes, ref declared);
+            return declared ?? throw NoCode(typeof(T));
+        }
         var models = (SimpleSrcGenModel[])(object)value!;
         return ByForm<Func<object>>(() => Converter.ToJson(models).ToString(), () => Converter.ToJsonUtf8(models).ToArray());
     }
 
-    private static void Supported(Type type)
-    {
-        if (type != typeof(SimpleSrcGenModel[]))
-            throw new LabException($"JsonSrcGen has no generated code for {type}", "JsonSrcGen serves only SimpleSrcGenModel[] here; add a [Json] twin and a JsonArray attribute for another model");
-    }
+    private static LabException NoCode(Type type) =>
+        new($"JsonSrcGen has no generated code for {type}",
+            "JsonSrcGen serves SimpleSrcGenModel[] and the JsonSrcGen twins of declared models (binding jsonsrcgen); add a [Json] twin and a JsonArray attribute for another hand-written model");
+
+    /// <summary>The read of a declared model's JsonSrcGen twin (written by the harness); null leaves <paramref name="call"/> unset.</summary>
+    static partial void DeclaredDeserialize<T>(string text, byte[] utf8, bool fromUtf8, ref Func<T?>? call);
+
+    /// <summary>The write of a declared model's JsonSrcGen twin (written by the harness).</summary>
+    static partial void DeclaredSerialize<T>(T value, bool toUtf8, ref Func<object>? call);
 }

@@ -48,6 +48,9 @@ public static class OperationBinder
             throw new LabException($"dataset '{payload.Name}' declares no model, so {adapter.Variant} (a typed variant) cannot bind it",
                 "pick a dataset with a model in datasets/manifest.json, or a document variant (binding document in `list`)");
         var shape = ModelCatalog.Resolve(payload.Model, adapter.Binding);
+        if (StepsOf(operation).Count > 0 && shape.Read != shape.Write)
+            throw new LabException($"model '{payload.Model}' reads {Verification.Verifier.TypeName(shape.Read)} and writes {Verification.Verifier.TypeName(shape.Write)}: {operation} would chain other calls than its steps alone",
+                "a composite operation needs a model whose read and write types agree");
         return operation switch
         {
             // A chain that ends writing writes the object it read, of the type it read

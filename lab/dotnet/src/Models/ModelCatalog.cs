@@ -62,6 +62,19 @@ public static partial class ModelCatalog
     /// <summary>Implemented by Models/Declared/DeclaredModels.g.cs when the harness has written it.</summary>
     static partial void AddDeclared(List<ModelEntry> models);
 
+    /// <summary>Why a declared model has no JsonSrcGen twin (a kind JsonSrcGen does not read), by model name.</summary>
+    private static readonly Dictionary<string, string> NoJsonSrcGenTwin = CollectNotes();
+
+    private static Dictionary<string, string> CollectNotes()
+    {
+        var notes = new Dictionary<string, string>();
+        AddJsonSrcGenNotes(notes);
+        return notes;
+    }
+
+    /// <summary>Implemented by Models/Declared/DeclaredModels.g.cs when the harness has written it.</summary>
+    static partial void AddJsonSrcGenNotes(Dictionary<string, string> notes);
+
     /// <summary>Finds a model by its manifest name, or throws a LabException listing valid names.</summary>
     public static ModelEntry Find(string name) =>
         All.FirstOrDefault(m => m.Name == name)
@@ -73,6 +86,7 @@ public static partial class ModelCatalog
     public static ModelShape Resolve(string name, ModelBinding binding) =>
         Find(name).ShapeFor(binding)
         ?? throw new LabException(
-            $"model '{name}' has no {binding} twin",
+            $"model '{name}' has no {binding} twin"
+            + (binding == ModelBinding.JsonSrcGen && NoJsonSrcGenTwin.TryGetValue(name, out var why) ? $": {why}" : ""),
             "add the twin class and register it in Models/ModelCatalog.cs, or pick a variant with the plain binding");
 }

@@ -1,0 +1,104 @@
+"""JsonSrcGen twins of the declared models (harness/tools/emit_csharp.py writes them into each space's file and the
+registry): `[Json]` classes in `<Space>.JsonSrcGenTwin` (binding `jsonsrcgen`), the assembly's JsonList / JsonArray
+attributes for every list and array they use, and the dispatch the JsonSrcGen adapter calls for a type that is not its
+hand-written SimpleSrcGenModel[] (lab/dotnet/src/Adapters/JsonSrcGenAdapter.cs: DeclaredDeserialize, DeclaredSerialize).
+
+JsonSrcGen generates its code at compile time from those attributes, for the kinds it documents (JsonSrcGen 1.1.1:
+bool, byte, short, ushort, int, uint, long, float, double, string, DateTime, Guid, their nullable forms, [Json] classes,
+arrays and lists); a space using any other kind (decimal, char, sbyte, ulong, DateTimeOffset, enums, dictionaries, a
+container of containers) gets no twin, because one unsupported member would stop the generator for the whole lab, and
+its datasets fail the `jsonsrcgen` check with the reason."""
+
+from __future__ import annotations
+
+from harness.config.declared_models import ModelSpace
+from harness.config.model_types import TypeRef
+
+#: The primitives JsonSrcGen 1.1.1 documents, and the nullable value types among them.
+KINDS = frozenset({"bool", "byte", "short", "ushort", "int", "uint", "long", "float", "double", "string", "DateTime"})
+KINDS = KINDS | {"Guid"}
+TWIN = "JsonSrcGenTwin"
+JSONSRCGEN = "global::JsonSrcGen"
+
+
+def _unsupported(ref: TypeRef, space: ModelSpace, inside: bool = False) -> str | None:
+    """The first kind in an expression JsonSrcGen does not read here (None when it reads all of it)."""
+    enums = {e.name for e in space.enums}
+    if ref.kind == "primitive":
+        return None if ref.name in KINDS else ref.name
+    if ref.kind == "named":
+        return f"enum {ref.name}" if ref.name in enums else None
+    if ref.kind == "nullable":
+        return f"{ref.text()} in a container" if inside else _unsupported(ref.item, space)  # type: ignore[arg-type]
+    if ref.kind == "map":
+        return "Dictionary<string, …>"
+    if inside:
+        return "a container of containers"
+    return _unsupported(ref.item, space, inside=True)  # type: ignore[arg-type]
+
+
+def unsupported(space: ModelSpace) -> str | None:
+    """Why a space gets no JsonSrcGen twin ("" never; None when it gets one)."""
+    for declared in space.types:
+        for prop in declared.properties:
+            if (kind := _unsupported(prop.type, space)) is not None:
+                return (
+                    f"{declared.name}.{prop.name} is {prop.type.text()} ({kind}), which JsonSrcGen 1.1.1 does not read"
+                )
+    for root, ref in space.roots.items():
+        if (kind := _unsupported(ref, space)) is not None:
+            return f"root {root} is {ref.text()} ({kind}), which JsonSrcGen 1.1.1 does not read"
+    return None
+
+
+def containers(ref: TypeRef, type_text) -> list[str]:
+    """The assembly attributes an expression needs: JsonList(typeof(T)) for a List<T>, JsonArray for a T[]."""
+    if ref.kind in ("list", "array") and ref.item is not None:
+        attribute = "JsonList" if ref.kind == "list" else "JsonArray"
+        return [f"[assembly: {JSONSRCGEN}.{attribute}(typeof({type_text(ref.item)}))]"]
+    if ref.kind == "nullable" and ref.item is not None:
+        return containers(ref.item, type_text)
+    return []
+
+
+def dispatch(roots: list[tuple[str, TypeRef]]) -> list[str]:
+    """The adapter's partial methods: each twin root type's read and write calls (T: its twin type)."""
+    lines = ["namespace JsonLab.Adapters", "{", "    public sealed partial class JsonSrcGenAdapter", "    {"]
+    lines.append(
+        "        static partial void DeclaredDeserialize<T>(string text, byte[] utf8, bool fromUtf8, "
+        "ref global::System.Func<T?>? call)"
+    )
+    lines.append("        {")
+    for text, ref in roots:
+        new = f"new {text[:-2]}[0]" if ref.kind == "array" else f"new {text}()"
+        if ref.kind == "array":  # an array is read into a new one, returned
+            text_call, utf8_call = f"Converter.FromJson({new}, text)", f"Converter.FromJson({new}, utf8)"
+        else:  # a class or a list is filled in place
+            text_call = f"{{ var value = {new}; Converter.FromJson(value, text); return value; }}"
+            utf8_call = f"{{ var value = {new}; Converter.FromJson(value, utf8); return value; }}"
+        lines += [
+            f"            if (typeof(T) == typeof({text}))",
+            "            {",
+            f"                global::System.Func<{text}?> read = fromUtf8",
+            f"                    ? () => {utf8_call}",
+            f"                    : () => {text_call};",
+            "                call = (global::System.Func<T?>)(object)read;",
+            "                return;",
+            "            }",
+        ]
+    lines += ["        }", ""]
+    lines.append(
+        "        static partial void DeclaredSerialize<T>(T value, bool toUtf8, ref global::System.Func<object>? call)"
+    )
+    lines.append("        {")
+    for index, (text, _) in enumerate(roots):
+        lines += [
+            f"            if (value is {text} v{index})",
+            "            {",
+            f"                call = toUtf8 ? () => Converter.ToJsonUtf8(v{index}).ToArray()"
+            f" : (global::System.Func<object>)(() => Converter.ToJson(v{index}).ToString());",
+            "                return;",
+            "            }",
+        ]
+    lines += ["        }", "    }", "}", ""]
+    return lines
