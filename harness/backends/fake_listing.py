@@ -21,8 +21,10 @@ def lab_listing(captured: dict[str, Any], lab: LabSpec) -> dict[str, Any]:
     names = load_lab_catalog(lab.directory.parent).get(lab.name) or LabNames()
     if lab.name == captured.get("lab"):
         listing = copy.deepcopy(captured)
+        listing.setdefault("composites", list(names.composites))
         for entry in listing["variants"]:
             entry.setdefault("settings", _settings_listing(names.settings.get(entry["variant"], {})))
+            entry.setdefault("composites", [op for op, runs in names.composites.items() if entry["variant"] in runs])
         return listing
     return {
         **copy.deepcopy(captured),

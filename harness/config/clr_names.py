@@ -8,6 +8,15 @@ from __future__ import annotations
 from harness.config.model_types import PRIMITIVES, TypeRef
 from harness.model.errors import ConfigError
 
+#: C# keywords: a property named like one is written @name (reflection and every serializer see the bare name).
+KEYWORDS = frozenset(
+    "abstract as base bool break byte case catch char checked class const continue decimal default delegate do double "
+    "else enum event explicit extern false finally fixed float for foreach goto if implicit in int interface internal "
+    "is lock long namespace new null object operator out override params private protected public readonly ref return "
+    "sbyte sealed short sizeof stackalloc static string struct switch this throw true try typeof uint ulong unchecked "
+    "unsafe ushort using virtual void volatile while".split()
+)
+
 _FIX = "rename it in the model file (docs/experiments.md, 'Models as data')"
 #: The CLR names of the primitives, which System.Text.Json's source generator names their metadata after.
 CLR_NAMES = {

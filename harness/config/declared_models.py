@@ -178,6 +178,11 @@ def _types(table: Any, where: str) -> tuple[DeclaredType, ...]:
                 raise ConfigError(f"{where}: [types.{name}] has a property named like its type, which C# refuses", _FIX)
             check_member_name(member, f"{where}: [types.{name}]")
             properties.append(Property(member, _parse(text, f"{where}: [types.{name}] {member}")))
+        if not properties:
+            raise ConfigError(
+                f"{where}: [types.{name}] has no properties",
+                "give it the JSON members it holds (an object whose keys are data is a Dictionary<string, T>)",
+            )
         check_distinct_members([p.name for p in properties], f"{where}: [types.{name}]")
         types.append(DeclaredType(name, tuple(properties)))
     return tuple(types)

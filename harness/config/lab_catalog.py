@@ -32,9 +32,8 @@ class LabNames:
     variants: tuple[str, ...] | None = None
     operations: tuple[str, ...] | None = None
     models: tuple[str, ...] | None = None
-    # Composite operations (two steps in one timed call) and the variants that can run them
-    composites: tuple[str, ...] = ()
-    composable: tuple[str, ...] = ()
+    # Composite operations (two steps in one timed call), each with the variants that run it
+    composites: dict[str, tuple[str, ...]] = field(default_factory=dict)
     display: dict[str, Display] = field(default_factory=dict)
     # What each variant that takes settings takes (harness/config/variant_settings.py): variant -> setting -> values
     settings: dict[str, Offered] = field(default_factory=dict)
@@ -51,7 +50,7 @@ def _display(entry: str | dict) -> Display:
 
 #: A lab's catalog: beside its lab.toml.
 CATALOG_FILE = "catalog.toml"
-_KEYS = {"schema_version", "variants", "operations", "models", "display", "settings", "composites", "composable"}
+_KEYS = {"schema_version", "variants", "operations", "models", "display", "settings", "composites"}
 
 
 def load_lab_catalog(labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LabNames]:
@@ -75,16 +74,16 @@ def _catalog(path: pathlib.Path) -> LabNames:
     try:
         if unknown:
             raise KeyError(f"unknown key(s) {', '.join(unknown)}")
-        if not all(
-            isinstance(spec.get(k, []), list) for k in ("variants", "operations", "models", "composites", "composable")
-        ):
-            raise TypeError("variants, operations, models, composites and composable are lists of names")
+        if not all(isinstance(spec.get(k, []), list) for k in ("variants", "operations", "models")):
+            raise TypeError("variants, operations and models are lists of names")
+        composites = spec.get("composites", {})
+        if not isinstance(composites, dict) or not all(isinstance(v, list) for v in composites.values()):
+            raise TypeError("[composites] maps each composite operation to a list of variants")
         return LabNames(
             variants=_names(spec, "variants"),
             operations=_names(spec, "operations"),
             models=_names(spec, "models"),
-            composites=tuple(str(c) for c in spec.get("composites", ())),
-            composable=tuple(str(v) for v in spec.get("composable", ())),
+            composites={str(op): tuple(str(v) for v in variants) for op, variants in composites.items()},
             display={variant: _display(entry) for variant, entry in spec.get("display", {}).items()},
             settings=_settings(spec.get("settings", [])),
         )
@@ -126,12 +125,12 @@ def check_variant_and_operation(
         if base not in names.variants:
             raise UnknownNameError("variant", base, names.variants, f"of lab {lab} {what}")
         check_settings(variant, names.settings.get(base), f"lab {lab} {what}")
-    offered = (names.operations or ()) + names.composites
+    offered = (names.operations or ()) + tuple(names.composites)
     if names.operations is not None and operation not in offered:
         raise UnknownNameError("operation", operation, offered, f"of lab {lab} {what}")
-    if operation in names.composites and base not in names.composable and not unavailable:
+    if operation in names.composites and base not in names.composites[operation] and not unavailable:
         raise ConfigError(
-            f"variant {base!r} {what} cannot chain the steps of {operation} in one call",
-            f"lab {lab}'s variants that can: {', '.join(names.composable)} "
+            f"variant {base!r} {what} cannot run the composite {operation} (its steps in one call)",
+            f"lab {lab}'s variants that can: {', '.join(names.composites[operation])} "
             "(docs/experiments.md#composite-operations-several-steps-in-one-timed-call)",
         )

@@ -182,10 +182,11 @@ def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
         if base not in offered:
             raise UnknownNameError("variant", base, set(offered), where)
         check_settings(cell.variant, _settings_listed(probe.lab, offered[base]), where)
-        if cell.operation in (probe.listing.get("composites") or ()) and not offered[base].get("composable"):
+        runs = offered[base].get("composites") or ()
+        if cell.operation in (probe.listing.get("composites") or ()) and cell.operation not in runs:
             raise HarnessError(
-                f"variant {base!r} {where} cannot chain the steps of {cell.operation} in one call (its `list` says so)",
-                "its lab's catalog.toml `composable` is out of step with the lab: rebuild it, or pick another variant",
+                f"variant {base!r} {where} cannot run the composite {cell.operation} (its `list` says so)",
+                "its lab's catalog.toml [composites] is out of step with the lab: rebuild it, or pick another variant",
             )
 
 

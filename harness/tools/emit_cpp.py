@@ -7,11 +7,13 @@ Types follow the declaration as the JSON Schema emitter reads it: integers are s
 float, double and decimal double, bool bool, enums their numbers (std::int64_t), string, char, dates and Guid
 std::string; `T?` is std::optional<T> (null or a T), a plain type admits no null; `T[]` and `List<T>` std::vector,
 `Dictionary<string, T>` the lab's Map<T>. Every member may be absent (Maybe<…>), as every other lab allows. A struct is
-named `<Space>_<Type>` and its members `<Name>_` (the JSON name with the trailing underscore the lab's convention
-drops), so no declared name can collide with another space's, a corpus model's or a C++ keyword. Structs come in the
-order their members need them complete; a type may hold itself in a list or array (a std::vector of an incomplete type
-is C++17), but a space whose type needs itself (directly or through others: by value, `T?` or in a dictionary) cannot
-be C++ values: it gets no structs, and its datasets fail in the typed variants with that reason."""
+named `<Space>_<Type>_t` and its members `<Name>_` (the JSON name with the trailing underscore the lab's convention
+drops), so no declared name can collide with another space's, a corpus model's, a struct's, a system macro's or a C++
+keyword. Every struct is declared before any is defined, and defined after those its members need complete; a type may
+hold itself, or another that holds it, in a list or array (a std::vector of an incomplete type is C++17). A space gets
+no structs, and its datasets fail in the typed variants with the reason, when a type needs itself (by value, `T?` or in
+a dictionary: refused here, not tried), has more than 64 properties (the readers' member mask), or a root is a single
+value rather than an object or an array."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ _SCALARS = {"bool": "bool", "float": "double", "double": "double", "decimal": "d
 
 
 def struct_name(space: ModelSpace, type_name: str) -> str:
-    return f"{space.pascal}_{type_name}"
+    """`<Space>_<Type>_t`: ends unlike any member (members end in `_`) and any system macro (M_PI, X_OK)."""
+    return f"{space.pascal}_{type_name}_t"
 
 
 def cpp_type(ref: TypeRef, space: ModelSpace) -> str:
@@ -50,26 +53,23 @@ def needs_complete(ref: TypeRef, types: set[str]) -> set[str]:
     return set()
 
 
+#: The typed readers track members in a 64-bit mask (lab/cpp/src/models/model.hpp).
+MAX_MEMBERS = 64
+
+
 def ordered_types(space: ModelSpace) -> list[DeclaredType] | None:
-    """The space's types, each after those it needs complete and, where that leaves the choice, after those it names
-    in a std::vector too (None when a type needs itself: no C++ struct can)."""
+    """The space's types, each after those it needs complete (every struct is declared first, so one named only in a
+    std::vector may come later); None when a type needs itself: no C++ struct can."""
     by_name = {t.name: t for t in space.types}
     names = set(by_name)
-    strong = {n: {u for p in t.properties for u in needs_complete(p.type, names)} for n, t in by_name.items()}
-    reach = {n: _closure(n, strong) for n in names}
     order: list[DeclaredType] = []
     state: dict[str, str] = {}
 
     def visit(name: str) -> bool:
         state[name] = "open"
-        for prop in by_name[name].properties:
-            for used in sorted(prop.type.named() & names):
-                if used in strong[name]:
-                    if state.get(used) == "open" or (used not in state and not visit(used)):
-                        return False
-                elif used not in state and not reach[used] & {n for n, s in state.items() if s == "open"}:
-                    if not visit(used):  # named only in a std::vector: defined first where nothing open needs it
-                        return False
+        for used in sorted({u for p in by_name[name].properties for u in needs_complete(p.type, names)}):
+            if state.get(used) == "open" or (used not in state and not visit(used)):
+                return False
         state[name] = "done"
         order.append(by_name[name])
         return True
@@ -77,25 +77,36 @@ def ordered_types(space: ModelSpace) -> list[DeclaredType] | None:
     return order if all(t.name in state or visit(t.name) for t in space.types) else None
 
 
-def _closure(start: str, edges: dict[str, set[str]]) -> set[str]:
-    """Every type reachable from `start` along `edges` (itself only through a cycle)."""
-    seen: set[str] = set()
-    todo = list(edges[start])
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo += edges[name]
-    return seen
+def refusal(space: ModelSpace) -> str | None:
+    """Why a space gets no C++ structs (None: it gets them)."""
+    if ordered_types(space) is None:
+        return "a type needs itself (by value, T? or in a dictionary): no C++ struct can"
+    wide = next((t.name for t in space.types if len(t.properties) > MAX_MEMBERS), None)
+    if wide is not None:
+        return f"type {wide} has more than {MAX_MEMBERS} properties, which the typed readers do not track"
+    single = next((root for root, ref in space.roots.items() if ref.kind in ("primitive", "nullable")), None)
+    if single is None:
+        single = next(
+            (r for r, ref in space.roots.items() if ref.kind == "named" and ref.name not in by_type(space)), None
+        )
+    if single is not None:
+        return f"root {single} is a single value, not an object or an array"
+    return None
+
+
+def by_type(space: ModelSpace) -> set[str]:
+    return {t.name for t in space.types}
 
 
 def _space_text(space: ModelSpace) -> list[str]:
-    types = ordered_types(space)
     lines = [f"// ---- {space.name} (datasets/{space.source}) ----"]
-    if types is None:
-        return lines + ["// a type holds itself: no C++ struct can; its datasets fail in the typed variants", ""]
+    why = refusal(space)
+    types = ordered_types(space)
+    if why is not None or types is None:
+        return lines + [f"// no C++ structs: {why}", ""]
+    lines += [f"struct {struct_name(space, t.name)};" for t in space.types] + [""]
     for declared in types:
-        macro = f"JSONLAB_DECLARED_{space.pascal.upper()}_{declared.name.upper()}"
+        macro = f"JSONLAB_DECLARED_{struct_name(space, declared.name)}"
         members = [f"    F(Maybe<{cpp_type(p.type, space)}>, {p.name}_)" for p in declared.properties]
         lines.append(f"#define {macro}(F) \\")
         lines += [line + " \\" for line in members[:-1]] + members[-1:]
@@ -105,7 +116,7 @@ def _space_text(space: ModelSpace) -> list[str]:
 
 def header(spaces: list[ModelSpace]) -> str:
     """The whole header: structs per space, the names of the models, and the dispatch."""
-    usable = [s for s in spaces if ordered_types(s) is not None]
+    usable = [s for s in spaces if refusal(s) is None]
     models = [(f"{s.name}.{root}", cpp_type(ref, s)) for s in usable for root, ref in s.roots.items()]
     refused = [f"{s.name}.{root}" for s in spaces if s not in usable for root in s.roots]
     lines = [
@@ -135,12 +146,14 @@ def header(spaces: list[ModelSpace]) -> str:
         "auto with_declared_model(const std::string& model, F&& f) -> decltype(f(ModelTag<int>{})) {",
     ]
     lines += [f'    if (model == "{name}") return f(ModelTag<{text}>{{}});' for name, text in models]
-    for name in refused:
-        lines += [
-            f'    if (model == "{name}")',
-            f"        throw LabError(\"declared model '{name}' has a type that needs itself: no C++ struct can\",",
-            '                       "the typed C++ variants read it once the type holds itself only in a list");',
-        ]
+    for space in spaces:
+        if (why := refusal(space)) is not None:
+            for root in space.roots:
+                lines += [
+                    f'    if (model == "{space.name}.{root}")',
+                    f"        throw LabError(\"declared model '{space.name}.{root}' has no C++ struct: {why}\",",
+                    '                       "docs/cpp-lab.md says what the typed C++ variants read");',
+                ]
     lines += [
         '    throw LabError("no typed model for model \'" + model + "\'",',
         "                   \"declare it in datasets/models/<space>.toml (docs/experiments.md, 'Models as data')\");",

@@ -3,14 +3,17 @@ registry): `[Json]` classes in `<Space>.JsonSrcGenTwin` (binding `jsonsrcgen`), 
 attributes for every list and array they use, and the dispatch the JsonSrcGen adapter calls for a type that is not its
 hand-written SimpleSrcGenModel[] (lab/dotnet/src/Adapters/JsonSrcGenAdapter.cs: DeclaredDeserialize, DeclaredSerialize).
 
-JsonSrcGen generates its code at compile time from those attributes, for the kinds it documents (JsonSrcGen 1.1.1:
-bool, byte, short, ushort, int, uint, long, float, double, string, DateTime, Guid, their nullable forms, [Json] classes,
-arrays and lists); a space using any other kind (decimal, char, sbyte, ulong, DateTimeOffset, enums, dictionaries, a
-container of containers) gets no twin, because one unsupported member would stop the generator for the whole lab, and
-its datasets fail the `jsonsrcgen` check with the reason."""
+JsonSrcGen generates its code at compile time from those attributes. Twins are made only of the kinds this lab has
+verified JsonSrcGen 1.1.1 reads and writes (bool, byte, short, ushort, int, uint, long, float, double, string,
+DateTime, Guid, their `T?`, [Json] classes, arrays and lists of them: datasets/models/jsonsrcgen-kinds.toml), because a
+member its generator cannot handle (sbyte, an enum) stops it for the whole lab; a space with any other kind (decimal,
+char, ulong, DateTimeOffset, dictionaries, a container of containers, `T?` elements), a property named like a C#
+keyword (JsonSrcGen writes its name unescaped), or a root that is a single value gets no twin, and its datasets fail
+the `jsonsrcgen` check with the reason."""
 
 from __future__ import annotations
 
+from harness.config.clr_names import KEYWORDS
 from harness.config.declared_models import ModelSpace
 from harness.config.model_types import TypeRef
 
@@ -41,11 +44,17 @@ def unsupported(space: ModelSpace) -> str | None:
     """Why a space gets no JsonSrcGen twin ("" never; None when it gets one)."""
     for declared in space.types:
         for prop in declared.properties:
+            if prop.name in KEYWORDS:
+                return (
+                    f"{declared.name}.{prop.name} is named like a C# keyword, which JsonSrcGen 1.1.1 writes unescaped"
+                )
             if (kind := _unsupported(prop.type, space)) is not None:
                 return (
                     f"{declared.name}.{prop.name} is {prop.type.text()} ({kind}), which JsonSrcGen 1.1.1 does not read"
                 )
     for root, ref in space.roots.items():
+        if ref.kind == "primitive" or (ref.kind == "named" and ref.name not in {t.name for t in space.types}):
+            return f"root {root} is a single value ({ref.text()}), which has no JsonSrcGen converter here"
         if (kind := _unsupported(ref, space)) is not None:
             return f"root {root} is {ref.text()} ({kind}), which JsonSrcGen 1.1.1 does not read"
     return None
@@ -71,9 +80,9 @@ def dispatch(roots: list[tuple[str, TypeRef]]) -> list[str]:
     lines.append("        {")
     for text, ref in roots:
         new = f"new {text[:-2]}[0]" if ref.kind == "array" else f"new {text}()"
-        if ref.kind == "array":  # an array is read into a new one, returned
+        if ref.kind in ("array", "list"):  # read into a new one, returned (a JSON null: null)
             text_call, utf8_call = f"Converter.FromJson({new}, text)", f"Converter.FromJson({new}, utf8)"
-        else:  # a class or a list is filled in place
+        else:  # a class is filled in place
             text_call = f"{{ var value = {new}; Converter.FromJson(value, text); return value; }}"
             utf8_call = f"{{ var value = {new}; Converter.FromJson(value, utf8); return value; }}"
         lines += [

@@ -67,19 +67,32 @@ def test_the_settings_are_those_of_each_library_and_its_settable_variants():
     assert CATALOG.settings == expected
 
 
-def test_the_composites_and_the_variants_that_chain_them_are_those_of_the_lab():
+def _registry_variants_of(interface: str) -> list[str]:
+    """The registry's variants whose adapter class implements `interface` (read from the source, both #if branches)."""
+    adapters = (HERE / "src/Adapters").glob("*.cs")
+    classes = {m for f in adapters for m in re.findall(rf"class (\w+)\([^)]*\)[^{{]*{interface}", f.read_text(), re.S)}
+    classes -= {"NotOnThisRuntimeAdapter"}  # it keeps a variant's name where its library is missing
+    helpers = {
+        "StjSourceGen": "StjSourceGenAdapter",
+        "StjWebDefaults": "StjAdapter",
+        "SpanJson": "SpanJsonAdapter",
+        "StjNode": "StjNodeAdapter",
+    }
+    block = _list_block((HERE / "src/Adapters/VariantRegistry.cs").read_text(), "All =")
+    lines = re.findall(r'^\s*(?:new\s+(\w+)|(\w+))\(\s*"([^"]+)"', block, re.M)
+    return [name for cls, helper, name in lines if (cls or helpers.get(helper, helper)) in classes]
+
+
+def test_the_composites_and_the_variants_that_run_them_are_those_of_the_lab():
     source = (HERE / "src/Measurement/OperationBinder.cs").read_text()
     constants = dict(re.findall(r'const string (\w+) = "([^"]+)"', source))
     listed = re.search(r"Composites = \[([^\]]*)\]", source)
     assert listed
     assert list(CATALOG.composites) == [constants[item.strip()] for item in listed.group(1).split(",")]
-    adapters = (HERE / "src/Adapters").glob("*.cs")
-    composable = {
-        m for f in adapters for m in re.findall(r"class (\w+)\([^)]*\)[^{]*IComposableAdapter", f.read_text(), re.S)
+    chaining, reading = _registry_variants_of("IComposableAdapter"), _registry_variants_of("IValueReadingAdapter")
+    assert len(chaining) >= 20 and len(reading) == 6
+    assert CATALOG.composites == {
+        "serialize-then-deserialize": tuple(chaining),
+        "deserialize-then-serialize": tuple(chaining),
+        "deserialize-then-read": tuple(reading),
     }
-    composable -= {"NotOnThisRuntimeAdapter"}  # it keeps a composable variant's name where its library is missing
-    helpers = {"StjSourceGen": "StjSourceGenAdapter", "StjWebDefaults": "StjAdapter", "SpanJson": "SpanJsonAdapter"}
-    block = _list_block((HERE / "src/Adapters/VariantRegistry.cs").read_text(), "All =")
-    lines = re.findall(r'^\s*(?:new\s+(\w+)|(\w+))\(\s*"([^"]+)"', block, re.M)
-    expected = [name for cls, helper, name in lines if (cls or helpers.get(helper, helper)) in composable]
-    assert len(expected) >= 20 and list(CATALOG.composable) == expected

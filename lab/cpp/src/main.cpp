@@ -17,6 +17,7 @@
 #include "env.hpp"
 #include "lab_error.hpp"
 #include "measure.hpp"
+#include "models/typed_models.hpp"
 #include "variants.hpp"
 #include "verify.hpp"
 
@@ -47,6 +48,8 @@ nlohmann::json listing() {
                         {"operations", v.operations},
                         // null: every dataset; else the only datasets it applies to (a typed model's files)
                         {"datasets", v.datasets.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.datasets)},
+                        // and every dataset of these declared models (datasets/models/*.toml, the manifest's "model")
+                        {"declared_models", v.declared_models ? nlohmann::json(models::DECLARED_MODELS) : nlohmann::json(nullptr)},
                         {"description", v.description}});
     }
     return {{"schema_version", 1},

@@ -1,5 +1,5 @@
 """Composite operations (two steps in one timed call) are checked before any build: the lab must offer the composite,
-and the benchmark's variant must be one that chains its steps (lab/<lab>/catalog.toml `composites`, `composable`)."""
+and the benchmark's variant must be one that runs it (lab/<lab>/catalog.toml `[composites]`)."""
 
 import pathlib
 
@@ -28,7 +28,7 @@ def test_a_composite_on_a_variant_that_chains_its_steps_passes_the_checks(tmp_pa
 
 def test_a_composite_on_a_variant_that_cannot_chain_its_steps_is_rejected_before_the_build(tmp_path):
     experiment = _experiment_with(tmp_path, "stj-jsondocument", "serialize-then-deserialize")
-    with pytest.raises(ConfigError, match="cannot chain the steps of serialize-then-deserialize") as error:
+    with pytest.raises(ConfigError, match="cannot run the composite serialize-then-deserialize") as error:
         check_experiments([experiment], load_context())
     assert "stj-default" in error.value.hint
 
@@ -69,7 +69,10 @@ def test_after_the_build_the_labs_own_list_says_which_variants_chain():
 
     listing = {
         "composites": ["serialize-then-deserialize"],
-        "variants": [{"variant": "stj-default", "composable": True}, {"variant": "stj-jsondocument"}],
+        "variants": [
+            {"variant": "stj-default", "composites": ["serialize-then-deserialize"]},
+            {"variant": "stj-jsondocument", "composites": ["deserialize-then-read"]},
+        ],
     }
 
     class Cell:
@@ -80,5 +83,13 @@ def test_after_the_build_the_labs_own_list_says_which_variants_chain():
 
     probe = LabProbe("dotnet", {}, listing, {})
     check_variants(probe, [Cell("stj-default")])  # type: ignore[list-item]
-    with pytest.raises(HarnessError, match="cannot chain the steps of serialize-then-deserialize"):
+    with pytest.raises(HarnessError, match="cannot run the composite serialize-then-deserialize"):
         check_variants(probe, [Cell("stj-jsondocument")])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("variant", ["stj-jsondocument", "stj-jsonnode-utf8", "newtonsoft-jtoken"])
+def test_parse_then_read_every_value_runs_on_the_document_variants_only(tmp_path, variant):
+    check_experiments([_experiment_with(tmp_path, variant, "deserialize-then-read")], load_context())
+    with pytest.raises(ConfigError, match="cannot run the composite deserialize-then-read") as error:
+        check_experiments([_experiment_with(tmp_path, "stj-default", "deserialize-then-read")], load_context())
+    assert variant in error.value.hint

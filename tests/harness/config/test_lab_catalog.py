@@ -58,7 +58,7 @@ def labs(tmp_path: pathlib.Path) -> pathlib.Path:
 @pytest.mark.parametrize(
     "text, says",
     [
-        ('variants = "rapidjson"\n', "variants, operations, models, composites and composable are lists of names"),
+        ('variants = "rapidjson"\n', "variants, operations and models are lists of names"),
         ('varaints = ["rapidjson"]\n', "unknown key(s) varaints"),
         ("variants = [\n", "is not valid TOML"),
     ],

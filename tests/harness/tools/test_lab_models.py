@@ -145,16 +145,17 @@ def test_the_node_lab_gets_a_json_schema_per_root_with_every_type_a_definition(s
     assert order["Tags"] == {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}}
 
 
-def test_the_cpp_lab_gets_structs_in_dependency_order_and_a_dispatch_per_root(space):
+def test_the_cpp_lab_gets_structs_declared_first_then_defined_and_a_dispatch_per_root(space):
     from harness.tools.emit_cpp import lab_files as cpp_files
 
     header = cpp_files([space])["declared_models.hpp"]
-    assert header.index("JSONLAB_MODEL(ShopOrders_Line,") < header.index("JSONLAB_MODEL(ShopOrders_Order,")
+    assert "struct ShopOrders_Order_t;\nstruct ShopOrders_Line_t;\n" in header  # every struct declared first
+    assert header.index("JSONLAB_MODEL(ShopOrders_Order_t,") < header.index("JSONLAB_MODEL(ShopOrders_Line_t,")
     assert "F(Maybe<std::uint64_t>, Id_)" in header and "F(Maybe<std::string>, Note_)" in header
     assert "F(Maybe<std::optional<std::int64_t>>, State_)" in header  # an enum is its number
-    assert "F(Maybe<std::vector<std::optional<ShopOrders_Line>>>, Lines_)" in header
+    assert "F(Maybe<std::vector<std::optional<ShopOrders_Line_t>>>, Lines_)" in header
     assert "F(Maybe<Map<std::vector<std::int64_t>>>, Tags_)" in header and "F(Maybe<bool>, class_)" in header
-    assert 'if (model == "shop-orders.all") return f(ModelTag<std::vector<ShopOrders_Order>>{});' in header
+    assert 'if (model == "shop-orders.all") return f(ModelTag<std::vector<ShopOrders_Order_t>>{});' in header
     assert 'DECLARED_MODELS = {"shop-orders.all", "shop-orders.one"}' in header
 
 
@@ -163,20 +164,32 @@ def test_the_cpp_lab_gets_structs_in_dependency_order_and_a_dispatch_per_root(sp
     [
         ('[types.Node]\nName = "string"\nKids = "List<Node>"\n', False),  # a std::vector of itself is C++17
         ('[types.Node]\nNext = "Node?"\n', True),  # a std::optional of itself is not
-        ('[types.Node]\nByKey = "Dictionary<string, Node>"\n', True),  # nor a Map's pair
+        ('[types.Node]\nByKey = "Dictionary<string, Node>"\n', True),  # a Map's pair: refused, not tried
         ('[types.Node]\nOther = "Leaf?"\n[types.Leaf]\nBack = "Node?"\n', True),
         ('[types.Node]\nOther = "List<Leaf>"\n[types.Leaf]\nBack = "Node?"\n', False),
+        ('[types.Node]\nOther = "List<Leaf>"\n[types.Leaf]\nBack = "List<Node>"\n', False),
+        ("[types.Node]\n" + "".join(f'P{i} = "int"\n' for i in range(65)), True),  # the readers' 64-bit mask
     ],
 )
-def test_a_type_that_needs_itself_gets_no_cpp_struct_and_its_roots_say_why(tmp_path, types, refused):
+def test_a_type_cpp_cannot_hold_gets_no_struct_and_its_roots_say_why(tmp_path, types, refused):
     from harness.tools.emit_cpp import lab_files as cpp_files
 
     path = tmp_path / "tree.toml"
     path.write_text(f'schema_version = 1\n[roots]\nroot = "Node"\n{types}')
     header = cpp_files([load_space(path, "models/tree.toml")])["declared_models.hpp"]
-    assert ("needs itself: no C++ struct can" in header) == refused
-    assert ("JSONLAB_MODEL(Tree_Node," in header) != refused
+    assert ("has no C++ struct: " in header) == refused
+    assert ("JSONLAB_MODEL(Tree_Node_t," in header) != refused
     assert 'DECLARED_MODELS = {"tree.root"}' in header
+
+
+def test_a_root_of_a_single_value_gets_no_cpp_struct_nor_jsonsrcgen_twin(tmp_path):
+    from harness.tools.emit_cpp import lab_files as cpp_files
+
+    path = tmp_path / "one.toml"
+    path.write_text('schema_version = 1\n[roots]\nroot = "int"\n[types.T]\nA = "int"\n')
+    space = load_space(path, "models/one.toml")
+    assert "has no C++ struct: root root is a single value" in cpp_files([space])["declared_models.hpp"]
+    assert "JsonSrcGenTwin" not in lab_files([space])["One.g.cs"]
 
 
 def test_a_space_of_kinds_jsonsrcgen_reads_gets_twins_attributes_and_the_adapters_dispatch(tmp_path):

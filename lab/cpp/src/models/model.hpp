@@ -104,7 +104,7 @@ template <typename T>
 [[noreturn]] void unknown_member(std::string_view name) {
     throw LabError("typed model " + std::string(Describe<T>::name) + " has no member '" + std::string(name) +
                        "': the document holds data the model does not describe",
-                   "add the member to lab/cpp/src/models/corpus_models.hpp");
+                   "add the member to its model (lab/cpp/src/models/corpus_models.hpp, or the declared model file)");
 }
 
 template <typename T>

@@ -14,7 +14,7 @@ namespace JsonLab.Adapters;
 /// Encoding.UTF8 inside the timed call.
 /// </summary>
 public sealed class NewtonsoftTokenAdapter(string variant, string description, PayloadForm form)
-    : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter
+    : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter, IValueReadingAdapter
 {
     public override string Library => "Newtonsoft.Json";
     public override string LibraryVersion => LibraryVersions.OfLoaded(typeof(Newtonsoft.Json.JsonConvert), "Newtonsoft.Json");
@@ -35,6 +35,12 @@ public sealed class NewtonsoftTokenAdapter(string variant, string description, P
         var (text, utf8) = (payload.Text, payload.Utf8);
         Func<JToken> parse = ByForm<Func<JToken>>(() => Parse(text), () => Parse(Encoding.UTF8.GetString(utf8)));
         return (Func<T?>)(object)parse;
+    }
+
+    public Func<long> BindParseThenRead(Payload payload)
+    {
+        var (text, utf8) = (payload.Text, payload.Utf8);
+        return ByForm<Func<long>>(() => ValueWalkers.Walk(Parse(text)), () => ValueWalkers.Walk(Parse(Encoding.UTF8.GetString(utf8))));
     }
 
     public override Func<object> BindSerialize<T>(T value)

@@ -8,14 +8,21 @@ namespace JsonLab.Adapters;
 /// the harness can ask for it everywhere; binding it throws, and the cell is "failed: reason" on this runtime only.
 /// </summary>
 public sealed class NotOnThisRuntimeAdapter(string variant, string library, string description, PayloadForm form, string reason,
-    Models.ModelBinding binding = Models.ModelBinding.Plain, IReadOnlyList<SettingSpec>? settings = null, bool chains = false)
-    : AdapterBase(variant, description, form, binding), ISettingsAdapter, IComposableAdapter
+    Models.ModelBinding binding = Models.ModelBinding.Plain, IReadOnlyList<SettingSpec>? settings = null, bool chains = false,
+    bool readsEveryValue = false)
+    : AdapterBase(variant, description, form, binding), ISettingsAdapter, IComposableAdapter, IValueReadingAdapter
 {
+    /// <summary>Whether the variant reads every value of its tree on the runtimes that have it.</summary>
+    public bool ReadsEveryValue => readsEveryValue;
+
+    public Func<long> BindParseThenRead(Payload payload) => throw Unavailable();
+
     /// <summary>The settings the variant takes on the runtimes that have it (so a name with settings fails with the reason too).</summary>
     public IReadOnlyList<SettingSpec> Settings => settings ?? [];
 
     public ISerializerAdapter With(string name, IReadOnlyList<KeyValuePair<string, string>> chosen) =>
-        new NotOnThisRuntimeAdapter(name, library, $"{Description}; settings: {VariantSettings.Describe(chosen)}", Form, reason, Binding, settings, chains);
+        new NotOnThisRuntimeAdapter(name, library, $"{Description}; settings: {VariantSettings.Describe(chosen)}", Form, reason, Binding, settings, chains,
+            readsEveryValue);
 
     public override string Library => library;
     public override string LibraryVersion => "not loaded";

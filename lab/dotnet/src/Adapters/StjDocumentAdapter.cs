@@ -13,7 +13,7 @@ namespace JsonLab.Adapters;
 /// then decoded with Encoding.UTF8, which is what JsonSerializer.Serialize does for a string).
 /// </summary>
 public sealed class StjDocumentAdapter(string variant, string description, PayloadForm form)
-    : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter
+    : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter, IValueReadingAdapter
 {
     public override string Library => "System.Text.Json";
     public override string LibraryVersion => LibraryVersions.Of(typeof(JsonDocument).Assembly);
@@ -30,6 +30,14 @@ public sealed class StjDocumentAdapter(string variant, string description, Paylo
             () => { var d = JsonDocument.Parse(text); d.Dispose(); return d; },
             () => { var d = JsonDocument.Parse(utf8); d.Dispose(); return d; });
         return (Func<T?>)(object)parse;
+    }
+
+    public Func<long> BindParseThenRead(Payload payload)
+    {
+        var (text, utf8) = (payload.Text, payload.Utf8);
+        return ByForm<Func<long>>(
+            () => { using var d = JsonDocument.Parse(text); return ValueWalkers.Walk(d.RootElement); },
+            () => { using var d = JsonDocument.Parse(utf8); return ValueWalkers.Walk(d.RootElement); });
     }
 
     public override Func<object> BindSerialize<T>(T value)

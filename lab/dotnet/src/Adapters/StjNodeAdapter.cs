@@ -13,7 +13,7 @@ namespace JsonLab.Adapters;
 /// timed parse does not include making the node objects (the canonical check reads, and so builds, all of them).
 /// </summary>
 public sealed class StjNodeAdapter(string variant, string description, PayloadForm form)
-    : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter
+    : AdapterBase(variant, description, form, ModelBinding.Document), IDocumentAdapter, IValueReadingAdapter
 {
     public override string Library => "System.Text.Json";
     public override string LibraryVersion => LibraryVersions.Of(typeof(JsonNode).Assembly);
@@ -30,6 +30,12 @@ public sealed class StjNodeAdapter(string variant, string description, PayloadFo
         var (text, utf8) = (payload.Text, payload.Utf8);
         Func<JsonNode?> parse = ByForm<Func<JsonNode?>>(() => JsonNode.Parse(text), () => JsonNode.Parse(utf8));
         return (Func<T?>)(object)parse;
+    }
+
+    public Func<long> BindParseThenRead(Payload payload)
+    {
+        var (text, utf8) = (payload.Text, payload.Utf8);
+        return ByForm<Func<long>>(() => ValueWalkers.Walk(JsonNode.Parse(text)), () => ValueWalkers.Walk(JsonNode.Parse(utf8)));
     }
 
     public override Func<object> BindSerialize<T>(T value)

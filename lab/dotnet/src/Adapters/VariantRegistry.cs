@@ -33,7 +33,8 @@ public static class VariantRegistry
         new NotOnThisRuntimeAdapter(variant, "SpanJson", description, form, "SpanJson 4.0.1 ships lib/net6.0 only", chains: true);
 
     private static ISerializerAdapter StjNode(string variant, string description, PayloadForm form) =>
-        new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, form, "JsonNode arrived in System.Text.Json 6.0", ModelBinding.Document);
+        new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, form, "JsonNode arrived in System.Text.Json 6.0", ModelBinding.Document,
+            readsEveryValue: true);
 #else
     private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
         new StjSourceGenAdapter(variant, description, form, SimpleModelJsonContext.Default);

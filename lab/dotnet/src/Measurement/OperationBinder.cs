@@ -17,18 +17,22 @@ public static class OperationBinder
     /// <summary>
     /// Composite operations: two steps chained inside one timed call, each the same library call as the step measured
     /// alone (variants that are <see cref="IComposableAdapter"/>). "serialize-then-deserialize" writes the dataset's
-    /// value and reads the output back; "deserialize-then-serialize" reads the dataset and writes the object it read.
+    /// value and reads the output back; "deserialize-then-serialize" reads the dataset and writes the object it read;
+    /// "deserialize-then-read" parses into a document variant's tree and reads every value of it
+    /// (<see cref="IValueReadingAdapter"/>).
     /// </summary>
-    public static readonly IReadOnlyList<string> Composites = [SerializeThenDeserialize, DeserializeThenSerialize];
+    public static readonly IReadOnlyList<string> Composites = [SerializeThenDeserialize, DeserializeThenSerialize, DeserializeThenRead];
 
     public const string SerializeThenDeserialize = "serialize-then-deserialize";
     public const string DeserializeThenSerialize = "deserialize-then-serialize";
+    public const string DeserializeThenRead = "deserialize-then-read";
 
     /// <summary>The steps of a composite operation, in order (empty for a single step).</summary>
     public static IReadOnlyList<string> StepsOf(string operation) => operation switch
     {
         SerializeThenDeserialize => ["serialize", "deserialize"],
         DeserializeThenSerialize => ["deserialize", "serialize"],
+        DeserializeThenRead => ["deserialize", "read"],
         _ => [],
     };
 
@@ -47,6 +51,9 @@ public static class OperationBinder
         if (payload.Model == Payload.NoModel)
             throw new LabException($"dataset '{payload.Name}' declares no model, so {adapter.Variant} (a typed variant) cannot bind it",
                 "pick a dataset with a model in datasets/manifest.json, or a document variant (binding document in `list`)");
+        if (operation == DeserializeThenRead)
+            throw new LabException($"{adapter.Variant} binds a model, and {DeserializeThenRead} reads a document variant's tree",
+                "pick a document variant (binding document in `list`: JsonDocument, JsonNode, JToken)");
         var shape = ModelCatalog.Resolve(payload.Model, adapter.Binding);
         if (StepsOf(operation).Count > 0 && shape.Read != shape.Write)
             throw new LabException($"model '{payload.Model}' reads {Verification.Verifier.TypeName(shape.Read)} and writes {Verification.Verifier.TypeName(shape.Write)}: {operation} would chain other calls than its steps alone",
@@ -67,6 +74,8 @@ public static class OperationBinder
         var type = TypeOf(adapter, payload, operation);
         if (operation == NeedsEscaping)
             return BindEscaping(adapter, payload);
+        if (operation == DeserializeThenRead)
+            return BindParseThenRead(adapter, payload);
         var (name, types) = operation switch
         {
             "deserialize" => (nameof(BindDeserialize), new[] { type }),
@@ -124,6 +133,30 @@ public static class OperationBinder
         }
         return payload.Parts is { } parts ? Loop(parts.Select(Chain).ToArray()) : Chain(payload);
     }
+
+    /// <summary>A document variant's parse then its walk of every value; the leaves read come back pre-boxed when they are
+    /// the dataset's count (no allocation per call), else boxed (verification then fails).</summary>
+    private static Func<object?> BindParseThenRead(ISerializerAdapter adapter, Payload payload)
+    {
+        if (adapter is not IValueReadingAdapter { ReadsEveryValue: true } reading)
+            throw new LabException($"{adapter.Variant} cannot read every value of a tree ({DeserializeThenRead})",
+                "the document variants do (binding document in `list`: JsonDocument, JsonNode, JToken)");
+        Func<object?> Chain(Payload part)
+        {
+            var read = reading.BindParseThenRead(part);
+            var expected = part.Canonical?.Leaves ?? -1;
+            object boxed = expected;
+            return () => read() is var leaves && leaves == expected ? boxed : leaves;
+        }
+        return payload.Parts is { } parts ? Loop(parts.Select(Chain).ToArray()) : Chain(payload);
+    }
+
+    /// <summary>The composite operations a variant runs (`list`: its composites).</summary>
+    public static IReadOnlyList<string> CompositesOf(ISerializerAdapter adapter) =>
+        Composites.Where(c => c == DeserializeThenRead ? ReadsEveryValue(adapter) : IsComposable(adapter)).ToArray();
+
+    /// <summary>True for a variant that reads every value of its tree.</summary>
+    public static bool ReadsEveryValue(ISerializerAdapter adapter) => adapter is IValueReadingAdapter { ReadsEveryValue: true };
 
     /// <summary>True for a variant that chains its steps inside one call (`list`: composable).</summary>
     public static bool IsComposable(ISerializerAdapter adapter) => adapter is IComposableAdapter { Chains: true };

@@ -28,7 +28,8 @@ public static class ListVerb
                 ModelBinding = LabJson.Name(a.Binding),
                 a.Description,
                 // What an experiment may set on this variant ("<variant>+<setting>=<value>", docs/experiments.md)
-                Composable = OperationBinder.IsComposable(a),
+                // The composite operations it runs (two steps in one timed call)
+                Composites = OperationBinder.CompositesOf(a),
                 Settings = (a as ISettingsAdapter)?.Settings.Select(s => new { s.Name, s.Values, s.Meaning }).ToArray() ?? [],
             }).ToArray(),
             // The `conformance` verb's parsers: each library's untyped parse of raw bytes.

@@ -22,9 +22,11 @@ public static class CompositeVerifier
         var alone = Verifier.Verify(adapter, payload, first);
         if (alone.Status != "passed")
             return alone with { ModelType = modelType, Message = $"step {first} alone: {alone.Message}" };
-        if (!OperationBinder.IsComposable(adapter))
+        if (operation == OperationBinder.DeserializeThenRead ? !OperationBinder.ReadsEveryValue(adapter) : !OperationBinder.IsComposable(adapter))
         {
-            var error = $"{adapter.Variant} cannot chain its steps inside one call ({operation}): its adapter reads only the dataset it was bound to";
+            var error = operation == OperationBinder.DeserializeThenRead
+                ? $"{adapter.Variant} cannot read every value of a tree ({operation}): the document variants do"
+                : $"{adapter.Variant} cannot chain its steps inside one call ({operation}): its adapter reads only the dataset it was bound to";
             return new(adapter.Variant, payload.Name, modelType, "failed", 0, [], "skipped", error, error);
         }
         var mismatches = new MismatchList();
@@ -47,7 +49,14 @@ public static class CompositeVerifier
 
     private static void Compare(object? result, Payload part, Type type, string operation, MismatchList mismatches)
     {
-        if (OperationBinder.StepsOf(operation)[^1] == "deserialize")
+        if (operation == OperationBinder.DeserializeThenRead)
+        {
+            // every value read: as many leaves as the dataset's canonical form has (the parse itself was verified alone)
+            var expected = part.Canonical?.Leaves ?? -1;
+            if (result is not long read || read != expected)
+                mismatches.Add("leaves read", expected.ToString(System.Globalization.CultureInfo.InvariantCulture), $"{result}");
+        }
+        else if (OperationBinder.StepsOf(operation)[^1] == "deserialize")
             StructuralComparer.Compare(result, StructuralComparer.Parse(part.Text), type, "", mismatches);
         else
             StructuralComparer.Compare(ReferenceReader.Read(part, type), StructuralComparer.Parse(Verifier.AsText(result!)), type, "", mismatches);

