@@ -82,13 +82,15 @@ def test_settings_chosen_in_the_experiment_are_built_verified_and_measured_by_th
             "ok",
             "unverified",
         ), newtonsoft
-    for chain_id, step_id in (
-        ("single-stj-round-trip", "single-stj-case-insensitive"),
-        ("single-newtonsoft-read-write", "single-newtonsoft"),
+    for chain_id, step_id, operation in (
+        ("single-stj-round-trip", "single-stj-case-insensitive", "serialize-then-deserialize"),
+        ("single-newtonsoft-read-write", "single-newtonsoft", "deserialize-then-serialize"),
     ):
         for runtime in ("3.1.3", "10.0.12"):
             chain, step = by[(chain_id, runtime)], by[(step_id, runtime)]
             assert chain["status"] in ("ok", "unverified") and chain["verification_status"] == "passed", chain
             assert "verified alone; the chain's result matches" in chain["verification_message"], chain
-            # two library calls take longer than the deserialize step alone, measured in the same processes
-            assert chain["median_ns"] > step["median_ns"], (chain["median_ns"], step["median_ns"])
+            # both timed in the same processes; which is faster is a measurement, not a test (a case-insensitive read
+            # of the chain's own PascalCase output can beat the step's read of the camelCase dataset: CI of c3cfda5)
+            assert chain["operation"] == operation, chain
+            assert step["median_ns"] > 0 and chain["median_ns"] > 0, (chain, step)
