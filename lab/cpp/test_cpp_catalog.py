@@ -34,3 +34,19 @@ def test_the_operations_are_those_of_variants_hpp():
 
 def test_it_names_no_manifest_models():
     assert CATALOG.models is None  # its typed variants carry their own models (src/models)
+
+
+def test_the_composites_are_those_of_variants_hpp_with_the_variants_that_list_them():
+    header = (HERE / "src/variants.hpp").read_text()
+    constants = dict(re.findall(r'inline const std::string (\w+) = "([^"]+)";', header))
+    listed = re.search(r"COMPOSITES = \{([^}]*)\}", header)
+    assert listed
+    names = [constants[name.strip()] for name in listed.group(1).split(",")]
+    chaining = tuple(
+        name
+        for adapter in sorted((HERE / "src/adapters").glob("*.cpp"))
+        for variable, name in re.findall(r'Variant (\w+)\{\s*"([^"]+)"', adapter.read_text())
+        if f"{variable}.composites = COMPOSITES;" in adapter.read_text()
+    )
+    assert len(names) == 3 and chaining == ("nlohmann",)
+    assert CATALOG.composites == {name: chaining for name in names}

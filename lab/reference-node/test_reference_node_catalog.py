@@ -23,3 +23,16 @@ def test_the_variants_and_operations_are_those_of_variants_js():
 
 def test_it_names_no_models():
     assert CATALOG.models is None  # the Node lab binds documents or a JSON Schema, never the manifest's model
+
+
+def test_the_composites_are_those_of_composites_js_with_the_variants_that_list_them():
+    composites = (HERE / "src/composites.js").read_text()
+    constants = dict(re.findall(r"export const (\w+) = '([^']+)';", composites))
+    listed = re.search(r"export const COMPOSITES = \[([^\]]*)\]", composites)
+    assert listed
+    names = [constants[name.strip()] for name in listed.group(1).split(",")]
+    # each adapter of variants.js: its name, then `composites: COMPOSITES` when its steps chain
+    adapters = re.findall(r"variant:\s*'([^']+)'(.*?)(?=variant:\s*'|\Z)", (HERE / "src/variants.js").read_text(), re.S)
+    chaining = tuple(name for name, body in adapters if "composites: COMPOSITES" in body)
+    assert len(names) == 3 and chaining == ("json-string", "json-utf8")
+    assert CATALOG.composites == {name: chaining for name in names}

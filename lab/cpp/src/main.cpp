@@ -46,6 +46,7 @@ nlohmann::json listing() {
                         {"payload_form", v.payload_form},
                         {"model_binding", v.model_binding},
                         {"operations", v.operations},
+                        {"composites", v.composites},
                         // null: every dataset; else the only datasets it applies to (a typed model's files)
                         {"datasets", v.datasets.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.datasets)},
                         // and every dataset of these declared models (datasets/models/*.toml, the manifest's "model")
@@ -55,6 +56,7 @@ nlohmann::json listing() {
     return {{"schema_version", 1},
             {"lab", "cpp"},
             {"operations", OPERATIONS},
+            {"composites", COMPOSITES},
             {"variants", list},
             {"parsers", conformance_parsers()}};
 }
@@ -90,7 +92,10 @@ int verify_verb(const Args& args) {
         }
     }
     std::vector<std::string> operations = args.all("operation");
-    if (operations.empty()) operations = OPERATIONS;
+    if (operations.empty()) {
+        operations = OPERATIONS;
+        operations.insert(operations.end(), COMPOSITES.begin(), COMPOSITES.end());
+    }
     nlohmann::json results = nlohmann::json::array();
     bool all_passed = true;
     for (const auto* entry : entries) {

@@ -17,9 +17,19 @@ std::string join(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::vector<std::string> steps_of(const std::string& operation) {
+    if (operation == SERIALIZE_THEN_DESERIALIZE) return {SERIALIZE, DESERIALIZE};
+    if (operation == DESERIALIZE_THEN_SERIALIZE) return {DESERIALIZE, SERIALIZE};
+    if (operation == DESERIALIZE_THEN_READ) return {DESERIALIZE, "read"};
+    return {operation};
+}
+
 std::optional<NotApplicable> Variant::not_applicable(const Payload& payload, const std::string& operation) const {
-    if (std::find(operations.begin(), operations.end(), operation) == operations.end()) {
-        return NotApplicable{"variant '" + variant + "' cannot " + operation, "its operations: " + join(operations)};
+    if (std::find(operations.begin(), operations.end(), operation) == operations.end() &&
+        std::find(composites.begin(), composites.end(), operation) == composites.end()) {
+        std::vector<std::string> all = operations;
+        all.insert(all.end(), composites.begin(), composites.end());
+        return NotApplicable{"variant '" + variant + "' cannot " + operation, "its operations: " + join(all)};
     }
     if (!datasets.empty() && std::find(datasets.begin(), datasets.end(), payload.name) == datasets.end() &&
         !(declared_models && models::is_declared(payload.model))) {
@@ -62,8 +72,10 @@ const Variant& find_variant(const std::string& name) {
 }
 
 void check_operation(const std::string& operation) {
-    if (std::find(OPERATIONS.begin(), OPERATIONS.end(), operation) == OPERATIONS.end()) {
-        throw LabError("unknown operation '" + operation + "'", "operations: " + join(OPERATIONS));
+    if (std::find(OPERATIONS.begin(), OPERATIONS.end(), operation) == OPERATIONS.end() &&
+        std::find(COMPOSITES.begin(), COMPOSITES.end(), operation) == COMPOSITES.end()) {
+        throw LabError("unknown operation '" + operation + "'",
+                       "operations: " + join(OPERATIONS) + ", composites: " + join(COMPOSITES));
     }
 }
 

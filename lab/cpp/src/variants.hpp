@@ -21,11 +21,22 @@ namespace jsonlab {
 inline const std::string DESERIALIZE = "deserialize";
 inline const std::string SERIALIZE = "serialize";
 inline const std::vector<std::string> OPERATIONS = {DESERIALIZE, SERIALIZE};
+// Composite operations: two steps in one timed call (docs/experiments.md "Composite operations"), each the same library
+// call as the step alone, the second reading what the first made inside the call. A variant whose steps chain lists
+// them in `composites`; its `result` hands back the chain's own result (deserialize-then-read: the leaves it read).
+inline const std::string SERIALIZE_THEN_DESERIALIZE = "serialize-then-deserialize";
+inline const std::string DESERIALIZE_THEN_SERIALIZE = "deserialize-then-serialize";
+inline const std::string DESERIALIZE_THEN_READ = "deserialize-then-read";
+inline const std::vector<std::string> COMPOSITES = {SERIALIZE_THEN_DESERIALIZE, DESERIALIZE_THEN_SERIALIZE,
+                                                    DESERIALIZE_THEN_READ};
+// The steps of an operation, in order (one for a single step).
+std::vector<std::string> steps_of(const std::string& operation);
 
 // The timed call. It returns a value derived from its result, which the timing loop keeps from the optimizer.
 using Call = std::function<std::uint64_t()>;
-// What one operation produced: the parsed document, or the serialized text.
-using Result = std::variant<Value, std::string>;
+// What one operation produced: the parsed document, or the serialized text (or, for deserialize-then-read, the number
+// of leaves read).
+using Result = std::variant<Value, std::string, std::uint64_t>;
 
 // Why a variant does not apply to a cell, as a LabError would say it.
 struct NotApplicable {
@@ -45,6 +56,7 @@ struct Variant {
     std::function<Result(const Payload&, const std::string& operation)> result;
     std::vector<std::string> datasets{};  // the only datasets it applies to; empty: every one
     bool declared_models = false;         // also every dataset whose manifest model is a declared one
+    std::vector<std::string> composites{};  // the composite operations it runs (COMPOSITES)
 
     // Why it cannot perform `operation` on `payload` (an operation it lacks, a dataset it has no model for, a dataset
     // without a canonical digest), or nothing when it can.

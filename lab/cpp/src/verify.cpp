@@ -6,7 +6,66 @@
 
 namespace jsonlab {
 
+namespace {
+
+nlohmann::json verify_step(const Variant& variant, const Payload& payload, const std::string& operation);
+
+// A composite is verified twice over: the step that starts from the dataset alone, as its own cell would be, then the
+// chain's result against the dataset's canonical form (the document serialize-then-deserialize reads back from its own
+// output, the text deserialize-then-serialize writes, or the count of leaves deserialize-then-read reads).
+nlohmann::json verify_composite(const Variant& variant, const Payload& payload, const std::string& operation) {
+    const std::string first = steps_of(operation).front();
+    nlohmann::json alone = verify_step(variant, payload, first);
+    alone["operation"] = operation;
+    if (alone["status"] != "passed") {
+        alone["message"] = "step " + first + " alone: " + alone["message"].get<std::string>();
+        return alone;
+    }
+    nlohmann::json record = alone;
+    record["payload_bytes"] = payload.bytes.size();
+    auto failed = [&](const std::string& message) {
+        record["status"] = "failed";
+        record["message"] = message;
+        return record;
+    };
+    Digest actual;
+    try {
+        Result result = variant.result(payload, operation);
+        if (const auto* leaves = std::get_if<std::uint64_t>(&result)) {
+            actual = {payload.canonical->sha256, static_cast<std::size_t>(*leaves)};
+        } else if (const auto* text = std::get_if<std::string>(&result)) {
+            actual = canonical_digest(read_back(*text));
+        } else {
+            actual = canonical_digest(std::get<Value>(result));
+        }
+    } catch (const std::exception& e) {
+        record["operation_error"] = e.what();
+        return failed(variant.library + " failed in " + operation + ": " + e.what());
+    }
+    const Digest& expected = *payload.canonical;
+    if (actual.sha256 == expected.sha256 && actual.leaves == expected.leaves) {
+        record["message"] = "step " + first + " verified alone; the chain's result matches the dataset's canonical form (" +
+                            operation + ", " + std::to_string(expected.leaves) + " leaves)";
+        return record;
+    }
+    const long long difference = static_cast<long long>(actual.leaves) - static_cast<long long>(expected.leaves);
+    record["mismatch_count"] = difference == 0 ? 1 : std::llabs(difference);
+    return failed("the chain's result differs from the dataset's canonical form (" + operation + "): " +
+                  std::to_string(actual.leaves) + " leaves, expected " + std::to_string(expected.leaves));
+}
+
+}  // namespace
+
 nlohmann::json verify(const Variant& variant, const Payload& payload, const std::string& operation) {
+    if (steps_of(operation).size() > 1 && payload.canonical && !variant.not_applicable(payload, operation)) {
+        return verify_composite(variant, payload, operation);
+    }
+    return verify_step(variant, payload, operation);
+}
+
+namespace {
+
+nlohmann::json verify_step(const Variant& variant, const Payload& payload, const std::string& operation) {
     nlohmann::json record = {
         {"variant", variant.variant},   {"dataset", payload.name},     {"operation", operation},
         {"model_type", variant.model_binding}, {"payload_bytes", nullptr}, {"mismatch_count", nullptr},
@@ -72,5 +131,7 @@ nlohmann::json verify(const Variant& variant, const Payload& payload, const std:
                   " leaves, sha256 " + actual.sha256.substr(0, 12) + "...; expected " +
                   std::to_string(expected.leaves) + ", " + expected.sha256.substr(0, 12) + "...");
 }
+
+}  // namespace
 
 }  // namespace jsonlab

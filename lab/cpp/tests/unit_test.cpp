@@ -384,7 +384,9 @@ int main() {
     Payload wrong = payload;
     wrong.canonical = Digest{std::string(64, '0'), 8};
     for (const auto& variant : variants()) {
-        for (const auto& operation : variant.operations) {
+        std::vector<std::string> operations = variant.operations;
+        operations.insert(operations.end(), variant.composites.begin(), variant.composites.end());
+        for (const auto& operation : operations) {
             if (!variant.datasets.empty()) continue;  // the typed variants read only their files: test_typed_variants
             const auto record = verify(variant, payload, operation);
             expect(record["status"] == "passed",
@@ -394,6 +396,29 @@ int main() {
             const Call call = bind(variant, payload, operation);
             call();  // the timed call runs on a valid document
         }
+    }
+    {  // composites: nlohmann chains its steps; a variant that does not is refused with its operations
+        const auto chain = verify(find_variant("nlohmann"), payload, DESERIALIZE_THEN_READ);
+        expect(chain["status"] == "passed" &&
+                   chain["message"].get<std::string>().find("verified alone; the chain's result matches") != std::string::npos,
+               "nlohmann deserialize-then-read: " + chain["message"].get<std::string>());
+        expect(find_variant("nlohmann").composites == COMPOSITES, "nlohmann runs every composite");
+        Variant miscounting = find_variant("nlohmann");  // its first step passes alone; the chain's count is one off
+        const auto real_result = miscounting.result;
+        miscounting.result = [real_result](const Payload& p, const std::string& operation) -> Result {
+            Result result = real_result(p, operation);
+            if (auto* leaves = std::get_if<std::uint64_t>(&result)) ++*leaves;
+            return result;
+        };
+        const auto off = verify(miscounting, payload, DESERIALIZE_THEN_READ);
+        expect(off["status"] == "failed" &&
+                   off["message"].get<std::string>().find("the chain's result differs") != std::string::npos,
+               "a chain whose result is wrong fails after its first step passed: " + off["message"].get<std::string>());
+        const auto refused = find_variant("rapidjson").not_applicable(payload, SERIALIZE_THEN_DESERIALIZE);
+        expect(refused && refused->hint.find("deserialize, serialize") != std::string::npos,
+               "rapidjson does not chain its steps, and says what it runs");
+        expect(steps_of(DESERIALIZE_THEN_SERIALIZE) == std::vector<std::string>{DESERIALIZE, SERIALIZE}, "steps");
+        expect(throws([] { check_operation("serialize-then-shout"); }), "an unknown composite is refused");
     }
     test_model_readers();
     test_typed_variants();

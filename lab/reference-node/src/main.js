@@ -9,6 +9,7 @@ import { loadManifest, loadPayload } from './datasets.js';
 import { environment, procStatus } from './env.js';
 import { LabError } from './errors.js';
 import { measureJob } from './measure.js';
+import { COMPOSITES } from './composites.js';
 import { OPERATIONS, VARIANTS, bind, findVariant, supports } from './variants.js';
 import { PARSERS, conformanceVerb } from './conformance.js';
 import { verify } from './verify.js';
@@ -21,9 +22,10 @@ function listing() {
     schema_version: 1,
     lab: 'reference-node',
     operations: OPERATIONS,
+    composites: COMPOSITES,
     variants: VARIANTS.map((v) => ({
       variant: v.variant, library: v.library, library_version: v.libraryVersion, payload_form: v.payloadForm,
-      model_binding: v.modelBinding, operations: v.operations, description: v.description,
+      model_binding: v.modelBinding, operations: v.operations, composites: v.composites ?? [], description: v.description,
     })),
     parsers: PARSERS.map((p) => ({ parser: p.parser, library: p.library, library_version: process.versions.v8, description: p.description })),
   };
@@ -35,7 +37,9 @@ function cellOf(args) {
   const variant = findVariant(args.required('variant'));
   const payload = loadPayload(datasetsDir, loadManifest(datasetsDir).find(args.required('dataset')));
   const operation = args.required('operation');
-  if (!OPERATIONS.includes(operation)) throw new LabError(`unknown operation '${operation}'`, `operations: ${OPERATIONS.join(', ')}`);
+  if (![...OPERATIONS, ...COMPOSITES].includes(operation)) {
+    throw new LabError(`unknown operation '${operation}'`, `operations: ${[...OPERATIONS, ...COMPOSITES].join(', ')}`);
+  }
   return { variant, payload, operation, name: `${variant.variant}/${payload.name}/${operation}` };
 }
 
@@ -44,7 +48,7 @@ function verifyVerb(args) {
   const manifest = loadManifest(datasetsDir);
   const variants = args.all('variant').length ? args.all('variant').map(findVariant) : VARIANTS;
   const entries = args.all('dataset').length ? args.all('dataset').map(manifest.find) : manifest.datasets.filter((d) => d.canonical);
-  const operations = args.all('operation').length ? args.all('operation') : OPERATIONS;
+  const operations = args.all('operation').length ? args.all('operation') : [...OPERATIONS, ...COMPOSITES];
   const results = [];
   for (const entry of entries) {
     const payload = loadPayload(datasetsDir, entry);

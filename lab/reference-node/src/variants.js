@@ -1,13 +1,15 @@
 // The variants this lab offers: one adapter each, as in lab/dotnet/src/Adapters. An adapter names its library and
 // version, the payload form it reads or writes, the model binding (an untyped document tree, or a JSON Schema), the
 // operations it can perform, and `bind(payload, operation)`, which prepares everything outside the timed call and
-// returns the call itself. Adding a variant is adding one entry here.
+// returns the call itself; an adapter whose steps chain lists its `composites` and gives its `steps` (the same calls
+// as its single operations, src/composites.js). Adding a variant is adding one entry here.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 import fastJsonStringify from 'fast-json-stringify';
 
+import { COMPOSITES, bindComposite, isComposite } from './composites.js';
 import { LabError } from './errors.js';
 import { loadSchema, schemaFor } from './schemas.js';
 
@@ -27,6 +29,8 @@ const ADAPTERS = [
     payloadForm: 'string',
     modelBinding: 'document',
     operations: [DESERIALIZE, SERIALIZE],
+    composites: COMPOSITES,
+    steps: { input: (payload) => payload.text, parse: (text) => JSON.parse(text), write: (document) => JSON.stringify(document) },
     description: 'JSON.parse of a JavaScript string into plain objects; JSON.stringify of them back to a string',
     bind(payload, operation) {
       if (operation === DESERIALIZE) {
@@ -43,6 +47,12 @@ const ADAPTERS = [
     payloadForm: 'utf8_bytes',
     modelBinding: 'document',
     operations: [DESERIALIZE, SERIALIZE],
+    composites: COMPOSITES,
+    steps: {
+      input: (payload) => payload.bytes,
+      parse: (bytes) => JSON.parse(bytes.toString('utf8')),
+      write: (document) => Buffer.from(JSON.stringify(document), 'utf8'),
+    },
     description: 'as a server receives and sends it: UTF-8 bytes (a Buffer) decoded, then JSON.parse; JSON.stringify, then encoded to a UTF-8 Buffer',
     bind(payload, operation) {
       if (operation === DESERIALIZE) {
@@ -78,19 +88,22 @@ export function findVariant(name) {
   return found;
 }
 
+/** The single and composite operations a variant performs. */
+export const operationsOf = (variant) => [...variant.operations, ...(variant.composites ?? [])];
+
 /** Whether a variant can perform `operation` on a dataset: a single JSON document with a canonical digest, and its own
  * condition (fast-json-stringify: a schema for the dataset). */
 export function supports(variant, payload, operation) {
-  return variant.operations.includes(operation) && payload.canonical !== null && (variant.accepts?.(payload) ?? true);
+  return operationsOf(variant).includes(operation) && payload.canonical !== null && (variant.accepts?.(payload) ?? true);
 }
 
 export function bind(variant, payload, operation) {
-  if (!variant.operations.includes(operation)) {
-    throw new LabError(`variant '${variant.variant}' cannot ${operation}`, `its operations: ${variant.operations.join(', ')}`);
+  if (!operationsOf(variant).includes(operation)) {
+    throw new LabError(`variant '${variant.variant}' cannot ${operation}`, `its operations: ${operationsOf(variant).join(', ')}`);
   }
   if (!supports(variant, payload, operation)) {
     throw new LabError(`variant '${variant.variant}' has nothing to ${operation} dataset '${payload.name}' with`,
       payload.canonical === null ? 'the dataset is not one JSON document with a canonical digest in the manifest' : 'see the variant description (a JSON Schema for the dataset?)');
   }
-  return variant.bind(payload, operation);
+  return isComposite(operation) ? bindComposite(variant.steps, payload, operation) : variant.bind(payload, operation);
 }

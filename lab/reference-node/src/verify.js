@@ -1,11 +1,52 @@
 // Verification before timing: a variant's result must denote exactly the dataset. A parse result's canonical digest
 // (src/canonical.js) must equal the one in the manifest; a serializer's output, read back with JSON.parse, must too.
 // So a schema that drops a property, a parse that loses a value, or an empty result is caught, never timed as a win.
+// A composite is verified twice over: the step that starts from the dataset alone, then the chain's own result.
 
 import { canonicalDigest } from './canonical.js';
+import { DESERIALIZE_THEN_READ, isComposite, stepsOf } from './composites.js';
 import { DESERIALIZE, bind } from './variants.js';
 
 export function verify(variant, payload, operation) {
+  return isComposite(operation) ? verifyComposite(variant, payload, operation) : verifyStep(variant, payload, operation);
+}
+
+/**
+ * The first step alone, as its own cell would be; then the chain's result against the dataset's canonical form: the
+ * document serialize-then-deserialize reads back from its own output, the text deserialize-then-serialize writes (read
+ * back), or the count of leaves deserialize-then-read visits.
+ */
+function verifyComposite(variant, payload, operation) {
+  const first = stepsOf(operation)[0];
+  const alone = verifyStep(variant, payload, first);
+  if (alone.status !== 'passed') return { ...alone, operation, message: `step ${first} alone: ${alone.message}` };
+  const base = { ...alone, operation, payload_bytes: Buffer.byteLength(payload.text, 'utf8') };
+  let result;
+  try {
+    result = bind(variant, payload, operation)();
+  } catch (e) {
+    return { ...base, status: 'failed', message: `${variant.library} threw in ${operation}: ${e.message}`, operation_error: `${e.name}: ${e.message}` };
+  }
+  const expected = payload.canonical;
+  let actual;
+  if (operation === DESERIALIZE_THEN_READ) {
+    actual = { leaves: result, sha256: expected.sha256 };
+  } else {
+    const last = stepsOf(operation).at(-1);
+    try {
+      actual = canonicalDigest(last === DESERIALIZE ? result : JSON.parse(Buffer.isBuffer(result) ? result.toString('utf8') : result));
+    } catch (e) {
+      return { ...base, status: 'failed', mismatch_count: 1, message: `the chain's result is not a JSON document: ${e.message}` };
+    }
+  }
+  if (actual.sha256 === expected.sha256 && actual.leaves === expected.leaves) {
+    return { ...base, status: 'passed', message: `step ${first} verified alone; the chain's result matches the dataset's canonical form (${operation}, ${expected.leaves} leaves)` };
+  }
+  return { ...base, status: 'failed', mismatch_count: Math.abs(actual.leaves - expected.leaves) || 1,
+    message: `the chain's result differs from the dataset's canonical form (${operation}): ${actual.leaves} leaves, expected ${expected.leaves}` };
+}
+
+function verifyStep(variant, payload, operation) {
   const base = { payload_bytes: null, variant: variant.variant, dataset: payload.name, operation, model_type: variant.modelBinding, mismatch_count: null, mismatches: [], round_trip: null, operation_error: null };
   const expected = payload.canonical;
   if (!expected) {

@@ -39,17 +39,36 @@ def test_a_composite_the_lab_does_not_offer_is_an_unknown_operation(tmp_path):
     assert "serialize-then-deserialize" in error.value.hint
 
 
-def test_a_lab_without_composites_refuses_them(tmp_path):
+def _cross_language_with(tmp_path: pathlib.Path, variant: str, operation: str):
+    """Experiment 006 with a group of its own (no shared operation) holding `variant`'s `operation` on twitter."""
     source = pathlib.Path(__file__).parents[3] / "experiments" / "006-cross-language.toml"
     text = source.read_text().replace('id = "006"', 'id = "901"')
     text = text.replace(
-        'dataset = "twitter"\noperation = "deserialize"',
-        'dataset = "twitter"\noperation = "serialize-then-deserialize"',
+        "[[groups]]",
+        '[[groups]]\nid = "chain"\ntitle = "A chain"\nbaseline = "chain-twitter"\n\n[[groups]]',
         1,
     )
+    text += (
+        f'\n[[benchmarks]]\nid = "chain-twitter"\ngroup = "chain"\nvariant = "{variant}"\n'
+        f'dataset = "twitter"\noperation = "{operation}"\n' + ("" if variant.startswith("json-") else 'lab = "cpp"\n')
+    )
     (tmp_path / "901-cross-language.toml").write_text(text)
-    with pytest.raises(UnknownNameError, match="unknown operation 'serialize-then-deserialize'"):
-        check_experiments([load_experiments(tmp_path)["901"]], load_context())
+    return load_experiments(tmp_path)["901"]
+
+
+@pytest.mark.parametrize("variant", ["json-string", "json-utf8", "nlohmann"])
+@pytest.mark.parametrize(
+    "operation", ["serialize-then-deserialize", "deserialize-then-serialize", "deserialize-then-read"]
+)
+def test_the_node_and_cpp_labs_run_composites_on_their_chaining_variants(tmp_path, variant, operation):
+    check_experiments([_cross_language_with(tmp_path, variant, operation)], load_context())
+
+
+@pytest.mark.parametrize("variant", ["rapidjson", "simdjson-dom"])
+def test_a_cpp_variant_that_does_not_chain_its_steps_refuses_a_composite(tmp_path, variant):
+    with pytest.raises(ConfigError, match="cannot run the composite deserialize-then-read") as error:
+        check_experiments([_cross_language_with(tmp_path, variant, "deserialize-then-read")], load_context())
+    assert "nlohmann" in error.value.hint
 
 
 def test_a_composite_is_no_shared_operation_to_set_beside_other_labs():

@@ -1,5 +1,7 @@
 // nlohmann/json (Debian's nlohmann-json3-dev, header-only), the convenient one: nlohmann::json::parse of the text into
 // a json value (objects are std::map, so members come back sorted), and dump() of a parsed value (compact JSON text).
+// Its composites chain the same two calls (dump() then parse of that text, parse then dump()), or parse then read
+// every value through the json API (read_every_value).
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,42 @@ Value to_value(const nlohmann::json& j) {
     throw LabError("nlohmann/json returned a value that is not JSON (binary or discarded)", "report it");
 }
 
+// Reads every value of a parsed json once, as a program that parses into a tree then uses it: each member's name and
+// value, each element, a string's text, a number as a double. `leaves` counts the leaves read (scalars, and empty
+// objects or arrays: the canonical form's count for a correct parse); `touched` gathers what was read, and the timed
+// call returns it too, so no read can be dropped by the optimizer.
+struct Read {
+    std::uint64_t leaves = 0;
+    std::uint64_t touched = 0;
+};
+
+void read_every_value(const nlohmann::json& j, Read& read) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::array:
+            if (j.empty()) ++read.leaves;
+            for (const auto& item : j) read_every_value(item, read);
+            return;
+        case nlohmann::json::value_t::object:
+            if (j.empty()) ++read.leaves;
+            for (const auto& [name, item] : j.items()) {
+                read.touched += name.size();
+                read_every_value(item, read);
+            }
+            return;
+        case nlohmann::json::value_t::string: read.touched += j.get_ref<const std::string&>().size(); break;
+        case nlohmann::json::value_t::boolean: read.touched += j.get<bool>() ? 1 : 0; break;
+        case nlohmann::json::value_t::null: break;
+        default: read.touched += j.get<double>() != 0.0 ? 1 : 0; break;
+    }
+    ++read.leaves;
+}
+
+Read read_every_value(const nlohmann::json& j) {
+    Read read;
+    read_every_value(j, read);
+    return read;
+}
+
 // nlohmann/json's errors, as the cell's error.
 template <typename F>
 auto nlohmann_guarded(F&& f) {
@@ -61,18 +99,41 @@ std::vector<Variant> nlohmann_variants() {
             if (operation == DESERIALIZE) {
                 return [text]() { return std::uint64_t(nlohmann::json::parse(text->begin(), text->end()).size()); };
             }
+            if (operation == DESERIALIZE_THEN_SERIALIZE) {
+                return [text]() { return std::uint64_t(nlohmann::json::parse(text->begin(), text->end()).dump().size()); };
+            }
+            if (operation == DESERIALIZE_THEN_READ) {
+                return [text]() {
+                    const Read read = read_every_value(nlohmann::json::parse(text->begin(), text->end()));
+                    return read.leaves + read.touched;
+                };
+            }
             auto parsed = std::make_shared<nlohmann::json>(
                 nlohmann_guarded([&] { return nlohmann::json::parse(text->begin(), text->end()); }));
+            if (operation == SERIALIZE_THEN_DESERIALIZE) {
+                return [parsed]() {
+                    const std::string written = parsed->dump();
+                    return std::uint64_t(nlohmann::json::parse(written.begin(), written.end()).size());
+                };
+            }
             return [parsed]() { return std::uint64_t(parsed->dump().size()); };
         },
         [](const Payload& payload, const std::string& operation) -> Result {
             return nlohmann_guarded([&]() -> Result {
                 nlohmann::json parsed = nlohmann::json::parse(payload.bytes.begin(), payload.bytes.end());
                 if (operation == DESERIALIZE) return to_value(parsed);
-                return parsed.dump();
+                if (operation == DESERIALIZE_THEN_READ) {
+                    return Result{std::in_place_type<std::uint64_t>, read_every_value(parsed).leaves};
+                }
+                if (operation == SERIALIZE_THEN_DESERIALIZE) {
+                    const std::string written = parsed.dump();
+                    return to_value(nlohmann::json::parse(written.begin(), written.end()));
+                }
+                return parsed.dump();  // serialize, and deserialize-then-serialize's result
             });
         },
     };
+    json.composites = COMPOSITES;
     return {json};
 }
 

@@ -23,6 +23,16 @@ public static class StjSettings
         new("options_per_call", VariantSettings.YesNo, "a new options object built inside every measured call"),
     ];
 
+    /// <summary>The settings a source-generated context lacks at run time: a converter found by reflection, per-call options.</summary>
+    public static readonly IReadOnlyList<string> SourceGeneratedLacks = ["enums_as_strings", "options_per_call"];
+
+    /// <summary>
+    /// The settings a source-generated variant takes: options handed to its context at run time (serialization keeps
+    /// the generated fast path while they stay compatible with the context's, the library's rule, and uses the
+    /// metadata otherwise).
+    /// </summary>
+    public static readonly IReadOnlyList<SettingSpec> SourceGenerated = All.Where(s => !SourceGeneratedLacks.Contains(s.Name)).ToList();
+
     /// <summary>The options with the settings applied (options_per_call is the adapter's, not an option).</summary>
     public static JsonSerializerOptions Apply(JsonSerializerOptions options, IReadOnlyList<KeyValuePair<string, string>> settings)
     {

@@ -23,7 +23,8 @@ public static class VariantRegistry
 #if LEGACY_RUNTIME
     private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
         new NotOnThisRuntimeAdapter(variant, "System.Text.Json (source generated)", description, form,
-            "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures", chains: true);
+            "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures",
+            settings: StjSettings.SourceGenerated, chains: true);
 
     private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
         new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, PayloadForm.String, "JsonSerializerDefaults.Web arrived in .NET 5",

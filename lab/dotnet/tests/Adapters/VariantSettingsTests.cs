@@ -55,6 +55,44 @@ public class VariantSettingsTests
         Assert.Contains("settings: ", adapter.Description);
     }
 
+    [Theory]
+    [InlineData("stj-sourcegen-camel+indented=true+naming=snake_case_lower", "serialize")]
+    [InlineData("stj-sourcegen-camel-utf8+naming=kebab_case_upper", "serialize")]
+    [InlineData("stj-sourcegen-camel+case_insensitive=true+naming=as_declared", "deserialize")]
+    [InlineData("stj-sourcegen-camel+escaping=relaxed+ignore_nulls=true", "serialize-then-deserialize")]
+    public void A_source_generated_variant_takes_its_settings_at_run_time_and_verifies(string variant, string operation)
+    {
+        var adapter = VariantRegistry.Find(variant);
+        var result = Verifier.Verify(adapter, TestPayloads.Dataset("jsonsrcgen-kinds"), operation);
+
+        Assert.True(result.Status == "passed", result.Message);
+        Assert.Contains("settings: ", adapter.Description);
+    }
+
+    [Fact]
+    public void A_source_generated_variants_settings_change_its_output_and_not_the_base_variants()
+    {
+        var payload = TestPayloads.Dataset("jsonsrcgen-kinds");
+        string Output(string variant) => (string)OperationBinder.Bind(VariantRegistry.Find(variant), payload, "serialize")()!;
+
+        var snake = Output("stj-sourcegen-camel+indented=true+naming=snake_case_lower");
+        Assert.Contains("\"unsigned_short\": ", snake);
+        Assert.Contains("\n", snake);
+        Assert.Contains("\"unsignedShort\":", Output("stj-sourcegen-camel"));
+        Assert.Contains("\"UnsignedShort\":", Output("stj-sourcegen-camel+naming=as_declared"));
+        Assert.DoesNotContain("\n", Output("stj-sourcegen-camel"));
+    }
+
+    [Theory]
+    [InlineData("stj-sourcegen-camel+enums_as_strings=true")]
+    [InlineData("stj-sourcegen-camel+options_per_call=true")]
+    public void A_source_generated_variant_refuses_what_its_context_cannot_take_at_run_time(string variant)
+    {
+        var error = Assert.Throws<LabException>(() => VariantRegistry.Find(variant));
+
+        Assert.Contains("has no setting", error.Message);
+    }
+
     [Fact]
     public void Settings_out_of_order_are_refused_with_the_name_to_write()
     {
@@ -80,12 +118,14 @@ public class VariantSettingsTests
     [Fact]
     public void Every_settable_variant_lists_settings_whose_values_all_apply()
     {
+        var declared = TestPayloads.Dataset("jsonsrcgen-kinds");
         foreach (var adapter in VariantRegistry.All.OfType<ISettingsAdapter>())
             foreach (var spec in adapter.Settings)
                 foreach (var value in spec.Values)
                 {
                     var name = $"{((ISerializerAdapter)adapter).Variant}+{spec.Name}={value}";
-                    var output = OperationBinder.Bind(VariantRegistry.Find(name), TestPayloads.Of("MyClass", Pascal), "serialize")();
+                    var payload = adapter is StjSourceGenAdapter ? declared : TestPayloads.Of("MyClass", Pascal);
+                    var output = OperationBinder.Bind(VariantRegistry.Find(name), payload, "serialize")();
                     Assert.NotNull(output);
                 }
     }
