@@ -18,7 +18,7 @@ from analysis.tools.compare import DEFAULT_THRESHOLD
 from analysis.tools.rounds import write_rounds
 from analysis.tools.sample import write_sample
 from analysis.tools.screenshot import check_page
-from analysis.tools.stopping_replay import write_replay
+from analysis.tools.stopping_replay_report import write_replay
 from harness.config.arguments import fraction
 from harness.config.profiles import find_profile, load_profiles
 from harness.model.errors import HarnessError

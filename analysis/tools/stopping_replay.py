@@ -14,6 +14,9 @@ Rules replayed, each the run's own sharing (harness/model/allocation.py) and sto
   wholly outside the tolerance band), and while any group's claim is still open, rounds go to those groups first.
 - `claims-first` (the default profile's 'open-claims' priority, harness/session/priority.py): no group stops for being
   decided, but while any group's claim is open, rounds go to those groups first; the rest as under `precision`.
+- `expected-decisions` (the 'expected-decisions' priority): each round to the group whose rounds are forecast to decide
+  the most claims per second (harness/model/decision_forecast.py, from the prefix's own intervals), among forecasts
+  that fit the time left; then as `claims-first`.
 
 For each rule the verdicts are the report's own (verdict_table over the truncated rows) and the precision the report's
 own (median ratio 99% CI half-width). Cross-level claims (a ratio between two ISA levels) do not steer the replay, since
@@ -22,8 +25,6 @@ their two sides live in different groups; they are judged at the end like every 
 
 from __future__ import annotations
 
-import math
-import pathlib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -35,10 +36,10 @@ from analysis.compute.load import RunData
 from analysis.compute.precision import cell_ratios
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.verdicts import verdict_table
-from analysis.formatting.tables import markdown_table
 from harness.config.experiments import load_experiments
 from harness.config.profiles import Stopping
-from harness.model.allocation import OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
+from harness.model.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
+from harness.model.decision_forecast import processes_to_decide
 from harness.model.experiment import Experiment
 from harness.model.group_precision import GroupPrecision, group_precision, group_state
 from harness.model.groups import RUNNING
@@ -50,6 +51,7 @@ RULES = {
     "precision": SharingRule(claims_first=False),
     "claims": SharingRule(claims_first=True, stop_when_decided=True),
     "claims-first": OPEN_CLAIMS_FIRST,  # the run budget's open-claims priority
+    "expected-decisions": EXPECTED_DECISIONS,  # the run budget's expected-decisions priority
 }
 
 
@@ -62,6 +64,7 @@ class PrefixState:
     claims: int
     worst_ci: float | None
     comparable: int
+    to_decide: tuple[float, ...] = ()  # per undecided claim, the further rounds forecast to decide it
 
     @property
     def precision(self) -> GroupPrecision:
@@ -93,8 +96,20 @@ def prefix_state(experiment: Experiment, rows: pd.DataFrame, k: int, primary: se
     cells = with_ratios(summarize_cells(sub), sub)
     precision = group_precision(cell_ratios(cells))
     claims = _claims_read_here(verdict_table([experiment], cells, sub), primary) if primary else pd.DataFrame()
-    undecided = int((claims["verdict"] == INCONCLUSIVE).sum()) if len(claims) else 0
-    return PrefixState(undecided, len(claims), precision.widest, precision.comparable)
+    undecided = claims[claims["verdict"] == INCONCLUSIVE] if len(claims) else pd.DataFrame()
+    return PrefixState(len(undecided), len(claims), precision.widest, precision.comparable, _forecasts(undecided))
+
+
+def _forecasts(undecided: pd.DataFrame) -> tuple[float, ...]:
+    """The further rounds each undecided claim is forecast to need, from its verdict row's interval and pairs."""
+    out: list[float] = []
+    for row in undecided.itertuples(index=False):
+        pairs = int(row.pairs) if row.pairs is not None and row.pairs == row.pairs else 0
+        lower, upper = (
+            None if v is None or v != v else float(v) for v in (row.measured_ratio_lower, row.measured_ratio_upper)
+        )
+        out.append(processes_to_decide(float(row.published_ratio), lower, upper, pairs) - pairs)
+    return tuple(out)
 
 
 def primary_ids(rows: pd.DataFrame, experiments: dict[str, Experiment]) -> set[tuple]:
@@ -152,7 +167,7 @@ class _Recorded:
 
     def claims(self, index: int, rounds_done: int) -> Claims:
         state = self._state(index, rounds_done)
-        return Claims(open=state.undecided, read=state.claims)
+        return Claims(open=state.undecided, read=state.claims, to_decide=state.to_decide)
 
     def room_s(self) -> float:
         return self.budget_s - self.spent
@@ -246,54 +261,3 @@ def replay(long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int)
     for o in outcomes.values():
         o["differ_from_all"] = differing(o, outcomes[everything])
     return table, {"budget_min": budget_s / 60, "outcomes": outcomes}
-
-
-def replay_markdown(long_id: str, hour_id: str, summary: dict) -> str:
-    """The replay's outcome per rule, beside the hour run as measured."""
-    rows = []
-    for name, o in summary["outcomes"].items():
-        ci = o["median_ratio_ci"]
-        rows.append(
-            [
-                name,
-                str(o["processes"]),
-                f"{o['machine_min']:.1f}",
-                "—" if ci is None or (isinstance(ci, float) and math.isnan(ci)) else f"±{100 * ci:.2f}%",
-                str(o["inconclusive"]),
-                str(o["differ_from_all"]),
-                ", ".join(f"{n} {v}" for v, n in sorted(o["verdicts"].items(), key=lambda item: -item[1])),
-            ]
-        )
-    return (
-        f"# Stopping rules replayed on run `{long_id}`\n\n"
-        f"Machine time shared: {summary['budget_min']:.1f} min, what run `{hour_id}` spent in its steady processes. "
-        "Each rule's groups are cut to the rounds it would have given them; the verdicts and the median ratio CI are "
-        "the report's own, over the cut rows (analysis/tools/stopping_replay.py says how). 'Not those of all "
-        "processes': verdicts that differ from what every recorded process together says, the best estimate there "
-        "is: the price of stopping early, or of a shorter run.\n\n"
-        + markdown_table(
-            [
-                "",
-                "processes",
-                "machine min",
-                "median ratio CI",
-                "inconclusive",
-                "verdicts not those of all processes",
-                "primary verdicts",
-            ],
-            rows,
-        )
-        + "\n"
-    )
-
-
-def write_replay(
-    long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int, out: pathlib.Path
-) -> pathlib.Path:
-    """Writes replay.md and rounds.csv (rounds per group per rule) into `out`; returns replay.md's path."""
-    table, summary = replay(long_run, hour_run, stopping, floor)
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "rounds.csv", index=False)
-    path = out / "replay.md"
-    path.write_text(replay_markdown(long_run.directory.name, hour_run.directory.name, summary))
-    return path

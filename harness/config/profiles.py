@@ -70,8 +70,10 @@ DESIGN_TEXT = {
 
 #: How a budget shares its rounds (harness/session/budget.py): "in-turn", unit after unit, each given the rounds every
 #: later unit could have as well; "open-claims", every unit its floor rounds first, then one round at a time to the
-#: group with the fewest rounds, groups whose published claims are still undecided first (harness/session/priority.py).
-PRIORITIES = ("in-turn", "open-claims")
+#: group with the fewest rounds, groups whose published claims are still undecided first (harness/session/priority.py);
+#: "expected-decisions", the same floor, then each round to the group forecast to decide the most claims per second
+#: of its rounds within the time left (harness/model/decision_forecast.py), then as "open-claims".
+PRIORITIES = ("in-turn", "open-claims", "expected-decisions")
 
 
 @dataclass(frozen=True)

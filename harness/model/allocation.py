@@ -9,7 +9,8 @@ under the sequential one. Sharing goes:
 2. then one round at a time: among the units that still want rounds and whose next round fits in the time left (those
    whose published claims are all decided left out, under a rule that stops them), the ones holding an undecided
    claim come first (under a rule that puts them first), and among those the one with the fewest rounds, plan order on
-   ties;
+   ties; under the 'expected-decisions' rule, first the unit whose rounds are forecast to decide the most claims per
+   second of machine time (harness/model/decision_forecast.py), among those whose forecast fits the time left;
 3. when no round fits, or no unit wants one, sharing ends.
 
 The run plays it against the clock (harness/session/priority.py); the stopping replay plays it on a longer run's
@@ -23,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from harness.model.decision_forecast import decisions_per_second
+
 
 @dataclass(frozen=True)
 class SharingRule:
@@ -30,11 +33,16 @@ class SharingRule:
 
     claims_first: bool = True  # units holding an undecided published claim get rounds before the others
     stop_when_decided: bool = False  # a unit whose published claims are all decided gets no round beyond the floor
+    expected_decisions: bool = False  # the most claims forecast decided per second first (those that fit the time)
 
 
 #: The run budget's 'open-claims' priority: undecided claims first; with none open, precision alone (fewest rounds
 #: first).
 OPEN_CLAIMS_FIRST = SharingRule(claims_first=True)
+
+#: The run budget's 'expected-decisions' priority: the unit forecast to decide the most claims per second first, then
+#: as 'open-claims' once no open claim is forecast to be decided in the time left.
+EXPECTED_DECISIONS = SharingRule(claims_first=True, expected_decisions=True)
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,7 @@ class Claims:
 
     open: int
     read: int
+    to_decide: tuple[float, ...] = ()  # per open claim, the further rounds forecast to decide it (math.inf: never)
 
     @property
     def decided(self) -> bool:
@@ -80,11 +89,22 @@ def next_round(units: Units, rounds: Sequence[int], rule: SharingRule) -> int | 
     candidates = [i for i in range(len(rounds)) if units.wants_rounds(i, rounds[i]) and units.round_s(i) <= room]
     if rule.stop_when_decided:
         candidates = [i for i in candidates if not units.claims(i, rounds[i]).decided]
+    if rule.expected_decisions:
+        rates = {i: _decision_rate(units, i, rounds[i], room) for i in candidates}
+        if any(rates.values()):
+            return min(candidates, key=lambda i: (-rates[i], rounds[i], i))
     if rule.claims_first:
         candidates = [i for i in candidates if units.claims(i, rounds[i]).open > 0] or candidates
     if not candidates:
         return None
     return min(candidates, key=lambda i: (rounds[i], i))
+
+
+def _decision_rate(units: Units, index: int, rounds_done: int, room: float) -> float:
+    """Claims forecast decided per second of the unit's rounds, counting only those whose rounds fit in `room`."""
+    round_s = units.round_s(index)
+    fits = [r for r in units.claims(index, rounds_done).to_decide if max(r, 1.0) * round_s <= room]
+    return decisions_per_second(fits, round_s)
 
 
 def share_rounds(

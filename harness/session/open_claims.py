@@ -16,11 +16,13 @@ ratio steer nothing: they are judged at the end like every other.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from harness.config.cpu_models import load_cpu_table, published_cpu
 from harness.model.cells import Cell
+from harness.model.decision_forecast import processes_to_decide
 from harness.model.experiment import Experiment
 from harness.model.judging import INCONCLUSIVE, judge, published_ratio
 from harness.model.pairing import paired_ratio_interval
@@ -100,16 +102,23 @@ def _with_switched_places(readings: dict[GroupKey, list[ClaimReading]], cells: I
 
 def open_claims(readings: list[ClaimReading], rows: list[ResultRow]) -> int:
     """How many of a group's claims its rows do not decide yet."""
+    return len(rounds_to_decide(readings, rows))
+
+
+def rounds_to_decide(readings: list[ClaimReading], rows: list[ResultRow]) -> tuple[float, ...]:
+    """Per claim of the group its rows do not decide yet, the further rounds forecast to decide it at the noise its
+    processes showed so far (harness/model/decision_forecast.py; math.inf with no interval yet or beyond any run)."""
     replicates = measured_replicates(rows)
     failed = {r.benchmark for r in rows if r.verification_status == VerificationStatus.FAILED}
-    count = 0
+    needs: list[float] = []
     for reading in readings:
         if {reading.benchmark, reading.reference} & failed:
             continue  # void: no round will decide it
         interval = paired_ratio_interval(replicates.get(reading.benchmark, []), replicates.get(reading.reference, []))
         if interval is None:
-            count += 1
+            needs.append(math.inf)
             continue
-        verdict = judge(reading.published, interval.estimate, False, interval.lower, interval.upper)
-        count += verdict == INCONCLUSIVE
-    return count
+        if judge(reading.published, interval.estimate, False, interval.lower, interval.upper) == INCONCLUSIVE:
+            total = processes_to_decide(reading.published, interval.lower, interval.upper, interval.n)
+            needs.append(total - interval.n)
+    return tuple(needs)

@@ -25,13 +25,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
-from harness.model.allocation import OPEN_CLAIMS_FIRST, Claims, share_rounds
+from harness.model.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
 from harness.model.cells import Cell
 from harness.model.groups import BUDGET, RUNNING
 from harness.model.records import ResultRow
 from harness.planning.designs import Unit, group_key
 from harness.session.budget import RunBudget
-from harness.session.open_claims import ClaimReading, GroupKey, open_claims
+from harness.session.open_claims import ClaimReading, GroupKey, rounds_to_decide
 from harness.session.progress import RunProgress
 from harness.session.stopping import GroupStatus
 
@@ -69,6 +69,9 @@ class Session(Protocol):
 
 
 OPEN_CLAIMS = "open-claims"
+EXPECTED = "expected-decisions"
+#: The budget priorities played here, by name (harness/config/profiles.py PRIORITIES), and their sharing rules.
+RULES: dict[str, SharingRule] = {OPEN_CLAIMS: OPEN_CLAIMS_FIRST, EXPECTED: EXPECTED_DECISIONS}
 
 
 class _SessionUnits:
@@ -88,10 +91,8 @@ class _SessionUnits:
 
     def claims(self, index: int, rounds_done: int) -> Claims:
         groups = {group_key(c) for c in self.units[index].cells} & set(self.session.claims)
-        return Claims(
-            open=undecided_claims(self.session, self.units[index]),
-            read=sum(len(self.session.claims[g]) for g in groups),
-        )
+        needs = tuple(n for g in groups for n in rounds_to_decide(self.session.claims[g], self.session.group_rows(g)))
+        return Claims(open=len(needs), read=sum(len(self.session.claims[g]) for g in groups), to_decide=needs)
 
     def room_s(self) -> float:
         return self.budget.remaining_s() - self.session.reserve_s(self.cold, 1)
@@ -114,12 +115,12 @@ class _SessionUnits:
             self.session.calibrate_now(f"before {self.level}")
 
 
-def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell]) -> None:
-    """Runs the units' rounds under the open-claims priority (harness/model/allocation.py), then records every group's
-    final status."""
+def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell], priority: str = OPEN_CLAIMS) -> None:
+    """Runs the units' rounds under the budget's priority (open-claims or expected-decisions: harness/model/
+    allocation.py), then records every group's final status."""
     turns = _SessionUnits(session, units, cold)
     budget = turns.budget
-    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, OPEN_CLAIMS_FIRST, turns.before_floor)
+    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, RULES[priority], turns.before_floor)
     stopped = sum(1 for i in range(len(units)) if turns.wants_rounds(i, rounds[i]))
     if stopped:
         session.progress.note(
@@ -131,9 +132,3 @@ def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell
         session.record_statuses(
             {g: dataclasses.replace(s, state=BUDGET) if s.state == RUNNING else s for g, s in statuses.items()}
         )
-
-
-def undecided_claims(session: Session, unit: Unit) -> int:
-    """Published claims read on the unit's groups that its rows do not decide yet."""
-    groups = {group_key(c) for c in unit.cells}
-    return sum(open_claims(session.claims[g], session.group_rows(g)) for g in groups if g in session.claims)

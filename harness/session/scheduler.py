@@ -37,7 +37,8 @@ from harness.planning.history import CostHistory
 from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.session.calibration import WORKLOADS, calibrate
 from harness.session.open_claims import ClaimReading, GroupKey
-from harness.session.priority import OPEN_CLAIMS, run_by_priority
+from harness.session.priority import RULES as PRIORITY_RULES
+from harness.session.priority import run_by_priority
 from harness.session.progress import RunProgress
 from harness.session.slot_processes import SlotProcesses
 from harness.session.stopping import GroupStatus, group_status
@@ -81,8 +82,8 @@ class Session(SlotProcesses):
                 self._store(self._unrunnable_row(cell))
         units = self.design.units([c for c in runnable if c.measure in REPLICATED])
         cold = [c for c in runnable if c.measure == COLD]
-        if self.budget and self.budget.spec.priority == OPEN_CLAIMS:
-            run_by_priority(self, units, cold)
+        if self.budget and self.budget.spec.priority in PRIORITY_RULES:
+            run_by_priority(self, units, cold, self.budget.spec.priority)
         else:
             level = None
             for index, unit in enumerate(units):

@@ -53,7 +53,8 @@ def test_the_replay_of_a_whole_run_gives_each_rule_its_report_numbers(fake_run):
     """On a real (fake-backend) run folder, with itself as the hour: the precision rule replayed within the machine
     time the run spent cannot use more processes than recorded, and every outcome carries the report's numbers."""
     from analysis.compute.load import load_run
-    from analysis.tools.stopping_replay import replay, replay_markdown
+    from analysis.tools.stopping_replay import replay
+    from analysis.tools.stopping_replay_report import replay_markdown
 
     data = load_run(fake_run)
     stopping = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=1000.0)
@@ -98,3 +99,18 @@ def test_the_replayed_claims_first_rule_is_the_run_budgets_open_claims_priority(
     from harness.session import priority
 
     assert RULES["claims-first"] is priority.OPEN_CLAIMS_FIRST
+
+
+def test_expected_decisions_replays_the_forecast_of_each_prefix():
+    """Two groups each with a claim open: one forecast to be decided after 3 more rounds, one 58 rounds away; the
+    budget goes to the near one first and it is decided, where claims-first shares the rounds alike."""
+
+    def forecast(needs: list[float]) -> list[PrefixState]:
+        return [PrefixState(1 if n > 0 else 0, 1, 0.1, 1, (n,) if n > 0 else ()) for n in needs]
+
+    states = {"far": forecast([60 - k for k in range(8)]), "near": forecast([4, 3, 2, 1, 0, 0, 0, 0])}
+    costs, cells = {"far": 1.0, "near": 1.0}, {"far": 2, "near": 2}
+    expected = allocate(states, costs, cells, budget_s=7, stopping=STOPPING, floor=2, rule="expected-decisions")
+    shared = allocate(states, costs, cells, budget_s=7, stopping=STOPPING, floor=2, rule="claims-first")
+    assert expected == {"far": 2, "near": 5} and states["near"][4].undecided == 0
+    assert shared["near"] < 5  # fewest rounds first: the near claim stays open

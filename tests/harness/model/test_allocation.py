@@ -1,9 +1,17 @@
 """Sharing a run's time among its units (harness/model/allocation.py): the floor in plan order, then one round at a
 time, undecided claims first, fewest rounds first, while a round fits."""
 
+import math
 from dataclasses import dataclass, field
 
-from harness.model.allocation import OPEN_CLAIMS_FIRST, Claims, SharingRule, next_round, share_rounds
+from harness.model.allocation import (
+    EXPECTED_DECISIONS,
+    OPEN_CLAIMS_FIRST,
+    Claims,
+    SharingRule,
+    next_round,
+    share_rounds,
+)
 
 PRECISION_ONLY = SharingRule(claims_first=False)
 CLAIMS_DECIDE = SharingRule(claims_first=True, stop_when_decided=True)
@@ -82,3 +90,35 @@ def test_under_a_rule_that_stops_decided_units_they_keep_their_floor_and_get_not
 
 def test_no_unit_is_chosen_when_none_wants_a_round():
     assert next_round(Scripted(limit=[0, 0], cost=[1.0, 1.0], budget_s=100.0), [0, 0], OPEN_CLAIMS_FIRST) is None
+
+
+@dataclass
+class Forecast(Scripted):
+    """Units whose open claims carry a forecast: `needs[i]` further rounds each, falling by one per round played."""
+
+    needs: list[list[float]] = field(default_factory=list)
+
+    def claims(self, index: int, rounds_done: int) -> Claims:
+        left = tuple(n - rounds_done for n in self.needs[index] if n - rounds_done > 0)
+        return Claims(open=len(left), read=len(self.needs[index]), to_decide=left)
+
+
+def test_expected_decisions_gives_rounds_where_a_verdict_is_nearest_per_second_of_machine_time():
+    # unit 0: one claim 100 rounds away; unit 1: one 3 rounds away at twice the cost; unit 2: two claims 4 rounds away
+    units = Forecast(limit=[99, 99, 99], cost=[1.0, 2.0, 1.0], budget_s=17.0, needs=[[101], [4], [5, 5]])
+    rounds = share_rounds(units, 3, 1, EXPECTED_DECISIONS)
+    # after the floor (4 s): unit 2 (2 claims / 4 s) before unit 1 (1 claim / 6 s); unit 0's claim cannot be decided
+    # in the time left, so it gets the rounds left once the others are decided
+    assert units.played[3:7] == [(2, 2), (2, 3), (2, 4), (2, 5)]
+    assert rounds == [4, 4, 5] and units.claims(1, 4).open == 0 and units.claims(2, 5).open == 0
+    open_claims = share_rounds(
+        Forecast([99] * 3, [1.0, 2.0, 1.0], 17.0, needs=[[101], [4], [5, 5]]), 3, 1, OPEN_CLAIMS_FIRST
+    )
+    assert open_claims != rounds  # fewest rounds first spends on unit 0's hopeless claim too
+
+
+def test_with_no_forecast_that_fits_expected_decisions_shares_as_open_claims():
+    args = dict(limit=[9, 9], cost=[1.0, 1.0], budget_s=6.0, needs=[[math.inf], [50]])
+    assert share_rounds(Forecast(**args), 2, 1, EXPECTED_DECISIONS) == share_rounds(
+        Forecast(**args), 2, 1, OPEN_CLAIMS_FIRST
+    )
