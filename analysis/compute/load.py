@@ -15,11 +15,12 @@ from harness.model.run_folder import (
     ENVIRONMENT_FILE,
     GROUPS_FILE,
     KEPT_LABS_DIR,
+    NOISE_PROBE_FILE,
     RESULTS_FILE,
     RUN_FILE,
     TIMELINE_FILE,
 )
-from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
+from harness.model.run_records import CalibrationRecord, GroupRecord, NoiseProbeRecord, RunRecord, TimelineRecord
 from harness.model.store import RunStore
 from harness.model.stored_names import stored_lab
 from harness.model.warmup_check import row_id, short_warmups
@@ -38,6 +39,7 @@ class RunData:
     groups: list[GroupRecord]  # how each group stopped, per session (groups.jsonl; empty for runs made before it)
     # A torn last line of results.jsonl (a run stopped mid-write) left out of this report, said in its header
     set_aside: str = ""
+    noise_probe: NoiseProbeRecord | None = None  # the forecast made at the start (noise_probe.json), where one was
 
 
 def unknown_run(run_id: str) -> RunRecord:
@@ -101,4 +103,9 @@ def load_run(directory: pathlib.Path) -> RunData:
         store.records(TIMELINE_FILE, TimelineRecord),
         store.records(GROUPS_FILE, GroupRecord),
         f"{torn}: left out of this report; `just resume` measures that process again" if torn else "",
+        (
+            NoiseProbeRecord.from_dict(store.read_json(NOISE_PROBE_FILE), NOISE_PROBE_FILE)
+            if (directory / NOISE_PROBE_FILE).is_file()
+            else None
+        ),
     )

@@ -163,6 +163,7 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
         groups=data.groups,
         setup=setup,
         set_aside=data.set_aside,
+        noise_probe=data.noise_probe,
     )
 
 

@@ -29,7 +29,7 @@ from analysis.sections.versions import versions_markdown
 #: The report's sections in report order.
 SECTIONS: list[Callable[[ReportInputs], str]] = [
     lambda i: header_markdown(i.env, i.run, i.cells) + (f"\n**Set aside**: {i.set_aside}.\n" if i.set_aside else ""),
-    lambda i: summary_markdown(i.cells, i.verdicts),
+    lambda i: summary_markdown(i.cells, i.verdicts, i.noise_probe),
     lambda i: precision_markdown(i.cells, i.run, i.groups, i.rows),
     lambda i: timing_markdown(i.rows, i.timeline),
     lambda i: noise_markdown(i.rows, i.cells, i.calibrations, i.env),

@@ -10,7 +10,7 @@ import pandas as pd
 from analysis.compute.chart_refs import ChartRef
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.experiment import Experiment
-from harness.model.run_records import CalibrationRecord, GroupRecord, RunRecord, TimelineRecord
+from harness.model.run_records import CalibrationRecord, GroupRecord, NoiseProbeRecord, RunRecord, TimelineRecord
 
 #: The key of the cold-start charts in compose_report's `charts` (experiment ids key the others).
 COLD_CHARTS = "cold-start"
@@ -39,5 +39,6 @@ class ReportInputs:
     groups: list[GroupRecord] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
     setup: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.compute.setup_factors
     set_aside: str = ""  # a torn last line of results.jsonl left out (analysis/compute/load.py)
+    noise_probe: NoiseProbeRecord | None = None  # the forecast the run made at its start (noise_probe.json)
     #: The report's charts, as markdown image lines: experiment ids, COLD_CHARTS and CROSS_LANGUAGE_CHARTS key them.
     charts: dict[str, list[ChartRef]] = dataclasses.field(default_factory=dict)

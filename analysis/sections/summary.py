@@ -7,11 +7,12 @@ from collections import Counter
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
-from harness.model.judging import BYTES_ONLY, VOID
+from harness.model.judging import BYTES_ONLY, INCONCLUSIVE, VOID
+from harness.model.run_records import NoiseProbeRecord
 
 
-def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
-    """Counts of cells and verdicts, and the precision of the run."""
+def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame, probe: NoiseProbeRecord | None = None) -> str:
+    """Counts of cells and verdicts, the precision of the run, and what its noise probe forecast of both."""
     counts = Counter(cells["status"])
     precision = median_relative_ci(cells)
     ratio_precision = median_relative_ci(cells, "ratio_rel_ci99")
@@ -31,6 +32,7 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
         "- Reproduction verdicts (at the ISA level matching each published CPU): "
         + (", ".join(f"{n} {v}" for v, n in primary.most_common()) or "none")
         + ".",
+        *([forecast_line(probe, ratio_precision, primary[INCONCLUSIVE])] if probe else []),
         *(
             [
                 "- Published Allocated figures, in bytes: "
@@ -42,3 +44,23 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame) -> str:
         ),
     ]
     return "\n".join(lines) + "\n"
+
+
+def forecast_line(probe: NoiseProbeRecord, reached_ci: float | None, inconclusive: int) -> str:
+    """The noise probe's forecast beside what the run reached."""
+
+    def pct(value: float | None) -> str:
+        return "—" if value is None else f"±{100 * value:.2f}%"
+
+    expected = (
+        ""
+        if probe.forecast_inconclusive is None
+        else f" and about {probe.forecast_inconclusive:.0f} of its {probe.claims} claims inconclusive"
+    )
+    named = ", ".join(g[:80] for g in probe.groups[:3]) + (", …" if len(probe.groups) > 3 else "")
+    return (
+        f"- Noise probe at the start ({len(probe.groups)} groups × {probe.rounds} processes, {named}): "
+        f"forecast a median ratio "
+        f"CI of {pct(probe.forecast_median_rel_ci)}{expected} for the {probe.budget_min:g}-min budget; "
+        f"the run reached {pct(reached_ci)}, with {inconclusive} verdicts inconclusive."
+    )

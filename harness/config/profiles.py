@@ -84,6 +84,10 @@ class BudgetSpec:
     minutes: float
     floor_rounds: int
     priority: str = "in-turn"
+    # The noise probe (harness/session/noise_probe.py): this many groups' first `probe_rounds` rounds before the rest,
+    # which forecast what the budget can decide on this host (0: no probe). Those rounds count toward the floor.
+    probe_groups: int = 0
+    probe_rounds: int = 3
 
     def __post_init__(self) -> None:
         if self.minutes <= 0:
@@ -92,6 +96,17 @@ class BudgetSpec:
             raise ValueError(f"budget floor_rounds must be at least 1, got {self.floor_rounds}")
         if self.priority not in PRIORITIES:
             raise ValueError(f"budget priority must be one of {', '.join(PRIORITIES)}, got '{self.priority}'")
+        if self.probe_groups < 0:
+            raise ValueError(f"budget probe_groups must be 0 (no probe) or more, got {self.probe_groups}")
+        if self.probe_groups and not 2 <= self.probe_rounds <= self.floor_rounds:
+            raise ValueError(
+                f"budget probe_rounds must be between 2 (a spread needs two processes) and floor_rounds "
+                f"({self.floor_rounds}), got {self.probe_rounds}"
+            )
+        if self.probe_groups and self.priority == "in-turn":
+            raise ValueError(
+                "a budget's noise probe (probe_groups) needs priority 'open-claims' or 'expected-decisions'"
+            )
 
 
 @dataclass(frozen=True)
@@ -182,18 +197,29 @@ def _profile(name: str, spec: dict) -> Profile:
         only_claimed=bool(spec.get("only_claimed", False)),
         runtimes=tuple(spec.get("runtimes", ("claims",))),
         cold=ColdSettings(**spec.get("cold", {})),
-        budget=BudgetSpec(
-            float(spec["budget"]["minutes"]),
-            int(spec["budget"]["floor_rounds"]),
-            str(spec["budget"].get("priority", "in-turn")),
-        )
-        if "budget" in spec
-        else None,
+        budget=_budget(spec["budget"]) if "budget" in spec else None,
         aa_copies=bool(spec.get("aa_copies", False)),
         peak_rss_runs=_non_negative(name, "peak_rss_runs", spec.get("peak_rss_runs", 0)),
         publisher_settings=_flag(name, "publisher_settings", spec.get("publisher_settings", False)),
         template=str(spec["template"]) if "template" in spec else None,
         typed_template=str(spec["typed_template"]) if "typed_template" in spec else None,
+    )
+
+
+#: The keys a profile's budget table may have.
+BUDGET_KEYS = ("minutes", "floor_rounds", "priority", "probe_groups", "probe_rounds")
+
+
+def _budget(spec: dict) -> BudgetSpec:
+    unknown = [key for key in spec if key not in BUDGET_KEYS]
+    if unknown:
+        raise ValueError(f"unknown budget key(s) {', '.join(unknown)}; a budget's keys are {', '.join(BUDGET_KEYS)}")
+    return BudgetSpec(
+        float(spec["minutes"]),
+        int(spec["floor_rounds"]),
+        str(spec.get("priority", "in-turn")),
+        int(spec.get("probe_groups", 0)),
+        int(spec.get("probe_rounds", 3)),
     )
 
 

@@ -8,6 +8,7 @@ its records, in one place. The harness writes these and the analysis reads them;
              timeline.jsonl          TIMELINE_FILE     where each session spent its wall time
              groups.jsonl            GROUPS_FILE       how each group of a session stopped
              calibration.jsonl       CALIBRATION_FILE  the reference workloads before and after measuring
+             noise_probe.json        NOISE_PROBE_FILE  the first processes' noise, what the budget will decide
              conformance.jsonl       CONFORMANCE_FILE  JSONTestSuite outcomes per lab, parser and file
              experiments/, labs/     KEPT_*_DIR        the experiment files and each lab's lab.toml + catalog.toml
              raw/<cell>/round-N/     RAW_DIR           each process's own output (raw/conformance/<lab>/ for the suite)
@@ -67,6 +68,9 @@ READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7)
 
 #: The reference workloads timed on the lab's CPU before and after measuring (harness/session/calibration.py).
 CALIBRATION_FILE = "calibration.jsonl"
+#: The noise probe at the start of a budgeted run and its forecast of what the budget decides
+#: (harness/session/noise_probe.py).
+NOISE_PROBE_FILE = "noise_probe.json"
 #: JSONTestSuite outcomes, one record per lab, parser and suite file (`harness conformance`).
 CONFORMANCE_FILE = "conformance.jsonl"
 

@@ -192,3 +192,38 @@ class HostRecord(_Record):
     platform: str | None = None
     images_moved: list[list[Any]] = dataclasses.field(default_factory=list)  # [image, bytes, seconds]
     schema_version: int = SCHEMA_VERSION
+
+
+@dataclass(frozen=True)
+class NoiseProbeRecord(_Record):
+    """noise_probe.json: what the noise probe (harness/session/noise_probe.py) measured at the start of a run and what
+    it forecast the budget would reach: the run's median ratio 99% CI and its inconclusive claims."""
+
+    groups: list[str]  # the probed groups, as '<experiment>/<group>@<ISA level> on <runtime>'
+    rounds: int  # processes per probed group
+    seconds: float  # wall time of the probe's processes
+    ratios: int  # probed ratios with a spread
+    spread_median: float | None  # their corrected median spread of per-process log ratios
+    steering_rounds: int  # processes forecast for a group holding a published claim
+    other_rounds: int  # and for one without
+    forecast_median_rel_ci: float | None
+    probed_claims: int
+    inconclusive_probed: int
+    claims: int  # the claims the budget steers by
+    forecast_inconclusive: float | None  # the probed claims' inconclusive share, scaled to `claims`
+    budget_min: float
+    target_rel_ci: float | None
+    minutes_for_target: float | None  # the budget at which the median ratio would reach the target (None: never)
+    schema_version: int = SCHEMA_VERSION
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        groups = data.get("groups")
+        if groups is not None and not (
+            isinstance(groups, list) and len(groups) <= 1000 and all(isinstance(g, str) for g in groups)
+        ):
+            raise SchemaError(
+                f"{where}: NoiseProbeRecord.groups = {shown(groups)}: not a list of group names",
+                "the file was written by another harness version or edited by hand; re-run, or restore it",
+            )
+        return data

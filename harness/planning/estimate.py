@@ -159,8 +159,9 @@ def describe_estimate(
     """'about 12–40 min (3–20 rounds)' or what is known when the job is BenchmarkDotNet's automatic one. `cells` are the
     steady-state cells; cold-start cells add a fixed time each. `round_s`, when given, is one round of every group (the
     paired design, whose processes measure several cells); else a round is one process per cell, each followed by
-    `peak_rss_runs` cold processes reading its peak RSS. `fixed_s`: time once per run (preparing the labs), inside
-    a budget; `after_s`: what `just run-all` does after the session (conformance pass, report), outside it."""
+    `peak_rss_runs` cold processes reading its peak RSS. `fixed_s`: time once per run (preparing the labs: builds and
+    probes), before a budget starts; `after_s`: what `just run-all` does after the session (conformance pass, report),
+    after it."""
     cold_s = cold_cells * cold_cell_seconds(cold) + fixed_s
     rounds = f"{stopping.min_rounds}" if not stopping.adaptive else f"{stopping.min_rounds}–{stopping.max_rounds}"
     if round_s is None:
@@ -182,7 +183,7 @@ def describe_estimate(
         # A group stops at the first round that ends past its cap: allow one more round of every cell.
         high = min(high, max(low, min(caps) + cells * per_process / lab_cpus + cold_s))
     if budget_min is not None:
-        budget_min += after_s / 60
+        budget_min += (after_s + fixed_s) / 60
     low, high = low + after_s, high + after_s
     text = f"about {low / 60:.0f} min at {stopping.min_rounds} round(s)"
     if budget_min is not None and stopping.adaptive:

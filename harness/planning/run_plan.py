@@ -167,7 +167,8 @@ class Plan:
         if self.budget is None:
             return text
         return (
-            f"{text}; run budget {self.budget.minutes:g} min from the start, image builds included "
+            f"{text}; run budget {self.budget.minutes:g} min from the first measurement, after the builds and lab "
+            "probes "
             "(extra rounds only while it holds"
             + ("; groups with an undecided claim first" if self.budget.priority == "open-claims" else "")
             + "; every group gets at least "

@@ -1,15 +1,16 @@
 """The run's time budget: one wall-clock limit for a session, shared fairly across its units.
 
-A profile may give a run a budget in minutes, counted from the start of `harness run` (image builds and probes
-included). The budget is shared in rounds, the thing a group's precision depends on, not in seconds: before each round
-of a unit (a group at one ISA level under the interleaved and duet designs; a whole level under the sequential one),
-the scheduler asks how many rounds every group still to run could get if all of them were scaled alike, with this
-unit's rounds costed at what its own processes took so far and every later unit's at the job's estimated process time.
-The time left is what remains after the cold-start cells and calibrations still to come. The unit starts another
-round while that number, rounded to the nearest round, allows it, and always gets the floor rounds whatever the budget
-says, so a slow machine overruns the budget rather than measuring too little to report. Time a unit leaves unused, or
-overspends, is seen by the next decision, so early groups cannot eat the hour and late ones do not starve. A group the
-budget stopped says so ('budget' state) with the rounds it got.
+A profile may give a run a budget in minutes, counted from the end of its preparation (image and lab builds, the lab
+probes and ISA checks, which a first run on an empty image store spends minutes on and a second reuses: the run says how
+long they took when the budget starts). The budget is shared in rounds, the thing a group's precision depends on, not in
+seconds: before each round of a unit (a group at one ISA level under the interleaved and duet designs; a whole level
+under the sequential one), the scheduler asks how many rounds every group still to run could get if all of them were
+scaled alike, with this unit's rounds costed at what its own processes took so far and every later unit's at the job's
+estimated process time. The time left is what remains after the cold-start cells and calibrations still to come. The
+unit starts another round while that number, rounded to the nearest round, allows it, and always gets the floor rounds
+whatever the budget says, so a slow machine overruns the budget rather than measuring too little to report. Time a unit
+leaves unused, or overspends, is seen by the next decision, so early groups cannot eat the hour and late ones do not
+starve. A group the budget stopped says so ('budget' state) with the rounds it got.
 """
 
 from __future__ import annotations

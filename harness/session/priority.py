@@ -3,6 +3,8 @@
 Under the default 'in-turn' priority (harness/session/budget.py) units run one after another, each given the rounds
 every later unit could have as well, and a group the budget stops early never gets another round. Here instead:
 
+0. with a noise probe in the budget (probe_groups), a few units spread over the plan get their first rounds before the
+   rest, and the forecast of what the budget decides on this host is said and kept (harness/session/noise_probe.py);
 1. every unit gets the budget's floor rounds, in plan order (calibrating before each ISA level, as in-turn does);
 2. then rounds are given one at a time: among the units with a group that still wants rounds (not precise, not at its
    cap) and whose next round fits the time left, those holding an undecided published claim
@@ -31,12 +33,13 @@ from harness.model.groups import BUDGET, RUNNING
 from harness.model.records import ResultRow
 from harness.planning.designs import Unit, group_key
 from harness.session.budget import RunBudget
+from harness.session.noise_probe import ProbeSession, run_probe
 from harness.session.open_claims import ClaimReading, GroupKey, rounds_to_decide
 from harness.session.progress import RunProgress
 from harness.session.stopping import GroupStatus
 
 
-class Session(Protocol):
+class Session(ProbeSession, Protocol):
     """What the open-claims priority drives: the scheduler's session (harness/session/scheduler.py)."""
 
     budget: RunBudget | None
@@ -97,6 +100,9 @@ class _SessionUnits:
     def room_s(self) -> float:
         return self.budget.remaining_s() - self.session.reserve_s(self.cold, 1)
 
+    def clock(self) -> float:
+        return self.budget.clock()
+
     def round_s(self, index: int) -> float:
         if self.timed[index]:
             return self.spent[index] / self.timed[index]
@@ -120,6 +126,8 @@ def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell
     allocation.py), then records every group's final status."""
     turns = _SessionUnits(session, units, cold)
     budget = turns.budget
+    if budget.spec.probe_groups:
+        run_probe(session, turns, budget.spec)
     rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, RULES[priority], turns.before_floor)
     stopped = sum(1 for i in range(len(units)) if turns.wants_rounds(i, rounds[i]))
     if stopped:

@@ -175,9 +175,9 @@ def _say(text: str) -> None:
 
 
 def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, hygiene: CpuHygiene) -> RunSummary:
-    """Everything after the locks: the budget and the timeline count from here (a queued run's wait is not spent)."""
+    """Everything after the locks: the timeline counts from here (a queued run's wait is not spent), the budget from
+    the end of the preparation (builds, lab probes, the environment), which the run says it took."""
     started = time.monotonic()
-    budget_started = options.clock()
     store = _open_store(options, plan)
     if options.pin_harness:
         pin_current_process(cpus.harness)
@@ -185,6 +185,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
     _write_environment(store, plan, cpus, probes, backend, hygiene)
     store.mark_latest()
     store.record_phase(PREPARE, started, "plan, build, probe the labs and their ISA levels, capture the environment")
+    budget = _start_budget(plan, options, started)
 
     progress = RunProgress(len(store.rows()))
     progress.note(
@@ -213,7 +214,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         calibrate=options.calibrate,
         cold=plan.cold,
         peak_rss_runs=plan.peak_rss_runs,
-        budget=None if plan.budget is None else RunBudget(plan.budget, budget_started, options.clock),
+        budget=budget,
         claims=claims_by_group(plan.experiments, plan.cells, lambda cell: measured_arch(probes.get(cell.target))),
         history=plan.history,
         shot_costs=plan.shot_costs,
@@ -229,6 +230,17 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         status = "replaced" if row.replaced else row.status  # a disturbed process a fresh one replaced
         counts[status] = counts.get(status, 0) + 1
     return RunSummary(store.directory, counts)
+
+
+def _start_budget(plan: Plan, options: RunOptions, prepared_from: float) -> RunBudget | None:
+    """The session's budget, from now: the end of its preparation, which is said with how long it took."""
+    if plan.budget is None:
+        return None
+    _say(
+        f"prepared in {(time.monotonic() - prepared_from) / 60:.1f} min (builds, lab probes, ISA checks): the "
+        f"{plan.budget.minutes:g}-min budget starts now"
+    )
+    return RunBudget(plan.budget, options.clock(), options.clock)
 
 
 def measured_arch(probe: LabProbe | None) -> str | None:

@@ -14,6 +14,26 @@ from harness.model.errors import HarnessError
 from harness.model.hosts_file import read_hosts_file, write_hosts_file
 from harness.model.run_records import HostRecord
 
+#: A noise probe's record as a run writes it (harness/session/noise_probe.py).
+PROBE = {
+    "groups": ["001/single@avx2 on 8.0.0", "<script>alert(1)</script>"],
+    "rounds": 3,
+    "seconds": 41.0,
+    "ratios": 12,
+    "spread_median": 0.03,
+    "steering_rounds": 9,
+    "other_rounds": 5,
+    "forecast_median_rel_ci": 0.041,
+    "probed_claims": 6,
+    "inconclusive_probed": 2,
+    "claims": 120,
+    "forecast_inconclusive": 40.0,
+    "budget_min": 57.0,
+    "target_rel_ci": 0.02,
+    "minutes_for_target": 190.0,
+    "schema_version": 7,
+}
+
 
 @pytest.fixture
 def run(fake_run, tmp_path):
@@ -55,6 +75,10 @@ def test_a_torn_last_conformance_line_is_left_out(run):
         ("run.json", b'{"schema_version": 5, "run_id": 7}'),
         ("environment.json", b"\xff\xfe"),
         ("environment.json", b"[1, 2]"),
+        ("noise_probe.json", b"{torn"),
+        ("noise_probe.json", json.dumps({**PROBE, "groups": "abc"}).encode()),
+        ("noise_probe.json", json.dumps({**PROBE, "rounds": "three"}).encode()),
+        ("noise_probe.json", json.dumps({k: v for k, v in PROBE.items() if k != "claims"}).encode()),
     ],
 )
 def test_a_damaged_run_file_makes_just_report_say_so(run, name, content, capsys):
@@ -78,3 +102,12 @@ def test_the_hosts_file_reads_back_what_the_run_wrote(run):
     ]
     write_hosts_file(run, written)
     assert read_hosts_file(run) == written
+
+
+def test_a_noise_probe_is_reported_beside_what_the_run_reached_and_its_names_stay_text(run):
+    (run / "noise_probe.json").write_text(json.dumps(PROBE))
+    assert main(["report", str(run)]) == 0
+    report = (run / "report" / "report.md").read_text()
+    line = next(x for x in report.splitlines() if x.startswith("- Noise probe at the start"))
+    assert "2 groups × 3 processes" in line and "±4.10%" in line and "about 40 of its 120 claims" in line
+    assert "the run reached ±" in line and "<script>" not in report

@@ -108,7 +108,13 @@ def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, 
     )  # within the budget, give or take half of the largest round
     assert Counter(g["state"] for g in groups) == {"budget": 4}
     run = json.loads((summary.directory / "run.json").read_text())
-    assert run["budget"] == {"minutes": minutes, "floor_rounds": 2, "priority": "in-turn"}
+    assert run["budget"] == {
+        "minutes": minutes,
+        "floor_rounds": 2,
+        "priority": "in-turn",
+        "probe_groups": 0,
+        "probe_rounds": 3,
+    }
 
 
 def test_processes_slower_than_estimated_still_hold_the_budget_as_far_as_the_floor_allows(smoke_options, tmp_path):
@@ -196,3 +202,74 @@ def test_a_second_run_costs_the_groups_still_to_come_at_what_the_first_run_measu
     _, second, _, clock = _budget_run(smoke_options, tmp_path, budget, process_s=slow, run_id="second")
     assert max(first.values()) - min(first.values()) > max(second.values()) - min(second.values()), (first, second)
     assert clock.now <= 60 * minutes + 3 * slow
+
+
+def test_the_noise_probe_plays_a_few_groups_first_and_forecasts_what_the_budget_decides(
+    smoke_options, tmp_path, capsys
+):
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    summary, rounds, groups, _ = _budget_run(
+        smoke_options,
+        tmp_path,
+        f'{{ minutes = {minutes}, floor_rounds = 3, priority = "open-claims", probe_groups = 2, probe_rounds = 2 }}',
+    )
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    probe = json.loads((summary.directory / "noise_probe.json").read_text())
+    assert len(probe["groups"]) == 2 and probe["rounds"] == 2
+    probed = {(g.split("@")[1].split(" ")[0], g.split("/")[1].split("@")[0]) for g in probe["groups"]}
+    probe_rows = [r for r in rows if (r["isa_requested"], r["group"]) in probed and r["round_index"] <= 2]
+    assert len(probe_rows) > 0 and rows[: len(probe_rows)] == probe_rows  # the probed groups' rounds came first
+    assert probe["seconds"] == pytest.approx(len(probe_rows) * SMOKE_PROCESS_S, rel=0.2)  # one process a row
+    assert probe["ratios"] > 0 and probe["forecast_median_rel_ci"] > 0
+    assert probe["steering_rounds"] >= 3 and probe["other_rounds"] == 3  # the others get the budget's floor
+    assert min(rounds.values()) >= 3  # the probe's rounds counted toward the floor, which still ran
+    err = capsys.readouterr().err
+    assert "noise probe: 2 groups × 2 processes" in err and "noise probe forecast for the" in err
+    assert "this host is noisy" in err  # the fake processes spread 10%: far beyond the 0.01% target
+    written = (summary.directory / "noise_probe.json").read_bytes()
+    execute_run(
+        dataclasses.replace(
+            smoke_options,
+            profiles_file=tmp_path / "profiles.toml",
+            clock=FakeClock(),
+            resume=True,
+            run_id=summary.directory.name,
+        ),
+        FakeBackend(smoke_options.datasets_dir.parent / "tests" / "fixtures" / "dotnet-cell", process_spread=0.1),
+    )
+    assert (summary.directory / "noise_probe.json").read_bytes() == written  # a resume keeps the first probe
+    assert "noise probe:" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "budget, why",
+    [
+        ({"probe_groups": 2, "probe_rounds": 6}, "probe_rounds must be between 2"),
+        ({"probe_groups": 2, "probe_rounds": 1}, "probe_rounds must be between 2"),
+        ({"probe_groups": -1}, "probe_groups must be 0"),
+        ({"probe_groups": 2, "priority": "in-turn"}, "needs priority"),
+    ],
+)
+def test_a_noise_probe_that_cannot_work_is_refused(budget, why):
+    spec = {"minutes": 10.0, "floor_rounds": 5, "priority": "open-claims", **budget}
+    with pytest.raises(ValueError, match=why):
+        BudgetSpec(**spec)
+
+
+class _SlowBuild(FakeBackend):
+    """A fake backend whose builds take ten minutes on the run's clock (an empty image store)."""
+
+    def build_all(self, labs, log_dir) -> None:
+        super().build_all(labs, log_dir)
+        self.clock.now += 600.0
+
+
+def test_the_budget_starts_after_the_builds_and_says_how_long_they_took(smoke_options, tmp_path, capsys, monkeypatch):
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    budget = f"{{ minutes = {minutes}, floor_rounds = 2 }}"
+    _, quick, _, _ = _budget_run(smoke_options, tmp_path, budget, run_id="built")
+    monkeypatch.setattr("tests.harness.session.test_budget.FakeBackend", _SlowBuild)
+    _, slow, _, clock = _budget_run(smoke_options, tmp_path, budget, run_id="building")
+    assert slow == quick  # ten minutes of builds took no round from the budget
+    assert clock.now > 600 + 60 * minutes - 1.5 * SMOKE_PROCESS_S
+    assert f"the {minutes:g}-min budget starts now" in capsys.readouterr().err

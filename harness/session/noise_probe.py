@@ -1,0 +1,247 @@
+"""The noise probe: before a budgeted run shares its rounds, a few groups' first rounds tell how noisy this host is and
+what the budget can decide here, printed up front and kept in noise_probe.json for the report.
+
+The probe takes `probe_groups` units spread evenly over the plan (every k-th, so experiments, runtimes and group kinds
+mix) and plays their first `probe_rounds` rounds: ordinary rounds, stored as rows and counted toward the floor, so the
+probe costs only the order it imposes. From their processes it reads each ratio's between-process spread and each
+claim's centre, and forecasts with harness/model/noise_forecast.py the median ratio 99% CI and the inconclusive claims
+at the rounds the budget affords (every round's cost from the probed units, the others' estimates scaled by how the
+probed ones came out against theirs). A host whose forecast misses the target twice over is told what would help.
+
+A resumed run keeps the first session's probe: its rounds are already rows, and noise_probe.json stays as written.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Protocol
+
+from harness.config.profiles import BudgetSpec, Stopping
+from harness.model.noise_forecast import (
+    GroupShare,
+    NoiseForecast,
+    ProbedRatio,
+    forecast,
+    processes_for,
+    scaled_count,
+    shared_rounds,
+)
+from harness.model.pairing import paired_ratios
+from harness.model.records import DEFAULT_RUNTIME, ResultRow
+from harness.model.run_folder import NOISE_PROBE_FILE
+from harness.model.run_records import NoiseProbeRecord
+from harness.model.stats import format_rel_ci, t_quantile
+from harness.model.store import RunStore
+from harness.planning.designs import Unit, group_key
+from harness.session.open_claims import ClaimReading, GroupKey
+from harness.session.progress import RunProgress
+from harness.session.stopping import group_ratios, measured_replicates
+
+#: A forecast median CI this many times the target is a noisy host: the probe says what would help.
+NOISY = 2.0
+
+
+class Turns(Protocol):
+    """What the probe plays rounds with: harness/session/priority.py's units on the clock."""
+
+    units: Sequence[Unit]
+
+    def play(self, index: int, round_index: int) -> None:
+        ...
+
+    def round_s(self, index: int) -> float:
+        ...
+
+    def room_s(self) -> float:
+        ...
+
+    def before_floor(self, index: int) -> None:
+        ...
+
+    def clock(self) -> float:
+        ...
+
+
+class ProbeSession(Protocol):
+    """The scheduler's session, as far as the probe reads it."""
+
+    claims: dict[GroupKey, list[ClaimReading]]
+    stopping: Stopping
+    store: RunStore
+    progress: RunProgress
+
+    def group_rows(self, group: GroupKey) -> list[ResultRow]:
+        ...
+
+    def estimated_round_s(self, unit: Unit) -> float:
+        ...
+
+
+def probe_indices(count: int, wanted: int) -> list[int]:
+    """`wanted` unit indices spread evenly over `count` units (all of them when there are fewer)."""
+    if wanted >= count:
+        return list(range(count))
+    return sorted({round(i * count / wanted + count / (2 * wanted)) for i in range(wanted)} & set(range(count)))
+
+
+def group_label(group: GroupKey) -> str:
+    """'001/employee-single@avx2 on 8.0.0' (no runtime named on a lab's only build)."""
+    isa, experiment, name, runtime = group
+    return f"{experiment}/{name}@{isa}" + ("" if runtime == DEFAULT_RUNTIME else f" on {runtime}")
+
+
+def _log_spread(ratios: list[float]) -> float | None:
+    logs = [math.log(r) for r in ratios if r > 0]
+    return statistics.stdev(logs) if len(logs) >= 2 else None
+
+
+def probed(group: GroupKey, rows: list[ResultRow], readings: list[ClaimReading]) -> tuple[list, list]:
+    """The group's ratios that count toward precision, and its claims, each with its spread over the probe's
+    processes."""
+    label, replicates = group_label(group), measured_replicates(rows)
+    ratios, claims = [], []
+    for ratio in group_ratios(rows):
+        spread = _log_spread(paired_ratios(replicates.get(ratio.benchmark, []), replicates.get(ratio.baseline, [])))
+        if ratio.counts and spread is not None:
+            n = len(replicates.get(ratio.benchmark, []))
+            ratios.append(ProbedRatio(label, ratio.benchmark, spread, n))
+    for reading in readings:
+        per_process = paired_ratios(replicates.get(reading.benchmark, []), replicates.get(reading.reference, []))
+        spread = _log_spread(per_process)
+        if spread is not None:
+            centre = math.exp(statistics.fmean(math.log(r) for r in per_process))
+            claims.append(ProbedRatio(label, reading.benchmark, spread, len(per_process), reading.published, centre))
+    return ratios, claims
+
+
+class NoiseProbe:
+    """Plays the probe's rounds, forecasts, says it and writes noise_probe.json."""
+
+    def __init__(self, session: ProbeSession, turns: Turns, spec: BudgetSpec) -> None:
+        self.session, self.turns, self.spec = session, turns, spec
+        self.indices = probe_indices(len(turns.units), spec.probe_groups)
+
+    def play(self) -> float:
+        """The probe's rounds, unit by unit; returns their wall seconds (on the budget's clock)."""
+        started = self.turns.clock()
+        for index in self.indices:
+            self.turns.before_floor(index)  # a calibration before the first unit of each ISA level
+            for round_index in range(1, self.spec.probe_rounds + 1):
+                self.turns.play(index, round_index)
+        return self.turns.clock() - started
+
+    def record(self, seconds: float) -> NoiseProbeRecord:
+        """The forecast from the probed units' rows, as noise_probe.json holds it."""
+        units = self.turns.units
+        keys = {i: group_key(units[i].cells[0]) for i in range(len(units))}
+        shares = [self._share(i, keys[i]) for i in range(len(units))]
+        probed_s = sum(self.turns.round_s(i) for i in self.indices)
+        estimated_s = sum(self.session.estimated_round_s(units[i]) for i in self.indices)
+        scale = probed_s / estimated_s if estimated_s > 0 else 1.0
+        shares = [
+            s if i in self.indices else GroupShare(s.group, s.round_s * scale, s.steering, s.max_rounds, s.time_cap_s)
+            for i, s in enumerate(shares)
+        ]
+        rounds = shared_rounds(self.turns.room_s() + seconds, shares, self.spec.floor_rounds)
+        ratios, claims = [], []
+        for i in self.indices:
+            group_ratios_, group_claims = probed(
+                keys[i], self.session.group_rows(keys[i]), self.session.claims.get(keys[i], [])
+            )
+            ratios += group_ratios_
+            claims += group_claims
+        target = self.session.stopping.target_rel_ci
+        result = forecast(ratios, claims, [shares[i] for i in self.indices], rounds, target, t_quantile)
+        total = sum(len(self.session.claims.get(k, [])) for k in set(keys.values()))
+        return NoiseProbeRecord(
+            groups=[group_label(keys[i]) for i in self.indices],
+            rounds=self.spec.probe_rounds,
+            seconds=round(seconds, 1),
+            ratios=len(ratios),
+            spread_median=result.spread_median,
+            steering_rounds=rounds[True],
+            other_rounds=rounds[False],
+            forecast_median_rel_ci=result.median_rel_ci,
+            probed_claims=result.probed_claims,
+            inconclusive_probed=result.inconclusive_probed,
+            claims=total,
+            forecast_inconclusive=scaled_count(result.inconclusive_probed, result.probed_claims, total),
+            budget_min=self.spec.minutes,
+            target_rel_ci=target,
+            minutes_for_target=self._minutes_for(result, shares, target, seconds),
+        )
+
+    def _share(self, index: int, key: GroupKey) -> GroupShare:
+        unit, stopping = self.turns.units[index], self.session.stopping
+        cells = len({c.benchmark for c in unit.cells})
+        return GroupShare(
+            group_label(key),
+            self.turns.round_s(index),
+            bool(self.session.claims.get(key)),
+            stopping.max_rounds,
+            stopping.time_cap_s(cells),
+            stopping.min_rounds,
+        )
+
+    def _minutes_for(
+        self, result: NoiseForecast, shares: list[GroupShare], target: float | None, probe_s: float
+    ) -> float | None:
+        """The budget at which the median probed ratio would reach the target, every steering group given the
+        processes that takes (the rest their floor), plus what the run keeps back beside its rounds."""
+        if target is None or result.spread_median is None:
+            return None
+        n = processes_for(target, result.spread_median, t_quantile)
+        if n is None:
+            return None
+        floor = self.spec.floor_rounds
+        rounds_s = sum(s.round_s * (max(n, floor) if s.steering else floor) for s in shares)
+        kept_s = self.spec.minutes * 60 - self.turns.room_s() - probe_s  # the time before the probe, and the reserve
+        return (rounds_s + kept_s) / 60
+
+
+def describe(record: NoiseProbeRecord) -> list[str]:
+    """The probe's lines for the run's output: what it measured, what it forecasts, and advice on a noisy host."""
+    spread = "—" if record.spread_median is None else f"{100 * record.spread_median:.1f}%"
+    lines = [
+        f"noise probe: {len(record.groups)} groups × {record.rounds} processes ({record.seconds:.0f} s, counted "
+        f"toward their floor): per-process ratios spread by a median {spread} between processes"
+    ]
+    if record.forecast_median_rel_ci is None:
+        return [*lines, "noise probe: no ratio with a spread yet, so no forecast"]
+    inconclusive = (
+        ""
+        if record.forecast_inconclusive is None
+        else f", about {record.forecast_inconclusive:.0f} of the {record.claims} claims it steers by inconclusive "
+        f"({record.inconclusive_probed} of the {record.probed_claims} probed)"
+    )
+    lines.append(
+        f"noise probe forecast for the {record.budget_min:g}-min budget: about {record.steering_rounds} processes per "
+        f"group with a published claim, {record.other_rounds} per other group; median ratio 99% CI "
+        f"{format_rel_ci(record.forecast_median_rel_ci)}{inconclusive}"
+    )
+    target = record.target_rel_ci
+    if target is not None and record.forecast_median_rel_ci > NOISY * target:
+        longer = (
+            f"a budget of about {record.minutes_for_target:.0f} min (--budget) for the median at "
+            f"{format_rel_ci(target)}"
+            if record.minutes_for_target is not None
+            else "no budget reaches the target at this spread"
+        )
+        lines.append(
+            f"noise probe: this host is noisy (the forecast is over {NOISY:g}× the ±{100 * target:g}% target): "
+            f"{longer}; or fewer neighbours: bare metal, or a CPU kept for the lab (isolcpus=, docs/hosts.md)"
+        )
+    return lines
+
+
+def run_probe(session: ProbeSession, turns: Turns, spec: BudgetSpec) -> None:
+    """Plays and records the probe unless a first session of this run already did (a resume keeps its rows)."""
+    if session.store.path(NOISE_PROBE_FILE).exists():
+        return
+    probe = NoiseProbe(session, turns, spec)
+    record = probe.record(probe.play())
+    session.store.write_json(NOISE_PROBE_FILE, record.to_dict())
+    for line in describe(record):
+        session.progress.note(line)
