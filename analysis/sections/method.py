@@ -22,18 +22,8 @@ def method_markdown(run: RunRecord) -> str:
         if stopping.get("target_rel_ci")
         else f"{stopping.get('min_rounds', '?')} round(s)"
     )
-    budget = run.budget
-    if budget:
-        shared = (
-            "every group its first rounds, then one round at a time to the group with the fewest, groups with a "
-            "published claim still undecided first"
-            if budget.get("priority") == "open-claims"
-            else "each group as many as every later one could also have"
-        )
-        rule += (
-            f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
-            f"({shared}), which could cut a group short of that rule but not below {budget['floor_rounds']} rounds"
-        )
+    if run.budget:
+        rule = _with_budget(rule, run.budget)
     engine = (
         "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser "
         "on. "
@@ -62,4 +52,25 @@ def method_markdown(run: RunRecord) -> str:
         "and is several "
         "times too narrow. Raw BenchmarkDotNet JSON, the process's env.json and verification.json are under `raw/`; "
         "logs under `logs/`.\n"
+    )
+
+
+def _with_budget(rule: str, budget: dict) -> str:
+    """The stopping rule as the run's budget shaped it (or, under --until-decided, replaced it)."""
+    if budget.get("until_decided"):
+        return (
+            f"at least {budget['floor_rounds']} rounds for every group, then, until every published claim more "
+            f"rounds could decide was decided or the session reached its limit of {budget['minutes']:g} min "
+            "(--until-decided), one round at a time to the group whose rounds were forecast to decide the most claims "
+            "per second of machine time"
+        )
+    shared = (
+        "every group its first rounds, then one round at a time to the group with the fewest, groups with a "
+        "published claim still undecided first"
+        if budget.get("priority") == "open-claims"
+        else "each group as many as every later one could also have"
+    )
+    return rule + (
+        f"; the whole session had a time budget of {budget['minutes']:g} min, shared across groups in rounds "
+        f"({shared}), which could cut a group short of that rule but not below {budget['floor_rounds']} rounds"
     )

@@ -14,7 +14,7 @@ from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
 from harness.config.labs import LabSpec
 from harness.containers.own_engine import engine_for_run
 from harness.host.preflight import check_run
-from harness.model.errors import HarnessError
+from harness.model.errors import ConfigError, HarnessError
 from harness.model.records import DEFAULT_RUNTIME, RowStatus
 from harness.model.store import new_run_id
 from harness.model.stored_names import HOST
@@ -39,7 +39,10 @@ def run_command(args: argparse.Namespace) -> int:
         calibrate=not args.no_calibration,
         budget_min=args.budget,
         wait=args.wait,
+        until_decided=args.until_decided,
+        max_min=args.max,
     )
+    _check_until_decided(args)
     plan = resolve_plan(options)  # a bad selection is reported before anything else happens
     without_image = tuple(sorted({build.name for build in plan.labs.values() if build.container is None}))
     with engine_for_run(
@@ -75,6 +78,16 @@ def plan_command(args: argparse.Namespace) -> int:
 
     print(estimate_builds(plan.labs).describe())
     return 0
+
+
+def _check_until_decided(args: argparse.Namespace) -> None:
+    """--max belongs to --until-decided, which replaces the budget (so --budget with it is refused)."""
+    if args.max is not None and not args.until_decided:
+        raise ConfigError("--max limits --until-decided", "add --until-decided, or give a budget with --budget MINUTES")
+    if args.until_decided and args.budget is not None:
+        raise ConfigError(
+            "--until-decided replaces the budget: --budget does not go with it", "limit it with --max DURATION instead"
+        )
 
 
 def hosts_run_command(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import argparse
 import pathlib
 
 from harness.backends import BACKEND_CHOICES
-from harness.config.arguments import minutes, run_id
+from harness.config.arguments import duration, minutes, run_id
 from harness.containers.own_engine import OWN_ENGINE_CHOICES
 from harness.model.defaults import RESULTS_DIR
 
@@ -79,6 +79,18 @@ def _add_session_arguments(run: argparse.ArgumentParser) -> None:
         metavar="MINUTES",
         help="time budget of this session in minutes instead of the profile's (0: none); "
         "extra rounds stop when it runs short",
+    )
+    run.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="instead of the budget: keep measuring, the claims forecast decided soonest first, until every claim more "
+        "rounds can decide is decided or --max is up (resumable: `--resume --until-decided`)",
+    )
+    run.add_argument(
+        "--max",
+        type=duration,
+        metavar="DURATION",
+        help="with --until-decided: stop after this long at most (90, 45m, 1.5h, 2h30m; default 8h)",
     )
     run.add_argument("--no-calibration", action="store_true", help="skip the calibration workload between ISA levels")
     run.add_argument(

@@ -73,3 +73,21 @@ def minutes(text: str) -> float:
 def fraction(text: str) -> float:
     """A relative threshold: a finite number above 0 and below 1 (0.05 is 5 %)."""
     return _number(text, "a relative threshold", lambda value: 0 < value < 1, "above 0 and below 1 (0.05 is 5%)")
+
+
+#: A duration: minutes alone (90), or with units: 45m, 1.5h, 2h30m.
+DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m?)?$")
+
+
+def duration(text: str) -> float:
+    """A duration in minutes, from '90', '45m', '1.5h' or '2h30m': above 0, at most a week."""
+    match = DURATION.match(text.strip().lower()) if len(text) <= 40 else None
+    if not match or not any(match.groups()):
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a duration: minutes (90) or with units (45m, 1.5h, 2h30m)"
+        )
+    hours, mins = (float(g) if g else 0.0 for g in match.groups())
+    value = 60 * hours + mins
+    if not 0 < value <= MAX_BUDGET_MINUTES:
+        raise argparse.ArgumentTypeError(f"{text} is not a duration for a run: above 0 and at most a week")
+    return value

@@ -24,9 +24,14 @@ class Stopping:
     target_rel_ci: float | None = None
     group_time_cap_s: float | None = None
     cell_time_cap_s: float | None = None
+    # `--until-decided`: a group is never precise nor time-capped, only the budget's rule (harness/model/allocation.py
+    # UNTIL_DECIDED) stops it, once none of its claims is forecast decided in the time left; max_rounds still holds.
+    until_decided: bool = False
 
     def time_cap_s(self, cells: int) -> float | None:
         """The machine-time cap of a group of `cells` cells, or None when there is none."""
+        if self.until_decided:
+            return None
         caps = [
             c
             for c in (self.group_time_cap_s, None if self.cell_time_cap_s is None else self.cell_time_cap_s * cells)
@@ -88,6 +93,7 @@ class BudgetSpec:
     # which forecast what the budget can decide on this host (0: no probe). Those rounds count toward the floor.
     probe_groups: int = 0
     probe_rounds: int = 3
+    until_decided: bool = False  # `--until-decided`: rounds only while a claim is forecast decided in the time left
 
     def __post_init__(self) -> None:
         if self.minutes <= 0:

@@ -11,6 +11,8 @@ under the sequential one. Sharing goes:
    claim come first (under a rule that puts them first), and among those the one with the fewest rounds, plan order on
    ties; under the 'expected-decisions' rule, first the unit whose rounds are forecast to decide the most claims per
    second of machine time (harness/model/decision_forecast.py), among those whose forecast fits the time left;
+   `--until-decided` plays that rule only: a unit none of whose open claims is forecast decided in the time left gets
+   no round;
 3. when no round fits, or no unit wants one, sharing ends.
 
 The run plays it against the clock (harness/session/priority.py); the stopping replay plays it on a longer run's
@@ -34,6 +36,7 @@ class SharingRule:
     claims_first: bool = True  # units holding an undecided published claim get rounds before the others
     stop_when_decided: bool = False  # a unit whose published claims are all decided gets no round beyond the floor
     expected_decisions: bool = False  # the most claims forecast decided per second first (those that fit the time)
+    decidable_only: bool = False  # rounds beyond the floor only to units with a claim forecast decided in the time left
 
 
 #: The run budget's 'open-claims' priority: undecided claims first; with none open, precision alone (fewest rounds
@@ -43,6 +46,10 @@ OPEN_CLAIMS_FIRST = SharingRule(claims_first=True)
 #: The run budget's 'expected-decisions' priority: the unit forecast to decide the most claims per second first, then
 #: as 'open-claims' once no open claim is forecast to be decided in the time left.
 EXPECTED_DECISIONS = SharingRule(claims_first=True, expected_decisions=True)
+
+#: `--until-decided`: as 'expected-decisions', but only while some open claim is forecast to be decided in the time
+#: left; then sharing ends (no round is spent on precision alone, nor on a claim no round can decide).
+UNTIL_DECIDED = SharingRule(claims_first=True, stop_when_decided=True, expected_decisions=True, decidable_only=True)
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,8 @@ def next_round(units: Units, rounds: Sequence[int], rule: SharingRule) -> int | 
         rates = {i: _decision_rate(units, i, rounds[i], room) for i in candidates}
         if any(rates.values()):
             return min(candidates, key=lambda i: (-rates[i], rounds[i], i))
+        if rule.decidable_only:
+            return None
     if rule.claims_first:
         candidates = [i for i in candidates if units.claims(i, rounds[i]).open > 0] or candidates
     if not candidates:

@@ -9,7 +9,8 @@ profile's target.
 
 The stopping rule (group_state) reads that after each round: a group runs at least min_rounds; then a fixed-rounds
 rule is done; an adaptive one is precise at its target, done when there is nothing to compare, imprecise at max_rounds
-or at the group's machine-time cap, and running otherwise.
+or at the group's machine-time cap, and running otherwise. Under `--until-decided` a group is never precise nor
+time-capped: the budget's rule stops it once its claims are decided or no round in the time left can decide them.
 
 The run applies both to its result rows (harness/session/stopping.py); the report's Precision section
 (analysis/compute/precision.py) and the stopping replay (analysis/tools/stopping_replay.py) apply them to the report's
@@ -82,6 +83,10 @@ class StoppingRule(Protocol):
     def adaptive(self) -> bool:
         ...
 
+    @property
+    def until_decided(self) -> bool:
+        ...
+
     def time_cap_s(self, cells: int) -> float | None:
         ...
 
@@ -93,7 +98,7 @@ def group_state(rule: StoppingRule, rounds_done: int, elapsed_s: float, precisio
         return RUNNING
     if not rule.adaptive:
         return DONE
-    if precision.reaches(rule.target_rel_ci):
+    if precision.reaches(rule.target_rel_ci) and not rule.until_decided:
         return PRECISE
     if precision.comparable == 0:
         return DONE  # nothing to compare in this group

@@ -75,11 +75,22 @@ def ratio_interval(ratios: Sequence[float], level: float = CONFIDENCE_LEVEL) -> 
 
 
 def replicates_for(relative_half_width: float, cv: float, level: float = CONFIDENCE_LEVEL, cap: int = 10_000) -> int:
-    """Replicates needed for a relative half-width, given the replicate-to-replicate coefficient of variation."""
-    n = 2
-    while n < cap and t_quantile(n, level) * cv / math.sqrt(n) > relative_half_width:
-        n += 1
-    return n
+    """Replicates needed for a relative half-width, given the replicate-to-replicate coefficient of variation (`cap`
+    when even that many fall short). The half-width t(n)·cv/√n falls as n grows, so n is found by bisection: the
+    budget's forecasts ask this for every open claim before every round."""
+
+    def reaches(n: int) -> bool:
+        return t_quantile(n, level) * cv / math.sqrt(n) <= relative_half_width
+
+    if cap <= 2 or reaches(2):
+        return 2
+    if not reaches(cap):
+        return cap
+    low, high = 2, cap  # short of the target at `low`, within it at `high`
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if reaches(middle) else (middle, high)
+    return high
 
 
 #: A relative half-width at or above this is not printed as a number: with two processes the t quantile is 63.7, and a

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from harness.config.datasets import Manifest
 from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
-from harness.config.profiles import BudgetSpec
+from harness.config.profiles import BudgetSpec, Stopping
 from harness.model.cells import Cell, JobSettings
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.planning.estimate import ShotCosts
@@ -45,6 +45,47 @@ def with_budget(budget: BudgetSpec | None, budget_min: float | None, min_rounds:
     elif budget_min is not None:
         budget = dataclasses.replace(budget, minutes=budget_min) if budget else BudgetSpec(budget_min, min_rounds)
     return budget
+
+
+#: `--until-decided` without `--max`: the session stops after this many minutes (8 hours) whatever is left open.
+UNTIL_DECIDED_MINUTES = 8 * 60
+#: `--until-decided`: a group's round cap (no group of a run of these gets near it: a claim that needs more processes
+#: than this is forecast undecidable first, harness/model/decision_forecast.py).
+UNTIL_DECIDED_ROUNDS = 1000
+
+
+def until_decided(budget: BudgetSpec | None, stopping: Stopping, max_min: float | None) -> tuple[BudgetSpec, Stopping]:
+    """The budget and stopping rule of `--until-decided [--max MINUTES]`: the profile's floor and noise probe, rounds
+    beyond the floor only while an open claim is forecast decided in the time left (harness/model/allocation.py
+    UNTIL_DECIDED), for at most `max_min` minutes; groups neither precise nor time-capped."""
+    if not stopping.adaptive:
+        raise ConfigError(
+            "--until-decided needs a profile whose stopping rule adapts (a target_rel_ci and max_rounds above "
+            f"min_rounds); this one runs {stopping.min_rounds} round(s)",
+            "use it with the default profile (just run-all default --until-decided), or give the profile a target",
+        )
+    floor = budget.floor_rounds if budget else stopping.min_rounds
+    probe = (budget.probe_groups, budget.probe_rounds) if budget and budget.priority != "in-turn" else (0, 3)
+    spec = BudgetSpec(max_min or UNTIL_DECIDED_MINUTES, floor, "expected-decisions", *probe, until_decided=True)
+    rule = dataclasses.replace(stopping, max_rounds=max(stopping.max_rounds, UNTIL_DECIDED_ROUNDS), until_decided=True)
+    return spec, rule
+
+
+def budget_text(budget: BudgetSpec, min_rounds: int) -> str:
+    """The budget as the plan states it."""
+    floor = min(budget.floor_rounds, min_rounds)
+    if budget.until_decided:
+        return (
+            f"until every claim a round can decide is decided, at most {budget.minutes:g} min from the first "
+            f"measurement (--until-decided: the claims forecast decided soonest first; every group gets at least "
+            f"{floor} rounds)"
+        )
+    return (
+        f"run budget {budget.minutes:g} min from the first measurement, after the builds and lab probes (extra rounds "
+        "only while it holds"
+        + ("; groups with an undecided claim first" if budget.priority == "open-claims" else "")
+        + f"; every group gets at least {floor} rounds)"
+    )
 
 
 def without_unaccepted_terms(cell: Cell, lab: LabSpec) -> Cell:

@@ -56,6 +56,8 @@ from harness.planning.plan_parts import (
     check_inputs,
     shot_costs_of,
     unswitchable_cells,
+    budget_text,
+    until_decided,
     with_budget,
     with_overrides,
     without_unaccepted_terms,
@@ -88,6 +90,8 @@ class RunOptions:
     job_overrides: tuple[str, ...] = ()  # KEY=VALUE job settings instead of the profile's (--job)
     calibrate: bool = True
     budget_min: float | None = None  # the session's time budget in minutes instead of the profile's; 0: none
+    until_decided: bool = False  # measure until every decidable claim is decided, at most max_min (plan_parts.py)
+    max_min: float | None = None  # --until-decided's limit in minutes (None: UNTIL_DECIDED_MINUTES)
     wait: bool = False  # queue behind a measurement that holds a lab CPU instead of stopping (harness/host/cpu_lock.py)
     clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
     check_tools: bool = (
@@ -164,16 +168,7 @@ class Plan:
             text += ", the others modelled)" if known < len(steady) else ")"
         if after := self.after_run():
             text += f"; {after}"
-        if self.budget is None:
-            return text
-        return (
-            f"{text}; run budget {self.budget.minutes:g} min from the first measurement, after the builds and lab "
-            "probes "
-            "(extra rounds only while it holds"
-            + ("; groups with an undecided claim first" if self.budget.priority == "open-claims" else "")
-            + "; every group gets at least "
-            f"{min(self.budget.floor_rounds, self.stopping.min_rounds)} rounds)"
-        )
+        return text if self.budget is None else f"{text}; {budget_text(self.budget, self.stopping.min_rounds)}"
 
     def _learned_phase(self, phase: str) -> float:
         """Seconds of a once-per-run phase in the newest earlier run of these cells; 0 when none is known."""
@@ -227,7 +222,9 @@ def resolve_plan(options: RunOptions) -> Plan:
     levels = [level for level in isa.levels_for(host_arch()).values() if level.name in planned]
     check_inputs(cells, manifest, all_labs, options.check_tools)
     labs = builds_of(cells, all_labs)
-    budget = with_budget(profile.budget, options.budget_min, profile.stopping.min_rounds)
+    budget, stopping = with_budget(profile.budget, options.budget_min, profile.stopping.min_rounds), profile.stopping
+    if options.until_decided:
+        budget, stopping = until_decided(profile.budget, profile.stopping, options.max_min)
     job = with_overrides(profile.job, options.job_overrides)
     design = DESIGNS[design_name]
     return Plan(
@@ -238,7 +235,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         job,
         {level.name: level for level in levels},
         design,
-        profile.stopping,
+        stopping,
         profile.cold,
         budget,
         tuple(experiments),

@@ -27,7 +27,14 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
-from harness.model.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
+from harness.model.allocation import (
+    EXPECTED_DECISIONS,
+    OPEN_CLAIMS_FIRST,
+    UNTIL_DECIDED,
+    Claims,
+    SharingRule,
+    share_rounds,
+)
 from harness.model.cells import Cell
 from harness.model.groups import BUDGET, RUNNING
 from harness.model.records import ResultRow
@@ -37,6 +44,8 @@ from harness.session.noise_probe import ProbeSession, run_probe
 from harness.session.open_claims import ClaimReading, GroupKey, rounds_to_decide
 from harness.session.progress import RunProgress
 from harness.session.stopping import GroupStatus
+from harness.session.until_decided import describe as describe_left
+from harness.session.until_decided import final_state, open_units
 
 
 class Session(ProbeSession, Protocol):
@@ -128,15 +137,22 @@ def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell
     budget = turns.budget
     if budget.spec.probe_groups:
         run_probe(session, turns, budget.spec)
-    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, RULES[priority], turns.before_floor)
-    stopped = sum(1 for i in range(len(units)) if turns.wants_rounds(i, rounds[i]))
-    if stopped:
-        session.progress.note(
-            f"run budget: {budget.remaining_s() / 60:.1f} min left, too little for another round of the "
-            f"{stopped} unit(s) that could still use one"
-        )
+    rule = UNTIL_DECIDED if budget.spec.until_decided else RULES[priority]
+    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, rule, turns.before_floor)
+    left = {u.index: u for u in open_units(turns, rounds)} if budget.spec.until_decided else {}
+    if budget.spec.until_decided:
+        for line in describe_left(turns, rounds, list(left.values()), budget.spec.minutes):
+            session.progress.note(line)
+    else:
+        stopped = sum(1 for i in range(len(units)) if turns.wants_rounds(i, rounds[i]))
+        if stopped:
+            session.progress.note(
+                f"run budget: {budget.remaining_s() / 60:.1f} min left, too little for another round of the "
+                f"{stopped} unit(s) that could still use one"
+            )
     for index, unit in enumerate(units):
         statuses = session.unit_statuses(unit, rounds[index])
+        ended = final_state(left.get(index)) if budget.spec.until_decided else BUDGET
         session.record_statuses(
-            {g: dataclasses.replace(s, state=BUDGET) if s.state == RUNNING else s for g, s in statuses.items()}
+            {g: dataclasses.replace(s, state=ended) if s.state == RUNNING else s for g, s in statuses.items()}
         )

@@ -78,8 +78,8 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
         raise ResumeError(
             f"run {store.run_id} was started with profile '{recorded.profile}' and {len(recorded.cells)} cells; "
             f"this command plans profile '{plan.profile_name}' with {len(plan.cells)} cells",
-            "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant as the "
-            "original run",
+            "resume with the same --profile / --design / --experiment / --isa / --benchmark / --variant (and "
+            "--until-decided) as the original run",
         )
     moved = store.set_aside_torn_line()  # a torn last line (the run was stopped mid-write): kept aside, re-measured
     if moved:

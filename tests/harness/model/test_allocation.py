@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from harness.model.allocation import (
     EXPECTED_DECISIONS,
     OPEN_CLAIMS_FIRST,
+    UNTIL_DECIDED,
     Claims,
     SharingRule,
     next_round,
@@ -122,3 +123,16 @@ def test_with_no_forecast_that_fits_expected_decisions_shares_as_open_claims():
     assert share_rounds(Forecast(**args), 2, 1, EXPECTED_DECISIONS) == share_rounds(
         Forecast(**args), 2, 1, OPEN_CLAIMS_FIRST
     )
+
+
+def test_until_decided_stops_once_no_open_claim_is_decidable_in_the_time_left():
+    # the same units with time to spare: unit 1's and unit 2's claims are decided, unit 0's (100 rounds away, at 1 s a
+    # round, more than the 60 s left) is not decidable here, so no round goes to it nor to precision alone
+    units = Forecast(limit=[999] * 3, cost=[1.0, 2.0, 1.0], budget_s=60.0, needs=[[101], [4], [5, 5]])
+    rounds = share_rounds(units, 3, 1, UNTIL_DECIDED)
+    assert rounds == [1, 4, 5]
+    assert units.claims(1, 4).open == 0 and units.claims(2, 5).open == 0 and units.claims(0, 1).open == 1
+    roomy = Forecast(limit=[999] * 3, cost=[1.0, 2.0, 1.0], budget_s=1000.0, needs=[[101], [4], [5, 5]])
+    assert share_rounds(roomy, 3, 1, UNTIL_DECIDED) == [101, 4, 5]  # with the time, it is decided too, then it ends
+    hopeless = Forecast(limit=[999], cost=[1.0], budget_s=1000.0, needs=[[math.inf]])
+    assert share_rounds(hopeless, 1, 2, UNTIL_DECIDED) == [2]  # the floor, and nothing for a claim no round decides

@@ -114,6 +114,7 @@ def test_a_budget_shares_the_time_fairly_across_groups_and_holds(smoke_options, 
         "priority": "in-turn",
         "probe_groups": 0,
         "probe_rounds": 3,
+        "until_decided": False,
     }
 
 
