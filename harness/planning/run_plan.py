@@ -53,10 +53,10 @@ from harness.planning.plan import (
     with_aa_copies,
 )
 from harness.planning.plan_parts import (
+    budget_text,
     check_inputs,
     shot_costs_of,
     unswitchable_cells,
-    budget_text,
     until_decided,
     with_budget,
     with_overrides,

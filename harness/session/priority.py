@@ -112,6 +112,12 @@ class _SessionUnits:
     def clock(self) -> float:
         return self.budget.clock()
 
+    def rounds_in_rows(self, index: int) -> int:
+        """The highest round the unit's rows hold: a resumed session's sharing may stop short of the rounds an
+        earlier session of the run already measured, which its groups' records still count."""
+        groups = {group_key(c) for c in self.units[index].cells}
+        return max((int(r.round_index) for g in groups for r in self.session.group_rows(g)), default=0)
+
     def round_s(self, index: int) -> float:
         if self.timed[index]:
             return self.spent[index] / self.timed[index]
@@ -151,7 +157,7 @@ def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell
                 f"{stopped} unit(s) that could still use one"
             )
     for index, unit in enumerate(units):
-        statuses = session.unit_statuses(unit, rounds[index])
+        statuses = session.unit_statuses(unit, max(rounds[index], turns.rounds_in_rows(index)))
         ended = final_state(left.get(index)) if budget.spec.until_decided else BUDGET
         session.record_statuses(
             {g: dataclasses.replace(s, state=ended) if s.state == RUNNING else s for g, s in statuses.items()}

@@ -238,7 +238,7 @@ def _start_budget(plan: Plan, options: RunOptions, prepared_from: float) -> RunB
         return None
     _say(
         f"prepared in {(time.monotonic() - prepared_from) / 60:.1f} min (builds, lab probes, ISA checks): the "
-        f"{plan.budget.minutes:g}-min budget starts now"
+        f"{plan.budget.minutes:g}-min {'--until-decided limit' if plan.budget.until_decided else 'budget'} starts now"
     )
     return RunBudget(plan.budget, options.clock(), options.clock)
 

@@ -77,6 +77,11 @@ def test_an_until_decided_run_resumes_with_the_same_rounds(smoke_options, tmp_pa
     )
     execute_run(resumed, again)
     assert Counter(again.cells_run) == dropped
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    records = [json.loads(line) for line in (summary.directory / "groups.jsonl").read_text().splitlines()]
+    for record in records[-4:]:  # the resumed session's: every group's rounds as its rows hold them
+        key = (record["isa_level"], record["group"])
+        assert record["rounds"] == max(r["round_index"] for r in rows if (r["isa_requested"], r["group"]) == key)
     with pytest.raises(ResumeError, match="was started with") as refused:  # without it: another stopping rule
         execute_run(
             dataclasses.replace(resumed, until_decided=False, max_min=None), FakeBackend(_fixture(smoke_options))
@@ -89,7 +94,7 @@ def test_until_decided_lifts_the_caps_keeps_the_floor_and_needs_an_adaptive_rule
         dataclasses.replace(smoke_options, profile="default", experiments=("001",), benchmarks=None, until_decided=True)
     )
     assert plan.budget is not None and plan.budget.until_decided and plan.budget.minutes == UNTIL_DECIDED_MINUTES
-    assert plan.budget.floor_rounds == 5 and plan.budget.probe_groups == 8  # the default profile's
+    assert plan.budget.floor_rounds == 5 and plan.budget.probe_groups == 0  # the default profile's floor, no probe
     assert plan.stopping.until_decided and plan.stopping.time_cap_s(3) is None and plan.stopping.max_rounds >= 1000
     assert "until every claim a round can decide is decided, at most 480 min" in plan.estimate()
     with pytest.raises(ConfigError, match="adapts"):
