@@ -13,6 +13,7 @@ A resumed run keeps the first session's probe: its rounds are already rows, and 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from collections.abc import Sequence
@@ -141,8 +142,7 @@ class NoiseProbe:
         estimated_s = sum(self.session.estimated_round_s(units[i]) for i in self.indices)
         scale = probed_s / estimated_s if estimated_s > 0 else 1.0
         shares = [
-            s if i in self.indices else GroupShare(s.group, s.round_s * scale, s.steering, s.max_rounds, s.time_cap_s)
-            for i, s in enumerate(shares)
+            s if i in self.indices else dataclasses.replace(s, round_s=s.round_s * scale) for i, s in enumerate(shares)
         ]
         rounds = shared_rounds(self.turns.room_s() + seconds, shares, self.spec.floor_rounds)
         ratios, claims = [], []

@@ -37,23 +37,20 @@ from harness.model.allocation import (
 )
 from harness.model.cells import Cell
 from harness.model.groups import BUDGET, RUNNING
-from harness.model.records import ResultRow
 from harness.planning.designs import Unit, group_key
 from harness.session.budget import RunBudget
 from harness.session.noise_probe import ProbeSession, run_probe
-from harness.session.open_claims import ClaimReading, GroupKey, rounds_to_decide
-from harness.session.progress import RunProgress
+from harness.session.open_claims import GroupKey, rounds_to_decide
 from harness.session.stopping import GroupStatus
 from harness.session.until_decided import describe as describe_left
 from harness.session.until_decided import final_state, open_units
 
 
 class Session(ProbeSession, Protocol):
-    """What the open-claims priority drives: the scheduler's session (harness/session/scheduler.py)."""
+    """What the open-claims priority drives: the scheduler's session (harness/session/scheduler.py), beyond what the
+    noise probe reads of it (claims, stopping rule, store, progress, group rows, round estimates)."""
 
     budget: RunBudget | None
-    claims: dict[GroupKey, list[ClaimReading]]
-    progress: RunProgress
 
     def active_cells(self, unit: Unit, statuses: dict[GroupKey, GroupStatus]) -> list[Cell]:
         ...
@@ -64,9 +61,6 @@ class Session(ProbeSession, Protocol):
     def play_round(self, unit: Unit, round_index: int) -> int:
         ...
 
-    def estimated_round_s(self, unit: Unit) -> float:
-        ...
-
     def calibrate_now(self, label: str) -> None:
         ...
 
@@ -74,9 +68,6 @@ class Session(ProbeSession, Protocol):
         ...
 
     def record_statuses(self, statuses: dict[GroupKey, GroupStatus]) -> None:
-        ...
-
-    def group_rows(self, group: GroupKey) -> list[ResultRow]:
         ...
 
 
