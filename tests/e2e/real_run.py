@@ -3,13 +3,13 @@ the host backend), as the e2e tests of run settings and single shots use it."""
 
 from __future__ import annotations
 
-import json
 import pathlib
 
 from harness.backends.host import HostBackend
 from harness.config.isa import load_isa_table
 from harness.planning.run_plan import RunOptions
 from harness.session.runner import RunSummary, execute_run
+from tests.e2e.run_rows import read_rows, undisturbed
 
 
 def run_real(
@@ -20,7 +20,7 @@ def run_real(
     runtimes: tuple[str, ...],
     datasets_dir: pathlib.Path | None = None,
 ) -> tuple[RunSummary, list[dict]]:
-    """The run's summary and its rows, less those of processes a disturbance replaced."""
+    """The run's summary and its rows the machine did not disturb (tests/e2e/run_rows.py)."""
     options = RunOptions(
         profile="smoke",
         experiments=(experiment,),
@@ -34,5 +34,4 @@ def run_real(
         **({"datasets_dir": datasets_dir} if datasets_dir else {}),
     )
     summary = execute_run(options, HostBackend(load_isa_table().all_switch_names()))
-    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
-    return summary, [r for r in rows if not r.get("replaced")]
+    return summary, undisturbed(read_rows(summary.directory))

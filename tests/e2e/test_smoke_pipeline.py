@@ -15,6 +15,8 @@ import sys
 
 import pytest
 
+from tests.e2e.run_rows import read_rows, undisturbed
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(
@@ -65,10 +67,8 @@ def smoke_run(tmp_path_factory):
 
 
 def _rows(run_dir):
-    """The run's rows without those of processes the machine disturbed and the run replaced (kept in results.jsonl,
-    outside every statistic; tests/e2e/test_disturbed_replacement.py covers them): noise here is not a failure."""
-    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
-    return [r for r in rows if not r.get("replaced")]
+    """The run's rows the machine did not disturb (tests/e2e/run_rows.py): noise here is not a failure."""
+    return undisturbed(read_rows(run_dir))
 
 
 def test_every_cell_row_carries_verification_status_and_the_effective_isa(smoke_run):
