@@ -10,8 +10,8 @@ namespace JsonLab.Measurement;
 /// of the two sides see differently.
 ///
 /// Steps: (1) joint passes over all members, one short burst each, until a whole pass compiles nothing and the JIT has
-/// been quiet for the quiet window (on .NET Core 3.1, which has no JIT counter: until every member's time per call agrees
-/// within 2% between two consecutive windows of that length), capped at the prewarm time per member; the quiet only counts
+/// been quiet for the quiet window (counted by <see cref="JitCounting"/>; where it cannot count: until every member's
+/// time per call agrees within 2% between two consecutive windows of that length), capped at the prewarm time per member; the quiet only counts
 /// once the JIT was heard after tiering's call-counting delay (<see cref="Prewarm.TieringDelayMs"/>). Members warm
 /// together, never one after the other: with Dynamic PGO the code they share is profiled on whichever runs while it is
 /// instrumented, and warming each member alone first left STJ 3.5-8% slower against Newtonsoft.Json than in processes of
@@ -59,7 +59,8 @@ public static class PairedEngine
     {
         settings.Validate();
         // (1) joint passes over all members, which also size the bursts
-        var counter = jitCounter ?? Prewarm.CompiledMethodCount;
+        var counting = jitCounter is null ? JitCounting.Start() : null;
+        var counter = jitCounter ?? counting!.Count;
         var bySpeed = counter() is null;
         var clock = Stopwatch.StartNew();
         var nsPerCall = new double[members.Count];
@@ -122,6 +123,7 @@ public static class PairedEngine
         }
         var jointMs = clock.Elapsed.TotalMilliseconds;
         var jointCompilations = counter() - startCount;
+        counting?.Dispose();  // nothing listens to the JIT while the bursts are timed
         for (var i = 0; i < members.Count; i++)
         {
             nsPerCall[i] = recent[i].Count > 0 ? WarmSpeed(recent[i]) : nsPerCall[i];

@@ -11,9 +11,10 @@ namespace JsonLab.Measurement;
 /// compiled for <c>quietMs</c> (JitInfo.GetCompiledMethodCount counts every tier-up as a compilation), or until
 /// <c>maxMs</c>; with no quiet window it warms for a fixed <c>maxMs</c>.
 ///
-/// .NET Core 3.1 has no JIT counter (JitInfo arrived in .NET 6). There the quiet window is judged by speed instead: the
+/// .NET Core 3.1 has no JIT counter (JitInfo arrived in .NET 6): there <see cref="JitCounting"/> counts the runtime's
+/// JIT events while the prewarm runs. Where no count is to be had, the quiet window is judged by speed instead: the
 /// prewarm stops when two consecutive windows of <c>quietMs</c> take the same time per call within 2% (a method that
-/// tiers up changes the speed), or at <c>maxMs</c>. Without it every 3.1 process warmed for the whole cap (3 s).
+/// tiers up changes the speed), or at <c>maxMs</c>.
 ///
 /// The JIT's silence only counts once it has been heard after tiering's call-counting delay (<see cref="TieringDelayMs"/>):
 /// a process whose background tier-up started late once looked quiet from the start. Of the default run of
@@ -61,7 +62,8 @@ public static class Prewarm
     /// </summary>
     public static Result Run(Func<object?> operation, int maxMs, int quietMs = 0, Func<long?>? jitCounter = null)
     {
-        var counter = jitCounter ?? CompiledMethodCount;
+        using var counting = jitCounter is null ? JitCounting.Start() : null;
+        var counter = jitCounter ?? counting!.Count;
         var clock = Stopwatch.StartNew();
         var compiledAtStart = counter();
         var bySpeed = quietMs > 0 && compiledAtStart is null;
@@ -122,12 +124,4 @@ public static class Prewarm
                 windowCalls > 0 && end > windowStartMs ? (end - windowStartMs) * 1e6 / windowCalls : previousWindowNs);
         }
     }
-
-    /// <summary>Methods the JIT has compiled in this process so far (every tier counts), or null where the runtime cannot say.</summary>
-    public static long? CompiledMethodCount() =>
-#if LEGACY_RUNTIME
-        null;
-#else
-        System.Runtime.JitInfo.GetCompiledMethodCount();
-#endif
 }
