@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-DISTURBED = "disturbed"
+from harness.model.records import RowStatus
 
 
 def read_rows(run_dir: pathlib.Path) -> list[dict]:
@@ -23,9 +23,9 @@ def standing(rows: list[dict]) -> list[dict]:
 
 def undisturbed(rows: list[dict]) -> list[dict]:
     """The standing rows the machine did not disturb."""
-    return [r for r in standing(rows) if r["status"] != DISTURBED]
+    return [r for r in standing(rows) if r["status"] != RowStatus.DISTURBED]
 
 
 def disturbed_past_replacements(row: dict) -> bool:
-    """A standing row still disturbed after its cell's replacements were spent."""
-    return row["status"] == DISTURBED and not row.get("replaced") and "replacement(s) of this cell" in row["error"]
+    """A standing row still disturbed: only a cell whose replacements were spent keeps one (scheduler.py `_final`)."""
+    return row["status"] == RowStatus.DISTURBED and not row.get("replaced")
