@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from harness.config.profiles import DESIGN_TEXT
+from harness.model.pairing import BURST_DESIGNS
 from harness.model.run_records import RunRecord
 
 
@@ -27,9 +28,14 @@ def method_markdown(run: RunRecord) -> str:
     engine = (
         "BenchmarkDotNet in-process (emit toolchain) inside one fresh lab process per cell and round, MemoryDiagnoser "
         "on. "
-        if run.design != "paired"
-        else "One fresh lab process per group and round measures every cell of the group with the lab's paired engine: "
-        "each cell "
+        if run.design not in BURST_DESIGNS
+        else (
+            "One fresh lab process per group and round measures every cell of the group"
+            if run.design == "paired"
+            else "One fresh lab process per ISA level, runtime build and round measures every cell of every group "
+            "there that still wants rounds (one joint warm-up; each group's ratios are still taken inside each process)"
+        )
+        + " with the lab's paired engine: each cell "
         "warmed until the JIT is quiet, then rounds of short bursts (every cell once per round, in a fresh random "
         "order, each burst "
         "after a full collection, the loop's own overhead subtracted as BenchmarkDotNet does), bytes allocated read "

@@ -64,13 +64,15 @@ CLAIMED_RUNTIMES = "claims"
 SWEEP_RUNTIMES = "sweep"
 
 #: The designs a profile may name (harness/planning/designs.py lays each out; its registry must hold exactly these).
-DESIGN_NAMES = ("sequential", "interleaved", "duet", "paired")
+DESIGN_NAMES = ("sequential", "interleaved", "duet", "paired", "paired-shared")
 #: Each design in one line, for the report (its Method and Setup sections).
 DESIGN_TEXT = {
     "sequential": "every cell of an ISA level once per round, in plan order",
     "interleaved": "one group at a time, its cells once per round in a fresh random order",
     "duet": "each benchmark at the same time as its baseline, on two CPUs swapped every round",
     "paired": "one group at a time, all its cells in one process per round, alternating in bursts",
+    "paired-shared": "the groups of one ISA level and runtime together, all their cells in one process per round (one "
+    "joint warm-up), alternating in bursts",
 }
 
 #: How a budget shares its rounds (harness/session/budget.py): "in-turn", unit after unit, each given the rounds every

@@ -18,6 +18,10 @@ from dataclasses import dataclass
 
 from harness.model.stats import CONFIDENCE_LEVEL, Interval, ratio_interval
 
+#: The designs (harness/planning/designs.py) whose processes measure several cells in alternating bursts (the lab's
+#: `paired` verb).
+BURST_DESIGNS = ("paired", "paired-shared")
+
 
 @dataclass(frozen=True)
 class Replicate:

@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from harness.model.pairing import BURST_DESIGNS
 from harness.model.errors import SchemaError
 from harness.model.field_types import field_hints, numeric, shown, type_problem
 from harness.model.groups import GroupKey
@@ -97,7 +98,7 @@ class RunRecord(_Record):
     def automatic_job(self) -> bool:
         """Whether the run measured the write-ups' way: fresh processes (not the paired design) whose job left every
         iteration setting to BenchmarkDotNet."""
-        return self.design != "paired" and not any(self.job.get(key) for key in self.OWN_ITERATION_KEYS)
+        return self.design not in BURST_DESIGNS and not any(self.job.get(key) for key in self.OWN_ITERATION_KEYS)
 
     @property
     def target_rel_ci(self) -> float | None:

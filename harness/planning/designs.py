@@ -17,6 +17,10 @@ close in time (and under how much of the same machine noise) the two sides of a 
   is taken burst against burst inside the process, and processes are still the replicates. Two sides that cannot share
   a process (ISA levels and runtimes are process-wide, and every group is one level on one runtime) are paired by round
   as in the interleaved design; a lab without the verb (lab.toml `paired_format`) gets the interleaved layout.
+- paired-shared: as paired, but a unit is every group of steady cells at one level on one runtime build with the same
+  run settings, so one process per round measures (and warms, once) the cells of all its groups that still want
+  rounds. The cells of one group still share each process, so each group's ratios are taken as in the paired design;
+  a group of one cell, a single-shot group and a group of a lab without the verb keep a unit of their own.
 """
 
 from __future__ import annotations
@@ -24,12 +28,13 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from harness.config.profiles import DESIGN_NAMES
 from harness.model.cells import Cell
 from harness.model.errors import PinningError
-from harness.model.records import DEFAULT_RUNTIME
+from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
 @dataclass(frozen=True)
@@ -77,8 +82,9 @@ class Design(Protocol):
     lab_cpus_needed: int
     shares_process: bool  # True: a slot's placement may measure several cells in one process (the lab's `paired` verb)
 
-    def units(self, cells: list[Cell]) -> list[Unit]:
-        """The planned cells cut into units, in run order."""
+    def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
+        """The planned cells cut into units, in run order; `shares` tells a cell whose lab measures several cells in
+        one process (the `paired` verb)."""
         ...
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
@@ -90,7 +96,7 @@ def _by(cells: list[Cell], key) -> list[Unit]:
     units: dict[tuple, list[Cell]] = {}
     for cell in cells:
         units.setdefault(key(cell), []).append(cell)
-    return [Unit("/".join(part for part in k if part != DEFAULT_RUNTIME), tuple(v)) for k, v in units.items()]
+    return [Unit("/".join(part for part in k if part not in ("", DEFAULT_RUNTIME)), tuple(v)) for k, v in units.items()]
 
 
 def _shuffled(cells: list[Cell], round_index: int) -> list[Cell]:
@@ -110,7 +116,7 @@ class SequentialDesign:
     lab_cpus_needed = 1
     shares_process = False
 
-    def units(self, cells: list[Cell]) -> list[Unit]:
+    def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, lambda c: (c.isa_level,))
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
@@ -124,7 +130,7 @@ class InterleavedDesign:
     lab_cpus_needed = 1
     shares_process = False
 
-    def units(self, cells: list[Cell]) -> list[Unit]:
+    def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, group_key)
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
@@ -138,7 +144,7 @@ class DuetDesign:
     lab_cpus_needed = 2
     shares_process = False
 
-    def units(self, cells: list[Cell]) -> list[Unit]:
+    def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, group_key)
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
@@ -165,12 +171,36 @@ class PairedDesign:
     lab_cpus_needed = 1
     shares_process = True
 
-    def units(self, cells: list[Cell]) -> list[Unit]:
+    def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, group_key)
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
         first, *rest = _shuffled(cells, round_index)  # the order members are bound and warmed in, fresh each round
         return [(Placement(first, lab_cpus[0], companions=tuple(rest)),)]
+
+
+class PairedSharedDesign(PairedDesign):
+    """Every group of one level and runtime build at a time; each round is one process measuring all their cells that
+    still want rounds, in alternating bursts, after one joint warm-up."""
+
+    name = "paired-shared"
+
+    def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
+        sizes: dict[tuple[str, str, str, str], int] = {}
+        for cell in cells:
+            sizes[group_key(cell)] = sizes.get(group_key(cell), 0) + 1
+
+        def key(cell: Cell) -> tuple[str, ...]:
+            if cell.measure != STEADY or sizes[group_key(cell)] < 2 or not shares(cell):
+                return group_key(cell)
+            return cell.isa_level, cell.target, cell.place, cell.settings_text, "shared"
+
+        return _by(cells, key)
+
+
+def process_groups(cells: Sequence[Cell]) -> list[tuple[str, str, str, str]]:
+    """The groups whose cells a process measures, in the order they first appear."""
+    return list(dict.fromkeys(group_key(c) for c in cells))
 
 
 def burst_seed(cells: tuple[Cell, ...], round_index: int) -> int:
@@ -182,7 +212,13 @@ def burst_seed(cells: tuple[Cell, ...], round_index: int) -> int:
     )
 
 
-_ALL_DESIGNS: tuple[Design, ...] = (SequentialDesign(), InterleavedDesign(), DuetDesign(), PairedDesign())
+_ALL_DESIGNS: tuple[Design, ...] = (
+    SequentialDesign(),
+    InterleavedDesign(),
+    DuetDesign(),
+    PairedDesign(),
+    PairedSharedDesign(),
+)
 #: The visible registry of designs by name (the names profiles.toml uses).
 DESIGNS: dict[str, Design] = {d.name: d for d in _ALL_DESIGNS}
 if tuple(DESIGNS) != DESIGN_NAMES:  # a design added here is a word profiles.toml may use: name it there too

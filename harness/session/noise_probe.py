@@ -13,7 +13,6 @@ A resumed run keeps the first session's probe: its rounds are already rows, and 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import statistics
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from harness.model.run_folder import NOISE_PROBE_FILE
 from harness.model.run_records import NoiseProbeRecord
 from harness.model.stats import format_rel_ci, t_quantile
 from harness.model.store import RunStore
-from harness.planning.designs import Unit, group_key
+from harness.planning.designs import Unit, group_key, process_groups
 from harness.session.open_claims import ClaimReading, GroupKey
 from harness.session.progress import RunProgress
 from harness.session.stopping import group_ratios, measured_replicates
@@ -93,6 +92,14 @@ def group_label(group: GroupKey) -> str:
     return f"{experiment}/{name}@{isa}" + ("" if runtime == DEFAULT_RUNTIME else f" on {runtime}")
 
 
+def unit_label(unit: Unit) -> str:
+    """A unit by its groups: '001/employee-single@avx2 on 8.0.0', with ' and 3 more groups' for a unit of the
+    paired-shared design."""
+    groups = process_groups(unit.cells)
+    more = "" if len(groups) == 1 else f" and {len(groups) - 1} more group" + ("s" if len(groups) > 2 else "")
+    return group_label(groups[0]) + more
+
+
 def _log_spread(ratios: list[float]) -> float | None:
     logs = [math.log(r) for r in ratios if r > 0]
     return statistics.stdev(logs) if len(logs) >= 2 else None
@@ -136,27 +143,26 @@ class NoiseProbe:
     def record(self, seconds: float) -> NoiseProbeRecord:
         """The forecast from the probed units' rows, as noise_probe.json holds it."""
         units = self.turns.units
-        keys = {i: group_key(units[i].cells[0]) for i in range(len(units))}
-        shares = [self._share(i, keys[i]) for i in range(len(units))]
+        keys = {i: process_groups(units[i].cells) for i in range(len(units))}
         probed_s = sum(self.turns.round_s(i) for i in self.indices)
         estimated_s = sum(self.session.estimated_round_s(units[i]) for i in self.indices)
         scale = probed_s / estimated_s if estimated_s > 0 else 1.0
-        shares = [
-            s if i in self.indices else dataclasses.replace(s, round_s=s.round_s * scale) for i, s in enumerate(shares)
-        ]
+        per_unit = {i: self._shares(i, keys[i], 1.0 if i in self.indices else scale) for i in range(len(units))}
+        shares = [s for i in range(len(units)) for s in per_unit[i]]
         rounds = shared_rounds(self.turns.room_s() + seconds, shares, self.spec.floor_rounds)
         ratios, claims = [], []
         for i in self.indices:
-            group_ratios_, group_claims = probed(
-                keys[i], self.session.group_rows(keys[i]), self.session.claims.get(keys[i], [])
-            )
-            ratios += group_ratios_
-            claims += group_claims
+            for key in keys[i]:
+                group_ratios_, group_claims = probed(
+                    key, self.session.group_rows(key), self.session.claims.get(key, [])
+                )
+                ratios += group_ratios_
+                claims += group_claims
         target = self.session.stopping.target_rel_ci
-        result = forecast(ratios, claims, [shares[i] for i in self.indices], rounds, target, t_quantile)
-        total = sum(len(self.session.claims.get(k, [])) for k in set(keys.values()))
+        result = forecast(ratios, claims, [s for i in self.indices for s in per_unit[i]], rounds, target, t_quantile)
+        total = sum(len(self.session.claims.get(k, [])) for ks in keys.values() for k in ks)
         return NoiseProbeRecord(
-            groups=[group_label(keys[i]) for i in self.indices],
+            groups=[group_label(k) for i in self.indices for k in keys[i]],
             rounds=self.spec.probe_rounds,
             seconds=round(seconds, 1),
             ratios=len(ratios),
@@ -173,17 +179,25 @@ class NoiseProbe:
             minutes_for_target=self._minutes_for(result, shares, target, seconds),
         )
 
-    def _share(self, index: int, key: GroupKey) -> GroupShare:
+    def _shares(self, index: int, keys: list[GroupKey], scale: float) -> list[GroupShare]:
+        """The shares of a unit's groups: each its part of the unit's round (by cells; a unit of the paired-shared
+        design measures several groups in one process), the round's cost scaled as `scale` says."""
         unit, stopping = self.turns.units[index], self.session.stopping
-        cells = len({c.benchmark for c in unit.cells})
-        return GroupShare(
-            group_label(key),
-            self.turns.round_s(index),
-            bool(self.session.claims.get(key)),
-            stopping.max_rounds,
-            stopping.time_cap_s(cells),
-            stopping.min_rounds,
-        )
+        round_s = self.turns.round_s(index) * scale
+        shares = []
+        for key in keys:
+            cells = [c for c in unit.cells if group_key(c) == key]
+            shares.append(
+                GroupShare(
+                    group_label(key),
+                    round_s * len(cells) / len(unit.cells),
+                    bool(self.session.claims.get(key)),
+                    stopping.max_rounds,
+                    stopping.time_cap_s(len({c.benchmark for c in cells})),
+                    stopping.min_rounds,
+                )
+            )
+        return shares
 
     def _minutes_for(
         self, result: NoiseForecast, shares: list[GroupShare], target: float | None, probe_s: float

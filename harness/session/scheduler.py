@@ -58,9 +58,8 @@ class Session(SlotProcesses):
     cold: ColdSettings = ColdSettings()
     peak_rss_runs: int = 0  # steady cells of one process: fresh `once --report-rss` processes after each
     budget: RunBudget | None = None
-    claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(
-        default_factory=dict
-    )  # the claims each group decides
+    # the claims each group decides
+    claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(default_factory=dict)
     history: CostHistory | None = None  # what the cells cost in earlier runs (harness/planning/history.py)
     shot_costs: ShotCosts = ShotCosts()  # what single-shot processes cost up front (harness/planning/estimate.py)
 
@@ -80,7 +79,9 @@ class Session(SlotProcesses):
         for cell in cells:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
-        units = self.design.units([c for c in runnable if c.measure in REPLICATED])
+        units = self.design.units(
+            [c for c in runnable if c.measure in REPLICATED], lambda c: self.labs[c.target].shares_process(c)
+        )
         cold = [c for c in runnable if c.measure == COLD]
         if self.budget and self.budget.spec.priority in PRIORITY_RULES:
             run_by_priority(self, units, cold, self.budget.spec.priority)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from harness.backends.base import CellRequest
 from harness.model.cells import Cell
 from harness.model.records import DEFAULT_RUNTIME, ResultRow
 from harness.model.run_folder import LOGS_DIR, RAW_DIR
-from harness.planning.designs import Design, Placement, Slot, burst_seed
+from harness.planning.designs import Design, Placement, Slot, burst_seed, process_groups
 from harness.session.cell_rows import CellRows
 from harness.session.rows import RowContext
 
@@ -63,7 +64,8 @@ class SlotProcesses(CellRows):
             return [ctx], self._request(ctx)
         cells = placement.cells
         suffix = f"round-{round_index}" + (f"-attempt-{attempt}" if attempt > 1 else "")
-        log = self.store.relative(self.store.path(LOGS_DIR, f"{unit_slug(cells[0])}.{suffix}.log"))
+        slug = process_slug(cells)
+        log = self.store.relative(self.store.path(LOGS_DIR, f"{slug}.{suffix}.log"))
         contexts = [
             dataclasses.replace(
                 self._context(Placement(c, placement.cpuset), round_index, design.name, attempt),
@@ -73,7 +75,7 @@ class SlotProcesses(CellRows):
             )
             for c in cells
         ]
-        out_dir = self.store.path(RAW_DIR, unit_slug(cells[0]), suffix)
+        out_dir = self.store.path(RAW_DIR, slug, suffix)
         out_dir.mkdir(parents=True, exist_ok=True)
         request = dataclasses.replace(
             self._request(contexts[0], out_dir),
@@ -88,3 +90,14 @@ def unit_slug(cell: Cell) -> str:
     log."""
     suffix = "" if cell.place == DEFAULT_RUNTIME else f"__{cell.place}"
     return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{cell.experiment}__{cell.group}__{cell.isa_level}{suffix}")
+
+
+def process_slug(cells: Sequence[Cell]) -> str:
+    """A paired process's folder and log name: its group's (unit_slug), or for a process of several groups (the
+    paired-shared design) 'shared__' with its ISA level, runtime and run settings."""
+    first = cells[0]
+    if len(process_groups(cells)) == 1:
+        return unit_slug(first)
+    suffix = "" if first.place == DEFAULT_RUNTIME else f"__{first.place}"
+    settings = f"__{first.settings_text}" if first.settings_text else ""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"shared__{first.isa_level}{suffix}{settings}")

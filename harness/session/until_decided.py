@@ -13,8 +13,8 @@ from typing import Protocol
 
 from harness.model.allocation import Claims
 from harness.model.groups import BUDGET, DONE
-from harness.planning.designs import Unit, group_key
-from harness.session.noise_probe import group_label
+from harness.planning.designs import Unit
+from harness.session.noise_probe import unit_label
 
 #: At most this many units are named with the time their open claims need.
 NAMED = 10
@@ -73,7 +73,7 @@ def describe(turns: Turns, rounds: Sequence[int], left: Sequence[OpenUnit], minu
     ]
     waiting = sorted((u for u in left if u.decidable), key=lambda u: u.soonest_s)
     for u in waiting[:NAMED]:
-        label = group_label(group_key(turns.units[u.index].cells[0]))
+        label = unit_label(turns.units[u.index])
         lines.append(f"  {label}: {u.decidable} claim(s) decidable, the soonest in about {u.soonest_s / 60:.1f} min")
     if len(waiting) > NAMED:
         lines.append(f"  … and {len(waiting) - NAMED} more group(s)")

@@ -1,5 +1,15 @@
+import dataclasses
+
 from harness.model.cells import Cell
-from harness.planning.designs import DESIGNS, DuetDesign, InterleavedDesign, SequentialDesign
+from harness.model.records import DEFAULT_RUNTIME, SINGLE_SHOT
+from harness.planning.designs import (
+    DESIGNS,
+    DuetDesign,
+    InterleavedDesign,
+    PairedSharedDesign,
+    SequentialDesign,
+    process_groups,
+)
 
 
 def _cells(level="native", group="g", names=("base", "a", "b", "c", "d")):
@@ -36,4 +46,42 @@ def test_duet_pairs_every_benchmark_with_the_baseline_on_the_other_cpu():
 
 
 def test_the_registry_names_every_design():
-    assert list(DESIGNS) == ["sequential", "interleaved", "duet", "paired"]
+    assert list(DESIGNS) == ["sequential", "interleaved", "duet", "paired", "paired-shared"]
+
+
+def test_paired_shared_units_join_a_level_and_runtimes_groups_of_shareable_cells():
+    cells = (
+        _cells("native", "g1")
+        + _cells("native", "g2")
+        + _cells("native", "one", ("base",))  # a group of one cell: a unit of its own
+        + _cells("scalar", "g1")
+        + [dataclasses.replace(c, runtime="8.0.0") for c in _cells("native", "g3")]
+        + [dataclasses.replace(c, measure=SINGLE_SHOT) for c in _cells("native", "shots")]
+        + [dataclasses.replace(c, lab="node") for c in _cells("native", "g4")]
+    )
+    units = PairedSharedDesign().units(cells, lambda c: c.lab == "dotnet")
+    by_name = {u.name: {(c.group, c.benchmark) for c in u.cells} for u in units}
+    assert list(by_name) == [
+        "native/dotnet/shared",
+        "native/000/one",
+        "scalar/dotnet/shared",
+        "native/dotnet@8.0.0/8.0.0/shared",
+        "native/000/shots",
+        "native/000/g4",
+    ]
+    assert {g for g, _ in by_name["native/dotnet/shared"]} == {"g1", "g2"}
+    assert len(by_name["native/dotnet/shared"]) == 10
+    assert process_groups(units[0].cells) == [
+        ("native", "000", "g1", DEFAULT_RUNTIME),
+        ("native", "000", "g2", DEFAULT_RUNTIME),
+    ]
+
+
+def test_a_paired_shared_round_is_one_process_of_all_its_cells_in_a_fresh_order():
+    cells = _cells("native", "g1") + _cells("native", "g2")
+    (slot,) = PairedSharedDesign().round(cells, 1, ("1",))
+    (placement,) = slot
+    assert sorted(c.cell_id for c in placement.cells) == sorted(c.cell_id for c in cells)
+    assert placement.cpuset == "1"
+    (again,) = PairedSharedDesign().round(cells, 1, ("1",))
+    assert [c.cell_id for c in again[0].cells] == [c.cell_id for c in placement.cells]

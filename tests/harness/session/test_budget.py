@@ -274,3 +274,21 @@ def test_the_budget_starts_after_the_builds_and_says_how_long_they_took(smoke_op
     assert slow == quick  # ten minutes of builds took no round from the budget
     assert clock.now > 600 + 60 * minutes - 1.5 * SMOKE_PROCESS_S
     assert f"the {minutes:g}-min budget starts now" in capsys.readouterr().err
+
+
+def test_the_noise_probe_reads_every_group_of_a_shared_process(smoke_options, tmp_path, capsys):
+    # Under paired-shared a unit is every group of one level: probing one unit probes both of its groups, each costed
+    # at its cells' part of the unit's process.
+    minutes = 10 * 6 * SMOKE_PROCESS_S / 60
+    summary, rounds, _, _ = _budget_run(
+        smoke_options,
+        tmp_path,
+        f'{{ minutes = {minutes}, floor_rounds = 3, priority = "open-claims", probe_groups = 1, probe_rounds = 2 }}',
+        design="paired-shared",
+    )
+    probe = json.loads((summary.directory / "noise_probe.json").read_text())
+    assert len(probe["groups"]) == 2 and len({g.split("@")[1] for g in probe["groups"]}) == 1  # one level's groups
+    assert {g.split("/")[0] for g in probe["groups"]} == {"000", "001"}
+    assert probe["ratios"] > 0 and probe["forecast_median_rel_ci"] > 0 and probe["claims"] > 0
+    assert min(rounds.values()) >= 3
+    assert "noise probe: 2 groups × 2 processes" in capsys.readouterr().err

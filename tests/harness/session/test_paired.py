@@ -224,3 +224,29 @@ def test_job_settings_can_be_overridden_from_the_command_line_and_reach_the_lab(
         with_overrides(job, ["burstms=5"])
     with pytest.raises(ConfigError, match="positive integer"):
         with_overrides(job, ["burst_ms=0"])
+
+
+def test_a_paired_shared_run_measures_every_group_of_a_level_in_one_process_per_round(smoke_options):
+    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)
+    options = dataclasses.replace(smoke_options, design="paired-shared", run_id="paired-shared")
+    summary = execute_run(options, backend)
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    steady = [r for r in rows if r["measure"] == "steady"]
+    # write-up 000's group (3 cells + A/A) and 001's (2 cells + A/A) share one process per level and round
+    assert len(backend.slots) == 2 * 2 and len(steady) == 2 * 2 * (4 + 3)
+    assert {r["design"] for r in steady} == {"paired-shared"} and {r["process_cells"] for r in steady} == {7}
+    assert all("shared__" in r["log_path"] for r in steady)
+    one = [r for r in steady if r["round_index"] == 1 and r["isa_requested"] == "native"]
+    assert {r["experiment"] for r in one} == {"000", "001"} and len({r["log_path"] for r in one}) == 1
+    assert sum(r["duration_s"] for r in one) == pytest.approx(
+        2.0, abs=0.05
+    )  # one process's 2 s, split 7 ways (rounded)
+    loaded = load_run(summary.directory).rows
+    cells = with_ratios(summarize_cells(loaded), loaded)
+    stj = cells[(cells["benchmark"] == "SystemTextCaseInsensitive_Camel") & (cells["isa_requested"] == "native")]
+    assert math.isclose(stj.iloc[0]["ratio"], 0.5, rel_tol=0.05)  # each group's ratio inside its processes
+    aa = cells[cells["benchmark"].str.endswith(AA_SUFFIX)]
+    assert len(aa) == 4 and ((aa["ratio_ci99_lower"] <= 1) & (1 <= aa["ratio_ci99_upper"])).all()
+    again = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)
+    execute_run(dataclasses.replace(options, resume=True), again)
+    assert again.cells_run == []

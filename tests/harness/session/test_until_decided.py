@@ -110,3 +110,17 @@ def test_a_duration_reads_minutes_or_hours_and_minutes(text, minutes):
 def test_a_duration_that_is_none_is_refused(text):
     with pytest.raises(argparse.ArgumentTypeError):
         duration(text)
+
+
+def test_a_unit_is_named_by_its_first_group_and_how_many_more_it_holds():
+    from harness.model.cells import Cell
+    from harness.planning.designs import Unit
+    from harness.session.noise_probe import unit_label
+
+    def cells(group, runtime="8.0.0"):
+        return [Cell("004", b, group, "a", "dotnet", "v", "ds", "serialize", "avx2", runtime=runtime) for b in "ab"]
+
+    assert unit_label(Unit("u", tuple(cells("g1")))) == "004/g1@avx2 on 8.0.0"
+    assert unit_label(Unit("u", tuple(cells("g1") + cells("g2")))) == "004/g1@avx2 on 8.0.0 and 1 more group"
+    three = Unit("u", tuple(cells("g1") + cells("g2") + cells("g3")))
+    assert unit_label(three) == "004/g1@avx2 on 8.0.0 and 2 more groups"
