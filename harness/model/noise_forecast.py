@@ -48,7 +48,7 @@ class GroupShare:
 
     group: str
     round_s: float
-    steering: bool  # holds a published claim: the open-claims priority gives it the rounds beyond the floor
+    steering: bool  # holds a published claim: both claim priorities give such groups the rounds beyond the floor
     max_rounds: int = 10_000
     time_cap_s: float | None = None  # the group's machine-time cap (its cells × the per-cell cap); None: no cap
     min_rounds: int = 2
@@ -78,9 +78,11 @@ def rel_half_width(sd_log: float, n: int, t_of_n: Callable[[int], float]) -> flo
 
 
 def shared_rounds(room_s: float, shares: Sequence[GroupShare], floor: int) -> dict[bool, int]:
-    """Rounds per group, by whether it steers: the open-claims priority gives every group its floor, then the rounds
-    beyond it to the groups holding claims (the others wait for rounds no claim group wants, which a noisy host leaves
-    none of); each steering group gets an even share of what is left after the others' floor."""
+    """Rounds per group, by whether it steers: the open-claims and expected-decisions priorities give every group its
+    floor, then the rounds beyond it to the groups holding claims (the others wait for rounds no claim group wants,
+    which a noisy host leaves none of); here each steering group gets an even share of what is left after the others'
+    floor (expected-decisions shares it unevenly, by what each claim needs: checked against what runs reached in
+    docs/findings.md, "The allocation rule decided")."""
     others = sum(s.round_s for s in shares if not s.steering) * floor
     steering = sum(s.round_s for s in shares if s.steering)
     rounds = int((room_s - others) / steering) if steering > 0 else floor

@@ -72,6 +72,13 @@ def until_decided(budget: BudgetSpec | None, stopping: Stopping, max_min: float 
     return spec, rule
 
 
+#: How the plan says each budget priority gives the rounds beyond the floor (harness/config/profiles.py PRIORITIES).
+PRIORITY_TEXT = {
+    "open-claims": "; groups with an undecided claim first",
+    "expected-decisions": "; first to the group forecast to decide the most claims per second of its rounds",
+}
+
+
 def budget_text(budget: BudgetSpec, min_rounds: int) -> str:
     """The budget as the plan states it."""
     floor = min(budget.floor_rounds, min_rounds)
@@ -83,9 +90,7 @@ def budget_text(budget: BudgetSpec, min_rounds: int) -> str:
         )
     return (
         f"run budget {budget.minutes:g} min from the first measurement, after the builds and lab probes (extra rounds "
-        "only while it holds"
-        + ("; groups with an undecided claim first" if budget.priority == "open-claims" else "")
-        + f"; every group gets at least {floor} rounds)"
+        "only while it holds" + PRIORITY_TEXT.get(budget.priority, "") + f"; every group gets at least {floor} rounds)"
     )
 
 

@@ -123,3 +123,14 @@ def test_cells_carry_their_runtime_and_run_each_runtime_in_one_block_per_level()
     cells = plan_cells(experiments, _levels("native"), runtimes=_runtimes(["8.0.0", "10.0.12"], experiments))
     assert [c.runtime for c in cells] == ["8.0.0"] * 7 + ["10.0.12"] * 7
     assert cells[0].cell_id.endswith("@native/8.0.0") and cells[0].target == "dotnet@8.0.0"
+
+
+def test_the_plan_says_how_each_budget_priority_gives_the_rounds_beyond_the_floor():
+    from harness.config.profiles import PRIORITIES, BudgetSpec
+    from harness.planning.plan_parts import PRIORITY_TEXT, budget_text
+
+    assert set(PRIORITY_TEXT) == set(PRIORITIES) - {"in-turn"}  # a new priority is said in the plan too
+    said = {p: budget_text(BudgetSpec(minutes=15.0, floor_rounds=5, priority=p), 6) for p in PRIORITIES}
+    assert "undecided claim first" in said["open-claims"]
+    assert "forecast to decide the most claims per second" in said["expected-decisions"]
+    assert "holds; every group" in said["in-turn"] and all("at least 5 rounds" in text for text in said.values())
