@@ -12,7 +12,7 @@ Rules replayed, each the run's own sharing (harness/model/allocation.py) and sto
   its cap is reached (the budget's sharing with no claim open).
 - `claims`: a group also stops as soon as every published claim read on it is decided (its interval wholly inside or
   wholly outside the tolerance band), and while any group's claim is still open, rounds go to those groups first.
-- `claims-first` (the default profile's 'open-claims' priority, harness/session/priority.py): no group stops for being
+- `claims-first` (the run budget's 'open-claims' priority, harness/session/priority.py): no group stops for being
   decided, but while any group's claim is open, rounds go to those groups first; the rest as under `precision`.
 - `expected-decisions` (the 'expected-decisions' priority): each round to the group whose rounds are forecast to decide
   the most claims per second (harness/model/decision_forecast.py, from the prefix's own intervals), among forecasts
@@ -40,10 +40,12 @@ from harness.config.experiments import load_experiments
 from harness.config.profiles import Stopping
 from harness.model.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
 from harness.model.decision_forecast import processes_to_decide
+from harness.model.errors import HarnessError
 from harness.model.experiment import Experiment
 from harness.model.group_precision import GroupPrecision, group_precision, group_state
 from harness.model.groups import RUNNING
 from harness.model.judging import BYTES_ONLY, INCONCLUSIVE
+from harness.model.pairing import SHARED_PROCESS_DESIGNS
 
 GROUP = ["isa_requested", "experiment", "group", "runtime_requested"]
 #: The rules replayed, by name: how harness/model/allocation.py shares the rounds beyond the floor under each.
@@ -228,7 +230,16 @@ def differing(a: dict, b: dict) -> int:
 
 
 def replay(long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int) -> tuple[pd.DataFrame, dict]:
-    """(rounds per group and rule, the outcome per rule and of the hour-long run as measured)."""
+    """(rounds per group and rule, the outcome per rule and of the hour-long run as measured). A run whose processes
+    held several groups (the paired-shared design) is refused: its groups' k-th processes shared other groups, so a
+    prefix of one group's rounds is not what that group alone would have measured."""
+    for run in (long_run, hour_run):
+        if run.run.design in SHARED_PROCESS_DESIGNS:
+            raise HarnessError(
+                f"run {run.directory.name} used the {run.run.design} design, whose processes hold several groups: the "
+                "stopping replay takes each group's rounds on their own",
+                "replay runs of the paired (or interleaved) design",
+            )
     experiments = load_experiments()
     states = group_states(long_run, experiments)
     costs = _round_costs(long_run)

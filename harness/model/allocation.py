@@ -2,7 +2,7 @@
 priority.
 
 A unit is what gets a round: a group at one ISA level under the paired, interleaved and duet designs, a whole level
-under the sequential one. Sharing goes:
+under the sequential one, every group of a level and runtime build under paired-shared. Sharing goes:
 
 1. the floor: in plan order, each unit gets rounds until it has `floor` of them or its stopping rule
    (harness/model/group_precision.py) wants no more, whatever the time left;

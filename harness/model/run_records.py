@@ -14,10 +14,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.model.pairing import BURST_DESIGNS
 from harness.model.errors import SchemaError
 from harness.model.field_types import field_hints, numeric, shown, type_problem
 from harness.model.groups import GroupKey
+from harness.model.pairing import BURST_DESIGNS
 from harness.model.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
 
 Record = TypeVar("Record", bound="_Record")

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import random
 import zlib
-from dataclasses import dataclass
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from harness.config.profiles import DESIGN_NAMES

@@ -181,9 +181,11 @@ class NoiseProbe:
 
     def _shares(self, index: int, keys: list[GroupKey], scale: float) -> list[GroupShare]:
         """The shares of a unit's groups: each its part of the unit's round (by cells; a unit of the paired-shared
-        design measures several groups in one process), the round's cost scaled as `scale` says."""
+        design measures several groups in one process), the round's cost scaled as `scale` says; every group of a
+        unit steers when one does (it is measured in each round the unit gets)."""
         unit, stopping = self.turns.units[index], self.session.stopping
         round_s = self.turns.round_s(index) * scale
+        steering = any(self.session.claims.get(key) for key in keys)  # a unit's rounds serve all its groups
         shares = []
         for key in keys:
             cells = [c for c in unit.cells if group_key(c) == key]
@@ -191,7 +193,7 @@ class NoiseProbe:
                 GroupShare(
                     group_label(key),
                     round_s * len(cells) / len(unit.cells),
-                    bool(self.session.claims.get(key)),
+                    steering,
                     stopping.max_rounds,
                     stopping.time_cap_s(len({c.benchmark for c in cells})),
                     stopping.min_rounds,

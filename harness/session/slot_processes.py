@@ -94,10 +94,10 @@ def unit_slug(cell: Cell) -> str:
 
 def process_slug(cells: Sequence[Cell]) -> str:
     """A paired process's folder and log name: its group's (unit_slug), or for a process of several groups (the
-    paired-shared design) 'shared__' with its ISA level, runtime and run settings."""
+    paired-shared design) 'shared__' with its lab, ISA level, runtime and run settings."""
     first = cells[0]
     if len(process_groups(cells)) == 1:
         return unit_slug(first)
     suffix = "" if first.place == DEFAULT_RUNTIME else f"__{first.place}"
     settings = f"__{first.settings_text}" if first.settings_text else ""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"shared__{first.isa_level}{suffix}{settings}")
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"shared__{first.lab}__{first.isa_level}{suffix}{settings}")

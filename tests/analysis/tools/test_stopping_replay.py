@@ -114,3 +114,18 @@ def test_expected_decisions_replays_the_forecast_of_each_prefix():
     shared = allocate(states, costs, cells, budget_s=7, stopping=STOPPING, floor=2, rule="claims-first")
     assert expected == {"far": 2, "near": 5} and states["near"][4].undecided == 0
     assert shared["near"] < 5  # fewest rounds first: the near claim stays open
+
+
+def test_the_replay_refuses_a_run_whose_processes_held_several_groups(fake_run):
+    import dataclasses
+
+    import pytest
+
+    from analysis.compute.load import load_run
+    from analysis.tools.stopping_replay import replay
+    from harness.model.errors import HarnessError
+
+    data = load_run(fake_run)
+    shared = dataclasses.replace(data, run=dataclasses.replace(data.run, design="paired-shared"))
+    with pytest.raises(HarnessError, match="paired-shared design"):
+        replay(shared, data, STOPPING, floor=2)

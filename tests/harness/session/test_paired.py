@@ -235,7 +235,7 @@ def test_a_paired_shared_run_measures_every_group_of_a_level_in_one_process_per_
     # write-up 000's group (3 cells + A/A) and 001's (2 cells + A/A) share one process per level and round
     assert len(backend.slots) == 2 * 2 and len(steady) == 2 * 2 * (4 + 3)
     assert {r["design"] for r in steady} == {"paired-shared"} and {r["process_cells"] for r in steady} == {7}
-    assert all("shared__" in r["log_path"] for r in steady)
+    assert all("shared__dotnet__" in r["log_path"] for r in steady)
     one = [r for r in steady if r["round_index"] == 1 and r["isa_requested"] == "native"]
     assert {r["experiment"] for r in one} == {"000", "001"} and len({r["log_path"] for r in one}) == 1
     assert sum(r["duration_s"] for r in one) == pytest.approx(
