@@ -14,6 +14,7 @@ from analysis.compute.load import load_run
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
 from analysis.render.html import render_html
 from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
+from analysis.tools.anchors import write_anchors
 from analysis.tools.compare import DEFAULT_THRESHOLD
 from analysis.tools.rounds import write_rounds
 from analysis.tools.sample import write_sample
@@ -53,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The subcommands that read runs: report, compare, designs and rounds."""
+    """The subcommands that read runs: report, compare, designs, rounds and anchors."""
     report = sub.add_parser("report", help="write RUN_DIR/report/ from RUN_DIR/results.jsonl")
     report.add_argument("run_dir", type=pathlib.Path, help="results/<run-id> or results/latest")
     compare = sub.add_parser(
@@ -79,6 +80,13 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     rounds.add_argument("run_dir", type=pathlib.Path)
     rounds.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/rounds)")
+    anchors = sub.add_parser(
+        "anchors",
+        help="what an anchor timed inside each process could buy ratios across runtimes: their per-pair spread, plain "
+        "and anchored on each co-member of the group, and an A/A across processes",
+    )
+    anchors.add_argument("run_dir", type=pathlib.Path)
+    anchors.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/anchors)")
 
 
 def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -142,6 +150,12 @@ def _rounds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _anchors(args: argparse.Namespace) -> int:
+    """`analysis anchors`: a run's ratios across runtimes, plain and anchored inside their processes."""
+    print(write_anchors(load_run(args.run_dir), args.out or args.run_dir / "anchors"))
+    return 0
+
+
 def _sample(args: argparse.Namespace) -> int:
     """`analysis sample`: the run's report, made small, copied to the committed sample."""
     print(write_sample(args.run_dir, args.out))
@@ -176,6 +190,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "compare": _compare,
     "designs": _designs,
     "rounds": _rounds,
+    "anchors": _anchors,
     "sample": _sample,
     "screenshot": lambda args: _screenshot(args.run_dir),
     "chart": _chart,
