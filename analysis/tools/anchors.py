@@ -105,8 +105,10 @@ def _members(rows: pd.DataFrame) -> dict[tuple[str, str, str], dict[str, list[st
 def anchor_spreads(run: RunData) -> pd.DataFrame:
     """One row per ratio across runtimes (each benchmark, each pair of its group's runtimes, newer over older) and per
     A/A across processes (each benchmark on each runtime, odd rounds over even ones)."""
+    if run.rows.empty or "burst_ns" not in run.rows:  # no row at all (a torn first line), or none of a paired process
+        return pd.DataFrame()
     rows = run.rows[run.rows["status"].isin(MEASURED)]
-    if rows.empty or "burst_ns" not in rows:
+    if rows.empty:
         return pd.DataFrame()
     book = RatioBook(rows)
     out = []

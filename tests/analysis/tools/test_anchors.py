@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis.cli import main
 from analysis.compute.load import RunData, unknown_run
 from analysis.tools.anchors import anchor_markdown, anchor_spreads, anchor_summary, write_anchors
 
@@ -78,3 +79,9 @@ def test_a_run_without_paired_processes_gives_an_empty_table(tmp_path):
     run.rows["burst_ns"] = None
     assert anchor_spreads(run).empty
     assert "| Ratios |" in anchor_markdown(run, anchor_summary(anchor_spreads(run)))
+
+
+def test_a_run_folder_whose_only_line_is_torn_gives_an_empty_table_not_a_traceback(tmp_path):
+    (tmp_path / "results.jsonl").write_text('{"torn', encoding="utf-8")
+    assert main(["anchors", str(tmp_path), "--out", str(tmp_path / "out")]) == 0
+    assert "| Ratios |" in (tmp_path / "out" / "anchors.md").read_text(encoding="utf-8")
