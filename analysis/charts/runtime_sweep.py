@@ -7,8 +7,6 @@ than one runtime; failed or unverified points are left out and listed."""
 
 from __future__ import annotations
 
-import re
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -17,16 +15,10 @@ import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
-from analysis.formatting.names import display_labels, library_name  # noqa: E402
+from analysis.formatting.names import display_labels, library_name, runtime_order  # noqa: E402
 from analysis.formatting.tables import status_text  # noqa: E402
 from harness.model.places import is_switched  # noqa: E402
 from harness.model.records import MEASURED  # noqa: E402
-
-
-def _version_key(runtime: str) -> tuple:
-    """'10.0.12' after '9.0.20'; a name with text in it ('gcc-12.2.0-native') sorts by its numbers, then its text: every
-    part is a (number, text) pair, so numbers and names never meet in one comparison."""
-    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.-]", runtime))
 
 
 def _own_runtimes(cells: pd.DataFrame) -> pd.DataFrame:
@@ -115,7 +107,7 @@ def _points(
 def runtime_sweep_chart(cells: pd.DataFrame, title: str, levels: list[str], caption: str = "") -> Figure:
     """Figure for one group of one experiment (rows from with_ratios())."""
     cells = _own_runtimes(cells)
-    runtimes = sorted(set(cells["runtime_requested"]), key=_version_key)
+    runtimes = sorted(set(cells["runtime_requested"]), key=runtime_order)
     baseline = cells["baseline"].iloc[0]
     names = display_labels(cells, with_version=False)
     fig, ax = plt.subplots(figsize=(8, 4.2))

@@ -10,6 +10,7 @@ read alike. The ids stay in the CSV written beside every chart.
 from __future__ import annotations
 
 import pathlib
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -117,3 +118,9 @@ def _clashes(labels: dict[str, str]) -> list[str]:
     for k, label in labels.items():
         seen.setdefault(label, []).append(k)
     return [k for ks in seen.values() if len(ks) > 1 for k in ks]
+
+
+def runtime_order(runtime: str) -> tuple:
+    """A sort key for runtime names: '10.0.12' after '9.0.20'; a name with text in it ('gcc-12.2.0-native') sorts by its
+    numbers, then its text: every part is a (number, text) pair, so numbers and names never meet in one comparison."""
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.-]", runtime))

@@ -27,20 +27,15 @@ import pandas as pd
 
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.load import RunData
+from analysis.formatting.names import runtime_order
 from analysis.formatting.tables import markdown_table
-from harness.model.groups import is_aa_copy
+from harness.model.groups import AA_SUFFIX, is_aa_copy
 from harness.model.pairing import Replicate, burst_ratio
 from harness.model.records import MEASURED
 from harness.model.stats import Interval, format_rel_ci, ratio_interval
 
 #: Fewest pairs a ratio needs to have a spread read here.
 MIN_PAIRS = 3
-
-
-def _version_key(runtime: str) -> tuple:
-    """A runtime name in version order ('3.1.3' < '8.0.0' < '10.0.12'; a suffix after the numbers sorts last)."""
-    head, _, tail = runtime.partition("-")
-    return tuple(int(p) if p.isdigit() else 0 for p in head.split(".")), tail
 
 
 def _by_round(replicates: list[Replicate]) -> dict[int, Replicate]:
@@ -121,13 +116,13 @@ def anchor_spreads(run: RunData) -> pd.DataFrame:
         for rt, benchmarks in runtimes.items():
             for b in (b for b in benchmarks if not is_aa_copy(b)):
                 out.append(_aa_row(f"{experiment}:{b}@{level}/{rt}", rounds, rt, b, benchmarks))
-        for old, new in itertools.combinations(sorted(runtimes, key=_version_key), 2):
+        for old, new in itertools.combinations(sorted(runtimes, key=runtime_order), 2):
             shared = [b for b in runtimes[new] if b in runtimes[old]]
             for b in (b for b in shared if not is_aa_copy(b)):
                 mine, theirs = rounds[(new, b)], rounds[(old, b)]
                 plain = [mine[k].value_ns / theirs[k].value_ns for k in sorted(mine) if k in theirs]
                 anchored = []
-                for m in (m for m in shared if m != b and m != f"{b}~aa"):
+                for m in (m for m in shared if m != b and m != b + AA_SUFFIX):
                     on_new, on_old = _in_process(mine, rounds[(new, m)]), _in_process(theirs, rounds[(old, m)])
                     anchored.append([on_new[k] / on_old[k] for k in sorted(on_new) if k in on_old])
                 out.append(_spread_row("across runtimes", f"{experiment}:{b}@{level} {new}/{old}", plain, anchored))
@@ -141,7 +136,7 @@ def _aa_row(label: str, rounds: dict, runtime: str, benchmark: str, members: lis
     pairs = list(zip(keys[0::2], keys[1::2]))
     plain = [mine[a].value_ns / mine[b].value_ns for a, b in pairs]
     anchored = []
-    for m in (m for m in members if m != benchmark and m != f"{benchmark}~aa"):
+    for m in (m for m in members if m != benchmark and m != benchmark + AA_SUFFIX):
         inside = _in_process(mine, rounds[(runtime, m)])
         anchored.append([inside[a] / inside[b] for a, b in pairs if a in inside and b in inside])
     return _spread_row("A/A across processes", label, plain, anchored)

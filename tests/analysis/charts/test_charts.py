@@ -57,7 +57,7 @@ def test_notes_under_a_chart_are_bounded_and_name_no_local_path():
 
 def test_runtimes_sort_by_version_whether_numbered_or_named():
     # the C++ lab's runtimes are compiler builds; a sweep of them once failed the chart with int < str
-    from analysis.charts.runtime_sweep import _version_key
+    from analysis.formatting.names import runtime_order as _version_key
 
     names = ["10.0.12", "9.0.20", "gcc-12.2.0-native", "3.1.3", "gcc-12.2.0"]
     assert sorted(names, key=_version_key) == ["gcc-12.2.0", "gcc-12.2.0-native", "3.1.3", "9.0.20", "10.0.12"]
