@@ -57,14 +57,13 @@ class LabSpec:
     build_ignore: tuple[str, ...] = ()
     build_output: str = ""
     runtime: str | None = None  # set on the descriptor of one build (for_runtime)
-    container: ContainerSpec | None = (
-        None  # how to build the lab as an image (lab.toml [container]); None: host backend only
-    )
+    # How to build the lab as an image (lab.toml [container]); None: host backend only.
+    container: ContainerSpec | None = None
     # The raw format of the lab's `paired` verb (several cells of a group in one process, in alternating bursts), or
     # None when the lab has no such verb: the paired design then runs that lab's groups interleaved (designs.py).
     paired_format: str | None = None
-    # True for a lab whose fastest verified cell is the "speed of light" the report's cross-language section measures
-    # every other cell of the same operation and file against (lab/cpp: simdjson).
+    native_anchors: bool = False  # its `paired` verb can time the native anchors (job setting native_anchors)
+    # True for the lab whose fastest verified cell is the report's cross-language "speed of light" (lab/cpp: simdjson).
     speed_of_light: bool = False
     # Runtime knobs an experiment may ask for (lab.toml [run_settings]; harness/config/run_settings.py).
     run_settings: dict[str, RunSetting] = field(default_factory=dict)
@@ -256,6 +255,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             build_output=data.get("build_output", ""),
             container=parse_container(data["container"]) if "container" in data else None,
             paired_format=data.get("paired_format"),
+            native_anchors=bool(data.get("native_anchors", False)),
             speed_of_light=bool(data.get("speed_of_light", False)),
             run_settings=parse_lab_run_settings(data, path),
             vendor_packages=parse_vendor_packages(data, str(path)),

@@ -29,6 +29,9 @@ class JobSettings:
     fresh_input_rounds: int | None = (
         None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
     )
+    # paired design: 1 times the native anchors (lab/dotnet/native) beside the cells in every round, for ratios across
+    # runtimes read as ratios of ratios (analysis anchors); labs without them refuse it
+    native_anchors: int | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

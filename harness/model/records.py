@@ -179,6 +179,10 @@ class ResultRow:
     burst_ns: list[
         float
     ] | None = None  # paired design: this cell's time per call in each round of bursts, in round order
+    # paired design with native anchors: each anchor's time per call in each round of this cell's process (round order),
+    # and the sha256 of the anchors' library (a ratio of ratios is read only between processes of one library)
+    native_anchor_ns: dict[str, list[float]] | None = None
+    native_anchors_sha256: str | None = None
     bursts_ms: float | None = None  # paired design: the wall time of this cell's timed bursts (its measured samples)
     start_to_main_ms: float | None = None
     verify_ms: float | None = None

@@ -51,6 +51,8 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         timings = files.cell.timings_ms
         extra = {
             "burst_ns": times,
+            "native_anchor_ns": _anchor_times(paired.get("native_anchors"), len(times)),
+            "native_anchors_sha256": paired.get("native_anchors_sha256"),
             "bursts_ms": timings.get("bursts_ms"),
             "gen0_collections": paired.get("gen0_collections"),
             "gen1_collections": paired.get("gen1_collections"),
@@ -69,6 +71,21 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         report.get("allocated_bytes_per_op"),
         extra,
     )
+
+
+def _anchor_times(anchors: Any, rounds: int) -> dict[str, list[float]] | None:
+    """The native anchors' per-round times, when the process timed them: one positive time per round each."""
+    if anchors is None:
+        return None
+    if not isinstance(anchors, dict) or not all(
+        isinstance(v, list) and len(v) == rounds and all(isinstance(t, (int, float)) and t > 0 for t in v)
+        for v in anchors.values()
+    ):
+        raise CellError(
+            "the report's native_anchors are not one positive time per round for each anchor",
+            "see the process's log; rerun the cell",
+        )
+    return {str(k): [float(t) for t in v] for k, v in anchors.items()}
 
 
 def cell_outcome(

@@ -33,6 +33,7 @@ from harness.model.errors import UnknownNameError
 from harness.model.experiment import Experiment
 from harness.model.records import COLD, REPLICATED, SINGLE_SHOT
 from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
+from harness.planning.anchor_check import check_native_anchors
 from harness.planning.designs import DESIGNS, Design, group_key
 from harness.planning.estimate import (
     UNKNOWN_PROCESS_S,
@@ -229,6 +230,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         budget, stopping = until_decided(profile.budget, profile.stopping, options.max_min)
     job = with_overrides(profile.job, options.job_overrides)
     design = DESIGNS[design_name]
+    check_native_anchors(job, design.shares_process, cells, all_labs)
     return Plan(
         profile.name,
         cells,

@@ -9,7 +9,10 @@ namespace JsonLab.Verbs;
 /// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
 /// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed and --fresh-input-rounds set the engine. Every member is
-/// verified first; one whose operation throws is written as failed and left out, the others are still measured. Files:
+/// verified first; one whose operation throws is written as failed and left out, the others are still measured. With
+/// --native-anchors 1 the native anchors (<see cref="NativeAnchors"/>) are timed as more members of every round, and each
+/// cell's samples.json carries their per-round times and the library's sha256; a build without them fails the process
+/// with the reason, never measures without them. Files:
 /// env.json and process.json in --out; per member env.json, verification.json, cell.json and samples.json (the lab
 /// contract's language-neutral raw format, one iteration per round, plus the per-round detail the harness pairs on).
 /// </summary>
@@ -30,6 +33,11 @@ public static class PairedVerb
         var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
             args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1,
             args.OptionalInt("fresh-input-rounds") ?? 0).Validate();
+        var anchored = (args.OptionalInt("native-anchors") ?? 0) > 0;
+        var anchors = anchored ? NativeAnchors.Load() : null;
+        if (anchors?.Unavailable is { } why)
+            throw new LabException($"the native anchors asked for are unavailable in this build: {why}",
+                "build the lab where `cc` makes code for this architecture (scripts/setup installs gcc), or run without native_anchors");
         var env = RuntimeProbe.Capture();
         LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
 
@@ -44,7 +52,10 @@ public static class PairedVerb
         if (measured.Count == 0)
             throw new LabException("no member of this process could be measured", "every member failed before timing; see their cell.json");
 
-        var result = PairedEngine.Run(measured.Select(m => m.Loops).ToList(), settings);
+        var anchorNames = anchored ? NativeAnchors.Names : [];
+        var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings);
+        var anchorTimes = anchorNames.Select((name, i) => (name, times: result.Members[measured.Count + i].NsPerCall.Select(ns => Math.Round(ns, 3)).ToArray()))
+            .ToDictionary(a => a.name, a => a.times);
         for (var i = 0; i < measured.Count; i++)
         {
             var (request, verification, verifyMs, _) = measured[i];
@@ -77,6 +88,8 @@ public static class PairedVerb
                     Gen0Collections = member.Gen0,
                     Gen1Collections = member.Gen1,
                     Gen2Collections = member.Gen2,
+                    NativeAnchors = anchored ? anchorTimes : null,
+                    NativeAnchorsSha256 = anchors?.Sha256,
                 },
             });
             var burstsMs = member.RawNsPerCall.Sum() * member.CallsPerBurst / 1e6;
@@ -102,6 +115,14 @@ public static class PairedVerb
             settings.FreshInputRounds,
             result.FreshInputs,
             FreshInputsMs = Math.Round(result.FreshInputsMs, 1),
+            NativeAnchors = anchored ? anchorNames.Select((name, i) => new
+            {
+                Name = name,
+                result.Members[measured.Count + i].CallsPerBurst,
+                OverheadNsPerCall = Math.Round(result.Members[measured.Count + i].OverheadNsPerCall, 3),
+                NsPerCall = anchorTimes[name],
+            }) : null,
+            NativeAnchorsSha256 = anchors?.Sha256,
         });
         return 0;
     }
