@@ -239,7 +239,7 @@ def anchor_markdown(run: RunData, summary: pd.DataFrame) -> str:
             _percent(r.anchored_log_sd),
             format_rel_ci(r.plain_rel_half_width),
             format_rel_ci(r.anchored_rel_half_width) if r.anchor != "itself" else "—",
-            f"{r.plain_holds_1} / {r.anchored_holds_1 if r.anchor != 'itself' else '—'} of {r.ratios}",
+            f"{r.plain_holds_1} / {int(r.anchored_holds_1) if r.anchor != 'itself' else '—'} of {r.ratios}",
         ]
         for r in summary.itertuples()
     ]

@@ -18,6 +18,7 @@ A single-shot cell (the `shot` verb: one fresh process) has one iteration per ti
 from __future__ import annotations
 
 import pathlib
+import re
 from typing import Any
 
 from harness.model.errors import CellError
@@ -52,7 +53,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
         extra = {
             "burst_ns": times,
             "native_anchor_ns": _anchor_times(paired.get("native_anchors"), len(times)),
-            "native_anchors_sha256": paired.get("native_anchors_sha256"),
+            "native_anchors_sha256": _anchor_library(paired),
             "bursts_ms": timings.get("bursts_ms"),
             "gen0_collections": paired.get("gen0_collections"),
             "gen1_collections": paired.get("gen1_collections"),
@@ -86,6 +87,19 @@ def _anchor_times(anchors: Any, rounds: int) -> dict[str, list[float]] | None:
             "see the process's log; rerun the cell",
         )
     return {str(k): [float(t) for t in v] for k, v in anchors.items()}
+
+
+def _anchor_library(paired: dict[str, Any]) -> str | None:
+    """The sha256 of the anchors' library: present exactly when the process timed them."""
+    sha = paired.get("native_anchors_sha256")
+    if (paired.get("native_anchors") is None) != (sha is None) or not (
+        sha is None or (isinstance(sha, str) and re.fullmatch("[0-9a-f]{64}", sha))
+    ):
+        raise CellError(
+            "the report's native_anchors_sha256 is not the sha256 of the anchors it timed",
+            "see the process's log; rerun the cell",
+        )
+    return sha
 
 
 def cell_outcome(

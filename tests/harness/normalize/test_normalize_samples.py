@@ -73,3 +73,37 @@ def test_a_failed_cell_or_empty_samples_is_a_cell_error(tmp_path):
     _cell(tmp_path, [1.0], status="failed")
     with pytest.raises(CellError, match="boom"):
         NORMALIZERS["samples"](tmp_path)
+
+
+def _paired(folder, native_anchors, sha="ab" * 32):
+    """A cell of a paired process of four rounds that also timed the native anchors."""
+    _cell(folder, [110.0, 100.0, 90.0, 100.0])
+    report = json.loads((folder / "samples.json").read_text())
+    report["paired"] = {"members": ["a", "b"], "calls_per_burst": 10, "native_anchors": native_anchors}
+    report["paired"]["native_anchors_sha256"] = sha
+    (folder / "samples.json").write_text(json.dumps(report))
+
+
+def test_a_paired_cell_carries_its_process_native_anchors_and_their_library(tmp_path):
+    _paired(tmp_path, {"scan": [5e4, 5.1e4, 4.9e4, 5e4], "walk": [6e4, 6e4, 6.2e4, 5.8e4]})
+    fields = NORMALIZERS["samples"](tmp_path).fields
+    assert (
+        fields["native_anchor_ns"]["walk"] == [6e4, 6e4, 6.2e4, 5.8e4] and fields["native_anchors_sha256"] == "ab" * 32
+    )
+    _paired(tmp_path, None, None)  # a process that did not time them
+    fields = NORMALIZERS["samples"](tmp_path).fields
+    assert fields["native_anchor_ns"] is None and fields["native_anchors_sha256"] is None
+
+
+@pytest.mark.parametrize("anchors", [{"scan": [5e4, 5e4]}, {"scan": [5e4, 0, 5e4, 5e4]}, ["scan"], {"scan": "fast"}])
+def test_native_anchors_other_than_one_positive_time_per_round_are_a_cell_error(tmp_path, anchors):
+    _paired(tmp_path, anchors)
+    with pytest.raises(CellError, match="one positive time per round"):
+        NORMALIZERS["samples"](tmp_path)
+
+
+@pytest.mark.parametrize("sha", [None, 7, "not-hex"])
+def test_native_anchors_without_the_sha256_of_their_library_are_a_cell_error(tmp_path, sha):
+    _paired(tmp_path, {"scan": [5e4, 5e4, 5e4, 5e4]}, sha)
+    with pytest.raises(CellError, match="native_anchors_sha256"):
+        NORMALIZERS["samples"](tmp_path)
