@@ -57,7 +57,7 @@ class RatioBook:
             for metric, column in BOOK_STATISTICS.items():
                 value = getattr(r, column, None)
                 if value is not None and not pd.isna(value) and value > 0:
-                    self._replicates[metric].setdefault(key, []).append(replicate_of(r, value))
+                    self._replicates[metric].setdefault(key, []).append(replicate_of(r, value, metric == "time"))
 
     def replicates(
         self, experiment: str, benchmark: str, level: str, runtime: str = DEFAULT_RUNTIME, metric: str = "time"

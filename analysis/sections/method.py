@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.config.profiles import DESIGN_TEXT
-from harness.model.pairing import BURST_DESIGNS
+from harness.model.pairing import BURST_DESIGNS, READING_ANCHOR
 from harness.model.run_records import RunRecord
 
 
@@ -57,7 +57,21 @@ def method_markdown(run: RunRecord) -> str:
         "is kept as a diagnostic in tables/results.csv (`within_rel_ci99`): it ignores the process-to-process spread "
         "and is several "
         "times too narrow. Raw BenchmarkDotNet JSON, the process's env.json and verification.json are under `raw/`; "
-        "logs under `logs/`.\n"
+        "logs under `logs/`.\n" + _anchors_text(run)
+    )
+
+
+def _anchors_text(run: RunRecord) -> str:
+    """How ratios across processes were read when the processes timed the native anchors."""
+    if not run.job.get("native_anchors"):
+        return ""
+    return (
+        "\nEvery paired process also timed the native anchors (job setting `native_anchors`: C code of the same bytes "
+        "on every runtime, its library's sha256 recorded per row). A ratio whose two sides could not share a process "
+        f"(runtimes, ISA levels) is read as a ratio of ratios through the `{READING_ANCHOR}` anchor: each side's time "
+        "over the anchor's in its own process, so the machine speed each process saw cancels; a ratio some of whose "
+        'processes lack the anchor or loaded another library is read plainly (docs/method.md, "Claims across '
+        'runtimes").\n'
     )
 
 

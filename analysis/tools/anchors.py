@@ -190,7 +190,9 @@ def anchor_summary(spreads: pd.DataFrame) -> pd.DataFrame:
         return spreads
     out = []
     for kind, g in spreads.groupby("kind", sort=False):
-        anchors = [("itself", None)] if kind == NATIVE_ACROSS else _anchors_of(spreads)
+        anchors: list[tuple[str, str | None]] = (
+            [("itself", None)] if kind == NATIVE_ACROSS else list(_anchors_of(spreads))
+        )
         for label, prefix in anchors:
             read = g if prefix is None else g[g[f"{prefix}_log_sd"].notna()] if f"{prefix}_log_sd" in g else g.iloc[:0]
             if read.empty:

@@ -90,9 +90,9 @@ def ratio_of_ratios(
 
 def anchor_rows(
     label: str, mine: dict[int, Replicate], theirs: dict[int, Replicate], native: dict, names: list[str], pair: str
-) -> list[dict | None]:
+) -> list[dict]:
     """Each native anchor on one runtime over itself on the other, paired by round: a check that it is the same work."""
-    rows = []
+    rows: list[dict] = []
     for name in names:
         ratios = []
         for k in sorted(mine):

@@ -38,6 +38,9 @@ class LabRuntime:
     reports: str | None = None
     # Library versions other than the lab's own (harness/config/library_builds.py): (package, version), package order.
     libraries: tuple[tuple[str, str], ...] = ()
+    # lab.toml `twin_of`: this build is a second build of that runtime, measured beside it for an A/A across two builds;
+    # never a stand-in for a published runtime.
+    twin_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def parse_runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
     values = {
         k: str(v)
         for k, v in {**defaults, **spec}.items()
-        if k not in ("version", "environment", "note", "sweep", "measures", "reports")
+        if k not in ("version", "environment", "note", "sweep", "measures", "reports", "twin_of")
     }
     measures = tuple(spec.get("measures", defaults.get("measures", DEFAULT_MEASURES)))
     for measure in measures:
@@ -102,7 +105,17 @@ def parse_runtime(name: str, spec: dict, defaults: dict) -> LabRuntime:
         bool(spec.get("sweep", True)),
         measures,
         spec.get("reports", defaults.get("reports")),
+        twin_of=spec.get("twin_of"),
     )
+
+
+def parse_runtimes(data: dict, defaults: dict) -> dict[str, LabRuntime]:
+    """lab.toml's [runtimes] over its [runtime_defaults]; a twin must name a runtime of the table."""
+    runtimes = {name: parse_runtime(name, spec, defaults) for name, spec in data.items()}
+    for r in runtimes.values():
+        if r.twin_of is not None and r.twin_of not in runtimes:
+            raise UnknownNameError("runtime", r.twin_of, sorted(runtimes), f"(twin_of of runtime {r.name})")
+    return runtimes
 
 
 def parse_container(data: dict) -> ContainerSpec:

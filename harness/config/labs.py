@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
 from harness.config.declared_models import DeclaredModelsTarget, parse_declared_models_target
-from harness.config.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtime
+from harness.config.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtimes
 from harness.config.lab_checks import LabChecks, parse_checks
 from harness.config.lab_libraries import LibrariesSpec, parse_libraries
 from harness.config.library_builds import (
@@ -232,7 +232,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
     data = read_toml(path, "compare it with lab/dotnet/lab.toml (docs/lab-contract.md)")
     try:
         defaults = data.get("runtime_defaults", {})
-        runtimes = {name: parse_runtime(name, spec, defaults) for name, spec in data.get("runtimes", {}).items()}
+        runtimes = parse_runtimes(data.get("runtimes", {}), defaults)
         default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
         if runtimes and default_runtime not in runtimes:
             raise ConfigError(

@@ -29,8 +29,9 @@ class JobSettings:
     fresh_input_rounds: int | None = (
         None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
     )
-    # paired design: 1 times the native anchors (lab/dotnet/native) beside the cells in every round, for ratios across
-    # runtimes read as ratios of ratios (analysis anchors); labs without them refuse it
+    # paired design: 1 times the native scan anchor (lab/dotnet/native) beside the cells in every round, for ratios
+    # across processes read as ratios of ratios (harness/model/pairing.py); 2 also the walk (analysis anchors compares);
+    # a run asking for them where a lab lacks them stops first
     native_anchors: int | None = None
 
     def __post_init__(self) -> None:

@@ -7,6 +7,12 @@ sides ran in one process, alternating in bursts: that process's ratio is the med
 burst ratios (robust to the bursts a noisy host slows). Pairs are independent of each other (one per
 process, or per pair of processes), so the Student-t interval on their log ratios
 (harness.stats.ratio_interval) is honest.
+
+Two sides that cannot share a process (runtimes, ISA levels) are paired by round, across processes, and every
+difference in machine speed between the two processes lands in the ratio. Where both processes also timed the native
+scan anchor (job setting native_anchors; the same machine code on every runtime) from one library, each side is first
+divided by the anchor inside its own process (the median of its per-round burst / anchor ratios): the ratio of ratios,
+in which the processes' machine speeds cancel (docs/method.md "Claims across runtimes").
 """
 
 from __future__ import annotations
@@ -36,11 +42,28 @@ class Replicate:
     value_ns: float
     process: str | None = None  # paired design: the process (group and round) that measured it beside other cells
     bursts: tuple[float, ...] = ()  # paired design: its time per call in each round of bursts of that process
+    # paired design with native anchors: the reading anchor's time per call in each round of that process, and the
+    # sha256 of the library that ran it (a time replicate only)
+    anchor: tuple[float, ...] = ()
+    anchor_library: str | None = None
 
 
 def burst_ratio(variant: Replicate, reference: Replicate) -> float:
     """One paired process's ratio: the median of its per-round burst ratios variant / reference."""
     return statistics.median(v / r for v, r in zip(variant.bursts, reference.bursts))
+
+
+#: The native anchor ratios across processes are read through (docs/method.md: chosen by the A/A across two builds).
+READING_ANCHOR = "scan"
+
+
+def anchored_value(replicate: Replicate) -> float:
+    """A replicate's time over the reading anchor's inside its process: the median of its per-round ratios."""
+    return statistics.median(b / a for b, a in zip(replicate.bursts, replicate.anchor))
+
+
+def _anchored(replicates: Iterable[Replicate]) -> bool:
+    return all(r.anchor and len(r.anchor) == len(r.bursts) for r in replicates)
 
 
 def process_of(row) -> str | None:
@@ -51,18 +74,32 @@ def process_of(row) -> str | None:
     return f"{row.isa_requested}/{row.experiment}/{row.group}/{row.runtime_requested}#{int(row.round_index)}"
 
 
-def replicate_of(row, value_ns: float) -> Replicate:
-    """A result row (dataclass or pandas tuple) reduced to what pairing needs."""
+def replicate_of(row, value_ns: float, timed: bool = True) -> Replicate:
+    """A result row (dataclass or pandas tuple) reduced to what pairing needs; `timed`: value_ns is its time (only a
+    time is read through the native anchor)."""
     partner = row.partner if isinstance(row.partner, str) else None
     bursts = tuple(row.burst_ns) if process_of(row) else ()
-    return Replicate(row.benchmark, int(row.round_index), partner, float(value_ns), process_of(row), bursts)
+    anchors = getattr(row, "native_anchor_ns", None)
+    library = getattr(row, "native_anchors_sha256", None)
+    anchor = tuple(anchors.get(READING_ANCHOR) or ()) if timed and bursts and isinstance(anchors, dict) else ()
+    return Replicate(
+        row.benchmark,
+        int(row.round_index),
+        partner,
+        float(value_ns),
+        process_of(row),
+        bursts,
+        anchor,
+        library if anchor and isinstance(library, str) else None,
+    )
 
 
-def _by_round(replicates: Iterable[Replicate]) -> dict[int, float]:
-    """Mean per round index (a duet baseline has one replicate per partner in each round)."""
+def _by_round(replicates: Iterable[Replicate], anchored: bool = False) -> dict[int, float]:
+    """Mean per round index (a duet baseline has one replicate per partner in each round); `anchored`: of each one's
+    time over the anchor in its process."""
     sums: dict[int, list[float]] = defaultdict(list)
     for r in replicates:
-        sums[r.round_index].append(r.value_ns)
+        sums[r.round_index].append(anchored_value(r) if anchored else r.value_ns)
     return {k: sum(v) / len(v) for k, v in sums.items()}
 
 
@@ -86,7 +123,9 @@ def paired_ratios(variant: list[Replicate], reference: list[Replicate]) -> list[
     duet = sorted((r.round_index, r.value_ns) for r in variant if r.partner == ref_name)
     if duet:
         return [mean / duet_ref[k] for k, mean in duet if k in duet_ref]
-    mine, theirs = _by_round(variant), _by_round(reference)
+    libraries = {r.anchor_library for r in (*variant, *reference)}
+    anchored = _anchored(variant) and _anchored(reference) and len(libraries) == 1 and None not in libraries
+    mine, theirs = _by_round(variant, anchored), _by_round(reference, anchored)
     return [mine[k] / theirs[k] for k in sorted(mine) if k in theirs]
 
 

@@ -1,4 +1,4 @@
-"""The native anchors (job setting native_anchors): asked for where they cannot be timed, a run stops before it starts."""
+"""The native anchors (job setting native_anchors): asked for where they cannot be timed, the run stops first."""
 
 from __future__ import annotations
 
@@ -22,5 +22,6 @@ def check_native_anchors(job: JobSettings, shares_process: bool, cells: list[Cel
     if lacking:
         raise ConfigError(
             f"native_anchors was asked for, and lab(s) {', '.join(lacking)} have no native anchors",
-            "narrow the run to experiments of labs that have them (--experiment, --variant), or run without --job native_anchors=1",
+            "narrow the run to experiments of labs that have them (--experiment, --variant), "
+            "or run without --job native_anchors=1",
         )

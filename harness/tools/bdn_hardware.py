@@ -79,8 +79,8 @@ def isa_level_of(job_line: str | None, cpu: str | None) -> tuple[str | None, str
 
 def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
     """The lab's runtimes that can stand in for a published .NET runtime: the same version, else the same major.minor,
-    else the same major (steady-state builds only), nearest version first (8.0.31 before 8.0.0 for a published 8.0.22);
-    empty when none (or for .NET Framework and Mono)."""
+    else the same major (steady-state builds only, never a twin), nearest version first (8.0.31 before 8.0.0 for a
+    published 8.0.22); empty when none (or for .NET Framework and Mono)."""
     version = None
     if runtime and runtime.startswith(".NET") and "Framework" not in runtime:
         version = runtime.split()[-1]
@@ -88,7 +88,7 @@ def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
         version = ".".join(sdk.split(".")[:2])
     if not version:
         return []
-    usable = lab.runtimes_measuring(STEADY)
+    usable = [r for r in lab.runtimes_measuring(STEADY) if not (lab.runtimes.get(r) and lab.runtimes[r].twin_of)]
     numbers = version.split("-")[0].split(".")
     for depth in (len(numbers), 2, 1):
         prefix = numbers[:depth]

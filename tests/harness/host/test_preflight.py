@@ -166,7 +166,7 @@ def test_doctor_for_one_need_checks_only_what_it_needs_and_brief_prints_one_line
     no_hyperfine, capsys
 ):
     assert main(["doctor", "--for", "lab:dotnet", "--brief"]) == 0
-    assert capsys.readouterr().out.strip() == "doctor: 1 of 1 found; nothing lab:dotnet needs is missing"
+    assert capsys.readouterr().out.strip() == "doctor: 2 of 2 found; nothing lab:dotnet needs is missing"
     assert main(["doctor", "--for", "tests", "--brief"]) == 1
     assert "MISSING  hyperfine" in capsys.readouterr().out
 

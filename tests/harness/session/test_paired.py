@@ -4,6 +4,7 @@ import dataclasses
 import json
 import math
 import pathlib
+import types
 
 import pytest
 
@@ -16,7 +17,7 @@ from harness.config.labs import load_labs
 from harness.model.cells import Cell, JobSettings
 from harness.model.groups import AA_SUFFIX, is_aa_copy
 from harness.model.outcomes import ProcessUsage
-from harness.model.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios
+from harness.model.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios, replicate_of
 from harness.planning.designs import DESIGNS, layout
 from harness.planning.estimate import paired_process_seconds, processes_seconds
 from harness.planning.plan import with_aa_copies
@@ -45,6 +46,40 @@ def test_sides_of_one_process_are_paired_burst_by_burst_and_sides_of_different_p
     crossed = [dataclasses.replace(elsewhere[0], value_ns=150.0), dataclasses.replace(elsewhere[1], value_ns=100.0)]
     assert paired_ratios(variant, crossed) == pytest.approx([200.0 / 150.0, 300.0 / 100.0])
     assert paired_ratio_interval(variant, reference).estimate == pytest.approx(2.0)
+
+
+def test_sides_of_two_processes_that_timed_one_native_anchor_library_are_read_as_a_ratio_of_ratios():
+    # Round 2's processes: the reference's ran on a machine 1.5x slower, which its anchor felt as well.
+    def side(name: str, ns: float, slow: dict[int, float], library: str | None = "lib") -> list[Replicate]:
+        return [
+            Replicate(name, k, None, ns * slow[k], f"{name}#{k}", (ns * slow[k],) * 3, (50.0 * slow[k],) * 3, library)
+            for k in (1, 2)
+        ]
+
+    variant, reference = side("a", 200.0, {1: 1.0, 2: 1.0}), side("b", 100.0, {1: 1.0, 2: 1.5})
+    assert paired_ratios(variant, reference) == pytest.approx([2.0, 2.0])  # plain: 2.0 and 1.33
+    other_library = side("b", 100.0, {1: 1.0, 2: 1.5}, library="other")
+    assert paired_ratios(variant, other_library) == pytest.approx([2.0, 200.0 / 150.0])  # never across two libraries
+    unanchored = [dataclasses.replace(r, anchor=(), anchor_library=None) for r in reference]
+    assert paired_ratios(variant, unanchored) == pytest.approx([2.0, 200.0 / 150.0])  # nor with one side plain
+
+
+def test_only_a_time_is_read_through_the_native_anchor():
+    row = types.SimpleNamespace(
+        benchmark="a",
+        round_index=1,
+        partner=None,
+        burst_ns=[100.0, 110.0],
+        isa_requested="native",
+        experiment="x",
+        group="g",
+        runtime_requested="8.0.0",
+        native_anchor_ns={"scan": [50.0, 55.0], "walk": [9.0, 9.0]},
+        native_anchors_sha256="lib",
+    )
+    timed, memory = replicate_of(row, 105.0), replicate_of(row, 4096.0, timed=False)
+    assert timed.anchor == (50.0, 55.0) and timed.anchor_library == "lib"
+    assert memory.anchor == () and memory.anchor_library is None
 
 
 def test_the_paired_design_puts_a_group_in_one_process_and_falls_back_where_a_process_cannot_hold_it():

@@ -18,7 +18,8 @@ public static class NativeAnchors
     /// <summary>The file the build puts beside the lab.</summary>
     public const string FileName = "libjsonlab_anchor.so";
 
-    /// <summary>The anchors in the order every process times them.</summary>
+    /// <summary>The anchors, the reading anchor first (the scan: chosen by the A/A across two builds, docs/method.md);
+    /// <c>--native-anchors N</c> times the first N.</summary>
     public static readonly IReadOnlyList<string> Names = ["scan", "walk"];
 
     [DllImport(Library, EntryPoint = "jsonlab_anchor_init")]

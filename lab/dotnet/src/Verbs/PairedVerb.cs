@@ -10,7 +10,8 @@ namespace JsonLab.Verbs;
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
 /// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed and --fresh-input-rounds set the engine. Every member is
 /// verified first; one whose operation throws is written as failed and left out, the others are still measured. With
-/// --native-anchors 1 the native anchors (<see cref="NativeAnchors"/>) are timed as more members of every round, and each
+/// --native-anchors N the first N native anchors (<see cref="NativeAnchors"/>: 1 the scan, the reading anchor; 2 also the
+/// walk, to measure the choice again) are timed as more members of every round, and each
 /// cell's samples.json carries their per-round times and the library's sha256; a build without them fails the process
 /// with the reason, never measures without them. Files:
 /// env.json and process.json in --out; per member env.json, verification.json, cell.json and samples.json (the lab
@@ -33,7 +34,8 @@ public static class PairedVerb
         var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
             args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1,
             args.OptionalInt("fresh-input-rounds") ?? 0).Validate();
-        var anchored = (args.OptionalInt("native-anchors") ?? 0) > 0;
+        var anchorCount = Math.Min(args.OptionalInt("native-anchors") ?? 0, NativeAnchors.Names.Count);
+        var anchored = anchorCount > 0;
         var anchors = anchored ? NativeAnchors.Load() : null;
         if (anchors?.Unavailable is { } why)
             throw new LabException($"the native anchors asked for are unavailable in this build: {why}",
@@ -52,7 +54,7 @@ public static class PairedVerb
         if (measured.Count == 0)
             throw new LabException("no member of this process could be measured", "every member failed before timing; see their cell.json");
 
-        var anchorNames = anchored ? NativeAnchors.Names : [];
+        var anchorNames = NativeAnchors.Names.Take(anchorCount).ToList();
         var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings);
         var anchorTimes = anchorNames.Select((name, i) => (name, times: result.Members[measured.Count + i].NsPerCall.Select(ns => Math.Round(ns, 3)).ToArray()))
             .ToDictionary(a => a.name, a => a.times);
