@@ -36,7 +36,12 @@ def type_problem(value: Any, hint: Any) -> str:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         problems = [type_problem(value, arg) for arg in typing.get_args(hint)]
-        return "" if "" in problems else f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
+        if "" in problems:
+            return ""
+        present = [p for arg, p in zip(typing.get_args(hint), problems) if arg is not _NONE_TYPE]
+        if value is not None and len(present) == 1 and present[0].startswith(("its member", "an item")):
+            return present[0]  # the right kind of value, wrong inside: say where
+        return f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
     if hint is Any:
         return ""
     if hint is _NONE_TYPE:
@@ -52,7 +57,17 @@ def type_problem(value: Any, hint: Any) -> str:
     if hint is str:
         return "" if isinstance(value, str) else "not a string"
     if origin is dict or hint is dict:
-        return "" if isinstance(value, dict) else "not an object"
+        if not isinstance(value, dict):
+            return "not an object"
+        key, item = typing.get_args(hint) or (Any, Any)
+        return next(
+            (
+                f"its member {shown(k)}: {p}"
+                for k, v in value.items()
+                if (p := type_problem(k, key) or type_problem(v, item))
+            ),
+            "",
+        )
     if origin is list or hint is list:
         if not isinstance(value, list):
             return "not a list"

@@ -269,6 +269,12 @@ class ResultRow:
                 raise ValueError(f"ResultRow.{name} = {shown(value)}: {why}")
             if name in _NON_NEGATIVE and isinstance(value, (int, float)) and value < 0:
                 raise ValueError(f"ResultRow.{name} = {value!r}: a time, size or count is not negative")
+        times = [
+            *(data.get("burst_ns") or ()),
+            *(t for ts in (data.get("native_anchor_ns") or {}).values() for t in ts),
+        ]
+        if any(t <= 0 for t in times):
+            raise ValueError("ResultRow.burst_ns or native_anchor_ns: a time per call is not positive")
         return cls(**data)
 
 

@@ -54,6 +54,22 @@ def test_rows_round_trip_through_dicts_and_reject_unknown_fields():
         ResultRow.from_dict({**row.to_dict(), "surprise": 1})
 
 
+@pytest.mark.parametrize(
+    "fields, why",
+    [
+        ({"native_anchor_ns": {"scan": "fast"}}, "native_anchor_ns .* its member 'scan': not a list"),
+        ({"native_anchor_ns": {"scan": [5e4, "x"]}}, "an item is not a number"),
+        ({"native_anchor_ns": {"scan": [5e4, 0.0]}}, "time per call is not positive"),
+        ({"burst_ns": [10.0, -1.0]}, "time per call is not positive"),
+        ({"runtime_switches": {"DOTNET_X": 1}}, "its member 'DOTNET_X': not a string"),
+    ],
+)
+def test_a_stored_row_whose_per_round_times_or_members_are_damaged_is_refused(fields, why):
+    row = ResultRow(**BASE, status="unverified", mean_ns=5.0, verification_status="failed")
+    with pytest.raises(ValueError, match=why):
+        ResultRow.from_dict({**row.to_dict(), **fields})
+
+
 def test_statistics_reject_an_interval_that_misses_the_mean():
     with pytest.raises(ValueError, match="ci99"):
         Statistics(n=3, mean_ns=10, median_ns=10, stddev_ns=1, ci99_lower_ns=11, ci99_upper_ns=12, min_ns=9, max_ns=11)
