@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 from dataclasses import dataclass
 
@@ -9,7 +10,7 @@ import pandas as pd
 
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import HarnessError
-from harness.model.records import RowStatus
+from harness.model.records import ResultRow, RowStatus
 from harness.model.run_folder import (
     CALIBRATION_FILE,
     ENVIRONMENT_FILE,
@@ -85,7 +86,9 @@ def load_run(directory: pathlib.Path) -> RunData:
             "pass a run folder (results/<run-id> or results/latest) that has finished at least one cell",
         )
     store = RunStore(directory)
-    rows = pd.DataFrame([store.localized(row).to_dict() for row in store.rows().values()])
+    records = [store.localized(row).to_dict() for row in store.rows().values()]
+    # a folder whose only line is torn: no rows, but every column, so each tool gives its empty table, not a KeyError
+    rows = pd.DataFrame(records) if records else pd.DataFrame(columns=[f.name for f in dataclasses.fields(ResultRow)])
     rows = set_aside(with_todays_lab_names(rows, directory))
     torn = store.torn_line.describe(RESULTS_FILE) if store.torn_line else ""
     environment = (

@@ -77,7 +77,7 @@ def _prefix_ratio(variant: list[float], reference: list[float], r: int) -> float
 def rounds_table(run: RunData, default_rounds: int = DEFAULT_ROUNDS) -> pd.DataFrame:
     """One row per (ratio, r): the per-process spread, the process cost, the processes the budget affords and the
     half-width they reach, and the measured share."""
-    rows = run.rows[run.rows["burst_ns"].map(lambda b: isinstance(b, list) and len(b) > 0)].copy()
+    rows = run.rows[run.rows["burst_ns"].map(lambda b: isinstance(b, list) and len(b) > 0).astype(bool)].copy()
     rows["process"] = rows["raw_path"].map(lambda p: str(pathlib.PurePath(p).parent.parent))
     rows = set_aside(_with_joint_counts(run.directory, rows))
     rows = rows[rows["status"].isin(MEASURED)]

@@ -111,3 +111,14 @@ def test_a_noise_probe_is_reported_beside_what_the_run_reached_and_its_names_sta
     line = next(x for x in report.splitlines() if x.startswith("- Noise probe at the start"))
     assert "2 groups × 3 processes" in line and "±4.10%" in line and "about 40 of its 120 claims" in line
     assert "the run reached ±" in line and "<script>" not in report
+
+
+@pytest.mark.parametrize("tool", ["report", "designs", "rounds", "anchors"])
+def test_a_run_folder_whose_only_line_is_torn_gives_each_tool_an_answer_not_a_traceback(tmp_path, tool, capsys):
+    (tmp_path / "results.jsonl").write_text('{"torn', encoding="utf-8")
+    out = [] if tool == "report" else ["--out", str(tmp_path / "out")]
+    status = main([tool, str(tmp_path), *out])
+    said = capsys.readouterr()
+    assert "Traceback" not in said.err
+    # rounds needs paired processes and says so; the others write their (empty) tables
+    assert (status, "has no paired processes" in said.err) == ((2, True) if tool == "rounds" else (0, False))
