@@ -5,6 +5,7 @@ across runtimes, which should be 1. A ratio of ratios is read only between proce
 from __future__ import annotations
 
 import math
+import re
 import statistics
 
 import pandas as pd
@@ -31,15 +32,20 @@ def holds_1(interval: Interval) -> bool:
 NativeTimes = tuple[str, dict[str, list[float]]]
 
 
+#: What an anchor's name may be: the names become column names and table labels (a run folder is untrusted input).
+ANCHOR_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+
 def native_times(rows: pd.DataFrame) -> dict[str, NativeTimes]:
-    """Process id → its native anchors, for the processes that timed them."""
+    """Process id → its native anchors (those with a plain name), for the processes that timed them."""
     if "native_anchor_ns" not in rows:
         return {}
     out: dict[str, NativeTimes] = {}
     for row in rows.itertuples():
         process, times = process_of(row), row.native_anchor_ns
         if process and isinstance(times, dict) and times and isinstance(row.native_anchors_sha256, str):
-            out[process] = (row.native_anchors_sha256, times)
+            named = {k: v for k, v in times.items() if ANCHOR_NAME.fullmatch(k)}
+            out[process] = (row.native_anchors_sha256, named)
     return out
 
 

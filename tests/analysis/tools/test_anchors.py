@@ -114,3 +114,10 @@ def test_processes_of_two_anchor_libraries_are_not_read_through_them(tmp_path):
     assert pd.isna(across["native_scan_log_sd"]) and pd.isna(across.get("native_scan_estimate"))
     assert not (spreads["kind"] == "native anchor across runtimes").any()
     assert _row(spreads, "A/A across processes", "x:B@native/8.0.0")["native_scan_holds_1"]  # one runtime, one library
+
+
+def test_an_anchor_name_that_is_not_a_plain_name_is_left_out_of_the_table(tmp_path):
+    run = _run(tmp_path, shared_sd=0.10, own_sd=0.005, native={"3.1.3": "aa", "8.0.0": "aa"})
+    run.rows["native_anchor_ns"] = run.rows["native_anchor_ns"].map(lambda t: {**t, "<script>x": t["scan"]})
+    summary = anchor_summary(anchor_spreads(run))
+    assert "<script>" not in anchor_markdown(run, summary) and "native scan" in set(summary["anchor"])
