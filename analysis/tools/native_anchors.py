@@ -4,13 +4,14 @@ across runtimes, which should be 1. A ratio of ratios is read only between proce
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import statistics
 
 import pandas as pd
 
-from harness.model.pairing import Replicate, process_of
+from harness.model.pairing import Replicate, anchored_value, process_of
 from harness.model.stats import Interval, ratio_interval
 
 #: Fewest pairs a ratio needs to have a spread read here.
@@ -58,7 +59,7 @@ def through_native(
         sha, times = native.get(r.process or "", ("", {}))
         anchor = times.get(name, [])
         if len(anchor) == len(r.bursts):
-            out[k] = (sha, statistics.median(v / a for v, a in zip(r.bursts, anchor)))
+            out[k] = (sha, anchored_value(dataclasses.replace(r, anchor=tuple(anchor))))
     return out
 
 
