@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace JsonLab.Measurement;
 
@@ -46,8 +47,12 @@ public static class PairedEngine
         int[] Positions, Prewarm.Result Prewarm, double PrewarmMs, long Gen0, long Gen1, long Gen2);
 
     /// <summary>The whole process's measurement: members in the order given, and where its time went.</summary>
+    /// <param name="RoundsCompilations">Methods the JIT compiled after the joint warm-up: at the start of each round (in round
+    /// order) and, last, at the end of the rounds, counted from the warm-up's end; null where the runtime has no counter
+    /// (.NET Core 3.1: its JIT events are not listened to while anything is timed). A compilation during the rounds is code
+    /// that changed while it was timed, or background JIT work sharing the CPU with a burst.</param>
     public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs, string JointRule,
-        double OverheadMs, double BurstsMs, double CollectMs, int FreshInputs = 0, double FreshInputsMs = 0);
+        double OverheadMs, double BurstsMs, double CollectMs, int FreshInputs = 0, double FreshInputsMs = 0, long[]? RoundsCompilations = null);
 
     /// <summary>How the joint warm-up ended: the JIT quiet over whole passes, or (no JIT counter) every member at a stable speed.</summary>
     public const string JointQuietRule = "joint-jit-quiet", JointSpeedStableRule = "joint-speed-stable";
@@ -55,16 +60,25 @@ public static class PairedEngine
     /// <summary>Keeps each burst's last result reachable, so no loop can be elided.</summary>
     private static object? _sink;
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null)
     {
         settings.Validate();
+        // The first full collection runs the runtime's own gen-2 callbacks and finalizers (array-pool trimming and the
+        // like) for the first time. Here, inside start-up's tiering delay, rather than in the middle of the warm-up, where
+        // every method called for the first time holds back all tier-up by tiering's call-counting delay; the counters
+        // each burst reads, likewise.
+        FullCollection();
+        _sink = GC.GetAllocatedBytesForCurrentThread() + GC.CollectionCount(0) + GC.CollectionCount(1) + GC.CollectionCount(2);
         // (1) joint passes over all members, which also size the bursts
         var counting = jitCounter is null ? JitCounting.Start() : null;
         var counter = jitCounter ?? counting!.Count;
         var bySpeed = counter() is null;
         var clock = Stopwatch.StartNew();
         var nsPerCall = new double[members.Count];
-        var recent = members.Select(_ => new Queue<double>()).ToArray();
+        var recent = new double[members.Count, SizingPasses];  // each member's last passes' speeds, a ring
+        var recentCount = new int[members.Count];
+        var recentNext = new int[members.Count];  // the slot the next pass writes; the filled slots are 0 .. count - 1
         var calls = new long[members.Count];
         var startCount = counter();
         var lastChange = 0.0;
@@ -86,9 +100,9 @@ public static class PairedEngine
                 calls[i] = CallsFor(passMs, nsPerCall[i]);
                 var ns = TimeBurst(members[i].Operation, calls[i]);
                 nsPerCall[i] = ns / calls[i];
-                recent[i].Enqueue(nsPerCall[i]);
-                if (recent[i].Count > SizingPasses)
-                    recent[i].Dequeue();
+                recent[i, recentNext[i]] = nsPerCall[i];
+                recentNext[i] = (recentNext[i] + 1) % SizingPasses;
+                recentCount[i] = Math.Min(recentCount[i] + 1, SizingPasses);
                 windowNs[i] += ns;
                 windowCalls[i] += calls[i];
                 TimeBurst(members[i].Overhead, calls[i]);
@@ -98,8 +112,9 @@ public static class PairedEngine
             var after = counter();
             if (after != before)
             {
-                foreach (var speeds in recent)
-                    speeds.Clear();  // a pass the JIT changed code in says little about the code that will be timed
+                // a pass the JIT changed code in says little about the code that will be timed
+                Array.Clear(recentCount, 0, recentCount.Length);
+                Array.Clear(recentNext, 0, recentNext.Length);
                 lastChange = now;
                 tierUpSeen |= now >= Prewarm.TieringDelayMs;
             }
@@ -124,29 +139,50 @@ public static class PairedEngine
         var jointMs = clock.Elapsed.TotalMilliseconds;
         var jointCompilations = counter() - startCount;
         counting?.Dispose();  // nothing listens to the JIT while the bursts are timed
+        var speeds = new double[SizingPasses];
         for (var i = 0; i < members.Count; i++)
         {
-            nsPerCall[i] = recent[i].Count > 0 ? WarmSpeed(recent[i]) : nsPerCall[i];
+            for (var k = 0; k < recentCount[i]; k++)
+                speeds[k] = recent[i, k];
+            nsPerCall[i] = recentCount[i] > 0 ? MedianOf(speeds, recentCount[i]) : nsPerCall[i];
             calls[i] = CallsFor(settings.BurstMs, nsPerCall[i]);
         }
         // (2) overhead twins
         clock.Restart();
         var overhead = new double[members.Count];
+        var twins = new double[5];
         for (var i = 0; i < members.Count; i++)
-            overhead[i] = Median(Enumerable.Range(0, 5).Select(_ => TimeBurst(members[i].Overhead, calls[i]) / calls[i]).ToArray());
+        {
+            for (var k = 0; k < twins.Length; k++)
+                twins[k] = TimeBurst(members[i].Overhead, calls[i]) / calls[i];
+            overhead[i] = MedianOf(twins, twins.Length);
+        }
         var overheadMs = clock.Elapsed.TotalMilliseconds;
         // (3) the rounds
-        var raw = members.Select(_ => new double[settings.Rounds]).ToArray();
-        var allocated = members.Select(_ => new double[settings.Rounds]).ToArray();
-        var positions = members.Select(_ => new int[settings.Rounds]).ToArray();
+        var raw = new double[members.Count][];
+        var allocated = new double[members.Count][];
+        var positions = new int[members.Count][];
+        var order = new int[members.Count];
+        for (var i = 0; i < members.Count; i++)
+        {
+            raw[i] = new double[settings.Rounds];
+            allocated[i] = new double[settings.Rounds];
+            positions[i] = new int[settings.Rounds];
+            order[i] = i;
+        }
         var gcs = new long[members.Count, 3];
-        var order = Enumerable.Range(0, members.Count).ToArray();
-        var random = new Random(settings.Seed);
+        var random = new SplitMix(settings.Seed);
         double burstsMs = 0, collectMs = 0, freshMs = 0;
-        var loops = members.ToArray();
+        var loops = new BurstLoops[members.Count];
+        for (var i = 0; i < loops.Length; i++)
+            loops[i] = members[i];
         var fresh = 0;
+        var compiledAfterWarmUp = jitCounter is null ? JitCounting.RuntimeCount() : null;
+        var roundsCompilations = compiledAfterWarmUp is null ? null : new long[settings.Rounds + 1];
         for (var round = 0; round < settings.Rounds; round++)
         {
+            if (roundsCompilations is not null)
+                roundsCompilations[round] = (JitCounting.RuntimeCount() ?? 0) - compiledAfterWarmUp!.Value;
             if (settings.FreshInputRounds > 0 && round > 0 && round % settings.FreshInputRounds == 0)
             {
                 var freshStart = Stopwatch.GetTimestamp();
@@ -155,7 +191,7 @@ public static class PairedEngine
                 freshMs += (Stopwatch.GetTimestamp() - freshStart) * 1e3 / Stopwatch.Frequency;
                 fresh++;
             }
-            Shuffle(order, random);
+            Shuffle(order, ref random);
             for (var position = 0; position < order.Length; position++)
             {
                 var m = order[position];
@@ -175,12 +211,14 @@ public static class PairedEngine
                 burstsMs += ns / 1e6;
             }
         }
+        if (roundsCompilations is not null)
+            roundsCompilations[settings.Rounds] = (JitCounting.RuntimeCount() ?? 0) - compiledAfterWarmUp!.Value;
         // a member's warm-up: its share of the joint passes
         var results = Enumerable.Range(0, members.Count).Select(i => new MemberResult(
             calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
             new Prewarm.Result(0, jointMs / members.Count, jointCompilations, jointRule, nsPerCall[i]),
             jointMs / members.Count, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
-        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs);
+        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs, roundsCompilations);
     }
 
     /// <summary>Warm-up passes whose speeds size a member's bursts (<see cref="WarmSpeed"/>).</summary>
@@ -196,11 +234,26 @@ public static class PairedEngine
     /// (correlation 0.77, rounds probe rounds-1, 2026-11-24).</summary>
     public static double WarmSpeed(IEnumerable<double> passes)
     {
-        var sorted = passes.OrderBy(v => v).ToArray();
-        if (sorted.Length == 0)
-            return 0;
-        var mid = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+        var values = passes.ToArray();
+        return values.Length == 0 ? 0 : MedianOf(values, values.Length);
+    }
+
+    /// <summary>The median of the first <paramref name="count"/> values (sorted in place): an insertion sort, since the
+    /// engine calls this between its warm-up and its rounds, where a library sort called for the first time would be code
+    /// compiled, and later tiered up, while bursts are timed.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static double MedianOf(double[] values, int count)
+    {
+        for (var i = 1; i < count; i++)
+        {
+            var v = values[i];
+            var j = i - 1;
+            for (; j >= 0 && values[j] > v; j--)
+                values[j + 1] = values[j];
+            values[j + 1] = v;
+        }
+        var mid = count / 2;
+        return count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }
 
     /// <summary>Calls that fill about <paramref name="ms"/> at <paramref name="nsPerCall"/> (at least one).</summary>
@@ -208,6 +261,7 @@ public static class PairedEngine
         nsPerCall > 0 ? Math.Max(1, (long)Math.Round(ms * 1e6 / nsPerCall)) : 1;
 
     /// <summary>The wall time of one burst, ns.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static double TimeBurst(BurstLoop loop, long calls)
     {
         var start = Stopwatch.GetTimestamp();
@@ -217,6 +271,7 @@ public static class PairedEngine
     }
 
     /// <summary>What BenchmarkDotNet does between iterations: collect, run finalizers, collect what they freed.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void FullCollection()
     {
         GC.Collect();
@@ -224,12 +279,29 @@ public static class PairedEngine
         GC.Collect();
     }
 
-    private static void Shuffle(int[] order, Random random)
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static void Shuffle(int[] order, ref SplitMix random)
     {
         for (var i = order.Length - 1; i > 0; i--)
         {
-            var j = random.Next(i + 1);
+            var j = random.Below(i + 1);
             (order[i], order[j]) = (order[j], order[i]);
+        }
+    }
+
+    /// <summary>The rounds' seeded order (SplitMix64): the engine's own, so that no library code is called for the first
+    /// time, or tiered up, between timed bursts.</summary>
+    private struct SplitMix(int seed)
+    {
+        private ulong _state = (ulong)seed;
+
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+        public int Below(int bound)
+        {
+            var z = _state += 0x9E3779B97F4A7C15UL;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9UL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBUL;
+            return (int)((z ^ (z >> 31)) % (ulong)bound);
         }
     }
 

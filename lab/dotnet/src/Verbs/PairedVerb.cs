@@ -114,6 +114,7 @@ public static class PairedVerb
             OverheadMs = Math.Round(result.OverheadMs, 1),
             BurstsMs = Math.Round(result.BurstsMs, 1),
             CollectionsBetweenBurstsMs = Math.Round(result.CollectMs, 1),
+            RoundsCompilations = result.RoundsCompilations,
             settings.FreshInputRounds,
             result.FreshInputs,
             FreshInputsMs = Math.Round(result.FreshInputsMs, 1),

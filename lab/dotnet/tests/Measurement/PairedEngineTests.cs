@@ -43,6 +43,23 @@ public class PairedEngineTests
     }
 
     [Fact]
+    public void The_compilations_after_the_warm_up_are_counted_at_each_round_and_at_the_end()
+    {
+        var calls = new int[2];
+        var settings = new PairedEngine.Settings(BurstMs: 1, Rounds: 4, PrewarmMs: 20, PrewarmQuietMs: 5, Seed: 1);
+
+        var counted = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], settings);
+        // a JIT counter given by the caller (a test's, or none on .NET Core 3.1) counts nothing during the rounds
+        var given = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], settings, () => 0);
+
+        Assert.NotNull(counted.RoundsCompilations);
+        Assert.Equal(settings.Rounds + 1, counted.RoundsCompilations!.Length);
+        Assert.True(counted.RoundsCompilations[0] >= 0);
+        Assert.Equal(counted.RoundsCompilations.OrderBy(c => c), counted.RoundsCompilations);
+        Assert.Null(given.RoundsCompilations);
+    }
+
+    [Fact]
     public void The_joint_warm_up_lasts_until_the_jit_has_compiled_nothing_for_the_quiet_window()
     {
         var calls = new int[2];
