@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.compute.load import SET_ASIDE
+from analysis.defaults import ROUNDS_COMPILATIONS_NOTED
 from analysis.formatting.tables import markdown_table
 from harness.model.cpu_state import finding_text, state_lines
 from harness.model.defaults import SHORT_WARMUP_FRACTION
@@ -100,6 +101,36 @@ def set_aside_markdown(rows: pd.DataFrame) -> str:
     )
 
 
+def rounds_compilations_markdown(rows: pd.DataFrame) -> list[str]:
+    """One line on the JIT compilations while paired processes' rounds were timed, naming the groups whose processes
+    compiled more than ROUNDS_COMPILATIONS_NOTED (their code changed under the timer); none without the count."""
+    if "rounds_compilations" not in rows:
+        return []
+    counted = rows[rows["status"].isin(MEASURED) & rows["rounds_compilations"].notna()]
+    processes = counted.drop_duplicates(["isa_requested", "experiment", "group", "runtime_requested", "round_index"])
+    if processes.empty:
+        return []
+    keys = ["experiment", "group", "isa_requested", "runtime_requested"]
+    per_group = processes.groupby(keys)["rounds_compilations"].agg(["median", "min", "max", "size"])
+    noted = per_group[per_group["median"] > ROUNDS_COMPILATIONS_NOTED]
+    line = (
+        f"- JIT compilations while the rounds were timed: a median {processes['rounds_compilations'].median():.0f} per "
+        "paired process (the runtime's own gen-2 callbacks among them)"
+    )
+    if noted.empty:
+        return [line + f"; no group's processes compiled more than {ROUNDS_COMPILATIONS_NOTED}."]
+    return [
+        line
+        + f"; groups whose processes compiled more than {ROUNDS_COMPILATIONS_NOTED}, so their code changed under the "
+        "timer (their ratios mix tiers; a longer warm-up or a look at what compiles is the fix): "
+        + "; ".join(
+            f"{e}:{g} at {lvl} on {rt}: {int(r['min'])}–{int(r['max'])} in {int(r['size'])} processes"
+            for (e, g, lvl, rt), r in noted.iterrows()
+        )
+        + "."
+    ]
+
+
 def noise_markdown(
     rows: pd.DataFrame, cells: pd.DataFrame, calibrations: list[CalibrationRecord], env: EnvironmentRecord | None
 ) -> str:
@@ -112,6 +143,7 @@ def noise_markdown(
     lines.append(_disturbed_line(rows, disturbed))
     lines.append(replaced_markdown(rows))
     lines.append(set_aside_markdown(rows))
+    lines.extend(rounds_compilations_markdown(rows))
     lines.extend(cpu_hygiene_markdown(env))
     for warning in env.warnings if env else []:
         lines.append(f"- Risk: {warning}")

@@ -191,6 +191,9 @@ class ResultRow:
     # where the runtime cannot count them (.NET Core 3.1) or the lab does not say (harness/model/warmup_check.py reads
     # it)
     prewarm_compilations: int | None = None
+    # JIT compilations while the process's rounds were timed (the paired design's .NET lab; the process's, shared by its
+    # cells): code that changed, or background JIT work, under the timer; None where the lab cannot count them
+    rounds_compilations: int | None = field(default=None, metadata=AMOUNT)
     bdn_run_ms: float | None = None
     bdn_jitting_ms: float | None = None
     bdn_pilot_ms: float | None = None

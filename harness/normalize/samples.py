@@ -64,6 +64,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
             / max(len(paired.get("members") or ()), 1)
             if process.is_file()
             else None,
+            "rounds_compilations": _rounds_compilations(read_json(process)) if process.is_file() else None,
         }
     return cell_outcome(
         files,
@@ -87,6 +88,25 @@ def _anchor_times(anchors: Any, rounds: int) -> dict[str, list[float]] | None:
             "see the process's log; rerun the cell",
         )
     return {str(k): [float(t) for t in v] for k, v in anchors.items()}
+
+
+def _rounds_compilations(process: dict[str, Any]) -> int | None:
+    """The compilations while the process's rounds were timed: the last of process.json's `rounds_compilations` (counted
+    from the warm-up's end at each round's start, then at the end), or None where the lab did not count them."""
+    counts = process.get("rounds_compilations")
+    if counts is None:
+        return None
+    if (
+        not isinstance(counts, list)
+        or not counts
+        or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+        or counts != sorted(counts)
+    ):
+        raise CellError(
+            "process.json's rounds_compilations is not a growing count of compilations, one per round and one at end",
+            "see the process's log; rerun the cell",
+        )
+    return counts[-1]
 
 
 def _anchor_library(paired: dict[str, Any]) -> str | None:

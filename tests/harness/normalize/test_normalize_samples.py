@@ -107,3 +107,30 @@ def test_native_anchors_without_the_sha256_of_their_library_are_a_cell_error(tmp
     _paired(tmp_path, {"scan": [5e4, 5e4, 5e4, 5e4]}, sha)
     with pytest.raises(CellError, match="native_anchors_sha256"):
         NORMALIZERS["samples"](tmp_path)
+
+
+def _paired_process(tmp_path, rounds_compilations):
+    """A paired cell whose process.json (in the folder above it) counted the compilations during its rounds."""
+    cell = tmp_path / "cell"
+    cell.mkdir()
+    _paired(cell, None, None)
+    process = {"schema_version": 1, "start_to_main_ms": 40.0}
+    if rounds_compilations is not None:
+        process["rounds_compilations"] = rounds_compilations
+    (tmp_path / "process.json").write_text(json.dumps(process))
+    return cell
+
+
+def test_a_paired_cell_carries_the_compilations_during_its_process_rounds(tmp_path):
+    fields = NORMALIZERS["samples"](_paired_process(tmp_path, [0, 2, 40, 41, 43, 43])).fields
+    assert fields["rounds_compilations"] == 43 and fields["start_to_main_ms"] == 20.0
+
+
+def test_a_process_that_did_not_count_them_has_none(tmp_path):
+    assert NORMALIZERS["samples"](_paired_process(tmp_path, None)).fields["rounds_compilations"] is None
+
+
+@pytest.mark.parametrize("counts", [[], [0, 5, 3], [0, -1], "43", [0, 1.5], [True, True]])
+def test_rounds_compilations_other_than_a_growing_count_are_a_cell_error(tmp_path, counts):
+    with pytest.raises(CellError, match="rounds_compilations"):
+        NORMALIZERS["samples"](_paired_process(tmp_path, counts))
