@@ -77,8 +77,7 @@ public static class PairedEngine
         var clock = Stopwatch.StartNew();
         var nsPerCall = new double[members.Count];
         var recent = new double[members.Count, SizingPasses];  // each member's last passes' speeds, a ring
-        var recentCount = new int[members.Count];
-        var recentNext = new int[members.Count];  // the slot the next pass writes; the filled slots are 0 .. count - 1
+        var recentWrites = new int[members.Count];  // passes written since the JIT last changed code: slot = writes % size
         var calls = new long[members.Count];
         var startCount = counter();
         var lastChange = 0.0;
@@ -100,9 +99,7 @@ public static class PairedEngine
                 calls[i] = CallsFor(passMs, nsPerCall[i]);
                 var ns = TimeBurst(members[i].Operation, calls[i]);
                 nsPerCall[i] = ns / calls[i];
-                recent[i, recentNext[i]] = nsPerCall[i];
-                recentNext[i] = (recentNext[i] + 1) % SizingPasses;
-                recentCount[i] = Math.Min(recentCount[i] + 1, SizingPasses);
+                recent[i, recentWrites[i]++ % SizingPasses] = nsPerCall[i];
                 windowNs[i] += ns;
                 windowCalls[i] += calls[i];
                 TimeBurst(members[i].Overhead, calls[i]);
@@ -113,8 +110,7 @@ public static class PairedEngine
             if (after != before)
             {
                 // a pass the JIT changed code in says little about the code that will be timed
-                Array.Clear(recentCount, 0, recentCount.Length);
-                Array.Clear(recentNext, 0, recentNext.Length);
+                Array.Clear(recentWrites, 0, recentWrites.Length);
                 lastChange = now;
                 tierUpSeen |= now >= Prewarm.TieringDelayMs;
             }
@@ -142,9 +138,10 @@ public static class PairedEngine
         var speeds = new double[SizingPasses];
         for (var i = 0; i < members.Count; i++)
         {
-            for (var k = 0; k < recentCount[i]; k++)
+            var filled = Math.Min(recentWrites[i], SizingPasses);
+            for (var k = 0; k < filled; k++)
                 speeds[k] = recent[i, k];
-            nsPerCall[i] = recentCount[i] > 0 ? MedianOf(speeds, recentCount[i]) : nsPerCall[i];
+            nsPerCall[i] = filled > 0 ? MedianOf(speeds, filled) : nsPerCall[i];
             calls[i] = CallsFor(settings.BurstMs, nsPerCall[i]);
         }
         // (2) overhead twins
@@ -179,10 +176,11 @@ public static class PairedEngine
         var fresh = 0;
         var compiledAfterWarmUp = jitCounter is null ? JitCounting.RuntimeCount() : null;
         var roundsCompilations = compiledAfterWarmUp is null ? null : new long[settings.Rounds + 1];
+        long CompiledSinceWarmUp() => (JitCounting.RuntimeCount() ?? 0) - compiledAfterWarmUp!.Value;
         for (var round = 0; round < settings.Rounds; round++)
         {
             if (roundsCompilations is not null)
-                roundsCompilations[round] = (JitCounting.RuntimeCount() ?? 0) - compiledAfterWarmUp!.Value;
+                roundsCompilations[round] = CompiledSinceWarmUp();
             if (settings.FreshInputRounds > 0 && round > 0 && round % settings.FreshInputRounds == 0)
             {
                 var freshStart = Stopwatch.GetTimestamp();
@@ -212,7 +210,7 @@ public static class PairedEngine
             }
         }
         if (roundsCompilations is not null)
-            roundsCompilations[settings.Rounds] = (JitCounting.RuntimeCount() ?? 0) - compiledAfterWarmUp!.Value;
+            roundsCompilations[settings.Rounds] = CompiledSinceWarmUp();
         // a member's warm-up: its share of the joint passes
         var results = Enumerable.Range(0, members.Count).Select(i => new MemberResult(
             calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
@@ -305,10 +303,5 @@ public static class PairedEngine
         }
     }
 
-    public static double Median(double[] values)
-    {
-        var sorted = values.OrderBy(v => v).ToArray();
-        var mid = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
+    public static double Median(double[] values) => MedianOf((double[])values.Clone(), values.Length);
 }
