@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from harness.model.places import build_of, place_name
 from harness.model.records import DEFAULT_RUNTIME, STEADY, require_field
 
+# job settings whose range is not "a positive integer": (lowest, highest)
+_RANGES = {"burst_collect_generation": (0, 2)}
+
 
 @dataclass(frozen=True)
 class JobSettings:
@@ -33,16 +36,28 @@ class JobSettings:
     # across processes read as ratios of ratios (harness/model/pairing.py); 2 also the walk (analysis anchors compares);
     # a run asking for them where a lab lacks them stops first
     native_anchors: int | None = None
+    # paired design: the collection before each burst, 2 (the lab's default) BenchmarkDotNet's full one (collect, run
+    # finalizers, collect), 1 or 0 one blocking collection of that generation (docs/method.md)
+    burst_collect_generation: int | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            low, high = _RANGES.get(f.name, (1, None))
             require_field(
-                value is None or (isinstance(value, int) and value > 0),
+                value is None
+                or (
+                    isinstance(value, int)
+                    and not isinstance(value, bool)
+                    and low <= value
+                    and (high is None or value <= high)
+                ),
                 "JobSettings",
                 f.name,
                 value,
-                "must be a positive integer or absent",
+                "must be a positive integer or absent"
+                if high is None
+                else f"must be an integer {low}..{high} or absent",
             )
 
     def to_args(self) -> list[str]:

@@ -26,15 +26,21 @@ def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
     """The profile's job with --job KEY=VALUE settings put in its place; an unknown key or a bad value is a usage
     error."""
     keys = [f.name for f in dataclasses.fields(JobSettings)]
+    overrides = list(overrides)
     changes: dict[str, int] = {}
     for item in overrides:
         key, _, value = item.partition("=")
         if key not in keys:
             raise UnknownNameError("job setting", key, keys, "(--job KEY=VALUE)")
-        if not value.isdigit() or int(value) <= 0:
-            raise ConfigError(f"--job {item}: the value must be a positive integer", f"e.g. --job {key}=20")
+        if not value.isdigit():
+            raise ConfigError(f"--job {item}: the value must be an integer", f"e.g. --job {key}=20")
         changes[key] = int(value)
-    return dataclasses.replace(job, **changes)
+    try:
+        return dataclasses.replace(job, **changes)
+    except ValueError as error:
+        raise ConfigError(
+            f"--job {' '.join(overrides)}: {error}", "see docs/method.md for each job setting's range"
+        ) from None
 
 
 def with_budget(budget: BudgetSpec | None, budget_min: float | None, min_rounds: int) -> BudgetSpec | None:

@@ -15,14 +15,16 @@ test('prewarm stops when two windows agree, or at its cap', () => {
   assert.equal(stable.rule, 'speed-stable');
   assert.ok(stable.ms < 2000 && stable.calls > 0);
   const t0 = performance.now();
-  // every call costs twice what it cost one window earlier (1 µs doubling every 20 ms): consecutive windows never agree
-  // within 2%, even when a busy machine stretches one of them (a linear drift once did: 20 ms windows 300 ms in differ
-  // by 7%, which one preemption can hide)
+  // every call costs four times what it cost one window earlier (1 µs doubling every 10 ms): consecutive windows never
+  // agree within 2% unless the machine takes 40 ms of one 20 ms window away (a linear drift once did agree: 20 ms
+  // windows 300 ms in differ by 7%, which one preemption can hide; doubling every 20 ms did too, once, on a VM whose
+  // bursts varied 2x: a window stretched 2x by a preemption matched the next). The cap stops it before a call outlasts
+  // a window (16 ms at 140 ms).
   const drifting = prewarm(() => {
-    const until = performance.now() + 0.001 * 2 ** ((performance.now() - t0) / 20);
+    const until = performance.now() + 0.001 * 2 ** ((performance.now() - t0) / 10);
     while (performance.now() < until);
     return until;
-  }, 300, 20);
+  }, 140, 20);
   assert.equal(drifting.rule, 'cap');
   assert.equal(prewarm(() => 1, 0, 0).rule, 'none');
 });

@@ -259,6 +259,12 @@ def test_job_settings_can_be_overridden_from_the_command_line_and_reach_the_lab(
         with_overrides(job, ["burstms=5"])
     with pytest.raises(ConfigError, match="positive integer"):
         with_overrides(job, ["burst_ms=0"])
+    with pytest.raises(ConfigError, match="must be an integer"):
+        with_overrides(job, ["burst_ms=-3"])
+    # the collection before each burst is the one setting that may be 0, and no more than 2
+    assert with_overrides(job, ["burst_collect_generation=0"]).to_args()[-2:] == ["--burst-collect-generation", "0"]
+    with pytest.raises(ConfigError, match=r"integer 0\.\.2"):
+        with_overrides(job, ["burst_collect_generation=3"])
 
 
 def test_a_paired_shared_run_measures_every_group_of_a_level_in_one_process_per_round(smoke_options):

@@ -20,8 +20,8 @@ namespace JsonLab.Measurement;
 /// 1.8 s instead of about 4). The median speed of each member's last passes sizes its burst to <c>BurstMs</c>
 /// (<see cref="WarmSpeed"/>); (2) each member's overhead twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
 /// BenchmarkDotNet subtracts its overhead iterations; (3) <c>Rounds</c> rounds, each running every member once in a
-/// fresh random order (seeded: a rerun repeats it), each burst after a full blocking collection, so no member pays for
-/// another's garbage, and with the bytes the burst allocated read from the thread's allocation counter. With
+/// fresh random order (seeded: a rerun repeats it), each burst after a blocking collection (by default BenchmarkDotNet's
+/// full one; <see cref="Settings.CollectGeneration"/>), so no member pays for another's garbage, and with the bytes the burst allocated read from the thread's allocation counter. With
 /// <see cref="Settings.FreshInputRounds"/> each member rebinds to a fresh copy of its input every that many rounds:
 /// where a member's speed depends on where its input happened to be placed (a serializer walking 1000 objects ran in
 /// one of two speeds per process, 13% apart), the process then averages over placements instead of drawing one.
@@ -31,14 +31,22 @@ public static class PairedEngine
     /// <param name="FreshInputRounds">Every this many rounds each member gets a fresh copy of its input (a new object graph
     /// to serialize, new text or bytes to parse), so a process samples several placements of its inputs in memory rather
     /// than keeping the one it happened to get; 0 keeps one input for the whole process.</param>
-    public sealed record Settings(int BurstMs, int Rounds, int PrewarmMs, int PrewarmQuietMs, int Seed, int FreshInputRounds = 0)
+    /// <param name="CollectGeneration">The collection before each burst: <see cref="FullCollectionGeneration"/> (2, the
+    /// default) is BenchmarkDotNet's between iterations (collect, run finalizers, collect again); 1 or 0 one blocking
+    /// collection of that generation and the younger ones, which empties the young generations' budget for the burst but
+    /// leaves older garbage for a later collection.</param>
+    public sealed record Settings(int BurstMs, int Rounds, int PrewarmMs, int PrewarmQuietMs, int Seed, int FreshInputRounds = 0,
+        int CollectGeneration = FullCollectionGeneration)
     {
         public Settings Validate() =>
-            BurstMs > 0 && Rounds > 1 && PrewarmMs >= 0 && PrewarmQuietMs >= 0 && FreshInputRounds >= 0
+            BurstMs > 0 && Rounds > 1 && PrewarmMs >= 0 && PrewarmQuietMs >= 0 && FreshInputRounds >= 0 && CollectGeneration is >= 0 and <= FullCollectionGeneration
                 ? this
-                : throw new LabException($"paired settings out of range: burst {BurstMs} ms, {Rounds} rounds, prewarm {PrewarmMs}/{PrewarmQuietMs} ms, fresh inputs every {FreshInputRounds} rounds",
-                    "pass --burst-ms > 0, --burst-rounds ≥ 2 and --fresh-input-rounds ≥ 0");
+                : throw new LabException($"paired settings out of range: burst {BurstMs} ms, {Rounds} rounds, prewarm {PrewarmMs}/{PrewarmQuietMs} ms, fresh inputs every {FreshInputRounds} rounds, collection generation {CollectGeneration}",
+                    "pass --burst-ms > 0, --burst-rounds ≥ 2, --fresh-input-rounds ≥ 0 and --burst-collect-generation 0, 1 or 2");
     }
+
+    /// <summary>The generation of BenchmarkDotNet's full collection sequence, the default before each burst.</summary>
+    public const int FullCollectionGeneration = 2;
 
     /// <summary>One member's measurements: per round (in round order) the time per call after the overhead, the raw time
     /// per call, the bytes allocated per call and the member's position in that round's order (0 = first).</summary>
@@ -67,8 +75,9 @@ public static class PairedEngine
         // The first full collection runs the runtime's own gen-2 callbacks and finalizers (array-pool trimming and the
         // like) for the first time. Here, inside start-up's tiering delay, rather than in the middle of the warm-up, where
         // every method called for the first time holds back all tier-up by tiering's call-counting delay; the counters
-        // each burst reads, likewise.
+        // each burst reads, and the rounds' own collection, likewise.
         FullCollection();
+        CollectBeforeBurst(settings.CollectGeneration);
         _sink = GC.GetAllocatedBytesForCurrentThread() + GC.CollectionCount(0) + GC.CollectionCount(1) + GC.CollectionCount(2);
         // (1) joint passes over all members, which also size the bursts
         var counting = jitCounter is null ? JitCounting.Start() : null;
@@ -194,7 +203,7 @@ public static class PairedEngine
             {
                 var m = order[position];
                 var collectStart = Stopwatch.GetTimestamp();
-                FullCollection();
+                CollectBeforeBurst(settings.CollectGeneration);
                 var start = Stopwatch.GetTimestamp();
                 collectMs += (start - collectStart) * 1e3 / Stopwatch.Frequency;
                 var bytes = GC.GetAllocatedBytesForCurrentThread();
@@ -275,6 +284,17 @@ public static class PairedEngine
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
+    }
+
+    /// <summary>The collection before a burst (<see cref="Settings.CollectGeneration"/>). The engine's first collection, before
+    /// the warm-up, is always the full one, so whichever this is has run its code once before anything is timed.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static void CollectBeforeBurst(int generation)
+    {
+        if (generation >= FullCollectionGeneration)
+            FullCollection();
+        else
+            GC.Collect(generation, GCCollectionMode.Forced, blocking: true);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]

@@ -8,7 +8,7 @@ namespace JsonLab.Verbs;
 /// <summary>
 /// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
-/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed and --fresh-input-rounds set the engine. Every member is
+/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed, --fresh-input-rounds and --burst-collect-generation set the engine. Every member is
 /// verified first; one whose operation throws is written as failed and left out, the others are still measured. With
 /// --native-anchors N the first N native anchors (<see cref="NativeAnchors"/>: 1 the scan, the reading anchor; 2 also the
 /// walk, to measure the choice again) are timed as more members of every round, and each
@@ -33,7 +33,7 @@ public static class PairedVerb
             throw new LabException("`paired` needs at least one --member", "pass --member VARIANT/DATASET/OPERATION=OUTDIR, once per cell");
         var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
             args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1,
-            args.OptionalInt("fresh-input-rounds") ?? 0).Validate();
+            args.OptionalInt("fresh-input-rounds") ?? 0, args.OptionalInt("burst-collect-generation") ?? PairedEngine.FullCollectionGeneration).Validate();
         var anchorCount = Math.Min(args.OptionalInt("native-anchors") ?? 0, NativeAnchors.Names.Count);
         var anchored = anchorCount > 0;
         var anchors = anchored ? NativeAnchors.Load() : null;
@@ -116,6 +116,7 @@ public static class PairedVerb
             CollectionsBetweenBurstsMs = Math.Round(result.CollectMs, 1),
             RoundsCompilations = result.RoundsCompilations,
             settings.FreshInputRounds,
+            BurstCollectGeneration = settings.CollectGeneration,
             result.FreshInputs,
             FreshInputsMs = Math.Round(result.FreshInputsMs, 1),
             NativeAnchors = anchored ? anchorNames.Select((name, i) => new
