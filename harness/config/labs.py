@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
-import shutil
 from dataclasses import dataclass, field
 
 from harness.config.data_files import read_toml
@@ -29,13 +28,14 @@ from harness.config.library_builds import (
     parse_library_versions,
     split_build_name,
 )
-from harness.config.prerequisites import load_prerequisites
+from harness.config.prerequisites import require_programs
+from harness.config.process_sharing import is_unshared, parse_unshared_variants
 from harness.config.run_settings import RunSetting, Settings, environment_of, parse_lab_run_settings
 from harness.config.variant_settings import base_of
 from harness.config.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
 from harness.model.cells import Cell
 from harness.model.defaults import LABS_DIR
-from harness.model.errors import ConfigError, MissingToolError, UnknownNameError
+from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
@@ -63,6 +63,8 @@ class LabSpec:
     # None when the lab has no such verb: the paired design then runs that lab's groups interleaved (designs.py).
     paired_format: str | None = None
     native_anchors: bool = False  # its `paired` verb can time the native anchors (job setting native_anchors)
+    # Variants whose groups never share a process with other groups (lab.toml; config/process_sharing.py)
+    unshared_variants: tuple[str, ...] = ()
     # True for the lab whose fastest verified cell is the report's cross-language "speed of light" (lab/cpp: simdjson).
     speed_of_light: bool = False
     # Runtime knobs an experiment may ask for (lab.toml [run_settings]; harness/config/run_settings.py).
@@ -103,24 +105,17 @@ class LabSpec:
         a single shot is one cell per fresh process by definition."""
         return self.paired_format is not None and cell.measure == STEADY
 
+    def shares_with_other_groups(self, cell: Cell) -> bool:
+        """True when this cell may also share its process with other groups' cells (config/process_sharing.py)."""
+        return self.shares_process(cell) and not is_unshared(cell.variant, self.unshared_variants)
+
     def settings_environment(self, settings: Settings) -> dict[str, str]:
         """The environment that produces these run settings in this lab's processes."""
         return environment_of(self.run_settings, self.name, settings)
 
     def check_requirements(self) -> None:
-        """Raises MissingToolError naming every required program that is not on PATH, with what installs each
-        (prerequisites.toml)."""
-        missing = [program for program in self.requires if shutil.which(program) is None]
-        if missing:
-            prerequisites = load_prerequisites(labs_dir=self.directory.parent)
-            fixes = [
-                (item.install if (item := prerequisites.for_command(program)) else f"install {program}")
-                for program in missing
-            ]
-            raise MissingToolError(
-                f"lab '{self.name}' needs {', '.join(repr(program) for program in missing)}, not on PATH",
-                f"{'; '.join(fixes)}; or run another lab (`just doctor` lists everything the lab needs)",
-            )
+        """Raises MissingToolError naming every required program that is not on PATH, with what installs each."""
+        require_programs(f"lab '{self.name}'", self.requires, self.directory.parent)
 
     @property
     def runtime_names(self) -> tuple[str, ...]:
@@ -256,6 +251,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             container=parse_container(data["container"]) if "container" in data else None,
             paired_format=data.get("paired_format"),
             native_anchors=bool(data.get("native_anchors", False)),
+            unshared_variants=parse_unshared_variants(data, path),
             speed_of_light=bool(data.get("speed_of_light", False)),
             run_settings=parse_lab_run_settings(data, path),
             vendor_packages=parse_vendor_packages(data, str(path)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -28,7 +29,7 @@ from harness.config.prerequisite_items import (
     lab_need,
 )
 from harness.model.defaults import LABS_DIR, PREREQUISITES_FILE
-from harness.model.errors import ConfigError
+from harness.model.errors import ConfigError, MissingToolError
 
 __all__ = [
     "LAB_NEED_PREFIX",
@@ -220,3 +221,19 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def require_programs(who: str, programs: tuple[str, ...], labs_dir: pathlib.Path = LABS_DIR) -> None:
+    """Raises MissingToolError naming every one of `programs` not on PATH, with what installs each (prerequisites.toml
+    and the labs' own, under `labs_dir`)."""
+    missing = [program for program in programs if shutil.which(program) is None]
+    if missing:
+        prerequisites = load_prerequisites(labs_dir=labs_dir)
+        fixes = [
+            (item.install if (item := prerequisites.for_command(program)) else f"install {program}")
+            for program in missing
+        ]
+        raise MissingToolError(
+            f"{who} needs {', '.join(repr(program) for program in missing)}, not on PATH",
+            f"{'; '.join(fixes)}; or run another lab (`just doctor` lists everything the lab needs)",
+        )

@@ -14,6 +14,11 @@ from harness.model.records import DEFAULT_RUNTIME, STEADY, require_field
 _RANGES = {"burst_collect_generation": (0, 2)}
 
 
+def job_setting_range(name: str) -> tuple[int, int | None]:
+    """The values a job setting takes: (lowest, highest), None for no upper bound (most are positive integers)."""
+    return _RANGES.get(name, (1, None))
+
+
 @dataclass(frozen=True)
 class JobSettings:
     """How long a cell is measured; None leaves the choice to the lab's benchmark engine. prewarm_ms: wall-clock
@@ -43,7 +48,7 @@ class JobSettings:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            low, high = _RANGES.get(f.name, (1, None))
+            low, high = job_setting_range(f.name)
             require_field(
                 value is None
                 or (

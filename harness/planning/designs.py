@@ -83,8 +83,9 @@ class Design(Protocol):
     shares_process: bool  # True: a slot's placement may measure several cells in one process (the lab's `paired` verb)
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
-        """The planned cells cut into units, in run order; `shares` tells a cell whose lab measures several cells in
-        one process (the `paired` verb)."""
+        """The planned cells cut into units, in run order; `shares` tells a cell that may share its process with other
+        groups' cells (its lab's `paired` verb measures several cells in one, and its variant is not kept apart:
+        LabSpec.shares_with_other_groups)."""
         ...
 
     def round(self, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...]) -> list[Slot]:
@@ -189,9 +190,11 @@ class PairedSharedDesign(PairedDesign):
         sizes: dict[tuple[str, str, str, str], int] = {}
         for cell in cells:
             sizes[group_key(cell)] = sizes.get(group_key(cell), 0) + 1
+        # a group one of whose cells may not share a process with other groups keeps a process of its own, whole
+        apart = {group_key(cell) for cell in cells if not shares(cell)}
 
         def key(cell: Cell) -> tuple[str, ...]:
-            if cell.measure != STEADY or sizes[group_key(cell)] < 2 or not shares(cell):
+            if cell.measure != STEADY or sizes[group_key(cell)] < 2 or group_key(cell) in apart:
                 return group_key(cell)
             return cell.isa_level, cell.target, cell.place, cell.settings_text, "shared"
 

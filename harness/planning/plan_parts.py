@@ -15,7 +15,7 @@ from harness.config.datasets import Manifest
 from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
 from harness.config.profiles import BudgetSpec, Stopping
-from harness.model.cells import Cell, JobSettings
+from harness.model.cells import Cell, JobSettings, job_setting_range
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.planning.estimate import ShotCosts
 from harness.planning.history import load_call_rates
@@ -33,7 +33,12 @@ def with_overrides(job: JobSettings, overrides: Iterable[str]) -> JobSettings:
         if key not in keys:
             raise UnknownNameError("job setting", key, keys, "(--job KEY=VALUE)")
         if not value.isdigit():
-            raise ConfigError(f"--job {item}: the value must be an integer", f"e.g. --job {key}=20")
+            low, high = job_setting_range(key)
+            raise ConfigError(
+                f"--job {item}: the value must be "
+                + ("a positive integer" if high is None else f"an integer {low}..{high}"),
+                f"e.g. --job {key}={20 if high is None else high}",
+            )
         changes[key] = int(value)
     try:
         return dataclasses.replace(job, **changes)

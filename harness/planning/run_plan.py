@@ -135,7 +135,7 @@ class Plan:
                     self.design, list(u.cells), self.job, self.labs[u.cells[0].target].shares_process(u.cells[0])
                 )
                 for u in self.design.units(
-                    [c for c in steady if c not in shots], lambda c: self.labs[c.target].shares_process(c)
+                    [c for c in steady if c not in shots], lambda c: self.labs[c.target].shares_with_other_groups(c)
                 )
             )
         if shots:  # single shots are costed from their inputs' sizes, whatever the job

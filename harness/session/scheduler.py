@@ -80,7 +80,7 @@ class Session(SlotProcesses):
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
                 self._store(self._unrunnable_row(cell))
         units = self.design.units(
-            [c for c in runnable if c.measure in REPLICATED], lambda c: self.labs[c.target].shares_process(c)
+            [c for c in runnable if c.measure in REPLICATED], lambda c: self.labs[c.target].shares_with_other_groups(c)
         )
         cold = [c for c in runnable if c.measure == COLD]
         if self.budget and self.budget.spec.priority in PRIORITY_RULES:

@@ -40,11 +40,20 @@ public sealed class CliArgs
     /// <summary>The value of an optional option, or a fallback.</summary>
     public string Optional(string key, string fallback) => All(key) is [var value, ..] ? value : fallback;
 
-    /// <summary>An optional integer option.</summary>
-    public int? OptionalInt(string key) =>
+    /// <summary>An optional integer option from <paramref name="min"/> to <paramref name="max"/> (by default a positive one);
+    /// anything else is an error whose hint names the range.</summary>
+    public int? OptionalInt(string key, int min = 1, int max = int.MaxValue) =>
         All(key) is [var value, ..]
-            ? int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n > 0
+            ? int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n >= min && n <= max
                 ? n
-                : throw new LabException($"--{key} must be a positive integer, got '{value}'", $"pass --{key} 10, for example")
+                : throw new LabException($"--{key} must be {Range(min, max)}, got '{value}'", $"pass --{key} {Math.Min(max, Math.Max(min, 10))}, for example")
             : null;
+
+    private static string Range(int min, int max) =>
+        (min, max) switch
+        {
+            (1, int.MaxValue) => "a positive integer",
+            (0, int.MaxValue) => "an integer of 0 or more",
+            _ => $"an integer from {min} to {max}",
+        };
 }

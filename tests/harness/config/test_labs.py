@@ -111,3 +111,14 @@ def test_every_shipped_runtime_declares_the_runtime_name_its_isa_switches_are_ke
         for name in lab.runtimes:
             reports = lab.for_runtime(name).reported_runtime()
             assert reports in keys, f"lab {lab.name} runtime {name} reports {reports!r}; switch tables: {keys}"
+
+
+def test_unshared_variants_is_a_list_of_names_or_an_error_with_the_form(tmp_path):
+    text = LAB_TOML.replace(
+        'raw_format = "bdn"', 'raw_format = "bdn"\nunshared_variants = ["x-per-call", "*+per_call=true*"]'
+    )
+    assert _lab(tmp_path, text).unshared_variants == ("x-per-call", "*+per_call=true*")
+    for bad in ('"x-per-call"', "[1]", '[""]'):
+        with pytest.raises(ConfigError, match="unshared_variants must be a list of names") as error:
+            _lab(tmp_path, LAB_TOML.replace('raw_format = "bdn"', f'raw_format = "bdn"\nunshared_variants = {bad}'))
+        assert "unshared_variants = [" in error.value.hint

@@ -77,6 +77,29 @@ def test_paired_shared_units_join_a_level_and_runtimes_groups_of_shareable_cells
     ]
 
 
+def test_a_group_with_one_cell_kept_apart_keeps_a_process_of_its_own_whole():
+    cells = _cells("native", "g1") + _cells("native", "g2") + _cells("native", "apart")
+    units = PairedSharedDesign().units(cells, lambda c: c.benchmark != "a" or c.group != "apart")
+    by_name = {u.name: {(c.group, c.benchmark) for c in u.cells} for u in units}
+    assert list(by_name) == ["native/dotnet/shared", "native/000/apart"]
+    assert len(by_name["native/000/apart"]) == 5  # the whole group, so its ratios stay within one process
+    assert {g for g, _ in by_name["native/dotnet/shared"]} == {"g1", "g2"}
+
+
+def test_the_dotnet_labs_per_call_options_keep_their_groups_apart():
+    from harness.config.labs import load_labs
+
+    lab = load_labs()["dotnet"]
+    cell = _cells(names=("x",))[0]
+    per_call = [
+        dataclasses.replace(cell, variant=v)
+        for v in ("stj-case-insensitive-options-per-call", "stj-default+options_per_call=true")
+    ]
+    assert all(lab.shares_process(c) and not lab.shares_with_other_groups(c) for c in per_call)
+    assert lab.shares_with_other_groups(dataclasses.replace(cell, variant="stj-case-insensitive"))
+    assert lab.shares_with_other_groups(dataclasses.replace(cell, variant="stj-default+options_per_call=false"))
+
+
 def test_a_paired_shared_round_is_one_process_of_all_its_cells_in_a_fresh_order():
     cells = _cells("native", "g1") + _cells("native", "g2")
     (slot,) = PairedSharedDesign().round(cells, 1, ("1",))

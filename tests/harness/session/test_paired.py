@@ -259,12 +259,16 @@ def test_job_settings_can_be_overridden_from_the_command_line_and_reach_the_lab(
         with_overrides(job, ["burstms=5"])
     with pytest.raises(ConfigError, match="positive integer"):
         with_overrides(job, ["burst_ms=0"])
-    with pytest.raises(ConfigError, match="must be an integer"):
+    with pytest.raises(ConfigError, match="must be a positive integer") as not_a_number:
         with_overrides(job, ["burst_ms=-3"])
+    assert "--job burst_ms=20" in not_a_number.value.hint
     # the collection before each burst is the one setting that may be 0, and no more than 2
     assert with_overrides(job, ["burst_collect_generation=0"]).to_args()[-2:] == ["--burst-collect-generation", "0"]
     with pytest.raises(ConfigError, match=r"integer 0\.\.2"):
         with_overrides(job, ["burst_collect_generation=3"])
+    with pytest.raises(ConfigError, match=r"must be an integer 0\.\.2") as not_a_number:
+        with_overrides(job, ["burst_collect_generation=abc"])
+    assert "--job burst_collect_generation=2" in not_a_number.value.hint
 
 
 def test_a_paired_shared_run_measures_every_group_of_a_level_in_one_process_per_round(smoke_options):

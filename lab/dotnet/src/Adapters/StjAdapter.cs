@@ -25,6 +25,10 @@ public sealed class StjAdapter(
     /// <summary>True when the options object is created inside the measured call.</summary>
     public bool OptionsPerCall => optionsPerCall;
 
+    /// <summary>A new instance of this variant's options, as its factory builds them (null: the serializer's defaults), to
+    /// compare two variants' options without touching the instance a bound operation uses.</summary>
+    public JsonSerializerOptions? NewOptions() => options();
+
     public IReadOnlyList<SettingSpec> Settings => StjSettings.All;
 
     /// <summary>

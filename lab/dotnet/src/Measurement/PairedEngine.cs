@@ -75,9 +75,11 @@ public static class PairedEngine
         // The first full collection runs the runtime's own gen-2 callbacks and finalizers (array-pool trimming and the
         // like) for the first time. Here, inside start-up's tiering delay, rather than in the middle of the warm-up, where
         // every method called for the first time holds back all tier-up by tiering's call-counting delay; the counters
-        // each burst reads, and the rounds' own collection, likewise.
-        FullCollection();
-        CollectBeforeBurst(settings.CollectGeneration);
+        // each burst reads, and the rounds' own collection, likewise (a full one at the default, a full one and then the
+        // chosen younger one otherwise).
+        CollectBeforeBurst(FullCollectionGeneration);
+        if (settings.CollectGeneration != FullCollectionGeneration)
+            CollectBeforeBurst(settings.CollectGeneration);
         _sink = GC.GetAllocatedBytesForCurrentThread() + GC.CollectionCount(0) + GC.CollectionCount(1) + GC.CollectionCount(2);
         // (1) joint passes over all members, which also size the bursts
         var counting = jitCounter is null ? JitCounting.Start() : null;

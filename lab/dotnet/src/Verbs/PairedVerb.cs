@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using JsonLab.Adapters;
 using JsonLab.Measurement;
 using JsonLab.Probes;
 using JsonLab.Verification;
@@ -31,9 +32,12 @@ public static class PairedVerb
         var members = args.All("member").Select(spec => CellRequest.Member(spec, datasets)).ToList();
         if (members.Count == 0)
             throw new LabException("`paired` needs at least one --member", "pass --member VARIANT/DATASET/OPERATION=OUTDIR, once per cell");
+        if (SharedMetadata.Conflict(members.Select(m => m.Adapter).ToList()) is { } conflict)
+            throw new LabException(conflict, SharedMetadata.Fix);
         var settings = new PairedEngine.Settings(args.OptionalInt("burst-ms") ?? 20, args.OptionalInt("burst-rounds") ?? 20,
-            args.OptionalInt("prewarm-ms") ?? 3000, args.OptionalInt("prewarm-quiet-ms") ?? 300, args.OptionalInt("seed") ?? 1,
-            args.OptionalInt("fresh-input-rounds") ?? 0, args.OptionalInt("burst-collect-generation") ?? PairedEngine.FullCollectionGeneration).Validate();
+            args.OptionalInt("prewarm-ms", min: 0) ?? 3000, args.OptionalInt("prewarm-quiet-ms", min: 0) ?? 300, args.OptionalInt("seed") ?? 1,
+            args.OptionalInt("fresh-input-rounds", min: 0) ?? 0,
+            args.OptionalInt("burst-collect-generation", min: 0, max: PairedEngine.FullCollectionGeneration) ?? PairedEngine.FullCollectionGeneration).Validate();
         var anchorCount = Math.Min(args.OptionalInt("native-anchors") ?? 0, NativeAnchors.Names.Count);
         var anchored = anchorCount > 0;
         var anchors = anchored ? NativeAnchors.Load() : null;
