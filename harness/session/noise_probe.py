@@ -219,10 +219,15 @@ class NoiseProbe:
 
 def describe(record: NoiseProbeRecord) -> list[str]:
     """The probe's lines for the run's output: what it measured, what it forecasts, and advice on a noisy host."""
-    spread = "—" if record.spread_median is None else f"{100 * record.spread_median:.1f}%"
+    spread = (
+        "no ratio measured in two or more processes"
+        if record.spread_median is None
+        else f"per-process ratios spread by a median {100 * record.spread_median:.1f}% between processes"
+    )
+    groups = f"{len(record.groups)} group{'' if len(record.groups) == 1 else 's'}"
     lines = [
-        f"noise probe: {len(record.groups)} groups × {record.rounds} processes ({record.seconds:.0f} s, counted "
-        f"toward their floor): per-process ratios spread by a median {spread} between processes"
+        f"noise probe: {groups} × {record.rounds} processes ({record.seconds:.0f} s, counted toward their floor): "
+        + spread
     ]
     if record.forecast_median_rel_ci is None:
         return [*lines, "noise probe: no ratio with a spread yet, so no forecast"]

@@ -56,3 +56,32 @@ def test_levels_without_readback_run_labelled_and_levels_without_a_switch_are_no
 def test_dotnet_levels_are_still_verified_by_readback():
     isa = load_isa_table()
     assert isa.has_switches(".NET", "10.0.12", "scalar") and not isa.has_switches("Node.js", "26.10.0", "no-avx512")
+
+
+def test_a_noise_probe_that_measured_no_ratio_says_so_in_words():
+    from harness.model.run_records import NoiseProbeRecord
+    from harness.session.noise_probe import describe
+
+    record = NoiseProbeRecord(
+        groups=["001/file@no-avx512 on 8.0.0"],
+        rounds=3,
+        seconds=4.0,
+        ratios=0,
+        spread_median=None,
+        steering_rounds=0,
+        other_rounds=0,
+        forecast_median_rel_ci=None,
+        probed_claims=0,
+        inconclusive_probed=0,
+        claims=3,
+        forecast_inconclusive=None,
+        budget_min=1.0,
+        target_rel_ci=0.02,
+        minutes_for_target=None,
+    )
+    first, second = describe(record)
+    assert first == (
+        "noise probe: 1 group × 3 processes (4 s, counted toward their floor): "
+        "no ratio measured in two or more processes"
+    )
+    assert "—" not in first and second == "noise probe: no ratio with a spread yet, so no forecast"
