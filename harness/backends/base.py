@@ -34,6 +34,9 @@ class CellRequest:
     # seed of its burst order; empty: the process measures `cell` alone.
     members: tuple[tuple[Cell, pathlib.Path], ...] = ()
     seed: int = 1
+    # A process of several groups (paired-shared): the sizes of the consecutive runs of members that form one group,
+    # whose bursts the lab runs back to back in every round; empty: the members are one group
+    member_blocks: tuple[int, ...] = ()
     # A steady cell of one process: this many fresh `once --report-rss` processes after it, for its peak RSS
     peak_rss_runs: int = 0
 
@@ -73,6 +76,7 @@ class CellRequest:
                 *members,
                 "--seed",
                 str(self.seed),
+                *(["--member-blocks", ",".join(map(str, self.member_blocks))] if self.member_blocks else []),
                 *self.job.to_args(),
             ]
         if self.cell.shot is not None:

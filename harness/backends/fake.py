@@ -81,6 +81,9 @@ class FakeBackend:
         self.calls: list[tuple[str, dict[str, str]]] = []
         self.cells_run: list[str] = []
         self.slots: list[list[str]] = []
+        self.member_blocks: list[
+            tuple[int, ...]
+        ] = []  # each paired process's --member-blocks, as the lab is given them
 
     def flags_for(self, switches: dict[str, str]) -> dict[str, Any]:
         """The readback a process with these switches would report."""
@@ -176,6 +179,7 @@ class FakeBackend:
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         self.slots.append([r.cell.cell_id for r in requests])
+        self.member_blocks += [r.member_blocks for r in requests if r.members]
         self.clock.now += self._process_s  # the slot's processes run at the same time
         return [self._run_one(request) for request in requests]
 

@@ -17,7 +17,7 @@ from harness.backends.base import CellRequest
 from harness.model.cells import Cell
 from harness.model.records import DEFAULT_RUNTIME, ResultRow
 from harness.model.run_folder import LOGS_DIR, RAW_DIR
-from harness.planning.designs import Design, Placement, Slot, burst_seed, process_groups
+from harness.planning.designs import Design, Placement, Slot, burst_seed, group_key, process_groups
 from harness.session.cell_rows import CellRows
 from harness.session.rows import RowContext
 
@@ -62,7 +62,7 @@ class SlotProcesses(CellRows):
         if not placement.companions:
             ctx = self._context(placement, round_index, design.name, attempt)
             return [ctx], self._request(ctx)
-        cells = placement.cells
+        cells, blocks = grouped(placement.cells)
         suffix = f"round-{round_index}" + (f"-attempt-{attempt}" if attempt > 1 else "")
         slug = process_slug(cells)
         log = self.store.relative(self.store.path(LOGS_DIR, f"{slug}.{suffix}.log"))
@@ -81,8 +81,20 @@ class SlotProcesses(CellRows):
             self._request(contexts[0], out_dir),
             members=tuple((c, out_dir / c.slug) for c in cells),
             seed=burst_seed(cells, round_index),
+            member_blocks=blocks,
         )
         return contexts, request
+
+
+def grouped(cells: Sequence[Cell]) -> tuple[tuple[Cell, ...], tuple[int, ...]]:
+    """A process's cells with each group's together (groups in the order they first appear), and, for a process of
+    several groups (paired-shared), the size of each group's run of cells: the lab runs a group's bursts back to back
+    in every round, so a ratio within a group is still taken between bursts milliseconds apart (empty for one group)."""
+    groups = process_groups(cells)
+    if len(groups) == 1:
+        return tuple(cells), ()
+    runs = [tuple(c for c in cells if group_key(c) == g) for g in groups]
+    return tuple(c for run in runs for c in run), tuple(len(run) for run in runs)
 
 
 def unit_slug(cell: Cell) -> str:

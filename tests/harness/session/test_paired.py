@@ -148,6 +148,21 @@ def test_a_paired_request_calls_the_paired_verb_with_one_member_per_cell(tmp_pat
     assert lab.paired_format == "samples" and load_labs()["reference-node"].paired_format is None
 
 
+def test_a_process_of_several_groups_keeps_each_groups_cells_together_and_names_their_blocks(tmp_path):
+    from harness.session.slot_processes import grouped
+
+    a1, b1, a2, b2, a3 = _cell("a1", "a"), _cell("b1", "b"), _cell("a2", "a"), _cell("b2", "b"), _cell("a3", "a")
+    assert grouped([a1, b1, a2, b2, a3]) == ((a1, a2, a3, b1, b2), (3, 2))
+    assert grouped([a1, a2]) == ((a1, a2), ())  # one group: no blocks, the lab's order as before
+    lab = load_labs()["dotnet"].for_runtime("10.0.12")
+    request = CellRequest(
+        lab, a1, tmp_path, tmp_path / "p", tmp_path / "log", JobSettings(), {}, "1", 60.0, members=((a1, tmp_path),)
+    )
+    assert "--member-blocks" not in request.lab_args()
+    args = dataclasses.replace(request, member_blocks=(3, 2)).lab_args()
+    assert args[args.index("--member-blocks") + 1] == "3,2"
+
+
 def test_a_paired_process_is_estimated_from_its_members_and_bursts():
     job = JobSettings(burst_ms=20, burst_rounds=30)
     assert paired_process_seconds(job, 3) == pytest.approx(1.8 + 3 * (0.15 + 30 * 0.02 * 1.05))
@@ -281,6 +296,9 @@ def test_a_paired_shared_run_measures_every_group_of_a_level_in_one_process_per_
     assert len(backend.slots) == 2 * 2 and len(steady) == 2 * 2 * (4 + 3)
     assert {r["design"] for r in steady} == {"paired-shared"} and {r["process_cells"] for r in steady} == {7}
     assert all("shared__dotnet__" in r["log_path"] for r in steady)
+    assert set(backend.member_blocks) == {
+        (4, 3)
+    }  # each group's bursts back to back: 000's four cells, then 001's three
     one = [r for r in steady if r["round_index"] == 1 and r["isa_requested"] == "native"]
     assert {r["experiment"] for r in one} == {"000", "001"} and len({r["log_path"] for r in one}) == 1
     assert sum(r["duration_s"] for r in one) == pytest.approx(

@@ -20,7 +20,8 @@ namespace JsonLab.Measurement;
 /// 1.8 s instead of about 4). The median speed of each member's last passes sizes its burst to <c>BurstMs</c>
 /// (<see cref="WarmSpeed"/>); (2) each member's overhead twin (the same loop calling nothing) is timed over five bursts of the member's size and its median subtracted, as
 /// BenchmarkDotNet subtracts its overhead iterations; (3) <c>Rounds</c> rounds, each running every member once in a
-/// fresh random order (seeded: a rerun repeats it), each burst after a blocking collection (by default BenchmarkDotNet's
+/// fresh random order (seeded: a rerun repeats it; in a process of several groups, <see cref="Settings.Blocks"/>, each group's
+/// members back to back and the groups in a fresh order too), each burst after a blocking collection (by default BenchmarkDotNet's
 /// full one; <see cref="Settings.CollectGeneration"/>), so no member pays for another's garbage, and with the bytes the burst allocated read from the thread's allocation counter. With
 /// <see cref="Settings.FreshInputRounds"/> each member rebinds to a fresh copy of its input every that many rounds:
 /// where a member's speed depends on where its input happened to be placed (a serializer walking 1000 objects ran in
@@ -35,8 +36,11 @@ public static class PairedEngine
     /// default) is BenchmarkDotNet's between iterations (collect, run finalizers, collect again); 1 or 0 one blocking
     /// collection of that generation and the younger ones, which empties the young generations' budget for the burst but
     /// leaves older garbage for a later collection.</param>
+    /// <param name="Blocks">A process of several groups (the paired-shared design): each member's block (its group), so
+    /// that a round runs each block's members back to back, in a fresh order within the block, the blocks in a fresh order
+    /// too; a ratio within a group is then still taken between bursts a few milliseconds apart. Null: one block.</param>
     public sealed record Settings(int BurstMs, int Rounds, int PrewarmMs, int PrewarmQuietMs, int Seed, int FreshInputRounds = 0,
-        int CollectGeneration = FullCollectionGeneration)
+        int CollectGeneration = FullCollectionGeneration, int[]? Blocks = null)
     {
         public Settings Validate() =>
             BurstMs > 0 && Rounds > 1 && PrewarmMs >= 0 && PrewarmQuietMs >= 0 && FreshInputRounds >= 0 && CollectGeneration is >= 0 and <= FullCollectionGeneration
@@ -72,6 +76,10 @@ public static class PairedEngine
     public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null)
     {
         settings.Validate();
+        var (flat, blockStarts) = BlockLayout(settings.Blocks, members.Count);
+        var blockOrder = new int[blockStarts.Length - 1];
+        for (var b = 0; b < blockOrder.Length; b++)
+            blockOrder[b] = b;
         // The first full collection runs the runtime's own gen-2 callbacks and finalizers (array-pool trimming and the
         // like) for the first time. Here, inside start-up's tiering delay, rather than in the middle of the warm-up, where
         // every method called for the first time holds back all tier-up by tiering's call-counting delay; the counters
@@ -176,7 +184,6 @@ public static class PairedEngine
             raw[i] = new double[settings.Rounds];
             allocated[i] = new double[settings.Rounds];
             positions[i] = new int[settings.Rounds];
-            order[i] = i;
         }
         var gcs = new long[members.Count, 3];
         var random = new SplitMix(settings.Seed);
@@ -200,7 +207,7 @@ public static class PairedEngine
                 freshMs += (Stopwatch.GetTimestamp() - freshStart) * 1e3 / Stopwatch.Frequency;
                 fresh++;
             }
-            Shuffle(order, ref random);
+            ShuffleBlocks(flat, blockStarts, blockOrder, order, ref random);
             for (var position = 0; position < order.Length; position++)
             {
                 var m = order[position];
@@ -299,13 +306,49 @@ public static class PairedEngine
             GC.Collect(generation, GCCollectionMode.Forced, blocking: true);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static void Shuffle(int[] order, ref SplitMix random)
+    /// <summary>The members by block: their indices in block order (within a block in the order given), and where each
+    /// block starts in that list (one more entry: the end). Refuses blocks that do not name every member.</summary>
+    public static (int[] Flat, int[] BlockStarts) BlockLayout(int[]? blocks, int members)
     {
-        for (var i = order.Length - 1; i > 0; i--)
+        if (blocks is null)
+            return (Enumerable.Range(0, members).ToArray(), [0, members]);
+        if (blocks.Length != members || blocks.Any(b => b < 0))
+            throw new LabException($"{blocks.Length} member blocks given for {members} members",
+                "pass --member-blocks with block sizes that add up to the number of --member options");
+        var (flat, starts) = (new List<int>(), new List<int>());
+        foreach (var id in blocks.Distinct().OrderBy(b => b))
+        {
+            starts.Add(flat.Count);
+            flat.AddRange(Enumerable.Range(0, members).Where(i => blocks[i] == id));
+        }
+        starts.Add(members);
+        return (flat.ToArray(), starts.ToArray());
+    }
+
+    /// <summary>A round's order: the blocks in a fresh order, each block's members (kept in <paramref name="flat"/>, shuffled
+    /// in place round after round) back to back in a fresh order. With one block this is one shuffle of all members,
+    /// drawing the same numbers as before blocks existed, so a paired process of one group keeps its seeded order.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static void ShuffleBlocks(int[] flat, int[] blockStarts, int[] blockOrder, int[] order, ref SplitMix random)
+    {
+        Shuffle(blockOrder, 0, blockOrder.Length, ref random);
+        var position = 0;
+        for (var b = 0; b < blockOrder.Length; b++)
+        {
+            var (start, end) = (blockStarts[blockOrder[b]], blockStarts[blockOrder[b] + 1]);
+            Shuffle(flat, start, end - start, ref random);
+            for (var k = start; k < end; k++)
+                order[position++] = flat[k];
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static void Shuffle(int[] items, int start, int length, ref SplitMix random)
+    {
+        for (var i = length - 1; i > 0; i--)
         {
             var j = random.Below(i + 1);
-            (order[i], order[j]) = (order[j], order[i]);
+            (items[start + i], items[start + j]) = (items[start + j], items[start + i]);
         }
     }
 

@@ -9,7 +9,9 @@ namespace JsonLab.Verbs;
 /// <summary>
 /// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
-/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed, --fresh-input-rounds and --burst-collect-generation set the engine. Every member is
+/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed, --fresh-input-rounds and --burst-collect-generation set the engine; --member-blocks N,N,… (a process of
+/// several groups) names the sizes of consecutive runs of members that form one group, whose bursts then run back to
+/// back in every round. Every member is
 /// verified first; one whose operation throws is written as failed and left out, the others are still measured. With
 /// --native-anchors N the first N native anchors (<see cref="NativeAnchors"/>: 1 the scan, the reading anchor; 2 also the
 /// walk, to measure the choice again) are timed as more members of every round, and each
@@ -38,6 +40,7 @@ public static class PairedVerb
             args.OptionalInt("prewarm-ms", min: 0) ?? 3000, args.OptionalInt("prewarm-quiet-ms", min: 0) ?? 300, args.OptionalInt("seed") ?? 1,
             args.OptionalInt("fresh-input-rounds", min: 0) ?? 0,
             args.OptionalInt("burst-collect-generation", min: 0, max: PairedEngine.FullCollectionGeneration) ?? PairedEngine.FullCollectionGeneration).Validate();
+        var blocks = MemberBlocks(args.All("member-blocks") is [var sizes, ..] ? sizes : null, members.Count);
         var anchorCount = Math.Min(args.OptionalInt("native-anchors") ?? 0, NativeAnchors.Names.Count);
         var anchored = anchorCount > 0;
         var anchors = anchored ? NativeAnchors.Load() : null;
@@ -48,17 +51,22 @@ public static class PairedVerb
         LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
 
         var measured = new List<(CellRequest Request, VerificationResult Verification, double VerifyMs, BurstLoops Loops)>();
-        foreach (var request in members)
+        var measuredBlocks = new List<int>();
+        foreach (var (request, index) in members.Select((m, i) => (m, i)))
         {
             var (verification, verifyMs) = RunVerb.VerifyCell(request, env, outDir, "the group's other cells still run");
             if (verification.OperationError is not null)
                 continue;
             measured.Add((request, verification, verifyMs, BurstLoops.For(request.Adapter, request.Payload, request.Operation)));
+            measuredBlocks.Add(blocks?[index] ?? 0);
         }
         if (measured.Count == 0)
             throw new LabException("no member of this process could be measured", "every member failed before timing; see their cell.json");
 
         var anchorNames = NativeAnchors.Names.Take(anchorCount).ToList();
+        // the anchors, timed against every group, are a block of their own
+        if (blocks is not null)
+            settings = settings with { Blocks = measuredBlocks.Concat(anchorNames.Select(_ => blocks.Max() + 1)).ToArray() };
         var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings);
         var anchorTimes = anchorNames.Select((name, i) => (name, times: result.Members[measured.Count + i].NsPerCall.Select(ns => Math.Round(ns, 3)).ToArray()))
             .ToDictionary(a => a.name, a => a.times);
@@ -133,5 +141,20 @@ public static class PairedVerb
             NativeAnchorsSha256 = anchors?.Sha256,
         });
         return 0;
+    }
+
+    /// <summary>Each member's block from <c>--member-blocks N,N,…</c>: the sizes of consecutive runs of members that
+    /// belong to one group (a process of several groups); null when absent. Sizes that are not positive integers adding up
+    /// to the members are refused with the fix.</summary>
+    public static int[]? MemberBlocks(string? sizes, int members)
+    {
+        if (sizes is null)
+            return null;
+        var parts = sizes.Split(',');
+        var counts = parts.Select(p => int.TryParse(p, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var n) ? n : 0).ToArray();
+        if (counts.Any(n => n < 1) || counts.Sum() != members)
+            throw new LabException($"--member-blocks '{sizes}' must be positive block sizes adding up to the {members} members",
+                $"pass --member-blocks {members} for one group, or the sizes of each group's consecutive --member options");
+        return counts.SelectMany((n, block) => Enumerable.Repeat(block, n)).ToArray();
     }
 }

@@ -161,6 +161,51 @@ public class PairedEngineTests
     }
 
     [Fact]
+    public void Members_of_one_block_run_back_to_back_in_every_round_in_a_seeded_order()
+    {
+        var calls = new int[5];
+        var members = Enumerable.Range(0, 5).Select(i => Counting(calls, i)).ToList();
+        int[] blocks = [1, 0, 1, 0, 1];  // two groups, their members interleaved in the order given
+        var settings = new PairedEngine.Settings(BurstMs: 1, Rounds: 12, PrewarmMs: 20, PrewarmQuietMs: 5, Seed: 3, Blocks: blocks);
+
+        var result = PairedEngine.Run(members, settings);
+
+        var firsts = new HashSet<int>();
+        for (var round = 0; round < 12; round++)
+        {
+            var byPosition = Enumerable.Range(0, 5).OrderBy(i => result.Members[i].Positions[round]).Select(i => blocks[i]).ToArray();
+            Assert.True(byPosition is [0, 0, 1, 1, 1] or [1, 1, 1, 0, 0], $"round {round}: blocks in order {string.Join(",", byPosition)}");
+            firsts.Add(byPosition[0]);
+        }
+        Assert.Equal(2, firsts.Count);  // either block may come first
+        var again = PairedEngine.Run(members, settings);
+        Assert.Equal(result.Members.Select(m => m.Positions), again.Members.Select(m => m.Positions));
+    }
+
+    [Fact]
+    public void One_block_is_the_order_of_a_process_without_blocks()
+    {
+        var calls = new int[4];
+        var members = Enumerable.Range(0, 4).Select(i => Counting(calls, i)).ToList();
+        var settings = new PairedEngine.Settings(BurstMs: 1, Rounds: 8, PrewarmMs: 20, PrewarmQuietMs: 5, Seed: 11);
+
+        var without = PairedEngine.Run(members, settings);
+        var one = PairedEngine.Run(members, settings with { Blocks = [0, 0, 0, 0] });
+
+        Assert.Equal(without.Members.Select(m => m.Positions), one.Members.Select(m => m.Positions));
+    }
+
+    [Fact]
+    public void Blocks_that_do_not_name_every_member_are_refused_with_the_fix()
+    {
+        var error = Assert.Throws<LabException>(() => PairedEngine.BlockLayout([0, 1], 3));
+        Assert.Contains("--member-blocks", error.Hint);
+        var (flat, starts) = PairedEngine.BlockLayout([1, 1, 0], 3);
+        Assert.Equal([2, 0, 1], flat);
+        Assert.Equal([0, 1, 3], starts);
+    }
+
+    [Fact]
     public void Settings_out_of_range_are_refused_with_the_fix()
     {
         var error = Assert.Throws<LabException>(() => new PairedEngine.Settings(0, 1, 0, 0, 1).Validate());
