@@ -37,6 +37,7 @@ from harness.commands.labs import (
     pin_bases_command,
 )
 from harness.commands.licences import licences_command
+from harness.commands.overlap_probe import add_overlap_probe_arguments, overlap_probe_command
 from harness.commands.payload import add_payload_arguments, infer_model_command, payload_command
 from harness.commands.run import plan_command, run_command
 from harness.commands.run_arguments import add_run_arguments
@@ -86,6 +87,10 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_payload_arguments(payload)
     infer = sub.add_parser("infer-model", help="the model file inferred from a JSON document, on stdout")
     infer.add_argument("file", type=pathlib.Path, help="a JSON document (an object or an array, UTF-8)")
+    overlap = sub.add_parser(
+        "overlap-probe", help="stored paired groups timed beside warm-ups on the other CPU, and beside an idle one"
+    )
+    add_overlap_probe_arguments(overlap)
 
 
 def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -224,6 +229,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bisect": bisect_command,
     "payload": payload_command,
     "infer-model": infer_model_command,
+    "overlap-probe": overlap_probe_command,
     "build": build_command,
     "images": images_command,
     "local-bases": local_bases_command,
