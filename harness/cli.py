@@ -39,6 +39,7 @@ from harness.commands.labs import (
 from harness.commands.licences import licences_command
 from harness.commands.overlap_probe import add_overlap_probe_arguments, overlap_probe_command
 from harness.commands.payload import add_payload_arguments, infer_model_command, payload_command
+from harness.commands.pipeline_probe import add_pipeline_probe_arguments, pipeline_probe_command
 from harness.commands.run import plan_command, run_command
 from harness.commands.run_arguments import add_run_arguments
 from harness.commands.selection import add_selection
@@ -91,6 +92,11 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "overlap-probe", help="stored paired groups timed beside warm-ups on the other CPU, and beside an idle one"
     )
     add_overlap_probe_arguments(overlap)
+    pipeline = sub.add_parser(
+        "pipeline-probe",
+        help="stored paired groups, each process warmed on the other CPU and handed over, against paired",
+    )
+    add_pipeline_probe_arguments(pipeline)
 
 
 def _add_build_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -230,6 +236,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "payload": payload_command,
     "infer-model": infer_model_command,
     "overlap-probe": overlap_probe_command,
+    "pipeline-probe": pipeline_probe_command,
     "build": build_command,
     "images": images_command,
     "local-bases": local_bases_command,

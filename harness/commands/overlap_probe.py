@@ -28,6 +28,7 @@ import threading
 import time
 
 from harness.backends.host import HostBackend
+from harness.config.arguments import run_id
 from harness.config.labs import LabSpec, load_labs
 from harness.host.cpu_lock import cpus_locked
 from harness.model.defaults import DATASETS_DIR, RESULTS_DIR
@@ -52,7 +53,9 @@ def add_overlap_probe_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--processes", type=int, default=12, help="processes per group and condition (default 12)")
     parser.add_argument("--lab-cpu", type=int, default=1)
     parser.add_argument("--load-cpu", type=int, default=0)
-    parser.add_argument("--run-id", help="the probe's folder under --results-dir (default: overlap-<UTC time>)")
+    parser.add_argument(
+        "--run-id", type=run_id, help="the probe's folder under --results-dir (default: overlap-<UTC time>)"
+    )
     parser.add_argument("--results-dir", type=pathlib.Path, default=RESULTS_DIR)
 
 
@@ -134,10 +137,10 @@ def overlap_probe_command(args: argparse.Namespace) -> int:
     loads = [StoredProcess(args.run, g, lab) for g in args.load.split(",")]
     if args.processes < 3 or args.lab_cpu == args.load_cpu:
         raise HarnessError("the probe needs 3 or more processes per condition, on two CPUs", "--processes 12")
-    run_id = args.run_id or "overlap-" + _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H-%M-%SZ")
-    out = (args.results_dir / run_id).resolve()
+    probe_id = args.run_id or "overlap-" + _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H-%M-%SZ")
+    out = (args.results_dir / probe_id).resolve()
     rows: list[ProbeRow] = []
-    with cpus_locked([args.lab_cpu, args.load_cpu], run_id):
+    with cpus_locked([args.lab_cpu, args.load_cpu], probe_id):
         for i in range(args.processes):
             for group in groups:
                 for condition in ("idle", "load") if i % 2 == 0 else ("load", "idle"):
@@ -174,7 +177,7 @@ def _one_process(
     finally:
         warm_ups = load.stop() if load else 0
     wall = time.monotonic() - started
-    times = _member_times(out)
+    times = member_times(out)
     if done.returncode != 0 or times is None:
         print(f"{group.name} {condition} p{index}: failed: {done.stderr.strip()[-300:]}", file=sys.stderr)
         return None
@@ -182,7 +185,7 @@ def _one_process(
     return ProbeRow.of(group.name, condition, index, wall, warm_ups, group.baseline, times)
 
 
-def _member_times(out: pathlib.Path) -> list[list[float]] | None:
+def member_times(out: pathlib.Path) -> list[list[float]] | None:
     """Per member (in command-line order) its per-round times; None when a member wrote none."""
     times = []
     for folder in sorted(out.glob("m*"), key=lambda p: int(p.name[1:]) if p.name[1:].isdigit() else -1):

@@ -9,7 +9,7 @@ import shlex
 
 import pytest
 
-from harness.commands.overlap_probe import StoredProcess, _member_times
+from harness.commands.overlap_probe import StoredProcess, member_times
 from harness.config.labs import load_labs
 from harness.model.errors import HarnessError
 
@@ -80,6 +80,6 @@ def test_member_times_are_none_when_a_member_wrote_nothing_readable(tmp_path):
     for i, body in enumerate(['{"iterations_ns": [1, 2]}', '{"iterations_ns": [3, 4]}']):
         (tmp_path / f"m{i}").mkdir()
         (tmp_path / f"m{i}" / "samples.json").write_text(body)
-    assert _member_times(tmp_path) == [[1.0, 2.0], [3.0, 4.0]]
+    assert member_times(tmp_path) == [[1.0, 2.0], [3.0, 4.0]]
     (tmp_path / "m1" / "samples.json").write_text('{"iterations_ns": "x"}')
-    assert _member_times(tmp_path) is None
+    assert member_times(tmp_path) is None

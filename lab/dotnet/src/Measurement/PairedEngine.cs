@@ -63,8 +63,15 @@ public static class PairedEngine
     /// order) and, last, at the end of the rounds, counted from the warm-up's end; null where the runtime has no counter
     /// (.NET Core 3.1: its JIT events are not listened to while anything is timed). A compilation during the rounds is code
     /// that changed while it was timed, or background JIT work sharing the CPU with a burst.</param>
+    /// <param name="HandoverWaitMs">With a hand-over (<see cref="Run"/>'s <c>handover</c>): how long the warm process waited
+    /// for it; <c>RewarmMs</c> the joint passes after it, on the CPU it was handed to.</param>
     public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs, string JointRule,
-        double OverheadMs, double BurstsMs, double CollectMs, int FreshInputs = 0, double FreshInputsMs = 0, long[]? RoundsCompilations = null);
+        double OverheadMs, double BurstsMs, double CollectMs, int FreshInputs = 0, double FreshInputsMs = 0, long[]? RoundsCompilations = null,
+        double? HandoverWaitMs = null, double RewarmMs = 0);
+
+    /// <summary>Joint passes after a hand-over, before the overhead twins and the rounds: the code is warm, the new CPU's
+    /// caches are not.</summary>
+    public const int RewarmPasses = 3;
 
     /// <summary>How the joint warm-up ended: the JIT quiet over whole passes, or (no JIT counter) every member at a stable speed.</summary>
     public const string JointQuietRule = "joint-jit-quiet", JointSpeedStableRule = "joint-speed-stable";
@@ -72,8 +79,11 @@ public static class PairedEngine
     /// <summary>Keeps each burst's last result reachable, so no loop can be elided.</summary>
     private static object? _sink;
 
+    /// <param name="handover">Called once between the warm-up (bursts sized) and the overhead twins: a pipelined run
+    /// warms a process on one CPU and hands it to the lab's CPU there (the paired verb's <c>--handoff 1</c>); then
+    /// <see cref="RewarmPasses"/> joint passes refill the new CPU's caches. Null: no hand-over.</param>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null)
+    public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null, Action? handover = null)
     {
         settings.Validate();
         var (flat, blockStarts) = BlockLayout(settings.Blocks, members.Count);
@@ -163,6 +173,23 @@ public static class PairedEngine
             nsPerCall[i] = filled > 0 ? MedianOf(speeds, filled) : nsPerCall[i];
             calls[i] = CallsFor(settings.BurstMs, nsPerCall[i]);
         }
+        double? handoverWaitMs = null;
+        var rewarmMs = 0.0;
+        if (handover is not null)
+        {
+            clock.Restart();
+            handover();
+            handoverWaitMs = clock.Elapsed.TotalMilliseconds;
+            clock.Restart();
+            for (var pass = 0; pass < RewarmPasses; pass++)
+                for (var i = 0; i < members.Count; i++)
+                {
+                    var n = CallsFor(passMs, nsPerCall[i]);
+                    TimeBurst(members[i].Operation, n);
+                    TimeBurst(members[i].Overhead, n);
+                }
+            rewarmMs = clock.Elapsed.TotalMilliseconds;
+        }
         // (2) overhead twins
         clock.Restart();
         var overhead = new double[members.Count];
@@ -234,7 +261,8 @@ public static class PairedEngine
             calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
             new Prewarm.Result(0, jointMs / members.Count, jointCompilations, jointRule, nsPerCall[i]),
             jointMs / members.Count, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
-        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs, roundsCompilations);
+        return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs, roundsCompilations,
+            handoverWaitMs, rewarmMs);
     }
 
     /// <summary>Warm-up passes whose speeds size a member's bursts (<see cref="WarmSpeed"/>).</summary>

@@ -9,7 +9,8 @@ namespace JsonLab.Verbs;
 /// <summary>
 /// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
-/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed, --fresh-input-rounds and --burst-collect-generation set the engine; --member-blocks N,N,… (a process of
+/// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed, --fresh-input-rounds and --burst-collect-generation set the engine; --handoff 1 waits,
+/// once warm, to be handed to another CPU (<see cref="AwaitHandover"/>); --member-blocks N,N,… (a process of
 /// several groups) names the sizes of consecutive runs of members that form one group, whose bursts then run back to
 /// back in every round. Every member is
 /// verified first; one whose operation throws is written as failed and left out, the others are still measured. With
@@ -67,7 +68,8 @@ public static class PairedVerb
         // the anchors, timed against every group, are a block of their own
         if (blocks is not null)
             settings = settings with { Blocks = measuredBlocks.Concat(anchorNames.Select(_ => blocks.Max() + 1)).ToArray() };
-        var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings);
+        var handover = args.OptionalInt("handoff", min: 0, max: 1) == 1 ? new Action(AwaitHandover) : null;
+        var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings, handover: handover);
         var anchorTimes = anchorNames.Select((name, i) => (name, times: result.Members[measured.Count + i].NsPerCall.Select(ns => Math.Round(ns, 3)).ToArray()))
             .ToDictionary(a => a.name, a => a.times);
         for (var i = 0; i < measured.Count; i++)
@@ -139,8 +141,26 @@ public static class PairedVerb
                 NsPerCall = anchorTimes[name],
             }) : null,
             NativeAnchorsSha256 = anchors?.Sha256,
+            HandoverWaitMs = result.HandoverWaitMs is { } wait ? Math.Round(wait, 1) : (double?)null,
+            RewarmMs = Math.Round(result.RewarmMs, 1),
         });
         return 0;
+    }
+
+    /// <summary>The line a process warmed for a hand-over prints on its standard output, followed by its process id.</summary>
+    public const string WarmLine = "jsonlab-warm";
+
+    /// <summary><c>--handoff 1</c>: once warm, say so on standard output with this process's id, and wait for a line
+    /// <c>go</c> on standard input, which the caller sends after moving every thread of the process to the lab's CPU.</summary>
+    public static void AwaitHandover() => AwaitHandover(Console.In, Console.Out);
+
+    public static void AwaitHandover(TextReader input, TextWriter output)
+    {
+        output.WriteLine($"{WarmLine} {Process.GetCurrentProcess().Id}");
+        output.Flush();
+        if (input.ReadLine()?.Trim() != "go")
+            throw new LabException("the warm process was not handed over: its standard input ended without a line 'go'",
+                "run `paired --handoff 1` only from a caller that moves the process and then answers 'go' on its standard input");
     }
 
     /// <summary>Each member's block from <c>--member-blocks N,N,…</c>: the sizes of consecutive runs of members that

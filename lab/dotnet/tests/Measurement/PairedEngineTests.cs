@@ -211,4 +211,24 @@ public class PairedEngineTests
         var error = Assert.Throws<LabException>(() => new PairedEngine.Settings(0, 1, 0, 0, 1).Validate());
         Assert.Contains("--burst-rounds", error.Hint);
     }
+
+    [Fact]
+    public void A_hand_over_comes_once_after_the_warm_up_and_before_the_overhead_and_the_rounds()
+    {
+        var calls = new int[2];
+        var settings = new PairedEngine.Settings(BurstMs: 1, Rounds: 3, PrewarmMs: 20, PrewarmQuietMs: 5, Seed: 1);
+        var atHandover = new List<int>();
+
+        var result = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], settings, () => 0, () => atHandover.Add(calls.Sum()));
+        var afterRun = calls.Sum();
+        var without = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], settings, () => 0);
+
+        var handedOver = Assert.Single(atHandover);
+        Assert.True(handedOver > 0);  // the warm-up ran before it
+        Assert.True(afterRun > handedOver);  // the re-warm and the rounds after it
+        Assert.NotNull(result.HandoverWaitMs);
+        Assert.True(result.RewarmMs > 0);
+        Assert.Null(without.HandoverWaitMs);
+        Assert.Equal(0, without.RewarmMs);
+    }
 }

@@ -24,4 +24,22 @@ public class PairedVerbTests
         Assert.Contains("--member-blocks", error.Hint);
         Assert.Contains($"{members} members", error.Message);
     }
+
+    [Fact]
+    public void A_warm_process_says_so_with_its_id_and_waits_for_go()
+    {
+        var output = new StringWriter();
+        PairedVerb.AwaitHandover(new StringReader("go\n"), output);
+        Assert.Equal($"{PairedVerb.WarmLine} {System.Diagnostics.Process.GetCurrentProcess().Id}", output.ToString().Trim());
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("stop\n")]
+    public void A_warm_process_never_handed_over_fails_with_the_reason(string input)
+    {
+        var error = Assert.Throws<LabException>(() => PairedVerb.AwaitHandover(new StringReader(input), new StringWriter()));
+        Assert.Contains("not handed over", error.Message);
+        Assert.Contains("--handoff 1", error.Hint);
+    }
 }
