@@ -46,7 +46,8 @@ public static class Prewarm
 
     /// <summary>What a prewarm did: calls, wall time, JIT compilations during it (null: the runtime cannot count them), how
     /// it ended (<see cref="JitQuietRule"/>, <see cref="SpeedStableRule"/>, <see cref="CapRule"/>, <see cref="FixedRule"/>),
-    /// and the time per call over the final window (or the last quarter of a fixed prewarm).</summary>
+    /// and the time per call over the final window (or the last quarter of a fixed prewarm; the last batch's where one batch
+    /// ran past both the start of that window and the end, as a preempted or slow batch can).</summary>
     public sealed record Result(long Calls, double Ms, long? Compilations, string Rule, double? NsPerCallAtEnd)
     {
         public static readonly Result None = new(0, 0, 0, FixedRule, null);
@@ -72,6 +73,7 @@ public static class Prewarm
         double windowStartMs = 0;
         double? previousWindowNs = null;
         long calls = 0, windowCalls = 0, batch = 1;
+        double? lastBatchNs = null;  // the last batch's time per call: the end speed when the final window holds no call
         var fixedTailFromMs = maxMs * 0.75;
         while (true)
         {
@@ -81,6 +83,7 @@ public static class Prewarm
             calls += batch;
             windowCalls += batch;
             var now = clock.Elapsed.TotalMilliseconds;
+            lastBatchNs = (now - before) * 1e6 / batch;
             if (now - before < 0.5 && batch < 1 << 16)
                 batch *= 2;
             if (bySpeed)
@@ -121,7 +124,7 @@ public static class Prewarm
         {
             var end = clock.Elapsed.TotalMilliseconds;
             return new Result(calls, end, counter() - compiledAtStart, rule,
-                windowCalls > 0 && end > windowStartMs ? (end - windowStartMs) * 1e6 / windowCalls : previousWindowNs);
+                windowCalls > 0 && end > windowStartMs ? (end - windowStartMs) * 1e6 / windowCalls : previousWindowNs ?? lastBatchNs);
         }
     }
 }

@@ -40,6 +40,18 @@ public class PrewarmTests
     }
 
     [Fact]
+    public void A_fixed_prewarm_whose_last_batch_runs_past_its_last_quarter_and_its_end_still_has_an_end_speed()
+    {
+        // batches of one 50 ms call end at about 50 and 100 ms: the second starts the last quarter (from 75 ms) and ends the
+        // prewarm too, so that quarter holds no call (a preempted batch did this to a 120-ms prewarm in a test run)
+        var result = Prewarm.Run(() => { Thread.Sleep(50); return null; }, maxMs: 100);
+
+        Assert.Equal(Prewarm.FixedRule, result.Rule);
+        Assert.NotNull(result.NsPerCallAtEnd);
+        Assert.InRange(result.NsPerCallAtEnd!.Value, 40e6, 1e9);
+    }
+
+    [Fact]
     public void Without_a_jit_counter_a_steady_operation_stops_once_two_windows_run_at_the_same_speed()
     {
         // .NET Core 3.1 cannot count JIT compilations; an operation of constant cost settles once two consecutive windows
