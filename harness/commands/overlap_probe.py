@@ -29,6 +29,7 @@ import time
 
 from harness.backends.host import HostBackend
 from harness.config.arguments import run_id
+from harness.config.isa import load_isa_table
 from harness.config.labs import LabSpec, load_labs
 from harness.host.cpu_lock import cpus_locked
 from harness.model.defaults import DATASETS_DIR, RESULTS_DIR
@@ -44,6 +45,8 @@ PAIRED_OPTIONS = frozenset(
 _OWN_OPTIONS = frozenset({"--out", "--datasets", "--seed"})
 _GROUP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 _SWITCH = re.compile(r"^(DOTNET|COMPlus)_[A-Za-z0-9_]+$")
+#: A probe's process that runs longer than this is stopped and counted as failed.
+PROCESS_TIMEOUT_S = 300.0
 
 
 def add_overlap_probe_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +89,8 @@ class StoredProcess:
             _SWITCH.match(str(k)) and isinstance(v, str) and len(v) < 64 for k, v in switches.items()
         ):
             raise HarnessError(f"{log}: its switches are not runtime switches", "rerun that group")
-        self.environment = HostBackend(set()).environment(self.lab, switches)
+        # as the host backend builds it: stray ISA and run-setting variables of the user's shell removed
+        self.environment = HostBackend(load_isa_table().all_switch_names()).environment(self.lab, switches)
 
     @property
     def baseline(self) -> int:
@@ -107,6 +111,25 @@ class StoredProcess:
                 value = str(rounds)
             argv += [option, value]
         return argv
+
+    def run(self, out: pathlib.Path, seed: int, cpu: int) -> tuple[bool, float]:
+        """One process to its end, its output in `out`/process.log: whether it ended well, and its wall time."""
+        out.mkdir(parents=True, exist_ok=True)
+        started = time.monotonic()
+        with (out / "process.log").open("w") as log:
+            try:
+                done = subprocess.run(
+                    self.command(out, seed, cpu),
+                    cwd=self.lab.directory,
+                    env=self.environment,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    timeout=PROCESS_TIMEOUT_S,
+                )
+            except subprocess.TimeoutExpired:
+                log.write(f"\n# the probe stopped this process after {PROCESS_TIMEOUT_S:.0f} s\n")
+                return False, time.monotonic() - started
+        return done.returncode == 0, time.monotonic() - started
 
 
 def _paired_options(argv: list[str], log: pathlib.Path) -> list[str]:
@@ -162,24 +185,14 @@ def _one_process(
     args: argparse.Namespace,
 ) -> ProbeRow | None:
     """One timed process of the group, beside warm-ups (condition 'load') or an idle CPU; its row, or None."""
-    out.mkdir(parents=True, exist_ok=True)
     load = _Load(loads, out.parent.parent.parent / "load", args.load_cpu) if condition == "load" else None
-    started = time.monotonic()
     try:
-        done = subprocess.run(
-            group.command(out, 1000 + index, args.lab_cpu),
-            cwd=group.lab.directory,
-            env=group.environment,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        ok, wall = group.run(out, 1000 + index, args.lab_cpu)
     finally:
         warm_ups = load.stop() if load else 0
-    wall = time.monotonic() - started
     times = member_times(out)
-    if done.returncode != 0 or times is None:
-        print(f"{group.name} {condition} p{index}: failed: {done.stderr.strip()[-300:]}", file=sys.stderr)
+    if not ok or times is None:
+        print(f"{group.name} {condition} p{index}: failed, see {out}/process.log", file=sys.stderr)
         return None
     print(f"{group.name} {condition} p{index}: {wall:.1f} s, {warm_ups} warm-ups done beside it", file=sys.stderr)
     return ProbeRow.of(group.name, condition, index, wall, warm_ups, group.baseline, times)

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from harness.commands.overlap_probe import StoredProcess, member_times
+from harness.commands.overlap_probe import PROCESS_TIMEOUT_S, StoredProcess, member_times
 from harness.config.arguments import run_id
 from harness.config.labs import load_labs
 from harness.host.cpu_lock import cpus_locked
@@ -30,7 +30,6 @@ from harness.model.overlap import ProbeRow, summary
 
 CONDITIONS = ("plain", "pipelined")
 WARM_LINE = "jsonlab-warm"  # the paired verb's line once warm (PairedVerb.WarmLine)
-TIMEOUT_S = 300.0
 
 
 def add_pipeline_probe_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,20 +89,7 @@ def _plain_block(
     group: StoredProcess, folders: list[pathlib.Path], first: int, args: argparse.Namespace
 ) -> tuple[list[float], float]:
     """The paired design: one process after the other on the lab's CPU; each one's wall time, and the block's."""
-    walls = []
-    for k, folder in enumerate(folders):
-        folder.mkdir(parents=True, exist_ok=True)
-        started = time.monotonic()
-        with (folder / "process.log").open("w") as log:
-            subprocess.run(
-                group.command(folder, 1000 + first + k, args.lab_cpu),
-                cwd=group.lab.directory,
-                env=group.environment,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                timeout=TIMEOUT_S,
-            )
-        walls.append(time.monotonic() - started)
+    walls = [group.run(folder, 1000 + first + k, args.lab_cpu)[1] for k, folder in enumerate(folders)]
     return walls, sum(walls)
 
 
@@ -127,7 +113,14 @@ def _pipelined_block(
         current.stdin.flush()
         if k + 1 < len(folders):
             warming = _start_warm(group, folders[k + 1], 1000 + first + k + 1, args.warm_cpu)
-        current.wait(timeout=TIMEOUT_S)
+        try:
+            current.wait(timeout=PROCESS_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            current.kill()
+            warming.kill()
+            raise HarnessError(
+                f"a pipelined process ran over {PROCESS_TIMEOUT_S:.0f} s", f"see {folders[k]}/process.log"
+            ) from None
         walls.append(time.monotonic() - moved)
     return walls, time.monotonic() - (first_move or time.monotonic())
 

@@ -83,3 +83,9 @@ def test_member_times_are_none_when_a_member_wrote_nothing_readable(tmp_path):
     assert member_times(tmp_path) == [[1.0, 2.0], [3.0, 4.0]]
     (tmp_path / "m1" / "samples.json").write_text('{"iterations_ns": "x"}')
     assert member_times(tmp_path) is None
+
+
+def test_a_stray_isa_switch_in_the_users_shell_does_not_reach_the_probes_processes(tmp_path, monkeypatch):
+    monkeypatch.setenv("DOTNET_EnableHWIntrinsic", "0")
+    stored = StoredProcess(_run(tmp_path, _paired()), GROUP, load_labs()["dotnet"])
+    assert "DOTNET_EnableHWIntrinsic" not in stored.environment
