@@ -31,7 +31,7 @@ def method_markdown(run: RunRecord) -> str:
         if run.design not in BURST_DESIGNS
         else (
             "One fresh lab process per group and round measures every cell of the group"
-            if run.design == "paired"
+            if run.design in ("paired", "paired-pipelined")
             else "One fresh lab process per ISA level, runtime build and round measures every cell of every group "
             "there that still wants rounds (one joint warm-up; each group's ratios are still taken inside each process)"
         )

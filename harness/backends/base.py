@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from harness.config.labs import LabSpec
 from harness.model.cells import Cell, ColdSettings, JobSettings
@@ -39,6 +40,12 @@ class CellRequest:
     member_blocks: tuple[int, ...] = ()
     # A steady cell of one process: this many fresh `once --report-rss` processes after it, for its peak RSS
     peak_rss_runs: int = 0
+    # The paired-pipelined design (harness/backends/handover.py): the CPU set the process starts, verifies and warms
+    # on before it is handed to `cpuset` for its bursts (None: it runs on `cpuset` throughout), and the process to
+    # start warming there once this one is handed over (the schedule's guess at the next one, made then, on the
+    # harness's CPU, while this one runs)
+    warm_cpuset: str | None = None
+    then: Callable[[], CellRequest | None] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def cell_args(self, verb: str) -> list[str]:
         """A verb on the cell's variant × dataset × operation (`once`, `verify`, `run`), with the datasets folder."""
@@ -77,6 +84,7 @@ class CellRequest:
                 "--seed",
                 str(self.seed),
                 *(["--member-blocks", ",".join(map(str, self.member_blocks))] if self.member_blocks else []),
+                *(["--handoff", "1"] if self.warm_cpuset else []),
                 *self.job.to_args(),
             ]
         if self.cell.shot is not None:
@@ -120,7 +128,13 @@ class Backend(Protocol):
         ...
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
-        """Runs the cells to completion, all started together."""
+        """Runs the cells to completion, all started together (a request with a warm CPU set: handed over to its CPU
+        set once warm, and its `then` started warming; harness/backends/handover.py)."""
+        ...
+
+    def stop_warming(self) -> None:
+        """Ends a process warming ahead of its turn, if any (before work on the lab's CPUs that is not a handed-over
+        process: a calibration, a cold start, the end of the run)."""
         ...
 
     def close(self) -> None:

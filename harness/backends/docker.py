@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
-import shlex
 import time
 import uuid
 from typing import Any
 
 from harness.backends.base import CellRequest
-from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
+from harness.backends.container_commands import accounted, env_flags, map_paths, writable_by_lab_user
+from harness.backends.place import Launch, Mounts, request_mounts
+from harness.backends.processes import ProcessBackend
 from harness.config.labs import LabSpec
 from harness.containers.bases import ensure_local_bases, image_exists
 from harness.containers.cells import CellContainers
@@ -41,8 +42,10 @@ from harness.containers.images import (
 )
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT, mount_flag
 from harness.model.arch import DEBIAN_ARCH, engine_arch
+from harness.model.cpusets import format_cpuset, parse_cpuset
 from harness.model.errors import BuildError, HarnessError, MissingToolError
 from harness.model.stored_names import DOCKER
+from harness.planning.pinning import move_process
 from harness.tools.watched_process import say_on_stderr
 
 
@@ -172,21 +175,32 @@ class DockerBackend(ProcessBackend):
         leaves its CPU times in the cell's output folder (`_accounted`)."""
         lab, mounts = request.lab, self.cell_mounts(request)
         times_file = request.out_dir / self.CPU_TIMES_FILE if account_cpu else None
+        cpuset = request.cpuset
+        if request.warm_cpuset:  # a process handed over (handover.py): its container holds both, it starts on one
+            cpuset = format_cpuset(tuple(sorted({*parse_cpuset(cpuset), *parse_cpuset(request.warm_cpuset)})))
+            argv = ["taskset", "-c", request.warm_cpuset, *argv]
         name = None
-        if self.cell_containers is not None and lab.container is not None and request.cpuset:
+        if self.cell_containers is not None and lab.container is not None and cpuset:
             image = self.image(lab)
-            run_flags = self._container_flags(lab, request.cpuset, mounts) + (
+            run_flags = self._container_flags(lab, cpuset, mounts) + (
                 ["--platform", self.platform] if image.foreign and self.platform else []
             )
-            name = self.cell_containers.ensure(image.tag, request.cpuset, mounts, run_flags)
+            name = self.cell_containers.ensure(image.tag, cpuset, mounts, run_flags)
         if times_file is not None:
-            argv = _accounted(argv, times_file, scratch=self.cell_containers is not None)
+            argv = accounted(argv, times_file, scratch=self.cell_containers is not None)
+        interactive = ["--interactive"] if request.warm_cpuset else []  # its `go` comes on standard input
         if name is None:
-            launch = self.launch(lab, argv, request.switches, request.cpuset, mounts)
-            return dataclasses.replace(launch, cpu_times_file=times_file)
-        flags = ["--workdir", container_spec(lab).workdir, *_env_flags({**lab.environment, **request.switches})]
+            launch = self.launch(lab, argv, request.switches, cpuset, mounts)
+            launch_argv = [*launch.argv[:2], *interactive, *launch.argv[2:]]
+            return dataclasses.replace(launch, argv=launch_argv, cpu_times_file=times_file)
+        flags = [
+            *interactive,
+            "--workdir",
+            container_spec(lab).workdir,
+            *env_flags({**lab.environment, **request.switches}),
+        ]
         return Launch(
-            ["docker", "exec", *flags, name, *(_map_paths(arg, mounts) for arg in argv)],
+            ["docker", "exec", *flags, name, *(map_paths(arg, mounts) for arg in argv)],
             None,
             None,
             container=name,
@@ -197,7 +211,7 @@ class DockerBackend(ProcessBackend):
         """The datasets (read-only) and, written, the run's raw-output folder when the request names it (one mount
         serves
         every cell of a long-lived container), else the cell's own output folder."""
-        _writable_by_lab_user(request.out_dir)
+        writable_by_lab_user(request.out_dir)
         root = request.raw_root
         if self.cell_containers is None or root is None or not request.out_dir.is_relative_to(root):
             return request_mounts(request)
@@ -210,14 +224,9 @@ class DockerBackend(ProcessBackend):
             flags += ["--cpuset-cpus", cpuset]
         for host, (inside, read_only) in mounts.items():
             if not read_only:
-                _writable_by_lab_user(host)
+                writable_by_lab_user(host)
             flags += mount_flag(str(host.resolve()), inside, read_only)
         return flags
-
-    def close(self) -> None:
-        """Removes the long-lived cell containers."""
-        if self.cell_containers is not None:
-            self.cell_containers.close()
 
     def launch(
         self, lab: LabSpec, argv: list[str], switches: dict[str, str], cpuset: str | None, mounts: Mounts
@@ -234,9 +243,9 @@ class DockerBackend(ProcessBackend):
             "--name",
             f"jsonlab-{uuid.uuid4().hex[:12]}",
             *self._container_flags(lab, cpuset, mounts),
-            *_env_flags({**lab.environment, **switches}),
+            *env_flags({**lab.environment, **switches}),
         ]
-        inner = [_map_paths(arg, mounts) for arg in argv]
+        inner = [map_paths(arg, mounts) for arg in argv]
         image = self.image(lab)
         if image.foreign and self.platform:  # foreign: a platform was given
             flags += ["--platform", self.platform]
@@ -252,41 +261,18 @@ class DockerBackend(ProcessBackend):
         elif "--name" in launch.argv:
             docker("kill", launch.argv[launch.argv.index("--name") + 1], timeout=30)
 
+    def move(self, launch: Launch, pid: int, cpuset: str) -> None:
+        """`taskset -a -p` inside the process's container (`pid` is its id there), which holds both CPU sets."""
+        name = launch.container or launch.argv[launch.argv.index("--name") + 1]
+        move_process(["docker", "exec", name], pid, cpuset)
+
+    def close(self) -> None:
+        """Stops a process warming ahead, and removes the long-lived cell containers."""
+        self.stop_warming()
+        if self.cell_containers is not None:
+            self.cell_containers.close()
+
     def ended(self, launch: Launch, failed: bool) -> None:
         """After a failed process, a long-lived container that has died is forgotten (the next cell starts one)."""
         if failed and launch.container is not None and self.cell_containers is not None:
             self.cell_containers.forget_if_stopped(launch.container)
-
-
-def _accounted(argv: list[str], times_file: pathlib.Path, scratch: bool) -> list[str]:
-    """The lab command under a POSIX shell that writes its children's CPU times (`times`) to `times_file` when the lab
-    ends: the harness's own child is the docker CLI, whose rusage says nothing of the lab's CPU time. In a long-lived
-    container (`scratch`) the process gets a scratch folder of its own (HOME, TMPDIR), removed when it ends, so no
-    process sees another's files."""
-    quoted = shlex.quote(str(times_file))
-    if not scratch:
-        script = f'"$@"; status=$?; times > {quoted}; exit $status'
-    else:
-        script = (
-            'scratch=$(mktemp -d); export HOME="$scratch" TMPDIR="$scratch"; "$@"; status=$?; '
-            f'times > {quoted}; rm -rf "$scratch"; exit $status'
-        )
-    return ["/bin/sh", "-c", script, "sh", *argv]
-
-
-def _env_flags(environment: dict[str, str]) -> list[str]:
-    return [flag for key, value in sorted(environment.items()) for flag in ("--env", f"{key}={value}")]
-
-
-def _map_paths(arg: str, mounts: Mounts) -> str:
-    """Rewrites host folders in one argument (also inside hyperfine's command strings) to their mount points."""
-    for host, (inside, _) in sorted(mounts.items(), key=lambda item: -len(str(item[0]))):
-        for form in {str(host), str(host.resolve())}:
-            arg = arg.replace(form, inside)
-    return arg
-
-
-def _writable_by_lab_user(folder: pathlib.Path) -> None:
-    """The container's non-root user writes the cell's output folder."""
-    folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(0o777)

@@ -84,6 +84,10 @@ class FakeBackend:
         self.member_blocks: list[
             tuple[int, ...]
         ] = []  # each paired process's --member-blocks, as the lab is given them
+        # the pipelined design: each slot's (warm CPU set, the slot's cell ids guessed to come next), and how often the
+        # run stopped a process warming ahead
+        self.handovers: list[tuple[str | None, list[str] | None]] = []
+        self.warming_stopped = 0
 
     def flags_for(self, switches: dict[str, str]) -> dict[str, Any]:
         """The readback a process with these switches would report."""
@@ -177,8 +181,16 @@ class FakeBackend:
     def close(self) -> None:
         """Nothing is kept between cells."""
 
+    def stop_warming(self) -> None:
+        self.warming_stopped += 1
+
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         self.slots.append([r.cell.cell_id for r in requests])
+        for r in requests:
+            if r.warm_cpuset:
+                after = r.then() if r.then else None
+                guess = [c.cell_id for c, _ in after.members] if after else None
+                self.handovers.append((r.warm_cpuset, guess))
         self.member_blocks += [r.member_blocks for r in requests if r.members]
         self.clock.now += self._process_s  # the slot's processes run at the same time
         return [self._run_one(request) for request in requests]

@@ -7,10 +7,11 @@ import pathlib
 from typing import Any
 
 from harness.backends.base import CellRequest
-from harness.backends.processes import Launch, Mounts, ProcessBackend, request_mounts
+from harness.backends.place import Launch, Mounts, request_mounts
+from harness.backends.processes import ProcessBackend
 from harness.config.labs import LabSpec
 from harness.model.stored_names import HOST
-from harness.planning.pinning import taskset_prefix
+from harness.planning.pinning import move_process, taskset_prefix
 from harness.tools.lab_build import build_lab
 
 
@@ -49,8 +50,14 @@ class HostBackend(ProcessBackend):
         )
 
     def launch_cell(self, request: CellRequest, argv: list[str], account_cpu: bool = False) -> Launch:
-        """One of a cell's processes with the cell's switches, CPU set and folders (its CPU time: wait4's rusage)."""
-        return self.launch(request.lab, argv, request.switches, request.cpuset, request_mounts(request))
+        """One of a cell's processes with the cell's switches, CPU set (its warm CPU set first, when it has one) and
+        folders (its CPU time: wait4's rusage)."""
+        cpuset = request.warm_cpuset or request.cpuset
+        return self.launch(request.lab, argv, request.switches, cpuset, request_mounts(request))
+
+    def move(self, launch: Launch, pid: int, cpuset: str) -> None:
+        """`taskset -a -p`: every thread of the process onto `cpuset`."""
+        move_process([], pid, cpuset)
 
     def stop(self, launch: Launch) -> None:
         """Nothing runs elsewhere: killing the child stops it."""
@@ -59,7 +66,8 @@ class HostBackend(ProcessBackend):
         """Nothing to tidy up."""
 
     def close(self) -> None:
-        """Releases what the backend holds between cells (nothing here)."""
+        """Stops a process warming ahead, if any."""
+        self.stop_warming()
 
     def identity(self, lab: LabSpec) -> dict[str, Any]:
         """What every row of this lab build records about where it ran."""

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 
+from harness.backends.handover import WARM_LINE_BYTES, parse_warm_line
 from harness.commands.overlap_probe import PROCESS_TIMEOUT_S, StoredProcess, member_times
 from harness.config.arguments import run_id
 from harness.config.labs import load_labs
@@ -29,7 +30,6 @@ from harness.model.errors import HarnessError
 from harness.model.overlap import ProbeRow, summary
 
 CONDITIONS = ("plain", "pipelined")
-WARM_LINE = "jsonlab-warm"  # the paired verb's line once warm (PairedVerb.WarmLine)
 
 
 def add_pipeline_probe_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,13 +142,14 @@ def _start_warm(group: StoredProcess, folder: pathlib.Path, seed: int, cpu: int)
 def _await_warm(process: subprocess.Popen, folder: pathlib.Path) -> int:
     """The warm process's id from its line on standard output; an error naming its log if it ends first."""
     assert process.stdout is not None
-    line = process.stdout.readline().split()
-    if len(line) != 2 or line[0] != WARM_LINE or not line[1].isdigit():
+    said = process.stdout.readline(WARM_LINE_BYTES)
+    line = parse_warm_line(said)
+    if line is None:
         process.kill()
         raise HarnessError(
-            f"a pipelined process ended or spoke before it was warm: {' '.join(line)!r}", f"see {folder}/process.log"
+            f"a pipelined process ended or spoke before it was warm: {said.strip()!r}", f"see {folder}/process.log"
         )
-    return int(line[1])
+    return line.pid
 
 
 def _move(pid: int, cpu: int) -> None:

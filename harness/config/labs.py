@@ -63,6 +63,7 @@ class LabSpec:
     # None when the lab has no such verb: the paired design then runs that lab's groups interleaved (designs.py).
     paired_format: str | None = None
     native_anchors: bool = False  # its `paired` verb can time the native anchors (job setting native_anchors)
+    paired_handoff: bool = False  # its `paired` verb takes `--handoff 1` (the paired-pipelined design)
     # Variants whose groups never share a process with other groups (lab.toml; config/process_sharing.py)
     unshared_variants: tuple[str, ...] = ()
     # True for the lab whose fastest verified cell is the report's cross-language "speed of light" (lab/cpp: simdjson).
@@ -251,6 +252,7 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             container=parse_container(data["container"]) if "container" in data else None,
             paired_format=data.get("paired_format"),
             native_anchors=bool(data.get("native_anchors", False)),
+            paired_handoff=bool(data.get("paired_handoff", False)),
             unshared_variants=parse_unshared_variants(data, path),
             speed_of_light=bool(data.get("speed_of_light", False)),
             run_settings=parse_lab_run_settings(data, path),

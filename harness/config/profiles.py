@@ -64,7 +64,7 @@ CLAIMED_RUNTIMES = "claims"
 SWEEP_RUNTIMES = "sweep"
 
 #: The designs a profile may name (harness/planning/designs.py lays each out; its registry must hold exactly these).
-DESIGN_NAMES = ("sequential", "interleaved", "duet", "paired", "paired-shared")
+DESIGN_NAMES = ("sequential", "interleaved", "duet", "paired", "paired-shared", "paired-pipelined")
 #: Each design in one line, for the report (its Method and Setup sections).
 DESIGN_TEXT = {
     "sequential": "every cell of an ISA level once per round, in plan order",
@@ -73,6 +73,8 @@ DESIGN_TEXT = {
     "paired": "one group at a time, all its cells in one process per round, alternating in bursts",
     "paired-shared": "the groups of one ISA level and runtime together, all their cells in one process per round (one "
     "joint warm-up), alternating in bursts",
+    "paired-pipelined": "as paired, each process verified and warmed on the harness's CPU while the one before it is "
+    "timed, then handed to the lab's CPU for its bursts",
 }
 
 #: How a budget shares its rounds (harness/session/budget.py): "in-turn", unit after unit, each given the rounds every

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from harness.model.decision_forecast import decisions_per_second
@@ -116,21 +117,63 @@ def _decision_rate(units: Units, index: int, rounds_done: int, room: float) -> f
     return decisions_per_second(fits, round_s)
 
 
+#: A guess at the round after the one about to be played: (unit index, round), or None for none.
+Guess = Callable[[], "tuple[int, int] | None"]
+
+
 def share_rounds(
-    units: Units, count: int, floor: int, rule: SharingRule, before_floor: Callable[[int], None] | None = None
+    units: Units,
+    count: int,
+    floor: int,
+    rule: SharingRule,
+    before_floor: Callable[[int], None] | None = None,
+    foresee: Callable[[Guess], None] | None = None,
 ) -> list[int]:
     """Plays the floor, then the rounds `rule` gives, of `count` units; returns the rounds each got. `before_floor`
-    is called with each unit's index before its floor rounds (the run calibrates before each ISA level)."""
+    is called with each unit's index before its floor rounds (the run calibrates before each ISA level). `foresee`, when
+    given, gets before each round a guess at the round after it, to call once that round has started (the paired-
+    pipelined design warms its process meanwhile): the rule as it would choose with the round counted but its result
+    not yet known, so the guess can be wrong; what is played is always the rule's own choice, made after the round."""
     rounds = [0] * count
     for index in range(count):
         if before_floor is not None:
             before_floor(index)
         while rounds[index] < floor and units.wants_rounds(index, rounds[index]):
-            units.play(index, rounds[index] + 1)
-            rounds[index] += 1
+            _play(units, rounds, index, foresee, partial(_floor_guess, units, index=index, floor=floor, rule=rule))
     while True:
         chosen = next_round(units, rounds, rule)
         if chosen is None:
             return rounds
-        units.play(chosen, rounds[chosen] + 1)
-        rounds[chosen] += 1
+        _play(units, rounds, chosen, foresee, lambda after: next_round(units, after, rule))
+
+
+def _play(
+    units: Units,
+    rounds: list[int],
+    index: int,
+    foresee: Callable[[Guess], None] | None,
+    guess: Callable[[list[int]], int | None],
+) -> None:
+    """Plays the unit's next round, after telling `foresee` how to guess the round after it."""
+    if foresee is not None:
+        after = [*rounds]
+        after[index] += 1
+
+        def guessed() -> tuple[int, int] | None:
+            found = guess(after)
+            return None if found is None else (found, after[found] + 1)
+
+        foresee(guessed)
+    units.play(index, rounds[index] + 1)
+    rounds[index] += 1
+
+
+def _floor_guess(units: Units, after: Sequence[int], index: int, floor: int, rule: SharingRule) -> int | None:
+    """During the floor: the same unit again until its floor is reached (if it still wants rounds as far as it can tell
+    before the round's result), then the next unit that wants its floor, then the rule's first choice beyond it."""
+    if after[index] < floor and units.wants_rounds(index, after[index]):
+        return index
+    for later in range(index + 1, len(after)):
+        if after[later] < floor and units.wants_rounds(later, after[later]):
+            return later
+    return next_round(units, after, rule)

@@ -26,7 +26,7 @@ from harness.model.stats import CONFIDENCE_LEVEL, Interval, ratio_interval
 
 #: The designs (harness/planning/designs.py) whose processes measure several cells in alternating bursts (the lab's
 #: `paired` verb).
-BURST_DESIGNS = ("paired", "paired-shared")
+BURST_DESIGNS = ("paired", "paired-shared", "paired-pipelined")
 #: Of those, the designs whose processes may hold several groups (their units are not single groups).
 SHARED_PROCESS_DESIGNS = ("paired-shared",)
 

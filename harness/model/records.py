@@ -194,6 +194,11 @@ class ResultRow:
     # JIT compilations while the process's rounds were timed (the paired design's .NET lab; the process's, shared by its
     # cells): code that changed, or background JIT work, under the timer; None where the lab cannot count them
     rounds_compilations: int | None = field(default=None, metadata=AMOUNT)
+    # The paired-pipelined design (harness/backends/handover.py), the process's, shared by its cells like its start:
+    # how long it waited, warm, for its hand-over (on the harness's CPU), and its re-warm passes on the lab's CPU after
+    # it; None for a process that was not handed over
+    handover_wait_ms: float | None = field(default=None, metadata=AMOUNT)
+    rewarm_ms: float | None = field(default=None, metadata=AMOUNT)
     bdn_run_ms: float | None = None
     bdn_jitting_ms: float | None = None
     bdn_pilot_ms: float | None = None

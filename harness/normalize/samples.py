@@ -17,6 +17,7 @@ A single-shot cell (the `shot` verb: one fresh process) has one iteration per ti
 
 from __future__ import annotations
 
+import math
 import pathlib
 import re
 from typing import Any
@@ -50,6 +51,8 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     if paired is not None:
         process = cell_dir.parent / "process.json"
         timings = files.cell.timings_ms
+        members = max(len(paired.get("members") or ()), 1)
+        handover = _handover(read_json(process), members) if process.is_file() else {}
         extra = {
             "burst_ns": times,
             "native_anchor_ns": _anchor_times(paired.get("native_anchors"), len(times)),
@@ -65,6 +68,7 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
             if process.is_file()
             else None,
             "rounds_compilations": _rounds_compilations(read_json(process)) if process.is_file() else None,
+            **handover,
         }
     return cell_outcome(
         files,
@@ -107,6 +111,22 @@ def _rounds_compilations(process: dict[str, Any]) -> int | None:
             "see the process's log; rerun the cell",
         )
     return counts[-1]
+
+
+def _handover(process: dict[str, Any], members: int) -> dict[str, float | None]:
+    """A handed-over process's wait for its hand-over and its re-warm after it (process.json), each cell's share; both
+    None for a process that was not handed over (no handover_wait_ms)."""
+    wait, rewarm = process.get("handover_wait_ms"), process.get("rewarm_ms")
+    if wait is None:
+        return {"handover_wait_ms": None, "rewarm_ms": None}
+    if not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 for v in (wait, rewarm)
+    ):
+        raise CellError(
+            "process.json's handover_wait_ms and rewarm_ms are not two non-negative times in ms",
+            "see the process's log; rerun the cell",
+        )
+    return {"handover_wait_ms": float(wait) / members, "rewarm_ms": float(rewarm or 0) / members}
 
 
 def _anchor_library(paired: dict[str, Any]) -> str | None:

@@ -21,6 +21,12 @@ close in time (and under how much of the same machine noise) the two sides of a 
   run settings, so one process per round measures (and warms, once) the cells of all its groups that still want
   rounds. The cells of one group still share each process, so each group's ratios are taken as in the paired design;
   a group of one cell, a single-shot group and a group of a lab without the verb keep a unit of their own.
+- paired-pipelined: as paired, but each process starts on the warm CPU (the harness's), is verified and warmed there
+  while the one before it is timed on the lab's CPU, and is then handed over (harness/backends/handover.py): every
+  thread moved to the lab's CPU, a few joint passes to re-warm it, then the same bursts. What a process measures is
+  the paired design's; the lab's CPU spends its time on bursts instead of warm-ups (docs/findings.md, "Warming the
+  next process on the other CPU"). A lab whose paired verb cannot be handed over (lab.toml `paired_handoff`) gets the
+  paired layout.
 """
 
 from __future__ import annotations
@@ -81,6 +87,7 @@ class Design(Protocol):
     name: str
     lab_cpus_needed: int
     shares_process: bool  # True: a slot's placement may measure several cells in one process (the lab's `paired` verb)
+    pipelined: bool  # True: each process warms on the harness's CPU and is handed to the lab's (paired-pipelined)
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         """The planned cells cut into units, in run order; `shares` tells a cell that may share its process with other
@@ -116,6 +123,7 @@ class SequentialDesign:
     name = "sequential"
     lab_cpus_needed = 1
     shares_process = False
+    pipelined = False
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, lambda c: (c.isa_level,))
@@ -130,6 +138,7 @@ class InterleavedDesign:
     name = "interleaved"
     lab_cpus_needed = 1
     shares_process = False
+    pipelined = False
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, group_key)
@@ -144,6 +153,7 @@ class DuetDesign:
     name = "duet"
     lab_cpus_needed = 2
     shares_process = False
+    pipelined = False
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, group_key)
@@ -171,6 +181,7 @@ class PairedDesign:
     name = "paired"
     lab_cpus_needed = 1
     shares_process = True
+    pipelined = False
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
         return _by(cells, group_key)
@@ -201,6 +212,13 @@ class PairedSharedDesign(PairedDesign):
         return _by(cells, key)
 
 
+class PairedPipelinedDesign(PairedDesign):
+    """As paired; each process warmed on the harness's CPU while the one before it is timed, then handed over."""
+
+    name = "paired-pipelined"
+    pipelined = True
+
+
 def process_groups(cells: Sequence[Cell]) -> list[tuple[str, str, str, str]]:
     """The groups whose cells a process measures, in the order they first appear."""
     return list(dict.fromkeys(group_key(c) for c in cells))
@@ -221,6 +239,7 @@ _ALL_DESIGNS: tuple[Design, ...] = (
     DuetDesign(),
     PairedDesign(),
     PairedSharedDesign(),
+    PairedPipelinedDesign(),
 )
 #: The visible registry of designs by name (the names profiles.toml uses).
 DESIGNS: dict[str, Design] = {d.name: d for d in _ALL_DESIGNS}
@@ -229,11 +248,18 @@ if tuple(DESIGNS) != DESIGN_NAMES:  # a design added here is a word profiles.tom
 
 
 def layout(
-    design: Design, cells: list[Cell], round_index: int, lab_cpus: tuple[str, ...], can_share: bool
+    design: Design,
+    cells: list[Cell],
+    round_index: int,
+    lab_cpus: tuple[str, ...],
+    can_share: bool,
+    can_hand_over: bool = False,
 ) -> tuple[Design, list[Slot]]:
     """The design that lays out a unit's round and its slots: a design that shares processes falls back to the
-    interleaved
-    layout for a lab that cannot measure several cells in one process (or a single cell, which needs no pairing)."""
+    interleaved layout for a lab that cannot measure several cells in one process (or a single cell, which needs no
+    pairing); the pipelined design to the paired one for a lab whose paired verb cannot be handed over."""
+    if design.pipelined and not can_hand_over:
+        design = DESIGNS["paired"]
     if design.shares_process and (not can_share or len(cells) < 2):
         design = DESIGNS["interleaved"]
     return design, design.round(cells, round_index, lab_cpus)

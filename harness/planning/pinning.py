@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -72,6 +73,22 @@ def taskset_prefix(cpuset: str) -> list[str]:
             "'taskset' is not on PATH, so cells cannot be pinned", "install util-linux (apt-get install util-linux)"
         )
     return ["taskset", "-c", cpuset]
+
+
+def move_process(prefix: list[str], pid: int, cpuset: str) -> None:
+    """Moves every thread of process `pid` onto `cpuset` with `taskset -a -p`, run after `prefix` (empty: here; `docker
+    exec NAME`: inside a container, where `pid` is the container's own id of it)."""
+    argv = [*prefix, "taskset", "-a", "-p", "-c", cpuset, str(pid)]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        done = subprocess.CompletedProcess(argv, 1, "", str(e))
+    if done.returncode != 0:
+        raise PinningError(
+            f"could not move process {pid} to CPU {cpuset}: {(done.stderr or done.stdout).strip() or 'no output'}",
+            "the pipelined design moves its processes with taskset -a -p (util-linux), as root or their owner; "
+            "choose --design paired where it cannot",
+        )
 
 
 def pin_current_process(cpus: tuple[int, ...] | None) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol
 
 from harness.config.profiles import BudgetSpec, Stopping
@@ -60,8 +61,15 @@ class Turns(Protocol):
     def before_floor(self, index: int) -> None:
         ...
 
+    def foresee(self, guess: Callable[[], tuple[int, int] | None]) -> None:
+        ...
+
     def clock(self) -> float:
         ...
+
+
+def _known(after: tuple[int, int] | None) -> tuple[int, int] | None:
+    return after
 
 
 class ProbeSession(Protocol):
@@ -134,10 +142,13 @@ class NoiseProbe:
     def play(self) -> float:
         """The probe's rounds, unit by unit; returns their wall seconds (on the budget's clock)."""
         started = self.turns.clock()
-        for index in self.indices:
-            self.turns.before_floor(index)  # a calibration before the first unit of each ISA level
-            for round_index in range(1, self.spec.probe_rounds + 1):
-                self.turns.play(index, round_index)
+        rounds = [(index, r) for index in self.indices for r in range(1, self.spec.probe_rounds + 1)]
+        for k, (index, round_index) in enumerate(rounds):
+            if round_index == 1:
+                self.turns.before_floor(index)  # a calibration before the first unit of each ISA level
+            after = rounds[k + 1] if k + 1 < len(rounds) else None
+            self.turns.foresee(partial(_known, after))  # the probe's next round is known (a pipelined design)
+            self.turns.play(index, round_index)
         return self.turns.clock() - started
 
     def record(self, seconds: float) -> NoiseProbeRecord:

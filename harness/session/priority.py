@@ -32,6 +32,7 @@ from harness.model.allocation import (
     OPEN_CLAIMS_FIRST,
     UNTIL_DECIDED,
     Claims,
+    Guess,
     SharingRule,
     share_rounds,
 )
@@ -41,6 +42,7 @@ from harness.planning.designs import Unit, group_key
 from harness.session.budget import RunBudget
 from harness.session.noise_probe import ProbeSession, run_probe
 from harness.session.open_claims import GroupKey, rounds_to_decide
+from harness.session.slot_processes import Ahead
 from harness.session.stopping import GroupStatus
 from harness.session.until_decided import describe as describe_left
 from harness.session.until_decided import final_state, open_units
@@ -63,6 +65,8 @@ class Session(ProbeSession, Protocol):
 
     def calibrate_now(self, label: str) -> None:
         ...
+
+    ahead: Ahead | None
 
     def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
         ...
@@ -114,6 +118,18 @@ class _SessionUnits:
             return self.spent[index] / self.timed[index]
         return self.session.estimated_round_s(self.units[index])
 
+    def foresee(self, guess: Guess) -> None:
+        """Tells the session how to guess the round after the next (a unit whose floor starts at a new ISA level is
+        not guessed: a calibration comes before it)."""
+
+        def ahead() -> tuple[Unit, int] | None:
+            found = guess()
+            if found is None or (found[1] == 1 and self.units[found[0]].isa_level != self.level):
+                return None
+            return self.units[found[0]], found[1]
+
+        self.session.ahead = ahead
+
     def play(self, index: int, round_index: int) -> None:
         started = self.budget.clock()
         if self.session.play_round(self.units[index], round_index):
@@ -135,7 +151,7 @@ def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell
     if budget.spec.probe_groups:
         run_probe(session, turns, budget.spec)
     rule = UNTIL_DECIDED if budget.spec.until_decided else RULES[priority]
-    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, rule, turns.before_floor)
+    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, rule, turns.before_floor, turns.foresee)
     left = {u.index: u for u in open_units(turns, rounds)} if budget.spec.until_decided else {}
     if budget.spec.until_decided:
         for line in describe_left(turns, rounds, list(left.values()), budget.spec.minutes):

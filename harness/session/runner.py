@@ -24,8 +24,9 @@ from harness.host.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.host.cpu_lock import cpus_locked
 from harness.host.environment import collect_host_environment
 from harness.model.arch import host_arch
+from harness.model.cpusets import format_cpuset
 from harness.model.environment_record import EnvironmentRecord
-from harness.model.errors import ResumeError
+from harness.model.errors import PinningError, ResumeError
 from harness.model.run_folder import (
     ENVIRONMENT_FILE,
     KEPT_EXPERIMENTS_DIR,
@@ -159,10 +160,18 @@ def execute_run(options: RunOptions, backend: Backend, plan: Plan | None = None)
     ensure_datasets(plan, options, _say)  # a generated dataset not built yet, built and checked before any lock
     cpus, hygiene = plan_and_check(options.lab_cpuset, options.harness_cpuset, plan.design.lab_cpus_needed)
     hygiene.announce()  # isolation, governor, turbo, SMT of the lab's CPUs, with fixes, before anything is built
+    if plan.design.pipelined and (not cpus.harness or set(cpus.harness) & set(cpus.lab)):
+        raise PinningError(
+            f"the {plan.design.name} design warms each process on the harness's CPU, and this run has none apart from "
+            f"the lab's CPU {cpus.lab_cpuset}",
+            "run it on a machine with two CPUs or more (--harness-cpuset naming one the lab does not use), or choose "
+            "--design paired",
+        )
     if not options.resume and options.run_id is None:
         options = dataclasses.replace(options, run_id=new_run_id())
+    locked = (*cpus.lab, *(cpus.harness or ())) if plan.design.pipelined else cpus.lab  # it warms on the harness's
     lock = (
-        cpus_locked(cpus.lab, options.run_id or "a resumed run", options.wait, notify=_say)
+        cpus_locked(locked, options.run_id or "a resumed run", options.wait, notify=_say)
         if getattr(backend, "measures", True)
         else contextlib.nullcontext()
     )
@@ -218,6 +227,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         claims=claims_by_group(plan.experiments, plan.cells, lambda cell: measured_arch(probes.get(cell.target))),
         history=plan.history,
         shot_costs=plan.shot_costs,
+        warm_cpuset=format_cpuset(cpus.harness) if plan.design.pipelined and cpus.harness else None,
     )
     try:
         session.run(plan.cells)

@@ -30,7 +30,6 @@ from harness.model.records import (
 )
 from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE
 from harness.model.run_records import GroupRecord
-from harness.model.stats import format_rel_ci
 from harness.planning.designs import Design, Slot, Unit, group_key, layout
 from harness.planning.estimate import ShotCosts, cold_cell_seconds, learned_round_seconds, round_seconds
 from harness.planning.history import CostHistory
@@ -40,7 +39,7 @@ from harness.session.open_claims import ClaimReading, GroupKey
 from harness.session.priority import RULES as PRIORITY_RULES
 from harness.session.priority import run_by_priority
 from harness.session.progress import RunProgress
-from harness.session.slot_processes import SlotProcesses
+from harness.session.slot_processes import Ahead, SlotProcesses
 from harness.session.stopping import GroupStatus, group_status
 
 #: Row statuses a resumed run does not run again.
@@ -62,6 +61,7 @@ class Session(SlotProcesses):
     claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(default_factory=dict)
     history: CostHistory | None = None  # what the cells cost in earlier runs (harness/planning/history.py)
     shot_costs: ShotCosts = ShotCosts()  # what single-shot processes cost up front (harness/planning/estimate.py)
+    warm_cpuset: str | None = None  # the paired-pipelined design's warm CPU (the harness's; slot_processes.py)
 
     def __post_init__(self) -> None:
         self.rows: dict[str, ResultRow] = dict(self.store.rows())
@@ -70,6 +70,7 @@ class Session(SlotProcesses):
             self._by_group.setdefault(row_group(row), {})[row.row_key] = row
         self.broken: set[str] = set()
         self.replaced: dict[str, int] = {}  # cell_id → disturbed processes replaced in this session
+        self.ahead: Ahead | None = None  # the schedule's guess at the process after the next (slot_processes.py)
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -129,6 +130,7 @@ class Session(SlotProcesses):
                     break
             round_index += 1
             for slot in slots:
+                self.ahead = lambda: (unit, round_index + 1)  # the same unit's next round, if it still wants one
                 self.run_slot(slot, round_index, design)
                 slots_run += 1
         self.record_statuses(statuses)
@@ -154,7 +156,7 @@ class Session(SlotProcesses):
         """Says and stores where each group ended."""
         for g, status in sorted(statuses.items()):
             runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
-            self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {describe_status(status)}")
+            self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {status.describe()}")
             record = GroupRecord(
                 isa_level=g[0], experiment=g[1], group=g[2], runtime=g[3], **dataclasses.asdict(status)
             )
@@ -219,9 +221,8 @@ class Session(SlotProcesses):
     def _layout(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
         """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and
         its slots."""
-        return layout(
-            self.design, cells, round_index, self.lab_cpus, self.labs[cells[0].target].shares_process(cells[0])
-        )
+        lab = self.labs[cells[0].target]
+        return layout(self.design, cells, round_index, self.lab_cpus, lab.shares_process(cells[0]), lab.paired_handoff)
 
     def _affordable(
         self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]
@@ -276,6 +277,7 @@ class Session(SlotProcesses):
         """Times the calibration workloads on the lab CPUs (unless the run was asked not to)."""
         if not self.calibrate:
             return
+        self.backend.stop_warming()  # nothing runs beside a calibration
         started = time.monotonic()
         try:
             self._calibrate_all(label, started)
@@ -292,9 +294,3 @@ class Session(SlotProcesses):
                         f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
                         f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]"
                     )
-
-
-def describe_status(status: GroupStatus) -> str:
-    """'precise after 12 rounds (worst ratio ±1.8%, 95 s)' and the like."""
-    width = "—" if status.worst_rel_ci is None else format_rel_ci(status.worst_rel_ci)
-    return f"{status.state} after {status.rounds} round(s) (widest ratio CI {width}, {status.elapsed_s:.0f} s)"

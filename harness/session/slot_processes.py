@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,24 +17,46 @@ from harness.backends.base import CellRequest
 from harness.model.cells import Cell
 from harness.model.records import DEFAULT_RUNTIME, ResultRow
 from harness.model.run_folder import LOGS_DIR, RAW_DIR
-from harness.planning.designs import Design, Placement, Slot, burst_seed, group_key, process_groups
+from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, process_groups
 from harness.session.cell_rows import CellRows
 from harness.session.rows import RowContext
 
 if TYPE_CHECKING:
+    from harness.session.open_claims import GroupKey
     from harness.session.progress import RunProgress
+    from harness.session.stopping import GroupStatus
+
+#: The schedule's guess at the process after the one it is about to run, asked once that one is on the lab's CPU: a
+#: unit and round, or None for none (the paired-pipelined design warms it meanwhile; a wrong guess costs the harness's
+#: CPU a warm-up, never a row).
+Ahead = Callable[[], "tuple[Unit, int] | None"]
 
 
 @dataclass
 class SlotProcesses(CellRows):
     """The processes of one slot, started together, and the rows they measured (Session adds the loop around them)."""
 
-    if TYPE_CHECKING:  # a Session field (with a default, so it cannot come before Session's own fields)
+    if TYPE_CHECKING:  # Session fields (with defaults, so they cannot come before Session's own fields) and methods
         progress: RunProgress
+        warm_cpuset: str | None
+        ahead: Ahead | None
+
+        def active_cells(self, unit: Unit, statuses: dict[GroupKey, GroupStatus]) -> list[Cell]:
+            ...
+
+        def unit_statuses(self, unit: Unit, rounds_done: int) -> dict[GroupKey, GroupStatus]:
+            ...
+
+        def _round_slots(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
+            ...
 
     def _measure_slot(self, slot: Slot, round_index: int, design: Design, attempt: int = 1) -> list[ResultRow]:
-        """The rows of one run of the slot's processes, not stored yet."""
+        """The rows of one run of the slot's processes, not stored yet (a process handed over: the one guessed to come
+        next warms while it runs)."""
         processes = [self._process(p, round_index, design, attempt) for p in slot]
+        if len(processes) == 1 and processes[0][1].warm_cpuset:
+            guess, self.ahead = self.ahead, None
+            processes[0] = (processes[0][0], dataclasses.replace(processes[0][1], then=lambda: self._guessed(guess)))
         for contexts, _ in processes:
             for ctx in contexts:
                 self.progress.started(ctx.cell)
@@ -82,8 +104,23 @@ class SlotProcesses(CellRows):
             members=tuple((c, out_dir / c.slug) for c in cells),
             seed=burst_seed(cells, round_index),
             member_blocks=blocks,
+            warm_cpuset=self.warm_cpuset if design.pipelined else None,
         )
         return contexts, request
+
+    def _guessed(self, guess: Ahead | None) -> CellRequest | None:
+        """The request of the process the schedule guesses comes next, when it is one handed-over process; else None."""
+        found = guess() if guess is not None else None
+        if found is None:
+            return None
+        unit, round_index = found
+        active = self.active_cells(unit, self.unit_statuses(unit, round_index - 1))
+        if not active:
+            return None
+        design, slots = self._round_slots(active, round_index)
+        if len(slots) != 1 or len(slots[0]) != 1 or not design.pipelined:
+            return None
+        return self._process(slots[0][0], round_index, design)[1]
 
 
 def grouped(cells: Sequence[Cell]) -> tuple[tuple[Cell, ...], tuple[int, ...]]:

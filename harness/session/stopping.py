@@ -23,6 +23,7 @@ from harness.model.group_precision import group_state
 from harness.model.groups import RUNNING, elapsed_s
 from harness.model.pairing import Replicate, paired_ratio_interval, replicate_of
 from harness.model.records import MEASURED, ResultRow, VerificationStatus
+from harness.model.stats import format_rel_ci
 from harness.model.warmup_check import usable
 
 
@@ -39,6 +40,11 @@ class GroupStatus:
     def finished(self) -> bool:
         """True when the group gets no more rounds."""
         return self.state != RUNNING
+
+    def describe(self) -> str:
+        """'precise after 12 round(s) (widest ratio CI ±1.8%, 95 s)' and the like."""
+        width = "—" if self.worst_rel_ci is None else format_rel_ci(self.worst_rel_ci)
+        return f"{self.state} after {self.rounds} round(s) (widest ratio CI {width}, {self.elapsed_s:.0f} s)"
 
 
 def measured_replicates(rows: Iterable[ResultRow]) -> dict[str, list[Replicate]]:

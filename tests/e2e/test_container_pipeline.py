@@ -154,6 +154,31 @@ def test_one_cell_per_runtime_ran_pinned_in_its_own_image(container_run):
     assert f"libc6={packages['libc6']}" in where["image_labels"]["jsonlab.apt-packages"].split(), "and as a label"
 
 
+@pytest.fixture(scope="module")
+def pipelined_run(images, tmp_path_factory):
+    """Write-up 001's group under the paired-pipelined design in containers: each process started on the harness's CPU
+    in a cell container that holds both CPUs, then moved inside it to the lab's."""
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the paired-pipelined design warms each process beside the lab's CPU: it needs two")
+    results = tmp_path_factory.mktemp("pipelined")
+    done = _harness(
+        *("run", "--profile", "smoke", "--design", "paired-pipelined", "--backend", "docker", "--bases", "local"),
+        *("--experiment", "001", "--benchmark", "single-stj-default", "--benchmark", "single-newtonsoft"),
+        *("--runtime", "10.0.12", "--results-dir", str(results), "--no-calibration"),
+    )
+    return pathlib.Path(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_pipelined_run_in_containers_hands_each_process_to_the_lab_cpu(pipelined_run):
+    steady = [r for r in standing(read_rows(pipelined_run)) if r["measure"] == "steady"]
+    assert steady and {r["design"] for r in steady} == {"paired-pipelined"}
+    for row in steady:
+        assert row["status"] in ("ok", "unverified") or disturbed_past_replacements(row), row
+        assert row["backend"] == "docker" and row["cpuset_effective"] == row["cpuset"], "read back after the move"
+        assert row["rewarm_ms"] is not None and row["handover_wait_ms"] is not None, "the hand-over, from process.json"
+        assert 0 < row["lab_cpu_s"] <= row["duration_s"], "the lab CPU's time, from the move on"
+
+
 def _runs_arm64_under_qemu() -> bool:
     entry = pathlib.Path("/proc/sys/fs/binfmt_misc/qemu-aarch64")
     return host_arch() == "x64" and entry.is_file() and entry.read_text().startswith("enabled")

@@ -53,3 +53,22 @@ def test_a_real_fake_run_records_its_timeline(fake_run):
     assert {"prepare", "session"} <= phases
     text = timing_markdown(data.rows, data.timeline)
     assert text.startswith("## Where the time went") and "measured samples" in text
+
+
+def test_a_handed_over_processs_warm_up_is_beside_the_run_and_its_re_warm_in_it():
+    paired = {"status": "ok", "duration_s": 2.0, "start_to_main_ms": 50.0, "verify_ms": 100.0, "prewarm_ms": 1500.0}
+    handed = {**paired, "bursts_ms": 1500.0, "rewarm_ms": 100.0, "handover_wait_ms": 700.0}
+    plain = {**paired, "duration_s": 3.65, "bursts_ms": 1500.0, "rewarm_ms": None, "handover_wait_ms": None}
+    timeline = [TimelineRecord(phase="session", what="", seconds=10.0, ended_at="")]
+    acc = account(pd.DataFrame([handed, handed, plain]), timeline)
+    # on the lab's CPU: the plain process's start, verification and prewarm, both handed-over ones' re-warm
+    assert acc.parts["prewarm until the JIT is quiet"] == pytest.approx(1.5)
+    assert acc.parts["re-warm on the lab's CPU after the hand-over"] == pytest.approx(0.2)
+    assert acc.parts["process other (dataset load, environment probe, exit)"] == pytest.approx(2 * 0.4 + 0.5)
+    assert sum(acc.parts.values()) == pytest.approx(10.0)
+    # on the harness's CPU, beside the run: the handed-over processes' start, verification, prewarm and wait
+    assert acc.beside["prewarm until the JIT is quiet"] == pytest.approx(3.0)
+    assert acc.beside["waiting, warm, for the hand-over"] == pytest.approx(1.4)
+    text = timing_markdown(pd.DataFrame([handed, handed, plain]), timeline)
+    assert "| On the harness's CPU | Time |" in text and "| waiting, warm, for the hand-over | 0.0 min |" in text
+    assert account(pd.DataFrame([plain]), timeline).beside is None

@@ -17,12 +17,14 @@ def _speaking(text: str) -> subprocess.Popen:
 
 
 def test_a_warm_process_is_known_by_the_id_on_its_line(tmp_path):
-    process = _speaking("jsonlab-warm 4242\\n")
+    process = _speaking("jsonlab-warm 4242 cpu-ms=1800\\n")
     assert _await_warm(process, tmp_path) == 4242
     process.wait()
 
 
-@pytest.mark.parametrize("text", ["", "error: no dataset\\n", "jsonlab-warm\\n", "jsonlab-warm 12; rm\\n"])
+@pytest.mark.parametrize(
+    "text", ["", "error: no dataset\\n", "jsonlab-warm\\n", "jsonlab-warm 12; rm\\n", "jsonlab-warm 4242\\n"]
+)
 def test_a_process_that_ends_or_says_anything_else_before_it_is_warm_is_an_error_naming_its_log(tmp_path, text):
     process = _speaking(text)
     with pytest.raises(HarnessError, match="before it was warm") as error:

@@ -13,8 +13,9 @@ import pytest
 
 import harness.backends as backends
 from harness.backends.base import CellRequest
-from harness.backends.docker import DockerBackend, _map_paths
-from harness.backends.processes import contract_mounts, request_mounts
+from harness.backends.container_commands import map_paths
+from harness.backends.docker import DockerBackend
+from harness.backends.place import contract_mounts, request_mounts
 from harness.config.labs import load_labs
 from harness.containers import bases, cells, image_build, images
 from harness.containers.bases import DOCKER_ARCH_HOST
@@ -173,8 +174,8 @@ def test_a_cells_lab_runs_under_a_shell_that_leaves_its_cpu_time_in_the_output_f
 def test_host_paths_inside_hyperfine_commands_are_mapped_too(tmp_path):
     mounts = {tmp_path / "datasets": ("/datasets", True), tmp_path / "out": ("/out", False)}
     once = f"build/x/JsonLab once --datasets {tmp_path / 'datasets'} --variant v"
-    assert _map_paths(once, mounts) == "build/x/JsonLab once --datasets /datasets --variant v"
-    assert _map_paths(str(tmp_path / "out" / "hyperfine.json"), mounts) == "/out/hyperfine.json"
+    assert map_paths(once, mounts) == "build/x/JsonLab once --datasets /datasets --variant v"
+    assert map_paths(str(tmp_path / "out" / "hyperfine.json"), mounts) == "/out/hyperfine.json"
 
 
 def test_the_contracts_path_options_become_mounts():

@@ -136,3 +136,49 @@ def test_until_decided_stops_once_no_open_claim_is_decidable_in_the_time_left():
     assert share_rounds(roomy, 3, 1, UNTIL_DECIDED) == [101, 4, 5]  # with the time, it is decided too, then it ends
     hopeless = Forecast(limit=[999], cost=[1.0], budget_s=1000.0, needs=[[math.inf]])
     assert share_rounds(hopeless, 1, 2, UNTIL_DECIDED) == [2]  # the floor, and nothing for a claim no round decides
+
+
+class Foreseen(Scripted):
+    """Scripted units whose every round asks the guess made before it once it has started (as a pipelined run does)."""
+
+    guess = None
+    guesses: list = []
+
+    def play(self, index: int, round_index: int) -> None:
+        self.guesses.append(self.guess() if self.guess else None)
+        super().play(index, round_index)
+
+
+def test_the_guess_at_the_next_round_is_the_rules_own_choice_when_nothing_the_round_measures_changes_it():
+    units = Foreseen(limit=[4, 1, 3], cost=[1.0, 1.0, 1.0], budget_s=6.0)
+    units.guesses = []
+
+    def foresee(guess):
+        units.guess = guess
+
+    rounds = share_rounds(units, 3, 2, PRECISION_ONLY, None, foresee)
+    assert rounds == [3, 1, 2]
+    # the floor in plan order (unit 1 wants one round only, which the guess asks the unit), then beyond it the unit
+    # with the fewest rounds; the last guess counted the round being played but not its time: the rule then had no
+    # time for unit 2's third round, and played none (a wrong guess costs a warm-up, never a round)
+    assert units.played == [(0, 1), (0, 2), (1, 1), (2, 1), (2, 2), (0, 3)]
+    assert units.guesses == [(0, 2), (1, 1), (2, 1), (2, 2), (0, 3), (2, 3)]
+
+
+def test_a_guess_can_be_wrong_and_the_round_played_is_still_the_rules_choice():
+    # unit 0 stops wanting rounds after its third, which the guess made while that round runs cannot know yet
+    units = Foreseen(limit=[3, 9], cost=[1.0, 1.0], budget_s=100.0)
+    units.guesses = []
+    seen = []
+
+    def foresee(guess):
+        units.guess = guess
+
+    def wants(index: int, rounds_done: int) -> bool:
+        seen.append((index, rounds_done))
+        return rounds_done < units.limit[index] if index == 0 else rounds_done < 4
+
+    units.wants_rounds = wants  # type: ignore[method-assign]
+    share_rounds(units, 2, 1, PRECISION_ONLY, None, foresee)
+    assert units.played == [(0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3), (1, 4)]
+    assert units.guesses[4] == (1, 3) and units.guesses[-1] is None

@@ -109,12 +109,12 @@ def test_native_anchors_without_the_sha256_of_their_library_are_a_cell_error(tmp
         NORMALIZERS["samples"](tmp_path)
 
 
-def _paired_process(tmp_path, rounds_compilations):
+def _paired_process(tmp_path, rounds_compilations, **more):
     """A paired cell whose process.json (in the folder above it) counted the compilations during its rounds."""
     cell = tmp_path / "cell"
     cell.mkdir()
     _paired(cell, None, None)
-    process = {"schema_version": 1, "start_to_main_ms": 40.0}
+    process = {"schema_version": 1, "start_to_main_ms": 40.0, **more}
     if rounds_compilations is not None:
         process["rounds_compilations"] = rounds_compilations
     (tmp_path / "process.json").write_text(json.dumps(process))
@@ -134,3 +134,17 @@ def test_a_process_that_did_not_count_them_has_none(tmp_path):
 def test_rounds_compilations_other_than_a_growing_count_are_a_cell_error(tmp_path, counts):
     with pytest.raises(CellError, match="rounds_compilations"):
         NORMALIZERS["samples"](_paired_process(tmp_path, counts))
+
+
+def test_a_handed_over_process_gives_each_cell_its_share_of_the_wait_and_the_re_warm(tmp_path):
+    fields = NORMALIZERS["samples"](_paired_process(tmp_path, None, handover_wait_ms=900.0, rewarm_ms=60.0)).fields
+    assert fields["handover_wait_ms"] == 450.0 and fields["rewarm_ms"] == 30.0  # two members
+    (tmp_path / "plain").mkdir()
+    plain = NORMALIZERS["samples"](_paired_process(tmp_path / "plain", None, handover_wait_ms=None, rewarm_ms=0.0))
+    assert plain.fields["handover_wait_ms"] is None and plain.fields["rewarm_ms"] is None
+
+
+@pytest.mark.parametrize("wait, rewarm", [(-1.0, 5.0), ("900", 5.0), (900.0, None), (True, 5.0), (float("inf"), 1.0)])
+def test_hand_over_times_other_than_two_non_negative_numbers_are_a_cell_error(tmp_path, wait, rewarm):
+    with pytest.raises(CellError, match="handover_wait_ms"):
+        NORMALIZERS["samples"](_paired_process(tmp_path, None, handover_wait_ms=wait, rewarm_ms=rewarm))

@@ -46,7 +46,7 @@ def test_duet_pairs_every_benchmark_with_the_baseline_on_the_other_cpu():
 
 
 def test_the_registry_names_every_design():
-    assert list(DESIGNS) == ["sequential", "interleaved", "duet", "paired", "paired-shared"]
+    assert list(DESIGNS) == ["sequential", "interleaved", "duet", "paired", "paired-shared", "paired-pipelined"]
 
 
 def test_paired_shared_units_join_a_level_and_runtimes_groups_of_shareable_cells():

@@ -3,8 +3,10 @@
 import dataclasses
 import json
 import math
+import os
 import pathlib
 import types
+from unittest import mock
 
 import pytest
 
@@ -15,6 +17,7 @@ from harness.backends.base import CellRequest
 from harness.backends.fake import FakeBackend
 from harness.config.labs import load_labs
 from harness.model.cells import Cell, JobSettings
+from harness.model.errors import PinningError
 from harness.model.groups import AA_SUFFIX, is_aa_copy
 from harness.model.outcomes import ProcessUsage
 from harness.model.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios, replicate_of
@@ -313,3 +316,30 @@ def test_a_paired_shared_run_measures_every_group_of_a_level_in_one_process_per_
     again = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)
     execute_run(dataclasses.replace(options, resume=True), again)
     assert again.cells_run == []
+
+
+def test_a_pipelined_run_hands_each_process_over_and_warms_the_one_it_guesses_comes_next(smoke_options):
+    backend = FakeBackend(FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": 2.0}, process_spread=0.1)
+    options = dataclasses.replace(smoke_options, design="paired-pipelined", run_id="pipelined")
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:  # the process warms beside the lab's CPU: a run with one CPU is refused before it starts
+        with pytest.raises(PinningError, match="harness's CPU"):
+            execute_run(dataclasses.replace(options, lab_cpuset=str(cpus[0])), backend)
+        return
+    lab, harness = str(cpus[-1]), str(cpus[0])
+    summary = execute_run(dataclasses.replace(options, lab_cpuset=lab, harness_cpuset=harness), backend)
+    rows = [json.loads(line) for line in (summary.directory / "results.jsonl").read_text().splitlines()]
+    steady = [r for r in rows if r["measure"] == "steady"]
+    assert len(backend.slots) == 2 * 2 * 2 and {r["design"] for r in steady} == {"paired-pipelined"}
+    assert {r["cpuset"] for r in steady} == {lab}
+    assert [warm for warm, _ in backend.handovers] == [harness] * len(backend.slots)
+    # each guess is the next process in the run (the same group's next round), or none after a group's last round
+    guesses = [guess[:1] if guess else None for _, guess in backend.handovers]  # a process is named by its first cell
+    assert guesses[0::2] == backend.slots[1::2] and guesses[1::2] == [None] * 4
+    # a lab whose paired verb cannot be handed over is run as paired, and its rows say so
+    labs = {name: dataclasses.replace(spec, paired_handoff=False) for name, spec in load_labs().items()}
+    plain = FakeBackend(FIXTURES / "dotnet-cell")
+    with mock.patch("harness.planning.run_plan.load_labs", return_value=labs):
+        again = execute_run(dataclasses.replace(options, lab_cpuset=lab, harness_cpuset=harness, run_id="plain"), plain)
+    rows = [json.loads(line) for line in (again.directory / "results.jsonl").read_text().splitlines()]
+    assert {r["design"] for r in rows if r["measure"] == "steady"} == {"paired"} and plain.handovers == []

@@ -68,8 +68,13 @@ public static class PairedVerb
         // the anchors, timed against every group, are a block of their own
         if (blocks is not null)
             settings = settings with { Blocks = measuredBlocks.Concat(anchorNames.Select(_ => blocks.Max() + 1)).ToArray() };
-        var handover = args.OptionalInt("handoff", min: 0, max: 1) == 1 ? new Action(AwaitHandover) : null;
+        string? warmedOn = null;
+        var handover = args.OptionalInt("handoff", min: 0, max: 1) == 1
+            ? new Action(() => { warmedOn = ProcStatus.CpusAllowed(); AwaitHandover(); })
+            : null;
         var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings, handover: handover);
+        if (handover is not null)
+            RecordHandover(env, warmedOn, outDir, members.Select(m => m.OutDir));
         var anchorTimes = anchorNames.Select((name, i) => (name, times: result.Members[measured.Count + i].NsPerCall.Select(ns => Math.Round(ns, 3)).ToArray()))
             .ToDictionary(a => a.name, a => a.times);
         for (var i = 0; i < measured.Count; i++)
@@ -150,17 +155,32 @@ public static class PairedVerb
     /// <summary>The line a process warmed for a hand-over prints on its standard output, followed by its process id.</summary>
     public const string WarmLine = "jsonlab-warm";
 
-    /// <summary><c>--handoff 1</c>: once warm, say so on standard output with this process's id, and wait for a line
+    /// <summary><c>--handoff 1</c>: once warm, say so on standard output with this process's id and the CPU time it has
+    /// used so far (<c>jsonlab-warm PID cpu-ms=N</c>: the caller counts the lab CPU's share from there), and wait for a line
     /// <c>go</c> on standard input, which the caller sends after moving every thread of the process to the lab's CPU.</summary>
     public static void AwaitHandover() => AwaitHandover(Console.In, Console.Out);
 
     public static void AwaitHandover(TextReader input, TextWriter output)
     {
-        output.WriteLine($"{WarmLine} {Process.GetCurrentProcess().Id}");
+        var self = Process.GetCurrentProcess();
+        var cpuMs = self.TotalProcessorTime.TotalMilliseconds.ToString("F0", System.Globalization.CultureInfo.InvariantCulture);
+        output.WriteLine($"{WarmLine} {self.Id} cpu-ms={cpuMs}");
         output.Flush();
         if (input.ReadLine()?.Trim() != "go")
             throw new LabException("the warm process was not handed over: its standard input ended without a line 'go'",
                 "run `paired --handoff 1` only from a caller that moves the process and then answers 'go' on its standard input");
+    }
+
+    /// <summary>After a hand-over, env.json (the process's and each member's) says where the bursts ran:
+    /// <c>cpus_allowed</c> read again on the CPU the process was handed to (the harness checks it against the CPU it
+    /// asked for), <c>cpus_warmed</c> where it started, verified and warmed.</summary>
+    public static void RecordHandover(SortedDictionary<string, object?> env, string? warmedOn, string outDir, IEnumerable<string> memberDirs)
+    {
+        env["cpus_warmed"] = warmedOn;
+        env["cpus_allowed"] = ProcStatus.CpusAllowed();
+        LabJson.WriteFile(Path.Combine(outDir, "env.json"), env);
+        foreach (var dir in memberDirs.Where(d => d != outDir && File.Exists(Path.Combine(d, "env.json"))))
+            LabJson.WriteFile(Path.Combine(dir, "env.json"), env);
     }
 
     /// <summary>Each member's block from <c>--member-blocks N,N,…</c>: the sizes of consecutive runs of members that

@@ -30,7 +30,12 @@ public class PairedVerbTests
     {
         var output = new StringWriter();
         PairedVerb.AwaitHandover(new StringReader("go\n"), output);
-        Assert.Equal($"{PairedVerb.WarmLine} {System.Diagnostics.Process.GetCurrentProcess().Id}", output.ToString().Trim());
+        var words = output.ToString().Trim().Split(' ');
+        Assert.Equal(3, words.Length);
+        Assert.Equal(PairedVerb.WarmLine, words[0]);
+        Assert.Equal(System.Diagnostics.Process.GetCurrentProcess().Id.ToString(System.Globalization.CultureInfo.InvariantCulture), words[1]);
+        Assert.StartsWith("cpu-ms=", words[2]);
+        Assert.True(double.Parse(words[2]["cpu-ms=".Length..], System.Globalization.CultureInfo.InvariantCulture) > 0);
     }
 
     [Theory]
@@ -41,5 +46,31 @@ public class PairedVerbTests
         var error = Assert.Throws<LabException>(() => PairedVerb.AwaitHandover(new StringReader(input), new StringWriter()));
         Assert.Contains("not handed over", error.Message);
         Assert.Contains("--handoff 1", error.Hint);
+    }
+
+    [Fact]
+    public void After_a_hand_over_env_json_says_where_the_process_warmed_and_where_its_bursts_ran()
+    {
+        var root = Directory.CreateTempSubdirectory("handover-").FullName;
+        try
+        {
+            var member = Directory.CreateDirectory(Path.Combine(root, "member")).FullName;
+            var failed = Path.Combine(root, "never-verified");
+            File.WriteAllText(Path.Combine(member, "env.json"), "{}");
+            var env = new SortedDictionary<string, object?> { ["cpus_allowed"] = "0", ["lab"] = "dotnet" };
+            PairedVerb.RecordHandover(env, "0", root, [member, failed]);
+            foreach (var dir in new[] { root, member })
+            {
+                var written = System.Text.Json.JsonDocument.Parse(File.ReadAllText(Path.Combine(dir, "env.json"))).RootElement;
+                Assert.Equal("0", written.GetProperty("cpus_warmed").GetString());
+                Assert.Equal(JsonLab.Probes.ProcStatus.CpusAllowed(), written.GetProperty("cpus_allowed").GetString());
+                Assert.Equal("dotnet", written.GetProperty("lab").GetString());
+            }
+            Assert.False(Directory.Exists(failed));
+        }
+        finally
+        {
+            Directory.Delete(root, recursive: true);
+        }
     }
 }

@@ -1,0 +1,125 @@
+"""The paired-pipelined design's hand-over with real child processes (a Python stand-in for the paired verb's
+`--handoff 1`): warmed on one CPU, moved to the lab's, its clock from the move; the next one warming behind it; a wrong
+guess stopped and its traces set aside; a process that breaks the protocol a failed row, never a hang."""
+
+import dataclasses
+import os
+import pathlib
+import sys
+
+import pytest
+
+from harness.backends.base import CellRequest
+from harness.backends.handover import WarmLine, parse_warm_line
+from harness.backends.host import HostBackend
+from harness.config.labs import LabSpec
+from harness.model.cells import Cell, JobSettings
+
+CPUS = sorted(os.sched_getaffinity(0))
+WARM_CPU, LAB_CPU = str(CPUS[0]), str(CPUS[-1])  # one CPU apart where there are two; the same one otherwise
+
+# Burns CPU while warming, says it is warm with its CPU time, waits for `go`, then writes where it ran and what it
+# was told into its output folder (its last argument after --out), and burns a little more.
+STAND_IN = """
+import os, sys, time
+out = sys.argv[sys.argv.index('--out') + 1]
+t = time.process_time()
+while time.process_time() - t < 0.2: pass
+print(f"jsonlab-warm {os.getpid()} cpu-ms={1000 * time.process_time():.0f}", flush=True)
+told = sys.stdin.readline().strip()
+if told != 'go':
+    print('error: the warm process was not handed over'); sys.exit(2)
+os.makedirs(out, exist_ok=True)
+with open(os.path.join(out, 'ran-on'), 'w') as f:
+    f.write(','.join(map(str, sorted(os.sched_getaffinity(0)))))
+t = time.process_time()
+while time.process_time() - t < 0.1: pass
+"""
+
+
+def _request(tmp_path: pathlib.Path, name: str, script: str = STAND_IN, timeout_s: float = 30) -> CellRequest:
+    lab = LabSpec("stand-in", tmp_path, "Python", "bdn", (), (), (sys.executable, "-c", script), {})
+    cell = Cell("000", name, "g", name, "stand-in", "v", "ds", "deserialize", "native")
+    out = tmp_path / "raw" / name
+    out.mkdir(parents=True)
+    return CellRequest(
+        lab, cell, tmp_path, out, tmp_path / f"{name}.log", JobSettings(), {}, LAB_CPU, timeout_s, warm_cpuset=WARM_CPU
+    )
+
+
+def test_a_warm_process_is_moved_to_the_lab_cpu_and_its_clock_starts_there(tmp_path):
+    backend = HostBackend(set())
+    [run] = backend.run_cells([_request(tmp_path, "first")])
+    assert run.error is None, run.error
+    assert (tmp_path / "raw" / "first" / "ran-on").read_text() == LAB_CPU
+    # its warm-up (0.2 s of CPU, said in its warm line) is not the lab CPU's: only what ran after the move counts
+    assert 0.05 <= run.usage.lab_cpu_s < 0.2
+    log = (tmp_path / "first.log").read_text()
+    assert f"taskset -c {WARM_CPU}" in log and f"handed to CPU {LAB_CPU}" in log
+
+
+def test_the_guessed_next_process_warms_meanwhile_and_is_the_one_handed_over_next(tmp_path):
+    backend = HostBackend(set())
+    second = _request(tmp_path, "second")
+    first = dataclasses.replace(_request(tmp_path, "first"), then=lambda: second)
+    [run] = backend.run_cells([first])
+    warming = backend.processes.handover.warming
+    assert run.error is None and warming is not None and warming.request == second
+    pid = warming.popen.pid
+    [run] = backend.run_cells([second])
+    assert run.error is None and warming.popen.pid == pid  # not started again
+    assert backend.processes.handover.warming is None
+    assert (tmp_path / "raw" / "second" / "ran-on").read_text() == LAB_CPU
+
+
+def test_a_wrong_guess_is_stopped_its_log_set_aside_and_its_raw_folder_removed(tmp_path):
+    backend = HostBackend(set())
+    guessed = _request(tmp_path, "guessed")
+    [run] = backend.run_cells([dataclasses.replace(_request(tmp_path, "first"), then=lambda: guessed)])
+    assert run.error is None
+    [run] = backend.run_cells([_request(tmp_path, "chosen")])
+    assert run.error is None
+    assert not (tmp_path / "raw" / "guessed").exists()
+    assert not (tmp_path / "guessed.log").exists()
+    assert "no row comes from this process" in (tmp_path / "guessed.discarded.log").read_text()
+    assert (tmp_path / "raw" / "chosen" / "ran-on").read_text() == LAB_CPU
+
+
+def test_the_end_of_the_run_stops_a_process_warming_ahead(tmp_path):
+    backend = HostBackend(set())
+    guessed = _request(tmp_path, "guessed")
+    backend.run_cells([dataclasses.replace(_request(tmp_path, "first"), then=lambda: guessed)])
+    popen = backend.processes.handover.warming.popen
+    backend.close()
+    assert popen.poll() is not None and backend.processes.handover.warming is None
+
+
+@pytest.mark.parametrize(
+    "script, expected",
+    [
+        ("import sys\nprint('error: no member could be measured'); sys.exit(3)", "no member could be measured"),
+        ("print('hello, not warm', flush=True)\nimport sys\nsys.stdin.readline()", "never said it was warm"),
+        ("import time\ntime.sleep(30)", "timed out"),
+    ],
+)
+def test_a_process_that_never_says_it_is_warm_is_a_failed_process_with_its_log(tmp_path, script, expected):
+    [run] = HostBackend(set()).run_cells([_request(tmp_path, "broken", script, timeout_s=1.5)])
+    assert run.error is not None and expected in str(run.error)
+    assert "broken.log" in run.error.hint
+
+
+def test_only_the_paired_verbs_warm_line_is_taken():
+    assert parse_warm_line("jsonlab-warm 4242 cpu-ms=1830") == WarmLine(4242, 1.83)
+    assert parse_warm_line("jsonlab-warm 4242 cpu-ms=0.5\n") == WarmLine(4242, 0.0005)
+    for line in (
+        "jsonlab-warm 4242",
+        "jsonlab-warm 4242 cpu-ms=-3",
+        "jsonlab-warm 4242 cpu-ms=nan",
+        "jsonlab-warm -1 cpu-ms=3",
+        "jsonlab-warm 42 cpu-ms=3 more",
+        "jsonlab-warm 42 cpu-ms=1e999",
+        "jsonlab-warm 42 cpu-ms=" + "9" * 40,
+        "warm 42 cpu-ms=3",
+        "",
+    ):
+        assert parse_warm_line(line) is None, line
