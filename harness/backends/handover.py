@@ -93,15 +93,17 @@ class Handover:
                 launched=warm.launched,
                 failure=f"the process never said it was warm ('{WARM_LINE} PID cpu-ms=N'), so it was not handed over",
             )
-        cpus = parse_cpuset(warm.request.cpuset)
-        before = read_cpu_times(cpus)
-        moved = time.monotonic()
         try:
             self.place.move(warm.launch, line.pid, warm.request.cpuset)
         except BaseException:
             self.place.stop(warm.launch)
             warm.popen.kill()
             raise
+        # the clock starts once the move is done: the move's own command (a `docker exec`, 50 ms or more) is not the
+        # lab's, and the warm process does nothing until it is told `go`
+        cpus = parse_cpuset(warm.request.cpuset)
+        before = read_cpu_times(cpus)
+        moved = time.monotonic()
         assert warm.popen.stdin is not None
         try:
             warm.popen.stdin.write(b"go\n")
