@@ -29,7 +29,7 @@ PROCESS_PARTS = (
 
 #: A handed-over process's parts done on the harness's CPU before its hand-over (the paired-pipelined design), beside
 #: the process timed on the lab's CPU: outside the run's wall time, said apart.
-WARMED_BESIDE = ("start_to_main_ms", "verify_ms", "prewarm_ms", "handover_wait_ms")
+WARMED_BESIDE = ("start_to_main_ms", "verify_ms", "prewarm_ms")
 REWARM = "re-warm on the lab's CPU after the hand-over"
 
 SAMPLES = "measured samples (workload actual)"

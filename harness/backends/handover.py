@@ -14,10 +14,8 @@ process that ends or says anything else first is reaped as a failed process with
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import select
-import shlex
 import shutil
 import subprocess
 import time
@@ -25,7 +23,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
 from harness.backends.base import CellRequest
-from harness.backends.reaping import StartedProcess
+from harness.backends.reaping import StartedProcess, open_log
 from harness.host.noise import read_cpu_times
 from harness.model.cpusets import parse_cpuset
 
@@ -146,12 +144,7 @@ class Handover:
     def _start(self, request: CellRequest) -> Warming:
         request = dataclasses.replace(request, then=None)
         launch = self.place.launch_cell(request, [*request.lab.command, *request.lab_args()], account_cpu=True)
-        log = request.log_path.open("w")
-        log.write(
-            f"$ {shlex.join(launch.argv)}\n# switches: {json.dumps(request.switches)}\n"
-            f"# warms on CPU {request.warm_cpuset}, then handed to CPU {request.cpuset}\n"
-        )
-        log.flush()
+        log = open_log(request, launch, f"# warms on CPU {request.warm_cpuset}, then handed to CPU {request.cpuset}\n")
         popen = subprocess.Popen(
             launch.argv,
             cwd=launch.cwd,

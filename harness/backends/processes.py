@@ -17,7 +17,7 @@ from harness.backends.base import CellRequest, CellRun, last_engine_error, last_
 from harness.backends.cold_timing import read_peak_rss, time_cold
 from harness.backends.handover import Handover
 from harness.backends.place import Launch, Place, contract_mounts
-from harness.backends.reaping import StartedProcess, lab_cpu_s, wait_all
+from harness.backends.reaping import StartedProcess, lab_cpu_s, open_log, wait_all
 from harness.config.labs import LabSpec
 from harness.host.noise import process_usage, read_cpu_times
 from harness.model.cells import ColdSettings
@@ -137,9 +137,7 @@ class LabProcesses:
 
     def _start(self, request: CellRequest) -> StartedProcess:
         launch = self.place.launch_cell(request, [*request.lab.command, *request.lab_args()], account_cpu=True)
-        log = request.log_path.open("w")
-        log.write(f"$ {shlex.join(launch.argv)}\n# switches: {json.dumps(request.switches)}\n")
-        log.flush()
+        log = open_log(request, launch)
         cpus = parse_cpuset(request.cpuset)
         before = read_cpu_times(cpus)
         popen = subprocess.Popen(launch.argv, cwd=launch.cwd, env=launch.env, stdout=log, stderr=subprocess.STDOUT)

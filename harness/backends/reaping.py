@@ -4,8 +4,10 @@ pipelined design's hand-over, handover.py, starts its clock later than its launc
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import shlex
 import subprocess
 import time
 from dataclasses import dataclass
@@ -46,6 +48,14 @@ class StartedProcess:
     def over_time(self, timeout_s: float) -> bool:
         """True once the process has run longer than `timeout_s` since its launch."""
         return time.monotonic() - (self.started if self.launched is None else self.launched) > timeout_s
+
+
+def open_log(request: CellRequest, launch: Launch, note: str = "") -> IO[str]:
+    """A cell process's log, opened for it: its command line, its switches and `note` (a line, or nothing)."""
+    log = request.log_path.open("w")
+    log.write(f"$ {shlex.join(launch.argv)}\n# switches: {json.dumps(request.switches)}\n{note}")
+    log.flush()
+    return log
 
 
 def lab_cpu_s(process: StartedProcess) -> float | None:

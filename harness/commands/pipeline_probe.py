@@ -28,6 +28,7 @@ from harness.host.cpu_lock import cpus_locked
 from harness.model.defaults import RESULTS_DIR
 from harness.model.errors import HarnessError
 from harness.model.overlap import ProbeRow, summary
+from harness.planning.pinning import move_process
 
 CONDITIONS = ("plain", "pipelined")
 
@@ -107,7 +108,7 @@ def _pipelined_block(
         pid = _await_warm(current, folders[k])
         moved = time.monotonic()
         first_move = first_move or moved
-        _move(pid, args.lab_cpu)
+        move_process([], pid, str(args.lab_cpu))
         assert current.stdin is not None
         current.stdin.write("go\n")
         current.stdin.flush()
@@ -150,13 +151,6 @@ def _await_warm(process: subprocess.Popen, folder: pathlib.Path) -> int:
             f"a pipelined process ended or spoke before it was warm: {said.strip()!r}", f"see {folder}/process.log"
         )
     return line.pid
-
-
-def _move(pid: int, cpu: int) -> None:
-    """Every thread of the process onto `cpu`."""
-    done = subprocess.run(["taskset", "-a", "-p", "-c", str(cpu), str(pid)], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise HarnessError(f"could not move process {pid} to CPU {cpu}: {done.stderr.strip()}", "run as root")
 
 
 def _row(group: StoredProcess, condition: str, index: int, folder: pathlib.Path, wall: float) -> ProbeRow | None:
