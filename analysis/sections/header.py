@@ -25,6 +25,14 @@ def header_markdown(env: EnvironmentRecord | None, run: RunRecord, cells: pd.Dat
         title + f"Measured {env.captured_at} on **{env.cpu_model or '?'}** ({env.logical_cpus} logical CPUs, "
         f"{env.machine}, {'virtual machine' if env.hypervisor else 'bare metal or undetected VM'}), "
         f"{env.os or '?'}, kernel {env.kernel}. {runtimes}. Profile `{run.profile}`; "
-        f"each cell ran in a fresh process pinned to CPU {env.lab_cpuset} ({env.backend} backend). "
-        f"Lab commit `{(env.git_commit or '?')[:12]}`{dirty}.\n"
+        f"each cell ran in a fresh process pinned to CPU {env.lab_cpuset} ({env.backend} backend)"
+        f"{_warmed(env)}. Lab commit `{(env.git_commit or '?')[:12]}`{dirty}.\n"
     )
+
+
+def _warmed(env: EnvironmentRecord) -> str:
+    """Where the paired-pipelined design warmed each process, or why the run played another design than its
+    profile's (harness/planning/warm_cpus.py); nothing for a run of neither."""
+    warm = ", ".join(str(cpu) for cpu in env.warm_cpus)
+    where = f", started, verified and warmed on CPU {warm} before it was handed over" if warm else ""
+    return where + (f". **Design**: {env.design_note}" if env.design_note else "")

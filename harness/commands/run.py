@@ -35,6 +35,7 @@ def run_command(args: argparse.Namespace) -> int:
         results_dir=args.results_dir,
         lab_cpuset=args.cpuset,
         harness_cpuset=args.harness_cpuset,
+        warm_cpuset=args.warm_cpuset,
         build=not args.no_build,
         calibrate=not args.no_calibration,
         budget_min=args.budget,

@@ -31,6 +31,11 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
         "--harness-cpuset",
         help="CPUs for the harness itself (default: the lowest CPU neither used by the lab nor isolated)",
     )
+    run.add_argument(
+        "--warm-cpuset",
+        help="design paired-pipelined: the CPUs each process is started, verified and warmed on before it is handed "
+        "to the lab's (default: the harness's; 'none': there is none, and a profile's pipelined design runs as paired)",
+    )
     run.add_argument("--no-build", action="store_true", help="use the labs as already built")
     _add_placement_arguments(run)
     _add_session_arguments(run)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.model.errors import SchemaError
 from harness.model.run_folder import SCHEMA_VERSION
 from harness.model.run_records import _Record
 
@@ -86,9 +87,14 @@ class EnvironmentRecord(_Record):
     # Two kinds of cores (performance and efficiency): True, False, or None where a virtual machine hides them (and in
     # runs made before it was recorded)
     cpu_hybrid: bool | None = None
+    # The paired-pipelined design (harness/planning/warm_cpus.py): the CPUs its processes warmed on, and why the run's
+    # design is not its profile's (a profile's pipelined design on a run with nowhere to warm); empty before either
+    warm_cpus: tuple[int, ...] = ()
+    design_note: str = ""
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        _check_design_fields(data, where)
         labs = data.get("labs") or {}
         return {
             **data,
@@ -99,3 +105,26 @@ class EnvironmentRecord(_Record):
     def runtime_descriptions(self) -> list[str]:
         """Every lab build's runtime, sorted: '.NET 10.0.12, Node.js v24.21.0'."""
         return sorted({lab.runtime_description for lab in self.labs.values()})
+
+
+#: The longest design note read back (the harness writes one sentence).
+DESIGN_NOTE_CHARS = 1000
+
+
+def _check_design_fields(data: dict[str, Any], where: str) -> None:
+    """warm_cpus a list of CPU numbers, design_note a bounded text: a run folder is untrusted input, and both reach
+    the report's first paragraph."""
+    cpus = data.get("warm_cpus", [])
+    note = data.get("design_note", "")
+    if not isinstance(cpus, (list, tuple)) or not all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 1 << 16 for c in cpus
+    ):
+        problem = f"warm_cpus = {str(cpus)[:80]!r}: not a list of CPU numbers"
+    elif not isinstance(note, str) or len(note) > DESIGN_NOTE_CHARS:
+        problem = f"design_note is not a text of at most {DESIGN_NOTE_CHARS} characters"
+    else:
+        return
+    raise SchemaError(
+        f"{where}: {problem}",
+        "the file was written by another harness version or edited by hand; re-run, or restore it",
+    )

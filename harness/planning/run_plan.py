@@ -80,6 +80,7 @@ class RunOptions:
     results_dir: pathlib.Path = RESULTS_DIR
     lab_cpuset: str | None = None
     harness_cpuset: str | None = None
+    warm_cpuset: str | None = None  # where a pipelined design warms (planning/warm_cpus.py; None: the harness's CPU)
     build: bool = True
     experiments_dir: pathlib.Path = EXPERIMENTS_DIR
     profiles_file: pathlib.Path = PROFILES_FILE
@@ -95,9 +96,7 @@ class RunOptions:
     max_min: float | None = None  # --until-decided's limit in minutes (None: UNTIL_DECIDED_MINUTES)
     wait: bool = False  # queue behind a measurement that holds a lab CPU instead of stopping (harness/host/cpu_lock.py)
     clock: Callable[[], float] = time.monotonic  # what the budget is kept with (tests pass a simulated clock)
-    check_tools: bool = (
-        True  # False: plan without requiring the labs' programs (`harness check` on a machine without them)
-    )
+    check_tools: bool = True  # False: plan without the labs' programs (`harness check` on a machine without them)
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,22 @@ from harness.config.hosts import HostSpec
 from harness.containers.host_probe import HostFacts
 from harness.containers.images import debian_arch
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
+from harness.host.host_cpus import parse_cpulist
 from harness.model.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, lab_arch
 from harness.model.run_folder import HOSTS_DIR
+from harness.planning.warm_cpus import NO_WARM_CPU
 
 #: Options of the parent's command line each host's process gets its own value of (or none).
-_PER_HOST_OPTIONS = ("--host", "--run-id", "--results-dir", "--cpuset", "--backend", "--own-engine", "--host-id")
+_PER_HOST_OPTIONS = (
+    "--host",
+    "--run-id",
+    "--results-dir",
+    "--cpuset",
+    "--warm-cpuset",
+    "--backend",
+    "--own-engine",
+    "--host-id",
+)
 _BUDGET_OPTION = "--budget"
 #: Options a host of another platform gets its own value of: the images built for it here, nothing built there.
 _PLATFORM_OPTIONS = ("--platform", "--runtime", "--no-build")
@@ -44,11 +55,13 @@ def child_argv(
     run_dir: pathlib.Path,
     budget_min: float | None = None,
     images: PlatformImages | None = None,
+    facts: HostFacts | None = None,
 ) -> list[str]:
     """The host's `harness run` command line: the parent's selection and settings, its own run folder, host id,
     backend (docker for any engine but this machine's own processes: the host backend), CPU set, `--wait`, its share
     of the budget when it has one (budget_shares), and for a host of another platform its images' platform and
-    runtimes, nothing built there (the images built here for it)."""
+    runtimes, nothing built there (the images built here for it); a host on another engine, the CPU its pipelined
+    processes warm on (warm_cpuset_of, from its `facts`)."""
     own = _PER_HOST_OPTIONS + ((_BUDGET_OPTION,) if budget_min is not None else ())
     own += _PLATFORM_OPTIONS if images is not None else ()
     kept: list[str] = []
@@ -76,7 +89,33 @@ def child_argv(
         argv += ["--backend", backend]
     if host.cpuset:
         argv += ["--cpuset", host.cpuset]
+    warm = warm_cpuset_of(host, facts) if host.context and facts is not None else None
+    if warm:
+        argv += ["--warm-cpuset", warm]
     return argv
+
+
+def warm_cpuset_of(host: HostSpec, facts: HostFacts) -> str | None:
+    """Where a host's processes warm under the paired-pipelined design (harness/planning/warm_cpus.py): the lowest of
+    its engine's CPUs that its lab does not use (hosts.toml `cpuset`, else its highest isolated CPU, else its highest),
+    one not isolated when there is one; NO_WARM_CPU when the lab has them all; None when its engine did not say how
+    many CPUs it has (the harness's CPU then, as for this machine's engine)."""
+    if not isinstance(facts.cpus, int) or facts.cpus < 1:
+        return None
+    isolated = set(_cpus_or_none(facts.isolated_cpus))
+    lab = set(_cpus_or_none(host.cpuset)) or {max(isolated or {facts.cpus - 1})}
+    rest = (cpu for cpu in range(facts.cpus) if cpu not in lab)  # lazily: an engine may claim a great many CPUs
+    first = next(rest, None)
+    outside = first if first is None or first not in isolated else next((c for c in rest if c not in isolated), first)
+    return NO_WARM_CPU if first is None else str(outside)
+
+
+def _cpus_or_none(text: str | None) -> tuple[int, ...]:
+    """A cpulist the host gave (its engine's isolated CPUs, hosts.toml's cpuset), () when absent or not one."""
+    try:
+        return parse_cpulist(text) if text else ()
+    except ValueError:
+        return ()
 
 
 def budget_shares(ready: Sequence[tuple[HostSpec, HostFacts]], budget_min: float | None) -> dict[str, float]:

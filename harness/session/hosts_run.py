@@ -131,7 +131,7 @@ def run_on_hosts(
             outcomes[host.name] = dataclasses.replace(outcomes[host.name], budget_min=share)
             _say(f"[{host.name}] shares its machine with other hosts of this run: {share:g} min of the {budget_min:g}")
         given = foreign.get(host.name)
-        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir, share, given)]
+        argv = [sys.executable, "-m", "harness", "run", *child_argv(parent_argv, host, run_dir, share, given, facts)]
         env = child_environment(host, facts, local_machine, given.platform if given else None)
         process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []

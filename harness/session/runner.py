@@ -24,9 +24,8 @@ from harness.host.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.host.cpu_lock import cpus_locked
 from harness.host.environment import collect_host_environment
 from harness.model.arch import host_arch
-from harness.model.cpusets import format_cpuset
 from harness.model.environment_record import EnvironmentRecord
-from harness.model.errors import PinningError, ResumeError
+from harness.model.errors import ResumeError
 from harness.model.run_folder import (
     ENVIRONMENT_FILE,
     KEPT_EXPERIMENTS_DIR,
@@ -37,8 +36,10 @@ from harness.model.run_folder import (
 )
 from harness.model.run_records import PREPARE, SESSION, RunRecord
 from harness.model.store import RunStore, new_run_id
+from harness.planning.history import load_history
 from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve_plan
+from harness.planning.warm_cpus import WarmPlan, plan_warm_cpus
 from harness.session.budget import RunBudget
 from harness.session.datasets_view import datasets_for_run
 from harness.session.open_claims import claims_by_group
@@ -89,7 +90,13 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
 
 
 def _write_environment(
-    store: RunStore, plan: Plan, cpus: CpuPlan, probes: dict[str, LabProbe], backend: Backend, hygiene: CpuHygiene
+    store: RunStore,
+    plan: Plan,
+    cpus: CpuPlan,
+    probes: dict[str, LabProbe],
+    backend: Backend,
+    hygiene: CpuHygiene,
+    warm: WarmPlan,
 ) -> None:
     env = collect_host_environment(hygiene.to_dict())
     engine = getattr(backend, "engine", None)
@@ -98,6 +105,8 @@ def _write_environment(
             "backend": backend.name,
             "lab_cpuset": cpus.lab_cpuset,
             "harness_cpus": list(cpus.harness or ()),
+            "warm_cpus": list(warm.cpus or ()),  # where a pipelined design's processes warm (planning/warm_cpus.py)
+            "design_note": warm.note,  # why the run's design is not its profile's (empty when it is)
             "container_engine": engine.describe() if engine else None,
         }
     )
@@ -160,30 +169,33 @@ def execute_run(options: RunOptions, backend: Backend, plan: Plan | None = None)
     ensure_datasets(plan, options, _say)  # a generated dataset not built yet, built and checked before any lock
     cpus, hygiene = plan_and_check(options.lab_cpuset, options.harness_cpuset, plan.design.lab_cpus_needed)
     hygiene.announce()  # isolation, governor, turbo, SMT of the lab's CPUs, with fixes, before anything is built
-    if plan.design.pipelined and (not cpus.harness or set(cpus.harness) & set(cpus.lab)):
-        raise PinningError(
-            f"the {plan.design.name} design warms each process on the harness's CPU, and this run has none apart from "
-            f"the lab's CPU {cpus.lab_cpuset}",
-            "run it on a machine with two CPUs or more (--harness-cpuset naming one the lab does not use), or choose "
-            "--design paired",
+    warm = plan_warm_cpus(plan.design, options.design is not None, cpus.lab, cpus.harness, options.warm_cpuset)
+    if warm.design is not plan.design:  # the profile's pipelined design, with nowhere to warm: paired, said
+        _say(f"note: {warm.note}")
+        plan = dataclasses.replace(
+            plan,
+            design=warm.design,
+            history=load_history(options.results_dir, warm.design.name, plan.job, [c.cell_id for c in plan.cells]),
         )
     if not options.resume and options.run_id is None:
         options = dataclasses.replace(options, run_id=new_run_id())
-    locked = (*cpus.lab, *(cpus.harness or ())) if plan.design.pipelined else cpus.lab  # it warms on the harness's
+    locked = (*cpus.lab, *(warm.cpus or ()))  # a pipelined design warms on a CPU beside the lab's
     lock = (
         cpus_locked(locked, options.run_id or "a resumed run", options.wait, notify=_say)
         if getattr(backend, "measures", True)
         else contextlib.nullcontext()
     )
     with lock:
-        return _measure(options, backend, plan, cpus, hygiene)
+        return _measure(options, backend, plan, cpus, hygiene, warm)
 
 
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, hygiene: CpuHygiene) -> RunSummary:
+def _measure(
+    options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, hygiene: CpuHygiene, warm: WarmPlan
+) -> RunSummary:
     """Everything after the locks: the timeline counts from here (a queued run's wait is not spent), the budget from
     the end of the preparation (builds, lab probes, the environment), which the run says it took."""
     started = time.monotonic()
@@ -191,16 +203,16 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
     if options.pin_harness:
         pin_current_process(cpus.harness)
     probes = _probe_labs(plan, backend, store, options.build)
-    _write_environment(store, plan, cpus, probes, backend, hygiene)
+    _write_environment(store, plan, cpus, probes, backend, hygiene, warm)
     store.mark_latest()
     store.record_phase(PREPARE, started, "plan, build, probe the labs and their ISA levels, capture the environment")
     budget = _start_budget(plan, options, started)
 
     progress = RunProgress(len(store.rows()))
+    warmed = f", processes warmed on CPU {warm.cpuset}" if warm.cpuset else ""
     progress.note(
-        f"run {store.run_id}: {len(plan.cells)} cells, design {plan.design.name}, "
-        f"{plan.estimate()}; "
-        f"lab pinned to CPU {cpus.lab_cpuset}; results in {store.directory}"
+        f"run {store.run_id}: {len(plan.cells)} cells, design {plan.design.name}, {plan.estimate()}; "
+        f"lab pinned to CPU {cpus.lab_cpuset}{warmed}; results in {store.directory}"
     )
     for lab_probe in probes.values():
         for level in lab_probe.levels.values():
@@ -227,7 +239,7 @@ def _measure(options: RunOptions, backend: Backend, plan: Plan, cpus: CpuPlan, h
         claims=claims_by_group(plan.experiments, plan.cells, lambda cell: measured_arch(probes.get(cell.target))),
         history=plan.history,
         shot_costs=plan.shot_costs,
-        warm_cpuset=format_cpuset(cpus.harness) if plan.design.pipelined and cpus.harness else None,
+        warm_cpuset=warm.cpuset,
     )
     try:
         session.run(plan.cells)

@@ -57,7 +57,7 @@ class _Args:
     """What run_command reads of its parsed arguments (the rest comes from run_options, replaced above)."""
 
     host = None
-    run_id = resume = results_dir = cpuset = harness_cpuset = budget = max = None
+    run_id = resume = results_dir = cpuset = harness_cpuset = warm_cpuset = budget = max = None
     no_build = no_calibration = wait = own_engine = container_per_process = strict = until_decided = False
     backend = "host"
     bases = platform = host_id = None

@@ -10,7 +10,7 @@ from harness.session.calibration import summarize
 def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():
     profiles = load_profiles()
     assert (
-        profiles["default"].design == "paired"
+        profiles["default"].design == "paired-pipelined"
         and profiles["default"].aa_copies
         and profiles["default"].stopping.adaptive
     )

@@ -12,7 +12,16 @@ from harness.model.environment_record import EnvironmentRecord, LabEnvironment
 from harness.model.errors import SchemaError
 
 #: What the runner adds to the host's environment (harness/session/runner.py _write_environment).
-RUNNER_KEYS = {"backend", "lab_cpuset", "harness_cpus", "container_engine", "labs", "host"}  # host: a run over hosts
+RUNNER_KEYS = {
+    "backend",
+    "lab_cpuset",
+    "harness_cpus",
+    "container_engine",
+    "labs",
+    "host",
+    "warm_cpus",
+    "design_note",
+}  # host: a run over hosts
 
 
 def environment(**overrides) -> EnvironmentRecord:

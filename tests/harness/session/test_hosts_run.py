@@ -8,7 +8,8 @@ from harness.containers.host_probe import HostFacts
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.model.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE
 from harness.planning.run_plan import RunOptions, resolve_plan
-from harness.session.host_process import PlatformImages, budget_shares, child_argv, child_environment
+from harness.planning.warm_cpus import NO_WARM_CPU
+from harness.session.host_process import PlatformImages, budget_shares, child_argv, child_environment, warm_cpuset_of
 from harness.session.hosts_run import cpuset_problem, host_platform
 
 SECOND = HostSpec("second", "jsonlab-second")
@@ -46,6 +47,23 @@ def test_each_host_repeats_the_selection_with_its_own_folder_host_backend_and_cp
     assert local[local.index("--backend") + 1] == "host", "this machine keeps the backend asked for"
     pinned = child_argv(parent, dataclasses.replace(SECOND, cpuset="3"), tmp_path)
     assert pinned[pinned.index("--cpuset") + 1] == "3"
+
+
+def test_each_host_on_another_engine_warms_pipelined_processes_on_a_cpu_of_its_own(tmp_path):
+    parent = ["--profile", "default", "--warm-cpuset", "0", "--design=paired-pipelined"]
+    four = dataclasses.replace(FACTS, cpus=4)
+    argv = child_argv(parent, SECOND, tmp_path, facts=four)
+    assert argv.count("--warm-cpuset") == 1 and argv[argv.index("--warm-cpuset") + 1] == "0", "the host's own, not ours"
+    assert "--design=paired-pipelined" in argv
+    assert warm_cpuset_of(dataclasses.replace(SECOND, cpuset="0-1"), four) == "2", "the lowest CPU its lab leaves"
+    assert warm_cpuset_of(SECOND, dataclasses.replace(four, isolated_cpus="0,3")) == "1", "not an isolated one"
+    assert warm_cpuset_of(SECOND, dataclasses.replace(four, isolated_cpus="0-3")) == "0", "isolated, if all are"
+    assert warm_cpuset_of(SECOND, dataclasses.replace(FACTS, cpus=1)) == NO_WARM_CPU, "one CPU: none (paired)"
+    assert warm_cpuset_of(SECOND, FACTS) is None, "an engine that did not say: the harness's CPU, as here"
+    assert warm_cpuset_of(SECOND, dataclasses.replace(four, isolated_cpus="garbage")) == "0", "a bad list: none"
+    assert warm_cpuset_of(SECOND, dataclasses.replace(FACTS, cpus=10**12)) == "0", "a huge count is not listed"
+    local = child_argv(parent, HostSpec("local"), tmp_path, facts=four)
+    assert "--warm-cpuset" not in local, "this machine's engine: the harness's CPU"
 
 
 def test_a_host_on_another_machine_locks_that_machines_cpus_and_one_on_this_machine_shares_its_locks(monkeypatch):
