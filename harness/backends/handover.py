@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import select
+import pathlib
 import shutil
 import subprocess
 import time
@@ -129,7 +130,7 @@ class Handover:
         warm.log.write(f"# stopped before its hand-over: {why}; no row comes from this process\n")
         warm.log.close()
         log = warm.request.log_path
-        log.replace(log.with_name(log.name.removesuffix(".log") + ".discarded.log"))
+        log.replace(discarded_name(log))
         shutil.rmtree(warm.request.out_dir, ignore_errors=True)
 
     def _take(self, request: CellRequest) -> Warming:
@@ -187,3 +188,14 @@ def _close(stream: IO[bytes] | None) -> None:
             stream.close()
         except OSError:
             pass  # a pipe to a process that has gone
+
+
+def discarded_name(log: pathlib.Path) -> pathlib.Path:
+    """Where a stopped process's log goes: `NAME.discarded.log`, or `NAME.discarded-2.log`, -3 … when the same
+    process was guessed and stopped before (each stopped process keeps its own log)."""
+    stem = log.name.removesuffix(".log")
+    candidate, n = log.with_name(f"{stem}.discarded.log"), 1
+    while candidate.exists():
+        n += 1
+        candidate = log.with_name(f"{stem}.discarded-{n}.log")
+    return candidate

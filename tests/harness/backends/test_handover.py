@@ -83,6 +83,11 @@ def test_a_wrong_guess_is_stopped_its_log_set_aside_and_its_raw_folder_removed(t
     assert not (tmp_path / "guessed.log").exists()
     assert "no row comes from this process" in (tmp_path / "guessed.discarded.log").read_text()
     assert (tmp_path / "raw" / "chosen" / "ran-on").read_text() == LAB_CPU
+    # the same process guessed and stopped again keeps a log of its own
+    [run] = backend.run_cells([dataclasses.replace(_request(tmp_path, "third"), then=lambda: guessed)])
+    [run] = backend.run_cells([_request(tmp_path, "fourth")])
+    assert run.error is None and (tmp_path / "guessed.discarded.log").exists()
+    assert "no row comes from this process" in (tmp_path / "guessed.discarded-2.log").read_text()
 
 
 def test_the_end_of_the_run_stops_a_process_warming_ahead(tmp_path):
