@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import select
 import pathlib
+import select
 import shutil
 import subprocess
 import time
