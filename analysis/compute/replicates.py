@@ -27,7 +27,8 @@ def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None
     interval = mean_interval(values.tolist())
     center = interval.estimate
     spread = values.std(ddof=1) / center if len(measured) > 1 else None
-    within = (measured["ci99_half_width_ns"] / measured["mean_ns"]).median()
+    own = (measured["ci99_half_width_ns"] / measured["mean_ns"]).dropna()  # none for a single shot: no median taken
+    within = own.median() if not own.empty else None
     return {
         "replicates": interval.n,
         "n": int(measured["n"].sum()),
@@ -41,7 +42,7 @@ def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None
         "ci99_half_width_ns": interval.half_width,
         "ci99_lower_ns": interval.lower,
         "ci99_upper_ns": interval.upper,
-        "within_rel_ci99": None if pd.isna(within) else float(within),
+        "within_rel_ci99": None if within is None or pd.isna(within) else float(within),
     }
 
 

@@ -1,12 +1,13 @@
 import math
 import random
 import statistics
+import warnings
 
 import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.compute.replicates import summarize_cells
+from analysis.compute.replicates import replicate_statistics, summarize_cells
 
 
 def _round(samples, index, status="ok", verification="passed", error=None, cell="e:b@native"):
@@ -111,3 +112,20 @@ def test_a_run_whose_every_cell_failed_still_has_every_summary_column():
 def test_the_worst_interference_of_a_cells_processes_is_kept():
     rows = [_round([1.0, 2.0], 1), {**_round([1.0, 2.0], 2), "cpu_other_ms": 400.0}]
     assert summarize_cells(pd.DataFrame(rows)).iloc[0]["interference_max"] == pytest.approx(0.4)
+
+
+def test_single_shots_without_an_interval_of_their_own_summarize_without_a_warning():
+    shots = pd.DataFrame(
+        {
+            "median_ns": [10.0, 11.0, 12.0],
+            "mean_ns": [10.0, 11.0, 12.0],
+            "min_ns": [10.0, 11.0, 12.0],
+            "max_ns": [10.0, 11.0, 12.0],
+            "n": [1, 1, 1],
+            "ci99_half_width_ns": [float("nan")] * 3,
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "Mean of empty slice" on the report's stderr before
+        summary = replicate_statistics(shots)
+    assert summary["within_rel_ci99"] is None and summary["replicates"] == 3 and summary["time_ns"] == 11.0
