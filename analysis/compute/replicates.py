@@ -42,7 +42,7 @@ def replicate_statistics(measured: pd.DataFrame) -> dict[str, float | int | None
         "ci99_half_width_ns": interval.half_width,
         "ci99_lower_ns": interval.lower,
         "ci99_upper_ns": interval.upper,
-        "within_rel_ci99": None if within is None or pd.isna(within) else float(within),
+        "within_rel_ci99": None if within is None else float(within),
     }
 
 

@@ -50,10 +50,12 @@ def plan_warm_cpus(
     if not design.pipelined:
         return WarmPlan(design, None)
     given = warm_option not in (None, NO_WARM_CPU)
-    if warm_option is not None and warm_option != NO_WARM_CPU:
+    if warm_option == NO_WARM_CPU:
+        warm: tuple[int, ...] = ()
+    elif warm_option is not None:
         warm = parse_cpuset(warm_option)
     else:
-        warm = () if warm_option == NO_WARM_CPU else tuple(harness or ())
+        warm = tuple(harness or ())
     shared = sorted(set(warm) & set(lab))
     if warm and not shared:
         return WarmPlan(design, warm)

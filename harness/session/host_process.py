@@ -106,8 +106,11 @@ def warm_cpuset_of(host: HostSpec, facts: HostFacts) -> str | None:
     lab = set(_cpus_or_none(host.cpuset)) or {max(isolated or {facts.cpus - 1})}
     rest = (cpu for cpu in range(facts.cpus) if cpu not in lab)  # lazily: an engine may claim a great many CPUs
     first = next(rest, None)
-    outside = first if first is None or first not in isolated else next((c for c in rest if c not in isolated), first)
-    return NO_WARM_CPU if first is None else str(outside)
+    if first is None:
+        return NO_WARM_CPU
+    if first not in isolated:
+        return str(first)
+    return str(next((cpu for cpu in rest if cpu not in isolated), first))
 
 
 def _cpus_or_none(text: str | None) -> tuple[int, ...]:
