@@ -18,7 +18,7 @@ from analysis.compute.verdict_row import Verdict
 from analysis.formatting.tables import failure_reason
 from harness.model.experiment import Claim, Experiment
 from harness.model.judging import BYTES_ONLY, INTERVAL_METRICS, METRICS, NOT_MEASURED, judge, judge_bytes
-from harness.model.records import DEFAULT_RUNTIME, UNAVAILABLE, VerificationStatus
+from harness.model.records import BUILD_FAILED, DEFAULT_RUNTIME, UNAVAILABLE, VerificationStatus
 
 
 def with_failure(
@@ -45,8 +45,7 @@ def with_failure(
         if not hit.empty:
             who = "" if benchmark == verdict.benchmark else f"baseline {benchmark} "
             error = str(hit.iloc[0]["error"])
-            what = failure_reason(error) if error.startswith(UNAVAILABLE) else f"failed: {failure_reason(error)}"
-            return replace(verdict, verdict=f"{who}{what}")
+            return replace(verdict, verdict=f"{who}{_failure_words(error)}")
     if measured is None:
         return verdict
     for benchmark, at, on in sides:
@@ -61,6 +60,16 @@ def with_failure(
                 verdict, verdict=f"{NOT_MEASURED}: this run measured {who}{benchmark} at {at} on {on} in no process"
             )
     return replace(verdict, verdict=f"{NOT_MEASURED}: no process pairs both sides")
+
+
+def _failure_words(error: str) -> str:
+    """A failed side's verdict: its reason when it is unavailable here, void when its build failed (no process ran:
+    nothing was measured wrong), else failed with the reason."""
+    if error.startswith(UNAVAILABLE):
+        return failure_reason(error)
+    if error.startswith(BUILD_FAILED):
+        return f"void: {failure_reason(error)}"
+    return f"failed: {failure_reason(error)}"
 
 
 def claim_verdict(

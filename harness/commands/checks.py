@@ -8,8 +8,11 @@ import time
 
 from harness.commands.selection import split
 from harness.config.datasets import load_manifest, regenerate, write_canonical_digests
-from harness.config.labs import load_labs
+from harness.config.declared_models import ModelSpace, load_spaces
+from harness.config.labs import LabSpec, load_labs
 from harness.host.preflight import doctor
+from harness.model.defaults import DATASETS_DIR
+from harness.tools.lab_models import lab_model_probe
 
 
 def check_command(args: argparse.Namespace) -> int:
@@ -17,9 +20,22 @@ def check_command(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     lines = check_experiment_files(args.experiments_dir) if args.experiments_dir else check_everything()
+    lines += probe_declared_models(load_labs(), load_spaces(DATASETS_DIR))
     print("\n".join(lines))
     print(f"all checks passed in {time.monotonic() - started:.1f} s; nothing was built or measured")
     return 0
+
+
+def probe_declared_models(labs: dict[str, LabSpec], spaces: list[ModelSpace]) -> list[str]:
+    """Each lab's probe of its declared models' code ([declared_models] probe): what its build will leave out, and why,
+    said before anything is built."""
+    lines = []
+    for lab in labs.values():
+        if lab.declared_models is not None and lab.declared_models.probe:
+            probe = lab_model_probe(lab, spaces)
+            mark = "ok  " if not probe.left_out and not probe.note else "note"
+            lines.append(f"{mark}  lab {lab.name} {lab.declared_models.probe} probe  {probe.describe()}")
+    return lines
 
 
 def doctor_command(args: argparse.Namespace) -> int:

@@ -232,10 +232,13 @@ def _check_names_resolve(
 @dataclass(frozen=True)
 class DeclaredModelsTarget:
     """Where a lab takes the declared models (lab.toml [declared_models]): the emitter that writes its code
-    (harness/tools/lab_models.py EMITTERS) and the folder, inside the lab, it writes to (generated, git-ignored)."""
+    (harness/tools/lab_models.py EMITTERS), the folder, inside the lab, it writes to (generated, git-ignored), and the
+    probe that compiles part of that code before the build to leave out what would stop it ("" for none; lab_models.py
+    PROBES: "jsonsrcgen", harness/tools/jsonsrcgen_probe.py)."""
 
     emitter: str
     out: str
+    probe: str = ""
 
 
 def parse_declared_models_target(data: dict[str, Any], path: pathlib.Path) -> DeclaredModelsTarget | None:
@@ -245,16 +248,17 @@ def parse_declared_models_target(data: dict[str, Any], path: pathlib.Path) -> De
     out = spec.get("out") if isinstance(spec, dict) else None
     if (
         not isinstance(spec, dict)
-        or set(spec) != {"emitter", "out"}
+        or not {"emitter", "out"} <= set(spec) <= {"emitter", "out", "probe"}
         or not isinstance(spec["emitter"], str)
+        or not isinstance(spec.get("probe", ""), str)
         or not isinstance(out, str)
         or out.startswith("/")
         or ".." in pathlib.PurePosixPath(out).parts
         or len(pathlib.PurePosixPath(out).parts) < 2
     ):
         raise ConfigError(
-            f"{path}: [declared_models] has two keys: emitter (a name) and out (a folder of its own inside the lab, "
-            "at least two levels down: the harness owns it)",
+            f"{path}: [declared_models] has two keys and an optional third: emitter (a name), out (a folder of its own "
+            "inside the lab, at least two levels down: the harness owns it) and probe (a name)",
             'write e.g. [declared_models] emitter = "csharp", out = "src/Models/Declared"',
         )
-    return DeclaredModelsTarget(spec["emitter"], out)
+    return DeclaredModelsTarget(spec["emitter"], out, spec.get("probe", ""))

@@ -43,6 +43,10 @@ VERIFICATION_STATUSES = tuple(status.value for status in VerificationStatus)
 #: The error prefix of a skipped row whose library has no package here (its benchmark declares `unavailable`).
 UNAVAILABLE = "unavailable"
 
+#: The error prefix of a failed row whose lab build (a runtime's, a library version's) did not build: no process ran
+#: (harness/session/build_isolation.py); the report's verdict for its figures is "void: build failed: …".
+BUILD_FAILED = "build failed"
+
 #: The runtime name of a cell whose lab has one build (lab.toml without [runtimes]).
 DEFAULT_RUNTIME = "default"
 

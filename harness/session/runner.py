@@ -41,6 +41,7 @@ from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve_plan
 from harness.planning.warm_cpus import WarmPlan, plan_warm_cpus
 from harness.session.budget import RunBudget
+from harness.session.build_isolation import build_isolated, unbuilt_rows
 from harness.session.datasets_view import datasets_for_run
 from harness.session.open_claims import claims_by_group
 from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
@@ -149,17 +150,28 @@ def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
     return fields
 
 
-def _probe_labs(plan: Plan, backend: Backend, store: RunStore, build: bool) -> dict[str, LabProbe]:
+def _probe_labs(
+    plan: Plan, backend: Backend, store: RunStore, build: bool, cpuset: str
+) -> tuple[dict[str, LabProbe], Plan]:
+    """The lab builds made (each alone when together they fail: harness/session/build_isolation.py) and probed; the
+    plan without the builds that failed, whose cells get a failed row each with the build's cause."""
     probes: dict[str, LabProbe] = {}
     if build:
         prepare_library_builds(plan.labs.values(), store.path(LOGS_DIR), lambda line: print(line, file=sys.stderr))
-        backend.build_all(plan.labs, store.path(LOGS_DIR))
+        failed = build_isolated(backend, plan.labs, store.path(LOGS_DIR), _say)
+        for row in unbuilt_rows(store.run_id, plan.cells, failed, plan.profile_name, plan.design.name, cpuset):
+            store.append(row)
+        plan = dataclasses.replace(
+            plan,
+            labs={target: lab for target, lab in plan.labs.items() if target not in failed},
+            cells=[cell for cell in plan.cells if cell.target not in failed],
+        )
     for name, lab in plan.labs.items():
         probes[name] = probe_lab(backend, lab, list(plan.levels.values()), plan.isa)
         if not getattr(backend, "emulates", False):
             check_arch(probes[name], host_arch())
         check_variants(probes[name], plan.cells)
-    return probes
+    return probes, plan
 
 
 def execute_run(options: RunOptions, backend: Backend, plan: Plan | None = None) -> RunSummary:
@@ -202,7 +214,7 @@ def _measure(
     store = _open_store(options, plan)
     if options.pin_harness:
         pin_current_process(cpus.harness)
-    probes = _probe_labs(plan, backend, store, options.build)
+    probes, plan = _probe_labs(plan, backend, store, options.build, cpus.lab_cpuset)
     _write_environment(store, plan, cpus, probes, backend, hygiene, warm)
     store.mark_latest()
     store.record_phase(PREPARE, started, "plan, build, probe the labs and their ISA levels, capture the environment")

@@ -92,12 +92,13 @@ def test_the_generated_folder_follows_the_model_files(tmp_path, space):
     datasets = tmp_path
     out = tmp_path / "lab" / "src" / "Models" / "Declared"
 
-    assert sorted(write_lab_models(lab, datasets)) == ["DeclaredModels.g.cs", "README.md", "ShopOrders.g.cs"]
+    made = ["DeclaredModels.g.cs", "JsonSrcGenTwins.g.cs", "README.md", "ShopOrders.g.cs"]
+    assert sorted(write_lab_models(lab, datasets)) == made
     assert write_lab_models(lab, datasets) == []  # unchanged: nothing rewritten, the build fingerprint stays
     (out / "Stale.g.cs").write_text("// a space deleted since")
     (tmp_path / "models" / "shop-orders.toml").unlink()
     assert sorted(write_lab_models(lab, datasets)) == ["DeclaredModels.g.cs", "ShopOrders.g.cs", "Stale.g.cs"]
-    assert sorted(p.name for p in out.iterdir()) == ["DeclaredModels.g.cs", "README.md"]
+    assert sorted(p.name for p in out.iterdir()) == ["DeclaredModels.g.cs", "JsonSrcGenTwins.g.cs", "README.md"]
     assert "AddDeclared" in (out / "DeclaredModels.g.cs").read_text()
 
 
@@ -200,13 +201,13 @@ def test_a_space_of_kinds_jsonsrcgen_reads_gets_twins_attributes_and_the_adapter
     )
     files = lab_files([load_space(path, "models/shop.toml")])
     twin = "global::JsonLab.Models.Declared.Shop.JsonSrcGenTwin"
-    assert "namespace JsonSrcGenTwin" in files["Shop.g.cs"] and "[global::JsonSrcGen.Json]" in files["Shop.g.cs"]
+    twins = files["JsonSrcGenTwins.g.cs"]  # a compilation unit of its own, which the probe compiles alone
+    assert "JsonSrcGenTwin" not in files["Shop.g.cs"]
+    assert "namespace JsonLab.Models.Declared.Shop.JsonSrcGenTwin" in twins and "[global::JsonSrcGen.Json]" in twins
+    assert twins.count(f"[assembly: global::JsonSrcGen.JsonList(typeof({twin}.Order))]") == 1  # root and nowhere else
+    assert twins.count("[assembly: global::JsonSrcGen.JsonList(typeof(string))]") == 1
+    assert "[assembly: global::JsonSrcGen.JsonArray(typeof(int))]" in twins
     registry = files["DeclaredModels.g.cs"]
-    assert (
-        registry.count(f"[assembly: global::JsonSrcGen.JsonList(typeof({twin}.Order))]") == 1
-    )  # root and nowhere else
-    assert registry.count("[assembly: global::JsonSrcGen.JsonList(typeof(string))]") == 1
-    assert "[assembly: global::JsonSrcGen.JsonArray(typeof(int))]" in registry
     assert f"[ModelBinding.JsonSrcGen] = new(typeof({twin}.Order))," in registry
     assert f"if (typeof(T) == typeof({twin}.Order))" in registry and f"if (value is {twin}.Order v1)" in registry
 
@@ -216,4 +217,4 @@ def test_a_space_with_a_kind_jsonsrcgen_does_not_read_gets_no_twin_and_a_note_na
     assert "JsonSrcGenTwin" not in files["ShopOrders.g.cs"]
     registry = files["DeclaredModels.g.cs"]
     assert 'notes["shop-orders.all"] = "Order.Id is ulong (ulong), which JsonSrcGen 1.1.1 does not read";' in registry
-    assert "[ModelBinding.JsonSrcGen]" not in registry and "[assembly:" not in registry
+    assert "[ModelBinding.JsonSrcGen]" not in registry and "[assembly:" not in files["JsonSrcGenTwins.g.cs"]
