@@ -112,7 +112,22 @@ public static class RunVerb
         if (request.OutDir != processDir)
             LabJson.WriteFile(Path.Combine(request.OutDir, "env.json"), env);
         var clock = Stopwatch.StartNew();
-        var verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
+        VerificationResult verification;
+        try
+        {
+            verification = Verifier.Verify(request.Adapter, request.Payload, request.Operation);
+        }
+        catch (LabException e)
+        {
+            // The variant cannot bind this dataset at all (a model twin left out of the build, say): this member fails with
+            // the reason and, in a process of several, the others still run.
+            verification = new VerificationResult(request.Adapter.Variant, request.Payload.Name, "", "failed", 0,
+                Array.Empty<string>(), "skipped", e.Message, OperationError: e.Message);
+            LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
+            Console.Error.WriteLine($"{request.Name}: verification failed: {e.Message}");
+            WriteFailed(request, e.Message, $"{e.Hint}; {othersGoOn}");
+            return (verification, clock.Elapsed.TotalMilliseconds);
+        }
         var verifyMs = clock.Elapsed.TotalMilliseconds;
         LabJson.WriteFile(Path.Combine(request.OutDir, "verification.json"), verification);
         Console.Error.WriteLine($"{request.Name}: verification {verification.Status}: {verification.Message}");
