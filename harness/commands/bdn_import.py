@@ -9,27 +9,33 @@ import sys
 
 from harness.config.isa import load_isa_table
 from harness.config.labs import find_lab, load_labs
+from harness.model.defaults import EXPERIMENTS_DIR
 from harness.model.errors import HarnessError
 
 
 def import_command(args: argparse.Namespace) -> int:
-    from harness.tools.bdn_import import default_output, import_reports, next_experiment_id
+    from harness.tools.bdn_import import check_id_free, default_output, import_reports, kept_names, next_experiment_id
 
-    exp_id = args.id or next_experiment_id()
+    out = pathlib.Path(args.out) if args.out not in (None, "-") else None
+    folders = list(dict.fromkeys([EXPERIMENTS_DIR, *([out.parent] if out else [])]))
+    folders = [f for f in folders if f.is_dir()]
+    exp_id = args.id or next_experiment_id(*folders)
     lab, isa = find_lab(load_labs(), args.lab), load_isa_table()
     if args.out == "-":
+        check_id_free(exp_id, *folders)
         result = import_reports(args.reports, exp_id, lab, isa)
         print(result.text, end="")
     else:
-        out = pathlib.Path(args.out) if args.out else default_output(exp_id, args.reports[0])
+        out = out or default_output(exp_id, args.reports[0])
         kept = out.parent / "reports" / exp_id  # the source reports, committed beside the experiment file
         for taken in (out, kept):
             if taken.exists():
                 raise HarnessError(f"{taken} exists", "give another --out (or --id), or delete it first")
-        result = import_reports(args.reports, exp_id, lab, isa, kept_in=f"reports/{exp_id}/ beside this file")
+        check_id_free(exp_id, *folders)  # before anything is written: an id two files share breaks every load
+        result = import_reports(args.reports, exp_id, lab, isa, kept_in=f"reports/{exp_id}")
         kept.mkdir(parents=True)
-        for number, report in enumerate(args.reports, 1):  # numbered: reports of one class share a file name
-            shutil.copyfile(report, kept / f"{number:02d}-{report.name}")
+        for report, name in zip(args.reports, kept_names(args.reports)):
+            shutil.copyfile(report, kept / name)
         out.write_text(result.text)
         print(out)
     print(
@@ -39,9 +45,6 @@ def import_command(args: argparse.Namespace) -> int:
     )
     for unread in result.unread:
         print(f"not read: {unread.source} line {unread.line}: {unread.reason}", file=sys.stderr)
-    for scenario in result.no_baseline:
-        print(
-            f"no baseline in the report for '{scenario}': the first row is used (a comment in the file says so)",
-            file=sys.stderr,
-        )
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     return 0

@@ -43,8 +43,8 @@ PAIRED_OPTIONS = frozenset(
     "--burst-ms --burst-rounds --fresh-input-rounds --burst-collect-generation --native-anchors".split()
 )
 _OWN_OPTIONS = frozenset({"--out", "--datasets", "--seed"})
-_GROUP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
-_SWITCH = re.compile(r"^(DOTNET|COMPlus)_[A-Za-z0-9_]+$")
+_GROUP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
+_SWITCH = re.compile(r"(DOTNET|COMPlus)_[A-Za-z0-9_]+")
 #: A probe's process that runs longer than this is stopped and counted as failed.
 PROCESS_TIMEOUT_S = 300.0
 
@@ -66,7 +66,7 @@ class StoredProcess:
     """One group's paired process as a stored run recorded it, checked: its build, options and switches."""
 
     def __init__(self, run: pathlib.Path, group: str, lab: LabSpec) -> None:
-        if not _GROUP_NAME.match(group):
+        if not _GROUP_NAME.fullmatch(group):
             raise HarnessError(f"{group!r} is not a group's log name", "pass names like 001__single__native__8.0.0")
         log = run / "logs" / f"{group}.round-1.log"
         try:
@@ -86,7 +86,7 @@ class StoredProcess:
         self.lab = lab.for_runtime(group.rsplit("__", 1)[-1])
         self.options = _paired_options(argv, log)
         if not isinstance(switches, dict) or not all(
-            _SWITCH.match(str(k)) and isinstance(v, str) and len(v) < 64 for k, v in switches.items()
+            _SWITCH.fullmatch(str(k)) and isinstance(v, str) and len(v) < 64 for k, v in switches.items()
         ):
             raise HarnessError(f"{log}: its switches are not runtime switches", "rerun that group")
         # as the host backend builds it: stray ISA and run-setting variables of the user's shell removed

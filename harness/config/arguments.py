@@ -9,18 +9,18 @@ import re
 from collections.abc import Callable
 
 #: A run id becomes a folder name under results/ and part of row ids: no path separators, no leading dot or dash.
-RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 #: A name in a selection list (ISA level, runtime, experiment, benchmark, variant, lab): what the data files use; '='
 #: for a runtime with library versions (8.0.0+Newtonsoft.Json=13.0.3) and a variant with settings
 #: (stj-default+indented=true).
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+=-]{0,399}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=-]{0,399}")
 #: A week: no session's budget is longer.
 MAX_BUDGET_MINUTES = 7 * 24 * 60
 
 
 def run_id(text: str) -> str:
     """A run folder's name: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 100."""
-    if not RUN_ID.match(text) or text in (".", ".."):
+    if not RUN_ID.fullmatch(text) or text in (".", ".."):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a run id: letters, digits, '.', '_' and '-' (a folder name under results/, no '/' "
             "and no leading dot or dash), at most 100 characters"
@@ -40,7 +40,7 @@ def names(text: str) -> str:
     parts = text.split(",")
     if not any(parts):
         raise argparse.ArgumentTypeError(f"{text!r} names nothing: give one or more names, separated by commas")
-    bad = [part for part in parts if part and not NAME.match(part)]
+    bad = [part for part in parts if part and not NAME.fullmatch(part)]
     if bad or "" in parts:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a comma-separated list of names ({'an empty name' if not bad else repr(bad[0])}): "
@@ -76,12 +76,12 @@ def fraction(text: str) -> float:
 
 
 #: A duration: minutes alone (90), or with units: 45m, 1.5h, 2h30m.
-DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m?)?$")
+DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m?)?")
 
 
 def duration(text: str) -> float:
     """A duration in minutes, from '90', '45m', '1.5h' or '2h30m': above 0, at most a week."""
-    match = DURATION.match(text.strip().lower()) if len(text) <= 40 else None
+    match = DURATION.fullmatch(text.strip().lower()) if len(text) <= 40 else None
     if not match or not any(match.groups()):
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} is not a duration: minutes (90) or with units (45m, 1.5h, 2h30m)"

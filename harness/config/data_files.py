@@ -1,7 +1,7 @@
 """Reading a data file a user hands the lab (an experiment, a profile table, a lab.toml, hosts.toml, a dataset
 manifest, local settings): bounded, decoded and parsed, every failure a ConfigError naming the file and the fix,
 never a traceback; and the values inside checked for what no schema says (finite numbers, bounded text without
-invisible characters, bounded nesting).
+invisible characters or lone surrogates, bounded nesting).
 """
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import math
 import pathlib
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import tomllib
 
+# the characters a value may not hold (the patterns' one home; imported reports are searched with INVISIBLE from here)
+from harness.model.characters import INVISIBLE, LONE_SURROGATE, code_point
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
@@ -24,9 +25,6 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_TEXT = 4000
 #: Deepest nesting of tables and arrays (the lab's files nest four levels).
 MAX_DEPTH = 16
-#: Control characters (tab, newline and carriage return allowed) and the bidirectional embedding, override and isolate
-#: characters, which make a text read differently from what it holds.
-INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def display(path: pathlib.Path) -> str:
@@ -38,8 +36,8 @@ def display(path: pathlib.Path) -> str:
 
 
 def read_text(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """The file's text as UTF-8; ConfigError when it is missing, unreadable, larger than max_bytes, binary or not
-    UTF-8 (naming the line of the first bad byte)."""
+    """The file's text as UTF-8, a CRLF line ending read as a newline (a file saved on Windows); ConfigError when it is
+    missing, unreadable, larger than max_bytes, binary or not UTF-8 (naming the line of the first bad byte)."""
     try:
         size = path.stat().st_size
         if size > max_bytes:
@@ -51,7 +49,7 @@ def read_text(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> 
         line = raw[: raw.index(b"\0")].count(b"\n") + 1
         raise ConfigError(f"{display(path)} is binary (a NUL byte on line {line}), not a text file", fix)
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
         raise ConfigError(
@@ -93,36 +91,52 @@ def _no_constant(name: str) -> float:
 
 def check_values(data: Any, path: pathlib.Path) -> None:
     """ConfigError for the first value no schema refuses but the lab must: a NaN or infinite number, a string longer
-    than MAX_TEXT or holding an invisible character, nesting deeper than MAX_DEPTH; each named by its key path."""
-    for where, problem in _problems(data, ()):
-        raise ConfigError(f"{display(path)}: {_key_path(where)} {problem}", _FIX[problem.split(" ", 1)[0]])
+    than MAX_TEXT, holding an invisible character or a lone surrogate, nesting deeper than MAX_DEPTH; each named by
+    its key path (a key by the path of its table and "(key)")."""
+    for where, problem, fix in _problems(data, ()):
+        raise ConfigError(f"{display(path)}: {_key_path(where)} {problem}", fix)
 
 
-_FIX = {
-    "is": "a figure must be a finite number (TOML's nan and inf, JSON's NaN and Infinity are not figures)",
-    "has": "keep text values under {MAX_TEXT} characters: put long prose in the write-up, not the data file".format(
-        MAX_TEXT=MAX_TEXT
-    ),
-    "holds": "remove control and bidirectional-override characters (U+202A-U+202E, U+2066-U+2069): they make a "
-    "text read differently from what it holds",
-    "nests": f"a data file nests at most {MAX_DEPTH} tables or arrays deep",
-}
+_FIX_NUMBER = "a figure must be a finite number (TOML's nan and inf, JSON's NaN and Infinity are not figures)"
+_FIX_LENGTH = f"keep text values under {MAX_TEXT} characters: put long prose in the write-up, not the data file"
+_FIX_INVISIBLE = (
+    "remove it: control, zero-width and bidirectional characters (U+200B-U+200F, U+061C, U+202A-U+202E, "
+    "U+2060-U+2069, U+FEFF, a carriage return) make a text read differently from what it holds, and two names that "
+    "look the same differ"
+)
+_FIX_SURROGATE = (
+    "write the character whole (an escaped pair such as \\ud83d\\ude00, or the character itself in UTF-8), or "
+    "remove the escape: half a UTF-16 pair is not Unicode"
+)
+_FIX_DEPTH = f"a data file nests at most {MAX_DEPTH} tables or arrays deep"
+
+Problem = tuple[tuple[str | int, ...], str, str]
 
 
-def _problems(value: Any, where: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+def _text_problem(text: str, where: tuple[str | int, ...]) -> Problem | None:
+    """What is wrong with one string (a value or a key), or None."""
+    if len(text) > MAX_TEXT:
+        return where, f"has {len(text):,} characters, more than {MAX_TEXT}", _FIX_LENGTH
+    if (bad := INVISIBLE.search(text)) is not None:
+        return where, f"holds the invisible character {code_point(bad.group(0))}", _FIX_INVISIBLE
+    if (bad := LONE_SURROGATE.search(text)) is not None:
+        return where, f"holds a lone surrogate {code_point(bad.group(0))} (half a UTF-16 pair)", _FIX_SURROGATE
+    return None
+
+
+def _problems(value: Any, where: tuple[str | int, ...]) -> Iterator[Problem]:
     if len(where) > MAX_DEPTH:
-        yield where, f"nests more than {MAX_DEPTH} levels deep"
+        yield where, f"nests more than {MAX_DEPTH} levels deep", _FIX_DEPTH
         return
     if isinstance(value, float) and not math.isfinite(value):
-        yield where, f"is {value!r}, not a finite number"
+        yield where, f"is {value!r}, not a finite number", _FIX_NUMBER
     elif isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            yield where, f"has {len(value):,} characters, more than {MAX_TEXT}"
-        elif (bad := INVISIBLE.search(value)) is not None:
-            yield where, f"holds the invisible character U+{ord(bad.group(0)):04X}"
+        if (problem := _text_problem(value, where)) is not None:
+            yield problem
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _problems(key, (*where, "(key)")) if INVISIBLE.search(str(key)) else iter(())
+            if (problem := _text_problem(str(key), (*where, "(key)"))) is not None:
+                yield problem
             yield from _problems(item, (*where, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):

@@ -8,7 +8,7 @@ import pathlib
 from harness.config.experiment_schema import display
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.experiment import Claim, Experiment, reference_claim
-from harness.model.records import MEASURES, SINGLE_SHOT
+from harness.model.records import COLD, MEASURES, SINGLE_SHOT
 
 #: How far a printed ratio may be from the ratio of the printed means of the same table: BenchmarkDotNet's Ratio column
 #: is the mean of a ratio distribution, not the ratio of the means, and differs from it by up to 4.8 % (relative: up to
@@ -54,8 +54,24 @@ def validate_experiment(exp: Experiment) -> None:
     for name in exp.runtime_sweep:
         if name not in exp.benchmarks:
             raise UnknownNameError("benchmark", name, exp.benchmarks, f"(runtime_sweep) {where}")
+    _no_claim_of_cold_starts(exp, where)
     for c in exp.claims:
         _validate_claim(exp, c, where)
+
+
+def _no_claim_of_cold_starts(exp: Experiment, where: str) -> None:
+    """Cold starts (measure = "cold") are reported in a section of their own, whole-process times with no ratio to a
+    published figure: a claim there would be neither judged nor named (coverage would call it "not in this run"), so
+    one with a benchmark is refused; a cannot_reproduce one is named with its reason like anywhere else."""
+    measured = [c for c in exp.claims if not c.cannot_reproduce]
+    if exp.measure == COLD and measured:
+        raise ConfigError(
+            f'{measured[0].label} {where} is a claim of experiment {exp.id}, whose measure = "{COLD}" judges none '
+            f"({len(measured)} such claim(s))",
+            "cold starts are reported in their own section and never compared with a published figure: judge a "
+            'published first call in an experiment with measure = "single-shot" (a fresh process per timed call, '
+            "judged as a ratio; docs/experiments.md), or leave the figures out",
+        )
 
 
 def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
@@ -111,6 +127,13 @@ def _validate_ratio_source(exp: Experiment, c: Claim, where: str) -> None:
         raise ConfigError(
             f"{c.label} names baseline '{c.baseline}' but no ratio {where}",
             "baseline means the write-up printed a ratio: set ratio; when it printed none, use derived_baseline",
+        )
+    if c.baseline and c.benchmark == c.reference and c.at == c.reference_at and c.ratio != 1.0:
+        raise ConfigError(
+            f"{c.label} is the baseline row of its table ({c.benchmark} against itself) with ratio {c.ratio} {where}",
+            "a baseline's ratio is 1 by definition and never judged: write ratio = 1.0 (BenchmarkDotNet's Ratio is a "
+            "mean of ratios and can print 1.01 or more for a noisy baseline); a ratio to another row names that row "
+            "as baseline",
         )
     if c.derived_baseline and c.ratio is not None:
         raise ConfigError(

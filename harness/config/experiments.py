@@ -173,7 +173,7 @@ def load_experiments(directory: pathlib.Path = EXPERIMENTS_DIR) -> dict[str, Exp
 
 
 #: An experiment file's name: its id, a dash, words (experiments/000-stj-case-sensitivity.toml).
-EXPERIMENT_FILE = re.compile(r"^[0-9]{3}-[a-z0-9][a-z0-9.-]*\.toml$")
+EXPERIMENT_FILE = re.compile(r"[0-9]{3}-[a-z0-9][a-z0-9.-]*\.toml")
 #: The other TOML files an experiments folder holds.
 OTHER_FILES = ("profiles.toml",)
 
@@ -185,7 +185,7 @@ def experiment_files(directory: pathlib.Path) -> list[pathlib.Path]:
         raise ConfigError(f"{display(directory)} is not a folder", "give the folder that holds the NNN-*.toml files")
     files = sorted(directory.glob("*.toml"))
     for path in files:
-        if not EXPERIMENT_FILE.match(path.name) and path.name not in OTHER_FILES:
+        if not EXPERIMENT_FILE.fullmatch(path.name) and path.name not in OTHER_FILES:
             raise ConfigError(
                 f"{display(path)} is not named like an experiment file (NNN-words.toml, lower case), so it would not "
                 "be read",

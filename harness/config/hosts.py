@@ -54,7 +54,7 @@ def load_hosts(path: pathlib.Path | None = None) -> dict[str, HostSpec]:
         return hosts
     data = read_toml(path, "compare it with the hosts.toml of the repository")
     for name, entry in data.get("hosts", {}).items():
-        if not HOST_NAME.match(name):
+        if not HOST_NAME.fullmatch(name):  # a whole-name match: `$` alone takes "alpha\n"
             raise ConfigError(
                 f"{path}: host name {name!r} is not lower-case letters, digits and '-'",
                 "rename it: it becomes part of row ids and folder names",

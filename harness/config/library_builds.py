@@ -19,7 +19,7 @@ from harness.model.places import LIBRARY_SEPARATOR
 #: Between the runtime and each library version in a build's name (one home: harness/model/places.py).
 SEPARATOR = LIBRARY_SEPARATOR
 #: One library version in a build's name: a package id, '=', a version.
-_LIBRARY = re.compile(r"^(?P<package>[A-Za-z0-9][A-Za-z0-9._-]{0,99})=(?P<version>[0-9][0-9A-Za-z.+-]{0,63})$")
+_LIBRARY = re.compile(r"(?P<package>[A-Za-z0-9][A-Za-z0-9._-]{0,99})=(?P<version>[0-9][0-9A-Za-z.+-]{0,63})")
 #: The registries a lab may name.
 REGISTRIES = ("nuget", "npm")
 #: Where a derived build's lock file lives, relative to where the lab's own lock files are named from.
@@ -99,7 +99,7 @@ def split_build_name(name: str) -> tuple[str, Libraries]:
     base, *parts = name.split(SEPARATOR)
     libraries = []
     for part in parts:
-        match = _LIBRARY.match(part)
+        match = _LIBRARY.fullmatch(part)
         if match is None:
             raise ConfigError(
                 f"build {name!r}: {part!r} is not a library version (package=version)",

@@ -16,7 +16,7 @@ from harness.model.experiment import Experiment
 #: The profile runtime token: each claimed runtime, and that runtime with each of the write-up's library versions.
 PUBLISHER_VERSIONS = "publisher-versions"
 #: A published version that is a version (not "in-box, .NET 8.0.0" or "not stated").
-_VERSION = re.compile(r"^[0-9][0-9A-Za-z.+-]{0,63}$")
+_VERSION = re.compile(r"[0-9][0-9A-Za-z.+-]{0,63}")
 
 
 def own_versions(lab: LabSpec, runtime: str) -> dict[str, str]:
@@ -38,7 +38,7 @@ def version_switches(exp: Experiment, lab: LabSpec, runtime: str) -> list[tuple[
         for package, published in exp.published_versions.items()
         if package in spec.packages
         and package not in spec.roles
-        and _VERSION.match(published)
+        and _VERSION.fullmatch(published)
         and own.get(package) != published
     ]
 

@@ -1,8 +1,9 @@
 """The user's own JSON documents (`just payload FILE`): each is checked, copied to datasets/local/<name>.json and listed
 in datasets/local/manifest.json, both kept out of git (.gitignore), beside the lab's datasets in the manifest a run
 reads (harness/config/datasets.py load_manifest). A document is untrusted input: its size is bounded, it must be UTF-8
-JSON (no NaN or Infinity, no deeper nesting than Python's parser reads), an object or an array, and its name is made of
-lower-case letters, digits and dashes; anything else is refused with what to do, before anything is copied."""
+JSON (no NaN or Infinity, no string or name with a lone surrogate, nested no deeper than every lab reads), an object or
+an array, and its name is made of lower-case letters, digits and dashes; anything else is refused with what to do,
+before anything is copied."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Any
 
 from harness.config.data_files import read_json
 from harness.model.canonical import canonical_digest
+from harness.model.characters import LONE_SURROGATE, code_point
 from harness.model.errors import ConfigError
 
 #: The folder (under datasets/) of the user's documents, and their manifest there.
@@ -25,6 +27,11 @@ LOCAL_DIR = "local"
 LOCAL_MANIFEST = "manifest.json"
 #: The largest document `just payload` takes (bytes): the labs hold it in memory two or three times per process.
 MAX_PAYLOAD_BYTES = 256 << 20
+#: The deepest nesting of objects and arrays a document may have: what every lab reads. The .NET lab's parsers are the
+#: shallowest: System.Text.Json (JsonDocument, JsonNode, JsonSerializer: JsonReaderOptions.MaxDepth) and Json.NET 13
+#: (JToken, JsonConvert: MaxDepth) default to 64 and throw beyond it, and the lab keeps their defaults
+#: (lab/dotnet/src/Conformance/ConformanceParsers.cs: "depth 64"); Node's JSON.parse and the C++ parsers read deeper.
+MAX_DOCUMENT_DEPTH = 64
 #: A document's name: what datasets, cells and file names are made of ("manifest" is the local manifest's own file).
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
 RESERVED = frozenset({"manifest"})
@@ -105,8 +112,9 @@ def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> 
             data.decode("utf-8"), parse_constant=_refuse, parse_float=_finite, object_pairs_hook=_unique
         )
         is_container = isinstance(document, (dict, list))
+        problem = _first_problem(document, 1) if is_container else None
         del document  # the canonical pass parses the bytes again
-        canonical = canonical_digest(data) if is_container else {}
+        canonical = canonical_digest(data) if is_container and problem is None else {}
     except UnicodeDecodeError as e:
         raise ConfigError(
             f"{source} is not UTF-8 ({e.reason} at byte {e.start})", "JSON is UTF-8: convert it"
@@ -119,7 +127,57 @@ def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> 
         raise ConfigError(f"{source}: {e}", "write such a value as a string, or leave it out") from None
     if not is_container:
         raise ConfigError(f"{source} holds a single value, not an object or an array", "give an object or an array")
+    if problem is not None:
+        parts, what, fix = problem
+        raise ConfigError(f"{source}: the value at {_pointer(parts)} {what}", fix)
     return data, canonical
+
+
+def _first_problem(value: Any, depth: int) -> tuple[list[str], str, str] | None:
+    """(its place as JSON pointer parts, what, fix) for the first place the labs cannot read the document alike: a
+    container nested deeper than MAX_DOCUMENT_DEPTH, a string or a name holding a lone surrogate; None when there is
+    none. It stops one level past the limit, so it recurses at most MAX_DOCUMENT_DEPTH + 1 deep."""
+    if isinstance(value, str):
+        bad = LONE_SURROGATE.search(value)
+        return None if bad is None else ([], f"holds a lone surrogate {_surrogate(bad.group(0))}", _SURROGATE_FIX)
+    if not isinstance(value, (dict, list)):
+        return None
+    if depth > MAX_DOCUMENT_DEPTH:
+        return [], f"is nested deeper than {MAX_DOCUMENT_DEPTH} objects and arrays", _DEPTH_FIX
+    for name, item in value.items() if isinstance(value, dict) else enumerate(value):
+        bad = LONE_SURROGATE.search(name) if isinstance(name, str) else None
+        if bad is not None:
+            return [], f"holds a name with a lone surrogate {_surrogate(bad.group(0))}", _SURROGATE_FIX
+        found = _first_problem(item, depth + 1)
+        if found is not None:
+            found[0].insert(0, str(name))
+            return found
+    return None
+
+
+def _surrogate(character: str) -> str:
+    """'U+D800 (\\ud800, half a UTF-16 pair)'."""
+    return f"{code_point(character)} (\\u{ord(character):04x}, half a UTF-16 pair)"
+
+
+def _pointer(parts: list[str]) -> str:
+    """The RFC 6901 pointer of a place ("/" for the top), a character that cannot be shown escaped (\\ud800); one
+    longer than 120 characters shortened, with how many levels down it is."""
+    text = "".join("/" + part.replace("~", "~0").replace("/", "~1") for part in parts) or "/"
+    shown = "".join(c if c.isprintable() and not LONE_SURROGATE.match(c) else f"\\u{ord(c):04x}" for c in text)
+    return shown if len(shown) <= 120 else f"{shown[:100]}... ({len(parts)} levels down)"
+
+
+_SURROGATE_FIX = (
+    "JSON text with an unpaired surrogate is not Unicode (RFC 8259 8.2), and the labs do not read it alike (kept, "
+    "replaced by U+FFFD or refused): write the character whole (an escaped pair such as \\ud83d\\ude00, or the "
+    "character itself), or remove the escape"
+)
+_DEPTH_FIX = (
+    f"the .NET lab's parsers read at most {MAX_DOCUMENT_DEPTH} levels (System.Text.Json's and Json.NET's default "
+    "MaxDepth), so its cells would fail on it: measure a representative part of the document nested at most "
+    f"{MAX_DOCUMENT_DEPTH} deep"
+)
 
 
 def _refuse(name: str) -> float:

@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import struct
 from collections.abc import Iterator
 from typing import Any
 
-RULE = "jsonlab-canonical-v1"
+from harness.model.characters import LONE_SURROGATE
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+RULE = "jsonlab-canonical-v1"
 
 
 def _utf8(text: str) -> bytes:
-    return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+    return LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def _record(pointer: str, kind: str, value: bytes = b"") -> bytes:

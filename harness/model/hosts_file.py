@@ -35,7 +35,7 @@ def read_hosts_file(run_dir: pathlib.Path) -> list[HostRecord]:
         isinstance(e, dict) and isinstance(e.get("host"), str) and isinstance(e.get("facts"), dict) for e in entries
     ):
         raise DamagedResultsError(f"{path} is not a list of hosts with their facts", _FIX)
-    bad = next((e["host"] for e in entries if not HOST_NAME.match(e["host"])), None)
+    bad = next((e["host"] for e in entries if not HOST_NAME.fullmatch(e["host"])), None)
     if bad is not None:
         raise DamagedResultsError(f"{path} names a host {bad!r}, which is no host name (nor a folder of hosts/)", _FIX)
     try:

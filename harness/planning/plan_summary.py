@@ -1,13 +1,16 @@
 """A plan on one screen (`harness plan`, and a run before it starts): its cells per experiment, ISA level and runtime,
-those unavailable and why, and the estimated duration. It is separate from harness/planning/run_plan.py, which
-resolves the plan; this module only describes one.
+those unavailable and why, an explaining plan's experiments with no factor to switch, and the estimated duration. It
+is separate from harness/planning/run_plan.py, which resolves the plan; this module only describes one.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from harness.config.setting_switches import publisher_settings
 from harness.model.cells import Cell
+from harness.model.experiment import Experiment
+from harness.model.places import is_switched
 from harness.model.records import DEFAULT_RUNTIME
 from harness.planning.designs import group_key
 from harness.planning.run_plan import Plan
@@ -26,9 +29,36 @@ def plan_summary(plan: Plan) -> str:
         f"profile {plan.profile_name}: {len(plan.cells)} cells{na} in {groups} groups, design {plan.design.name}",
         *(f"  {exp} @ {level}{runtime}: {_cells_text(n, skip)}" for (exp, level, runtime), (n, skip) in counts.items()),
         *(f"  {n} unavailable, {reason}" for reason, n in _unavailable(plan.cells).items()),
+        *(_nothing_to_switch(exp, plan.cells) for exp in plan.experiments if plan.explains),
         f"estimate: {plan.estimate()}",
     ]
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line)
+
+
+def _nothing_to_switch(exp: Experiment, cells: list[Cell]) -> str:
+    """For an experiment of an explaining plan none of whose cells switches a factor: why, and what its cells then
+    measure ("" when some cell switches one)."""
+    mine = [c for c in cells if c.experiment == exp.id]
+    if not mine or any(is_switched(c.place) for c in mine):
+        return ""
+    stated = ", ".join(exp.published_versions)
+    versions = (
+        f"none of the library versions its write-up states ({stated}) is one the lab can build that differs from "
+        "its own"
+        if stated
+        else "its write-up states no library version"
+    )
+    settings = ", ".join(f"{name}={value}" for name, value in publisher_settings(exp))
+    setup = (
+        f"its publisher's run settings ({settings}) are its cells' own or cannot take effect here"
+        if settings
+        else "its publisher's setup states no run setting"
+    )
+    return (
+        f"  {exp.id}: nothing to switch: {versions}, and {setup}\n"
+        f"    its {len(mine)} cells only re-measure its claimed figures: a reproduction with no factor beside it, so "
+        'the report\'s "Explained by" column can name none for them'
+    )
 
 
 def _unavailable(cells: list[Cell]) -> Counter[str]:

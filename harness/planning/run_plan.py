@@ -15,7 +15,7 @@ from harness.config.experiments import load_experiments, select_experiments
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
 from harness.config.lab_catalog import load_lab_catalog
 from harness.config.labs import LabSpec, load_labs
-from harness.config.library_switches import with_runtimes
+from harness.config.library_switches import PUBLISHER_VERSIONS, with_runtimes
 from harness.config.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
 from harness.config.setting_switches import with_setting_switches
 from harness.model.arch import host_arch
@@ -120,6 +120,7 @@ class Plan:
     not_applicable: frozenset[str] = frozenset()
     history: CostHistory | None = None  # what these cells cost in earlier runs (harness/planning/history.py)
     shot_costs: ShotCosts = ShotCosts()  # single-shot processes: their inputs' sizes and their variants' learned costs
+    explains: bool = False  # the profile switches the publishers' factors (library versions, run settings): `explain`
 
     def estimate(self) -> str:
         """The up-front duration estimate: steady-state cells by rounds, cold-start cells by their runs; each round
@@ -211,9 +212,8 @@ def resolve_plan(options: RunOptions) -> Plan:
     }
     all_labs = with_runtimes(labs, options.runtimes or profile.runtimes, experiments)
     manifest = load_manifest(options.datasets_dir)
-    check_experiments(
-        experiments, CheckContext(all_labs, isa, manifest, load_lab_catalog(options.labs_dir))
-    )  # every name they use, before anything is planned
+    context = CheckContext(all_labs, isa, manifest, load_lab_catalog(options.labs_dir))
+    check_experiments(experiments, context)  # every name they use, before anything is planned
     cells = _selected_cells(options, profile, experiments, isa, all_labs)
     design_name = options.design or profile.design
     if design_name not in DESIGNS:
@@ -246,6 +246,7 @@ def resolve_plan(options: RunOptions) -> Plan:
         unswitchable_cells(cells, labs, isa),
         load_history(options.results_dir, design.name, job, [c.cell_id for c in cells]),
         shot_costs_of([c for c in cells if c.measure == SINGLE_SHOT], manifest, options.results_dir),
+        profile.publisher_settings or PUBLISHER_VERSIONS in (options.runtimes or profile.runtimes),
     )
 
 

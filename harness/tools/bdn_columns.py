@@ -1,6 +1,7 @@
 """The column names of a BenchmarkDotNet table, by kind: those that describe a row's job, the ones its runtime is read
-from, and the statistics and diagnoser columns that end a table's parameter columns. Kept apart from bdn_report.py,
-which reads the tables, because these lists grow with each BenchmarkDotNet version and say nothing about parsing.
+from, the category and baseline marks, and the statistics and diagnoser columns that end a table's parameter columns.
+Kept apart from bdn_report.py, which reads the tables, because these lists grow with each BenchmarkDotNet version and
+say nothing about parsing.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ JOB_COLUMNS = frozenset(
 )
 #: The columns a job's runtime is read from, in order of preference.
 RUNTIME_COLUMNS = ("Job", "Runtime")
+#: [CategoriesColumn]: a row's [BenchmarkCategory] names, joined by ','. Grouped by category
+# (GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)), each category is a ratio group with its own baseline: a
+# category, not a parameter of the benchmark.
+CATEGORY_COLUMN = "Categories"
+#: [BaselineColumn]: 'Yes' on a group's baseline row, 'No' on the others.
+BASELINE_COLUMN = "Baseline"
 #: Statistics and diagnoser columns: the first one ends the parameter columns. Mean, Ratio and Allocated are read.
 STAT_COLUMNS = frozenset(
     {

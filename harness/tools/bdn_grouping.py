@@ -1,5 +1,6 @@
-"""How an import reads a report's tables as the lab's experiment: rows grouped into scenarios (one per parameter values
-and job) with their baseline, a hardware entry per CPU and job, and unique ids for groups and benchmarks."""
+"""How an import reads a report's tables as the lab's experiment: rows grouped as BenchmarkDotNet takes its ratios (one
+group per logical group, parameter values, category and job) with the baseline the report marks, a hardware entry per
+machine and job (bdn_machines.py), and unique ids for groups and benchmarks."""
 
 from __future__ import annotations
 
@@ -7,12 +8,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.config.experiment_schema import TODO
 from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
-from harness.model.records import STEADY
-from harness.tools.bdn_hardware import isa_level_of, runtime_of, stand_ins
-from harness.tools.bdn_header import Environment
+from harness.tools.bdn_machines import ImportedHardware, Machines
 from harness.tools.bdn_report import Row, Table
 
 
@@ -22,114 +20,74 @@ def slug(text: str) -> str:
 
 
 @dataclass
-class ImportedHardware:
-    key: str
-    description: str
-    runtime: str
-    isa_level: str
-    isa_comment: str
-    lab_runtimes: list[str]
-    runtime_comment: str
-    machine: str = ""  # the CPU and OS as printed (claims across runtimes note two machines)
-
-
-@dataclass
 class ImportedGroup:
+    """One ratio group of a report: its rows, the job they ran in and the baseline the report marks."""
+
     id: str
     scenario: str
     table: Table
     rows: list[Row]
     hardware: ImportedHardware
-    baseline: Row
-    baseline_named: bool  # by the report (Baseline method or ratio 1.00), not chosen by this import
+    baseline: Row  # the marked row; where the report marks none, the first row, only so that the file loads
+    baseline_named: bool  # by the report (a Baseline=Yes row, a Baseline method or ratio 1.00), not by this import
     ratios_here: bool  # the report's ratios of these rows are to this group's baseline
 
 
-def _same_job(column: str, job_id: str, runtime: str | None) -> bool:
-    """Whether a row's Job or Runtime column ('.NET 8.0') names the header's job `job_id` ('.NET 8.0', 'Job-KXPQRS')
-    whose line says `runtime` ('.NET 8.0.4'): by the id, or by the runtime's version line."""
-    return column.startswith(job_id) or (
-        runtime is not None and (runtime == column or runtime.startswith(column + "."))
+def baseline_of(rows: list[Row]) -> Row | None:
+    """The row the report marks as these rows' baseline: the one Baseline=Yes row where the table has the column,
+    else a method named Baseline, else the row with ratio 1.00; None when it marks none."""
+    if any(r.baseline_mark is not None for r in rows):
+        marked = [r for r in rows if r.baseline_mark]
+        return marked[0] if len(marked) == 1 else None
+    return next((r for r in rows if r.method.lower() == "baseline"), None) or next(
+        (r for r in rows if r.ratio == 1.0), None
     )
 
 
 class Importer:
+    """The groups, hardware entries and ids of one import, across all its reports."""
+
     def __init__(self, lab: LabSpec, isa: IsaTable) -> None:
         self.lab, self.isa = lab, isa
-        self.hardware: dict[tuple, ImportedHardware] = {}
+        self.machines = Machines(lab, isa)
         self.bench_ids: set[str] = set()
         self.group_ids: set[str] = set()
 
-    def hardware_for(self, env: Environment, job: str | None, source: str = "") -> ImportedHardware:
-        jobs = env.measured_jobs
-        line = jobs.get(job or "") or (next(iter(jobs.values())) if len(jobs) == 1 else None)
-        if line is None and job:  # a Runtime column ('.NET 8.0') beside job ids the header names ('Job-KXPQRS')
-            line = next((v for k, v in jobs.items() if runtime_of(v) and _same_job(job, k, runtime_of(v))), None) or job
-        key: tuple = (env.bdn_version, env.os, env.cpu, env.sdk, runtime_of(line) or line)
-        if not any(key):  # a report without its header: one entry per file, each asking for its own machine
-            key = (source,)
-        if key in self.hardware:
-            return self.hardware[key]
-        runtime = runtime_of(line)
-        level, why = isa_level_of(line, env.cpu)
-        levels = ", ".join(dict.fromkeys(n for table in self.isa.levels.values() for n in table))
-        found = stand_ins(runtime, env.sdk, self.lab)
-        job_name = next((k for k, v in env.measured_jobs.items() if v == line), job)
-        parts = [
-            env.cpu,
-            env.os,
-            runtime or (f".NET SDK {env.sdk} (runtime not printed)" if env.sdk else None),
-            f"BenchmarkDotNet {env.bdn_version}" if env.bdn_version else None,
-            job_name,
-            env.settings or None,
-        ]
-        described = "; ".join(p for p in parts if p)
-        runtimes = ", ".join(self.lab.runtimes_measuring(STEADY))
-        hw = ImportedHardware(
-            key=f"H{len(self.hardware) + 1}",
-            description=described
-            or f"{TODO}: the report printed no environment; the CPU, OS, runtime and BenchmarkDotNet version",
-            runtime=runtime
-            or (
-                f".NET SDK {env.sdk} (runtime not printed)"
-                if env.sdk
-                else f"{TODO}: the runtime the figures were measured on"
-            ),
-            isa_level=level or f"{TODO}: the ISA level matching the published CPU",
-            isa_comment=f"from the report: {why}" if level else f"{why}; one of: {levels}",
-            lab_runtimes=found
-            or [f"{TODO}: the {self.lab.name} runtimes standing in for {runtime or 'the published runtime'}"],
-            machine=f"{env.cpu}; {env.os}" if env.cpu or env.os else f"not printed ({source})",
-            runtime_comment=(
-                f"the {self.lab.name} runtimes nearest {runtime or 'the SDK'}'s version (all: {runtimes})"
-                if found
-                else f"lab {self.lab.name} has no runtime of this version; pick the stand-ins from: {runtimes}"
-            ),
-        )
-        self.hardware[key] = hw
-        return hw
+    @property
+    def hardware(self) -> dict[tuple, ImportedHardware]:
+        """Every hardware entry met so far."""
+        return self.machines.entries
 
     def groups_of(self, table: Table) -> list[ImportedGroup]:
-        """BenchmarkDotNet's ratio groups: rows of one parameter set, split by job where the table has several."""
+        """BenchmarkDotNet's ratio groups: the rows of one logical group (between its empty rows), parameter set,
+        category and job. A category ([CategoriesColumn]) is a group of its own with its own baseline, never a
+        parameter of the benchmark."""
         by_key: dict[tuple, list[Row]] = {}
         for row in table.rows:
-            by_key.setdefault((tuple(row.params.values()), row.job), []).append(row)
-        jobs = {row.job for row in table.rows}
-        out = []
-        for (values, job), rows in by_key.items():
+            by_key.setdefault((row.block, tuple(row.params.values()), row.category, row.job_key), []).append(row)
+        several_jobs = len({row.job_key for row in table.rows}) > 1
+        out: list[ImportedGroup] = []
+        for (_, values, category, _), rows in by_key.items():
             params = ", ".join(f"{k}={v}" for k, v in zip(table.param_columns, values))
-            scenario = table.name + (f" ({params})" if params else "") + (f" on {job}" if job and len(jobs) > 1 else "")
-            named = next((r for r in rows if r.method.lower() == "baseline"), None) or next(
-                (r for r in rows if r.ratio == 1.0), None
+            job = rows[0].job_label
+            scenario = (
+                table.name
+                + (f": {category}" if category else "")
+                + (f" ({params})" if params else "")
+                + (f" on {job}" if job and several_jobs else "")
             )
-            gid = self._unique(self.group_ids, [slug(f"{table.name}-{'-'.join(values)}-{job or ''}"), slug(table.name)])
+            taken = sum(1 for g in out if g.scenario == scenario or g.scenario.startswith(scenario + " [group "))
+            scenario += f" [group {taken + 1}]" if taken else ""  # a table without its Categories column
+            named = baseline_of(rows)
+            parts = [table.name, category or "", *values, job]
+            gid = self._unique(self.group_ids, [slug("-".join(p for p in parts if p)), slug(table.name)])
             out.append(
                 ImportedGroup(
                     gid,
                     scenario,
                     table,
                     rows,
-                    self.hardware_for(table.environment, job, table.source.name),
+                    self.machines.hardware_for(table.environment, rows[0], table.source.name),
                     named or rows[0],
                     named is not None,
                     named is not None and table.has_ratio,
@@ -151,14 +109,15 @@ class Importer:
         return f"{base}-{n}"
 
     def bench_id(self, table: Table, row: Row) -> str:
+        """A benchmark id for a row: its method, with its parameters, category and job where another row took it."""
         params = "-".join(row.params.values())
-        job = row.job or ""
+        job = row.job_label
         return self._unique(
             self.bench_ids,
             [
                 slug(row.method),
                 slug(f"{row.method}-{params}"),
                 slug(f"{row.method}-{params}-{job}"),
-                slug(f"{table.name}-{row.method}-{params}-{job}"),
+                slug(f"{table.name}-{row.method}-{params}-{row.category or ''}-{job}"),
             ],
         )

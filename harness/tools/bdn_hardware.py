@@ -1,80 +1,80 @@
-"""Where a BenchmarkDotNet report ran, in the lab's terms: the runtime of a job line, the ISA level matching its
-instruction sets or its CPU's code name, and the lab runtimes that stand in for it."""
+"""Which lab runtimes stand in for a BenchmarkDotNet job (bdn_jobs.py): the lab's steady-state builds of the same
+version (never a twin), its Native AOT builds for a Native AOT job, and none for a runtime the lab does not build
+(.NET Framework, Mono): that job's figures are claims the lab cannot reproduce, never measured on a .NET stand-in."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from harness.config.labs import LabSpec
 from harness.model.records import STEADY
+from harness.tools.bdn_jobs import FRAMEWORK, IN_PROCESS, MONO, NATIVE_AOT, JobReading
 
-#: Instruction sets a job line names (BenchmarkDotNet 0.13 and later) -> the lab's ISA level that matches them.
-JOB_LINE_ISA = (
-    (re.compile(r"AVX-?512|x86-64-v4", re.I), "native"),
-    (re.compile(r"\bAVX2\b|x86-64-v3", re.I), "no-avx512"),
-    (re.compile(r"x86-64-v2|\bAVX\b|SSE4\.2", re.I), "no-avx2"),
-    (re.compile(r"AdvSIMD", re.I), "native"),
-)
+#: What a claim that no lab runtime can serve says after "cannot reproduce: ".
+NOT_SERVED = "runtime not served"
 
 
-#: Intel code names BenchmarkDotNet prints after the CPU name -> the lab's ISA level matching their vector instructions.
-CODE_NAME_ISA = {
-    **dict.fromkeys(
-        [
-            "Haswell",
-            "Broadwell",
-            "Skylake",
-            "Kaby Lake",
-            "Kaby Lake R",
-            "Kaby Lake G",
-            "Amber Lake",
-            "Amber Lake Y",
-            "Coffee Lake",
-            "Coffee Lake R",
-            "Whiskey Lake",
-            "Comet Lake",
-            "Alder Lake",
-            "Raptor Lake",
-        ],
-        "no-avx512",
-    ),
-    **dict.fromkeys(
-        [
-            "Skylake-X",
-            "Cascade Lake",
-            "Cooper Lake",
-            "Ice Lake",
-            "Tiger Lake",
-            "Rocket Lake",
-            "Sapphire Rapids",
-            "Emerald Rapids",
-            "Granite Rapids",
-        ],
-        "native",
-    ),
-    **dict.fromkeys(["Nehalem", "Westmere", "Sandy Bridge", "Ivy Bridge"], "no-avx2"),
-}
+@dataclass(frozen=True)
+class Serving:
+    """The lab runtimes standing in for one job, and why (the hardware entry's comment)."""
+
+    runtimes: list[str]  # nearest version first; empty when the user must pick (a TODO) or none can serve
+    comment: str
+    unserved: str | None = None  # why no lab runtime can: its claims say "cannot reproduce: <this>"
 
 
-_RUNTIME = re.compile(r"^(\.NET(?: Core| Framework)? \d+(?:\.\d+)*(?:-[\w.]+)?|Mono [\d.]+|NativeAOT [\d.]+)")
+def serve(job: JobReading, sdk: str | None, lab: LabSpec, measure: str = STEADY) -> Serving:
+    """The stand-ins of a job's runtime: its family's and toolchain's builds of the nearest version."""
+    printed = job.runtime or job.name or "the published runtime"
+    steady = ", ".join(lab.runtimes_measuring(measure))
+    if job.family in (FRAMEWORK, MONO):
+        return Serving(
+            [],
+            f"no {lab.name} runtime is {job.family}: its claims cannot be reproduced",
+            f"{NOT_SERVED}: {printed} is {job.family}, which lab {lab.name} does not build (it builds .NET: {steady}); "
+            "a .NET stand-in would measure another runtime",
+        )
+    if job.toolchain == NATIVE_AOT:
+        return _serve_aot(job, lab, measure)
+    found = stand_ins(job.runtime, sdk, lab)
+    where = (
+        "; BenchmarkDotNet ran this job in its own host process (in-process toolchain), the lab runs each cell in a "
+        "process of its own"
+        if job.toolchain == IN_PROCESS
+        else ""
+    )
+    if found:
+        return Serving(
+            found, f"the {lab.name} runtimes nearest {job.runtime or 'the SDK'}'s version (all: {steady}){where}"
+        )
+    return Serving([], f"lab {lab.name} has no runtime of this version; pick the stand-ins from: {steady}{where}")
 
 
-def runtime_of(line: str | None) -> str | None:
-    """'.NET Core 5.0.4 (CoreCLR …), X64 RyuJIT' -> '.NET Core 5.0.4'; '.NET 8.0.0 (8.0.23.53103), X64 RyuJIT AVX2' ->
-    '.NET 8.0.0'."""
-    m = _RUNTIME.match((line or "").strip())
-    return m.group(1) if m else None
-
-
-def isa_level_of(job_line: str | None, cpu: str | None) -> tuple[str | None, str]:
-    """(level, why) from the job line's instruction set, else the CPU's code name; (None, why not) when neither says."""
-    for pattern, level in JOB_LINE_ISA:
-        if job_line and (m := pattern.search(job_line)):
-            return level, f"the job line says {m.group(0)}"
-    code = re.search(r"\(([^()]+)\)\s*$", cpu or "")
-    if code and code.group(1) in CODE_NAME_ISA:
-        return CODE_NAME_ISA[code.group(1)], f"{code.group(1)} CPU"
-    return None, "the header names no instruction set and no CPU code name this import knows"
+def _serve_aot(job: JobReading, lab: LabSpec, measure: str) -> Serving:
+    """A Native AOT job: the lab's Native AOT builds that measure `measure`, nearest version first."""
+    printed = job.runtime or job.name or "a Native AOT runtime"
+    aot = [name for name, runtime in lab.runtimes.items() if runtime.values.get("aot") == "true"]
+    usable = [name for name in aot if measure in lab.runtimes[name].measures]
+    if not usable:
+        has = (
+            f"its Native AOT build{'s' if len(aot) > 1 else ''} ({', '.join(aot)}) measure only "
+            f"{', '.join(sorted({m for n in aot for m in lab.runtimes[n].measures}))}, not {measure}"
+            if aot
+            else "it has no Native AOT build"
+        )
+        return Serving(
+            [],
+            f"no {lab.name} Native AOT build measures {measure}",
+            f"{NOT_SERVED}: {printed} (Native AOT) in lab {lab.name}: {has}",
+        )
+    version = ".".join(re.findall(r"\d+", printed.split("(")[0])[:3])
+    found = _nearest(version, usable, lab) if version else []
+    if found:
+        return Serving(
+            found, f"the {lab.name} Native AOT builds nearest {printed}'s version (all: {', '.join(usable)})"
+        )
+    return Serving([], f"lab {lab.name} has no Native AOT build of this version; pick from: {', '.join(usable)}")
 
 
 def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
@@ -89,6 +89,11 @@ def stand_ins(runtime: str | None, sdk: str | None, lab: LabSpec) -> list[str]:
     if not version:
         return []
     usable = [r for r in lab.runtimes_measuring(STEADY) if not (lab.runtimes.get(r) and lab.runtimes[r].twin_of)]
+    return _nearest(version, usable, lab)
+
+
+def _nearest(version: str, usable: list[str], lab: LabSpec) -> list[str]:
+    """Those of `usable` of the same version, else the same major.minor, else the same major, nearest first."""
     numbers = version.split("-")[0].split(".")
     for depth in (len(numbers), 2, 1):
         prefix = numbers[:depth]

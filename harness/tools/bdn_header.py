@@ -27,6 +27,13 @@ class Environment:
         """The jobs that ran benchmarks (every job but [Host], unless [Host] is all there is)."""
         return {k: v for k, v in self.jobs.items() if k != "Host"} or dict(self.jobs)
 
+    @property
+    def job_settings(self) -> dict[str, str]:
+        """The job settings all jobs share, by name: 'Toolchain=InProcessEmitToolchain  IterationCount=3' ->
+        {'Toolchain': 'InProcessEmitToolchain', 'IterationCount': '3'} (BenchmarkDotNet parts them by two spaces)."""
+        pairs = (part.split("=", 1) for part in re.split(r"\s{2,}", self.settings) if "=" in part)
+        return {name.strip(): value.strip() for name, value in pairs}
+
 
 _BDN = re.compile(r"BenchmarkDotNet[= ]v?(\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)(?:,\s*(?:OS=)?(.*))?")
 

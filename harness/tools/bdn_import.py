@@ -1,15 +1,15 @@
 """`just import <report>…`: BenchmarkDotNet reports (harness/tools/bdn_report.py) into a new experiment file.
 
 Every row read becomes one claim carrying the report's numbers: the mean in ns (with the mean as printed), the ratio,
-the
-allocated bytes (with the rounding of a figure printed in KB or MB as its tolerance). Rows are grouped as
-BenchmarkDotNet
-takes ratios: by parameter values, and by job where a table has several. A group's baseline is the row of its `Baseline`
-method, else its row with ratio 1.00; where the report names none, the first row is used and a comment says so. Each
-report header becomes a hardware entry: CPU, OS, runtime, and the ISA level the job line's instruction set or the CPU's
-code name implies. What a report cannot say (which lab variant and dataset a method maps to, the operation, the
-write-up, an ISA level it does not imply, the lab runtimes that stand in for a runtime the lab lacks) is written as a
-`TODO` the checks refuse until it is filled. Rows that cannot be read are listed in the file and in the summary.
+the allocated bytes (with the rounding of a figure printed in KB or MB as its tolerance). Rows are grouped as
+BenchmarkDotNet takes ratios: by logical group (the empty rows between them), parameter values, category and job. A
+group's baseline is the row the report marks (Baseline=Yes, a `Baseline` method, ratio 1.00); where it marks none, the
+group's title is a TODO naming the choices. Each job becomes a hardware entry (bdn_machines.py): CPU and its
+microarchitecture, OS, runtime, the ISA level its line or switches or CPU imply, and the lab runtimes standing in; a job
+the lab cannot serve (.NET Framework, Mono, Native AOT without a steady-state build) has claims that say "cannot
+reproduce", never a .NET stand-in. What a report cannot say (which lab variant and dataset a method maps to, the
+operation, the write-up, an ISA level it does not imply, the stand-ins of a runtime version the lab lacks) is written
+as a `TODO` the checks refuse until it is filled. Rows that cannot be read are listed in the file and in the summary.
 """
 
 from __future__ import annotations
@@ -26,9 +26,11 @@ from harness.config.isa import IsaTable
 from harness.config.labs import LabSpec
 from harness.model.defaults import CONFIG_SCHEMA_VERSION, EXPERIMENTS_DIR
 from harness.model.errors import ConfigError
+from harness.tools.bdn_entries import benchmark_lines, hardware_lines, row_claim, unserved_claim
 from harness.tools.bdn_grouping import ImportedGroup, Importer, slug
-from harness.tools.bdn_report import Row, Table, Unread, read_report
-from harness.tools.bdn_runtimes import base_name, key_of, runtime_claim, runtime_claims, scenario_of, share
+from harness.tools.bdn_machines import ImportedHardware
+from harness.tools.bdn_report import Table, Unread, read_report
+from harness.tools.bdn_runtimes import SharedIds, base_name, key_of, runtime_claim, runtime_claims, scenario_of, share
 from harness.tools.claim_table_text import claim_tables_text
 from harness.tools.toml_text import toml_value as _toml
 
@@ -43,6 +45,7 @@ class ImportResult:
     unread: list[Unread]
     todos: int
     no_baseline: list[str] = field(default_factory=list)  # groups whose baseline the report did not name
+    warnings: list[str] = field(default_factory=list)  # what the user must decide or know: no baseline, not served
 
 
 def build_experiment(
@@ -52,40 +55,31 @@ def build_experiment(
     importer = Importer(lab, isa)
     tables = _numbered(tables)
     groups = [g for table in tables for g in importer.groups_of(table)]
-    shared = share(groups, importer)  # one benchmark per figure published on several runtimes
-    ids = shared.bench
-    unread = [u for t in tables for u in t.unread]
-    out = _preamble(tables, unread, exp_id, lab, kept_in)
-    no_baseline = []
-    for g in groups:
-        if shared.lab_group[g.id] != g.id:
-            continue  # its benchmarks are those of the same table on an earlier runtime, in that group
-        merged = key_of(g, g.rows[0]) in shared.merged
-        params = ", ".join(f"{k}={v}" for k, v in g.rows[0].params.items())
-        title = f"{base_name(g.table)}{f' ({params})' if params else ''}" if merged else g.scenario
-        out += ["[[groups]]", f"id = {_toml(g.id)}", f"title = {_toml(title)}"]
-        if not g.baseline_named and len(g.rows) > 1:
-            no_baseline.append(g.scenario)
-            out.append(
-                "# The report names no baseline (no Baseline method, no ratio 1.00): the first row is used. "
-                "Set the one the write-up compares against."
-            )
-        out += [f"baseline = {_toml(ids[(id(g.table), g.baseline.line)])}", ""]
-    out += _benchmark_lines(groups, ids, lab, shared.lab_group)
-    out += _hardware_lines(importer)
-    rows = [
-        (
-            f"{'/'.join(g.table.source.parts[-2:])} line {row.line}",
-            _claim(g, row, ids) | {"scenario": scenario_of(g, shared)},
+    served = [g for g in groups if not g.hardware.unserved]
+    if not served:
+        raise ConfigError(
+            "every row of the report(s) ran on a runtime the lab does not serve: "
+            + "; ".join(dict.fromkeys(str(g.hardware.unserved) for g in groups)),
+            f"lab {lab.name} can reproduce none of these figures; import the write-up's reports of .NET jobs",
         )
+    shared = share(served, importer)  # one benchmark per figure published on several runtimes
+    ids = shared.bench
+    undecided = [g for g in served if not g.baseline_named and len(g.rows) > 1]
+    out = _preamble(tables, exp_id, lab, kept_in)
+    out += _group_lines(served, shared, undecided)
+    out += benchmark_lines(served, ids, lab, shared.lab_group)
+    out += hardware_lines(list(importer.hardware.values()))
+    rows = [
+        (f"{g.table.where} line {row.line}", row_claim(g, row, ids) | {"scenario": scenario_of(g, shared)})
+        if not g.hardware.unserved
+        else (f"{g.table.where} line {row.line}", unserved_claim(g, row))
         for g in groups
         for row in g.rows
     ]
     rows += [
-        (f"{c.hardware.runtime} over the oldest runtime", runtime_claim(c)) for c in runtime_claims(groups, shared)
+        (f"{c.hardware.runtime} over the oldest runtime", runtime_claim(c)) for c in runtime_claims(served, shared)
     ]
     out += claim_tables_text(rows)
-    claims = len(rows)
     text = "\n".join(out).rstrip() + "\n"
     todos = sum(1 for line in text.splitlines() if not line.startswith("#") and f'"{TODO}' in line)
     try:
@@ -95,7 +89,66 @@ def build_experiment(
             f"the experiment built from the report is not valid TOML ({e}); nothing was written",
             "report it with the report file: the importer must escape what it copies",
         ) from None
-    return ImportResult(text, len(tables), claims, unread, todos, no_baseline)
+    unread = [u for t in tables for u in t.unread]
+    no_baseline = [scenario_of(g, shared) for g in undecided]
+    warnings = [
+        f"no baseline in '{scenario}': the report marks none (no ratio 1.00, no Baseline=Yes row), so its group's "
+        f"title says TODO until you choose one of {', '.join(ids[(id(g.table), r.line)] for r in g.rows)} "
+        "(`just check` refuses the file until then)"
+        for scenario, g in zip(no_baseline, undecided)
+    ]
+    warnings += _hardware_warnings(groups, list(importer.hardware.values()))
+    return ImportResult(text, len(tables), len(rows), unread, todos, no_baseline, warnings)
+
+
+def _group_lines(served: list[ImportedGroup], shared: SharedIds, undecided: list[ImportedGroup]) -> list[str]:
+    """One [[groups]] entry per lab group. Where the report marks no baseline for a group's rows, its title is a TODO
+    naming the choices: `baseline` holds the first row only so that the file loads, and the checks refuse the file
+    until the user has chosen (never a baseline picked silently)."""
+    open_by_lab: dict[str, list[ImportedGroup]] = {}
+    for g in undecided:
+        open_by_lab.setdefault(shared.lab_group[g.id], []).append(g)
+    out: list[str] = []
+    for g in served:
+        if shared.lab_group[g.id] != g.id:
+            continue  # its benchmarks are those of the same table on an earlier runtime, in that group
+        merged = key_of(g, g.rows[0]) in shared.merged
+        params = ", ".join(f"{k}={v}" for k, v in g.rows[0].params.items())
+        category = f": {g.rows[0].category}" if g.rows[0].category else ""
+        title = f"{base_name(g.table)}{category}{f' ({params})' if params else ''}" if merged else g.scenario
+        out += ["[[groups]]", f"id = {_toml(g.id)}"]
+        if g.id in open_by_lab:
+            choices = ", ".join(
+                dict.fromkeys(shared.bench[(id(o.table), r.line)] for o in open_by_lab[g.id] for r in o.rows)
+            )
+            scenarios = "; ".join(f"'{scenario_of(o, shared)}'" for o in open_by_lab[g.id])
+            out += [
+                "# The report marks no baseline for these rows (no ratio 1.00, no Baseline=Yes row): choose the one",
+                "# the write-up compares against. `baseline` and the claims' derived_baseline hold the first row only",
+                "# so that the file loads; the checks refuse the file while the title says TODO.",
+                "title = "
+                + _toml(
+                    f"{TODO}: choose the baseline, one of {choices}; set `baseline` below and the derived_baseline of "
+                    f"the claims of {scenarios} to it, then give the title: {title}"
+                ),
+            ]
+        else:
+            out.append(f"title = {_toml(title)}")
+        out += [f"baseline = {_toml(shared.bench[(id(g.table), g.baseline.line)])}", ""]
+    return out
+
+
+def _hardware_warnings(groups: list[ImportedGroup], hardware: list[ImportedHardware]) -> list[str]:
+    """What the user must know of the hardware entries, one line each (printed as warnings): claims no lab runtime
+    serves, an arm64 CPU's vendor to name."""
+    out = []
+    for hw in hardware:
+        if hw.unserved:
+            count = sum(len(g.rows) for g in groups if g.hardware is hw)
+            out.append(f"{count} claim(s) of {hw.key} ({hw.runtime}) say cannot reproduce: {hw.unserved}")
+        if hw.cpu_vendor and hw.cpu_vendor.startswith(TODO):
+            out.append(f"{hw.key}: {hw.cpu_comment}; its cpu_vendor says TODO until you name the vendor")
+    return out
 
 
 def _numbered(tables: list[Table]) -> list[Table]:
@@ -110,7 +163,7 @@ def _numbered(tables: list[Table]) -> list[Table]:
     return renamed
 
 
-def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSpec, kept_in: str | None) -> list[str]:
+def _preamble(tables: list[Table], exp_id: str, lab: LabSpec, kept_in: str | None) -> list[str]:
     """The file's opening: the comments (the reports read, what to fill, the rows not read), the experiment's own
     fields, and the BenchmarkDotNet versions the reports name."""
     versions = sorted({t.environment.bdn_version for t in tables if t.environment.bdn_version})
@@ -126,10 +179,14 @@ def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSp
         "# one benchmark already, with its claims across runtimes).",
     ]
     if kept_in:
-        out.append(f"# The reports are kept in {kept_in} (copied by `just import`): commit them with this file.")
+        out.append(
+            f"# The reports are kept in {kept_in}/ beside this file (copied by `just import`; each row's comment names "
+            "its copy and line): commit them with this file."
+        )
+    unread = [(t.where, u) for t in tables for u in t.unread]
     if unread:
         out.append(f"# Rows not read ({len(unread)}), so not claims:")
-        out += [f"#   {u.source} line {u.line}: {u.reason}: {u.text}" for u in unread]
+        out += [f"#   {where} line {u.line}: {u.reason}: {u.text}" for where, u in unread]
     out += [
         f"schema_version = {CONFIG_SCHEMA_VERSION}",
         f"id = {_toml(exp_id)}",
@@ -144,80 +201,27 @@ def _preamble(tables: list[Table], unread: list[Unread], exp_id: str, lab: LabSp
     return out
 
 
-def _benchmark_lines(groups: list[ImportedGroup], ids: dict, lab: LabSpec, lab_group: dict[str, str]) -> list[str]:
-    """One [[benchmarks]] entry per figure (a row, or a row on every runtime it was published on), its variant and
-    dataset left as TODOs (a report cannot say them)."""
-    out: list[str] = []
-    written: set[str] = set()
-    for g in groups:
-        for row in g.rows:
-            bench = ids[(id(g.table), row.line)]
-            if bench in written:
-                continue
-            written.add(bench)
-            params = ", ".join(f"{k}={v}" for k, v in row.params.items())
-            out += [
-                "[[benchmarks]]",
-                f"id = {_toml(bench)}",
-                f"group = {_toml(lab_group[g.id])}",
-                f"variant = {_toml(f'{TODO}: the {lab.name} variant of {row.method}')}",
-                f"dataset = {_toml(TODO + ': the dataset of ' + row.method + (f' ({params})' if params else ''))}",
-                "",
-            ]
-    return out
-
-
-def _hardware_lines(importer: Importer) -> list[str]:
-    """One [hardware.<key>] entry per report header the importer met, with comments on its ISA level and runtimes."""
-    out: list[str] = []
-    for hw in importer.hardware.values():
-        out += [
-            f"[hardware.{hw.key}]",
-            f"description = {_toml(hw.description)}",
-            f"runtime = {_toml(hw.runtime)}",
-            f"# {hw.isa_comment}",
-            f"isa_level = {_toml(hw.isa_level)}",
-            f"# {hw.runtime_comment}",
-            f"lab_runtimes = {_toml(hw.lab_runtimes)}",
-            "",
-        ]
-    return out
-
-
-def _claim(group: ImportedGroup, row: Row, ids: dict) -> dict:
-    """One row as a claim's fields, in the order a reader expects them."""
-    printed = group.ratios_here and row.ratio is not None
-    claim: dict = {
-        "scenario": group.scenario,
-        "published_variant": row.method,
-        "published_baseline": group.baseline.method if group.ratios_here else "none",
-        "benchmark": ids[(id(group.table), row.line)],
-        "baseline" if printed else "derived_baseline": ids[(id(group.table), group.baseline.line)],
-    }
-    if row.mean_ns is not None:
-        claim |= {"mean_ns": float(row.mean_ns), "published_mean": row.mean_text}
-    if row.allocated_bytes is not None:
-        claim["allocated_bytes"] = row.allocated_bytes
-        if row.allocated_tolerance_bytes:  # the rounding of a figure printed in KB or MB
-            claim["allocated_tolerance_bytes"] = row.allocated_tolerance_bytes
-    if printed:
-        claim["ratio"] = row.ratio
-    claim["hardware"] = group.hardware.key
-    if row.ratio is not None and not group.ratios_here and group.table.has_ratio:
-        claim["note"] = (
-            f"the published ratio {row.ratio} is to a baseline outside these rows (another job's: a ratio across "
-            "runtimes, claimed in this figure's 'across runtimes' scenario where the report has it on each; or a "
-            "row not read); here it is derived from the means"
-        )
-    elif group.table.has_ratio and row.ratio is None:
-        claim["note"] = "no ratio printed for this row; derived from the published means"
-    return claim
-
-
-def next_experiment_id(directory: pathlib.Path = EXPERIMENTS_DIR) -> str:
-    """The id after the highest one in the folder, as three digits."""
-    ids = [int(m.group(1)) for p in directory.glob("[0-9]*.toml") if (m := re.match(r"(\d+)", p.name))]
+def next_experiment_id(*directories: pathlib.Path) -> str:
+    """The id after the highest one in the folders (experiments/ when none is given), as three digits."""
+    files = [p for d in directories or (EXPERIMENTS_DIR,) for p in d.glob("[0-9]*.toml")]
+    ids = [int(m.group(1)) for p in files if (m := re.match(r"(\d+)-", p.name))]
     return f"{max(ids, default=-1) + 1:03d}"
+
+
+def check_id_free(exp_id: str, *directories: pathlib.Path) -> None:
+    """An id an experiment file of the folders already has is refused, naming the file and the next free id."""
+    taken = next((p for d in directories for p in sorted(d.glob(f"{exp_id}-*.toml"))), None)
+    if taken is not None:
+        raise ConfigError(
+            f"experiment id {exp_id} is taken: {taken} has it; nothing was written",
+            f"give --id {next_experiment_id(*directories)} (the next free id), or leave --id out to get it",
+        )
+
+
+def kept_names(paths: list[pathlib.Path]) -> list[str]:
+    """The names of the reports' copies kept beside the experiment: numbered, since reports of one class (one per
+    runtime) share a file name."""
+    return [f"{number:02d}-{path.name}" for number, path in enumerate(paths, 1)]
 
 
 #: The columns BenchmarkDotNet prints beside a Mean (a table of allocations alone has none of them).
@@ -227,9 +231,11 @@ TIME_STATISTICS = frozenset({"Error", "StdDev", "StdErr", "Median", "Min", "Max"
 def import_reports(
     paths: list[pathlib.Path], exp_id: str, lab: LabSpec, isa: IsaTable, kept_in: str | None = None
 ) -> ImportResult:
-    """Reads every report and builds the experiment; a file with no BenchmarkDotNet table is an error."""
+    """Reads every report and builds the experiment; a file with no BenchmarkDotNet table is an error. `kept_in`: the
+    folder, relative to the experiment file, the reports are copied to (kept_names): each row's comment names its copy.
+    """
     tables = []
-    for path in paths:
+    for path, kept in zip(paths, kept_names(paths)):
         if not path.is_file():
             raise ConfigError(f"no such report: {path}", "give the path of a BenchmarkDotNet *-report-github.md file")
         found = read_report(path)
@@ -247,7 +253,7 @@ def import_reports(
                     "BenchmarkDotNet always prints Mean: name the column Mean again (with its unit, e.g. 'Mean [ns]' "
                     "when the cells have none), or leave the table out",
                 )
-        tables += found
+        tables += [dataclasses.replace(t, shown_as=f"{kept_in}/{kept}") if kept_in else t for t in found]
     if not any(t.rows for t in tables):
         reasons = "; ".join(f"{u.source} line {u.line}: {u.reason}" for t in tables for u in t.unread)
         raise ConfigError(

@@ -4,20 +4,24 @@ A report is an environment header (BenchmarkDotNet version and OS, CPU, SDK, one
 settings), usually in a ``` block, then a markdown table: Method, any job and parameter columns, Mean, Error, StdDev,
 Ratio, Allocated and more. Versions 0.11 to 0.15 differ in the header (`BenchmarkDotNet=v0.11.5, OS=...` before 0.13.6,
 `BenchmarkDotNet v0.15.8, Linux ...` after), in column names (Gen 0 / Gen0, Alloc Ratio) and in ISA details on the job
-lines (`AVX2`, `x86-64-v3`); copies pasted into blog posts and pull requests may lose the fence or the outer pipes.
-Both are read. Units: ns, μs/µs/us, ms, s (or a unit in the header, `Mean [us]`); B, KB, MB, GB (1 KB = 1024 B, as
-BenchmarkDotNet counts). A row that cannot be read is kept with the reason, never dropped silently.
+lines (`AVX2`, `x86-64-v3`); copies pasted into blog posts and pull requests may lose the fence or the outer pipes. Both
+are read. Columns before the statistics are the method, job columns (Job, Runtime, Toolchain, EnvironmentVariables, …:
+where a row ran), the category ([CategoriesColumn]) and the benchmark's parameters; the empty row BenchmarkDotNet prints
+between two logical groups ends a ratio group. Units: ps, ns, μs/µs/us, ms, s (or a unit in the header, `Mean [us]`); B,
+KB, MB, GB (1 KB = 1024 B, as BenchmarkDotNet counts). A row that cannot be read is kept with the reason, never dropped
+silently.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.config.data_files import INVISIBLE, read_text
 from harness.model.errors import ConfigError
-from harness.tools.bdn_columns import RUNTIME_COLUMNS, STAT_COLUMNS
+from harness.tools.bdn_columns import BASELINE_COLUMN, CATEGORY_COLUMN, JOB_COLUMNS, RUNTIME_COLUMNS, STAT_COLUMNS
 from harness.tools.bdn_header import Environment, _header_blocks, _is_table_line, parse_environment
 from harness.tools.bdn_units import decimal_comma, parse_ratio, parse_size_bytes, parse_time_ns
 
@@ -28,7 +32,7 @@ class Row:
 
     line: int
     method: str
-    params: dict[str, str]  # parameter columns and job columns other than Job/Runtime, as printed
+    params: dict[str, str]  # the benchmark's parameter columns, as printed
     job: str | None  # the Job column, else the Runtime column; None without either
     mean_ns: float | None
     mean_text: str | None
@@ -36,6 +40,21 @@ class Row:
     allocated_bytes: int | None
     allocated_text: str | None
     allocated_tolerance_bytes: int  # the printed figure's rounding (0 when printed in bytes)
+    job_columns: dict[str, str] = field(default_factory=dict)  # Runtime, Toolchain, EnvironmentVariables, … as printed
+    category: str | None = None  # the Categories column
+    baseline_mark: bool | None = None  # the Baseline column: Yes / No; None without it
+    block: int = 0  # how many of BenchmarkDotNet's empty rows between logical groups come before it
+
+    @property
+    def job_key(self) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+        """What tells this row's job from another's: the Job column and every job column."""
+        return self.job, tuple(self.job_columns.items())
+
+    @property
+    def job_label(self) -> str:
+        """The job as a scenario names it: its Job (or Runtime) column, else its job columns ('.NET 8.0', 'Arm64',
+        'EnvironmentVariables=DOTNET_EnableAVX512F=0')."""
+        return self.job or ", ".join(f"{k}={v}" for k, v in self.job_columns.items())
 
 
 @dataclass(frozen=True)
@@ -59,6 +78,12 @@ class Table:
     param_columns: tuple[str, ...]
     rows: tuple[Row, ...]
     unread: tuple[Unread, ...]
+    shown_as: str = ""  # how the experiment file names the report (the kept copy); "" for its folder and file name
+
+    @property
+    def where(self) -> str:
+        """The report as the experiment file's comments name it."""
+        return self.shown_as or "/".join(self.source.parts[-2:])
 
     @property
     def has_ratio(self) -> bool:
@@ -143,19 +168,22 @@ def _parse_table(
     columns = tuple(name for name, _ in header)
     units = {name: unit for name, unit in header if unit}
     first_stat = next((i for i, name in enumerate(columns) if name in STAT_COLUMNS), len(columns))
-    params = tuple(c for i, c in enumerate(columns) if i < first_stat and c != "Method" and c not in RUNTIME_COLUMNS)
+    kinds = JOB_COLUMNS | {"Method", CATEGORY_COLUMN, BASELINE_COLUMN}
+    params = tuple(c for i, c in enumerate(columns) if i < first_stat and c not in kinds)
     index = start + 1
     while not lines[index].strip():
         index += 1
     index += 1  # the separator
     rows: list[Row] = []
     unread: list[Unread] = []
+    block = 0
     while index < len(lines) and _is_table_line(lines[index]) and not _is_header_row(lines, index):
         text = lines[index]
         cells = _cells(text)
         index += 1
         if _is_separator(text) or not any(cells):
-            continue  # BenchmarkDotNet's blank row between groups
+            block += 1  # BenchmarkDotNet's empty row between two logical groups (each with its own baseline)
+            continue
         where = Unread(path.name, index, text.strip(), "")
         if len(cells) != len(columns):
             unread.append(_why(where, f"{len(cells)} cells where the header has {len(columns)} columns"))
@@ -165,9 +193,21 @@ def _parse_table(
         if row is None:
             unread.append(_why(where, reason))
         else:
-            rows.append(row)
+            rows.append(_marked(row, values, block))
     name = report_name(path) + ("" if number == 1 else f" #{number}")
     return Table(path, name, environment, columns, params, tuple(rows), tuple(unread)), index
+
+
+def _marked(row: Row, values: dict[str, str], block: int) -> Row:
+    """The row with its job columns, category, baseline mark and logical group."""
+    mark = values.get(BASELINE_COLUMN, "").lower()
+    return dataclasses.replace(
+        row,
+        job_columns={c: v for c, v in values.items() if c in JOB_COLUMNS and c != "Job" and v},
+        category=values.get(CATEGORY_COLUMN) or None,
+        baseline_mark={"yes": True, "no": False}.get(mark),
+        block=block,
+    )
 
 
 def _why(where: Unread, reason: str) -> Unread:

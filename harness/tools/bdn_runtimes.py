@@ -1,21 +1,26 @@
 """One benchmark published on several runtimes (several reports of one class, or a Runtime column): the import makes it
 one benchmark of the lab, in one group, and adds its claims across runtimes, the before/after table of
-docs/experiments.md: a scenario "<table>: <method> across runtimes" whose reference is the oldest runtime's row
-(`at` = `reference_at` = its stand-in) and whose other rows are read at their own stand-in over it. A chain of three
-runtimes is one scenario with two ratios, both to the oldest. Rows are merged only where each runtime has one row of
-the method, and a scenario group only where all its rows merge: two tables of one class name on one runtime stay two
-benchmarks (they may measure different things)."""
+docs/experiments.md: a scenario "<table>: <method> across runtimes" whose reference is the oldest runtime's row (`at` =
+`reference_at` = its stand-in) and whose other rows are read at their own stand-in over it. A chain of three runtimes is
+one scenario with two ratios, both to the oldest. Rows are merged only where each runtime has one row of the method at
+one place (architecture, ISA level, toolchain: an Arm64 job beside an x64 one is no comparison of runtimes; the scenario
+of a figure merged at several places names its place), and a scenario group only where all its rows merge: two tables of
+one class name on one runtime stay two benchmarks (they may measure different things). Jobs the lab does not serve take
+no part."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-from harness.tools.bdn_grouping import ImportedGroup, ImportedHardware, Importer
+from harness.tools.bdn_grouping import ImportedGroup, Importer
+from harness.tools.bdn_jobs import OWN_PROCESS
+from harness.tools.bdn_machines import ImportedHardware
 from harness.tools.bdn_report import Row, Table
 
-#: A figure's key across runtimes: the report's class name (without the import's numbering), method, parameter values.
-Key = tuple[str, str, tuple[str, ...]]
+#: A figure's key across runtimes: the report's class name (without the import's numbering), method, parameter values,
+# and the place its job ran at (ImportedHardware.place).
+Key = tuple[str, str, tuple[str, ...], tuple[str | None, ...]]
 
 
 def base_name(table: Table) -> str:
@@ -28,11 +33,13 @@ def scenario_of(group: ImportedGroup, shared: SharedIds) -> str:
     if key_of(group, group.rows[0]) not in shared.merged:
         return group.scenario
     params = ", ".join(f"{k}={v}" for k, v in group.rows[0].params.items())
-    return f"{base_name(group.table)}{f' ({params})' if params else ''} on {group.hardware.runtime}"
+    category = f": {group.rows[0].category}" if group.rows[0].category else ""
+    place = shared.place_label.get(key_of(group, group.rows[0]), "")
+    return f"{base_name(group.table)}{category}{f' ({params})' if params else ''} on {group.hardware.runtime}{place}"
 
 
 def key_of(group: ImportedGroup, row: Row) -> Key:
-    return (base_name(group.table), row.method, tuple(row.params.values()))
+    return (base_name(group.table), row.method, tuple(row.params.values()), group.hardware.place)
 
 
 def version_of(runtime: str) -> tuple[int, ...]:
@@ -47,6 +54,7 @@ class SharedIds:
     bench: dict[tuple[int, int], str] = field(default_factory=dict)  # (id(table), row.line) -> benchmark id
     lab_group: dict[str, str] = field(default_factory=dict)  # scenario group id -> the lab group its benchmarks are in
     merged: set[Key] = field(default_factory=set)
+    place_label: dict[Key, str] = field(default_factory=dict)  # ' (arm64, native)' where a figure merged at two places
 
 
 def share(groups: list[ImportedGroup], importer: Importer) -> SharedIds:
@@ -67,6 +75,9 @@ def share(groups: list[ImportedGroup], importer: Importer) -> SharedIds:
                 mergeable -= keys
                 changed = True
     shared = SharedIds(merged=mergeable)
+    for k in mergeable:
+        if sum(1 for other in mergeable if other[:3] == k[:3]) > 1:
+            shared.place_label[k] = f" ({', '.join(str(p) for p in k[3] if p and p != OWN_PROCESS)})"
     first_group: dict[Key, str] = {}
     for g in groups:
         for row in g.rows:
@@ -103,12 +114,15 @@ def runtime_claims(groups: list[ImportedGroup], shared: SharedIds) -> list[Runti
             if key_of(g, row) in shared.merged and row.mean_ns is not None:
                 rows.setdefault(key_of(g, row), []).append((g, row))
     claims: list[RuntimeClaim] = []
-    for (table, method, values), found in rows.items():
+    for key, found in rows.items():
         if len(found) < 2:
             continue
+        table, method = key[0], key[1]
         found.sort(key=lambda pair: version_of(pair[0].hardware.runtime))
         (ref_group, _), params = found[0], ", ".join(f"{k}={v}" for k, v in found[0][1].params.items())
-        scenario = f"{table}{f' ({params})' if params else ''}: {method} across runtimes"
+        scenario = (
+            f"{table}{f' ({params})' if params else ''}: {method} across runtimes{shared.place_label.get(key, '')}"
+        )
         reference = ref_group.hardware.lab_runtimes[0]
         for g, row in found:
             here = g.hardware.lab_runtimes[0]

@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 import re
 
-#: Nanoseconds per time unit as BenchmarkDotNet prints them (μ: U+03BC, µ: U+00B5).
-TIME_UNITS = {"ns": 1.0, "μs": 1e3, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9}
+#: Nanoseconds per time unit as BenchmarkDotNet prints them (μ: U+03BC, µ: U+00B5). A mean under 1 ns is printed in
+# picoseconds ('512.3 ps'): BenchmarkDotNet's TimeUnit list starts there.
+TIME_UNITS = {"ps": 1e-3, "ns": 1.0, "μs": 1e3, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9}
 
 
 #: Bytes per size unit (BenchmarkDotNet: 1 KB = 1024 B).
@@ -41,7 +42,8 @@ def decimal_comma(text: str) -> bool:
 
 
 def parse_time_ns(text: str, header_unit: str | None = None) -> float | None:
-    """'1,536.0 ns' -> 1536.0; '1.671 μs' -> 1671.0; '20.88 ms' -> 20880000.0; None for 'NA', '?' and anything else."""
+    """'1,536.0 ns' -> 1536.0; '512.3 ps' -> 0.5123; '1.671 μs' -> 1671.0; '20.88 ms' -> 20880000.0; None for 'NA',
+    '?' and anything else."""
     m = re.fullmatch(r"([-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?)\s*([^\d\s]*)", text.strip())
     if not m:
         return None
@@ -49,7 +51,7 @@ def parse_time_ns(text: str, header_unit: str | None = None) -> float | None:
     value = _number(m.group(1))
     if value is None or unit not in TIME_UNITS:
         return None
-    return round(value * TIME_UNITS[unit], 6)
+    return round(value * TIME_UNITS[unit], 9 if unit == "ps" else 6)  # float noise off; a ps figure keeps its digits
 
 
 def parse_size_bytes(text: str, header_unit: str | None = None) -> tuple[int, int] | None:

@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from harness.cli import main
 from harness.commands.payload import payload_command
 from harness.config.experiment_templates import EXPERIMENT_FILE, TYPED_EXPERIMENT_FILE
 from harness.config.experiments import load_experiments
@@ -94,3 +95,21 @@ def test_the_users_model_is_checked_and_must_name_the_document_root(tmp_path):
         'schema_version = 1\n[roots]\ndocument = "Dictionary<string, List<Line>>"\n[types.Line]\nsku = "string"\n'
     )
     assert payload_command(_args(tmp_path, model=schema)) == 0
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"name": "a\\ud800"}', "the value at /name holds a lone surrogate U+D800"),
+        ("[" * 100 + "]" * 100, "levels down) is nested deeper than 64 objects and arrays"),
+    ],
+)
+def test_a_document_the_labs_cannot_read_alike_stops_the_command_with_an_error_and_a_hint(
+    tmp_path, capsys, text, message
+):
+    args = _args(tmp_path, text=text, untyped=True)
+    assert main(["payload", str(args.file), "--datasets-dir", str(args.datasets_dir), "--untyped"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"error: {args.file}: ") and message in err[0], err
+    assert err[1].startswith("hint: ") and len(err) == 2
+    assert not (args.datasets_dir / "local").exists()  # nothing copied

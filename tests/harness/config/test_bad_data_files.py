@@ -54,6 +54,14 @@ MANIFEST_CASES = {
     "nested 40 deep": (json.dumps(_with_first({"extra": [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]})).encode(),
                        "nests more than 16 levels deep"),  # fmt: skip
     "a bidi override in a name": (_with_first({"name": "evil\u202eLNOSJ"}), "holds the invisible character U+202E"),
+    "a zero-width space in a name": (
+        _with_first({"name": "twitter\u200b"}),
+        "name holds the invisible character U+200B",
+    ),
+    "a lone surrogate in a provenance": (
+        _with_first({"provenance": "caf\ud800"}),
+        "datasets[0].provenance holds a lone surrogate U+D800 (half a UTF-16 pair)",
+    ),
     "a 5,000-character provenance": (_with_first({"provenance": "x" * 5000}), "has 5,000 characters"),
     "an entry without sha256": (
         {**MANIFEST, "datasets": [{k: v for k, v in MANIFEST["datasets"][0].items() if k != "sha256"}]},
@@ -111,6 +119,14 @@ HOST_CASES = {
     "a host named twice": ('[hosts.a]\ncontext = "x"\n[hosts.a]\ncontext = "y"\n', "is not valid TOML"),
     "an upper-case name": ('[hosts.Box]\ncontext = "x"\n', "is not lower-case letters"),
     "a bidi context": ('[hosts.a]\ncontext = "x\\u202e"\n', "holds the invisible character U+202E"),
+    "a right-to-left mark in a note": (
+        '[hosts.a]\nnote = "x\\u200f"\n',
+        "hosts.a.note holds the invisible character U+200F",
+    ),
+    "a carriage return in a context": (
+        '[hosts.a]\ncontext = "x\\r"\n',
+        "hosts.a.context holds the invisible character U+000D",
+    ),
     "binary": (b"\x00\x01\x02", "is binary"),
 }
 
@@ -184,3 +200,15 @@ def test_the_readers_name_the_file_and_the_place(tmp_path):
     path.write_text('{"a": {"b": "\\u0007"}}')
     with pytest.raises(ConfigError, match=r"x.toml: a.b holds the invisible character U\+0007"):
         read_json(path, "fix")
+
+
+def test_a_file_saved_with_crlf_line_endings_reads_as_with_newlines_and_a_carriage_return_in_a_value_is_refused(
+    tmp_path,
+):
+    path = tmp_path / "x.toml"
+    path.write_bytes(b'a = 1\r\nb = """two\r\nlines"""\r\n')
+    assert read_toml(path, "fix") == {"a": 1, "b": "two\nlines"}
+    path.write_bytes(b'{"a": 1,\r\n "b": ["x\\r"]}\r\n')
+    with pytest.raises(ConfigError, match=r"x.toml: b\[0\] holds the invisible character U\+000D") as error:
+        read_json(path, "fix")
+    assert "zero-width" in error.value.hint and "carriage return" in error.value.hint

@@ -78,6 +78,13 @@ def test_planning_refuses_the_fault_before_any_build(path, tmp_path):
     assert expectation(path) in str(error.value)
 
 
+def test_a_file_saved_with_crlf_line_endings_is_the_same_experiment(tmp_path):
+    crlf = tmp_path / "crlf"
+    crlf.mkdir()
+    (crlf / "900-crlf.toml").write_bytes(BASE.read_bytes().replace(b"\n", b"\r\n"))
+    assert load_experiments(crlf)["900"].claims == load_experiments(_folder(tmp_path, BASE))["900"].claims
+
+
 def test_two_files_with_one_id_are_refused(tmp_path, capsys):
     folder = _folder(tmp_path, BASE)
     (folder / "900-copy.toml").write_bytes(BASE.read_bytes())  # 900-base… and 900-copy…, both with id "900"

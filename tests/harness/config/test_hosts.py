@@ -37,6 +37,7 @@ def test_no_host_named_means_the_local_one_and_an_unknown_one_is_refused_with_th
     "entry, message",
     [
         ('[hosts.Big_Box]\ncontext = "x"', "lower-case"),
+        ('[hosts."alpha\\n"]\ncontext = "x"', r"host name 'alpha\\n' is not lower-case"),  # `$` took a last newline
         ('[hosts.box]\ncontext = "x"\ncpus = "1"', "unknown keys"),
         ("[hosts.box", "not valid TOML"),
         ('[hosts.box]\ncontext = "x"\nplatform = "linux/riscv64"', "is not one the labs build"),

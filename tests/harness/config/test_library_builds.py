@@ -38,7 +38,9 @@ def test_a_build_name_splits_into_runtime_and_library_versions_in_package_order(
     )
 
 
-@pytest.mark.parametrize("name", ["8.0.0+Newtonsoft.Json", "8.0.0+=1.0", "8.0.0+A=1+A=2", "8.0.0+A=../x"])
+@pytest.mark.parametrize(
+    "name", ["8.0.0+Newtonsoft.Json", "8.0.0+=1.0", "8.0.0+A=1+A=2", "8.0.0+A=../x", "8.0.0+Newtonsoft.Json=13.0.3\n"]
+)
 def test_a_malformed_library_part_is_refused(name):
     with pytest.raises(ConfigError):
         split_build_name(name)

@@ -12,7 +12,14 @@ import shutil
 import pytest
 
 from harness.config.datasets import load_manifest
-from harness.config.local_datasets import LOCAL_DIR, add_document, check_document, payload_name
+from harness.config.local_datasets import (
+    LOCAL_DIR,
+    MAX_DOCUMENT_DEPTH,
+    add_document,
+    check_document,
+    local_entries,
+    payload_name,
+)
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, DatasetError
 
@@ -49,6 +56,46 @@ def _file(tmp_path: pathlib.Path, content: bytes, name: str = "orders.json") -> 
 def test_a_broken_document_is_refused_with_what_to_do(tmp_path, content, message):
     with pytest.raises(ConfigError, match=message):
         check_document(_file(tmp_path, content))
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b'{"a": ["x", "ab\\ud800c"]}', r"the value at /a/1 holds a lone surrogate U\+D800 \(\\ud800, half a UTF-16"),
+        (b'[{"b": "\\udfff"}]', r"the value at /0/b holds a lone surrogate U\+DFFF"),
+        (b'{"a": {"\\udc00": 1}}', r"the value at /a holds a name with a lone surrogate U\+DC00"),
+        (
+            b"[" * 65 + b"]" * 65,
+            r"the value at (/0){50}\.\.\. \(64 levels down\) is nested deeper than 64 objects and arrays",
+        ),
+        (
+            b'{"x":' * 100 + b"1" + b"}" * 100,
+            r"the value at (/x){50}\.\.\. \(64 levels down\) is nested deeper than 64",
+        ),
+        (b"[" * 950 + b"]" * 950, "is nested deeper than 64 objects and arrays"),
+    ],
+)
+def test_a_document_the_labs_would_not_read_alike_is_refused_naming_the_place(tmp_path, content, message):
+    """A lone surrogate is not Unicode (each lab keeps, replaces or refuses it); a document deeper than the .NET lab's
+    parsers read (System.Text.Json's and Json.NET's default MaxDepth, 64) would fail its cells."""
+    with pytest.raises(ConfigError, match=message) as error:
+        check_document(_file(tmp_path, content))
+    assert str(error.value).startswith(str(tmp_path / "orders.json"))
+    assert "surrogate" in error.value.hint or f"at most {MAX_DOCUMENT_DEPTH} deep" in error.value.hint
+
+
+def test_a_surrogate_pair_and_a_document_at_the_depth_limit_are_taken(tmp_path):
+    assert check_document(_file(tmp_path, b'{"smile": "\\ud83d\\ude00"}'))[1]["leaves"] == 1
+    deepest = b"[" * MAX_DOCUMENT_DEPTH + b"]" * MAX_DOCUMENT_DEPTH
+    assert check_document(_file(tmp_path, deepest, "deep.json"))[1]["leaves"] == 1
+
+
+def test_a_local_manifest_with_a_lone_surrogate_is_refused_naming_the_field(datasets, tmp_path):
+    (datasets / LOCAL_DIR).mkdir()
+    (datasets / LOCAL_DIR / "manifest.json").write_text('{"schema_version": 1, "datasets": [{"name": "a\\ud800"}]}')
+    with pytest.raises(ConfigError, match=r"datasets\[0\]\.name holds a lone surrogate U\+D800") as error:
+        local_entries(datasets)
+    assert "write the character whole" in error.value.hint
 
 
 def test_a_document_over_the_bound_is_refused_before_it_is_read(tmp_path):

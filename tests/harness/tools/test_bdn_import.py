@@ -15,8 +15,9 @@ from harness.config.claim_tables import expand_claim_tables
 from harness.config.experiments import load_experiments
 from harness.config.isa import load_isa_table
 from harness.config.labs import load_labs
-from harness.tools.bdn_hardware import isa_level_of, runtime_of, stand_ins
+from harness.tools.bdn_hardware import stand_ins
 from harness.tools.bdn_import import import_reports
+from harness.tools.bdn_jobs import isa_level_of, runtime_of
 from harness.tools.bdn_report import read_report
 from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
 from tests.conftest import FIXTURES
@@ -41,6 +42,7 @@ def _import(pattern: str, exp_id: str = "950"):
     "text, ns",
     [
         ("1,536.0 ns", 1536.0),
+        ("512.3 ps", 0.5123),  # BenchmarkDotNet prints a mean under 1 ns in picoseconds
         ("1.671 μs", 1671.0),
         ("1.671 µs", 1671.0),
         ("1.511 us", 1511.0),
@@ -121,7 +123,13 @@ def test_every_seed_table_is_read_and_nothing_is_dropped():
             "no-avx512",
         ),
         ("004-1-serialize-string-1", "0.13.12", "13th Gen Intel Core i9-13905H", ".NET 8.0.0", "no-avx512"),
-        ("format-0.11-JsonLab.Bench.Escaping", "0.11.5", "Intel Xeon CPU E5-2673 v4 2.30GHz", ".NET Core 2.2.6", None),
+        (  # no instruction set on the line: the CPU's, a Broadwell (harness/config/cpu_models.toml)
+            "format-0.11-JsonLab.Bench.Escaping",
+            "0.11.5",
+            "Intel Xeon CPU E5-2673 v4 2.30GHz",
+            ".NET Core 2.2.6",
+            "no-avx512",
+        ),
         (
             "format-0.15-JsonLab.Bench.RuntimeBaseline",
             "0.15.8",
@@ -195,10 +203,11 @@ def test_the_extended_table_becomes_a_group_with_its_ratio_baseline_and_printed_
     assert "# from the report: Skylake CPU" in result.text
 
 
-def test_a_table_without_ratios_derives_them_and_says_the_baseline_was_chosen():
+def test_a_table_without_ratios_derives_them_and_leaves_its_baseline_to_choose():
     result = _import("000-1-case-sensitivity-report-github.md")
     assert result.no_baseline == ["000-1-case-sensitivity"]
-    assert "# The report names no baseline" in result.text
+    assert "# The report marks no baseline for these rows" in result.text
+    assert _loads(result.text)["groups"][0]["title"].startswith("TODO: choose the baseline")
     claim = _loads(result.text)["claims"][1]
     assert (
         claim["derived_baseline"] == "SystemTextCaseSensitive_Pascal"
@@ -219,7 +228,9 @@ def test_rows_that_cannot_be_read_are_listed_in_the_file_and_the_result():
     result = _import("format-0.11-*-report-github.md")
     assert [(u.line, u.reason.split(" (")[0]) for u in result.unread] == [(15, "Mean 'NA' is not a time")]
     assert re.search(
-        r"^#   format-0\.11-JsonLab\.Bench\.Escaping-report-github\.md line 15: Mean 'NA'", result.text, re.M
+        r"^#   bdn-reports/format-0\.11-JsonLab\.Bench\.Escaping-report-github\.md line 15: Mean 'NA'",
+        result.text,
+        re.M,
     )
     data = _loads(result.text)
     assert [c["published_variant"] for c in data["claims"]] == [
@@ -230,7 +241,8 @@ def test_rows_that_cannot_be_read_are_listed_in_the_file_and_the_result():
         "Fallback",
     ]
     assert data["claims"][0]["allocated_bytes"] == 0  # '-': nothing allocated
-    assert data["hardware"]["H1"]["isa_level"].startswith("TODO")  # neither the job line nor the CPU says
+    hardware = data["hardware"]["H1"]  # the job line names no instruction set: the CPU's, a Broadwell, is read
+    assert (hardware["isa_level"], hardware["microarchitecture"]) == ("no-avx512", "broadwell")
 
 
 def test_two_runtimes_in_one_table_are_two_hardware_entries_one_group_per_count_and_claims_across_runtimes():

@@ -7,6 +7,8 @@ import pytest
 import tomllib
 
 from harness.cli import main
+from harness.model.defaults import EXPERIMENTS_DIR
+from harness.tools.bdn_import import next_experiment_id
 from harness.tools.bdn_units import parse_ratio, parse_size_bytes, parse_time_ns
 from tests.conftest import FIXTURES
 
@@ -85,3 +87,19 @@ def test_ratios_that_are_no_invariant_ratio_are_not_ratios(text):
 def test_thousands_separators_still_read():
     assert parse_time_ns("1,658.8 ns") == 1658.8 and parse_time_ns("12,345,678 ns") == 12345678
     assert parse_size_bytes("1,024 B") == (1024, 0)
+
+
+def test_an_id_an_experiment_already_has_is_refused_with_the_next_free_one_and_nothing_is_written(tmp_path, capsys):
+    report = tmp_path / "Bench-report-github.md"
+    report.write_text(GOOD)
+    out = tmp_path / "003-bench.toml"
+    assert main(["import", str(report), "--id", "003", "--out", str(out)]) == 2  # experiments/003-*.toml has it
+    err = capsys.readouterr().err
+    assert err.startswith("error: experiment id 003 is taken: ") and "003-" in err and "hint: give --id " in err
+    assert not out.exists() and not (tmp_path / "reports").exists()
+    (tmp_path / "951-other.toml").write_text("")  # an experiment of the folder written to
+    assert main(["import", str(report), "--id", "951", "--out", str(tmp_path / "951-bench.toml")]) == 2
+    free = max(952, int(next_experiment_id(EXPERIMENTS_DIR)))  # past the folder's 951 and experiments/'s ids
+    assert f"hint: give --id {free:03d} (the next free id)" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["951-other.toml", "Bench-report-github.md"]
+    assert main(["import", str(report), "--id", "003", "--out", "-"]) == 2

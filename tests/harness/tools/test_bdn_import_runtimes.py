@@ -69,4 +69,8 @@ def test_the_import_command_keeps_the_reports_beside_the_experiment(tmp_path, ca
     kept = sorted(p.name for p in (tmp_path / "reports" / "950").iterdir())
     assert kept == [f"0{n}-JsonLab.Bench.Serialize-report-github.md" for n in (1, 2, 3)]
     assert (tmp_path / "reports" / "950" / kept[1]).read_bytes() == RUNTIMES[1].read_bytes()
-    assert "# The reports are kept in reports/950/ beside this file" in out.read_text()
+    text = out.read_text()
+    assert "# The reports are kept in reports/950/ beside this file" in text
+    # each row's comment names the kept copy (its line numbers are the copy's), never the file the user passed
+    comments = re.findall(r"\],  # (.+) line \d+$", text, re.M)
+    assert set(comments) == {f"reports/950/{name}" for name in kept} and str(RUNTIMES[0].parent) not in text
