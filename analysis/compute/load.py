@@ -11,9 +11,9 @@ import pandas as pd
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import HarnessError
 from harness.model.records import ResultRow, RowStatus
+from harness.model.result_lines import UnreadableLine
 from harness.model.run_folder import (
     CALIBRATION_FILE,
-    ENVIRONMENT_FILE,
     GROUPS_FILE,
     KEPT_LABS_DIR,
     NOISE_PROBE_FILE,
@@ -41,6 +41,7 @@ class RunData:
     # A torn last line of results.jsonl (a run stopped mid-write) left out of this report, said in its header
     set_aside: str = ""
     noise_probe: NoiseProbeRecord | None = None  # the forecast made at the start (noise_probe.json), where one was
+    torn_line: UnreadableLine | None = None  # the torn last line of results.jsonl that `set_aside` names
 
 
 def unknown_run(run_id: str) -> RunRecord:
@@ -91,16 +92,11 @@ def load_run(directory: pathlib.Path) -> RunData:
     rows = pd.DataFrame(records) if records else pd.DataFrame(columns=[f.name for f in dataclasses.fields(ResultRow)])
     rows = set_aside(with_todays_lab_names(rows, directory))
     torn = store.torn_line.describe(RESULTS_FILE) if store.torn_line else ""
-    environment = (
-        EnvironmentRecord.from_dict(store.read_json(ENVIRONMENT_FILE), ENVIRONMENT_FILE)
-        if (directory / ENVIRONMENT_FILE).is_file()
-        else None
-    )
     run = store.run_record() if (directory / RUN_FILE).is_file() else unknown_run(directory.name)
     return RunData(
         directory,
         rows,
-        environment,
+        store.environment(),
         run,
         store.records(CALIBRATION_FILE, CalibrationRecord),
         store.records(TIMELINE_FILE, TimelineRecord),
@@ -111,4 +107,5 @@ def load_run(directory: pathlib.Path) -> RunData:
             if (directory / NOISE_PROBE_FILE).is_file()
             else None
         ),
+        store.torn_line,
     )

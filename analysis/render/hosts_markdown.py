@@ -17,9 +17,14 @@ def hosts_markdown(
     verdicts: pd.DataFrame,
     folders: dict[str, pathlib.Path],
     nearest: pd.DataFrame,
+    experiments_note: str = "",
 ) -> str:
-    """The page over the hosts of run `run_id`: its hosts, each figure on the nearest host, and verdicts per host."""
-    lines = _hosts_section(run_id, hosts, folders) + _nearest_section(nearest) + _verdicts_section(verdicts, folders)
+    """The page over the hosts of run `run_id`: its hosts, each figure on the nearest host, and verdicts per host;
+    `experiments_note` says where the experiment files came from when not the hosts' own copies."""
+    lines = _hosts_section(run_id, hosts, folders)
+    if experiments_note:
+        lines[4:4] = [f"**Experiment files**: {experiments_note}", ""]
+    lines += _nearest_section(nearest) + _verdicts_section(verdicts, folders)
     return "\n".join(lines) + "\n"
 
 

@@ -13,12 +13,13 @@ import pandas as pd
 from analysis.compute.aggregate import median_relative_ci
 from analysis.compute.nearest_host import HostCpu, nearest_host
 from analysis.compute.noise import calibration_drift
+from analysis.compute.run_experiments import run_experiments
 from analysis.render.hosts_markdown import hosts_markdown
 from analysis.render.untrusted import neutral_markdown
 from harness.config.cpu_models import load_cpu_table, published_cpu, widest_vector_isa
 from harness.config.experiments import load_experiments
 from harness.model.defaults import REPO_ROOT
-from harness.model.experiment import Experiment
+from harness.model.experiment import Experiment, Hardware
 from harness.model.hosts_file import read_hosts_file
 from harness.model.judging import NOT_MEASURED
 from harness.model.run_folder import (
@@ -37,6 +38,9 @@ from harness.model.store import RunStore
 
 #: The columns of reproduction.csv that name one published figure.
 CLAIM_KEY = ["experiment", "scenario", "published_variant", "reference", "metric", "isa_level", "runtime"]
+#: The verdict on the nearest host of a figure whose published CPU is not known here (its experiment or its hardware
+#: entry is in no experiment file the page reads): no host can be chosen.
+UNREAD = "not read: its published CPU is unknown"
 #: Columns of one figure every host's reproduction.csv has alike.
 SHARED = ["published_ratio", "published_hardware", "primary"]
 
@@ -157,16 +161,12 @@ def nearest_host_verdicts(
     cpus = [HostCpu.from_facts(h.host, h.facts, table) for h in hosts]
     out = []
     for record in verdicts[verdicts["primary"].astype(bool)].to_dict("records"):
-        hardware = next(
-            (
-                h
-                for h in experiments[record["experiment"]].hardware.values()
-                if h.description == record["published_hardware"]
-            ),
-            None,
-        )
+        experiment = experiments.get(str(record["experiment"]))
+        hardware = _hardware(experiment, record["published_hardware"])
         measured = [h for h in cpus if _measured(record.get(f"{h.name} verdict"))]
-        if hardware is None:
+        if experiment is None:
+            host, why = None, f"experiment {record['experiment']} is in no host's experiment files nor this checkout's"
+        elif hardware is None:
             host, why = None, "its hardware entry is not in the experiment any more"
         else:
             host, why = nearest_host(published_cpu(hardware, table), measured)
@@ -176,11 +176,16 @@ def nearest_host_verdicts(
                 "published_ratio": record["published_ratio"],
                 "read on": host or "",
                 "ratio": record.get(f"{host} ratio") if host else None,
-                "verdict": record.get(f"{host} verdict") if host else "not measured",
+                "verdict": record.get(f"{host} verdict") if host else UNREAD if hardware is None else "not measured",
                 "why this host": why,
             }
         )
     return pd.DataFrame(out)
+
+
+def _hardware(experiment: Experiment | None, description: str) -> Hardware | None:
+    """The experiment's hardware entry a figure was published on; None when the experiment or the entry is not there."""
+    return next((h for h in (experiment.hardware.values() if experiment else ()) if h.description == description), None)
 
 
 def write_hosts_report(
@@ -193,13 +198,16 @@ def write_hosts_report(
         write_report(folder)
     hosts = hosts_table(records, folders)
     verdicts = verdicts_by_host(folders)
-    nearest = nearest_host_verdicts(verdicts, records)
+    # each host's own copy of the experiment files, as its report read them (analysis/compute/run_experiments.py)
+    found = run_experiments(list(folders.values()), set(verdicts["experiment"]) if not verdicts.empty else set())
+    nearest = nearest_host_verdicts(verdicts, records, found.by_id)
     out = run_dir / REPORT_DIR
     (out / TABLES_DIR).mkdir(parents=True, exist_ok=True)
     hosts.to_csv(out / TABLES_DIR / "hosts.csv", index=False)
     verdicts.to_csv(out / TABLES_DIR / "verdicts-by-host.csv", index=False)
     nearest.to_csv(out / TABLES_DIR / "verdicts-nearest-host.csv", index=False)
-    text = neutral_markdown(hosts_markdown(run_dir.name, hosts, verdicts, folders, nearest))
+    # the page lives in report/ and links each host's report under ../hosts/: links may climb to the run folder
+    text = neutral_markdown(hosts_markdown(run_dir.name, hosts, verdicts, folders, nearest, found.note), up=1)
     (out / REPORT_MD).write_text(text)
-    (out / REPORT_HTML).write_text(render_html(text, out))
+    (out / REPORT_HTML).write_text(render_html(text, out, up=1))
     return out / REPORT_MD

@@ -43,9 +43,10 @@ class _Neutralize(Treeprocessor):
     other link made text; every image a file of the report's own folder, embedded, and any other image its alt
     text."""
 
-    def __init__(self, md: markdown.Markdown, base: pathlib.Path) -> None:
+    def __init__(self, md: markdown.Markdown, base: pathlib.Path, up: int = 0) -> None:
         super().__init__(md)
         self.base = base.resolve()
+        self.up = up  # how many folders above `base` a link may climb (analysis/render/untrusted.py allowed_link)
 
     def run(self, root: etree.Element) -> None:
         for element in root.iter():
@@ -56,7 +57,7 @@ class _Neutralize(Treeprocessor):
 
     def _link(self, element: etree.Element) -> None:
         href = element.get("href", "")
-        if not allowed_link(href):
+        if not allowed_link(href, self.up):
             element.attrib.pop("href", None)
             element.tag = "span"
             return
@@ -90,18 +91,19 @@ class _Neutralize(Treeprocessor):
         return f"data:{_MIME[path.suffix]};base64,{base64.b64encode(path.read_bytes()).decode()}"
 
 
-def _markdown(base: pathlib.Path) -> markdown.Markdown:
+def _markdown(base: pathlib.Path, up: int = 0) -> markdown.Markdown:
     """Python-Markdown with tables and without raw HTML: a tag in the text is shown as text."""
     md = markdown.Markdown(extensions=["tables"], output_format="html")
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
-    md.treeprocessors.register(_Neutralize(md, base), "neutralize", -10)
+    md.treeprocessors.register(_Neutralize(md, base, up), "neutralize", -10)
     return md
 
 
-def render_html(markdown_text: str, base: pathlib.Path) -> str:
-    """The whole page for a report whose relative image paths start at `base` (see the module for what is allowed)."""
-    body = _markdown(base).convert(neutral_markdown(markdown_text))
+def render_html(markdown_text: str, base: pathlib.Path, up: int = 0) -> str:
+    """The whole page for a report whose relative image paths start at `base` (see the module for what is allowed);
+    a link may climb `up` folders above it (allowed_link), an image never."""
+    body = _markdown(base, up).convert(neutral_markdown(markdown_text, up))
     title = next(
         (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "JSON serializer lab report"
     )

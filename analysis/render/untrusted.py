@@ -10,6 +10,7 @@ report that does not climb out of its folder.
 
 from __future__ import annotations
 
+import functools
 import re
 import urllib.parse
 
@@ -23,9 +24,11 @@ _LINK = re.compile(r"(!?\[[^\]\n]*\])\(\s*<?([^)\s>]*)>?")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
-def allowed_link(target: str) -> bool:
+def allowed_link(target: str, up: int = 0) -> bool:
     """Whether a link or image target may stay a link: http(s) to a host, '#fragment', or a relative path that stays
-    in the report's folder (no scheme, no leading '/', no '..' segment, no control character or backslash)."""
+    in the report's folder (no scheme, no leading '/', no control character or backslash, and no '..' segment that
+    climbs above it). `up` lets a page climb that many folders above its own and no further: a run's page over its
+    hosts (report/report.md) links each host's report (../hosts/<host>/report/report.md) inside the run folder."""
     if not target or len(target) > 2048 or any(ord(c) < 0x21 or c == "\\" for c in target):
         return False
     parts = urllib.parse.urlsplit(target)
@@ -34,7 +37,17 @@ def allowed_link(target: str) -> bool:
     if parts.netloc or target.startswith("/"):
         return False
     segments = urllib.parse.unquote(parts.path).split("/")
-    return ".." not in segments and not any(":" in s for s in segments[:1])
+    return _stays_within(segments, up) and not any(":" in s for s in segments[:1])
+
+
+def _stays_within(segments: list[str], up: int) -> bool:
+    """True when a relative path, segment by segment, never climbs more than `up` folders above where it starts."""
+    depth = 0
+    for segment in segments:
+        depth += -1 if segment == ".." else 0 if segment in ("", ".") else 1
+        if depth < -up:
+            return False
+    return True
 
 
 def _outside_code(line: str, edit) -> str:
@@ -54,14 +67,15 @@ def _outside_code(line: str, edit) -> str:
     return "".join(out)
 
 
-def _neutral_text(text: str) -> str:
+def _neutral_text(text: str, up: int = 0) -> str:
     text = text.replace("<", "&lt;")
-    return _LINK.sub(lambda m: m.group(0) if allowed_link(m.group(2)) else m.group(1) + "\\(" + m.group(2), text)
+    return _LINK.sub(lambda m: m.group(0) if allowed_link(m.group(2), up) else m.group(1) + "\\(" + m.group(2), text)
 
 
-def neutral_markdown(markdown_text: str) -> str:
-    """The report's Markdown with no raw HTML and no disallowed link (see the module); code spans and fenced code
-    blocks are left as they are (Markdown shows them as text)."""
+def neutral_markdown(markdown_text: str, up: int = 0) -> str:
+    """The report's Markdown with no raw HTML and no disallowed link (see the module; `up` as allowed_link's); code
+    spans and fenced code blocks are left as they are (Markdown shows them as text)."""
+    edit = functools.partial(_neutral_text, up=up)
     lines, fence = [], ""
     for line in _INVISIBLE.sub("", markdown_text).split("\n"):
         marker = _FENCE.match(line)
@@ -72,5 +86,5 @@ def neutral_markdown(markdown_text: str) -> str:
             fence = marker.group(1)
             lines.append(line)
         else:
-            lines.append(_outside_code(line, _neutral_text))
+            lines.append(_outside_code(line, edit))
     return "\n".join(lines)

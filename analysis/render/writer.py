@@ -25,6 +25,7 @@ from analysis.compute.cross_language import cross_language_table
 from analysis.compute.explained_by import with_setup_factors
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
+from analysis.compute.run_experiments import run_experiments
 from analysis.compute.setup_factors import run_setup_table
 from analysis.compute.verdicts import verdict_table
 from analysis.formatting.names import display_names_from
@@ -35,17 +36,21 @@ from analysis.render.report import compose_report
 from analysis.render.untrusted import neutral_markdown
 from analysis.sections.inputs import ReportInputs
 from analysis.sections.reproduction import reproduction_section
-from analysis.tools.compare import DEFAULT_THRESHOLD, compare_baseline_ratios, compare_cells, compare_verdicts
-from analysis.tools.compare_report import comparison_markdown
+from analysis.tools.compare import (
+    DEFAULT_THRESHOLD,
+    compare_baseline_ratios,
+    compare_cells,
+    compare_verdicts,
+    require_common_cells,
+)
+from analysis.tools.compare_report import comparison_markdown, run_notes
 from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
-from harness.config.experiments import load_experiments
 from harness.config.labs import load_labs
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import HarnessError
 from harness.model.run_folder import (
     CHARTS_DIR,
     HOSTS_DIR,
-    KEPT_EXPERIMENTS_DIR,
     KEPT_LABS_DIR,
     REPORT_DIR,
     REPORT_HTML,
@@ -115,20 +120,19 @@ def _write_charts(
 
 
 def _steady(data, experiments_dir: pathlib.Path | None = None):
-    """(steady rows, cold rows, cells with ratios, the experiments the run measured) of a loaded run."""
-    kept = data.directory / KEPT_EXPERIMENTS_DIR  # the files as the run measured them, where the run kept them
-    experiments_dir = experiments_dir or (kept if kept.is_dir() and any(kept.glob("*.toml")) else None)
-    all_experiments = load_experiments(experiments_dir) if experiments_dir else load_experiments()
-    rows, cold_rows = split_measures(
-        data.rows
-    )  # steady-state cells get ratios and verdicts; cold starts their own table
+    """(steady rows, cold rows, cells with ratios, the experiments the run measured, where they came from) of a loaded
+    run: the experiment files as the run kept them (analysis/compute/run_experiments.py)."""
+    rows, cold_rows = split_measures(data.rows)  # steady-state cells get ratios and verdicts; cold starts a table
     cells = with_ratios(summarize_cells(rows), rows)
-    return rows, cold_rows, cells, [e for e in all_experiments.values() if e.id in set(cells["experiment"])]
+    measured = set(cells["experiment"])
+    found = run_experiments([data.directory], measured, experiments_dir)
+    return rows, cold_rows, cells, [e for e in found.by_id.values() if e.id in measured], found.note
 
 
-def _verdicts(data) -> pd.DataFrame:
-    rows, _, cells, experiments = _steady(data)
-    return verdict_table(experiments, cells, rows, run_labs_dir(data.directory))
+def _verdicts(data) -> tuple[pd.DataFrame, str]:
+    """A loaded run's verdicts, and where its experiments came from when not from its own copy."""
+    rows, _, cells, experiments, note = _steady(data)
+    return verdict_table(experiments, cells, rows, run_labs_dir(data.directory)), note
 
 
 def run_labs_dir(run_dir: pathlib.Path) -> pathlib.Path:
@@ -144,7 +148,7 @@ def speed_of_light_labs(labs_dir: pathlib.Path = LABS_DIR) -> frozenset[str]:
 
 def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportInputs:
     """Everything the report of a loaded run shows, computed (nothing written)."""
-    rows, cold_rows, cells, experiments = _steady(data, experiments_dir)
+    rows, cold_rows, cells, experiments, note = _steady(data, experiments_dir)
     labs_dir = run_labs_dir(data.directory)
     setup = run_setup_table(experiments, cells, data.environment, data.run, labs_dir)
     return ReportInputs(
@@ -164,6 +168,7 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
         setup=setup,
         set_aside=data.set_aside,
         noise_probe=data.noise_probe,
+        experiments_note=note,
     )
 
 
@@ -221,7 +226,12 @@ def write_comparison(
     a, b = load_run(run_a), load_run(run_b)
     out = out or comparison_folder(a.directory, b.directory)
     cells, ratios = compare_cells(a.rows, b.rows, threshold), compare_baseline_ratios(a.rows, b.rows)
-    verdicts = compare_verdicts(_verdicts(a), _verdicts(b), ratios)
+    require_common_cells(cells, a.rows, b.rows, a.directory.name, b.directory.name)
+    (verdicts_a, note_a), (verdicts_b, note_b) = _verdicts(a), _verdicts(b)
+    verdicts = compare_verdicts(verdicts_a, verdicts_b, ratios)
+    notes = run_notes("a", a, note_a) + run_notes("b", b, note_b)
+    for note in notes:
+        log.warning("note: %s", note.replace("**", ""))  # on stderr too, beside the path printed
     _write(out / "cells.csv", to_csv(cells))
     _write(out / "baseline-ratios.csv", to_csv(ratios))
     _write(out / "verdicts.csv", to_csv(verdicts))
@@ -234,7 +244,7 @@ def write_comparison(
     chart = "compare" if drawn else None
     path = out / "compare.md"
     _write_markdown(
-        path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts)
+        path, comparison_markdown(a.directory.name, b.directory.name, cells, ratios, threshold, chart, verdicts, notes)
     )
     if failures:
         raise ChartsNotDrawnError(path, failures)

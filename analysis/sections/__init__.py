@@ -15,7 +15,7 @@ from analysis.compute.timing import timing_markdown
 from analysis.compute.undecided import undecided_markdown
 from analysis.sections.experiments import experiments_markdown
 from analysis.sections.failures import failures_markdown
-from analysis.sections.header import header_markdown
+from analysis.sections.header import header_markdown, header_notes
 from analysis.sections.inputs import COLD_CHARTS, ReportInputs
 from analysis.sections.isa import isa_markdown
 from analysis.sections.method import method_markdown
@@ -28,7 +28,7 @@ from analysis.sections.versions import versions_markdown
 
 #: The report's sections in report order.
 SECTIONS: list[Callable[[ReportInputs], str]] = [
-    lambda i: header_markdown(i.env, i.run, i.cells) + (f"\n**Set aside**: {i.set_aside}.\n" if i.set_aside else ""),
+    lambda i: header_markdown(i.env, i.run, i.cells) + header_notes(i),
     lambda i: summary_markdown(i.cells, i.verdicts, i.noise_probe),
     lambda i: precision_markdown(i.cells, i.run, i.groups, i.rows),
     lambda i: timing_markdown(i.rows, i.timeline),

@@ -1,10 +1,13 @@
-"""The report's title block: run id, commit, host, design and budget."""
+"""The report's title block: run id, commit, host, design and budget, and the notes a reader needs before anything
+else (nothing measured, a torn line left out, experiment files not the run's own)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
+from analysis.sections.inputs import ReportInputs
 from harness.model.environment_record import EnvironmentRecord
+from harness.model.run_folder import RESULTS_FILE
 from harness.model.run_records import RunRecord
 
 
@@ -36,3 +39,29 @@ def _warmed(env: EnvironmentRecord) -> str:
     warm = ", ".join(str(cpu) for cpu in env.warm_cpus)
     where = f", started, verified and warmed on CPU {warm} before it was handed over" if warm else ""
     return where + (f". **Design**: {env.design_note}" if env.design_note else "")
+
+
+def header_notes(inputs: ReportInputs) -> str:
+    """The notes under the first paragraph: a run with no row says it measured nothing and what to do; a torn last
+    line left out (analysis/compute/load.py); experiment files other than the run's own copy
+    (analysis/compute/run_experiments.py)."""
+    notes = []
+    if inputs.rows.empty and inputs.cold.empty:
+        notes.append(nothing_measured(inputs.run, bool(inputs.set_aside)))
+    if inputs.set_aside:
+        notes.append(f"**Set aside**: {inputs.set_aside}.")
+    if inputs.experiments_note:
+        notes.append(f"**Experiment files**: {inputs.experiments_note}")
+    return "".join(f"\n{note}\n" for note in notes)
+
+
+def nothing_measured(run: RunRecord, torn: bool) -> str:
+    """Why a run's report has no cell, and the commands that measure it."""
+    profile = run.profile if run.profile != "?" else "<profile>"
+    holds = "only a torn line (below)" if torn else "no result row"
+    return (
+        f"**Nothing measured**: `{RESULTS_FILE}` holds {holds}, so this report has no cell, ratio or verdict. The run "
+        "stopped before its first process finished (its `logs/` say why), or its selection planned no cell. Measure "
+        f"what it planned with `just resume {profile} --run-id {run.run_id}`, or start again with "
+        f"`just run-all {profile}`."
+    )

@@ -40,5 +40,7 @@ class ReportInputs:
     setup: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.compute.setup_factors
     set_aside: str = ""  # a torn last line of results.jsonl left out (analysis/compute/load.py)
     noise_probe: NoiseProbeRecord | None = None  # the forecast the run made at its start (noise_probe.json)
+    # where the experiments came from when not the run's own copy (analysis/compute/run_experiments.py)
+    experiments_note: str = ""
     #: The report's charts, as markdown image lines: experiment ids, COLD_CHARTS and CROSS_LANGUAGE_CHARTS key them.
     charts: dict[str, list[ChartRef]] = dataclasses.field(default_factory=dict)

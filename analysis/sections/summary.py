@@ -26,7 +26,9 @@ def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame, probe: NoisePr
 
     lines = [
         "## Summary\n",
-        f"- Cells: {len(cells)} — " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".",
+        f"- Cells: {len(cells)}"
+        + (" — " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) if counts else "")
+        + ".",
         f"- Median relative 99% CI half-width, over processes: {pct(ratio_precision)} for ratios to the baseline "
         f"(paired processes), {pct(precision)} for cell means.",
         "- Reproduction verdicts (at the ISA level matching each published CPU): "

@@ -20,6 +20,7 @@ from analysis.compute.aggregate import RatioBook
 from analysis.compute.cold_start import split_measures
 from harness.model import judging as v
 from harness.model.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
+from harness.model.errors import HarnessError
 from harness.model.judging import TOLERANCE
 from harness.model.pairing import paired_ratios
 from harness.model.records import MEASURED
@@ -93,6 +94,37 @@ def compare_cells(rows_a: pd.DataFrame, rows_b: pd.DataFrame, threshold: float =
             }
         )
     return pd.DataFrame(out)
+
+
+class NothingInCommonError(HarnessError):
+    """Two runs without a cell both measured: a comparison would be an empty table."""
+
+
+def measured_summary(rows: pd.DataFrame) -> str:
+    """'38 cells (experiments 000, 001; ISA levels native, no-avx512; runtimes 10.0.12)': what a run measured."""
+    measured = _measured(rows)
+    if measured.empty:
+        return "nothing (no row with a measurement)"
+
+    def names(column: str) -> str:
+        return ", ".join(sorted({str(v) for v in measured[column].dropna()})[:10])
+
+    return (
+        f"{measured['cell_id'].nunique()} cells (experiments {names('experiment')}; ISA levels "
+        f"{names('isa_requested')}; runtimes {names('runtime_requested')})"
+    )
+
+
+def require_common_cells(cells: pd.DataFrame, rows_a: pd.DataFrame, rows_b: pd.DataFrame, a: str, b: str) -> None:
+    """NothingInCommonError naming what each run measured, when no cell was measured in both (`cells` is empty)."""
+    if not cells.empty:
+        return
+    raise NothingInCommonError(
+        f"runs {a} and {b} have no measured cell in common: {a} measured {measured_summary(rows_a)}; {b} measured "
+        f"{measured_summary(rows_b)}",
+        "compare two runs of the same cells (a cell is one benchmark of an experiment at one ISA level on one "
+        "runtime), e.g. one profile run on two machines or at two commits; nothing was written",
+    )
 
 
 def compare_baseline_ratios(rows_a: pd.DataFrame, rows_b: pd.DataFrame) -> pd.DataFrame:

@@ -6,7 +6,9 @@ from collections import Counter
 
 import pandas as pd
 
+from analysis.compute.load import RunData
 from analysis.formatting.tables import format_interval, format_ns, markdown_table
+from harness.model.run_folder import RESULTS_FILE
 
 
 def comparison_markdown(
@@ -17,9 +19,12 @@ def comparison_markdown(
     threshold: float,
     chart: str | None,
     verdicts: pd.DataFrame | None = None,
+    notes: list[str] | None = None,
 ) -> str:
-    """Summary, the verdicts of both runs side by side, per-cell changes, and the drift of every baseline ratio."""
+    """Summary, the verdicts of both runs side by side, per-cell changes, and the drift of every baseline ratio;
+    `notes` (run_notes) go under the title."""
     lines = _summary_lines(name_a, name_b, cells, ratios, threshold)
+    lines[1:1] = [f"{note}\n" for note in notes or []]
     if verdicts is not None and not verdicts.empty:
         lines.append(verdicts_summary(verdicts) + "\n")
     if chart:
@@ -121,3 +126,18 @@ def verdicts_summary(verdicts: pd.DataFrame) -> str:
         f"({100 * measured_same / max(len(measured), 1):.1f}%) "
         "the same; each difference is listed below with its reason."
     )
+
+
+def run_notes(side: str, run: RunData, experiments_note: str) -> list[str]:
+    """What a reader of the comparison must know of run `side` ('a' or 'b'): the torn last line of its results.jsonl
+    left out (a run stopped mid-write), and experiment files that are not its own copy."""
+    notes = []
+    if run.torn_line is not None:
+        line = run.torn_line
+        notes.append(
+            f"**Left out of run {side}**: 1 line of `{run.directory.name}/{RESULTS_FILE}` (line {line.number}, "
+            f"{line.why}): a run stopped mid-write leaves such a line; `just resume` measures that process again."
+        )
+    if experiments_note:
+        notes.append(f"**Run {side}'s experiment files**: {experiments_note}")
+    return notes

@@ -13,7 +13,6 @@ so every r is judged at the same machine time. The measured share is the bursts'
 
 from __future__ import annotations
 
-import json
 import math
 import pathlib
 
@@ -24,6 +23,7 @@ from analysis.compute.load import RunData, set_aside
 from analysis.formatting.tables import markdown_table
 from harness.model.errors import HarnessError
 from harness.model.groups import is_aa_copy
+from harness.model.lab_files import ProcessRecord, read_run_process
 from harness.model.records import MEASURED
 from harness.model.stats import t_quantile
 
@@ -38,16 +38,28 @@ def _process_costs(run: RunData, rows: pd.DataFrame) -> dict[str, dict[str, floa
     process.json."""
     out: dict[str, dict[str, float]] = {}
     for folder, g in rows.groupby(rows["raw_path"].map(lambda p: str(pathlib.PurePath(p).parent.parent)), sort=False):
-        info = json.loads((run.directory / folder / "process.json").read_text())
-        rounds = len(g["burst_ns"].iloc[0])
-        per_round_ms = info["bursts_ms"] + info["collections_between_bursts_ms"] + info.get("fresh_inputs_ms", 0.0)
+        info = read_run_process(run.directory, folder)
+        if info is None or info.bursts_ms is None or info.collections_between_bursts_ms is None:
+            raise HarnessError(
+                f"{run.directory / folder / ProcessRecord.FILE} does not give the process's bursts_ms and "
+                "collections_between_bursts_ms (or is missing)",
+                "the rounds tool reads each paired process's process.json: restore the run folder from a copy",
+            )
+        rounds = max(len(g["burst_ns"].iloc[0]), 1)
+        per_round_ms = info.bursts_ms + info.collections_between_bursts_ms + (info.fresh_inputs_ms or 0.0)
         out[folder] = {
             "wall_s": float(g["duration_s"].sum()),
             "rounds": rounds,
             "round_s": per_round_ms / rounds / 1e3,
-            "bursts_s": info["bursts_ms"] / 1e3,
+            "bursts_s": info.bursts_ms / 1e3,
         }
     return out
+
+
+def _joint_count(directory: pathlib.Path, folder: str) -> int | None:
+    """A process's joint warm-up JIT count from its process.json (None where it has none)."""
+    info = read_run_process(directory, folder)
+    return info.joint_prewarm_compilations if info else None
 
 
 def _with_joint_counts(directory: pathlib.Path, rows: pd.DataFrame) -> pd.DataFrame:
@@ -57,10 +69,7 @@ def _with_joint_counts(directory: pathlib.Path, rows: pd.DataFrame) -> pd.DataFr
         if "prewarm_compilations" in rows
         else pd.Series(True, index=rows.index, dtype=bool)
     )
-    counts = {
-        folder: json.loads((directory / folder / "process.json").read_text()).get("joint_prewarm_compilations")
-        for folder in set(rows.loc[missing, "process"])
-    }
+    counts = {folder: _joint_count(directory, folder) for folder in set(rows.loc[missing, "process"])}
     rows["prewarm_compilations"] = [
         counts.get(p) if m else c
         for p, m, c in zip(

@@ -8,16 +8,15 @@ beside them names the run, the commit it was measured at and the machine.
 
 from __future__ import annotations
 
-import json
 import pathlib
 import re
 import shutil
 
 from PIL import Image
 
-from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import HarnessError
-from harness.model.run_folder import CHARTS_DIR, ENVIRONMENT_FILE, REPORT_DIR, REPORT_MD, TABLES_DIR
+from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_MD, TABLES_DIR
+from harness.model.store import RunStore
 
 #: Tables too large for a committed sample (the run folder keeps them).
 LEFT_OUT_TABLES = ("rounds.csv",)
@@ -36,18 +35,25 @@ def write_sample(run_dir: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
     for name in ("report.md", "reproduction.md"):
         shutil.copy2(report / name, out / name)
     for chart in sorted(set(re.findall(r"charts/[^)\s]+\.png", text))):
+        if ".." in pathlib.PurePath(chart).parts:  # only the report's own charts, never a path out of its folder
+            continue
         with Image.open(report / chart) as image:
             image.convert("RGB").quantize(colors=256).save(out / chart, optimize=True)
     for table in sorted((report / TABLES_DIR).glob("*.csv")):
         if table.name not in LEFT_OUT_TABLES:
             shutil.copy2(table, out / TABLES_DIR / table.name)
-    env = EnvironmentRecord.from_dict(json.loads((run_dir / ENVIRONMENT_FILE).read_text()), ENVIRONMENT_FILE)
-    commit = f"{env.git_commit or 'not recorded'}" + (" with uncommitted changes" if env.git_dirty else "")
+    env = RunStore(run_dir.resolve()).environment()
+    commit = "not recorded" if env is None else f"{env.git_commit or 'not recorded'}"
+    commit += " with uncommitted changes" if env is not None and env.git_dirty else ""
+    host = (
+        "an unrecorded host (the run folder has no environment.json)"
+        if env is None
+        else f"{env.cpu_model or 'an unrecorded CPU'} ({env.logical_cpus} logical CPUs, backend {env.backend})"
+    )
     sample = out / "SAMPLE.md"
     sample.write_text(
         f"# Sample report\n\nThe report of run `{run_dir.resolve().name}`, measured at commit `{commit}` on "
-        f"{env.cpu_model or 'an unrecorded CPU'} ({env.logical_cpus} logical CPUs, "
-        f"backend {env.backend}), copied by `just sample-report`: [report.md](report.md). "
+        f"{host}, copied by `just sample-report`: [report.md](report.md). "
         "Charts are PNG with a 256-colour palette; report.html, the SVG charts and the per-process table "
         "(rounds.csv) are left out to keep the sample small (the run folder has them).\n"
     )

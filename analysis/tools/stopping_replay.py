@@ -35,8 +35,8 @@ from analysis.compute.cold_start import split_measures
 from analysis.compute.load import RunData
 from analysis.compute.precision import cell_ratios
 from analysis.compute.replicates import summarize_cells
+from analysis.compute.run_experiments import run_experiments
 from analysis.compute.verdicts import verdict_table
-from harness.config.experiments import load_experiments
 from harness.config.profiles import Stopping
 from harness.model.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
 from harness.model.decision_forecast import processes_to_decide
@@ -240,7 +240,8 @@ def replay(long_run: RunData, hour_run: RunData, stopping: Stopping, floor: int)
                 "stopping replay takes each group's rounds on their own",
                 "replay runs of the paired (or interleaved) design",
             )
-    experiments = load_experiments()
+    # the experiment files as the long run kept them, else this checkout's (analysis/compute/run_experiments.py)
+    experiments = run_experiments([long_run.directory], set(long_run.rows["experiment"])).by_id
     states = group_states(long_run, experiments)
     costs = _round_costs(long_run)
     steady_long, _ = split_measures(long_run.rows)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import pathlib
 import sys
 import time
@@ -17,7 +16,6 @@ from harness.containers.own_engine import engine_for_run
 from harness.host.cpu_lock import cpus_locked
 from harness.host.host_cpus import parse_cpulist
 from harness.model.defaults import DATASETS_DIR
-from harness.model.run_folder import ENVIRONMENT_FILE
 from harness.model.run_records import CONFORMANCE
 from harness.model.store import RunStore
 from harness.model.stored_names import HOST, stored_backend
@@ -28,14 +26,16 @@ def conformance_command(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     run_dir = pathlib.Path(args.run_dir).resolve()
-    environment = json.loads((run_dir / ENVIRONMENT_FILE).read_text()) if (run_dir / ENVIRONMENT_FILE).is_file() else {}
+    environment = RunStore(run_dir).environment()  # checked: a run folder is untrusted (None: it has none)
     labs = load_labs()
-    names = split(args.lab) or sorted({target.split("@")[0] for target in environment.get("labs", {})}) or list(labs)
+    measured = environment.labs if environment else {}
+    names = split(args.lab) or sorted({target.split("@")[0] for target in measured}) or list(labs)
     builds = {
         name: find_lab(labs, name).for_runtime() for name in names
     }  # each lab's default runtime: the parsers are the lab's
     without_image = tuple(sorted(name for name, build in builds.items() if build.container is None))
-    run_backend = stored_backend(environment.get("backend"))  # a run folder from before the rename says "native"
+    # a run folder from before the rename says "native"
+    run_backend = stored_backend(environment.backend) if environment else None
     wanted = conformance_backend(args.backend, run_backend, without_image)
     with engine_for_run(wanted, report=lambda line: print(line, file=sys.stderr)):
         backend, notice = select_backend(wanted, load_isa_table().all_switch_names(), args.bases, None, without_image)
@@ -51,7 +51,7 @@ def conformance_command(args: argparse.Namespace) -> int:
             if backend.name == HOST:
                 build.check_requirements()
             backend.build(build, run_dir / "logs" / f"conformance-build-{name}.log")
-        cpuset = environment.get("lab_cpuset") or None
+        cpuset = (environment.lab_cpuset if environment else None) or None
         # The suite runs on the run's lab CPU: never beside a measurement there (harness/host/cpu_lock.py).
         lock = (
             cpus_locked(parse_cpulist(cpuset), f"conformance of {run_dir.name}", args.wait, notify=_say)

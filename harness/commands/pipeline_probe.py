@@ -26,7 +26,8 @@ from harness.config.arguments import run_id
 from harness.config.labs import load_labs
 from harness.host.cpu_lock import cpus_locked
 from harness.model.defaults import RESULTS_DIR
-from harness.model.errors import HarnessError
+from harness.model.errors import CellError, HarnessError
+from harness.model.lab_files import read_process
 from harness.model.overlap import ProbeRow, summary
 from harness.planning.pinning import move_process
 
@@ -159,11 +160,11 @@ def _row(group: StoredProcess, condition: str, index: int, folder: pathlib.Path,
         print(f"{group.name} {condition} p{index}: failed, see {folder}/process.log", file=sys.stderr)
         return None
     try:
-        process = json.loads((folder / "process.json").read_text())
-    except (OSError, ValueError):
-        process = {}
+        process = read_process(folder)
+    except CellError:  # a process.json that does not fit its record: its timings unknown, the row kept
+        process = None
     timings = {
-        key: process.get(key)
+        key: getattr(process, key, None)
         for key in ("joint_prewarm_ms", "handover_wait_ms", "rewarm_ms", "bursts_ms", "rounds_compilations")
     }
     return ProbeRow.of(group.name, condition, index, wall, 0, group.baseline, times, timings)

@@ -7,6 +7,54 @@ from __future__ import annotations
 from typing import Any
 
 from harness.model.cpusets import format_cpuset
+from harness.model.field_types import shape_problem
+
+#: environment.json's `cpu_hygiene` as harness/host/cpu_hygiene.py CpuHygiene.to_dict() writes it: each key's type.
+#: A run folder is untrusted, and each of these reaches the report's text
+#: (tests/harness/model/test_environment_record.py holds the keys to the writer's).
+HYGIENE_FIELDS: dict[str, Any] = {
+    "lab_cpus": list[int],
+    "harness_cpus": list[int],
+    "isolated_cpus": list[int] | None,
+    "nohz_full_cpus": list[int] | None,
+    "usable_cpus": list[int],
+    "turbo": bool | None,
+    "turbo_switch": str | None,
+    "cpus": list[dict[str, Any]],
+    "findings": list[dict[str, Any]],
+}
+#: One lab CPU's state in `cpus` (harness/host/host_cpus.py CpuState).
+CPU_STATE_FIELDS: dict[str, Any] = {
+    "cpu": int,
+    "governor": str | None,
+    "frequency_driver": str | None,
+    "smt_siblings": list[int] | None,
+    "smt_siblings_online": list[int],
+    "isolated": bool,
+    "nohz_full": bool | None,
+}
+#: One finding in `findings` (harness/host/cpu_hygiene.py Finding).
+FINDING_FIELDS: dict[str, Any] = {
+    "kind": str,
+    "what": str,
+    "why": str,
+    "fix": str,
+    "cpu": int | None,
+    "alternative": str | None,
+}
+
+
+def hygiene_problem(record: Any) -> str:
+    """Why a recorded `cpu_hygiene` does not fit what the report reads of it ('' when it does); keys a run recorded
+    before one existed may be missing."""
+    problem = shape_problem(record, HYGIENE_FIELDS)
+    if problem:
+        return problem
+    for key, fields in (("cpus", CPU_STATE_FIELDS), ("findings", FINDING_FIELDS)):
+        for index, item in enumerate(record.get(key) or []):
+            if problem := shape_problem(item, fields):
+                return f"its member {key!r}, item {index}: {problem}"
+    return ""
 
 
 def _cpus_text(cpus: list[int] | None, none: str) -> str:

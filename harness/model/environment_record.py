@@ -12,9 +12,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.model.cpu_state import hygiene_problem
 from harness.model.errors import SchemaError
+from harness.model.field_types import shape_problem, shown
 from harness.model.run_folder import SCHEMA_VERSION
-from harness.model.run_records import _Record
+from harness.model.run_records import RECORD_HINT, _Record, check_host_facts
+
+#: One ISA level's probe as the runner stores it in `isa_levels` (harness/session/probe.py LevelProbe, every key
+#: required: the report's ISA table reads each; tests/harness/model/test_environment_record.py holds them to it).
+ISA_LEVEL_FIELDS: dict[str, Any] = {
+    "level": str,
+    "switches": dict[str, str],
+    "flags": dict[str, Any],
+    "isa_effective": str,
+    "state": str,
+    "detail": str,
+}
+#: The keys of a lab's own `env` report (docs/lab-contract.md) that the report reads, with their types.
+LAB_ENV_FIELDS: dict[str, Any] = {"libraries": dict[str, str | None] | None, "gc": dict[str, Any] | None}
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,18 @@ class LabEnvironment(_Record):
     lab_environment: dict[str, str]  # variables the lab.toml sets in every process (DOTNET_TC_…)
     where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the host's path)
     isa_levels: dict[str, dict[str, Any]]  # level → its probe (switches, effective ISA read back, state, detail)
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        problem = shape_problem(data.get("env", {}), LAB_ENV_FIELDS)
+        if problem:
+            raise SchemaError(f"{where}: LabEnvironment.env: {problem}", RECORD_HINT)
+        levels = data.get("isa_levels", {})
+        for name, level in levels.items() if isinstance(levels, dict) else ():
+            problem = shape_problem(level, ISA_LEVEL_FIELDS, tuple(ISA_LEVEL_FIELDS))
+            if problem:
+                raise SchemaError(f"{where}: LabEnvironment.isa_levels[{shown(name)}]: {problem}", RECORD_HINT)
+        return data
 
     @property
     def runtime_description(self) -> str:
@@ -66,7 +93,7 @@ class EnvironmentRecord(_Record):
     cpu0_thread_siblings: str | None
     governor: str | None
     frequency_driver: str | None
-    turbo: Any
+    turbo: bool | None  # None: not exposed
     isolated_cpus: str | None
     git_commit: str | None
     git_dirty: bool | None
@@ -95,10 +122,21 @@ class EnvironmentRecord(_Record):
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
         _check_design_fields(data, where)
+        problem = hygiene_problem(data["cpu_hygiene"]) if data.get("cpu_hygiene") is not None else ""
+        if problem:
+            raise SchemaError(f"{where}: EnvironmentRecord.cpu_hygiene: {problem}", RECORD_HINT)
+        if data.get("host") is not None:
+            check_host_facts(data["host"], f"{where}: EnvironmentRecord.host")
         labs = data.get("labs") or {}
+        if not isinstance(labs, dict):
+            raise SchemaError(
+                f"{where}: EnvironmentRecord.labs = {shown(labs)}: not an object of lab builds", RECORD_HINT
+            )
         return {
             **data,
-            "labs": {name: LabEnvironment.from_dict(lab, f"{where}, lab {name}") for name, lab in labs.items()},
+            "labs": {
+                name: LabEnvironment.from_dict(lab, f"{where}, lab {str(name)[:80]}") for name, lab in labs.items()
+            },
         }
 
     @property
@@ -124,7 +162,4 @@ def _check_design_fields(data: dict[str, Any], where: str) -> None:
         problem = f"design_note is not a text of at most {DESIGN_NOTE_CHARS} characters"
     else:
         return
-    raise SchemaError(
-        f"{where}: {problem}",
-        "the file was written by another harness version or edited by hand; re-run, or restore it",
-    )
+    raise SchemaError(f"{where}: {problem}", RECORD_HINT)

@@ -39,8 +39,8 @@ def type_problem(value: Any, hint: Any) -> str:
         if "" in problems:
             return ""
         present = [p for arg, p in zip(typing.get_args(hint), problems) if arg is not _NONE_TYPE]
-        if value is not None and len(present) == 1 and present[0].startswith(("its member", "an item")):
-            return present[0]  # the right kind of value, wrong inside: say where
+        if value is not None and len(present) == 1:
+            return present[0]  # one kind of value allowed besides null: say what is wrong with it (where, inside)
         return f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
     if hint is Any:
         return ""
@@ -69,17 +69,30 @@ def type_problem(value: Any, hint: Any) -> str:
             "",
         )
     if origin is list or hint is list:
-        if not isinstance(value, list):
+        if not isinstance(value, (list, tuple)):  # a tuple: a record checked as it is written, before JSON
             return "not a list"
         inner = typing.get_args(hint)
         return next((f"an item is {p}" for item in value if (p := type_problem(item, inner[0] if inner else Any))), "")
     return ""
 
 
-def numeric(hint: Any) -> bool:
-    """True for an int or float field (null allowed)."""
-    args = [arg for arg in typing.get_args(hint) if arg is not _NONE_TYPE] or [hint]
-    return all(arg in (int, float) for arg in args)
+def shape_problem(value: Any, fields: dict[str, Any], required: tuple[str, ...] = ()) -> str:
+    """Why a JSON object does not fit a stored shape ('' when it does): not an object, a `required` key missing, or a
+    key of `fields` whose value does not fit its type; a key the shape does not name is left alone (the writer's
+    own). For the dictionaries a record keeps as written (a CPU's state, a host's facts, an ISA level's probe)."""
+    if not isinstance(value, dict):
+        return "not an object"
+    missing = [key for key in required if key not in value]
+    if missing:
+        return f"has no {', '.join(missing)}"
+    return next(
+        (
+            f"its member {key!r}: {p}"
+            for key, hint in fields.items()
+            if key in value and (p := type_problem(value[key], hint))
+        ),
+        "",
+    )
 
 
 def _type_name(hint: Any) -> str:

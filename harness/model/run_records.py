@@ -14,13 +14,17 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
-from harness.model.field_types import field_hints, numeric, shown, type_problem
+from harness.model.field_types import field_hints, shape_problem, shown, type_problem
 from harness.model.groups import GroupKey
 from harness.model.pairing import BURST_DESIGNS
 from harness.model.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
 
 Record = TypeVar("Record", bound="_Record")
+
+#: The hint of every error reading a run folder's record.
+RECORD_HINT = "the file was written by another harness version or edited by hand; re-run, or restore it"
 
 
 class _Record:
@@ -34,6 +38,8 @@ class _Record:
     def from_dict(cls: type[Record], data: dict[str, Any], where: str = "") -> Record:
         """The record from its JSON object; extra keys (a newer harness's) are ignored, missing ones refused."""
         where = where or cls.__name__
+        if not isinstance(data, dict):
+            raise SchemaError(f"{where}: {shown(data)} where a {cls.__name__} object belongs", RECORD_HINT)
         version = data.get("schema_version", SCHEMA_VERSION)
         if version not in READABLE_SCHEMA_VERSIONS:
             raise SchemaError(
@@ -49,26 +55,41 @@ class _Record:
             if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         ]
         if missing:
-            raise SchemaError(
-                f"{where}: a {cls.__name__} without {', '.join(missing)}",
-                "the file was written by another harness version or edited by hand; re-run, or restore it",
-            )
+            raise SchemaError(f"{where}: a {cls.__name__} without {', '.join(missing)}", RECORD_HINT)
         names = {f.name for f in fields}
         hints = field_hints(cls)
-        for name in names & set(data):
-            # numbers only: a side record's numbers feed the report's arithmetic, its texts and tables are shown
-            why = type_problem(data[name], hints[name]) if numeric(hints[name]) else ""
+        for name in sorted(names & set(data)):
+            # every field, texts and tables too: a run folder is untrusted, and each value reaches a report
+            why = type_problem(data[name], hints[name])
             if why:
-                raise SchemaError(
-                    f"{where}: {cls.__name__}.{name} = {shown(data[name])}: {why}",
-                    "the file was written by another harness version or edited by hand; re-run, or restore it",
-                )
+                raise SchemaError(f"{where}: {cls.__name__}.{name} = {shown(data[name])}: {why}", RECORD_HINT)
         return cls(**{k: v for k, v in data.items() if k in names})
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
         """The JSON object with nested records made typed (a record with nested ones overrides this)."""
         return data
+
+
+#: run.json's `stopping` and `budget` as the run writes them (harness/config/profiles.py Stopping and BudgetSpec, which
+#: this layer cannot import; tests/harness/model/test_run_records.py holds the two alike): each key's type. The
+#: report's precision and method sections do arithmetic on these; `job` is JobSettings' own (harness/model/cells.py).
+STOPPING_FIELDS: dict[str, Any] = {
+    "min_rounds": int,
+    "max_rounds": int,
+    "target_rel_ci": float | None,
+    "group_time_cap_s": float | None,
+    "cell_time_cap_s": float | None,
+    "until_decided": bool,
+}
+BUDGET_FIELDS: dict[str, Any] = {
+    "minutes": float,
+    "floor_rounds": int,
+    "priority": str,
+    "probe_groups": int,
+    "probe_rounds": int,
+    "until_decided": bool,
+}
 
 
 @dataclass(frozen=True)
@@ -85,6 +106,16 @@ class RunRecord(_Record):
     schema_version: int = SCHEMA_VERSION
 
     SELECTION = ("profile", "design", "stopping", "job", "cells")
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        shapes = (("stopping", STOPPING_FIELDS, ()), ("job", field_hints(JobSettings), ()))
+        for name, fields, required in (*shapes, ("budget", BUDGET_FIELDS, ("minutes", "floor_rounds"))):
+            value = data.get(name)
+            problem = shape_problem(value, fields, required) if isinstance(value, dict) else ""
+            if problem:
+                raise SchemaError(f"{where}: RunRecord.{name}: {problem}", RECORD_HINT)
+        return data
 
     def selection(self) -> dict[str, Any]:
         """The fields a resumed session must match."""
@@ -194,6 +225,43 @@ class HostRecord(_Record):
     images_moved: list[list[Any]] = dataclasses.field(default_factory=list)  # [image, bytes, seconds]
     schema_version: int = SCHEMA_VERSION
 
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        check_host_facts(data.get("facts", {}), f"{where}: HostRecord.facts")
+        return data
+
+
+#: A host's facts as harness/containers/host_probe.py HostFacts writes them (hosts.json `facts`, environment.json
+#: `host`): each key's type; the report reads these (tests/harness/model/test_run_records.py holds the keys to it).
+HOST_FACTS_FIELDS: dict[str, Any] = {
+    "name": str,
+    "context": str | None,
+    "reachable": bool,
+    "reason": str,
+    "engine_version": str | None,
+    "arch": str | None,
+    "kernel": str | None,
+    "os": str | None,
+    "cpus": int | None,
+    "memory_bytes": int | None,
+    "cpu_model": str | None,
+    "cpu_vendor": str | None,
+    "cpu_family": int | None,
+    "cpu_model_number": int | None,
+    "cpu_flags": list[str],
+    "isolated_cpus": str | None,
+    "isa_levels": list[str],
+    "details": dict[str, Any],
+}
+
+
+def check_host_facts(facts: Any, where: str) -> None:
+    """A host's facts that fit HOST_FACTS_FIELDS (keys a run recorded before one existed may be missing); SchemaError
+    naming the key otherwise."""
+    problem = shape_problem(facts, HOST_FACTS_FIELDS)
+    if problem:
+        raise SchemaError(f"{where} = {shown(facts)}: {problem}", RECORD_HINT)
+
 
 @dataclass(frozen=True)
 class NoiseProbeRecord(_Record):
@@ -224,7 +292,6 @@ class NoiseProbeRecord(_Record):
             isinstance(groups, list) and len(groups) <= 1000 and all(isinstance(g, str) for g in groups)
         ):
             raise SchemaError(
-                f"{where}: NoiseProbeRecord.groups = {shown(groups)}: not a list of group names",
-                "the file was written by another harness version or edited by hand; re-run, or restore it",
+                f"{where}: NoiseProbeRecord.groups = {shown(groups)}: not a list of group names", RECORD_HINT
             )
         return data

@@ -15,10 +15,12 @@ import time
 from typing import Any
 
 from harness.model.defaults import REPO_ROOT
+from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
 from harness.model.records import ResultRow
 from harness.model.result_lines import QUARANTINE_FILE, DamagedResultsError, UnreadableLine, parse_lines
 from harness.model.run_folder import (
+    ENVIRONMENT_FILE,
     LATEST_LINK,
     LOGS_DIR,
     RAW_DIR,
@@ -134,6 +136,12 @@ class RunStore:
         """The typed records of a side log (run_records.py), schema-checked; empty when it does not exist."""
         path = self.path(name)
         return [record.from_dict(data, f"{path}:{n}") for n, data in enumerate(self.json_lines(name), 1)]
+
+    def environment(self) -> EnvironmentRecord | None:
+        """environment.json as its typed record, checked once here for every reader; None for a run folder without
+        one (copied without it)."""
+        path = self.path(ENVIRONMENT_FILE)
+        return EnvironmentRecord.from_dict(self.read_json(ENVIRONMENT_FILE), str(path)) if path.is_file() else None
 
     def run_record(self) -> RunRecord:
         """run.json as its typed record."""

@@ -11,10 +11,10 @@ import pathlib
 from typing import Any
 
 from harness.model.errors import CellError
+from harness.model.lab_files import ProcessRecord, read_process
 from harness.model.outcomes import CellOutcome, Statistics
 from harness.model.stats import ci_half_width
 from harness.normalize.cell_files import CellRecord, read_cell
-from harness.normalize.common import read_json
 
 
 def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
@@ -77,7 +77,7 @@ def stage_times_ms(benchmark: dict[str, Any]) -> dict[str, float]:
     return {k: round(v, 1) for k, v in totals.items()}
 
 
-def timings_from_lab(cell: CellRecord, process: dict[str, Any] | None) -> dict[str, Any]:
+def timings_from_lab(cell: CellRecord, process: ProcessRecord | None) -> dict[str, Any]:
     """The lab's own phase timings of a cell (schema 2 of cell.json; absent in older runs)."""
     timings = cell.timings_ms
     return {
@@ -85,7 +85,7 @@ def timings_from_lab(cell: CellRecord, process: dict[str, Any] | None) -> dict[s
         "prewarm_ms": timings.get("prewarm_ms"),
         "prewarm_compilations": cell.prewarm_compilations,
         "bdn_run_ms": timings.get("benchmark_dot_net_ms"),
-        "start_to_main_ms": (process or {}).get("start_to_main_ms"),
+        "start_to_main_ms": process.start_to_main_ms if process else None,
         "invocation_count": cell.invocation_count,
     }
 
@@ -101,7 +101,6 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
             f"expected one benchmark in {files.cell.raw_report}, found {len(benchmarks)}",
             "a cell measures exactly one operation",
         )
-    process = cell_dir / "process.json"
     # The measuring engine as it reported itself: BenchmarkDotNet 0.15.8, or 0.14.0 on .NET Core 3.1.
     engine = (
         f"{host_info.get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
@@ -111,7 +110,7 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         **files.base_fields(engine),
         **memory_from_bdn(benchmarks[0]),
         **stage_times_ms(benchmarks[0]),
-        **timings_from_lab(files.cell, read_json(process) if process.is_file() else None),
+        **timings_from_lab(files.cell, read_process(cell_dir)),
     }
     return CellOutcome(
         fields=fields,

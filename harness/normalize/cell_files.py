@@ -6,49 +6,24 @@ key (the run adds the lab), never a bare KeyError."""
 
 from __future__ import annotations
 
-import dataclasses
 import pathlib
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from harness.model.errors import CellError
-from harness.model.field_types import field_hints, shown, type_problem
+from harness.model.field_types import shown
+from harness.model.lab_files import LabFile
 from harness.model.outcomes import Verification
+from harness.model.records import VERIFICATION_STATUSES
 from harness.normalize.common import read_json
-
-_File = TypeVar("_File", bound="_LabFile")
 
 
 class LabFailure(CellError):
     """A cell the lab itself marked failed (cell.json `"status": "failed"`), with the lab's own error and hint."""
 
 
-class _LabFile:
-    """from_json for a frozen dataclass read from one of a cell's JSON files: unknown keys are the lab's own."""
-
-    FILE = ""
-
-    @classmethod
-    def from_json(cls: type[_File], data: Any, path: pathlib.Path) -> _File:
-        fix = "the lab wrote a file the contract does not describe (docs/lab-contract.md); see the cell's log"
-        if not isinstance(data, dict):
-            raise CellError(f"{path} is not a JSON object", fix)
-        hints = field_hints(cls)
-        values = {}
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name not in data:
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                    raise CellError(f"{path} has no {f.name!r} (its keys: {', '.join(sorted(data)) or 'none'})", fix)
-                continue
-            why = type_problem(data[f.name], hints[f.name])
-            if why:
-                raise CellError(f"{path}: {f.name!r} is {shown(data[f.name])}, {why}", fix)
-            values[f.name] = data[f.name]
-        return cls(**values)
-
-
 @dataclass(frozen=True)
-class LabEnv(_LabFile):
+class LabEnv(LabFile):
     """env.json: the measured process's runtime, architecture, CPU set, ISA flags and run settings as it read them."""
 
     FILE = "env.json"
@@ -58,14 +33,14 @@ class LabEnv(_LabFile):
     runtime_version: str
     arch: str
     isa: dict[str, Any] = field(default_factory=dict)
-    runtime_switches: dict[str, Any] = field(default_factory=dict)
-    cpus_allowed: Any = None
+    runtime_switches: dict[str, str] = field(default_factory=dict)  # a row's runtime_switches: variables' texts
+    cpus_allowed: str | None = None  # a row's cpuset_effective (taskset syntax, as /proc/self/status lists it)
     settings: dict[str, Any] = field(default_factory=dict)
     libraries: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
-class CellRecord(_LabFile):
+class CellRecord(LabFile):
     """cell.json: what ran (library, version, payload form, the dataset's digest), its raw report and phase timings."""
 
     FILE = "cell.json"
@@ -76,16 +51,17 @@ class CellRecord(_LabFile):
     payload_form: str
     raw_report: str
     model_type: str | None = None
-    timings_ms: dict[str, Any] = field(default_factory=dict)
+    timings_ms: dict[str, float | None] = field(default_factory=dict)  # phase → ms, each a row's time field
     prewarm_compilations: int | None = None
     invocation_count: int | None = None
 
 
 @dataclass(frozen=True)
-class VerificationRecord(_LabFile):
+class VerificationRecord(LabFile):
     """verification.json: the verdict of the cell's output against the reference reading of its dataset."""
 
     FILE = "verification.json"
+    CHOICES = {"status": VERIFICATION_STATUSES}
 
     status: str
     message: str

@@ -1,28 +1,15 @@
-"""What every normalizer needs: reading a lab's JSON files with errors that say what to do, and the statistics of a
-list of per-operation times (iterations of one process, or whole processes)."""
+"""What every normalizer needs: reading a lab's JSON files with errors that say what to do (`read_json`, which is
+harness/model/lab_files.py's reader), and the statistics of a list of per-operation times (iterations of one process,
+or whole processes)."""
 
 from __future__ import annotations
 
-import json
 import pathlib
 import statistics
-from typing import Any
 
-from harness.model.errors import CellError
+from harness.model.lab_files import read_lab_json as read_json
 from harness.model.outcomes import RSS_FILE, Statistics
 from harness.model.stats import mean_interval
-
-
-def read_json(path: pathlib.Path) -> Any:
-    """A JSON file a lab left in a cell folder."""
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError as e:
-        raise CellError(
-            f"the lab left no {path.name} in {path.parent}", "see the cell's log; the lab stopped before writing it"
-        ) from e
-    except json.JSONDecodeError as e:
-        raise CellError(f"{path} is not valid JSON: {e}", "see the cell's log") from e
 
 
 def statistics_from_times(times_ns: list[float]) -> Statistics:

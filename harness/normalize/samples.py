@@ -17,15 +17,15 @@ A single-shot cell (the `shot` verb: one fresh process) has one iteration per ti
 
 from __future__ import annotations
 
-import math
 import pathlib
 import re
 from typing import Any
 
 from harness.model.errors import CellError
+from harness.model.lab_files import ProcessRecord, read_process
 from harness.model.outcomes import CellOutcome
 from harness.normalize.cell_files import CellFiles, read_cell
-from harness.normalize.common import read_json, statistics_from_times
+from harness.normalize.common import statistics_from_times
 
 
 def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
@@ -44,15 +44,13 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
             "peak_rss_of": shot.get("peak_rss_of"),
             "warmup_dataset": shot.get("warmup_dataset"),
             "warmup_calls": shot.get("warmup_calls"),
-            "start_to_main_ms": read_json(cell_dir / "process.json").get("start_to_main_ms")
-            if (cell_dir / "process.json").is_file()
-            else None,
+            "start_to_main_ms": process.start_to_main_ms if (process := read_process(cell_dir)) else None,
         }
     if paired is not None:
-        process = cell_dir.parent / "process.json"
+        process = read_process(cell_dir.parent)  # a paired process's own file, above its cells' folders
         timings = files.cell.timings_ms
         members = max(len(paired.get("members") or ()), 1)
-        handover = _handover(read_json(process), members) if process.is_file() else {}
+        handover = _handover(process, members) if process else {}
         extra = {
             "burst_ns": times,
             "native_anchor_ns": _anchor_times(paired.get("native_anchors"), len(times)),
@@ -63,11 +61,8 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
             "gen2_collections": paired.get("gen2_collections"),
             "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
             # the process's start, shared by its cells like its wall time (rows sum to the process once)
-            "start_to_main_ms": (read_json(process).get("start_to_main_ms") or 0)
-            / max(len(paired.get("members") or ()), 1)
-            if process.is_file()
-            else None,
-            "rounds_compilations": _rounds_compilations(read_json(process)) if process.is_file() else None,
+            "start_to_main_ms": (process.start_to_main_ms or 0) / members if process else None,
+            "rounds_compilations": _rounds_compilations(process) if process else None,
             **handover,
         }
     return cell_outcome(
@@ -94,18 +89,13 @@ def _anchor_times(anchors: Any, rounds: int) -> dict[str, list[float]] | None:
     return {str(k): [float(t) for t in v] for k, v in anchors.items()}
 
 
-def _rounds_compilations(process: dict[str, Any]) -> int | None:
+def _rounds_compilations(process: ProcessRecord) -> int | None:
     """The compilations while the process's rounds were timed: the last of process.json's `rounds_compilations` (counted
     from the warm-up's end at each round's start, then at the end), or None where the lab did not count them."""
-    counts = process.get("rounds_compilations")
+    counts = process.rounds_compilations
     if counts is None:
         return None
-    if (
-        not isinstance(counts, list)
-        or not counts
-        or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
-        or counts != sorted(counts)
-    ):
+    if not counts or not all(c >= 0 for c in counts) or counts != sorted(counts):
         raise CellError(
             "process.json's rounds_compilations is not a growing count of compilations, one per round and one at end",
             "see the process's log; rerun the cell",
@@ -113,15 +103,13 @@ def _rounds_compilations(process: dict[str, Any]) -> int | None:
     return counts[-1]
 
 
-def _handover(process: dict[str, Any], members: int) -> dict[str, float | None]:
+def _handover(process: ProcessRecord, members: int) -> dict[str, float | None]:
     """A handed-over process's wait for its hand-over and its re-warm after it (process.json), each cell's share; both
     None for a process that was not handed over (no handover_wait_ms)."""
-    wait, rewarm = process.get("handover_wait_ms"), process.get("rewarm_ms")
+    wait, rewarm = process.handover_wait_ms, process.rewarm_ms
     if wait is None:
         return {"handover_wait_ms": None, "rewarm_ms": None}
-    if not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 for v in (wait, rewarm)
-    ):
+    if rewarm is None or wait < 0 or rewarm < 0:  # types and finiteness: ProcessRecord
         raise CellError(
             "process.json's handover_wait_ms and rewarm_ms are not two non-negative times in ms",
             "see the process's log; rerun the cell",

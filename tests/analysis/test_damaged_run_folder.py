@@ -46,6 +46,7 @@ def run(fake_run, tmp_path):
     "hosts, says",
     [
         ({"hosts": [{"host": "../../etc", "facts": {}}]}, "which is no host name"),
+        ({"hosts": [{"host": "alpha\n", "facts": {}}]}, "which is no host name"),  # `$` alone took a last newline
         ({"hosts": [{"host": "a"}]}, "is not a list of hosts with their facts"),
         ({"hosts": "a"}, "is not a list of hosts with their facts"),
         ([], "is not a list of hosts with their facts"),
@@ -122,3 +123,68 @@ def test_a_run_folder_whose_only_line_is_torn_gives_each_tool_an_answer_not_a_tr
     assert "Traceback" not in said.err
     # rounds needs paired processes and says so; the others write their (empty) tables
     assert (status, "has no paired processes" in said.err) == ((2, True) if tool == "rounds" else (0, False))
+
+
+def _edit_environment(run, edit):
+    data = json.loads((run / "environment.json").read_text())
+    edit(data)
+    (run / "environment.json").write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda d: d.update(labs="dotnet@10.0.12"), "EnvironmentRecord.labs = 'dotnet@10.0.12': not an object"),
+        (lambda d: d["labs"].update({"dotnet@10.0.12": "built"}), "'built' where a LabEnvironment object belongs"),
+        (lambda d: d["cpu_hygiene"].update(cpus=[None]), "EnvironmentRecord.cpu_hygiene: its member 'cpus'"),
+        (lambda d: d["cpu_hygiene"].update(findings=[{"what": 7}]), "its member 'findings', item 0: its member 'what'"),
+        (lambda d: d.update(turbo=[1]), "EnvironmentRecord.turbo = [1]"),
+        (lambda d: d.update(host={"cpu_flags": "avx2"}), "EnvironmentRecord.host = {'cpu_flags': 'avx2'}"),
+    ],
+    ids=["labs a string", "a lab a string", "cpus [null]", "a finding's text a number", "turbo a list", "host flags"],
+)
+def test_a_hostile_environment_value_is_one_error_line_naming_the_file_and_the_field(run, edit, field, capsys):
+    _edit_environment(run, edit)
+    assert main(["report", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 2, err
+    assert err.startswith(f"error: {run / 'environment.json'}") and field in err and "\nhint: " in err
+
+
+def test_a_run_that_measured_nothing_says_so_and_what_to_do(run, capsys):
+    (run / "results.jsonl").write_bytes(b"")
+    assert main(["report", str(run)]) == 0
+    report = (run / "report" / "report.md").read_text()
+    first = report.split("## Summary")[0]
+    assert "**Nothing measured**: `results.jsonl` holds no result row" in first
+    assert f"`just resume default --run-id {run.name}`" in first and "`logs/`" in first
+    assert "- Cells: 0.\n" in report
+
+
+def test_a_run_whose_only_line_is_torn_says_it_measured_nothing_and_names_the_line(run, capsys):
+    (run / "results.jsonl").write_bytes(b'{"schema_version": 10, "cell_id": "000:Sys')
+    assert main(["report", str(run)]) == 0
+    first = (run / "report" / "report.md").read_text().split("## Summary")[0]
+    assert (
+        "holds only a torn line (below)" in first and "**Set aside**: results.jsonl line 1 could not be read" in first
+    )
+
+
+def test_a_run_without_its_experiment_files_is_judged_against_the_checkout_and_says_so(run):
+    shutil.rmtree(run / "experiments")
+    assert main(["report", str(run)]) == 0
+    first = (run / "report" / "report.md").read_text().split("## Summary")[0]
+    assert "**Experiment files**: The run folder keeps no copy of the experiment files it measured" in first
+    assert "judged against this checkout's `experiments/` (000, 001)" in first
+
+
+def test_a_run_whose_copy_lacks_one_experiment_says_which_and_where_it_was_read(run):
+    next((run / "experiments").glob("001-*.toml")).unlink()
+    assert main(["report", str(run)]) == 0
+    first = (run / "report" / "report.md").read_text().split("## Summary")[0]
+    assert "The run's copy of its experiment files (`experiments/`) lacks 001: judged against this checkout's" in first
+
+
+def test_a_run_with_its_own_experiment_files_has_no_such_note(run):
+    assert main(["report", str(run)]) == 0
+    assert "**Experiment files**" not in (run / "report" / "report.md").read_text()

@@ -2,10 +2,12 @@
 its published CPU, and every figure's verdict on each host, those that differ first."""
 
 import json
+import re
 
 import pandas as pd
 
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
+from analysis.render.html import render_html
 from harness.config.experiments import load_experiments
 from harness.model.defaults import REPO_ROOT
 
@@ -87,7 +89,7 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
     _host(run, "second", [("a", 1.51, "reproduced"), ("b", 1.5, "reproduced"), ("d", None, "not measured")])
     assert is_hosts_run(run)
     written = []
-    path = write_hosts_report(run, lambda folder: written.append(folder.name), lambda text, out: "<html/>")
+    path = write_hosts_report(run, lambda folder: written.append(folder.name), lambda text, out, up=0: "<html/>")
     assert written == ["local", "second"], "every measured host's own report first"
     text = path.read_text()
     assert "# Run r1 over 3 hosts" in text
@@ -116,3 +118,64 @@ def test_each_host_gets_its_report_and_the_run_a_page_with_the_verdicts_side_by_
     assert (
         "| 000 | s | d | base | time | native | 10.0.12 | 1.5 |  |  | not measured | no host measured it |" in nearest
     )
+
+
+def _hosts_run(tmp_path, experiment="000", facts_reason=""):
+    """A run over two hosts whose figures belong to `experiment`; hosts.json's facts carry `facts_reason`."""
+    run = tmp_path / "r2"
+    run.mkdir()
+    facts = {"cpu_vendor": "amd", "cpu_family": 0x1A, "cpu_model_number": 0x02, "arch": "x64", "reason": facts_reason}
+    hosts = [{"host": name, "state": "done", "exit_code": 0, "seconds": 60, "facts": facts} for name in ("one", "two")]
+    (run / "hosts.json").write_text(json.dumps({"schema_version": 10, "hosts": hosts}))
+    for name in ("one", "two"):
+        _host(run, name, [("a", 1.49, "reproduced")])
+        table = run / "hosts" / name / "report" / "tables" / "reproduction.csv"
+        table.write_text(table.read_text().replace("\n000,", f"\n{experiment},"))
+    return run
+
+
+def _kept_copy(run, host, experiment):
+    """The host's run folder keeps a copy of write-up 000 under the id `experiment`, as a run of a file no longer in
+    this checkout would."""
+    kept = run / "hosts" / host / "experiments"
+    kept.mkdir()
+    source = next((REPO_ROOT / "experiments").glob("000-*.toml")).read_text()
+    (kept / f"{experiment}-gone-from-the-repo.toml").write_text(source.replace('id = "000"', f'id = "{experiment}"', 1))
+
+
+def test_a_figure_of_an_experiment_only_the_run_kept_is_read_on_its_nearest_host(tmp_path):
+    run = _hosts_run(tmp_path, "950")
+    _kept_copy(run, "two", "950")
+    text = write_hosts_report(run, lambda folder: folder, lambda text, out, up=0: "<html/>").read_text()
+    nearest = text.split("## Each figure on the host nearest its published CPU")[1]
+    assert "| 950 | s | a | base | time | native | 10.0.12 | 1.5 | one | 1.49 | reproduced |" in nearest
+    assert "**Experiment files**" not in text, "the hosts' own copies: nothing to say"
+
+
+def test_a_figure_of_an_experiment_found_nowhere_says_so_and_the_page_is_written(tmp_path):
+    run = _hosts_run(tmp_path, "951")
+    text = write_hosts_report(run, lambda folder: folder, lambda text, out, up=0: "<html/>").read_text()
+    assert (
+        "| 951 | s | a | base | time | native | 10.0.12 | 1.5 |  |  | not read: its published CPU is unknown |" in text
+    )
+    assert "experiment 951 is in no host's experiment files nor this checkout's" in text
+    assert "**Experiment files**: Experiment 951 is in neither the run's experiment files nor this checkout's" in text
+
+
+def test_the_page_links_each_host_s_report_and_a_hostile_link_in_its_facts_stays_text(tmp_path):
+    run = _hosts_run(tmp_path, facts_reason="[see](../../../../etc/passwd)")
+    for name in ("one", "two"):
+        (run / "hosts" / name / "report" / "report.html").write_text("<html/>")
+    path = write_hosts_report(run, lambda folder: folder, render_html)
+    text = path.read_text()
+    assert "Reports: [one](../hosts/one/report/report.md), [two](../hosts/two/report/report.md)" in text
+    assert "[see]\\(../../../../etc/passwd" in text
+    page = (path.parent / "report.html").read_text()
+    assert '<a href="../hosts/one/report/report.html">one</a>' in page, "the host's page, as report.html beside it"
+    assert not any("etc/passwd" in href for href in re.findall(r'href="([^"]*)"', page))
+
+
+def test_hosts_whose_runs_kept_no_experiment_files_are_judged_against_the_checkout_and_the_page_says_so(tmp_path):
+    text = write_hosts_report(_hosts_run(tmp_path), lambda folder: folder, lambda text, out, up=0: "").read_text()
+    assert "**Experiment files**: No host's run folder keeps a copy of the experiment files it measured" in text
+    assert "| 000 | s | a | base | time | native | 10.0.12 | 1.5 | one | 1.49 | reproduced |" in text

@@ -60,3 +60,28 @@ def test_disallowed_links_and_images_become_text_and_allowed_ones_stay():
 
 def test_bidi_overrides_and_controls_are_dropped():
     assert neutral_markdown("abc\u202edcba\u2066x\u2069\x07\x1b[31m") == "abcdcbax[31m"
+
+
+@pytest.mark.parametrize(
+    "target, up, allowed",
+    [
+        ("../hosts/local/report/report.md", 1, True),  # a run's page over its hosts, to a host's own report
+        ("../hosts/local/report/report.md", 0, False),  # any other report stays in its folder
+        ("../../secret.png", 1, False),  # out of the run folder
+        ("../hosts/../../x", 1, False),
+        ("%2e%2e/%2e%2e/x", 1, False),
+        ("charts/../report.md", 0, True),  # climbs back into the folder it started in
+        ("../javascript:alert(1)", 1, True),  # a relative path with a colon past its first segment: a file name
+        ("javascript:alert(1)", 1, False),
+    ],
+)
+def test_a_page_may_climb_as_many_folders_as_it_is_given_and_no_more(target, up, allowed):
+    assert allowed_link(target, up) is allowed
+
+
+def test_the_lab_s_links_up_to_the_run_folder_survive_and_hostile_ones_stay_text():
+    text = "[local](../hosts/local/report/report.md) [x](../../../etc/passwd) [y](../../run/raw/secret)"
+    out = neutral_markdown(text, up=1)
+    assert "[local](../hosts/local/report/report.md)" in out
+    assert "[x]\\(../../../etc/passwd" in out and "[y]\\(../../run/raw/secret" in out
+    assert "[local]\\(../hosts" in neutral_markdown(text), "a page that may not climb keeps its links text"

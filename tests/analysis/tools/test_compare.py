@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from analysis.cli import main
 from analysis.render.writer import write_comparison
 from analysis.tools.compare import FASTER, INCONCLUSIVE, SAME, SLOWER, classify, compare_verdicts, welch_log_ratio
 from harness.backends.fake import FakeBackend
@@ -12,7 +13,7 @@ from harness.session.runner import execute_run
 from tests.conftest import FIXTURES
 
 
-def _run(results, run_id, newtonsoft_scale, spread=0.01):
+def _run(results, run_id, newtonsoft_scale, spread=0.01, isa_level="native"):
     backend = FakeBackend(
         FIXTURES / "dotnet-cell", time_scale={"newtonsoft-default": newtonsoft_scale}, process_spread=spread
     )
@@ -25,7 +26,7 @@ def _run(results, run_id, newtonsoft_scale, spread=0.01):
         lab_cpuset="0",
         pin_harness=False,
         calibrate=False,
-        isa_levels=("native",),
+        isa_levels=(isa_level,),
     )
     return execute_run(options, backend).directory
 
@@ -145,3 +146,40 @@ def test_a_verdict_that_changes_with_agreeing_ratios_is_put_down_to_the_band_edg
         .iloc[0]
         .startswith("the ratio moved between the runs: 0.43 → 0.52 (b/a 1.200 [1.100, 1.300])")
     )
+
+
+def test_two_runs_with_no_cell_in_common_are_an_error_saying_what_each_measured(tmp_path, capsys):
+    a = _run(tmp_path / "results", "a", 2.0)
+    b = _run(tmp_path / "results", "b", 2.0, isa_level="no-avx512")
+    capsys.readouterr()  # the runs' progress
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: runs a and b have no measured cell in common: a measured ") and "Traceback" not in err
+    assert (
+        "ISA levels native;" in err and "ISA levels no-avx512;" in err and "\nhint: compare two runs of the same" in err
+    )
+    assert not (tmp_path / "cmp").exists(), "no empty table written"
+
+
+def test_a_run_that_measured_nothing_has_nothing_in_common(tmp_path, capsys):
+    a = _run(tmp_path / "results", "a", 2.0)
+    empty = tmp_path / "results" / "empty"
+    empty.mkdir()
+    (empty / "results.jsonl").write_bytes(b"")
+    capsys.readouterr()
+    assert main(["compare", str(a), str(empty), "--out", str(tmp_path / "cmp")]) == 2
+    assert "empty measured nothing (no row with a measurement)" in capsys.readouterr().err
+
+
+def test_a_torn_last_line_left_out_of_a_comparison_is_named_with_its_file(tmp_path, caplog):
+    a = _run(tmp_path / "results", "a", 2.0)
+    b = _run(tmp_path / "results", "b", 2.0)
+    lines = (b / "results.jsonl").read_bytes().count(b"\n")
+    with (b / "results.jsonl").open("ab") as f:
+        f.write(b'{"schema_version": 10, "cell_id": "000:Sys')  # what a run killed mid-write leaves
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    text = (tmp_path / "cmp" / "compare.md").read_text()
+    said = f"**Left out of run b**: 1 line of `b/results.jsonl` (line {lines + 1}, not JSON"
+    assert said in text.split("Cells measured in both runs")[0], "under the title, before the numbers"
+    assert "Left out of run a" not in text
+    assert f"note: Left out of run b: 1 line of `b/results.jsonl` (line {lines + 1}" in caplog.text, "and on stderr"

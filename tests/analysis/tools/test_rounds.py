@@ -11,6 +11,7 @@ import pytest
 
 from analysis.compute.load import RunData, unknown_run
 from analysis.tools.rounds import rounds_summary, rounds_table
+from harness.model.errors import HarnessError
 
 ROUNDS = 60
 
@@ -80,3 +81,26 @@ def test_noise_between_processes_favours_many_short_processes(tmp_path):
     summary = rounds_summary(rounds_table(_run(tmp_path, 0.05, 0.005), default_rounds=15)).set_index("rounds")
     assert summary.loc[60, "rel_half_width"] > summary.loc[15, "rel_half_width"]
     assert summary.loc[60, "measured_share"] > summary.loc[15, "measured_share"]
+
+
+@pytest.mark.parametrize(
+    "process, says",
+    [
+        ({"collections_between_bursts_ms": 1.0}, "does not give the process's bursts_ms"),
+        ({"bursts_ms": "900", "collections_between_bursts_ms": 1.0}, "'bursts_ms' is '900', not a number"),
+        ([], "process.json is not a JSON object"),
+    ],
+)
+def test_a_process_file_the_tool_cannot_read_is_an_error_naming_it(tmp_path, process, says):
+    run = _run(tmp_path, 0.01, 0.05, processes=3)
+    (tmp_path / "raw" / "g" / "round-2" / "process.json").write_text(json.dumps(process))
+    with pytest.raises(HarnessError, match=says) as raised:
+        rounds_table(run, default_rounds=15)
+    assert "round-2/process.json" in str(raised.value) and raised.value.hint
+
+
+def test_a_row_naming_a_process_folder_outside_the_run_folder_is_an_error(tmp_path):
+    run = _run(tmp_path, 0.01, 0.05, processes=3)
+    run.rows["raw_path"] = "../../../etc/x/samples.json"
+    with pytest.raises(HarnessError, match="names a process folder outside it"):
+        rounds_table(run, default_rounds=15)

@@ -1,15 +1,21 @@
 """environment.json's typed record (harness/model/environment_record.py): the collector and the record agree, a
-missing field is refused, and the record reads back what the runner wrote."""
+missing field or a value the report cannot read is refused naming it, and the record reads back what the runner
+wrote."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
+from harness.host.cpu_hygiene import Finding
 from harness.host.environment import collect_host_environment
-from harness.model.environment_record import EnvironmentRecord, LabEnvironment
+from harness.host.host_cpus import CpuState
+from harness.model.cpu_state import CPU_STATE_FIELDS, FINDING_FIELDS, HYGIENE_FIELDS
+from harness.model.environment_record import ISA_LEVEL_FIELDS, EnvironmentRecord, LabEnvironment
 from harness.model.errors import SchemaError
+from harness.session.probe import LevelProbe
 
 #: What the runner adds to the host's environment (harness/session/runner.py _write_environment).
 RUNNER_KEYS = {
@@ -68,3 +74,58 @@ def test_a_missing_field_is_a_schema_error_naming_the_file_and_the_lab():
     del data["labs"]["dotnet@10.0.12"]["isa_levels"]
     with pytest.raises(SchemaError, match="lab dotnet@10.0.12: a LabEnvironment without isa_levels"):
         EnvironmentRecord.from_dict(data, "environment.json")
+
+
+def test_a_labs_entry_that_is_not_an_object_is_a_schema_error_naming_the_field():
+    data = environment().to_dict()
+    data["labs"] = "dotnet@10.0.12"
+    with pytest.raises(
+        SchemaError, match=r"environment.json: EnvironmentRecord.labs = 'dotnet@10.0.12': not an object"
+    ):
+        EnvironmentRecord.from_dict(data, "environment.json")
+    data["labs"] = {"dotnet@10.0.12": ["built"]}
+    with pytest.raises(SchemaError, match=r"lab dotnet@10.0.12: \['built'\] where a LabEnvironment object belongs"):
+        EnvironmentRecord.from_dict(data, "environment.json")
+
+
+@pytest.mark.parametrize(
+    "hygiene, says",
+    [
+        ({"cpus": [None]}, "its member 'cpus': an item is not an object"),
+        ({"cpus": [{"cpu": "0"}]}, "its member 'cpus', item 0: its member 'cpu': not an integer"),
+        ({"lab_cpus": "0-3"}, "its member 'lab_cpus': not a list"),
+        ({"findings": [{"fix": None}]}, "its member 'findings', item 0: its member 'fix': not a string"),
+        ([], "not an object"),
+    ],
+)
+def test_a_cpu_hygiene_record_the_report_cannot_read_is_a_schema_error(hygiene, says):
+    data = environment().to_dict()
+    data["cpu_hygiene"] = {**data["cpu_hygiene"], **hygiene} if isinstance(hygiene, dict) else hygiene
+    with pytest.raises(SchemaError, match=re.escape(f"environment.json: EnvironmentRecord.cpu_hygiene: {says}")):
+        EnvironmentRecord.from_dict(data, "environment.json")
+
+
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        (lambda lab: lab["isa_levels"]["native"].pop("state"), "isa_levels['native']: has no state"),
+        (lambda lab: lab["isa_levels"]["native"].update(switches=["x"]), "its member 'switches': not an object"),
+        (lambda lab: lab["env"].update(libraries={"Newtonsoft.Json": 13}), "LabEnvironment.env: its member 'libra"),
+        (lambda lab: lab.update(variants="all"), "LabEnvironment.variants = 'all': not a list"),
+    ],
+)
+def test_a_lab_build_the_report_cannot_read_is_a_schema_error(change, says):
+    data = environment().to_dict()
+    lab = data["labs"]["dotnet@10.0.12"]
+    lab["isa_levels"] = {"native": {**dict.fromkeys(ISA_LEVEL_FIELDS, ""), "switches": {}, "flags": {}}}
+    EnvironmentRecord.from_dict(data)  # a complete probe reads
+    change(lab)
+    with pytest.raises(SchemaError, match=re.escape(says)):
+        EnvironmentRecord.from_dict(data, "environment.json")
+
+
+def test_the_stored_shapes_name_the_keys_their_writers_write():
+    assert set(ISA_LEVEL_FIELDS) == {f.name for f in dataclasses.fields(LevelProbe)}
+    assert set(CPU_STATE_FIELDS) == {f.name for f in dataclasses.fields(CpuState)}
+    assert set(FINDING_FIELDS) == {f.name for f in dataclasses.fields(Finding)}
+    assert set(HYGIENE_FIELDS) == set(collect_host_environment()["cpu_hygiene"])

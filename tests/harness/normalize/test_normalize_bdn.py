@@ -87,7 +87,7 @@ def test_undecodable_lab_output_fails_the_cell_with_the_reason(tmp_path, fixture
     shutil.copytree(fixture_dir, cell)
     (cell / "env.json").write_bytes(b'{"runtime": "\xff\xfe"}')
     reason = _normalized(lambda: normalize_bdn_cell(cell), cell, "dotnet")
-    assert isinstance(reason, str) and "could not be normalized" in reason and "utf-8" in reason.lower()
+    assert isinstance(reason, str) and "env.json is not valid UTF-8 JSON" in reason and "utf-8" in reason.lower()
 
 
 @pytest.mark.parametrize(

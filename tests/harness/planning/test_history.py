@@ -10,6 +10,7 @@ import pathlib
 import pytest
 
 from harness.model.cells import JobSettings
+from harness.model.run_records import RunRecord
 from harness.planning.estimate import learned_round_seconds
 from harness.planning.history import gap_factor, load_history, run_cell_costs
 
@@ -41,9 +42,11 @@ def _write_run(
 ) -> None:
     folder = results / name
     folder.mkdir(parents=True)
-    (folder / "run.json").write_text(json.dumps({"design": design, "job": dataclasses.asdict(job)}))
+    run = RunRecord(run_id=name, profile="default", design=design, stopping={}, job=dataclasses.asdict(job), cells=[])
+    (folder / "run.json").write_text(json.dumps(run.to_dict()))
     (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows) + '{"cell_id": "cut sho')
-    (folder / "timeline.jsonl").write_text("".join(json.dumps(t) + "\n" for t in timeline))
+    phases = [{"what": "", "ended_at": "2026-11-26T10:00:00+00:00", **t} for t in timeline]
+    (folder / "timeline.jsonl").write_text("".join(json.dumps(t) + "\n" for t in phases) + '{"phase": "rep')
     stamp = 1_800_000_000 - age_s
     os.utime(folder / "results.jsonl", (stamp, stamp))
 
@@ -131,3 +134,19 @@ def test_the_plan_knows_up_front_which_cells_no_isa_switch_can_run_and_does_not_
     everything = dataclasses.replace(plan, not_applicable=frozenset())
     minutes = [float(p.estimate().split("about ")[1].split(" min")[0]) for p in (plan, everything)]
     assert minutes[0] < minutes[1], "cells that cannot run add nothing to the estimate"
+
+
+def test_an_earlier_run_folder_with_hostile_values_costs_its_lines_never_the_plan(tmp_path):
+    results = tmp_path / "results"
+    rows = [
+        _row("a", 1, 3.0, "00:00"),
+        _row("b", 1, "slow", "00:03"),  # not a time: the row is not read
+        {**_row("c", 1, 2.0, "00:06"), "started_at": "yesterday"},  # read, left out of the gap factor
+        {**_row("d", 1, 2.0, "00:09"), "round_index": [1]},
+        ["not", "a", "row"],
+    ]
+    _write_run(results, "damaged", rows, timeline=[{"phase": "prepare", "seconds": "long"}])
+    history = load_history(results, "interleaved", JOB, ["a", "b", "c", "d"])
+    assert history is not None and history.seconds == {"a": 3.0, "c": 2.0} and history.phases == {}
+    (results / "damaged" / "run.json").write_text("[1, 2]")
+    assert load_history(results, "interleaved", JOB, ["a"]) is None, "a run.json that is no run record: not read"
