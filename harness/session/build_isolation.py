@@ -15,7 +15,12 @@ from harness.backends.base import Backend
 from harness.config.labs import LabSpec
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError
-from harness.model.records import BUILD_FAILED, ResultRow, RowStatus
+from harness.model.records import BUILD_FAILED, ResultRow
+from harness.session.probe import LevelProbe
+from harness.session.rows import RowContext, failed_row
+
+#: The level state of a cell whose lab build failed: never probed.
+NOT_BUILT = "not-built"
 
 
 def build_isolated(
@@ -31,7 +36,7 @@ def build_isolated(
         say(f"builds: together they failed ({str(together).splitlines()[0]}); building each alone")
     failed: dict[str, str] = {}
     for target, lab in labs.items():
-        log = log_dir / f"build-{target.replace('@', '-').replace('+', '-').replace('=', '-')}.log"
+        log = log_dir / f"build-{target}.log"  # as the host backend names a build's log
         try:
             backend.build(lab, log)
         except HarnessError as e:
@@ -49,28 +54,12 @@ def build_isolated(
 def unbuilt_rows(
     run_id: str, cells: list[Cell], failed: dict[str, str], profile: str, design: str, cpuset: str
 ) -> list[ResultRow]:
-    """One failed row per cell of a build that failed, with the build's cause: no process ran."""
+    """One failed row per cell of a build that failed, with the build's cause: no process ran, so no level was probed
+    and no switch applied."""
     return [
-        ResultRow(
-            run_id=run_id,
-            cell_id=c.cell_id,
-            experiment=c.experiment,
-            benchmark=c.benchmark,
-            group=c.group,
-            baseline=c.baseline,
-            lab=c.lab,
-            variant=c.variant,
-            dataset=c.dataset,
-            operation=c.operation,
-            isa_requested=c.isa_level,
-            runtime_requested=c.place,
-            run_settings=dict(c.run_settings),
-            measure=c.measure,
-            profile=profile,
-            cpuset=cpuset,
-            design=design,
-            status=RowStatus.FAILED,
-            error=failed[c.target],
+        failed_row(
+            RowContext(run_id, c, cpuset, profile, LevelProbe(c.isa_level, {}, {}, "", NOT_BUILT), None, design=design),
+            failed[c.target],
         )
         for c in cells
         if c.target in failed

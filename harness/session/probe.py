@@ -27,7 +27,7 @@ class LevelProbe:
     switches: dict[str, str]
     flags: dict[str, Any]
     isa_effective: str
-    state: str  # "run", "unverifiable" (runs), "same-as-native", "not-applicable" or "not-effective"
+    state: str  # "run", "unverifiable" (runs), "same-as-native", "not-applicable", "not-effective" or "not-built"
     detail: str = ""
 
     @property

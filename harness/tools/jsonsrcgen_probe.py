@@ -84,10 +84,9 @@ def first_error(output: str) -> str | None:
     return None
 
 
-def dotnet_compiler(lab_dir: pathlib.Path) -> Compiler:
-    """Compiles a twins file with `dotnet build` in a project beside the probe's cache that references JsonSrcGen alone,
-    restored with the lab's NuGet.Config (JsonSrcGen comes from its nuget-local/)."""
-    version = jsonsrcgen_version(lab_dir)
+def dotnet_compiler(lab_dir: pathlib.Path, version: str) -> Compiler:
+    """Compiles a twins file with `dotnet build` in a project beside the probe's cache that references JsonSrcGen
+    `version` alone, restored with the lab's NuGet.Config (JsonSrcGen comes from its nuget-local/)."""
     work = lab_dir / PROBE_DIR / "project"
     project = (
         '<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup><TargetFramework>'
@@ -135,12 +134,11 @@ def probe_twins(spaces: list[ModelSpace], lab_dir: pathlib.Path, compiler: Compi
         return TwinProbe()
     cache = lab_dir / PROBE_DIR
     try:
-        compile_twins = compiler or dotnet_compiler(lab_dir)
-        key = hashlib.sha256(
-            "\0".join([jsonsrcgen_version(lab_dir), emit_csharp.twins_file(candidates)]).encode()
-        ).hexdigest()[:20]
+        version = jsonsrcgen_version(lab_dir)
     except (OSError, ProbeUnavailable) as e:
         return TwinProbe(note=str(e))
+    compile_twins = compiler or dotnet_compiler(lab_dir, version)
+    key = hashlib.sha256("\0".join([version, emit_csharp.twins_file(candidates)]).encode()).hexdigest()[:20]
     stored = cache / f"{key}.json"
     if stored.is_file():
         try:

@@ -42,6 +42,7 @@ from harness.normalize import NORMALIZERS
 from harness.normalize.bdn import normalize_bdn_cell
 from harness.planning.run_plan import RunOptions
 from harness.session.runner import execute_run
+from tests.analysis.test_damaged_run_folder import PROBE
 from tests.conftest import FIXTURES
 from tests.fuzz.test_untrusted_files import FUZZ, JSON_VALUES
 from tests.harness.normalize.test_normalize_samples import _paired
@@ -245,24 +246,7 @@ SIDE_RECORDS = {
     "run.json": RUN.to_dict(),
     "groups.jsonl": GroupRecord("native", "001", "single", "10.0.12", 6, 24.0, 0.018, "precise").to_dict(),
     "timeline.jsonl": TimelineRecord("session", "the whole session", 90.0, "2026-11-26T09:00:57+00:00").to_dict(),
-    "noise_probe.json": {
-        "groups": ["001/single@native on 10.0.12"],
-        "rounds": 3,
-        "seconds": 41.0,
-        "ratios": 12,
-        "spread_median": 0.03,
-        "steering_rounds": 9,
-        "other_rounds": 5,
-        "forecast_median_rel_ci": 0.041,
-        "probed_claims": 6,
-        "inconclusive_probed": 2,
-        "claims": 120,
-        "forecast_inconclusive": 40.0,
-        "budget_min": 57.0,
-        "target_rel_ci": 0.02,
-        "minutes_for_target": 190.0,
-        "schema_version": 10,
-    },
+    "noise_probe.json": {**PROBE, "groups": ["001/single@native on 10.0.12"], "schema_version": 10},
 }
 
 
