@@ -140,12 +140,8 @@ def probe_twins(spaces: list[ModelSpace], lab_dir: pathlib.Path, compiler: Compi
     compile_twins = compiler or dotnet_compiler(lab_dir, version)
     key = hashlib.sha256("\0".join([version, emit_csharp.twins_file(candidates)]).encode()).hexdigest()[:20]
     stored = cache / f"{key}.json"
-    if stored.is_file():
-        try:
-            data = json.loads(stored.read_text(encoding="utf-8"))
-            return TwinProbe(dict(data["left_out"]), tuple(data["compiled"]), data["log"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a damaged cache entry: probe again
+    if (kept := _read_kept(stored)) is not None:
+        return kept
     cache.mkdir(parents=True, exist_ok=True)
     log = cache / f"{key}.log"
     log.write_text("", encoding="utf-8")
@@ -158,6 +154,19 @@ def probe_twins(spaces: list[ModelSpace], lab_dir: pathlib.Path, compiler: Compi
     compiled = tuple(s.name for s in candidates if s.name not in left_out)
     stored.write_text(json.dumps({"left_out": left_out, "compiled": compiled, "log": shown}), encoding="utf-8")
     return TwinProbe(left_out, compiled, shown)
+
+
+def _read_kept(stored: pathlib.Path) -> TwinProbe | None:
+    """A kept result, or None when there is none or it is not one this module wrote (damaged, edited): probe again."""
+    try:
+        data = json.loads(stored.read_text(encoding="utf-8"))
+        left_out, compiled, log = data["left_out"], data["compiled"], data["log"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    texts = [*compiled, log, *left_out, *left_out.values()] if isinstance(left_out, dict) else None
+    if texts is None or not isinstance(compiled, list) or not all(isinstance(t, str) for t in texts):
+        return None
+    return TwinProbe(dict(left_out), tuple(compiled), log)
 
 
 def _shown(path: pathlib.Path) -> str:

@@ -13,7 +13,14 @@ from harness.config.declared_models import load_spaces
 from harness.config.labs import load_labs
 from harness.model.defaults import DATASETS_DIR, LABS_DIR
 from harness.tools import emit_csharp
-from harness.tools.jsonsrcgen_probe import ProbeUnavailable, TwinProbe, first_error, jsonsrcgen_version, probe_twins
+from harness.tools.jsonsrcgen_probe import (
+    PROBE_DIR,
+    ProbeUnavailable,
+    TwinProbe,
+    first_error,
+    jsonsrcgen_version,
+    probe_twins,
+)
 from harness.tools.lab_models import lab_model_files
 from tests.conftest import REPO
 
@@ -94,6 +101,25 @@ def test_the_result_is_kept_by_what_was_compiled_and_a_changed_model_is_probed_a
     assert list(probe_twins(load_spaces(datasets), lab, again).left_out) == ["b"] and again.sources == []
     (datasets / "local" / "models" / "b.toml").write_text(SMALL.format(name="C"))
     assert probe_twins(load_spaces(datasets), lab, again).left_out == {} and len(again.sources) == 1
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "{not json",
+        '{"left_out": {"b": 5}, "compiled": ["a"], "log": "x"}',
+        '{"left_out": [], "compiled": "a", "log": 1}',
+    ],
+)
+def test_a_damaged_or_edited_kept_result_is_probed_again(tmp_path, kept):
+    datasets, lab = _datasets(tmp_path / "d", {"a": SMALL.format(name="A")}, {"b": SMALL.format(name="B")}), _lab(
+        tmp_path
+    )
+    probe_twins(load_spaces(datasets), lab, Compiler([{"A", "B"}]))
+    for stored in (lab / PROBE_DIR).glob("*.json"):
+        stored.write_text(kept)
+    again = Compiler([{"A", "B"}])
+    assert list(probe_twins(load_spaces(datasets), lab, again).left_out) == ["b"] and again.sources
 
 
 def test_a_probe_that_cannot_run_keeps_every_twin_and_says_why(tmp_path):
