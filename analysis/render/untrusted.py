@@ -2,7 +2,8 @@
 folder is text, never markup.
 
 The report's own Markdown carries no raw HTML, so `neutral_markdown` escapes every `<` outside code (no tag, comment
-or autolink of anyone's survives into report.md), drops control and bidirectional-override characters, and turns a
+or autolink of anyone's survives into report.md), drops control, zero-width and bidirectional characters
+(harness/model/characters.py, the one list data files refuse), and turns a
 link or image whose target is not allowed into plain text. `allowed_link` is the one rule for targets, used here and
 by report.html's renderer (analysis/render/html.py): http(s) with a host, a fragment, or a path relative to the
 report that does not climb out of its folder.
@@ -14,9 +15,8 @@ import functools
 import re
 import urllib.parse
 
-#: C0/C1 controls (tab and newline are kept) and the bidirectional embedding, override and isolate characters,
-#: which can make a table cell read differently from what it holds.
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+from harness.model.characters import INVISIBLE
+
 #: A code span's opening run of backticks (its closing run is the next run of the same length).
 _BACKTICKS = re.compile(r"`+")
 #: A Markdown link or image: `[text](target` or `![alt](target`; the target up to whitespace or the closing paren.
@@ -77,7 +77,7 @@ def neutral_markdown(markdown_text: str, up: int = 0) -> str:
     spans and fenced code blocks are left as they are (Markdown shows them as text)."""
     edit = functools.partial(_neutral_text, up=up)
     lines, fence = [], ""
-    for line in _INVISIBLE.sub("", markdown_text).split("\n"):
+    for line in INVISIBLE.sub("", markdown_text).split("\n"):  # the lab's one list: controls, zero-width, bidi
         marker = _FENCE.match(line)
         if fence:
             fence = "" if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence) else fence

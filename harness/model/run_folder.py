@@ -38,7 +38,7 @@ RAW_DIR = "raw"
 HOSTS_DIR = "hosts"
 HOSTS_FILE = "hosts.json"
 #: A host name: lower-case letters, digits and "-" (it becomes part of row ids and the name of its folder under hosts/).
-HOST_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+HOST_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")  # a whole name: fullmatch it (`$` alone takes "alpha\n")
 LOGS_DIR = "logs"
 #: The experiment files a run measured, copied as they were when it started: its report reads these, so a report
 #: rendered again after the files changed (or of a run made with --experiments-dir) judges what was run.

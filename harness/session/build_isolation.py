@@ -16,6 +16,7 @@ from harness.config.labs import LabSpec
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError
 from harness.model.records import BUILD_FAILED, ResultRow
+from harness.model.run_folder import LOGS_DIR
 from harness.session.probe import LevelProbe
 from harness.session.rows import RowContext, failed_row
 
@@ -36,7 +37,7 @@ def build_isolated(
         say(f"builds: together they failed ({str(together).splitlines()[0]}); building each alone")
     failed: dict[str, str] = {}
     for target, lab in labs.items():
-        log = log_dir / f"build-{target}.log"  # as the host backend names a build's log
+        log = log_dir / build_log_name(target)
         try:
             backend.build(lab, log)
         except HarnessError as e:
@@ -51,6 +52,11 @@ def build_isolated(
     return failed
 
 
+def build_log_name(target: str) -> str:
+    """A lab build's log in the run's logs/, as the host backend names it."""
+    return f"build-{target}.log"
+
+
 def unbuilt_rows(
     run_id: str, cells: list[Cell], failed: dict[str, str], profile: str, design: str, cpuset: str
 ) -> list[ResultRow]:
@@ -58,7 +64,16 @@ def unbuilt_rows(
     and no switch applied."""
     return [
         failed_row(
-            RowContext(run_id, c, cpuset, profile, LevelProbe(c.isa_level, {}, {}, "", NOT_BUILT), None, design=design),
+            RowContext(
+                run_id,
+                c,
+                cpuset,
+                profile,
+                LevelProbe(c.isa_level, {}, {}, "", NOT_BUILT),
+                None,
+                log_path=f"{LOGS_DIR}/{build_log_name(c.target)}",
+                design=design,
+            ),
             failed[c.target],
         )
         for c in cells

@@ -55,6 +55,8 @@ def test_a_build_that_fails_voids_its_own_cells_and_every_other_cell_is_measured
     assert broken and all(r["status"] == "failed" for r in broken)
     assert all(r["error"].startswith("build failed: the build of lab 'dotnet' failed: error CS0128") for r in broken)
     assert len({r["cell_id"] for r in broken}) == len(broken)  # one row per cell: no process ran
+    assert {r["log_path"] for r in broken} == {"logs/build-dotnet@8.0.0.log"}
+    assert (summary.directory / "logs" / "build-dotnet@8.0.0.log").read_text().startswith("error CS0128")
     measured = [r for r in rows if r["runtime_requested"] == "10.0.12"]
     assert measured and all(r["status"] in ("ok", "unverified") for r in measured)
     assert backend.tried_together == 1 and backend.built == ["dotnet@10.0.12"]
