@@ -24,6 +24,7 @@ from typing import Any
 
 from harness.config.clr_names import check_distinct_members, check_member_name, check_metadata_names, reserved_type_name
 from harness.config.data_files import read_toml
+from harness.config.model_options import PublisherCode, SourceGenOptions, read_publisher_code
 from harness.config.model_types import IDENTIFIER, PRIMITIVES, TypeRef, TypeSyntaxError, parse_type
 from harness.model.errors import ConfigError
 
@@ -66,6 +67,8 @@ class ModelSpace:
     types: tuple[DeclaredType, ...]
     enums: tuple[DeclaredEnum, ...]
     roots: dict[str, TypeRef]
+    #: what the file says of the publisher's code: construction, source-generation options, converters
+    code: PublisherCode = PublisherCode({}, SourceGenOptions(), {})
 
     def model_names(self) -> list[str]:
         """The names datasets give as their "model": "<space>.<root>"."""
@@ -108,19 +111,24 @@ def load_space(path: pathlib.Path, source: str = "") -> ModelSpace:
         )
     data = read_toml(path, _FIX, MAX_MODEL_FILE_BYTES)
     where = f"model file {path.name}"
-    unknown = set(data) - {"schema_version", "description", "provenance", "roots", "types", "enums"}
+    keys = ["schema_version", "description", "provenance", "roots", "types", "enums", "construction", "sourcegen"]
+    keys += ["converters"]
+    unknown = set(data) - set(keys)
     if unknown:
-        raise ConfigError(
-            f"{where}: unknown keys {sorted(unknown)}",
-            "keys: schema_version, description, provenance, roots, types, enums",
-        )
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}", f"keys: {', '.join(keys)}")
     if data.get("schema_version") != 1:
         raise ConfigError(f"{where}: schema_version must be 1", _FIX)
     enums = _enums(data.get("enums", {}), where)
     types = _types(data.get("types", {}), where)
     roots = _roots(data.get("roots", {}), where)
     _check_names_resolve(types, enums, roots, where)
-    return ModelSpace(name, source or path.name, types, enums, roots)
+    members = {t.name: [p.name for p in t.properties] for t in types}
+    enum_names = {e.name for e in enums}
+    enum_members = {
+        t.name: {p.name for p in t.properties if p.type.kind == "named" and p.type.name in enum_names} for t in types
+    }
+    code = read_publisher_code(data, members, enum_members, where)
+    return ModelSpace(name, source or path.name, types, enums, roots, code)
 
 
 def _table(value: Any, what: str, limit: int) -> dict[str, Any]:
@@ -223,8 +231,10 @@ def _check_names_resolve(
                 f"{where}: {what} names {', '.join(sorted(missing))}, which is neither a primitive nor declared here",
                 f"declare it under [types] or [enums], or use a primitive ({', '.join(PRIMITIVES)})",
             )
-    if any(t.name.endswith("DeclaredJsonContext") for t in types):
-        raise ConfigError(f"{where}: a type name ending DeclaredJsonContext is the lab's own", _FIX)
+    if any(t.name.endswith("JsonContext") for t in types):
+        raise ConfigError(
+            f"{where}: a type name ending JsonContext is the lab's own (its source-generation contexts)", _FIX
+        )
     named = [TypeRef("named", name=t.name) for t in types]
     check_metadata_names(named + [ref for _, ref in uses], {e.name for e in enums}, where)
 

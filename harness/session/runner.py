@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.backends.base import Backend
+from harness.config.declared_models import load_spaces
 from harness.config.hosts import HostSpec
 from harness.containers.host_probe import probe_cpu, probe_engine
 from harness.host.cpu_hygiene import CpuHygiene, plan_and_check
 from harness.host.cpu_lock import cpus_locked
 from harness.host.environment import collect_host_environment
 from harness.model.arch import host_arch
+from harness.model.defaults import DATASETS_DIR
 from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import ResumeError
 from harness.model.run_folder import (
@@ -43,6 +45,7 @@ from harness.planning.warm_cpus import WarmPlan, plan_warm_cpus
 from harness.session.budget import RunBudget
 from harness.session.build_isolation import build_isolated, unbuilt_rows
 from harness.session.datasets_view import datasets_for_run
+from harness.session.model_readback import check_model_readback
 from harness.session.open_claims import claims_by_group
 from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
 from harness.session.progress import RunProgress
@@ -171,6 +174,8 @@ def _probe_labs(
         if not getattr(backend, "emulates", False):
             check_arch(probes[name], host_arch())
         check_variants(probes[name], plan.cells)
+        if lab.declared_models is not None:
+            check_model_readback(name, probes[name].listing, load_spaces(lab.models_from or DATASETS_DIR))
     return probes, plan
 
 

@@ -43,6 +43,13 @@ def _unsupported(ref: TypeRef, space: ModelSpace, inside: bool = False) -> str |
 def unsupported(space: ModelSpace) -> str | None:
     """Why a space gets no JsonSrcGen twin ("" never; None when it gets one)."""
     for declared in space.types:
+        if (how := space.code.construction_of(declared.name)) != "settable":
+            built = (
+                "a positional record, read through its constructor"
+                if how == "positional"
+                else "built with init-only setters"
+            )
+            return f"{declared.name} is {built}; JsonSrcGen 1.1.1 sets settable properties only"
         for prop in declared.properties:
             if prop.name in KEYWORDS:
                 return (

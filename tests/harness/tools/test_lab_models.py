@@ -68,8 +68,10 @@ def test_the_camel_twin_carries_the_names_and_the_context_lists_each_root_once(s
     twin = code[code.index("namespace CamelAnnotated") :]
     stj = "global::System.Text.Json.Serialization"
     assert f'[{stj}.JsonPropertyName("id")]' in twin and f'[{stj}.JsonPropertyName("class")]' in twin
-    assert code.count(f"[{stj}.JsonSerializable(typeof(global::System.Collections.Generic.List<Order>))]") == 1
-    assert code.count(f"[{stj}.JsonSerializable(typeof(Order))]") == 1
+    for context in ("ShopOrdersCamelJsonContext", "ShopOrdersDeclaredJsonContext"):  # camelCase; the file's own options
+        listing = code[: code.index(f"class {context}")].rsplit("JsonSourceGenerationOptions", 1)[1]
+        assert listing.count(f"[{stj}.JsonSerializable(typeof(global::System.Collections.Generic.List<Order>))]") == 1
+        assert listing.count(f"[{stj}.JsonSerializable(typeof(Order))]") == 1
     assert "#if !LEGACY_RUNTIME" in code  # no source generation on .NET Core 3.1
 
 
@@ -85,6 +87,7 @@ def test_the_registry_names_each_root_and_never_puts_a_nullable_reference_in_typ
     # named after its space: the source generator names its files by the context's name alone (two spaces, one name:
     # CS8785, no metadata for any context)
     assert "contexts.Add(global::JsonLab.Models.Declared.ShopOrders.ShopOrdersDeclaredJsonContext.Default);" in code
+    assert "contexts.Add(global::JsonLab.Models.Declared.ShopOrders.ShopOrdersCamelJsonContext.Default);" in code
 
 
 def test_the_generated_folder_follows_the_model_files(tmp_path, space):

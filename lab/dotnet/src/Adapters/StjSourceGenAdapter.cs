@@ -1,4 +1,5 @@
 #if !LEGACY_RUNTIME
+using System.Collections.Concurrent;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
@@ -8,19 +9,24 @@ using JsonLab.Models;
 namespace JsonLab.Adapters;
 
 /// <summary>
-/// System.Text.Json with compile-time (source-generated) metadata from a <see cref="JsonSerializerContext"/>.
-/// Write-up 004 used one context entry, ICollection&lt;SimpleModel&gt;, for both directions, and serialized its
-/// SimpleModel[] through the untyped Serialize(object, JsonTypeInfo) overload: a type the context does not list
-/// is written with the metadata of the listed type it implements, as there. With settings chosen by an experiment,
-/// the metadata comes from the same contexts through options built at run time (<paramref name="options"/>, whose
-/// resolver is the contexts): the library serializes through its generated fast path while the options stay compatible
-/// with the context's (JsonSerializerContext.IsCompatibleWithOptions: an encoder, an ignore condition or another
-/// naming policy is not), and through the metadata otherwise.
+/// System.Text.Json with compile-time (source-generated) metadata from <see cref="JsonSerializerContext"/>s, searched in
+/// order for the first that lists a type: stj-sourcegen-camel reads write-up 004's own context, then the camelCase
+/// contexts of the declared models; stj-sourcegen reads the declared models' contexts with their model file's own
+/// options ([sourcegen]). Write-up 004 used one context entry, ICollection&lt;SimpleModel&gt;, for both directions, and
+/// serialized its SimpleModel[] through the untyped Serialize(object, JsonTypeInfo) overload: a type no context lists
+/// is written with the metadata of a listed type it implements, as there. With settings chosen by an experiment, the
+/// metadata comes from the same context through options built at run time from a copy of its own
+/// (<paramref name="settings"/>): the library serializes through its generated fast path while the options stay
+/// compatible with the context's (JsonSerializerContext.IsCompatibleWithOptions: an encoder, an ignore condition or
+/// another naming policy is not), and through the metadata otherwise.
 /// </summary>
 public sealed class StjSourceGenAdapter(
-    string variant, string description, PayloadForm form, JsonSerializerContext context, JsonSerializerOptions? options = null)
-    : AdapterBase(variant, description, form), IComposableAdapter, ISettingsAdapter
+    string variant, string description, PayloadForm form, IReadOnlyList<JsonSerializerContext> contexts,
+    IReadOnlyList<KeyValuePair<string, string>>? settings = null)
+    : AdapterBase(variant, description, form), IComposableAdapter, ISettingsAdapter, INamingAdapter
 {
+    private readonly ConcurrentDictionary<JsonSerializerContext, JsonSerializerOptions> _chosen = new();
+
     public override string Library => "System.Text.Json (source generated)";
     public override string LibraryVersion => LibraryVersions.Of(typeof(JsonSerializer).Assembly);
 
@@ -52,31 +58,34 @@ public sealed class StjSourceGenAdapter(
 
     public IReadOnlyList<SettingSpec> Settings => StjSettings.SourceGenerated;
 
-    /// <summary>The same contexts with the settings applied to a copy of this variant's options, handed over at run time.</summary>
-    public ISerializerAdapter With(string variant, IReadOnlyList<KeyValuePair<string, string>> settings)
-    {
-        var chosen = new JsonSerializerOptions(options ?? context.Options)
-        {
-            TypeInfoResolver = JsonTypeInfoResolver.Combine([context, .. SourceGenContexts.Declared]),
-        };
-        return new StjSourceGenAdapter(variant, $"{Description}; settings: {VariantSettings.Describe(settings)}", Form, context,
-            StjSettings.Apply(chosen, settings));
-    }
+    /// <summary>The same contexts, each with the settings applied to a copy of its own options, handed over at run time.</summary>
+    public ISerializerAdapter With(string variant, IReadOnlyList<KeyValuePair<string, string>> chosen) =>
+        new StjSourceGenAdapter(variant, $"{Description}; settings: {VariantSettings.Describe(chosen)}", Form, contexts, chosen);
 
-    /// <summary>The variant's own context's metadata, else that of a declared model's context (same options); with
-    /// settings, the same contexts' metadata for the chosen options.</summary>
-    private JsonTypeInfo? InfoOf(Type type) => options is not null
-        ? options.TryGetTypeInfo(type, out var info) ? info : null
-        : context.GetTypeInfo(type) ?? SourceGenContexts.Declared.Select(c => c.GetTypeInfo(type)).FirstOrDefault(i => i is not null);
+    /// <summary>Whether the options <paramref name="model"/> is written with name its members in snake or kebab case.</summary>
+    public bool WritesSeparatedNames(Type model) =>
+        ContextOf(model) is { } context && OptionsOf(context).PropertyNamingPolicy?.ConvertName("AbCd") is { } name
+        && (name.Contains('_') || name.Contains('-'));
+
+    /// <summary>The metadata of the first context that lists the type (with settings: for the options built from it).</summary>
+    private JsonTypeInfo? InfoOf(Type type) => ContextOf(type) is not { } context
+        ? null
+        : settings is null ? context.GetTypeInfo(type) : OptionsOf(context).GetTypeInfo(type);
+
+    private JsonSerializerContext? ContextOf(Type type) => contexts.FirstOrDefault(c => c.GetTypeInfo(type) is not null);
+
+    private JsonSerializerOptions OptionsOf(JsonSerializerContext context) => settings is null
+        ? context.Options
+        : _chosen.GetOrAdd(context, c => StjSettings.Apply(new JsonSerializerOptions(c.Options) { TypeInfoResolver = c }, settings));
 
     private JsonTypeInfo ListedSupertypeOf(Type type) =>
-        type.GetInterfaces().Select(ContextInfoOf).FirstOrDefault(info => info is not null) ?? throw Unlisted(type);
+        type.GetInterfaces().Select(InfoOf).FirstOrDefault(info => info is not null) ?? throw Unlisted(type);
 
-    private JsonTypeInfo? ContextInfoOf(Type type) => options is null ? context.GetTypeInfo(type) : context.GetTypeInfo(type) is null ? null : InfoOf(type);
-
-    private LabException Unlisted(Type type) =>
-        new($"{context.GetType().Name} has no source-generated metadata for {type}",
-            $"add [JsonSerializable(typeof(...))] for it to {context.GetType().Name}");
+    private LabException Unlisted(Type type) => contexts.Count == 0
+        ? new($"{Variant} has no source-generation context for {type}: it reads the contexts of models declared as data",
+              "declare the model as data (datasets/models/<space>.toml, its [sourcegen] options) for this variant")
+        : new($"{string.Join(", ", contexts.Select(c => c.GetType().Name))} list no source-generated metadata for {type}",
+              $"add [JsonSerializable(typeof(...))] for it to {contexts[0].GetType().Name}, or declare the model as data");
 }
 
 /// <summary>Source-generated metadata for the models write-up 004 serialized, with its options (camelCase names).</summary>

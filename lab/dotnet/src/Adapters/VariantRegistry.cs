@@ -26,6 +26,9 @@ public static class VariantRegistry
             "source generation needs System.Text.Json 6.0 or later; the in-box 4.0.1 is what this runtime measures",
             settings: StjSettings.SourceGenerated, chains: true);
 
+    private static ISerializerAdapter StjSourceGenDeclared(string variant, string description, PayloadForm form) =>
+        StjSourceGen(variant, description, form);
+
     private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
         new NotOnThisRuntimeAdapter(variant, "System.Text.Json", description, PayloadForm.String, "JsonSerializerDefaults.Web arrived in .NET 5",
             settings: StjSettings.All, chains: true);
@@ -38,7 +41,10 @@ public static class VariantRegistry
             readsEveryValue: true);
 #else
     private static ISerializerAdapter StjSourceGen(string variant, string description, PayloadForm form) =>
-        new StjSourceGenAdapter(variant, description, form, SimpleModelJsonContext.Default);
+        new StjSourceGenAdapter(variant, description, form, [SimpleModelJsonContext.Default, .. SourceGenContexts.Camel]);
+
+    private static ISerializerAdapter StjSourceGenDeclared(string variant, string description, PayloadForm form) =>
+        new StjSourceGenAdapter(variant, description, form, SourceGenContexts.Declared);
 
     private static ISerializerAdapter StjWebDefaults(string variant, string description) =>
         new StjAdapter(variant, description, PayloadForm.String, () => new(JsonSerializerDefaults.Web));
@@ -81,6 +87,8 @@ public static class VariantRegistry
         new NewtonsoftAdapter("newtonsoft-default", "Newtonsoft.Json JsonConvert default settings (case-insensitive), string input"),
         StjSourceGen("stj-sourcegen-camel", "System.Text.Json source-generated context, CamelCase policy, string", PayloadForm.String),
         StjSourceGen("stj-sourcegen-camel-utf8", "System.Text.Json source-generated context, CamelCase policy, UTF-8 bytes", PayloadForm.Utf8Bytes),
+        StjSourceGenDeclared("stj-sourcegen", "System.Text.Json source-generated context of a declared model, its model file's options (STJ's defaults: names as declared), string", PayloadForm.String),
+        StjSourceGenDeclared("stj-sourcegen-utf8", "System.Text.Json source-generated context of a declared model, its model file's options (STJ's defaults: names as declared), UTF-8 bytes", PayloadForm.Utf8Bytes),
         new NewtonsoftAdapter("newtonsoft-camel-iso", "Newtonsoft.Json, camelCase contract resolver, ISO dates, string", PayloadForm.String, NewtonsoftCamelIso),
         new NewtonsoftAdapter("newtonsoft-camel-iso-utf8", "Newtonsoft.Json, camelCase contract resolver, ISO dates; UTF-8 through Encoding.UTF8 string conversion", PayloadForm.Utf8Bytes, NewtonsoftCamelIso),
         new JilAdapter("jil-camel-iso", "Jil, ISO 8601 dates, camelCase names, string", PayloadForm.String, JilCamelIso),

@@ -10,7 +10,8 @@ namespace JsonLab.Datasets;
 /// this value, so a library that cannot read (Jil on .NET 9+) can still be measured writing, and every library writes
 /// the same objects.
 ///
-/// It walks a JsonDocument and sets the model's properties itself (member names matched case-insensitively, a
+/// It walks a JsonDocument and sets the model's properties itself (through its widest constructor for a type without a
+/// parameterless one, a positional record; member names matched case-insensitively, a
 /// [JsonPropertyName] taking precedence; interfaces of collections become List&lt;T&gt;; scalars parsed by JsonElement,
 /// i.e. as System.Text.Json parses them). It does not use System.Text.Json's serializer, so a cold process that
 /// prepares a serialize call has not already built the serializer's metadata for the model: the first call a cold-start
@@ -125,19 +126,43 @@ public static class ReferenceReader
 
     private static object Populate(JsonElement json, Type type, string path)
     {
-        var instance = Activator.CreateInstance(type)
-                       ?? throw new LabException($"{path}: cannot create a {type.Name}", "the model needs a public parameterless constructor");
         var members = json.EnumerateObject().ToList();
         var names = members.Select(m => m.Name).ToList();
-        foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanWrite && p.GetIndexParameters().Length == 0))
+        var properties = type.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.GetIndexParameters().Length == 0).ToList();
+        object? ValueOf(PropertyInfo property) =>
+            JsonLab.Verification.MemberNames.Find(names, property.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? property.Name, last: true) is var at and >= 0
+                ? Materialize(members[at].Value, property.PropertyType, $"{path}.{members[at].Name}")
+                : Missing;
+        // A type with no parameterless constructor (a positional record) is built through its widest public constructor,
+        // each parameter given the member of the property it names, as System.Text.Json and Newtonsoft.Json bind it.
+        var bound = new HashSet<PropertyInfo>();
+        object instance;
+        if (type.GetConstructor(Type.EmptyTypes) is null
+            && type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).FirstOrDefault() is { } constructor)
         {
-            var name = property.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? property.Name;
-            var at = JsonLab.Verification.MemberNames.Find(names, name, last: true);
-            if (at >= 0)
-                property.SetValue(instance, Materialize(members[at].Value, property.PropertyType, $"{path}.{members[at].Name}"));
+            var arguments = constructor.GetParameters().Select(parameter =>
+            {
+                var property = properties.FirstOrDefault(p => string.Equals(p.Name, parameter.Name, StringComparison.OrdinalIgnoreCase))
+                               ?? throw new LabException($"{path}: {type.Name}'s constructor parameter {parameter.Name} names no property", "the model's constructor parameters are its properties");
+                bound.Add(property);
+                return ValueOf(property) is var value && value != Missing ? value
+                    : parameter.ParameterType.IsValueType ? Activator.CreateInstance(parameter.ParameterType) : null;
+            }).ToArray();
+            instance = constructor.Invoke(arguments);
         }
+        else
+        {
+            instance = Activator.CreateInstance(type)
+                       ?? throw new LabException($"{path}: cannot create a {type.Name}", "the model needs a public parameterless constructor, or one that takes its properties");
+        }
+        foreach (var property in properties.Where(p => p.CanWrite && !bound.Contains(p)))
+            if (ValueOf(property) is var value && value != Missing)
+                property.SetValue(instance, value);
         return instance;
     }
+
+    /// <summary>A member the document does not hold (null is a value it may hold).</summary>
+    private static readonly object Missing = new();
 
     /// <summary>V for a dictionary keyed by strings (IDictionary&lt;string, V&gt; or IReadOnlyDictionary&lt;string, V&gt;), else null.
     /// Checked before <see cref="ElementTypeOf"/>: a dictionary is also a sequence of its pairs.</summary>

@@ -18,7 +18,14 @@ public static class ListVerb
             Composites = OperationBinder.Composites,
             // Enums are written as their snake_case names here, not through a converter: the Native AOT build has no
             // generic converter instances for the lab's own enum collections.
-            Models = ModelCatalog.All.Select(m => new { m.Name, Bindings = BindingsOf(m).Select(b => LabJson.Name(b)).ToArray() }).ToArray(),
+            // Construction and SourceGen: what was built, read back from the CLR types (ModelReadback)
+            Models = ModelCatalog.All.Select(m => new
+            {
+                m.Name,
+                Bindings = BindingsOf(m).Select(b => LabJson.Name(b)).ToArray(),
+                Construction = ModelReadback.Construction(m.Shapes[ModelBinding.Plain].Read),
+                SourceGen = ModelReadback.SourceGen(m.Shapes[ModelBinding.Plain].Read),
+            }).ToArray(),
             Variants = VariantRegistry.All.Select(a => new
             {
                 a.Variant,

@@ -4,7 +4,8 @@ namespace JsonLab.Verification;
 
 /// <summary>
 /// How the reference reader and the verifier find a model member's JSON property: its exact name first, then its name
-/// ignoring case, as before. While a variant whose naming setting writes snake or kebab case is verified
+/// ignoring case, as before. While a variant whose naming setting (or, for a declared model, whose source-generation
+/// context) writes snake or kebab case is verified
 /// (<see cref="For"/>), a member is also found under those forms ("my_integer", "MY-INTEGER" for MyInteger), so its
 /// output is checked field by field; every other variant is verified by names alone, as it always was.
 /// </summary>
@@ -12,12 +13,15 @@ public static class MemberNames
 {
     [ThreadStatic] private static bool _separators;
 
-    /// <summary>Separator-blind matching for the verification of this variant when its settings name snake or kebab case (dispose to end it).</summary>
-    public static IDisposable For(ISerializerAdapter adapter)
+    /// <summary>Separator-blind matching for the verification of this variant when its settings name snake or kebab case,
+    /// or, for <paramref name="model"/>, its declared context's naming does (dispose to end it).</summary>
+    public static IDisposable For(ISerializerAdapter adapter, Type? model = null)
     {
         var previous = _separators;
         var (_, settings) = VariantSettings.Parse(adapter.Variant);
-        _separators = settings.Any(s => s.Key == "naming" && (s.Value.StartsWith("snake", StringComparison.Ordinal) || s.Value.StartsWith("kebab", StringComparison.Ordinal)));
+        _separators = previous
+                      || settings.Any(s => s.Key == "naming" && (s.Value.StartsWith("snake", StringComparison.Ordinal) || s.Value.StartsWith("kebab", StringComparison.Ordinal)))
+                      || (model is not null && adapter is INamingAdapter naming && naming.WritesSeparatedNames(model));
         return new Restore(previous);
     }
 

@@ -54,6 +54,7 @@ public static class Verifier
         if (adapter is IDocumentAdapter document)
             return DocumentVerifier.Verify(document, payload, operation);
         var type = OperationBinder.TypeOf(adapter, payload, operation);
+        using var names = MemberNames.For(adapter, type);
         var method = operation == "serialize" ? VerifyWriteMethod : VerifyReadMethod;
         try
         {
