@@ -1,5 +1,5 @@
 """The report's title block: run id, commit, host, design and budget, and the notes a reader needs before anything
-else (nothing measured, a torn line left out, experiment files not the run's own)."""
+else (nothing measured, a build that failed, a torn line left out, experiment files not the run's own)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pandas as pd
 
 from analysis.sections.inputs import ReportInputs
 from harness.model.environment_record import EnvironmentRecord
+from harness.model.records import BUILD_FAILED
 from harness.model.run_folder import RESULTS_FILE
 from harness.model.run_records import RunRecord
 
@@ -48,11 +49,38 @@ def header_notes(inputs: ReportInputs) -> str:
     notes = []
     if inputs.rows.empty and inputs.cold.empty:
         notes.append(nothing_measured(inputs.run, bool(inputs.set_aside)))
+    if (failed := failed_builds(inputs.rows)) is not None:
+        notes.append(failed)
     if inputs.set_aside:
         notes.append(f"**Set aside**: {inputs.set_aside}.")
     if inputs.experiments_note:
         notes.append(f"**Experiment files**: {inputs.experiments_note}")
     return "".join(f"\n{note}\n" for note in notes)
+
+
+def failed_builds(rows: pd.DataFrame) -> str | None:
+    """The lab builds that did not build (harness/session/build_isolation.py): each with its cells, now void, its first
+    error and its log; None when every build built."""
+    if rows.empty or "error" not in rows:
+        return None
+    failed = rows[rows["error"].fillna("").astype(str).str.startswith(BUILD_FAILED)]
+    if failed.empty:
+        return None
+    said = []
+    for (lab, runtime), part in failed.groupby(["lab", "runtime_requested"], sort=True):
+        first = str(part["error"].iloc[0])
+        log = str(part["log_path"].iloc[0]) if "log_path" in part and pd.notna(part["log_path"].iloc[0]) else None
+        cut = first if len(first) <= 240 else first[:239] + "…"
+        said.append(
+            f"lab {lab} on {runtime}: {part['benchmark'].nunique()} cells void ({cut}"
+            + (f"; log `{log}`" if log else "")
+            + ")"
+        )
+    return (
+        "**Builds that failed**: "
+        + "; ".join(said)
+        + ". Every other build was built and measured; the Failed cells table lists each cell."
+    )
 
 
 def nothing_measured(run: RunRecord, torn: bool) -> str:

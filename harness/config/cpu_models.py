@@ -8,10 +8,13 @@ another architecture, or one the experiment does not describe, has no rank (the 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import pathlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import tomllib
 
@@ -99,8 +102,20 @@ class CpuDescription:
 
 
 @dataclass(frozen=True)
+class PrintedName:
+    """A [[printed_names]] entry: a pattern of the CPU name BenchmarkDotNet prints, and what it names: a
+    microarchitecture of the table, or only a vendor; and the widest vector instruction set such a CPU has."""
+
+    pattern: re.Pattern[str]
+    microarchitecture: Microarchitecture | None
+    vendor: str
+    vector_isa: str | None
+
+
+@dataclass(frozen=True)
 class CpuTable:
     entries: dict[str, Microarchitecture]
+    printed_names: tuple[PrintedName, ...] = ()
 
     def get(self, key: str, where: str = "") -> Microarchitecture:
         if key not in self.entries:
@@ -157,7 +172,39 @@ def load_cpu_table(path: pathlib.Path = CPU_MODELS_FILE) -> CpuTable:
             if other != key:
                 raise ConfigError(f"{where}: model {model:#x} is listed under {other} too", "keep it in one entry")
         entries[key] = entry
-    return CpuTable(entries)
+    table = CpuTable(entries)
+    printed = data.get("printed_names", [])
+    if not isinstance(printed, list) or not all(isinstance(raw, dict) for raw in printed):
+        raise ConfigError(f"{path.name}: printed_names is a list of tables", "write each as [[printed_names]]")
+    names = tuple(
+        _printed_name(raw, table, f"{path.name} [[printed_names]] entry {n}") for n, raw in enumerate(printed, 1)
+    )
+    return dataclasses.replace(table, printed_names=names)
+
+
+def _printed_name(raw: dict[str, Any], table: CpuTable, where: str) -> PrintedName:
+    """One [[printed_names]] entry, checked: a pattern that compiles, a known microarchitecture or vendor (one of the
+    two), a vector instruction set of VECTOR_ISAS."""
+    isas = [name for _, name in VECTOR_ISAS]
+    if (
+        set(raw) - {"pattern", "microarchitecture", "vendor", "vector_isa"}
+        or "pattern" not in raw
+        or (("microarchitecture" in raw) == ("vendor" in raw))
+    ):
+        raise ConfigError(
+            f"{where} has keys {sorted(raw)}",
+            "each entry has a pattern, one of microarchitecture / vendor, and optionally vector_isa",
+        )
+    if raw.get("vector_isa") not in (None, *isas):
+        raise ConfigError(f"{where}: vector_isa {raw['vector_isa']!r}", f"one of: {', '.join(isas)}")
+    if raw.get("vendor") is not None and raw["vendor"] not in VENDOR_ARCH:
+        raise ConfigError(f"{where}: vendor {raw['vendor']!r}", f"one of: {', '.join(VENDOR_ARCH)}")
+    try:
+        pattern = re.compile(raw["pattern"], re.I)
+    except (re.error, TypeError) as e:
+        raise ConfigError(f"{where}: pattern {raw['pattern']!r} is no regular expression ({e})", "fix it") from None
+    entry = table.get(raw["microarchitecture"], f"({where})") if "microarchitecture" in raw else None
+    return PrintedName(pattern, entry, entry.vendor if entry else raw["vendor"], raw.get("vector_isa"))
 
 
 def published_cpu(hardware: Hardware, table: CpuTable) -> CpuDescription:

@@ -1,7 +1,7 @@
 """Whether a value read from a run folder fits the field it fills: the one check of JSON values against a dataclass's
 annotations, for result rows (harness/model/records.py) and the run's other records (run_records.py). A run folder
-handed to the lab is untrusted: a value of another type, or a number that is not finite, is an error naming the field,
-never a traceback further on."""
+handed to the lab is untrusted: a value of another type, a number that is not finite, or a text longer than MAX_TEXT
+is an error naming the field, never a traceback further on."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ import typing
 from typing import Any
 
 _NONE_TYPE = type(None)
+#: The longest text a run-folder field may hold (a lab's error, a compiler's first lines, a path): a longer one was not
+#: written by the harness, and a report would carry it whole.
+MAX_TEXT = 64 << 10
 
 
 _HINTS: dict[str, dict[str, Any]] = {}
@@ -55,7 +58,9 @@ def type_problem(value: Any, hint: Any) -> str:
             return "not a number"
         return "" if math.isfinite(value) else "not a finite number"
     if hint is str:
-        return "" if isinstance(value, str) else "not a string"
+        if not isinstance(value, str):
+            return "not a string"
+        return "" if len(value) <= MAX_TEXT else f"a text of {len(value):,} characters; at most {MAX_TEXT:,}"
     if origin is dict or hint is dict:
         if not isinstance(value, dict):
             return "not an object"

@@ -62,6 +62,8 @@ def test_rows_round_trip_through_dicts_and_reject_unknown_fields():
         ({"native_anchor_ns": {"scan": [5e4, 0.0]}}, "time per call is not positive"),
         ({"burst_ns": [10.0, -1.0]}, "time per call is not positive"),
         ({"runtime_switches": {"DOTNET_X": 1}}, "its member 'DOTNET_X': not a string"),
+        ({"error": "x" * (64 << 10 | 1)}, "error = .*: a text of 65,537 characters; at most 65,536"),
+        ({"runtime_switches": {"DOTNET_X": "1" * 70000}}, "its member 'DOTNET_X': a text of 70,000 characters"),
     ],
 )
 def test_a_stored_row_whose_per_round_times_or_members_are_damaged_is_refused(fields, why):

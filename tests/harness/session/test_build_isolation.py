@@ -66,6 +66,9 @@ def test_a_build_that_fails_voids_its_own_cells_and_every_other_cell_is_measured
     assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr
     text = (summary.directory / "report" / "report.md").read_text()
     assert "void: build failed: the build of lab 'dotnet' failed: error CS0128" in text
+    lead = text[: text.index("## ")]  # said before any section: which build failed, its cells, its log
+    assert "**Builds that failed**: lab dotnet on 8.0.0:" in lead and "`logs/build-dotnet@8.0.0.log`" in lead
+    assert "10.0.12" not in lead.split("**Builds that failed**")[1]
 
 
 def test_a_run_none_of_whose_builds_builds_stops_with_the_cause(fixture_dir, smoke_options):
