@@ -15,7 +15,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 from analysis.charts.style import VERDICT_COLORS, describe, ratio_axis, titled  # noqa: E402
-from harness.model.judging import TOLERANCE  # noqa: E402
+from harness.model.judging import REPRODUCED, TOLERANCE  # noqa: E402
 
 
 def short_scenario(scenario: str, width: int = 48) -> str:
@@ -31,8 +31,8 @@ def takeaway(verdicts: pd.DataFrame) -> str:
     """'12 of 15 published ratios reproduced within ±15% (2 inconclusive)': verdicts counted by kind, the reason after
     ': ' left to the table ('1 unavailable', not the whole 'unavailable: not measured: …' sentence in a chart title)."""
     counts = verdicts["verdict"].str.split(": ").str[0].value_counts()
-    reproduced = int(counts.get("reproduced", 0))
-    others = [f"{int(n)} {v}" for v, n in counts.items() if v != "reproduced"]
+    reproduced = int(counts.get(REPRODUCED, 0))
+    others = [f"{int(n)} {v}" for v, n in counts.items() if v != REPRODUCED]
     return f"{reproduced} of {len(verdicts)} published ratios reproduced within ±{TOLERANCE:.0%}" + (
         f" ({', '.join(others)})" if others else ""
     )

@@ -15,16 +15,17 @@ from matplotlib.ticker import FuncFormatter
 
 from harness.model.cells import Cell
 from harness.model.environment_record import EnvironmentRecord
+from harness.model.judging import INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION, VOID
 from harness.model.run_records import RunRecord
 
 #: Reproduction verdicts → colour (colour-blind safe: Okabe–Ito).
 VERDICT_COLORS = {
-    "reproduced": "#009E73",
-    "inconclusive": "#E69F00",
-    "same direction only": "#56B4E9",
-    "not reproduced": "#D55E00",
-    "void: verification failed": "#999999",
-    "not measured": "#CCCCCC",
+    REPRODUCED: "#009E73",
+    INCONCLUSIVE: "#E69F00",
+    SAME_DIRECTION: "#56B4E9",
+    NOT_REPRODUCED: "#D55E00",
+    VOID: "#999999",
+    NOT_MEASURED: "#CCCCCC",
 }
 
 #: Library → colour, the same in every chart (colour-blind safe: Okabe–Ito first, then Paul Tol's muted scheme for the
@@ -55,7 +56,7 @@ def library_color(library: str) -> str:
 
 
 #: Run-to-run changes → colour.
-CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", "inconclusive": "#E69F00"}
+CHANGE_COLORS = {"faster": "#009E73", "slower": "#D55E00", "same": "#56B4E9", INCONCLUSIVE: "#E69F00"}
 
 
 def caption_for(env: EnvironmentRecord | None, run: RunRecord, rows: pd.DataFrame | None = None) -> str:

@@ -19,6 +19,7 @@ from scipy import stats as _stats
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.cold_start import split_measures
 from harness.model import judging as v
+from harness.model.judging import INCONCLUSIVE
 from harness.model.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.errors import HarnessError
 from harness.model.judging import TOLERANCE
@@ -28,7 +29,7 @@ from harness.model.records import MEASURED
 #: A change smaller than this (relative) is reported as 'same' when the interval allows it.
 DEFAULT_THRESHOLD = 0.05
 
-FASTER, SLOWER, SAME, INCONCLUSIVE = "faster", "slower", "same", "inconclusive"
+FASTER, SLOWER, SAME = "faster", "slower", "same"
 
 
 def welch_log_ratio(

@@ -27,10 +27,8 @@ NOT_READ = "not read"
 ECOSYSTEMS = ("nuget", "npm", "debian")
 _TOP_KEYS = {"schema_version", "sources", "allowed", "vendor_terms", "nuget", "npm", "debian"}
 _SOURCE_KEYS = {
-    "nuget_lock_files",
     "nuget_local_feed",
     "nuget_runtime_packs",
-    "npm_lock_files",
     "debian_bases",
     "debian_dockerfiles",
 }
@@ -79,9 +77,26 @@ class RuntimePacks:
         return [(name.format(rid=rid), version) for name in names for rid in self.rids_by_tfm.get(tfm, self.rids)]
 
 
+#: A lab's lock files, found in its own folder at any depth (so a new lab's packages join the table with its folder):
+#: NuGet's and npm's; never in what builds and installs leave there.
+NUGET_LOCK_FILE, NPM_LOCK_FILE = "packages*.lock.json", "package-lock.json"
+_NOT_SOURCES = frozenset({"bin", "obj", "build", "node_modules", ".git"})
+
+
+def lab_lock_files(name_pattern: str, root: pathlib.Path = REPO_ROOT) -> tuple[str, ...]:
+    """Every file named so in a lab folder (lab/<lab>/, at any depth but under _NOT_SOURCES), relative to `root`."""
+    found = [
+        path.relative_to(root).as_posix()
+        for path in (root / "lab").glob(f"*/**/{name_pattern}")
+        if not _NOT_SOURCES & set(path.relative_to(root).parts)
+    ]
+    return tuple(sorted(found))
+
+
 @dataclass(frozen=True)
 class LicenceSources:
-    """Where the labs' packages are listed (paths relative to the repository; globs may match nothing)."""
+    """Where the labs' packages are listed (paths relative to the repository; globs may match nothing): the lock files
+    each lab folder holds (lab_lock_files), and the rest as licences.toml [sources] says."""
 
     nuget_lock_files: tuple[str, ...]
     nuget_local_feed: str
@@ -202,10 +217,10 @@ def load_licence_policy(path: pathlib.Path = LICENCES_FILE) -> LicencePolicy:
     node = npm.get("node_builds", {})
     return LicencePolicy(
         sources=LicenceSources(
-            tuple(sources["nuget_lock_files"]),
+            lab_lock_files(NUGET_LOCK_FILE),
             sources["nuget_local_feed"],
             _runtime_packs(sources["nuget_runtime_packs"]),
-            tuple(sources["npm_lock_files"]),
+            lab_lock_files(NPM_LOCK_FILE),
             tuple(sources["debian_bases"]),
             tuple(sources["debian_dockerfiles"]),
         ),

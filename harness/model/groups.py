@@ -5,11 +5,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from harness.model.records import ResultRow
 
-#: (ISA level, experiment, group, runtime): the key of a group of cells.
-GroupKey = tuple[str, str, str, str]
+
+class GroupKey(NamedTuple):
+    """The key of a group of cells, whose ratios are taken against one baseline: its ISA level, experiment, group and
+    place (the runtime, with the run settings an explanation switched: harness/model/places.py)."""
+
+    isa_level: str
+    experiment: str
+    group: str
+    place: str
+
 
 #: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done; stopped by the
 #: run's time budget (harness/session/budget.py) before its own rule was met.
@@ -32,7 +41,7 @@ def elapsed_s(rows: Iterable[ResultRow]) -> float:
 
 def row_group(row: ResultRow) -> GroupKey:
     """(ISA level, experiment, group, runtime) of a row: the same key as harness.designs.group_key of its cell."""
-    return row.isa_requested, row.experiment, row.group, row.runtime_requested
+    return GroupKey(row.isa_requested, row.experiment, row.group, row.runtime_requested)
 
 
 def rows_by_group(rows: Iterable[ResultRow]) -> dict[GroupKey, list[ResultRow]]:

@@ -154,7 +154,7 @@ class GroupRecord(_Record):
     @property
     def key(self) -> GroupKey:
         """(ISA level, experiment, group, runtime)."""
-        return self.isa_level, self.experiment, self.group, self.runtime
+        return GroupKey(self.isa_level, self.experiment, self.group, self.runtime)
 
 
 #: Timeline phases that happen once per run: the session's preparation, and after it `just run-all`'s conformance

@@ -40,6 +40,7 @@ from typing import Protocol
 from harness.config.profiles import DESIGN_NAMES
 from harness.model.cells import Cell
 from harness.model.errors import PinningError
+from harness.model.groups import GroupKey
 from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
@@ -62,10 +63,10 @@ class Placement:
 Slot = tuple[Placement, ...]
 
 
-def group_key(cell: Cell) -> tuple[str, str, str, str]:
+def group_key(cell: Cell) -> GroupKey:
     """(ISA level, experiment, group, place): the cells whose ratios are taken against one baseline (the place: the
     runtime, and the run settings an explanation switched, which a process cannot change for some of its cells)."""
-    return cell.isa_level, cell.experiment, cell.group, cell.place
+    return GroupKey(cell.isa_level, cell.experiment, cell.group, cell.place)
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ class PairedSharedDesign(PairedDesign):
     name = "paired-shared"
 
     def units(self, cells: list[Cell], shares: Callable[[Cell], bool] = lambda cell: True) -> list[Unit]:
-        sizes: dict[tuple[str, str, str, str], int] = {}
+        sizes: dict[GroupKey, int] = {}
         for cell in cells:
             sizes[group_key(cell)] = sizes.get(group_key(cell), 0) + 1
         # a group one of whose cells may not share a process with other groups keeps a process of its own, whole
@@ -219,7 +220,7 @@ class PairedPipelinedDesign(PairedDesign):
     pipelined = True
 
 
-def process_groups(cells: Sequence[Cell]) -> list[tuple[str, str, str, str]]:
+def process_groups(cells: Sequence[Cell]) -> list[GroupKey]:
     """The groups whose cells a process measures, in the order they first appear."""
     return list(dict.fromkeys(group_key(c) for c in cells))
 

@@ -13,7 +13,7 @@ from harness.config.profiles import ALL_LEVELS, ALL_RUNTIMES, CLAIMED_LEVELS, CL
 from harness.model.cells import Cell
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.experiment import Benchmark, Experiment
-from harness.model.groups import AA_SUFFIX
+from harness.model.groups import AA_SUFFIX, GroupKey
 from harness.model.records import DEFAULT_RUNTIME, STEADY
 from harness.planning.designs import group_key
 
@@ -231,10 +231,10 @@ def with_aa_copies(cells: list[Cell], can_pair: Callable[[Cell], bool]) -> list[
     measured as one more member. No claim names it; its ratio to the baseline is the check that the paired engine has no
     order or position bias (README "Noise and replication")."""
     out: list[Cell] = []
-    groups: dict[tuple[str, str, str, str], list[Cell]] = {}
+    groups: dict[GroupKey, list[Cell]] = {}
     for cell in cells:
         groups.setdefault(group_key(cell), []).append(cell)
-    added: set[tuple[str, str, str, str]] = set()
+    added: set[GroupKey] = set()
     for cell in cells:
         out.append(cell)
         key = group_key(cell)

@@ -20,6 +20,7 @@ from functools import partial
 from typing import Protocol
 
 from harness.config.profiles import BudgetSpec, Stopping
+from harness.model.groups import GroupKey
 from harness.model.noise_forecast import (
     GroupShare,
     NoiseForecast,
@@ -36,7 +37,7 @@ from harness.model.run_records import NoiseProbeRecord
 from harness.model.stats import format_rel_ci, t_quantile
 from harness.model.store import RunStore
 from harness.planning.designs import Unit, group_key, process_groups
-from harness.session.open_claims import ClaimReading, GroupKey
+from harness.session.open_claims import ClaimReading
 from harness.session.progress import RunProgress
 from harness.session.stopping import group_ratios, measured_replicates
 

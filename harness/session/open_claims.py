@@ -24,14 +24,13 @@ from harness.config.cpu_models import load_cpu_table, published_cpu
 from harness.model.cells import Cell
 from harness.model.decision_forecast import processes_to_decide
 from harness.model.experiment import Experiment
+from harness.model.groups import GroupKey
 from harness.model.judging import INCONCLUSIVE, judge, published_ratio
 from harness.model.pairing import paired_ratio_interval
 from harness.model.places import base_runtime, is_switched
 from harness.model.records import DEFAULT_RUNTIME, ResultRow, VerificationStatus
 from harness.planning.designs import group_key
 from harness.session.stopping import measured_replicates
-
-GroupKey = tuple[str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -94,7 +93,7 @@ def _with_switched_places(readings: dict[GroupKey, list[ClaimReading]], cells: I
     with that group's, so it is steered by the same claims (and gets rounds while they are open)."""
     out = dict(readings)
     for cell in cells:
-        base = (cell.isa_level, cell.experiment, cell.group, base_runtime(cell.place))
+        base = GroupKey(cell.isa_level, cell.experiment, cell.group, base_runtime(cell.place))
         if is_switched(cell.place) and base in readings:
             out.setdefault(group_key(cell), readings[base])
     return out

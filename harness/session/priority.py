@@ -37,11 +37,11 @@ from harness.model.allocation import (
     share_rounds,
 )
 from harness.model.cells import Cell
-from harness.model.groups import BUDGET, RUNNING
+from harness.model.groups import BUDGET, RUNNING, GroupKey
 from harness.planning.designs import Unit, group_key
 from harness.session.budget import RunBudget
 from harness.session.noise_probe import ProbeSession, run_probe
-from harness.session.open_claims import GroupKey, rounds_to_decide
+from harness.session.open_claims import rounds_to_decide
 from harness.session.slot_processes import Ahead
 from harness.session.stopping import GroupStatus
 from harness.session.until_decided import describe as describe_left

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.model.cells import Cell, ColdSettings
-from harness.model.groups import BUDGET, row_group
+from harness.model.groups import BUDGET, GroupKey, row_group
 from harness.model.interference import REPLACEMENTS_PER_CELL, disturbance, disturbed_text
 from harness.model.records import (
     COLD,
@@ -35,7 +35,7 @@ from harness.planning.estimate import ShotCosts, cold_cell_seconds, learned_roun
 from harness.planning.history import CostHistory
 from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
 from harness.session.calibration import WORKLOADS, calibrate
-from harness.session.open_claims import ClaimReading, GroupKey
+from harness.session.open_claims import ClaimReading
 from harness.session.priority import RULES as PRIORITY_RULES
 from harness.session.priority import run_by_priority
 from harness.session.progress import RunProgress
@@ -101,7 +101,7 @@ class Session(SlotProcesses):
 
     def run_unit(
         self, unit: Unit, later: Sequence[Unit] = (), cold: Sequence[Cell] = ()
-    ) -> dict[tuple[str, str, str, str], GroupStatus]:
+    ) -> dict[GroupKey, GroupStatus]:
         """Rounds of one unit until all its groups have stopped, or until the run budget cannot afford another round
         with the `later` units and `cold` cells still to come (the budget's floor rounds always run); returns the
         groups' final status."""
@@ -155,10 +155,14 @@ class Session(SlotProcesses):
     def record_statuses(self, statuses: dict[GroupKey, GroupStatus]) -> None:
         """Says and stores where each group ended."""
         for g, status in sorted(statuses.items()):
-            runtime = "" if g[3] == DEFAULT_RUNTIME else f" on {g[3]}"
-            self.progress.note(f"group {g[1]}/{g[2]}@{g[0]}{runtime}: {status.describe()}")
+            runtime = "" if g.place == DEFAULT_RUNTIME else f" on {g.place}"
+            self.progress.note(f"group {g.experiment}/{g.group}@{g.isa_level}{runtime}: {status.describe()}")
             record = GroupRecord(
-                isa_level=g[0], experiment=g[1], group=g[2], runtime=g[3], **dataclasses.asdict(status)
+                isa_level=g.isa_level,
+                experiment=g.experiment,
+                group=g.group,
+                runtime=g.place,
+                **dataclasses.asdict(status),
             )
             self.store.append_json_line(GROUPS_FILE, record.to_dict())
 

@@ -22,7 +22,7 @@ from harness.session.cell_rows import CellRows
 from harness.session.rows import RowContext
 
 if TYPE_CHECKING:
-    from harness.session.open_claims import GroupKey
+    from harness.model.groups import GroupKey
     from harness.session.progress import RunProgress
     from harness.session.stopping import GroupStatus
 

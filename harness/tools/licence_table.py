@@ -107,9 +107,10 @@ def _header(rows: list[LicenceRow], policy: LicencePolicy) -> list[str]:
         "# Licences of the packages the labs use",
         "",
         "Every package the labs build with or run on, with its licence, where that licence is stated, and a verdict: "
-        "the NuGet packages of the .NET lab's lock files (every target framework, Direct and Transitive, the Native "
-        "AOT lock file and the tests') and the runtime packs its self-contained builds bundle (lab/dotnet/lab.toml "
-        "`[runtimes]`), the npm packages of the Node lab's package-lock.json, and the Debian packages "
+        "the NuGet packages of every lock file a lab folder holds (packages*.lock.json under lab/<lab>/: every "
+        "target framework, Direct and Transitive, the Native AOT lock file, the library-version builds' src/locks/ and "
+        "the tests') and the runtime packs the .NET lab's self-contained builds bundle (lab/dotnet/lab.toml "
+        "`[runtimes]`), the npm packages of every package-lock.json a lab folder holds, and the Debian packages "
         "the lab images install (the `include` lists of the local bases, containers/local-bases.toml and each lab's "
         "lab/<lab>/local-bases.toml, and the lab Dockerfiles' "
         "`apt-get install`s). This file is generated: `python3 -m harness licences` rewrites it and "

@@ -7,7 +7,16 @@ import zipfile
 import pytest
 
 from harness.commands.licences import committed_rows, row_problems, settle
-from harness.config.licences import NOT_READ, OPEN_SOURCE, OUTSIDE, expression_allowed, load_licence_policy
+from harness.config.licences import (
+    NOT_READ,
+    NPM_LOCK_FILE,
+    NUGET_LOCK_FILE,
+    OPEN_SOURCE,
+    OUTSIDE,
+    expression_allowed,
+    lab_lock_files,
+    load_licence_policy,
+)
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 from harness.tools.debian_licences import copyright_licences, debian_packages, declare_debian, dockerfile_packages
@@ -234,3 +243,25 @@ def test_a_stated_licence_without_evidence_is_refused(tmp_path):
     broken.write_text(text + '\n[nuget.overrides."X"."1.0"]\nlicence = "MIT"\n')
     with pytest.raises(ConfigError, match=r"\[nuget.overrides.'X'.'1.0'\] must have exactly `licence` and `evidence`"):
         load_licence_policy(broken)
+
+
+def test_a_labs_lock_files_are_found_in_its_own_folder_and_never_in_what_builds_leave(tmp_path):
+    for path in (
+        "lab/new-lab/package-lock.json",
+        "lab/new-lab/node_modules/left/package-lock.json",
+        "lab/other/src/packages.lock.json",
+        "lab/other/src/locks/packages.Some.Library-1.0.0.lock.json",
+        "lab/other/src/obj/packages.lock.json",
+        "lab/other/build/10.0.12/packages.lock.json",
+        "elsewhere/package-lock.json",
+    ):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("{}")
+    assert lab_lock_files(NPM_LOCK_FILE, tmp_path) == ("lab/new-lab/package-lock.json",)
+    assert lab_lock_files(NUGET_LOCK_FILE, tmp_path) == (
+        "lab/other/src/locks/packages.Some.Library-1.0.0.lock.json",
+        "lab/other/src/packages.lock.json",
+    )
+    # the repository's: every lab's, the library-version builds' too
+    assert "lab/dotnet/src/locks/packages.Newtonsoft.Json-13.0.3.lock.json" in SOURCES.nuget_lock_files
+    assert SOURCES.npm_lock_files == ("lab/reference-node/package-lock.json",)
