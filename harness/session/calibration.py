@@ -14,8 +14,13 @@ import datetime as _dt
 import statistics
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Sequence
 
+from harness.backends.base import Backend
+from harness.model.run_folder import CALIBRATION_FILE
 from harness.model.run_records import CalibrationRecord
+from harness.model.store import RunStore
 from harness.planning.pinning import taskset_prefix
 
 #: Repetitions per calibration workload; 15–80 ms each on a 2020s server core.
@@ -68,3 +73,24 @@ def calibrate(label: str, cpuset: str, workload: str, timeout_s: float = 120) ->
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     return summarize(label, cpuset, workload, samples) if samples else None
+
+
+def calibrate_lab_cpus(
+    backend: Backend, store: RunStore, lab_cpus: Sequence[str], label: str, say: Callable[[str], None]
+) -> None:
+    """Times every workload on every lab CPU, nothing running beside it (the backend stops warming first), and keeps
+    each result in the run folder (calibration.jsonl) and the time it took (run.json's phases)."""
+    backend.stop_warming()
+    started = time.monotonic()
+    try:
+        for cpu in lab_cpus:
+            for workload in WORKLOADS:
+                result = calibrate(label, cpu, workload)
+                if result is not None:
+                    store.append_json_line(CALIBRATION_FILE, result.to_dict())
+                    say(
+                        f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
+                        f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]"
+                    )
+    finally:
+        store.record_phase("calibration", started, f"calibration workloads {label}")

@@ -1,6 +1,6 @@
 """How the replicate loop (scheduler.py) turns one process of a cell into a result row: the row's context and the
 backend request, the row once the process ended (measured, failed, or a cold-start cell's), and the row of a cell that
-cannot run at its ISA level. Session inherits these; they read the fields the mixin declares."""
+cannot run at its ISA level. A part of the session: it reads the run's setup (session_setup.py) and nothing else."""
 
 from __future__ import annotations
 
@@ -9,53 +9,35 @@ import datetime as _dt
 import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from harness.backends.base import Backend, CellRequest, CellRun
-from harness.config.isa import IsaLevel
-from harness.config.labs import LabSpec
-from harness.config.profiles import Stopping
-from harness.model.cells import Cell, ColdSettings, JobSettings
+from harness.backends.base import CellRequest, CellRun
+from harness.model.cells import Cell
 from harness.model.errors import HarnessError
 from harness.model.outcomes import CellOutcome
 from harness.model.records import COLD, SINGLE_SHOT, UNAVAILABLE, ResultRow
 from harness.model.run_folder import LOGS_DIR, RAW_DIR
-from harness.model.store import RunStore
 from harness.normalize import NORMALIZERS, SAMPLES_FORMAT
 from harness.normalize.cell_files import LabFailure
 from harness.normalize.common import peak_rss_bytes
 from harness.normalize.hyperfine import normalize_cold_cell
-from harness.planning.designs import Design, Placement
+from harness.planning.designs import Placement
 from harness.session.cold import cold_settings_readback, variant_info, verify_cold_cell
-from harness.session.probe import NOT_APPLICABLE, LabProbe, LevelProbe
+from harness.session.probe import NOT_APPLICABLE, LevelProbe
 from harness.session.rows import RowContext, failed_row, measured_row, skipped_row
+from harness.session.session_setup import SessionSetup
 
 
-@dataclass
-class CellRows:
-    """The row-making half of Session (scheduler.py), and the fields of a session these methods read (Session adds
-    the rest: its progress, calibration, cold-start settings and budget)."""
+@dataclass(frozen=True)
+class RowMaker:
+    """The rows of a session's processes, made from its setup."""
 
-    store: RunStore
-    backend: Backend
-    design: Design
-    stopping: Stopping
-    job: JobSettings
-    probes: dict[str, LabProbe]
-    levels: dict[str, IsaLevel]
-    labs: dict[str, LabSpec]
-    lab_cpus: tuple[str, ...]
-    profile_name: str
-    datasets_dir: pathlib.Path
-    cell_timeout_s: float
-    if TYPE_CHECKING:  # Session fields (with defaults, so they cannot come before Session's own fields)
-        cold: ColdSettings
-        peak_rss_runs: int
+    setup: SessionSetup
 
-    def _level(self, cell: Cell) -> LevelProbe:
-        return self.probes[cell.target].levels[cell.isa_level]
+    def level(self, cell: Cell) -> LevelProbe:
+        return self.setup.probes[cell.target].levels[cell.isa_level]
 
-    def _context(
+    def context(
         self, placement: Placement, round_index: int, design: str | None = None, attempt: int = 1
     ) -> RowContext:
         """A row's context; a replacement process (attempt 2, 3 …) gets a raw folder and log of its own, so the
@@ -67,47 +49,47 @@ class CellRows:
             + (f"-attempt-{attempt}" if attempt > 1 else "")
         )
         return RowContext(
-            self.store.run_id,
+            self.setup.store.run_id,
             cell,
             placement.cpuset,
-            self.profile_name,
-            self._level(cell),
-            self.probes[cell.target].emulated,
-            self.store.relative(self.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
+            self.setup.profile_name,
+            self.level(cell),
+            self.setup.probes[cell.target].emulated,
+            self.setup.store.relative(self.setup.store.path(LOGS_DIR, f"{cell.slug}.{suffix}.log")),
             _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             round_index=round_index,
-            round_count=self.stopping.max_rounds,
-            design=design or self.design.name,
+            round_count=self.setup.stopping.max_rounds,
+            design=design or self.setup.design.name,
             partner=placement.partner,
             raw_folder=suffix,
-            where=self._where(cell),
+            where=self.where(cell),
         )
 
-    def _request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
-        out_dir = out_dir or self.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
+    def request(self, ctx: RowContext, out_dir: pathlib.Path | None = None) -> CellRequest:
+        out_dir = out_dir or self.setup.store.path(RAW_DIR, ctx.cell.slug, ctx.raw_folder)
         out_dir.mkdir(parents=True, exist_ok=True)
-        lab = self.labs[ctx.cell.target]
+        lab = self.setup.labs[ctx.cell.target]
         return CellRequest(
             lab,
             ctx.cell,
-            self.datasets_dir,
+            self.setup.datasets_dir,
             out_dir,
-            self.store.path(ctx.log_path or ""),
-            self.job,
+            self.setup.store.path(ctx.log_path or ""),
+            self.setup.job,
             # the cell's run settings, then its ISA level's switches (a lab.toml may not let the two share a variable)
             {**lab.settings_environment(ctx.cell.run_settings), **ctx.level.switches},
             ctx.cpuset,
-            self.cell_timeout_s,
-            raw_root=self.store.path(RAW_DIR),
+            self.setup.cell_timeout_s,
+            raw_root=self.setup.store.path(RAW_DIR),
             # a single shot reads its own resident set around its calls: no peak-RSS processes after it
-            peak_rss_runs=0 if ctx.cell.measure == SINGLE_SHOT else self.peak_rss_runs,
+            peak_rss_runs=0 if ctx.cell.measure == SINGLE_SHOT else self.setup.peak_rss_runs,
         )
 
-    def _row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
+    def row(self, ctx: RowContext, request: CellRequest, run: CellRun) -> ResultRow:
         ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
         if run.error is not None:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
-        lab = self.labs[ctx.cell.target]
+        lab = self.setup.labs[ctx.cell.target]
         # the paired verb and the shot verb write the contract's language-neutral format whatever the lab's `run` writes
         raw_format = (
             (lab.paired_format if request.members else None)
@@ -119,24 +101,24 @@ class CellRows:
             return failed_row(ctx, outcome)
         fields: dict[str, Any] = {
             **outcome.fields,
-            "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"]),
+            "raw_path": self.setup.store.relative(request.out_dir / outcome.fields["raw_path"]),
         }
         if fields.get("peak_rss_bytes") is None:
             fields["peak_rss_bytes"] = peak_rss_bytes(request.out_dir)  # the peak-RSS runs after the process, if any
         return measured_row(
-            ctx, dataclasses.replace(outcome, fields=fields), self.levels[ctx.cell.isa_level], lab.run_settings
+            ctx, dataclasses.replace(outcome, fields=fields), self.setup.levels[ctx.cell.isa_level], lab.run_settings
         )
 
-    def _cold_row(self, cell: Cell) -> ResultRow:
+    def cold_row(self, cell: Cell) -> ResultRow:
         """One cold-start cell: verified, then timed as whole processes (one row; its runs are the replicates)."""
-        ctx = dataclasses.replace(self._context(Placement(cell, self.lab_cpus[0]), 1), round_count=1, design=COLD)
-        request = dataclasses.replace(self._request(ctx), cold=self.cold)
-        verification = verify_cold_cell(self.backend, request)
-        run = self.backend.run_cold(request)
+        ctx = dataclasses.replace(self.context(Placement(cell, self.setup.lab_cpus[0]), 1), round_count=1, design=COLD)
+        request = dataclasses.replace(self.request(ctx), cold=self.setup.cold)
+        verification = verify_cold_cell(self.setup.backend, request)
+        run = self.setup.backend.run_cold(request)
         ctx = dataclasses.replace(ctx, duration_s=round(run.usage.wall_s, 2), usage=run.usage)
         if run.error is not None:
             return failed_row(ctx, f"{run.error} ({run.error.hint})")
-        probe = self.probes[cell.target]
+        probe = self.setup.probes[cell.target]
         outcome = _normalized(
             lambda: normalize_cold_cell(
                 request.out_dir, probe.env, variant_info(probe, cell.variant), verification, ctx.level.flags
@@ -148,41 +130,46 @@ class CellRows:
             return failed_row(ctx, outcome)
         outcome = dataclasses.replace(
             outcome,
-            fields={**outcome.fields, "raw_path": self.store.relative(request.out_dir / outcome.fields["raw_path"])},
+            fields={
+                **outcome.fields,
+                "raw_path": self.setup.store.relative(request.out_dir / outcome.fields["raw_path"]),
+            },
         )
         if cell.run_settings:  # hyperfine's processes report nothing: read back in a process with their environment
-            outcome = dataclasses.replace(outcome, settings_readback=cold_settings_readback(self.backend, request))
-        return measured_row(ctx, outcome, self.levels[cell.isa_level], request.lab.run_settings)
+            outcome = dataclasses.replace(
+                outcome, settings_readback=cold_settings_readback(self.setup.backend, request)
+            )
+        return measured_row(ctx, outcome, self.setup.levels[cell.isa_level], request.lab.run_settings)
 
-    def _runnable(self, cell: Cell, cells: list[Cell]) -> bool:
+    def runnable(self, cell: Cell, cells: list[Cell]) -> bool:
         """A cell runs when its level took effect, or when its level is the same as native here and the run does not
         measure that benchmark at native anyway: a figure published on a CPU without AVX-512 is measured at no-avx512,
         which on a CPU (or runtime) without AVX-512 is native itself. Only a true duplicate is reported, not re-run."""
         if cell.unavailable:
             return False
-        level = self._level(cell)
+        level = self.level(cell)
         if level.state == "same-as-native":
             native = dataclasses.replace(cell, isa_level="native")
             return native not in cells
         return level.runs
 
-    def _where(self, cell: Cell) -> dict[str, Any]:
+    def where(self, cell: Cell) -> dict[str, Any]:
         """The backend's identity fields of a row, and the host it ran on in a run over several hosts."""
-        host = getattr(self.backend, "host_id", None)
-        return {**self.backend.identity(self.labs[cell.target]), **({"host": host} if host else {})}
+        host = getattr(self.setup.backend, "host_id", None)
+        return {**self.setup.backend.identity(self.setup.labs[cell.target]), **({"host": host} if host else {})}
 
-    def _unrunnable_row(self, cell: Cell) -> ResultRow:
-        level = self._level(cell)
+    def unrunnable_row(self, cell: Cell) -> ResultRow:
+        level = self.level(cell)
         ctx = RowContext(
-            self.store.run_id,
+            self.setup.store.run_id,
             cell,
-            self.lab_cpus[0],
-            self.profile_name,
+            self.setup.lab_cpus[0],
+            self.setup.profile_name,
             level,
-            self.probes[cell.target].emulated,
-            round_count=self.stopping.max_rounds,
-            design=self.design.name,
-            where=self._where(cell),
+            self.setup.probes[cell.target].emulated,
+            round_count=self.setup.stopping.max_rounds,
+            design=self.setup.design.name,
+            where=self.where(cell),
         )
         if cell.unavailable:
             return skipped_row(ctx, f"{UNAVAILABLE}: {cell.unavailable}")

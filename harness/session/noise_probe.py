@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
 
-from harness.config.profiles import BudgetSpec, Stopping
+from harness.config.profiles import BudgetSpec
 from harness.model.groups import GroupKey
 from harness.model.noise_forecast import (
     GroupShare,
@@ -35,10 +35,10 @@ from harness.model.records import DEFAULT_RUNTIME, ResultRow
 from harness.model.run_folder import NOISE_PROBE_FILE
 from harness.model.run_records import NoiseProbeRecord
 from harness.model.stats import format_rel_ci, t_quantile
-from harness.model.store import RunStore
 from harness.planning.designs import Unit, group_key, process_groups
 from harness.session.open_claims import ClaimReading
 from harness.session.progress import RunProgress
+from harness.session.session_setup import SessionSetup
 from harness.session.stopping import group_ratios, measured_replicates
 
 #: A forecast median CI this many times the target is a noisy host: the probe says what would help.
@@ -77,8 +77,7 @@ class ProbeSession(Protocol):
     """The scheduler's session, as far as the probe reads it."""
 
     claims: dict[GroupKey, list[ClaimReading]]
-    stopping: Stopping
-    store: RunStore
+    setup: SessionSetup  # its stopping rule and store
     progress: RunProgress
 
     def group_rows(self, group: GroupKey) -> list[ResultRow]:
@@ -170,7 +169,7 @@ class NoiseProbe:
                 )
                 ratios += group_ratios_
                 claims += group_claims
-        target = self.session.stopping.target_rel_ci
+        target = self.session.setup.stopping.target_rel_ci
         result = forecast(ratios, claims, [s for i in self.indices for s in per_unit[i]], rounds, target, t_quantile)
         total = sum(len(self.session.claims.get(k, [])) for ks in keys.values() for k in ks)
         return NoiseProbeRecord(
@@ -195,7 +194,7 @@ class NoiseProbe:
         """The shares of a unit's groups: each its part of the unit's round (by cells; a unit of the paired-shared
         design measures several groups in one process), the round's cost scaled as `scale` says; every group of a
         unit steers when one does (it is measured in each round the unit gets)."""
-        unit, stopping = self.turns.units[index], self.session.stopping
+        unit, stopping = self.turns.units[index], self.session.setup.stopping
         round_s = self.turns.round_s(index) * scale
         steering = any(self.session.claims.get(key) for key in keys)  # a unit's rounds serve all its groups
         shares = []
@@ -271,10 +270,10 @@ def describe(record: NoiseProbeRecord) -> list[str]:
 
 def run_probe(session: ProbeSession, turns: Turns, spec: BudgetSpec) -> None:
     """Plays and records the probe unless a first session of this run already did (a resume keeps its rows)."""
-    if session.store.path(NOISE_PROBE_FILE).exists():
+    if session.setup.store.path(NOISE_PROBE_FILE).exists():
         return
     probe = NoiseProbe(session, turns, spec)
     record = probe.record(probe.play())
-    session.store.write_json(NOISE_PROBE_FILE, record.to_dict())
+    session.setup.store.write_json(NOISE_PROBE_FILE, record.to_dict())
     for line in describe(record):
         session.progress.note(line)

@@ -44,12 +44,12 @@ from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve
 from harness.planning.warm_cpus import WarmPlan, plan_warm_cpus
 from harness.session.budget import RunBudget
 from harness.session.build_isolation import build_isolated, unbuilt_rows
-from harness.session.datasets_view import datasets_for_run
 from harness.session.model_readback import check_model_readback
 from harness.session.open_claims import claims_by_group
 from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
 from harness.session.progress import RunProgress
 from harness.session.scheduler import Session
+from harness.session.session_setup import setup_for_run
 from harness.tools.library_locks import prepare_library_builds
 
 
@@ -236,27 +236,13 @@ def _measure(
             if level.state != "run":
                 progress.note(f"{lab_probe.lab} ISA level {level.level}: {level.state}: {level.detail}")
     session = Session(
-        store,
-        backend,
-        plan.design,
-        plan.stopping,
-        plan.job,
-        probes,
-        plan.levels,
-        plan.labs,
-        tuple(str(c) for c in cpus.lab),
-        plan.profile_name,
-        datasets_for_run(options.datasets_dir.resolve(), plan.cells, store.directory),
-        options.cell_timeout_s,
-        progress,
+        setup=setup_for_run(plan, options, store, backend, probes, tuple(str(c) for c in cpus.lab), warm.cpuset),
+        progress=progress,
         calibrate=options.calibrate,
-        cold=plan.cold,
-        peak_rss_runs=plan.peak_rss_runs,
         budget=budget,
         claims=claims_by_group(plan.experiments, plan.cells, lambda cell: measured_arch(probes.get(cell.target))),
         history=plan.history,
         shot_costs=plan.shot_costs,
-        warm_cpuset=warm.cpuset,
     )
     try:
         session.run(plan.cells)

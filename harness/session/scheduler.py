@@ -11,35 +11,29 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.model.cells import Cell, ColdSettings
+from harness.backends.base import CellRequest
+from harness.model.cells import Cell
 from harness.model.groups import BUDGET, GroupKey, row_group
 from harness.model.interference import REPLACEMENTS_PER_CELL, disturbance, disturbed_text
-from harness.model.records import (
-    COLD,
-    DEFAULT_RUNTIME,
-    MEASURED,
-    REPLICATED,
-    SINGLE_SHOT,
-    ResultRow,
-    RowStatus,
-    row_key,
-)
-from harness.model.run_folder import CALIBRATION_FILE, GROUPS_FILE
+from harness.model.records import COLD, DEFAULT_RUNTIME, MEASURED, REPLICATED, ResultRow, RowStatus, row_key
+from harness.model.run_folder import GROUPS_FILE
 from harness.model.run_records import GroupRecord
 from harness.planning.designs import Design, Slot, Unit, group_key, layout
-from harness.planning.estimate import ShotCosts, cold_cell_seconds, learned_round_seconds, round_seconds
+from harness.planning.estimate import ShotCosts
 from harness.planning.history import CostHistory
-from harness.session.budget import CALIBRATION_S, RunBudget, affordable_rounds, round_fits, typical_process_s
-from harness.session.calibration import WORKLOADS, calibrate
+from harness.session.budget import RunBudget, round_fits
+from harness.session.calibration import calibrate_lab_cpus
+from harness.session.cell_rows import RowMaker
 from harness.session.open_claims import ClaimReading
 from harness.session.priority import RULES as PRIORITY_RULES
 from harness.session.priority import run_by_priority
 from harness.session.progress import RunProgress
-from harness.session.slot_processes import Ahead, SlotProcesses
+from harness.session.round_costs import RoundCosts
+from harness.session.session_setup import SessionSetup
+from harness.session.slot_processes import Ahead, Following, SlotRunner
 from harness.session.stopping import GroupStatus, group_status
 
 #: Row statuses a resumed run does not run again.
@@ -47,41 +41,43 @@ FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
 
 
 @dataclass
-class Session(SlotProcesses):
-    """Everything the replicate loop needs, fixed for one run (or one resumed session of it): the fields of CellRows
-    (store, backend, design, stopping rule, job, probes, levels, labs, lab CPUs, profile, datasets, cell timeout), then
-    these."""
+class Session:
+    """The replicate loop of one run (or one resumed session of it), composed of parts that read its setup: the rows it
+    makes (cell_rows.py RowMaker), the processes of a slot (slot_processes.py SlotRunner) and what rounds cost
+    (round_costs.py RoundCosts); it keeps the rows stored so far, decides the rounds and stores each row."""
 
+    setup: SessionSetup
     progress: RunProgress
     calibrate: bool = True
-    cold: ColdSettings = ColdSettings()
-    peak_rss_runs: int = 0  # steady cells of one process: fresh `once --report-rss` processes after each
     budget: RunBudget | None = None
     # the claims each group decides
     claims: dict[GroupKey, list[ClaimReading]] = dataclasses.field(default_factory=dict)
     history: CostHistory | None = None  # what the cells cost in earlier runs (harness/planning/history.py)
     shot_costs: ShotCosts = ShotCosts()  # what single-shot processes cost up front (harness/planning/estimate.py)
-    warm_cpuset: str | None = None  # the paired-pipelined design's warm CPU (the harness's; slot_processes.py)
 
     def __post_init__(self) -> None:
-        self.rows: dict[str, ResultRow] = dict(self.store.rows())
+        self.maker = RowMaker(self.setup)
+        self.slots = SlotRunner(self.setup, self.maker, self.progress)
+        self.costs = RoundCosts(self.setup, self.calibrate, self.history, self.shot_costs)
+        self.rows: dict[str, ResultRow] = dict(self.setup.store.rows())
         self._by_group: dict[GroupKey, dict[str, ResultRow]] = {}
         for row in self.rows.values():
             self._by_group.setdefault(row_group(row), {})[row.row_key] = row
         self.broken: set[str] = set()
         self.replaced: dict[str, int] = {}  # cell_id → disturbed processes replaced in this session
-        self.ahead: Ahead | None = None  # the schedule's guess at the process after the next (slot_processes.py)
+        self.ahead: Ahead | None = None  # the schedule's guess at the process after the next
 
     # -- the loop ---------------------------------------------------------------------------------------
 
     def run(self, cells: list[Cell]) -> None:
         """Records cells that cannot run, then runs every unit of the rest, level by level."""
-        runnable = [c for c in cells if self._runnable(c, cells)]
+        runnable = [c for c in cells if self.maker.runnable(c, cells)]
         for cell in cells:
             if cell not in runnable and not self._finished(row_key(cell.cell_id, 1)):
-                self._store(self._unrunnable_row(cell))
-        units = self.design.units(
-            [c for c in runnable if c.measure in REPLICATED], lambda c: self.labs[c.target].shares_with_other_groups(c)
+                self._store(self.maker.unrunnable_row(cell))
+        units = self.setup.design.units(
+            [c for c in runnable if c.measure in REPLICATED],
+            lambda c: self.setup.labs[c.target].shares_with_other_groups(c),
         )
         cold = [c for c in runnable if c.measure == COLD]
         if self.budget and self.budget.spec.priority in PRIORITY_RULES:
@@ -96,7 +92,7 @@ class Session(SlotProcesses):
         for cell in cold:
             if not self._finished(row_key(cell.cell_id, 1)):
                 self.progress.started(cell)
-                self._store(self._cold_row(cell))
+                self._store(self.maker.cold_row(cell))
         self.calibrate_now("end")
 
     def run_unit(
@@ -117,7 +113,11 @@ class Session(SlotProcesses):
             if (
                 self.budget and slots and round_index >= self.budget.spec.floor_rounds
             ):  # a round done before a resume costs nothing
-                slot_s = (self.budget.clock() - started) / slots_run if slots_run else self._process_s()
+                slot_s = (
+                    (self.budget.clock() - started) / slots_run
+                    if slots_run
+                    else self.costs.process_s(self.rows.values())
+                )
                 affordable = self._affordable(unit, round_index, len(slots) * slot_s, later, cold)
                 if not round_fits(round_index, affordable):
                     self.progress.note(
@@ -139,7 +139,7 @@ class Session(SlotProcesses):
     def unit_statuses(self, unit: Unit, rounds_done: int) -> dict[GroupKey, GroupStatus]:
         """Where each group of a unit stands after `rounds_done` rounds."""
         groups = {group_key(c) for c in unit.cells}
-        return {g: group_status(self.group_rows(g), rounds_done, self.stopping) for g in groups}
+        return {g: group_status(self.group_rows(g), rounds_done, self.setup.stopping) for g in groups}
 
     def play_round(self, unit: Unit, round_index: int) -> int:
         """Runs round `round_index` of a unit's cells whose groups still want rounds (its processes that already have
@@ -164,7 +164,7 @@ class Session(SlotProcesses):
                 runtime=g.place,
                 **dataclasses.asdict(status),
             )
-            self.store.append_json_line(GROUPS_FILE, record.to_dict())
+            self.setup.store.append_json_line(GROUPS_FILE, record.to_dict())
 
     def run_slot(self, slot: Slot, round_index: int, design: Design | None = None) -> list[ResultRow]:
         """Starts the slot's processes together and stores a row for every cell each measured. A slot with a disturbed
@@ -172,9 +172,9 @@ class Session(SlotProcesses):
         replacements left (REPLACEMENTS_PER_CELL): the disturbed rows are kept, set aside ('disturbed', `replaced`),
         and the fresh processes' rows stand for the round. Past the cap a disturbed row stays 'disturbed', outside the
         statistics, with its reason."""
-        design = design or self.design
+        design = design or self.setup.design
         for attempt in itertools.count(1):
-            rows = self._measure_slot(slot, round_index, design, attempt)
+            rows = self.slots.measure(slot, round_index, design, attempt, self._take_following)
             disturbed = [r for r in rows if r.status in MEASURED and disturbance(r) is not None]
             cells = {r.cell_id for r in rows}
             if not disturbed or any(self.replaced.get(c, 0) >= REPLACEMENTS_PER_CELL for c in cells):
@@ -225,42 +225,47 @@ class Session(SlotProcesses):
     def _layout(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
         """The design that lays out this round of a unit's cells (a lab without the `paired` verb is interleaved), and
         its slots."""
-        lab = self.labs[cells[0].target]
-        return layout(self.design, cells, round_index, self.lab_cpus, lab.shares_process(cells[0]), lab.paired_handoff)
+        lab = self.setup.labs[cells[0].target]
+        return layout(
+            self.setup.design, cells, round_index, self.setup.lab_cpus, lab.shares_process(cells[0]), lab.paired_handoff
+        )
+
+    def estimated_round_s(self, unit: Unit) -> float:
+        """Wall seconds of one round of a unit before any of it ran (round_costs.py)."""
+        return self.costs.estimated_round_s(unit, self.rows.values())
+
+    def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
+        """Seconds to keep for the cold-start cells not run yet and `calibrations` calibrations (round_costs.py)."""
+        return self.costs.reserve_s(cold, calibrations, lambda c: self._finished(row_key(c.cell_id, 1)))
 
     def _affordable(
         self, unit: Unit, rounds_done: int, round_s: float, later: Sequence[Unit], cold: Sequence[Cell]
     ) -> float:
-        """Rounds every group from this unit on can have within the run budget (harness/session/budget.py), after
-        reserving the cold-start cells and calibrations still to come."""
+        """Rounds every group from this unit on can have within the run budget, after the cold cells and calibrations
+        (before each new level, and at the end) still to come."""
         assert self.budget is not None
-        later_round_s = sum(self.estimated_round_s(u) for u in later)
-        levels = (
-            len({u.isa_level for u in later} - {unit.isa_level}) + 1
-        )  # calibrations before each new level, and at the end
-        remaining = self.budget.remaining_s() - self.reserve_s(cold, levels)
-        return affordable_rounds(remaining, rounds_done, round_s, later_round_s)
+        levels = len({u.isa_level for u in later} - {unit.isa_level}) + 1
+        reserve = self.reserve_s(cold, levels)
+        return self.costs.affordable(self.budget, unit, rounds_done, round_s, later, reserve, self.rows.values())
 
-    def estimated_round_s(self, unit: Unit) -> float:
-        """Wall seconds of one round of a unit before any of it ran: what its cells took in an earlier run of the same
-        design and job where one exists (the plan's history), else the job's estimate (planning/estimate.py)."""
-        if unit.cells[0].measure == SINGLE_SHOT:  # a unit is one group: all single shots or none
-            modelled = sum(self.shot_costs.process_seconds(c) for c in unit.cells)
-        elif self.design.shares_process:
-            paired = self.labs[unit.cells[0].target].shares_process(unit.cells[0])
-            modelled = round_seconds(self.design, list(unit.cells), self.job, paired)
-        else:
-            modelled = len(self.design.round(list(unit.cells), 1, self.lab_cpus)) * self._process_s()
-        learned = learned_round_seconds([c.cell_id for c in unit.cells], modelled, self.history)
-        return modelled if learned is None else learned
+    def _guessed(self, guess: Ahead | None) -> CellRequest | None:
+        """The request of the process the schedule guesses comes next, when it is one handed-over process; else None."""
+        found = guess() if guess is not None else None
+        if found is None:
+            return None
+        unit, round_index = found
+        active = self.active_cells(unit, self.unit_statuses(unit, round_index - 1))
+        if not active:
+            return None
+        design, slots = self._round_slots(active, round_index)
+        if len(slots) != 1 or len(slots[0]) != 1 or not design.pipelined:
+            return None
+        return self.slots.process(slots[0][0], round_index, design)[1]
 
-    def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
-        """Seconds the run must keep for the cold-start cells not run yet and `calibrations` calibrations."""
-        pending_cold = sum(1 for c in cold if not self._finished(row_key(c.cell_id, 1)))
-        return pending_cold * cold_cell_seconds(self.cold) + (calibrations if self.calibrate else 0) * CALIBRATION_S
-
-    def _process_s(self) -> float:
-        return typical_process_s(self.rows.values(), self.job)
+    def _take_following(self) -> Following:
+        """The next process's request, asked once a handed-over process is on the lab's CPU (the guess is used once)."""
+        guess, self.ahead = self.ahead, None
+        return lambda: self._guessed(guess)
 
     def _finished(self, key: str) -> bool:
         row = self.rows.get(key)
@@ -271,30 +276,13 @@ class Session(SlotProcesses):
         return list(self._by_group.get(group, {}).values())
 
     def _store(self, row: ResultRow) -> None:
-        row = self.store.localized(row)
-        self.store.append(row)
+        row = self.setup.store.localized(row)
+        self.setup.store.append(row)
         self.rows[row.row_key] = row
         self._by_group.setdefault(row_group(row), {})[row.row_key] = row
         self.progress.finished(row)
 
     def calibrate_now(self, label: str) -> None:
         """Times the calibration workloads on the lab CPUs (unless the run was asked not to)."""
-        if not self.calibrate:
-            return
-        self.backend.stop_warming()  # nothing runs beside a calibration
-        started = time.monotonic()
-        try:
-            self._calibrate_all(label, started)
-        finally:
-            self.store.record_phase("calibration", started, f"calibration workloads {label}")
-
-    def _calibrate_all(self, label: str, started: float) -> None:
-        for cpu in self.lab_cpus:
-            for workload in WORKLOADS:
-                result = calibrate(label, cpu, workload)
-                if result is not None:
-                    self.store.append_json_line(CALIBRATION_FILE, result.to_dict())
-                    self.progress.note(
-                        f"calibration {label}, {workload} on CPU {cpu}: {result.median_ms:.2f} ms "
-                        f"(CV {100 * result.cv:.1f}%) [{time.monotonic() - started:.1f} s]"
-                    )
+        if self.calibrate:
+            calibrate_lab_cpus(self.setup.backend, self.setup.store, self.setup.lab_cpus, label, self.progress.note)

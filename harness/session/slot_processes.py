@@ -1,8 +1,7 @@
 """One run of a slot's processes in the replicate loop (scheduler.py): each process's row contexts and request (one
 cell, or a paired process's whole group, each cell with a folder of its own), the processes started together, and
-their rows, not stored yet. Session inherits these through SlotProcesses, a mixin over CellRows like cell_rows.py's;
-they are kept apart from scheduler.py, which decides which rounds and slots run, replaces disturbed processes and
-stores the rows.
+their rows, not stored yet. A part of the session: it reads the run's setup and makes rows with the RowMaker; the loop
+(scheduler.py) decides which rounds and slots run, replaces disturbed processes and stores the rows.
 """
 
 from __future__ import annotations
@@ -11,56 +10,50 @@ import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from harness.backends.base import CellRequest
 from harness.model.cells import Cell
 from harness.model.records import DEFAULT_RUNTIME, ResultRow
 from harness.model.run_folder import LOGS_DIR, RAW_DIR
 from harness.planning.designs import Design, Placement, Slot, Unit, burst_seed, group_key, process_groups
-from harness.session.cell_rows import CellRows
+from harness.session.cell_rows import RowMaker
+from harness.session.progress import RunProgress
 from harness.session.rows import RowContext
+from harness.session.session_setup import SessionSetup
 
-if TYPE_CHECKING:
-    from harness.model.groups import GroupKey
-    from harness.session.progress import RunProgress
-    from harness.session.stopping import GroupStatus
-
-#: The schedule's guess at the process after the one it is about to run, asked once that one is on the lab's CPU: a
-#: unit and round, or None for none (the paired-pipelined design warms it meanwhile; a wrong guess costs the harness's
-#: CPU a warm-up, never a row).
-Ahead = Callable[[], "tuple[Unit, int] | None"]
+#: The schedule's guess at the process after the one it is about to run (scheduler.py): a unit and round, or None.
+Ahead = Callable[[], tuple[Unit, int] | None]
+#: The request of the process the schedule guesses comes after the one it is about to run, asked once that one is on
+#: the lab's CPU (None for none: the paired-pipelined design warms it meanwhile; a wrong guess costs the harness's CPU
+#: a warm-up, never a row).
+Following = Callable[[], "CellRequest | None"]
 
 
-@dataclass
-class SlotProcesses(CellRows):
-    """The processes of one slot, started together, and the rows they measured (Session adds the loop around them)."""
+@dataclass(frozen=True)
+class SlotRunner:
+    """The processes of one slot, started together, and the rows they measured."""
 
-    if TYPE_CHECKING:  # Session fields (with defaults, so they cannot come before Session's own fields) and methods
-        progress: RunProgress
-        warm_cpuset: str | None
-        ahead: Ahead | None
+    setup: SessionSetup
+    rows: RowMaker
+    progress: RunProgress
 
-        def active_cells(self, unit: Unit, statuses: dict[GroupKey, GroupStatus]) -> list[Cell]:
-            ...
-
-        def unit_statuses(self, unit: Unit, rounds_done: int) -> dict[GroupKey, GroupStatus]:
-            ...
-
-        def _round_slots(self, cells: list[Cell], round_index: int) -> tuple[Design, list[Slot]]:
-            ...
-
-    def _measure_slot(self, slot: Slot, round_index: int, design: Design, attempt: int = 1) -> list[ResultRow]:
+    def measure(
+        self,
+        slot: Slot,
+        round_index: int,
+        design: Design,
+        attempt: int = 1,
+        take_following: Callable[[], Following] | None = None,
+    ) -> list[ResultRow]:
         """The rows of one run of the slot's processes, not stored yet (a process handed over: the one guessed to come
-        next warms while it runs)."""
-        processes = [self._process(p, round_index, design, attempt) for p in slot]
-        if len(processes) == 1 and processes[0][1].warm_cpuset:
-            guess, self.ahead = self.ahead, None
-            processes[0] = (processes[0][0], dataclasses.replace(processes[0][1], then=lambda: self._guessed(guess)))
+        next, which `take_following` gives, warms while it runs)."""
+        processes = [self.process(p, round_index, design, attempt) for p in slot]
+        if len(processes) == 1 and processes[0][1].warm_cpuset and take_following is not None:
+            processes[0] = (processes[0][0], dataclasses.replace(processes[0][1], then=take_following()))
         for contexts, _ in processes:
             for ctx in contexts:
                 self.progress.started(ctx.cell)
-        runs = self.backend.run_cells([request for _, request in processes])
+        runs = self.setup.backend.run_cells([request for _, request in processes])
         rows = []
         for (contexts, request), run in zip(processes, runs):
             members = (
@@ -72,55 +65,41 @@ class SlotProcesses(CellRows):
                 ]
             )
             shared = run if len(contexts) == 1 else dataclasses.replace(run, usage=run.usage.share(len(contexts)))
-            rows += [self._row(ctx, member, shared) for ctx, member in zip(contexts, members)]
+            rows += [self.rows.row(ctx, member, shared) for ctx, member in zip(contexts, members)]
         return rows
 
-    def _process(
+    def process(
         self, placement: Placement, round_index: int, design: Design, attempt: int = 1
     ) -> tuple[list[RowContext], CellRequest]:
         """The row contexts of one process of a slot and its request: one cell, or (paired) every cell of its group,
-        each
-        with a folder of its own inside the process's folder."""
+        each with a folder of its own inside the process's folder."""
         if not placement.companions:
-            ctx = self._context(placement, round_index, design.name, attempt)
-            return [ctx], self._request(ctx)
+            ctx = self.rows.context(placement, round_index, design.name, attempt)
+            return [ctx], self.rows.request(ctx)
         cells, blocks = grouped(placement.cells)
         suffix = f"round-{round_index}" + (f"-attempt-{attempt}" if attempt > 1 else "")
         slug = process_slug(cells)
-        log = self.store.relative(self.store.path(LOGS_DIR, f"{slug}.{suffix}.log"))
+        store = self.setup.store
+        log = store.relative(store.path(LOGS_DIR, f"{slug}.{suffix}.log"))
         contexts = [
             dataclasses.replace(
-                self._context(Placement(c, placement.cpuset), round_index, design.name, attempt),
+                self.rows.context(Placement(c, placement.cpuset), round_index, design.name, attempt),
                 log_path=log,
                 raw_folder=f"{suffix}/{c.slug}",
                 process_cells=len(cells),
             )
             for c in cells
         ]
-        out_dir = self.store.path(RAW_DIR, slug, suffix)
+        out_dir = store.path(RAW_DIR, slug, suffix)
         out_dir.mkdir(parents=True, exist_ok=True)
         request = dataclasses.replace(
-            self._request(contexts[0], out_dir),
+            self.rows.request(contexts[0], out_dir),
             members=tuple((c, out_dir / c.slug) for c in cells),
             seed=burst_seed(cells, round_index),
             member_blocks=blocks,
-            warm_cpuset=self.warm_cpuset if design.pipelined else None,
+            warm_cpuset=self.setup.warm_cpuset if design.pipelined else None,
         )
         return contexts, request
-
-    def _guessed(self, guess: Ahead | None) -> CellRequest | None:
-        """The request of the process the schedule guesses comes next, when it is one handed-over process; else None."""
-        found = guess() if guess is not None else None
-        if found is None:
-            return None
-        unit, round_index = found
-        active = self.active_cells(unit, self.unit_statuses(unit, round_index - 1))
-        if not active:
-            return None
-        design, slots = self._round_slots(active, round_index)
-        if len(slots) != 1 or len(slots[0]) != 1 or not design.pipelined:
-            return None
-        return self._process(slots[0][0], round_index, design)[1]
 
 
 def grouped(cells: Sequence[Cell]) -> tuple[tuple[Cell, ...], tuple[int, ...]]:
