@@ -19,10 +19,9 @@ from scipy import stats as _stats
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.cold_start import split_measures
 from harness.model import judging as v
-from harness.model.judging import INCONCLUSIVE
 from harness.model.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.errors import HarnessError
-from harness.model.judging import TOLERANCE
+from harness.model.judging import INCONCLUSIVE, TOLERANCE
 from harness.model.pairing import paired_ratios
 from harness.model.records import MEASURED
 
