@@ -21,11 +21,11 @@ from analysis.tools.sample import write_sample
 from analysis.tools.screenshot import check_page
 from analysis.tools.stopping_replay_report import write_replay
 from harness.config.arguments import fraction
-from harness.config.profiles import find_profile, load_profiles
+from harness.config.experiment.profiles import find_profile, load_profiles
 from harness.model.errors import HarnessError
-from harness.model.run_folder import REPORT_DIR, REPORT_HTML
-from harness.model.run_records import REPORT
-from harness.model.store import RunStore
+from harness.model.folder.run_folder import REPORT_DIR, REPORT_HTML
+from harness.model.folder.run_records import REPORT
+from harness.model.folder.store import RunStore
 
 
 def _screenshot(run_dir: pathlib.Path) -> int:

@@ -44,7 +44,7 @@ from harness.commands.run import plan_command, run_command
 from harness.commands.run_arguments import add_run_arguments
 from harness.commands.selection import add_selection
 from harness.config.arguments import experiment_id, names
-from harness.config.lab_checks import KINDS
+from harness.config.lab.lab_checks import KINDS
 from harness.host.environment import collect_host_environment
 from harness.model.defaults import RESULTS_DIR
 from harness.model.errors import HarnessError
@@ -178,7 +178,7 @@ def _add_lab_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     licences = sub.add_parser(
         "licences",
         help="write docs/licences.csv and docs/licences.md: every package of the labs' lock files, bases and "
-        "Dockerfiles with its licence (harness/config/licences.toml: the allow-list, the vendor-terms packages)",
+        "Dockerfiles with its licence (harness/licences/licences.toml: the allow-list, the vendor-terms packages)",
     )
     licences.add_argument(
         "--check",

@@ -18,7 +18,7 @@ FIXTURES = REPO / "tests" / "fixtures"
 
 @pytest.fixture(autouse=True)
 def no_local_settings(monkeypatch, tmp_path_factory):
-    """A developer's lab.local.toml (accepted vendor terms: harness/config/vendor_terms.py) never reaches a test; a
+    """A developer's lab.local.toml (accepted vendor terms: harness/config/lab/vendor_terms.py) never reaches a test; a
     test that wants one writes its own and points JSONLAB_LOCAL_SETTINGS at it."""
     monkeypatch.setenv("JSONLAB_LOCAL_SETTINGS", str(tmp_path_factory.getbasetemp() / "no-lab.local.toml"))
 

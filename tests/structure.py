@@ -1,8 +1,9 @@
 """The shape of the Python code, counted: the layers each package's folders form, every import that runs back up a
-layer, every circle of files, and the modules and functions over their size limits.
+layer, every circle of files, and the modules, functions and folders over their size limits.
 
     python3 -m tests.structure            # the counts and each offence (exit 1 if any)
     python3 -m tests.structure --layers   # the layers, one line per package (docs/architecture.md quotes them)
+    python3 -m tests.structure --packages # each folder, what it may import and what it owns (quoted there too)
 
 Every import counts: at the top, inside a function, or under `if TYPE_CHECKING:` (an annotation is a dependency too).
 A folder may import its own modules and those of the floors below it, never a folder beside it on its own floor; the
@@ -27,8 +28,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "harness": (
         ("harness", "model"),
         ("config",),
-        ("planning", "tools", "normalize"),
-        ("host",),
+        ("planning", "normalize", "bdn", "codegen", "licences"),
+        ("host", "builds"),
         ("containers",),
         ("backends",),
         ("session",),
@@ -52,6 +53,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
 ACROSS = {"analysis": ("harness.model", "harness.config", "harness"), "harness": ()}
 
 MAX_MODULE_LINES = 300
+MAX_FOLDER_MODULES = 15  # a folder's modules besides its __init__: more is a concept to split into a package
 MAX_FUNCTION_LINES = 60
 
 
@@ -196,6 +198,19 @@ def long_modules(known: dict[str, Module]) -> list[str]:
     ]
 
 
+def crowded_folders(known: dict[str, Module]) -> list[str]:
+    counts: dict[str, int] = {}
+    for m in known.values():
+        if not m.is_package and m.path.name != "__main__.py":
+            folder = m.name.rpartition(".")[0].replace(".", "/")
+            counts[folder] = counts.get(folder, 0) + 1
+    return [
+        f"{folder}: {n} modules (at most {MAX_FOLDER_MODULES}; split it into packages by concept)"
+        for folder, n in sorted(counts.items())
+        if n > MAX_FOLDER_MODULES
+    ]
+
+
 def long_functions(known: dict[str, Module]) -> list[str]:
     found = []
     for module in known.values():
@@ -220,12 +235,40 @@ def layers_text() -> str:
     return "\n".join(lines)
 
 
+def packages_text(root: pathlib.Path = ROOT) -> str:
+    """One line per folder, in floor order: its path, its floor (what it may import) and its docstring's first
+    sentence (what it owns)."""
+    known = modules(root)
+    lines = []
+    for package, floors in LAYERS.items():
+        for index, floor in enumerate(floors):
+            below = [p for f in floors[:index] for p in f if p != package]
+            for part in floor:
+                for m in sorted(known.values(), key=lambda m: m.name):
+                    if not m.is_package or m.package != package or m.part != part or m.name == package:
+                        continue
+                    doc = ast.get_docstring(ast.parse(m.path.read_text())) or ""
+                    owns = " ".join(doc.split()).split(". ")[0].rstrip(".")
+                    may = ", ".join(below) if below else "nothing of its package"
+                    lines.append(f"{m.name.replace('.', '/')}/ (may import {may}): {owns}")
+    return "\n".join(lines)
+
+
+def undocumented_packages(known: dict[str, Module]) -> list[str]:
+    return [
+        f"{m.path.relative_to(ROOT) if m.path.is_relative_to(ROOT) else m.path}: no docstring (say what it owns)"
+        for m in known.values()
+        if m.is_package and not ast.get_docstring(ast.parse(m.path.read_text()))
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m tests.structure", description=__doc__.splitlines()[0])
     parser.add_argument("--layers", action="store_true", help="print the layers and stop")
+    parser.add_argument("--packages", action="store_true", help="print each folder, what it may import and owns")
     args = parser.parse_args(argv)
-    if args.layers:
-        print(layers_text())
+    if args.layers or args.packages:
+        print(layers_text() if args.layers else packages_text())
         return 0
     known = modules()
     sections = {
@@ -233,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         "circles of files": [" ↔ ".join(c) for c in circles(known)],
         f"modules over {MAX_MODULE_LINES} lines": long_modules(known),
         f"functions over {MAX_FUNCTION_LINES} lines": long_functions(known),
+        f"folders over {MAX_FOLDER_MODULES} modules": crowded_folders(known),
+        "packages without a docstring": undocumented_packages(known),
     }
     for title, items in sections.items():
         print(f"{len(items)} {title}")

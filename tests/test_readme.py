@@ -4,7 +4,7 @@ quotes is the latest default `just run-all` in docs/findings.md's table of runs 
 import pathlib
 import re
 
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 NUMBERS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine"}

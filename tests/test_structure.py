@@ -28,6 +28,16 @@ def test_the_architecture_document_states_the_layers():
         assert line in text, f"docs/architecture.md should state: {line}"
 
 
+def test_the_architecture_document_states_every_package():
+    text = " ".join((ROOT / "docs" / "architecture.md").read_text().split())
+    for line in structure.packages_text().splitlines():
+        assert " ".join(line.split()) in text, f"docs/architecture.md should state: {line}"
+
+
+def test_every_package_says_what_it_owns():
+    assert structure.undocumented_packages(structure.modules()) == []
+
+
 def _tree(tmp_path: pathlib.Path, files: dict[str, str]) -> dict[str, structure.Module]:
     for name, text in files.items():
         path = tmp_path / name
@@ -44,14 +54,14 @@ def test_an_import_from_a_higher_floor_is_named(tmp_path):
         tmp_path,
         {
             "harness/model/__init__.py": "",
-            "harness/model/rows.py": "from harness.session.probe import X\n",
+            "harness/model/rows.py": "from harness.session.processes.probe import X\n",
             "harness/session/__init__.py": "",
-            "harness/session/probe.py": "X = 1\n",
+            "harness/session/processes/probe.py": "X = 1\n",
         },
     )
     arrows = list(structure.back_arrows(known))
     assert arrows == [
-        "harness.model.rows -> harness.session.probe: imports a higher floor (session on floor 6, model on 0)"
+        "harness.model.rows -> harness.session.processes.probe: imports a higher floor (session on floor 6, model on 0)"
     ]
 
 
@@ -63,16 +73,16 @@ def test_a_deferred_or_annotation_only_import_counts(tmp_path):
             "harness/config/a.py": "def f():\n    from harness.planning import b\n",
             "harness/planning/__init__.py": "",
             "harness/planning/b.py": (
-                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from harness.tools.c import C\n"
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from harness.bdn.c import C\n"
             ),
-            "harness/tools/__init__.py": "",
-            "harness/tools/c.py": "from ..config import a\n",
+            "harness/bdn/__init__.py": "",
+            "harness/bdn/c.py": "from ..config import a\n",
         },
     )
     arrows = list(structure.back_arrows(known))
     assert "harness.config.a -> harness.planning.b: imports a higher floor (planning on floor 2, config on 1)" in arrows
-    assert any(a.startswith("harness.planning.b -> harness.tools.c: imports a folder beside it") for a in arrows)
-    assert structure.circles(known) == [["harness.config.a", "harness.planning.b", "harness.tools.c"]]
+    assert any(a.startswith("harness.planning.b -> harness.bdn.c: imports a folder beside it") for a in arrows)
+    assert structure.circles(known) == [["harness.bdn.c", "harness.config.a", "harness.planning.b"]]
 
 
 def test_the_analysis_reads_the_harness_only_through_model_and_config(tmp_path):
@@ -101,6 +111,20 @@ def test_a_folder_on_no_floor_is_named(tmp_path):
 
 def test_no_module_is_over_its_size_limit():
     assert structure.long_modules(structure.modules()) == []
+
+
+def test_no_folder_holds_more_than_its_modules():
+    assert structure.crowded_folders(structure.modules()) == []
+
+
+def test_a_crowded_folder_is_named(tmp_path):
+    files = {f"harness/config/m{i}.py": "" for i in range(structure.MAX_FOLDER_MODULES + 1)}
+    files["harness/config/__init__.py"] = ""
+    files["harness/config/lab/__init__.py"] = ""
+    files["harness/config/lab/a.py"] = ""
+    known = _tree(tmp_path, files)
+    found = structure.crowded_folders(known)
+    assert len(found) == 1 and "config: 16 modules" in found[0]
 
 
 def test_no_function_is_over_its_size_limit():

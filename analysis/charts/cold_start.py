@@ -15,7 +15,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from analysis.charts.style import describe, finish, titled  # noqa: E402
 from analysis.charts.takeaway import fastest_takeaway  # noqa: E402
 from analysis.formatting.names import display_labels  # noqa: E402
-from harness.model.records import MEASURED  # noqa: E402
+from harness.model.folder.records import MEASURED  # noqa: E402
 
 
 def cold_labels(table: pd.DataFrame) -> tuple[list[str], list[str]]:

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from analysis.charts.claims_dots import published_mark, ratio_rows, short_scenario  # noqa: E402
 from analysis.charts.style import describe, titled  # noqa: E402
-from analysis.compute.explained_by import FIGURE, interval_apart, switched_from  # noqa: E402
+from analysis.compute.verdicts.explained_by import FIGURE, interval_apart, switched_from  # noqa: E402
 from harness.model.judging import VOID  # noqa: E402
 from harness.model.places import factor_text  # noqa: E402
 

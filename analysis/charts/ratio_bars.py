@@ -17,8 +17,8 @@ from analysis.charts.style import describe, finish, library_color, titled  # noq
 from analysis.charts.takeaway import time_ratio_takeaway  # noqa: E402
 from analysis.formatting.names import display_labels, library_name  # noqa: E402
 from analysis.formatting.tables import status_text  # noqa: E402
-from harness.model.records import MEASURED, VerificationStatus  # noqa: E402
-from harness.model.stats import format_rel_ci  # noqa: E402
+from harness.model.folder.records import MEASURED, VerificationStatus  # noqa: E402
+from harness.model.stats.stats import format_rel_ci  # noqa: E402
 
 UNVERIFIED_COLOR = "#c0392b"
 #: With several levels: the height of one bar and the gap between benchmarks (in bar-row units of the y axis).

@@ -17,8 +17,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from analysis.charts.style import describe, finish, library_color, ratio_axis, titled  # noqa: E402
 from analysis.formatting.names import display_labels, library_name, runtime_order  # noqa: E402
 from analysis.formatting.tables import status_text  # noqa: E402
+from harness.model.folder.records import MEASURED  # noqa: E402
 from harness.model.places import is_switched  # noqa: E402
-from harness.model.records import MEASURED  # noqa: E402
 
 
 def _own_runtimes(cells: pd.DataFrame) -> pd.DataFrame:

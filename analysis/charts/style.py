@@ -14,9 +14,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from harness.model.cells import Cell
-from harness.model.environment_record import EnvironmentRecord
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.run_records import RunRecord
 from harness.model.judging import INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, SAME_DIRECTION, VOID
-from harness.model.run_records import RunRecord
 
 #: Reproduction verdicts → colour (colour-blind safe: Okabe–Ito).
 VERDICT_COLORS = {

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from analysis.charts.style import describe, finish, library_color, titled  # noqa: E402
 from analysis.formatting.names import SEPARATOR, library_name, settings_line  # noqa: E402
-from harness.model.records import MEASURED  # noqa: E402
+from harness.model.folder.records import MEASURED  # noqa: E402
 
 
 def _text(value: object) -> str:

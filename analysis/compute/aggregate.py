@@ -2,7 +2,7 @@
 
 Each ratio is the geometric mean of per-pair ratios (a benchmark's process over the baseline's
 process of the same round, or of the same duet), with a Student-t interval on their logarithms
-(harness/model/stats.py); the pairs, not the iterations, are the independent observations.
+(harness/model/stats/stats.py); the pairs, not the iterations, are the independent observations.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pandas as pd
 
 from harness.config.isa import level_order
 from harness.model.defaults import REPLICATE_STATISTIC
-from harness.model.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
-from harness.model.records import DEFAULT_RUNTIME, MEASURED, VerificationStatus
-from harness.model.stats import Interval, ratio_interval
+from harness.model.folder.records import DEFAULT_RUNTIME, MEASURED, VerificationStatus
+from harness.model.stats.pairing import Replicate, paired_ratio_interval, paired_ratios, replicate_of
+from harness.model.stats.stats import Interval, ratio_interval
 
 
 def isa_rank(level: str) -> int:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.chart_refs import ChartRef
-from harness.model.records import COLD, MEASURED, RowStatus
+from analysis.compute.verdicts.chart_refs import ChartRef
+from harness.model.folder.records import COLD, MEASURED, RowStatus
 
 #: Columns of tables/cold-start.csv, in order.
 COLUMNS = [

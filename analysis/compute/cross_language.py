@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.chart_refs import ChartRef
+from analysis.compute.verdicts.chart_refs import ChartRef
 from analysis.formatting.tables import format_ns, markdown_table
 from harness.model.experiment import Experiment
-from harness.model.records import MEASURED, RowStatus
+from harness.model.folder.records import MEASURED, RowStatus
 
 CROSS_LANGUAGE_CHARTS = "cross-language"
 COLUMNS = [

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import HarnessError
-from harness.model.records import ResultRow, RowStatus
-from harness.model.result_lines import UnreadableLine
-from harness.model.run_folder import (
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.records import ResultRow, RowStatus
+from harness.model.folder.result_lines import UnreadableLine
+from harness.model.folder.run_folder import (
     CALIBRATION_FILE,
     GROUPS_FILE,
     KEPT_LABS_DIR,
@@ -21,10 +21,10 @@ from harness.model.run_folder import (
     RUN_FILE,
     TIMELINE_FILE,
 )
-from harness.model.run_records import CalibrationRecord, GroupRecord, NoiseProbeRecord, RunRecord, TimelineRecord
-from harness.model.store import RunStore
-from harness.model.stored_names import stored_lab
-from harness.model.warmup_check import row_id, short_warmups
+from harness.model.folder.run_records import CalibrationRecord, GroupRecord, NoiseProbeRecord, RunRecord, TimelineRecord
+from harness.model.folder.store import RunStore
+from harness.model.folder.stored_names import stored_lab
+from harness.model.stats.warmup_check import row_id, short_warmups
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ SET_ASIDE = "set aside: "
 
 
 def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
-    """Rows of processes whose warm-up was cut short (harness/model/warmup_check.py) become 'skipped', with the reason
-    as
+    """Rows of processes whose warm-up was cut short (harness/model/stats/warmup_check.py) become 'skipped', with the
+    reason as
     their
     error: every ratio, mean and count then leaves them out, as the stopping rule did, and the report names them."""
     if rows.empty or "prewarm_compilations" not in rows:
@@ -72,7 +72,8 @@ def set_aside(rows: pd.DataFrame) -> pd.DataFrame:
 
 def with_todays_lab_names(rows: pd.DataFrame, directory: pathlib.Path) -> pd.DataFrame:
     """Rows of a run that did not keep its labs folder are read against today's lab/: a lab renamed since then
-    (harness/model/stored_names.py) reads under its name of today. A run that kept its labs keeps its own names."""
+    (harness/model/folder/stored_names.py) reads under its name of today. A run that kept its labs keeps its own names.
+    """
     if rows.empty or "lab" not in rows or any((directory / KEPT_LABS_DIR).glob("*/lab.toml")):
         return rows
     return rows.assign(lab=rows["lab"].map(stored_lab))

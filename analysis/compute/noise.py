@@ -2,9 +2,9 @@
 
 Calibration (calibration.jsonl) times the same fixed workload before each ISA level and at the end:
 its change is the machine drifting. Each replicate row says how much of its CPU's time went to other
-work or to other guests (cpu_other_ms, steal_ms); a process above harness.model.interference.INTERFERENCE_THRESHOLD
-is flagged as disturbed. The spread between processes of one cell (between_process_cv) is the noise
-the intervals have to absorb.
+work or to other guests (cpu_other_ms, steal_ms); a process above
+harness.model.stats.interference.INTERFERENCE_THRESHOLD is flagged as disturbed. The spread between processes of one
+cell (between_process_cv) is the noise the intervals have to absorb.
 """
 
 from __future__ import annotations
@@ -14,12 +14,17 @@ import pandas as pd
 from analysis.compute.load import SET_ASIDE
 from analysis.defaults import ROUNDS_COMPILATIONS_NOTED
 from analysis.formatting.tables import markdown_table
-from harness.model.cpu_state import finding_text, state_lines
 from harness.model.defaults import SHORT_WARMUP_FRACTION
-from harness.model.environment_record import EnvironmentRecord
-from harness.model.interference import INTERFERENCE_THRESHOLD, REPLACEMENTS_PER_CELL, disturbance, interference_share
-from harness.model.records import MEASURED, RowStatus
-from harness.model.run_records import CalibrationRecord
+from harness.model.folder.cpu_state import finding_text, state_lines
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.records import MEASURED, RowStatus
+from harness.model.folder.run_records import CalibrationRecord
+from harness.model.stats.interference import (
+    INTERFERENCE_THRESHOLD,
+    REPLACEMENTS_PER_CELL,
+    disturbance,
+    interference_share,
+)
 
 
 def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
@@ -35,8 +40,8 @@ def calibration_drift(calibrations: list[CalibrationRecord]) -> pd.DataFrame:
 
 def disturbed_processes(rows: pd.DataFrame) -> pd.DataFrame:
     """Processes whose CPU spent more than INTERFERENCE_THRESHOLD of their wall time on other work or other guests
-    (harness/model/interference.py `disturbance`): the rows the harness marked 'disturbed' (replaced, or left out once
-    their cell's replacements ran out) and, in runs made before it did, measured rows over the threshold."""
+    (harness/model/stats/interference.py `disturbance`): the rows the harness marked 'disturbed' (replaced, or left out
+    once their cell's replacements ran out) and, in runs made before it did, measured rows over the threshold."""
     timed = rows[rows["status"].isin([*MEASURED, RowStatus.DISTURBED])]
     if timed.empty or "cpu_other_ms" not in timed:
         return timed.iloc[0:0].assign(interference=[])

@@ -1,6 +1,6 @@
 """How precise each group's ratios got against the run's target: precise, imprecise (a cap was hit), stopped by the
 run's time budget, or fixed rounds. Which ratios count, the widest interval and the comparison with the target are the
-run's own stopping rule's (harness/model/group_precision.py), read here on the report's cell table."""
+run's own stopping rule's (harness/model/stats/group_precision.py), read here on the report's cell table."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import pandas as pd
 
 from analysis.compute.spread import wide_groups_markdown
 from analysis.formatting.tables import markdown_table
-from harness.model.group_precision import Ratio
-from harness.model.group_precision import group_precision as precision_of
+from harness.model.folder.records import MEASURED
+from harness.model.folder.run_records import GroupRecord, RunRecord
 from harness.model.groups import BUDGET, IMPRECISE, PRECISE, is_aa_copy
-from harness.model.records import MEASURED
-from harness.model.run_records import GroupRecord, RunRecord
+from harness.model.stats.group_precision import Ratio, precision_of
 
 
 def budget_stopped(groups: list[GroupRecord]) -> set[tuple[str, str, str, str]]:
@@ -26,7 +25,7 @@ def budget_stopped(groups: list[GroupRecord]) -> set[tuple[str, str, str, str]]:
 
 def cell_ratios(cells: pd.DataFrame) -> list[Ratio]:
     """Each measured cell's ratio to its baseline (with_ratios' columns), as the stopping rule reads it
-    (harness/model/group_precision.py)."""
+    (harness/model/stats/group_precision.py)."""
     return [
         Ratio(
             benchmark=r.benchmark,
@@ -39,11 +38,11 @@ def cell_ratios(cells: pd.DataFrame) -> list[Ratio]:
     ]
 
 
-def group_precision(
+def precision_table(
     cells: pd.DataFrame, target: float | None, budget: Set[tuple[str, str, str, str]] = frozenset()
 ) -> pd.DataFrame:
     """One row per (ISA level, experiment, group, runtime): processes per cell, widest ratio CI, state. The widest CI
-    and whether it reaches `target` are the run's stopping rule's (harness/model/group_precision.py). A group in
+    and whether it reaches `target` are the run's stopping rule's (harness/model/stats/group_precision.py). A group in
     `budget` that had not reached the target is 'budget': the run's time budget stopped it, not its own cap."""
     out = []
     for (level, experiment, group, runtime), g in cells[cells["status"].isin(MEASURED)].groupby(
@@ -89,7 +88,7 @@ def precision_markdown(
     """The 'Precision' section: each group against the stopping rule's target, then the groups wider than
     WIDE_RATIO_CI with the cause of their spread (when the rows are given)."""
     target = run.target_rel_ci
-    table = group_precision(cells, target, budget_stopped(list(groups)))
+    table = precision_table(cells, target, budget_stopped(list(groups)))
     if table.empty:
         return ""
     text = _summary(table, target, run.budget) + _aa_paragraph(table)

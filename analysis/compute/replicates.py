@@ -12,9 +12,9 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.model.defaults import REPLICATE_STATISTIC
-from harness.model.interference import disturbance, interference_share
-from harness.model.records import MEASURED, RowStatus, VerificationStatus
-from harness.model.stats import mean_interval
+from harness.model.folder.records import MEASURED, RowStatus, VerificationStatus
+from harness.model.stats.interference import disturbance, interference_share
+from harness.model.stats.stats import mean_interval
 
 __all__ = ["replicate_statistics", "noise_statistics", "summarize_cells"]
 

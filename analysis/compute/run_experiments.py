@@ -10,9 +10,9 @@ import pathlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.model.experiment import Experiment
-from harness.model.run_folder import KEPT_EXPERIMENTS_DIR
+from harness.model.folder.run_folder import KEPT_EXPERIMENTS_DIR
 
 
 @dataclass(frozen=True)

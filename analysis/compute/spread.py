@@ -23,10 +23,10 @@ import pandas as pd
 
 from analysis.defaults import WIDE_RATIO_CI
 from analysis.formatting.tables import format_ns
+from harness.model.folder.records import MEASURED
 from harness.model.groups import AA_SUFFIX
-from harness.model.pairing import paired_ratios, replicate_of
-from harness.model.records import MEASURED
-from harness.model.stats import format_rel_ci
+from harness.model.stats.pairing import paired_ratios, replicate_of
+from harness.model.stats.stats import format_rel_ci
 
 #: The standard error of a median of normal values is this many times that of their mean.
 MEDIAN_EFFICIENCY = math.sqrt(math.pi / 2)

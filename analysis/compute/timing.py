@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from harness.model.records import MEASURED
-from harness.model.run_records import TimelineRecord
+from harness.model.folder.records import MEASURED
+from harness.model.folder.run_records import TimelineRecord
 
 #: Components of a measured process, in the order they happen: (row column in ms, label).
 PROCESS_PARTS = (

@@ -1,0 +1,1 @@
+"""Numbers, intervals, names and tables as text, for charts, sections and tables."""

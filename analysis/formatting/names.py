@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from harness.config.lab_catalog import Display, load_lab_catalog
-from harness.config.variant_settings import base_of, describe
+from harness.config.lab.lab_catalog import Display, load_lab_catalog
+from harness.config.lab.variant_settings import base_of, describe
 from harness.model.defaults import LABS_DIR
 from harness.model.groups import is_aa_copy
 

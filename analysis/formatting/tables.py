@@ -8,9 +8,9 @@ import pandas as pd
 
 from analysis.formatting.names import SEPARATOR, library_name, settings_line
 from harness.model.experiment import Experiment
+from harness.model.folder.records import MEASURED, UNAVAILABLE, RowStatus, VerificationStatus
 from harness.model.judging import INTERVAL_METRICS
-from harness.model.records import MEASURED, UNAVAILABLE, RowStatus, VerificationStatus
-from harness.model.stats import format_rel_ci
+from harness.model.stats.stats import format_rel_ci
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> str:

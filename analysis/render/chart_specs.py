@@ -14,7 +14,7 @@ from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, t
 from analysis.charts.explain_ladder import explain_ladder_chart, ladders
 from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS
 from analysis.sections.inputs import COLD_CHARTS, ReportInputs
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The report of a run over several hosts (harness/session/hosts_run.py): each host's run folder gets its own full
 report, and the run folder a page over them: the hosts table (CPU, its widest vector ISA, cores, arch, kernel, engine,
 how each run ended, its noise figures), each published figure read on the host nearest its published CPU
-(analysis/compute/nearest_host.py) with the reason, and every figure's verdict on each host side by side."""
+(analysis/compute/verdicts/nearest_host.py) with the reason, and every figure's verdict on each host side by side."""
 
 from __future__ import annotations
 
@@ -11,18 +11,17 @@ from collections.abc import Callable
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
-from analysis.compute.nearest_host import HostCpu, nearest_host
 from analysis.compute.noise import calibration_drift
 from analysis.compute.run_experiments import run_experiments
+from analysis.compute.verdicts.nearest_host import HostCpu, nearest_host
 from analysis.render.hosts_markdown import hosts_markdown
 from analysis.render.untrusted import neutral_markdown
 from harness.config.cpu_models import load_cpu_table, published_cpu, widest_vector_isa
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.model.defaults import REPO_ROOT
 from harness.model.experiment import Experiment, Hardware
-from harness.model.hosts_file import read_hosts_file
-from harness.model.judging import NOT_MEASURED
-from harness.model.run_folder import (
+from harness.model.folder.hosts_file import read_hosts_file
+from harness.model.folder.run_folder import (
     CALIBRATION_FILE,
     HOSTS_DIR,
     HOSTS_FILE,
@@ -33,8 +32,9 @@ from harness.model.run_folder import (
     TABLES_DIR,
     TIMELINE_FILE,
 )
-from harness.model.run_records import SESSION, CalibrationRecord, HostRecord, TimelineRecord
-from harness.model.store import RunStore
+from harness.model.folder.run_records import SESSION, CalibrationRecord, HostRecord, TimelineRecord
+from harness.model.folder.store import RunStore
+from harness.model.judging import NOT_MEASURED
 
 #: The columns of reproduction.csv that name one published figure.
 CLAIM_KEY = ["experiment", "scenario", "published_variant", "reference", "metric", "isa_level", "runtime"]
@@ -153,7 +153,9 @@ def nearest_host_verdicts(
     verdicts: pd.DataFrame, hosts: list[HostRecord], experiments: dict[str, Experiment] | None = None
 ) -> pd.DataFrame:
     """Each published figure's primary verdict read on the host nearest its published CPU, among the hosts that
-    measured it (a verdict there other than 'not measured'), with the reason (analysis/compute/nearest_host.py)."""
+    measured it (a verdict there other than 'not measured'), with the reason
+    (analysis/compute/verdicts/nearest_host.py).
+    """
     if verdicts.empty:
         return pd.DataFrame()
     experiments = experiments if experiments is not None else load_experiments()

@@ -17,17 +17,17 @@ import pandas as pd
 from analysis.charts import compare_dot_chart, render_figure
 from analysis.charts.style import alt_text, apply_theme, caption_for
 from analysis.compute.aggregate import with_ratios
-from analysis.compute.chart_refs import ChartRef
 from analysis.compute.cold_start import cold_table, split_measures
-from analysis.compute.conformance import conformance_matrix, load_conformance
-from analysis.compute.coverage import coverage
+from analysis.compute.conformance_matrix import conformance_matrix, load_conformance
 from analysis.compute.cross_language import cross_language_table
-from analysis.compute.explained_by import with_setup_factors
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.run_experiments import run_experiments
-from analysis.compute.setup_factors import run_setup_table
-from analysis.compute.verdicts import verdict_table
+from analysis.compute.verdicts.chart_refs import ChartRef
+from analysis.compute.verdicts.coverage import coverage
+from analysis.compute.verdicts.explained_by import with_setup_factors
+from analysis.compute.verdicts.setup_factors import run_setup_table
+from analysis.compute.verdicts.verdicts import verdict_table
 from analysis.formatting.names import display_names_from
 from analysis.formatting.tables import to_csv
 from analysis.render.chart_specs import Caption, chart_specs
@@ -45,10 +45,10 @@ from analysis.tools.compare import (
 )
 from analysis.tools.compare_report import comparison_markdown, run_notes
 from analysis.tools.designs import agreement_markdown, design_markdown, design_summary, ratio_noise
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import HarnessError
-from harness.model.run_folder import (
+from harness.model.folder.run_folder import (
     CHARTS_DIR,
     HOSTS_DIR,
     KEPT_LABS_DIR,

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from analysis.compute.cold_start import cold_start_markdown
-from analysis.compute.conformance import conformance_markdown
+from analysis.compute.conformance_matrix import conformance_markdown
 from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS, cross_language_markdown
 from analysis.compute.noise import noise_markdown
 from analysis.compute.precision import precision_markdown
 from analysis.compute.timing import timing_markdown
-from analysis.compute.undecided import undecided_markdown
+from analysis.compute.verdicts.undecided import undecided_markdown
 from analysis.sections.experiments import experiments_markdown
 from analysis.sections.failures import failures_markdown
 from analysis.sections.header import header_markdown, header_notes

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.chart_refs import ChartRef
+from analysis.compute.verdicts.chart_refs import ChartRef
 from analysis.formatting.tables import experiment_markdown
 from harness.model.experiment import Experiment
-from harness.model.records import SINGLE_SHOT
+from harness.model.folder.records import SINGLE_SHOT
 
 
 def method_line(exp: Experiment) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.formatting.tables import markdown_table
-from harness.model.records import RowStatus
+from harness.model.folder.records import RowStatus
 
 
 def failures_markdown(cells: pd.DataFrame) -> str:

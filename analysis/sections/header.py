@@ -6,10 +6,10 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.sections.inputs import ReportInputs
-from harness.model.environment_record import EnvironmentRecord
-from harness.model.records import BUILD_FAILED
-from harness.model.run_folder import RESULTS_FILE
-from harness.model.run_records import RunRecord
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.records import BUILD_FAILED
+from harness.model.folder.run_folder import RESULTS_FILE
+from harness.model.folder.run_records import RunRecord
 
 
 def header_markdown(env: EnvironmentRecord | None, run: RunRecord, cells: pd.DataFrame) -> str:

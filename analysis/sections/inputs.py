@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.compute.chart_refs import ChartRef
-from harness.model.environment_record import EnvironmentRecord
+from analysis.compute.verdicts.chart_refs import ChartRef
 from harness.model.experiment import Experiment
-from harness.model.run_records import CalibrationRecord, GroupRecord, NoiseProbeRecord, RunRecord, TimelineRecord
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.run_records import CalibrationRecord, GroupRecord, NoiseProbeRecord, RunRecord, TimelineRecord
 
 #: The key of the cold-start charts in compose_report's `charts` (experiment ids key the others).
 COLD_CHARTS = "cold-start"
@@ -37,7 +37,7 @@ class ReportInputs:
         default_factory=pd.DataFrame
     )  # analysis.conformance.load_conformance()
     groups: list[GroupRecord] = dataclasses.field(default_factory=list)  # how each group stopped (groups.jsonl)
-    setup: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.compute.setup_factors
+    setup: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)  # analysis.compute.verdicts.setup_factors
     set_aside: str = ""  # a torn last line of results.jsonl left out (analysis/compute/load.py)
     noise_probe: NoiseProbeRecord | None = None  # the forecast the run made at its start (noise_probe.json)
     # where the experiments came from when not the run's own copy (analysis/compute/run_experiments.py)

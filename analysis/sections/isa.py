@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from analysis.compute.aggregate import isa_rank
 from analysis.formatting.tables import markdown_table
-from harness.model.environment_record import EnvironmentRecord
+from harness.model.folder.environment_record import EnvironmentRecord
 
 
 def isa_markdown(env: EnvironmentRecord | None) -> str:

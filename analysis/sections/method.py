@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.config.profiles import DESIGN_TEXT
-from harness.model.pairing import BURST_DESIGNS, READING_ANCHOR
-from harness.model.run_records import RunRecord
+from harness.config.experiment.profiles import DESIGN_TEXT
+from harness.model.folder.run_records import RunRecord
+from harness.model.stats.pairing import BURST_DESIGNS, READING_ANCHOR
 
 
 def method_markdown(run: RunRecord) -> str:

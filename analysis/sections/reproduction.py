@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.coverage import coverage
+from analysis.compute.verdicts.coverage import coverage
 from analysis.formatting.tables import markdown_table, reproduction_markdown
 from harness.model.experiment import Experiment
 from harness.model.judging import PARITY_BAND, TOLERANCE

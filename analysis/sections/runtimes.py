@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.formatting.tables import markdown_table
-from harness.model.environment_record import EnvironmentRecord
 from harness.model.experiment import Experiment
-from harness.model.records import DEFAULT_RUNTIME
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.records import DEFAULT_RUNTIME
 
 
 def runtimes_markdown(experiments: list[Experiment], verdicts: pd.DataFrame, env: EnvironmentRecord | None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.setup_factors import NO, NOT_YET, SAME, UNSTATED, YES
+from analysis.compute.verdicts.setup_factors import NO, NOT_YET, SAME, UNSTATED, YES
 from analysis.formatting.tables import markdown_table
 
 LEGEND = (

@@ -7,8 +7,8 @@ from collections import Counter
 import pandas as pd
 
 from analysis.compute.aggregate import median_relative_ci
+from harness.model.folder.run_records import NoiseProbeRecord
 from harness.model.judging import BYTES_ONLY, INCONCLUSIVE, VOID
-from harness.model.run_records import NoiseProbeRecord
 
 
 def summary_markdown(cells: pd.DataFrame, verdicts: pd.DataFrame, probe: NoiseProbeRecord | None = None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.formatting.tables import markdown_table
-from harness.model.records import VerificationStatus
+from harness.model.folder.records import VerificationStatus
 
 
 def verification_markdown(cells: pd.DataFrame) -> str:

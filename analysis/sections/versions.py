@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.compute.setup_here import measured_versions
+from analysis.compute.verdicts.setup_here import measured_versions
 from analysis.formatting.tables import markdown_table
 from harness.model.cells import Cell
-from harness.model.environment_record import EnvironmentRecord
 from harness.model.experiment import Experiment
+from harness.model.folder.environment_record import EnvironmentRecord
 
 
 def versions_markdown(experiments: list[Experiment], env: EnvironmentRecord | None, cells: pd.DataFrame) -> str:

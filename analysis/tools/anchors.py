@@ -48,10 +48,10 @@ from analysis.tools.native_anchors import (
     ratio_of_ratios,
     through_native,
 )
+from harness.model.folder.records import MEASURED
 from harness.model.groups import AA_SUFFIX, is_aa_copy
-from harness.model.pairing import Replicate, burst_ratio
-from harness.model.records import MEASURED
-from harness.model.stats import format_rel_ci, ratio_interval
+from harness.model.stats.pairing import Replicate, burst_ratio
+from harness.model.stats.stats import format_rel_ci, ratio_interval
 
 
 def _by_round(replicates: list[Replicate]) -> dict[int, Replicate]:

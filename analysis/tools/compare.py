@@ -21,9 +21,9 @@ from analysis.compute.cold_start import split_measures
 from harness.model import judging as v
 from harness.model.defaults import CONFIDENCE_LEVEL, REPLICATE_STATISTIC
 from harness.model.errors import HarnessError
+from harness.model.folder.records import MEASURED
 from harness.model.judging import INCONCLUSIVE, TOLERANCE
-from harness.model.pairing import paired_ratios
-from harness.model.records import MEASURED
+from harness.model.stats.pairing import paired_ratios
 
 #: A change smaller than this (relative) is reported as 'same' when the interval allows it.
 DEFAULT_THRESHOLD = 0.05

@@ -8,7 +8,7 @@ import pandas as pd
 
 from analysis.compute.load import RunData
 from analysis.formatting.tables import format_interval, format_ns, markdown_table
-from harness.model.run_folder import RESULTS_FILE
+from harness.model.folder.run_folder import RESULTS_FILE
 
 
 def comparison_markdown(

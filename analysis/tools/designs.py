@@ -17,12 +17,12 @@ import pandas as pd
 from analysis.compute.aggregate import RatioBook
 from analysis.compute.load import RunData
 from analysis.formatting.tables import markdown_table
+from harness.model.folder.records import DEFAULT_RUNTIME, MEASURED, VerificationStatus
+from harness.model.folder.run_records import RunRecord
+from harness.model.folder.store import RunStore
 from harness.model.groups import elapsed_s, is_aa_copy, rows_by_group
-from harness.model.pairing import paired_ratios
-from harness.model.records import DEFAULT_RUNTIME, MEASURED, VerificationStatus
-from harness.model.run_records import RunRecord
-from harness.model.stats import format_rel_ci, replicates_for
-from harness.model.store import RunStore
+from harness.model.stats.pairing import paired_ratios
+from harness.model.stats.stats import format_rel_ci, replicates_for
 
 
 def _group_seconds(run: RunData) -> dict[tuple[str, str, str, str], float]:

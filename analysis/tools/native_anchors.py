@@ -11,8 +11,8 @@ import statistics
 
 import pandas as pd
 
-from harness.model.pairing import Replicate, anchored_value, process_of
-from harness.model.stats import Interval, ratio_interval
+from harness.model.stats.pairing import Replicate, anchored_value, process_of
+from harness.model.stats.stats import Interval, ratio_interval
 
 #: Fewest pairs a ratio needs to have a spread read here.
 MIN_PAIRS = 3

@@ -22,10 +22,10 @@ import pandas as pd
 from analysis.compute.load import RunData, set_aside
 from analysis.formatting.tables import markdown_table
 from harness.model.errors import HarnessError
+from harness.model.folder.lab_files import ProcessRecord, read_run_process
+from harness.model.folder.records import MEASURED
 from harness.model.groups import is_aa_copy
-from harness.model.lab_files import ProcessRecord, read_run_process
-from harness.model.records import MEASURED
-from harness.model.stats import t_quantile
+from harness.model.stats.stats import t_quantile
 
 #: The rounds per process the default profile runs (experiments/profiles.toml: burst_rounds); the budget's reference.
 DEFAULT_ROUNDS = 15

@@ -15,8 +15,8 @@ import shutil
 from PIL import Image
 
 from harness.model.errors import HarnessError
-from harness.model.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_MD, TABLES_DIR
-from harness.model.store import RunStore
+from harness.model.folder.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_MD, TABLES_DIR
+from harness.model.folder.store import RunStore
 
 #: Tables too large for a committed sample (the run folder keeps them).
 LEFT_OUT_TABLES = ("rounds.csv",)

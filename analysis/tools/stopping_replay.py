@@ -6,17 +6,17 @@ group than an hour affords (a longer-budget run) holds every shorter allocation 
 replayed on it without measuring again. The machine time to share is what a real hour-long run spent in its steady
 processes (the reference run's rows), each group's round costed at what its processes took in the replayed run.
 
-Rules replayed, each the run's own sharing (harness/model/allocation.py) and stopping rule
-(harness/model/group_precision.py), from the same floor of rounds per group and with the same caps:
+Rules replayed, each the run's own sharing (harness/model/stats/allocation.py) and stopping rule
+(harness/model/stats/group_precision.py), from the same floor of rounds per group and with the same caps:
 - `precision`: every group takes rounds in turn, fewest first, until each of its ratios' 99% CI is within the target or
   its cap is reached (the budget's sharing with no claim open).
 - `claims`: a group also stops as soon as every published claim read on it is decided (its interval wholly inside or
   wholly outside the tolerance band), and while any group's claim is still open, rounds go to those groups first.
-- `claims-first` (the run budget's 'open-claims' priority, harness/session/priority.py): no group stops for being
+- `claims-first` (the run budget's 'open-claims' priority, harness/session/rounds/priority.py): no group stops for being
   decided, but while any group's claim is open, rounds go to those groups first; the rest as under `precision`.
 - `expected-decisions` (the 'expected-decisions' priority): each round to the group whose rounds are forecast to decide
-  the most claims per second (harness/model/decision_forecast.py, from the prefix's own intervals), among forecasts
-  that fit the time left; then as `claims-first`.
+  the most claims per second (harness/model/stats/decision_forecast.py, from the prefix's own intervals), among
+  forecasts that fit the time left; then as `claims-first`.
 
 For each rule the verdicts are the report's own (verdict_table over the truncated rows) and the precision the report's
 own (median ratio 99% CI half-width). Cross-level claims (a ratio between two ISA levels) do not steer the replay, since
@@ -36,19 +36,19 @@ from analysis.compute.load import RunData
 from analysis.compute.precision import cell_ratios
 from analysis.compute.replicates import summarize_cells
 from analysis.compute.run_experiments import run_experiments
-from analysis.compute.verdicts import verdict_table
-from harness.config.profiles import Stopping
-from harness.model.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
-from harness.model.decision_forecast import processes_to_decide
+from analysis.compute.verdicts.verdicts import verdict_table
+from harness.config.experiment.profiles import Stopping
 from harness.model.errors import HarnessError
 from harness.model.experiment import Experiment
-from harness.model.group_precision import GroupPrecision, group_precision, group_state
 from harness.model.groups import RUNNING
 from harness.model.judging import BYTES_ONLY, INCONCLUSIVE
-from harness.model.pairing import SHARED_PROCESS_DESIGNS
+from harness.model.stats.allocation import EXPECTED_DECISIONS, OPEN_CLAIMS_FIRST, Claims, SharingRule, share_rounds
+from harness.model.stats.decision_forecast import processes_to_decide
+from harness.model.stats.group_precision import GroupPrecision, group_state, precision_of
+from harness.model.stats.pairing import SHARED_PROCESS_DESIGNS
 
 GROUP = ["isa_requested", "experiment", "group", "runtime_requested"]
-#: The rules replayed, by name: how harness/model/allocation.py shares the rounds beyond the floor under each.
+#: The rules replayed, by name: how harness/model/stats/allocation.py shares the rounds beyond the floor under each.
 RULES = {
     "precision": SharingRule(claims_first=False),
     "claims": SharingRule(claims_first=True, stop_when_decided=True),
@@ -60,7 +60,7 @@ RULES = {
 @dataclass(frozen=True)
 class PrefixState:
     """A group after its first k rounds: its open claims, its claims, its widest ratio CI (None: not yet known) and
-    how many of its ratios count toward that (harness/model/group_precision.py)."""
+    how many of its ratios count toward that (harness/model/stats/group_precision.py)."""
 
     undecided: int
     claims: int
@@ -96,7 +96,7 @@ def prefix_state(experiment: Experiment, rows: pd.DataFrame, k: int, primary: se
     """The state of one group's first k rounds."""
     sub = rows[rows["round_index"] <= k]
     cells = with_ratios(summarize_cells(sub), sub)
-    precision = group_precision(cell_ratios(cells))
+    precision = precision_of(cell_ratios(cells))
     claims = _claims_read_here(verdict_table([experiment], cells, sub), primary) if primary else pd.DataFrame()
     undecided = claims[claims["verdict"] == INCONCLUSIVE] if len(claims) else pd.DataFrame()
     return PrefixState(len(undecided), len(claims), precision.widest, precision.comparable, _forecasts(undecided))
@@ -143,8 +143,8 @@ def _round_costs(run: RunData) -> dict[tuple, float]:
 
 
 class _Recorded:
-    """A longer run's groups as harness/model/allocation.py shares them: each round costed at what the group's rounds
-    took in that run, the time left what `budget_s` leaves, and never more rounds than the run recorded."""
+    """A longer run's groups as harness/model/stats/allocation.py shares them: each round costed at what the group's
+    rounds took in that run, the time left what `budget_s` leaves, and never more rounds than the run recorded."""
 
     def __init__(
         self,
@@ -191,8 +191,8 @@ def allocate(
     rule: str,
 ) -> dict[tuple, int]:
     """Rounds per group under `rule` within `budget_s` of machine time (never more than the run recorded): the run's
-    own sharing (harness/model/allocation.py) and stopping rule (harness/model/group_precision.py), played on the
-    recorded rounds."""
+    own sharing (harness/model/stats/allocation.py) and stopping rule (harness/model/stats/group_precision.py), played
+    on the recorded rounds."""
     recorded = _Recorded(states, costs, cells_per_group, budget_s, stopping)
     rounds = share_rounds(recorded, len(recorded.keys), floor, RULES[rule])
     return dict(zip(recorded.keys, rounds))

@@ -9,7 +9,7 @@ import pathlib
 from analysis.compute.load import RunData
 from analysis.formatting.tables import markdown_table
 from analysis.tools.stopping_replay import replay
-from harness.config.profiles import Stopping
+from harness.config.experiment.profiles import Stopping
 
 
 def replay_markdown(long_id: str, hour_id: str, summary: dict) -> str:

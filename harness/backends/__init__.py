@@ -9,7 +9,7 @@ from harness.backends.host import HostBackend
 from harness.containers.builder import FIX
 from harness.containers.engine import find_engine
 from harness.model.errors import HarnessError, UnknownNameError
-from harness.model.stored_names import DOCKER, HOST
+from harness.model.folder.stored_names import DOCKER, HOST
 
 #: The visible registry of backends by name; "auto" picks docker when an engine answers, host otherwise.
 BACKENDS = {HOST: HostBackend, DOCKER: DockerBackend}

@@ -7,7 +7,7 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell, ColdSettings, JobSettings
 from harness.model.errors import CellError
 from harness.model.outcomes import ProcessUsage
@@ -106,6 +106,35 @@ class Backend(Protocol):
     its log at request.log_path, and returns one CellRun per request, in order."""
 
     name: str
+    #: The host of a run over several hosts (harness/session/hosts_run.py) whose rows this backend's processes make;
+    #: None: this machine.
+    host_id: str | None
+
+    # -- capabilities: what the run asks of a backend instead of probing it for attributes ------------------------
+
+    @property
+    def measures(self) -> bool:
+        """True when its processes take CPU time on the lab's CPUs, so a run takes their locks (a fake that replays
+        captured output takes none)."""
+        ...
+
+    @property
+    def emulates(self) -> bool:
+        """True when its lab builds run under emulation (another architecture's images): functional checks only."""
+        ...
+
+    @property
+    def in_containers(self) -> bool:
+        """True when its lab builds run in images (whose facts a run over several hosts asks the images for)."""
+        ...
+
+    def engine_description(self) -> str | None:
+        """The container engine it runs through, as environment.json records it; None without one."""
+        ...
+
+    def image_tag(self, lab: LabSpec) -> str | None:
+        """The image a lab build runs in; None when it runs on this machine."""
+        ...
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
         """Makes the lab runnable (compile, image build); raises BuildError with advice."""

@@ -23,7 +23,8 @@ from harness.backends.base import CellRequest
 from harness.backends.container_commands import accounted, env_flags, map_paths, writable_by_lab_user
 from harness.backends.place import Launch, Mounts, request_mounts
 from harness.backends.processes import ProcessBackend
-from harness.config.labs import LabSpec
+from harness.builds.watched_process import say_on_stderr
+from harness.config.lab.labs import LabSpec
 from harness.containers.bases import ensure_local_bases, image_exists
 from harness.containers.cells import CellContainers
 from harness.containers.disk_space import require_space
@@ -44,9 +45,8 @@ from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OU
 from harness.model.arch import DEBIAN_ARCH, engine_arch
 from harness.model.cpusets import format_cpuset, parse_cpuset
 from harness.model.errors import BuildError, HarnessError, MissingToolError
-from harness.model.stored_names import DOCKER
+from harness.model.folder.stored_names import DOCKER
 from harness.planning.pinning import move_process
-from harness.tools.watched_process import say_on_stderr
 
 
 class DockerBackend(ProcessBackend):
@@ -84,8 +84,16 @@ class DockerBackend(ProcessBackend):
 
     # -- images -------------------------------------------------------------------------------------------
 
+    in_containers = True
+
     def image(self, lab: LabSpec) -> LabImage:
         return LabImage(lab, self.platform)
+
+    def image_tag(self, lab: LabSpec) -> str | None:
+        return self.image(lab).tag
+
+    def engine_description(self) -> str | None:
+        return self.engine.describe()
 
     @property
     def emulates(self) -> bool:

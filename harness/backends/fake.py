@@ -1,11 +1,9 @@
 """Fake backend: answers from captured real lab output, so pipeline tests need no runtime or containers.
 
-It simulates how .NET 10's ISA switches change the readback (as observed on 10.0.12), can ignore
-chosen switches (an unknown switch name), fail chosen cells, and fail verification of chosen
-variant × dataset pairs. A paired process (a request with members) writes every member's folder in the lab
-contract's samples format, with one speed factor for the whole process (what pairing cancels) and a small
-deterministic jitter per burst.
-"""
+It simulates how .NET 10's ISA switches change the readback (as observed on 10.0.12), can ignore chosen switches (an
+unknown switch name), fail chosen cells, and fail verification of chosen variant × dataset pairs. A paired process (a
+request with members) writes every member's folder in the lab contract's samples format, with one speed factor for the
+whole process (what pairing cancels) and a small deterministic jitter per burst."""
 
 from __future__ import annotations
 
@@ -29,7 +27,7 @@ from harness.backends.fake_files import (
     write_files,
 )
 from harness.backends.fake_listing import lab_listing, variant_entry
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell
 from harness.model.errors import CellError
 from harness.model.outcomes import RSS_FILE, ProcessUsage
@@ -47,6 +45,15 @@ class FakeBackend:
 
     name = "fake"
     measures = False  # replays captured output: takes no CPU lock (harness/host/cpu_lock.py)
+    emulates = False
+    in_containers = False
+    host_id: str | None = None
+
+    def engine_description(self) -> str | None:
+        return None
+
+    def image_tag(self, lab: LabSpec) -> str | None:
+        return None
 
     def __init__(
         self,

@@ -1,4 +1,4 @@
-"""A simulated monotonic clock for the run budget (harness/session/budget.py): it moves only when a fake process
+"""A simulated monotonic clock for the run budget (harness/session/rounds/budget.py): it moves only when a fake process
 runs, so budget tests take no wall time."""
 
 from __future__ import annotations

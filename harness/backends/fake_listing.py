@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.config.lab_catalog import LabNames, load_lab_catalog
-from harness.config.labs import LabSpec
-from harness.config.variant_settings import Offered, base_of
+from harness.config.lab.lab_catalog import LabNames, load_lab_catalog
+from harness.config.lab.labs import LabSpec
+from harness.config.lab.variant_settings import Offered, base_of
 
 
 def _settings_listing(offered: Offered) -> list[dict[str, Any]]:

@@ -9,10 +9,10 @@ from typing import Any
 from harness.backends.base import CellRequest
 from harness.backends.place import Launch, Mounts, request_mounts
 from harness.backends.processes import ProcessBackend
-from harness.config.labs import LabSpec
-from harness.model.stored_names import HOST
+from harness.builds.lab_build import build_lab
+from harness.config.lab.labs import LabSpec
+from harness.model.folder.stored_names import HOST
 from harness.planning.pinning import move_process, taskset_prefix
-from harness.tools.lab_build import build_lab
 
 
 class HostBackend(ProcessBackend):
@@ -23,6 +23,7 @@ class HostBackend(ProcessBackend):
     it reads and writes (here they are where they are)."""
 
     name = HOST
+    emulates = False  # this machine's own processes, of its own architecture
 
     def __init__(self, switch_names: set[str]) -> None:
         # Every variable any ISA table knows is removed from the inherited environment first, so a

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from harness.backends.base import CellRequest
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 
 #: Host folders a command reads or writes, by host path: (path inside the lab's environment, read-only).

@@ -18,7 +18,7 @@ from harness.backends.cold_timing import read_peak_rss, time_cold
 from harness.backends.handover import Handover
 from harness.backends.place import Launch, Place, contract_mounts
 from harness.backends.reaping import StartedProcess, lab_cpu_s, open_log, wait_all
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.host.noise import process_usage, read_cpu_times
 from harness.model.cells import ColdSettings
 from harness.model.cpusets import parse_cpuset
@@ -175,8 +175,20 @@ class LabProcesses:
 class ProcessBackend:
     """The Backend verbs that run lab processes (call, run_cells, run_cold), for a backend that is their Place."""
 
+    measures = True
+    in_containers = False
+
     def __init__(self) -> None:
         self.processes = LabProcesses(self)  # type: ignore[arg-type]  # a subclass is the Place
+        self.host_id: str | None = None
+
+    def engine_description(self) -> str | None:
+        """No container engine (a container backend says its own)."""
+        return None
+
+    def image_tag(self, lab: LabSpec) -> str | None:
+        """No image (a container backend names its own)."""
+        return None
 
     def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
         """A contract verb's JSON answer (env, list, verify …)."""

@@ -8,13 +8,13 @@ import shutil
 import sys
 
 from harness.config.isa import load_isa_table
-from harness.config.labs import find_lab, load_labs
+from harness.config.lab.labs import find_lab, load_labs
 from harness.model.defaults import EXPERIMENTS_DIR
 from harness.model.errors import HarnessError
 
 
 def import_command(args: argparse.Namespace) -> int:
-    from harness.tools.bdn_import import check_id_free, default_output, import_reports, kept_names, next_experiment_id
+    from harness.bdn.importer import check_id_free, default_output, import_reports, kept_names, next_experiment_id
 
     out = pathlib.Path(args.out) if args.out not in (None, "-") else None
     folders = list(dict.fromkeys([EXPERIMENTS_DIR, *([out.parent] if out else [])]))

@@ -1,9 +1,10 @@
 """`harness bisect RUN`: for every figure of an explain run whose ratio a library version moved (its ratio on the build
 with the write-up's version lies apart from the ratio on the lab's own build, both 99% intervals: the report's
-tables/reproduction.csv), the versions the registry serves between the two are bisected (harness/model/bisection.py):
-each step is a run of profile `bisect` measuring the figure's benchmark and its reference on a build with one version,
-paired in one process as the figure was. Writes results/bisections/<run>/bisection.md and readings.jsonl; a run where
-no version moved a ratio has nothing to bisect, and says so."""
+tables/reproduction.csv), the versions the registry serves between the two are bisected
+(harness/model/stats/bisection.py): each step is a run of profile `bisect` measuring the figure's benchmark and its
+reference on a build with one version, paired in one process as the figure was. Writes
+results/bisections/<run>/bisection.md and readings.jsonl; a run where no version moved a ratio has nothing to bisect,
+and says so."""
 
 from __future__ import annotations
 
@@ -18,20 +19,20 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 
-from harness.config.experiments import load_experiments
-from harness.config.labs import LabSpec, load_labs
-from harness.config.library_builds import build_name
-from harness.config.library_switches import own_versions
-from harness.model.bisection import Bisection, Reading, between, bisect
+from harness.config.experiment.experiments import load_experiments
+from harness.config.lab.labs import LabSpec, load_labs
+from harness.config.lab.library_builds import build_name
+from harness.config.lab.library_switches import own_versions
+from harness.licences.package_registry import served_versions
 from harness.model.defaults import EXPERIMENTS_DIR, RESULTS_DIR
 from harness.model.errors import HarnessError
-from harness.model.pairing import paired_ratio_interval
+from harness.model.folder.store import RunStore
 from harness.model.places import base_runtime, switched_libraries, switched_settings
-from harness.model.store import RunStore
-from harness.session.stopping import measured_replicates
-from harness.tools.package_registry import served_versions
+from harness.model.stats.bisection import Bisection, Reading, between, bisect
+from harness.model.stats.pairing import paired_ratio_interval
+from harness.session.rounds.stopping import measured_replicates
 
-#: The figure's identity in the reproduction table (analysis/compute/explained_by.py FIGURE).
+#: The figure's identity in the reproduction table (analysis/compute/verdicts/explained_by.py FIGURE).
 FIGURE = ("experiment", "scenario", "published_variant", "benchmark", "reference", "metric", "isa_level")
 #: The most rows a reproduction table may have before it is refused as not the lab's.
 MAX_ROWS = 100_000

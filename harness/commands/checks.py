@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import time
 
+from harness.builds.lab_models import lab_model_probe
 from harness.commands.selection import split
-from harness.config.datasets import load_manifest, regenerate, write_canonical_digests
-from harness.config.declared_models import ModelSpace, load_spaces
-from harness.config.labs import LabSpec, load_labs
+from harness.config.data.datasets import load_manifest, regenerate, write_canonical_digests
+from harness.config.data.declared_models import ModelSpace, load_spaces
+from harness.config.lab.labs import LabSpec, load_labs
 from harness.host.preflight import doctor
 from harness.model.defaults import DATASETS_DIR
-from harness.tools.lab_models import lab_model_probe
 
 
 def check_command(args: argparse.Namespace) -> int:

@@ -11,18 +11,18 @@ import time
 from harness.backends import select_backend
 from harness.commands.selection import split
 from harness.config.isa import load_isa_table
-from harness.config.labs import find_lab, load_labs
+from harness.config.lab.labs import find_lab, load_labs
 from harness.containers.own_engine import engine_for_run
 from harness.host.cpu_lock import cpus_locked
 from harness.host.host_cpus import parse_cpulist
 from harness.model.defaults import DATASETS_DIR
-from harness.model.run_records import CONFORMANCE
-from harness.model.store import RunStore
-from harness.model.stored_names import HOST, stored_backend
+from harness.model.folder.run_records import CONFORMANCE
+from harness.model.folder.store import RunStore
+from harness.model.folder.stored_names import HOST, stored_backend
 
 
 def conformance_command(args: argparse.Namespace) -> int:
-    from harness.session.conformance import run_conformance
+    from harness.session.conformance_run import run_conformance
 
     started = time.monotonic()
     run_dir = pathlib.Path(args.run_dir).resolve()

@@ -12,12 +12,12 @@ import subprocess
 import sys
 import time
 
+from harness.builds.lab_models import write_lab_models
 from harness.commands.labs import build_labs
 from harness.commands.selection import split
-from harness.config.lab_checks import LabCheck, LabChecks
-from harness.config.labs import load_labs
+from harness.config.lab.lab_checks import LabCheck, LabChecks
+from harness.config.lab.labs import load_labs
 from harness.model.errors import UnknownNameError
-from harness.tools.lab_models import write_lab_models
 
 
 def load_lab_checks() -> list[LabChecks]:

@@ -6,19 +6,19 @@ import argparse
 import sys
 import time
 
+from harness.builds.lab_build import build_lab
+from harness.builds.lab_models import write_lab_models
+from harness.builds.library_locks import prepare_library_builds
+from harness.builds.watched_process import say_on_stderr
 from harness.commands.selection import split
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
+from harness.config.experiment.profiles import load_profiles
 from harness.config.isa import load_isa_table
-from harness.config.labs import find_lab, load_labs
-from harness.config.library_switches import with_runtimes
-from harness.config.profiles import load_profiles
+from harness.config.lab.labs import find_lab, load_labs
+from harness.config.lab.library_switches import with_runtimes
 from harness.model.arch import host_arch
 from harness.model.defaults import REPO_ROOT, RESULTS_DIR
 from harness.model.errors import HarnessError
-from harness.tools.lab_build import build_lab
-from harness.tools.lab_models import write_lab_models
-from harness.tools.library_locks import prepare_library_builds
-from harness.tools.watched_process import say_on_stderr
 
 
 def list_command() -> int:

@@ -1,5 +1,5 @@
 """`python3 -m harness licences [--check]`: the licence table of every package the labs use, written from the lock
-files and harness/config/licences.toml (docs/licences.csv and docs/licences.md), or checked against them.
+files and harness/licences/licences.toml (docs/licences.csv and docs/licences.md), or checked against them.
 
 A licence this host cannot read (a nuspec not restored here, a Debian package not installed) keeps the committed
 table's row, and the command says which; a package the committed table lacks then fails.
@@ -16,10 +16,11 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from harness.config.licences import NOT_READ, OPEN_SOURCE, OUTSIDE, LicencePolicy, load_licence_policy
-from harness.model.defaults import REPO_ROOT
-from harness.tools.debian_licences import debian_packages, declare_debian, host_suite
-from harness.tools.licence_table import (
+from harness.licences.debian import debian_packages, declare_debian, host_suite
+from harness.licences.npm import declare_npm
+from harness.licences.nuget import RESTORE_HINT, declare_nuget, nuget_packages, package_folders, runtime_packs
+from harness.licences.policy import NOT_READ, OPEN_SOURCE, OUTSIDE, LicencePolicy, load_licence_policy
+from harness.licences.table import (
     CSV_FILE,
     MARKDOWN_FILE,
     Declared,
@@ -29,8 +30,7 @@ from harness.tools.licence_table import (
     render_markdown,
     table_differences,
 )
-from harness.tools.npm_licences import declare_npm
-from harness.tools.nuget_licences import RESTORE_HINT, declare_nuget, nuget_packages, package_folders, runtime_packs
+from harness.model.defaults import REPO_ROOT
 
 RUNTIME_PACK_NOTE = "runtime pack a self-contained publish bundles (lab/dotnet/lab.toml [runtimes]), in no lock file"
 REGENERATE = "run `python3 -m harness licences` and commit docs/licences.csv and docs/licences.md"

@@ -30,11 +30,11 @@ import time
 from harness.backends.host import HostBackend
 from harness.config.arguments import run_id
 from harness.config.isa import load_isa_table
-from harness.config.labs import LabSpec, load_labs
+from harness.config.lab.labs import LabSpec, load_labs
 from harness.host.cpu_lock import cpus_locked
 from harness.model.defaults import DATASETS_DIR, RESULTS_DIR
 from harness.model.errors import HarnessError
-from harness.model.overlap import ProbeRow, summary
+from harness.model.stats.overlap import ProbeRow, summary
 
 #: The paired verb's options a stored command line may carry (each takes one value); --out, --datasets and --seed are
 #: the probe's own.

@@ -1,5 +1,5 @@
 """`harness payload FILE`: the user's JSON document as a dataset (checked, copied to datasets/local/, kept out of git:
-harness/config/local_datasets.py) and as an experiment (experiments/templates/payload.toml with the document's name
+harness/config/data/local_datasets.py) and as an experiment (experiments/templates/payload.toml with the document's name
 filled in, written to results/payloads/<name>/experiments/ and checked like any experiment file). Prints that folder:
 `just payload FILE` runs profile `payload` with it as --experiments-dir, then the conformance pass and the report."""
 
@@ -10,14 +10,9 @@ import json
 import pathlib
 import sys
 
-from harness.config.datasets import load_manifest
-from harness.config.experiment_checks import CheckContext, check_experiments
-from harness.config.experiment_templates import TYPED_EXPERIMENT_FILE, fill_template
-from harness.config.experiments import load_experiments
-from harness.config.isa import load_isa_table
-from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import load_labs
-from harness.config.local_datasets import (
+from harness.codegen.infer_model import InferenceError, infer_model
+from harness.config.data.datasets import load_manifest
+from harness.config.data.local_datasets import (
     LOCAL_DIR,
     MAX_PAYLOAD_BYTES,
     add_document,
@@ -25,11 +20,16 @@ from harness.config.local_datasets import (
     payload_name,
     set_document_model,
 )
-from harness.config.local_models import adopt_model, keep_model, kept_model
-from harness.config.profiles import find_profile, load_profiles
+from harness.config.data.local_models import adopt_model, keep_model, kept_model
+from harness.config.experiment.experiment_checks import CheckContext, check_experiments
+from harness.config.experiment.experiment_templates import TYPED_EXPERIMENT_FILE, fill_template
+from harness.config.experiment.experiments import load_experiments
+from harness.config.experiment.profiles import find_profile, load_profiles
+from harness.config.isa import load_isa_table
+from harness.config.lab.lab_catalog import load_lab_catalog
+from harness.config.lab.labs import load_labs
 from harness.model.defaults import DATASETS_DIR, EXPERIMENTS_DIR, LABS_DIR, RESULTS_DIR
 from harness.model.errors import ConfigError
-from harness.tools.infer_model import InferenceError, infer_model
 
 #: The profile `just payload` runs; its `template` is the experiment filled in for the document.
 PROFILE = "payload"

@@ -23,12 +23,12 @@ import time
 from harness.backends.handover import WARM_LINE_BYTES, parse_warm_line
 from harness.commands.overlap_probe import PROCESS_TIMEOUT_S, StoredProcess, member_times
 from harness.config.arguments import run_id
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.host.cpu_lock import cpus_locked
 from harness.model.defaults import RESULTS_DIR
 from harness.model.errors import CellError, HarnessError
-from harness.model.lab_files import read_process
-from harness.model.overlap import ProbeRow, summary
+from harness.model.folder.lab_files import read_process
+from harness.model.stats.overlap import ProbeRow, summary
 from harness.planning.pinning import move_process
 
 CONDITIONS = ("plain", "pipelined")

@@ -11,13 +11,13 @@ from harness.backends import select_backend
 from harness.backends.docker import DockerBackend
 from harness.commands.selection import run_options, split
 from harness.config.hosts import LOCAL_HOST, load_hosts, select_hosts
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.containers.own_engine import engine_for_run
 from harness.host.preflight import check_run
 from harness.model.errors import ConfigError, HarnessError
-from harness.model.records import DEFAULT_RUNTIME, RowStatus
-from harness.model.store import new_run_id
-from harness.model.stored_names import HOST
+from harness.model.folder.records import DEFAULT_RUNTIME, RowStatus
+from harness.model.folder.store import new_run_id
+from harness.model.folder.stored_names import HOST
 from harness.planning.plan_summary import plan_summary
 from harness.planning.run_plan import ensure_datasets, resolve_plan
 from harness.session.host_process import PlatformImages
@@ -60,7 +60,7 @@ def run_command(args: argparse.Namespace) -> int:
             args.container_per_process,
         )
         print(notice, file=sys.stderr)
-        backend.host_id = args.host_id  # type: ignore[attr-defined]  # rows say which host they ran on
+        backend.host_id = args.host_id  # rows say which host they ran on
         for note in check_run(
             plan, backend.name
         ):  # a missing tool stops the run here, in seconds, before any build or cell

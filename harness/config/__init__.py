@@ -1,1 +1,2 @@
-"""Configuration: experiments, profiles, datasets, ISA levels, labs and their catalogue, prerequisites, defaults."""
+"""Configuration read from data files and checked: the CPU models and ISA levels, hosts, command-line arguments and the
+data-file reader; a lab (lab/), an experiment (experiment/), datasets and models (data/)."""

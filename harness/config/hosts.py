@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from harness.config.data_files import read_toml
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
-from harness.model.run_folder import HOST_NAME
+from harness.model.folder.run_folder import HOST_NAME
 
 #: Where the hosts are declared; JSONLAB_HOSTS_FILE names another file (tests, or a user's own list of boxes).
 HOSTS_FILE_VARIABLE = "JSONLAB_HOSTS_FILE"

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
+from harness.builds.watched_process import WatchedBuild, run_watched
 from harness.config.data_files import display, read_toml
 from harness.containers.engine import docker
 from harness.model.defaults import LABS_DIR, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError, MissingToolError
-from harness.tools.watched_process import WatchedBuild, run_watched
 
 #: The bases no one lab owns (the fresh machine's).
 LOCAL_BASES_FILE = REPO_ROOT / "containers" / "local-bases.toml"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.containers.bases import image_exists, load_local_bases
 from harness.containers.engine import find_engine
 from harness.containers.images import LabImage, auto_bases, build_seconds, is_current

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import yaml
 
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.containers.images import LabImage
 from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OUT_MOUNT
 

@@ -8,17 +8,17 @@ import json
 import pathlib
 from collections.abc import Callable
 
-from harness.config.labs import LabSpec
+from harness.builds.build_failure import read_build_failure
+from harness.builds.lab_build import build_lab, run_lab_tool
+from harness.builds.lab_models import write_lab_models
+from harness.builds.watched_process import WatchedBuild, run_watched, say_on_stderr
+from harness.config.lab.labs import LabSpec
 from harness.containers.builder import FIX, Builder, find_builder
 from harness.containers.engine import Engine
 from harness.containers.images import BASES, COMPOSE_FILE, LabImage, label_apt_packages
 from harness.containers.seed import make_seed
 from harness.model.defaults import BUILD_TIMEOUT_S, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError
-from harness.tools.build_failure import read_build_failure
-from harness.tools.lab_build import build_lab, run_lab_tool
-from harness.tools.lab_models import write_lab_models
-from harness.tools.watched_process import WatchedBuild, run_watched, say_on_stderr
 
 
 def build_images(

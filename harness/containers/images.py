@@ -15,16 +15,16 @@ import json
 import pathlib
 from dataclasses import dataclass
 
-from harness.config.lab_builds import ContainerSpec
-from harness.config.lab_libraries import debian_versions, library_versions
-from harness.config.labs import LabSpec
-from harness.config.library_builds import safe_name
+from harness.builds.lab_build import build_fingerprint
+from harness.config.lab.lab_builds import ContainerSpec
+from harness.config.lab.lab_libraries import debian_versions, library_versions
+from harness.config.lab.labs import LabSpec
+from harness.config.lab.library_builds import safe_name
 from harness.containers.bases import DOCKER_ARCH, DOCKER_ARCH_HOST
 from harness.containers.engine import docker
 from harness.host.environment import git_state
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
-from harness.tools.lab_build import build_fingerprint
 
 #: Repository part of every lab image's tag.
 IMAGE_REPOSITORY = "jsonlab"
@@ -182,7 +182,7 @@ def debian_arch(platform: str) -> str:
 
 def library_versions_label(lab: LabSpec) -> str:
     """'Id=version,...' of the packages one build references directly, read as its lab.toml [libraries] declares
-    (harness/config/lab_libraries.py); BuildError when a declared lock file is missing."""
+    (harness/config/lab/lab_libraries.py); BuildError when a declared lock file is missing."""
     return library_versions(lab.name, lab.directory, lab.libraries)
 
 

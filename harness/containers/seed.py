@@ -10,7 +10,7 @@ import os
 import pathlib
 import shutil
 
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.errors import BuildError
 
 

@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from harness.host.host_cpus import CPU_DIR, CpuState, HostCpus, _read, read_cpu_state, read_host_cpus, read_turbo
-from harness.model.cpu_state import hygiene_lines
 from harness.model.cpusets import format_cpuset
+from harness.model.folder.cpu_state import hygiene_lines
 from harness.planning.pinning import CpuPlan, plan_cpus
 
 #: Governors that hold the clock still: performance (highest), userspace (a fixed frequency someone chose).

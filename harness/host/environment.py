@@ -17,7 +17,7 @@ from typing import Any
 from harness import __version__
 from harness.host.cpu_hygiene import plan_and_check
 from harness.model.defaults import REPO_ROOT
-from harness.model.run_folder import SCHEMA_VERSION
+from harness.model.folder.run_folder import SCHEMA_VERSION
 
 
 def read_text(path: str | pathlib.Path) -> str | None:

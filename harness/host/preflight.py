@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from harness.config.prerequisites import Prerequisite, Prerequisites, lab_need, load_prerequisites
+from harness.config.lab.prerequisites import Prerequisite, Prerequisites, lab_need, load_prerequisites
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import MissingToolError
 

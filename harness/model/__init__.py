@@ -1,1 +1,2 @@
-"""The lab's records and the run folder: result rows and their schema, errors, statistics, pairing, the store."""
+"""What a run is and writes: errors, defaults, cells and places, experiments and claims, judging a claim, group keys and
+states, outcomes; the run folder (folder/) and statistics (stats/)."""

@@ -7,8 +7,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from harness.model.folder.records import DEFAULT_RUNTIME, STEADY, require_field
 from harness.model.places import build_of, place_name
-from harness.model.records import DEFAULT_RUNTIME, STEADY, require_field
 
 # job settings whose range is not "a positive integer": (lowest, highest)
 _RANGES = {"burst_collect_generation": (0, 2)}
@@ -38,8 +38,8 @@ class JobSettings:
         None  # paired design: each cell rebinds to a fresh copy of its input every N rounds
     )
     # paired design: 1 times the native scan anchor (lab/dotnet/native) beside the cells in every round, for ratios
-    # across processes read as ratios of ratios (harness/model/pairing.py); 2 also the walk (analysis anchors compares);
-    # a run asking for them where a lab lacks them stops first
+    # across processes read as ratios of ratios (harness/model/stats/pairing.py); 2 also the walk (analysis anchors
+    # compares); a run asking for them where a lab lacks them stops first
     native_anchors: int | None = None
     # paired design: the collection before each burst, 2 (the lab's default) BenchmarkDotNet's full one (collect, run
     # finalizers, collect), 1 or 0 one blocking collection of that generation (docs/method.md)

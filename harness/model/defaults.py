@@ -1,5 +1,5 @@
 """Every default the harness uses, in one place (paths, pinning, timeouts); the run folder's own names are in
-harness/model/run_folder.py."""
+harness/model/folder/run_folder.py."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ REPLICATE_STATISTIC = "median_ns"
 
 #: A process whose warm-up compiled fewer than this share of the median JIT compilations over its cell's processes, in
 #: under this share of their median warm-up time, did not finish tiering up, and is set aside
-# (harness/model/warmup_check.py).
+# (harness/model/stats/warmup_check.py).
 #: Cut-short ones seen: 1-40% of the median count in 15-37% of the time; healthy ones: 71-110% of the count, 80-120% of
 # the time.
 SHORT_WARMUP_FRACTION = 0.75

@@ -1,6 +1,6 @@
 """What an experiment is (one per write-up): its groups, benchmarks, the published hardware and the published figures
-(claims), and how a derived figure finds the one it is taken against. harness/config/experiments.py reads them from
-experiments/NNN-*.toml."""
+(claims), and how a derived figure finds the one it is taken against. harness/config/experiment/experiments.py reads
+them from experiments/NNN-*.toml."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from harness.model.cells import ShotSettings
+from harness.model.folder.records import STEADY
 from harness.model.published_setup import PublishedSetup
-from harness.model.records import STEADY
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ class Experiment:
 
     def named_runtimes(self) -> tuple[str, ...]:
         """Every runtime the experiment names (its claims' `at`/`reference_at`, its benchmarks' `runtimes`): a runtime
-        with library versions among them joins its lab's runtimes for the run (harness/config/library_builds.py)."""
+        with library versions among them joins its lab's runtimes for the run (harness/config/lab/library_builds.py)."""
         placed = (value for c in self.claims for side in (c.at, c.reference_at) for d, value in side if d == "runtime")
         return tuple(dict.fromkeys([*placed, *(r for b in self.benchmarks.values() for r in b.runtimes)]))
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from harness.model.records import ResultRow
+from harness.model.folder.records import ResultRow
 
 
 class GroupKey(NamedTuple):
@@ -21,7 +21,7 @@ class GroupKey(NamedTuple):
 
 
 #: Group states: still running; every ratio reached the target; a cap was hit first; fixed rounds done; stopped by the
-#: run's time budget (harness/session/budget.py) before its own rule was met.
+#: run's time budget (harness/session/rounds/budget.py) before its own rule was met.
 RUNNING, PRECISE, IMPRECISE, DONE, BUDGET = "running", "precise", "imprecise", "done", "budget"
 
 

@@ -1,8 +1,8 @@
 """Judging one published ratio against its measurement: the tolerance band, the verdict words, a claim's published ratio
 (printed, or derived from the published means of its table) and the verdict of a measured ratio and its 99% interval.
 
-The harness reads it while it runs (which groups still have an undecided claim: harness/session/open_claims.py) and
-the analysis writes the reproduction table with it (analysis/compute/verdicts.py), so both judge alike.
+The harness reads it while it runs (which groups still have an undecided claim: harness/session/rounds/open_claims.py)
+and the analysis writes the reproduction table with it (analysis/compute/verdicts/verdicts.py), so both judge alike.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ CANNOT_REPRODUCE = "cannot reproduce"
 #: allocation): its byte verdict is the comparison.
 BYTES_ONLY = "bytes only"
 
-#: Byte verdicts of a published Allocated figure (analysis/compute/verdict_row.py Verdict.bytes_verdict).
+#: Byte verdicts of a published Allocated figure (analysis/compute/verdicts/verdict_row.py Verdict.bytes_verdict).
 BYTES_EQUAL = "equal"
 BYTES_WITHIN = "within tolerance"
 BYTES_DIFFER = "differs"

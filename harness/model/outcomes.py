@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.model.records import VERIFICATION_STATUSES, require_field
+from harness.model.folder.records import VERIFICATION_STATUSES, require_field
 
 #: Peak-RSS readings in a cell's raw folder: {"peak_rss_bytes": [...], "cpus_allowed": [...]}, one per fresh `once
 #: --report-rss` process (cold cells, and steady cells of a profile with peak_rss_runs).

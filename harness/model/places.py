@@ -1,12 +1,12 @@
 """Where a cell runs, as a name: its runtime build ("10.0.12", or with library versions "8.0.0+Newtonsoft.Json=13.0.3":
-harness/config/library_builds.py), and after it, in brackets, the run settings switched to a publisher's values for
-an explanation ("10.0.12[tiered_compilation=off]": harness/config/setting_switches.py). The name is the cell's
+harness/config/lab/library_builds.py), and after it, in brackets, the run settings switched to a publisher's values for
+an explanation ("10.0.12[tiered_compilation=off]": harness/config/lab/setting_switches.py). The name is the cell's
 `runtime_requested` in every row, so a switched place is compared like any runtime: its own group of cells, its own
-ratios, its own verdict rows beside the figure's (analysis/compute/explained_by.py)."""
+ratios, its own verdict rows beside the figure's (analysis/compute/verdicts/explained_by.py)."""
 
 from __future__ import annotations
 
-#: Between a runtime and each library version of its build (harness.config.library_builds.SEPARATOR).
+#: Between a runtime and each library version of its build (harness.config.lab.library_builds.SEPARATOR).
 LIBRARY_SEPARATOR = "+"
 #: Around the run settings a place switched.
 SETTINGS_OPEN, SETTINGS_CLOSE = "[", "]"

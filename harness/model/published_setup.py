@@ -1,7 +1,7 @@
 """The publisher's setup: what a write-up says about the machine, runtime, run settings, method and data its figures
 were measured with (an experiment's `[hardware.<key>.setup]`). Each field is the write-up's own words, or "not stated"
-where it says nothing: the report sets them beside this run's (analysis/compute/setup_factors.py), one row per factor,
-with whether this lab can change it on this host."""
+where it says nothing: the report sets them beside this run's (analysis/compute/verdicts/setup_factors.py), one row per
+factor, with whether this lab can change it on this host."""
 
 from __future__ import annotations
 

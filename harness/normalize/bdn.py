@@ -11,9 +11,9 @@ import pathlib
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.model.lab_files import ProcessRecord, read_process
+from harness.model.folder.lab_files import ProcessRecord, read_process
 from harness.model.outcomes import CellOutcome, Statistics
-from harness.model.stats import ci_half_width
+from harness.model.stats.stats import ci_half_width
 from harness.normalize.cell_files import CellRecord, read_cell
 
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.model.field_types import shown
-from harness.model.lab_files import LabFile
+from harness.model.folder.field_types import shown
+from harness.model.folder.lab_files import LabFile
+from harness.model.folder.records import VERIFICATION_STATUSES
 from harness.model.outcomes import Verification
-from harness.model.records import VERIFICATION_STATUSES
 from harness.normalize.common import read_json
 
 

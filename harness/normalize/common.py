@@ -1,15 +1,15 @@
 """What every normalizer needs: reading a lab's JSON files with errors that say what to do (`read_json`, which is
-harness/model/lab_files.py's reader), and the statistics of a list of per-operation times (iterations of one process,
-or whole processes)."""
+harness/model/folder/lab_files.py's reader), and the statistics of a list of per-operation times (iterations of one
+process, or whole processes)."""
 
 from __future__ import annotations
 
 import pathlib
 import statistics
 
-from harness.model.lab_files import read_lab_json as read_json
+from harness.model.folder.lab_files import read_lab_json as read_json
 from harness.model.outcomes import RSS_FILE, Statistics
-from harness.model.stats import mean_interval
+from harness.model.stats.stats import mean_interval
 
 
 def statistics_from_times(times_ns: list[float]) -> Statistics:

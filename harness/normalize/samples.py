@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from harness.model.errors import CellError
-from harness.model.lab_files import ProcessRecord, read_process
+from harness.model.folder.lab_files import ProcessRecord, read_process
 from harness.model.outcomes import CellOutcome
 from harness.normalize.cell_files import CellFiles, read_cell
 from harness.normalize.common import statistics_from_times

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell, JobSettings
 from harness.model.errors import ConfigError
-from harness.model.records import STEADY
+from harness.model.folder.records import STEADY
 
 
 def check_native_anchors(job: JobSettings, shares_process: bool, cells: list[Cell], labs: dict[str, LabSpec]) -> None:

@@ -1,8 +1,8 @@
 """`harness check` (`just check`): every experiment, profile and dataset checked in seconds, without building anything.
 
 What it runs is what `harness plan` and `harness run` run before they plan: the schema and the references inside each
-experiment file (harness/config/experiments.py), every name defined elsewhere (harness/config/experiment_checks.py), and
-each plan
+experiment file (harness/config/experiment/experiments.py), every name defined elsewhere
+(harness/config/experiment/experiment_checks.py), and each plan
 being non-empty. Here every profile is planned too, each experiment alone at its published CPUs' ISA levels and
 runtimes, and every dataset is checked against the manifest. The first fault is a HarnessError (the CLI prints it as
 `error:` and exits 2); no output file is written.
@@ -13,10 +13,10 @@ from __future__ import annotations
 import pathlib
 import tempfile
 
-from harness.config.experiment_checks import CheckContext, check_experiment, check_not_empty, load_context
-from harness.config.experiment_templates import TYPED_EXPERIMENT_FILE, fill_template
-from harness.config.experiments import load_experiments
-from harness.config.profiles import load_profiles
+from harness.config.experiment.experiment_checks import CheckContext, check_experiment, check_not_empty, load_context
+from harness.config.experiment.experiment_templates import TYPED_EXPERIMENT_FILE, fill_template
+from harness.config.experiment.experiments import load_experiments
+from harness.config.experiment.profiles import load_profiles
 from harness.model.arch import host_arch
 from harness.model.defaults import DATASETS_DIR, EXPERIMENTS_DIR, LABS_DIR, PROFILES_FILE
 from harness.model.errors import ConfigError

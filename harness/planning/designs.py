@@ -37,11 +37,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from harness.config.profiles import DESIGN_NAMES
+from harness.config.experiment.profiles import DESIGN_NAMES
 from harness.model.cells import Cell
 from harness.model.errors import PinningError
+from harness.model.folder.records import DEFAULT_RUNTIME, STEADY
 from harness.model.groups import GroupKey
-from harness.model.records import DEFAULT_RUNTIME, STEADY
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,9 @@ _ALL_DESIGNS: tuple[Design, ...] = (
 #: The visible registry of designs by name (the names profiles.toml uses).
 DESIGNS: dict[str, Design] = {d.name: d for d in _ALL_DESIGNS}
 if tuple(DESIGNS) != DESIGN_NAMES:  # a design added here is a word profiles.toml may use: name it there too
-    raise RuntimeError(f"designs {tuple(DESIGNS)} differ from harness/config/profiles.py DESIGN_NAMES {DESIGN_NAMES}")
+    raise RuntimeError(
+        f"designs {tuple(DESIGNS)} differ from harness/config/experiment/profiles.py DESIGN_NAMES {DESIGN_NAMES}"
+    )
 
 
 def layout(

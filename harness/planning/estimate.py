@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.config.profiles import Stopping
+from harness.config.experiment.profiles import Stopping
 from harness.model.cells import Cell, ColdSettings, JobSettings
 from harness.planning.designs import Design, layout
 from harness.planning.history import CostHistory

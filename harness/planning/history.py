@@ -26,10 +26,10 @@ from typing import Any
 
 from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
-from harness.model.field_types import field_hints, type_problem
-from harness.model.records import REPLICATED, SINGLE_SHOT, ResultRow
-from harness.model.run_folder import RESULTS_FILE, RUN_FILE, TIMELINE_FILE
-from harness.model.run_records import CONFORMANCE, PREPARE, REPORT, RunRecord, TimelineRecord
+from harness.model.folder.field_types import field_hints, type_problem
+from harness.model.folder.records import REPLICATED, SINGLE_SHOT, ResultRow
+from harness.model.folder.run_folder import RESULTS_FILE, RUN_FILE, TIMELINE_FILE
+from harness.model.folder.run_records import CONFORMANCE, PREPARE, REPORT, RunRecord, TimelineRecord
 
 #: A gap between two processes' starts longer than this many times the first one's wall time (plus a few seconds of
 #: start-up) is a pause, not the cost of a process.

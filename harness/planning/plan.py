@@ -5,16 +5,22 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from harness.config.experiment.profiles import (
+    ALL_LEVELS,
+    ALL_RUNTIMES,
+    CLAIMED_LEVELS,
+    CLAIMED_RUNTIMES,
+    SWEEP_RUNTIMES,
+)
 from harness.config.isa import IsaLevel, IsaTable
-from harness.config.labs import LabSpec
-from harness.config.library_builds import canonical
-from harness.config.library_switches import PUBLISHER_VERSIONS, switched_builds
-from harness.config.profiles import ALL_LEVELS, ALL_RUNTIMES, CLAIMED_LEVELS, CLAIMED_RUNTIMES, SWEEP_RUNTIMES
+from harness.config.lab.labs import LabSpec
+from harness.config.lab.library_builds import canonical
+from harness.config.lab.library_switches import PUBLISHER_VERSIONS, switched_builds
 from harness.model.cells import Cell
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.experiment import Benchmark, Experiment
+from harness.model.folder.records import DEFAULT_RUNTIME, STEADY
 from harness.model.groups import AA_SUFFIX, GroupKey
-from harness.model.records import DEFAULT_RUNTIME, STEADY
 from harness.planning.designs import group_key
 
 

@@ -11,10 +11,10 @@ import dataclasses
 import pathlib
 from collections.abc import Iterable
 
-from harness.config.datasets import Manifest
+from harness.config.data.datasets import Manifest
+from harness.config.experiment.profiles import BudgetSpec, Stopping
 from harness.config.isa import IsaTable
-from harness.config.labs import LabSpec
-from harness.config.profiles import BudgetSpec, Stopping
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell, JobSettings, job_setting_range
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.planning.estimate import ShotCosts
@@ -61,13 +61,13 @@ def with_budget(budget: BudgetSpec | None, budget_min: float | None, min_rounds:
 #: `--until-decided` without `--max`: the session stops after this many minutes (8 hours) whatever is left open.
 UNTIL_DECIDED_MINUTES = 8 * 60
 #: `--until-decided`: a group's round cap (no group of a run of these gets near it: a claim that needs more processes
-#: than this is forecast undecidable first, harness/model/decision_forecast.py).
+#: than this is forecast undecidable first, harness/model/stats/decision_forecast.py).
 UNTIL_DECIDED_ROUNDS = 1000
 
 
 def until_decided(budget: BudgetSpec | None, stopping: Stopping, max_min: float | None) -> tuple[BudgetSpec, Stopping]:
     """The budget and stopping rule of `--until-decided [--max MINUTES]`: the profile's floor, rounds
-    beyond the floor only while an open claim is forecast decided in the time left (harness/model/allocation.py
+    beyond the floor only while an open claim is forecast decided in the time left (harness/model/stats/allocation.py
     UNTIL_DECIDED), for at most `max_min` minutes; groups neither precise nor time-capped."""
     if not stopping.adaptive:
         raise ConfigError(
@@ -83,7 +83,8 @@ def until_decided(budget: BudgetSpec | None, stopping: Stopping, max_min: float 
     return spec, rule
 
 
-#: How the plan says each budget priority gives the rounds beyond the floor (harness/config/profiles.py PRIORITIES).
+#: How the plan says each budget priority gives the rounds beyond the floor (harness/config/experiment/profiles.py
+#: PRIORITIES).
 PRIORITY_TEXT = {
     "open-claims": "; groups with an undecided claim first",
     "expected-decisions": "; first to the group forecast to decide the most claims per second of its rounds",
@@ -107,7 +108,7 @@ def budget_text(budget: BudgetSpec, min_rounds: int) -> str:
 
 def without_unaccepted_terms(cell: Cell, lab: LabSpec) -> Cell:
     """The cell, unavailable with the reason and the opt-in when its variant needs a package under its vendor's terms
-    that the user has not accepted (harness/config/vendor_terms.py): such a package is not built, so never run."""
+    that the user has not accepted (harness/config/lab/vendor_terms.py): such a package is not built, so never run."""
     reason = "" if cell.unavailable else lab.unavailable_variant(cell.variant)
     return dataclasses.replace(cell, unavailable=reason) if reason else cell
 

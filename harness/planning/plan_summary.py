@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.config.setting_switches import publisher_settings
+from harness.config.lab.setting_switches import publisher_settings
 from harness.model.cells import Cell
 from harness.model.experiment import Experiment
+from harness.model.folder.records import DEFAULT_RUNTIME
 from harness.model.places import is_switched
-from harness.model.records import DEFAULT_RUNTIME
 from harness.planning.designs import group_key
 from harness.planning.run_plan import Plan
 

@@ -9,15 +9,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.config.datasets import load_manifest
-from harness.config.experiment_checks import CheckContext, check_experiments, check_not_empty
-from harness.config.experiments import load_experiments, select_experiments
+from harness.config.data.datasets import load_manifest
+from harness.config.experiment.experiment_checks import CheckContext, check_experiments, check_not_empty
+from harness.config.experiment.experiments import load_experiments, select_experiments
+from harness.config.experiment.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
 from harness.config.isa import IsaLevel, IsaTable, load_isa_table
-from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import LabSpec, load_labs
-from harness.config.library_switches import PUBLISHER_VERSIONS, with_runtimes
-from harness.config.profiles import BudgetSpec, Profile, Stopping, find_profile, load_profiles
-from harness.config.setting_switches import with_setting_switches
+from harness.config.lab.lab_catalog import load_lab_catalog
+from harness.config.lab.labs import LabSpec, load_labs
+from harness.config.lab.library_switches import PUBLISHER_VERSIONS, with_runtimes
+from harness.config.lab.setting_switches import with_setting_switches
 from harness.model.arch import host_arch
 from harness.model.cells import Cell, ColdSettings, JobSettings
 from harness.model.defaults import (
@@ -31,8 +31,8 @@ from harness.model.defaults import (
 )
 from harness.model.errors import UnknownNameError
 from harness.model.experiment import Experiment
-from harness.model.records import COLD, REPLICATED, SINGLE_SHOT
-from harness.model.run_records import CONFORMANCE, PREPARE, REPORT
+from harness.model.folder.records import COLD, REPLICATED, SINGLE_SHOT
+from harness.model.folder.run_records import CONFORMANCE, PREPARE, REPORT
 from harness.planning.anchor_check import check_native_anchors
 from harness.planning.designs import DESIGNS, Design, group_key
 from harness.planning.estimate import (
@@ -293,8 +293,8 @@ def _selection_text(profile: str, options: RunOptions) -> str:
 
 
 def ensure_datasets(plan: Plan, options: RunOptions, say: Callable[[str], None]) -> None:
-    """Builds the generated datasets the plan's cells read that are not there yet (harness/config/datasets.py), each
-    checked against the manifest; a run calls it before anything is measured."""
+    """Builds the generated datasets the plan's cells read that are not there yet (harness/config/data/datasets.py),
+    each checked against the manifest; a run calls it before anything is measured."""
     manifest = load_manifest(options.datasets_dir)
     for name in datasets_of(plan.cells):
         manifest.ensure(name, say)

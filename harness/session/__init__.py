@@ -1,2 +1,2 @@
-"""Running a plan: sessions, rounds, the stopping rule, the budget, calibration, probes, builds, cold starts and
-conformance."""
+"""Running a plan: the runner, build isolation, the model read-back, conformance and other hosts; the rounds (rounds/)
+and the processes (processes/) of a session."""

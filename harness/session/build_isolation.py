@@ -12,13 +12,13 @@ import pathlib
 from collections.abc import Callable
 
 from harness.backends.base import Backend
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError
-from harness.model.records import BUILD_FAILED, ResultRow
-from harness.model.run_folder import LOGS_DIR
-from harness.session.probe import LevelProbe
-from harness.session.rows import RowContext, failed_row
+from harness.model.folder.records import BUILD_FAILED, ResultRow
+from harness.model.folder.run_folder import LOGS_DIR
+from harness.session.processes.probe import LevelProbe
+from harness.session.processes.rows import RowContext, failed_row
 
 #: The level state of a cell whose lab build failed: never probed.
 NOT_BUILT = "not-built"

@@ -19,7 +19,7 @@ from harness.containers.images import debian_arch
 from harness.host.cpu_lock import LOCK_DIR_VARIABLE, lock_dir
 from harness.host.host_cpus import parse_cpulist
 from harness.model.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, lab_arch
-from harness.model.run_folder import HOSTS_DIR
+from harness.model.folder.run_folder import HOSTS_DIR
 from harness.planning.warm_cpus import NO_WARM_CPU
 
 #: Options of the parent's command line each host's process gets its own value of (or none).

@@ -35,8 +35,8 @@ from harness.containers.transfer import transfer_image
 from harness.host.host_cpus import parse_cpulist
 from harness.model.arch import DEBIAN_ARCH
 from harness.model.errors import HarnessError
-from harness.model.hosts_file import write_hosts_file
-from harness.model.run_records import HostRecord
+from harness.model.folder.hosts_file import write_hosts_file
+from harness.model.folder.run_records import HostRecord
 from harness.session.host_process import PlatformImages, budget_shares, child_argv, child_environment
 
 #: Builds the run's lab images for a platform (harness/commands/run.py gives the real one).

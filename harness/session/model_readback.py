@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.config.declared_models import ModelSpace
+from harness.config.data.declared_models import ModelSpace
 from harness.model.errors import HarnessError
 
 _FIX = (
     "the lab's code for declared models is out of step with the model file: rebuild the lab (`python3 -m harness "
-    "models`, then the run); if it persists, the emitter (harness/tools/emit_csharp.py) has a fault"
+    "models`, then the run); if it persists, the emitter (harness/codegen/csharp.py) has a fault"
 )
 
 

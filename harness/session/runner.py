@@ -1,5 +1,5 @@
 """Running a profile: load configuration, build and probe labs, write the environment, then hand the
-planned cells to the replicate loop (harness/session/scheduler.py).
+planned cells to the replicate loop (harness/session/rounds/scheduler.py).
 
 A failing cell is recorded and the run goes on; a resumed run skips the processes that already
 have a measured or skipped row and retries failed ones.
@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.backends.base import Backend
-from harness.config.declared_models import load_spaces
+from harness.builds.library_locks import prepare_library_builds
+from harness.config.data.declared_models import load_spaces
 from harness.config.hosts import HostSpec
 from harness.containers.host_probe import probe_cpu, probe_engine
 from harness.host.cpu_hygiene import CpuHygiene, plan_and_check
@@ -26,9 +27,9 @@ from harness.host.cpu_lock import cpus_locked
 from harness.host.environment import collect_host_environment
 from harness.model.arch import host_arch
 from harness.model.defaults import DATASETS_DIR
-from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import ResumeError
-from harness.model.run_folder import (
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.run_folder import (
     ENVIRONMENT_FILE,
     KEPT_EXPERIMENTS_DIR,
     KEPT_LAB_FILES,
@@ -36,21 +37,20 @@ from harness.model.run_folder import (
     LOGS_DIR,
     RUN_FILE,
 )
-from harness.model.run_records import PREPARE, SESSION, RunRecord
-from harness.model.store import RunStore, new_run_id
+from harness.model.folder.run_records import PREPARE, SESSION, RunRecord
+from harness.model.folder.store import RunStore, new_run_id
 from harness.planning.history import load_history
 from harness.planning.pinning import CpuPlan, pin_current_process
 from harness.planning.run_plan import Plan, RunOptions, ensure_datasets, resolve_plan
 from harness.planning.warm_cpus import WarmPlan, plan_warm_cpus
-from harness.session.budget import RunBudget
 from harness.session.build_isolation import build_isolated, unbuilt_rows
 from harness.session.model_readback import check_model_readback
-from harness.session.open_claims import claims_by_group
-from harness.session.probe import LabProbe, check_arch, check_variants, probe_lab
-from harness.session.progress import RunProgress
-from harness.session.scheduler import Session
-from harness.session.session_setup import setup_for_run
-from harness.tools.library_locks import prepare_library_builds
+from harness.session.processes.probe import LabProbe, check_arch, check_variants, probe_lab
+from harness.session.processes.session_setup import setup_for_run
+from harness.session.rounds.budget import RunBudget
+from harness.session.rounds.open_claims import claims_by_group
+from harness.session.rounds.progress import RunProgress
+from harness.session.rounds.scheduler import Session
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,6 @@ def _write_environment(
     warm: WarmPlan,
 ) -> None:
     env = collect_host_environment(hygiene.to_dict())
-    engine = getattr(backend, "engine", None)
     env.update(
         {
             "backend": backend.name,
@@ -111,12 +110,11 @@ def _write_environment(
             "harness_cpus": list(cpus.harness or ()),
             "warm_cpus": list(warm.cpus or ()),  # where a pipelined design's processes warm (planning/warm_cpus.py)
             "design_note": warm.note,  # why the run's design is not its profile's (empty when it is)
-            "container_engine": engine.describe() if engine else None,
+            "container_engine": backend.engine_description(),
         }
     )
-    host_id = getattr(backend, "host_id", None)
-    if host_id:
-        env.update(measured_host(host_id, plan, backend))
+    if backend.host_id:
+        env.update(measured_host(backend.host_id, plan, backend))
     env["labs"] = {
         name: {
             "env": p.env,
@@ -138,11 +136,11 @@ def _write_environment(
 def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
     """For a run on one host of a run over several (harness/session/hosts_run.py): that host's facts as its engine gives
     them (DOCKER_CONTEXT reaches it), in place of this machine's CPU, kernel and core count, and under `host`."""
-    if not hasattr(backend, "image"):  # this machine's own processes: the environment above is the host's already
+    if not backend.in_containers:  # this machine's own processes: the environment above is the host's already
         return {"host": {"name": host_id, "context": None, "reachable": True, "reason": "host backend"}}
     host = HostSpec(host_id, os.environ.get("DOCKER_CONTEXT"))
     facts = probe_engine(host, plan.isa)
-    images = [backend.image(lab).tag for lab in plan.labs.values() if lab.container]  # type: ignore[attr-defined]
+    images = [tag for lab in plan.labs.values() if lab.container and (tag := backend.image_tag(lab))]
     if images:
         facts = probe_cpu(facts, host, images[0])
     fields: dict[str, Any] = {"host": dataclasses.asdict(facts)}
@@ -171,7 +169,7 @@ def _probe_labs(
         )
     for name, lab in plan.labs.items():
         probes[name] = probe_lab(backend, lab, list(plan.levels.values()), plan.isa)
-        if not getattr(backend, "emulates", False):
+        if not backend.emulates:
             check_arch(probes[name], host_arch())
         check_variants(probes[name], plan.cells)
         if lab.declared_models is not None:
@@ -199,7 +197,7 @@ def execute_run(options: RunOptions, backend: Backend, plan: Plan | None = None)
     locked = (*cpus.lab, *(warm.cpus or ()))  # a pipelined design warms on a CPU beside the lab's
     lock = (
         cpus_locked(locked, options.run_id or "a resumed run", options.wait, notify=_say)
-        if getattr(backend, "measures", True)
+        if backend.measures
         else contextlib.nullcontext()
     )
     with lock:

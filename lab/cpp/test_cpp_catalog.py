@@ -6,7 +6,7 @@ from __future__ import annotations
 import pathlib
 import re
 
-from harness.config.lab_catalog import load_lab_catalog
+from harness.config.lab.lab_catalog import load_lab_catalog
 
 HERE = pathlib.Path(__file__).resolve().parent
 CATALOG = load_lab_catalog(HERE.parent)["cpp"]

@@ -9,12 +9,12 @@ import shutil
 import pytest
 
 from analysis.cli import main
-from analysis.compute.conformance import load_conformance
+from analysis.compute.conformance_matrix import load_conformance
 from harness.model.errors import HarnessError
-from harness.model.hosts_file import read_hosts_file, write_hosts_file
-from harness.model.run_records import HostRecord
+from harness.model.folder.hosts_file import read_hosts_file, write_hosts_file
+from harness.model.folder.run_records import HostRecord
 
-#: A noise probe's record as a run writes it (harness/session/noise_probe.py).
+#: A noise probe's record as a run writes it (harness/session/rounds/noise_probe.py).
 PROBE = {
     "groups": ["001/single@avx2 on 8.0.0", "<script>alert(1)</script>"],
     "rounds": 3,

@@ -8,8 +8,8 @@ import shutil
 from analysis.compute.load import load_run
 from analysis.render.writer import write_report
 from analysis.tools.sample import write_sample
-from harness.model.run_folder import ENVIRONMENT_FILE, KEPT_LABS_DIR, REPORT_DIR, RESULTS_FILE
-from harness.model.stored_names import stored_backend
+from harness.model.folder.run_folder import ENVIRONMENT_FILE, KEPT_LABS_DIR, REPORT_DIR, RESULTS_FILE
+from harness.model.folder.stored_names import stored_backend
 
 
 def _before_the_rename(run_dir, to):

@@ -1,14 +1,14 @@
 """The rows of a real run as the e2e tests read them. The machine's noise is not a failure of what they test: a
 process other work disturbed (more than 5% of its CPU time elsewhere) is kept in results.jsonl, set aside and replaced
 by a fresh one ('replaced'), and once its cell's replacements are spent its row stays 'disturbed', outside every
-statistic (harness/session/scheduler.py; tests/e2e/test_disturbed_replacement.py covers both)."""
+statistic (harness/session/rounds/scheduler.py; tests/e2e/test_disturbed_replacement.py covers both)."""
 
 from __future__ import annotations
 
 import json
 import pathlib
 
-from harness.model.records import RowStatus
+from harness.model.folder.records import RowStatus
 
 
 def read_rows(run_dir: pathlib.Path) -> list[dict]:

@@ -11,7 +11,7 @@ import shutil
 
 from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend
-from harness.config.prerequisites import lab_need, load_prerequisites
+from harness.config.lab.prerequisites import lab_need, load_prerequisites
 from harness.host.preflight import check_needs, labs_dir_of, run_needs
 from harness.planning.run_plan import RunOptions, resolve_plan
 from harness.session.runner import execute_run

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.containers.engine import find_engine
 from harness.model.arch import host_arch
 from tests.e2e.run_rows import disturbed_past_replacements, read_rows, standing, undisturbed

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 #: How long the competing loop runs once the first lab process has started: longer than one process of this cell
-#: (about 0.5-1 s), shorter than the cell's replacements together (harness/model/interference.py).
+#: (about 0.5-1 s), shorter than the cell's replacements together (harness/model/stats/interference.py).
 BUSY_S = 1.5
 
 

@@ -23,21 +23,21 @@ from hypothesis import strategies as st
 
 from analysis.charts.style import caption_for
 from analysis.compute.load import load_run
-from analysis.compute.setup_factors import run_setup_table
+from analysis.compute.verdicts.setup_factors import run_setup_table
 from analysis.render.hosts_markdown import hosts_markdown
 from analysis.render.hosts_report import CLAIM_KEY, hosts_table, nearest_host_verdicts
 from analysis.render.report import compose_report
 from analysis.render.untrusted import neutral_markdown
 from analysis.render.writer import report_inputs, run_labs_dir
 from harness.backends.fake import FakeBackend
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.model.errors import HarnessError
-from harness.model.field_types import field_hints, type_problem
-from harness.model.hosts_file import read_hosts_file
-from harness.model.lab_files import read_process
-from harness.model.records import ResultRow
-from harness.model.run_records import GroupRecord, RunRecord, TimelineRecord
-from harness.model.store import RunStore
+from harness.model.folder.field_types import field_hints, type_problem
+from harness.model.folder.hosts_file import read_hosts_file
+from harness.model.folder.lab_files import read_process
+from harness.model.folder.records import ResultRow
+from harness.model.folder.run_records import GroupRecord, RunRecord, TimelineRecord
+from harness.model.folder.store import RunStore
 from harness.normalize import NORMALIZERS
 from harness.normalize.bdn import normalize_bdn_cell
 from harness.planning.run_plan import RunOptions

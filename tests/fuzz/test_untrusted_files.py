@@ -14,13 +14,13 @@ import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.config.experiments import load_experiments
+from harness.bdn.importer import import_reports
+from harness.config.experiment.experiments import load_experiments
 from harness.config.isa import load_isa_table
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.model.errors import HarnessError
-from harness.model.records import ResultRow
-from harness.model.store import RunStore
-from harness.tools.bdn_import import import_reports
+from harness.model.folder.records import ResultRow
+from harness.model.folder.store import RunStore
 from tests.conftest import FIXTURES
 from tests.harness.model.test_records import BASE as ROW_BASE
 

@@ -14,7 +14,7 @@ from analysis.charts.style import caption_for
 from analysis.compute.load import load_run
 from analysis.render.chart_specs import chart_specs
 from analysis.render.writer import report_inputs
-from harness.model.environment_record import LabEnvironment
+from harness.model.folder.environment_record import LabEnvironment
 
 FASTER_OR_SLOWER = re.compile(r"^(?P<name>.+?) is (?P<size>[\d.]+(?:×|%)) (?P<way>faster|slower) than (?P<base>.+?) \[")
 

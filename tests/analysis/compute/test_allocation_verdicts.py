@@ -5,10 +5,10 @@ import dataclasses
 
 import pytest
 
-from analysis.compute.verdicts import verdict_table
+from analysis.compute.verdicts.verdicts import verdict_table
 from analysis.formatting.tables import reproduction_markdown
 from analysis.sections.summary import summary_markdown
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.model.judging import BYTES_DIFFER, BYTES_EQUAL, BYTES_ONLY, BYTES_WITHIN, NOT_MEASURED, VOID, judge_bytes
 
 EXTENDED = "MyClass deserialize, STJ-team comment extended table"

@@ -2,7 +2,7 @@ import json
 
 import pandas as pd
 
-from analysis.compute.conformance import conformance_markdown, conformance_matrix, load_conformance
+from analysis.compute.conformance_matrix import conformance_markdown, conformance_matrix, load_conformance
 
 
 def _record(parser, file, expectation, outcome, verdict):

@@ -2,9 +2,9 @@ import pandas as pd
 
 from analysis.charts.save import render_figure
 from analysis.charts.throughput import throughput_chart
-from analysis.compute.chart_refs import ChartRef
 from analysis.compute.cross_language import cross_language_markdown, cross_language_table
-from harness.config.experiments import load_experiments
+from analysis.compute.verdicts.chart_refs import ChartRef
+from harness.config.experiment.experiments import load_experiments
 
 
 def _cell(

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from analysis.compute.explained_by import EXPLAINED_BY, with_explanations
+from analysis.compute.verdicts.explained_by import EXPLAINED_BY, with_explanations
 from analysis.formatting.tables import reproduction_markdown
 
 FIGURE = dict(
@@ -68,8 +68,8 @@ def test_a_run_without_switched_builds_adds_an_empty_column_and_no_table_column(
 
 
 def test_every_figure_not_reproduced_names_the_setup_factors_left():
-    from analysis.compute.explained_by import with_setup_factors
-    from harness.config.experiments import load_experiments
+    from analysis.compute.verdicts.explained_by import with_setup_factors
+    from harness.config.experiment.experiments import load_experiments
 
     exp = load_experiments()["004"]
     hardware = next(iter(exp.hardware.values()))
@@ -112,7 +112,7 @@ def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
     import matplotlib.pyplot as plt
 
     from analysis.charts.explain_ladder import explain_ladder_chart, ladders
-    from analysis.compute.explained_by import interval_apart
+    from analysis.compute.verdicts.explained_by import interval_apart
 
     other = {**FIGURE, "published_variant": "NetJSON", "benchmark": "ser-string-1000-netjson"}
     table = pd.DataFrame(
@@ -150,8 +150,8 @@ def test_the_ladder_chart_title_counts_the_figures_a_switch_moved():
 
 
 def test_a_switched_run_setting_is_named_as_one_and_leaves_the_setup_factors_it_switched():
-    from analysis.compute.explained_by import SWITCHED, with_setup_factors
-    from harness.config.experiments import load_experiments
+    from analysis.compute.verdicts.explained_by import SWITCHED, with_setup_factors
+    from harness.config.experiment.experiments import load_experiments
 
     exp = load_experiments()["007"]
     hardware = next(iter(exp.hardware.values()))

@@ -12,10 +12,10 @@ import pytest
 from analysis.compute.aggregate import with_ratios, with_rss_increase
 from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
-from analysis.compute.verdicts import verdict_table
+from analysis.compute.verdicts.verdicts import verdict_table
 from analysis.formatting.tables import reproduction_markdown
 from harness.backends.fake import FakeBackend
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.session.runner import execute_run
 from tests.conftest import FIXTURES, edited_experiments, on_selftest
 

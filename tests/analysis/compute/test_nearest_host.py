@@ -1,8 +1,8 @@
 """Which host reads a published figure in a run over several hosts: the nearest CPU, with the reason."""
 
-from analysis.compute.nearest_host import HostCpu, nearest_host
+from analysis.compute.verdicts.nearest_host import HostCpu, nearest_host
 from harness.config.cpu_models import CpuDescription, load_cpu_table, published_cpu
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 
 TABLE = load_cpu_table()
 ZEN5 = HostCpu("local", TABLE.describe_host("amd", 0x1A, 0x02))

@@ -1,5 +1,6 @@
-"""The publisher's setup beside this run's (analysis/compute/setup_factors.py): each factor's row says whether the
-two agree and, where they differ, whether this host can change it and how, from the run's own environment and labs."""
+"""The publisher's setup beside this run's (analysis/compute/verdicts/setup_factors.py): each factor's row says whether
+the two agree and, where they differ, whether this host can change it and how, from the run's own environment and
+labs."""
 
 import dataclasses
 
@@ -7,13 +8,13 @@ import pandas as pd
 import pytest
 
 from analysis.compute.load import load_run
-from analysis.compute.setup_factors import NO, SAME, UNSTATED, YES, setup_table
-from analysis.compute.setup_here import RunSide
+from analysis.compute.verdicts.setup_factors import NO, SAME, UNSTATED, YES, setup_table
+from analysis.compute.verdicts.setup_here import RunSide
 from analysis.render.writer import write_report
-from harness.config.datasets import load_manifest
-from harness.config.experiments import load_experiments
-from harness.config.labs import load_labs
-from harness.model.run_folder import REPORT_DIR, TABLES_DIR
+from harness.config.data.datasets import load_manifest
+from harness.config.experiment.experiments import load_experiments
+from harness.config.lab.labs import load_labs
+from harness.model.folder.run_folder import REPORT_DIR, TABLES_DIR
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import pytest
 
 from analysis.compute.load import load_run
 from analysis.compute.timing import SAMPLES, account, timing_markdown
-from harness.model.run_records import TimelineRecord
+from harness.model.folder.run_records import TimelineRecord
 
 
 def _rows(**overrides):

@@ -1,4 +1,4 @@
-"""Why a verdict is inconclusive (analysis/compute/undecided.py)."""
+"""Why a verdict is inconclusive (analysis/compute/verdicts/undecided.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from analysis.compute.load import unknown_run
-from analysis.compute.undecided import undecided_markdown, undecided_table
+from analysis.compute.verdicts.undecided import undecided_markdown, undecided_table
 
 
 def _verdict(

@@ -5,10 +5,10 @@ import pandas as pd
 import pytest
 
 from analysis.compute.aggregate import RatioBook
-from analysis.compute.coverage import coverage
-from analysis.compute.verdicts import verdict_table, verdicts_for
-from harness.config.experiment_checks import check_experiment, load_context
-from harness.config.experiments import load_experiments
+from analysis.compute.verdicts.coverage import coverage
+from analysis.compute.verdicts.verdicts import verdict_table, verdicts_for
+from harness.config.experiment.experiment_checks import check_experiment, load_context
+from harness.config.experiment.experiments import load_experiments
 from harness.model.judging import (
     BYTES_ONLY,
     INCONCLUSIVE,

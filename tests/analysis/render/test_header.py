@@ -6,9 +6,9 @@ import pytest
 
 from analysis.render.untrusted import neutral_markdown
 from analysis.sections.header import header_markdown
-from harness.model.environment_record import EnvironmentRecord
 from harness.model.errors import SchemaError
-from harness.model.run_records import RunRecord
+from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.run_records import RunRecord
 from tests.harness.model.test_environment_record import environment
 
 RUN = RunRecord(run_id="r", profile="default", design="paired", stopping={}, job={}, cells=[])

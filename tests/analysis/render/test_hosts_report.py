@@ -8,7 +8,7 @@ import pandas as pd
 
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
 from analysis.render.html import render_html
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.model.defaults import REPO_ROOT
 
 #: Experiment 000's published CPUs: a Ryzen 7 2700X (Zen+) and an i7-6700 (Skylake).

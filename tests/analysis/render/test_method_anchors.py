@@ -1,7 +1,7 @@
 """The report's method names how ratios across processes were read when the processes timed the native anchors."""
 
 from analysis.sections.method import method_markdown
-from harness.model.run_records import RunRecord
+from harness.model.folder.run_records import RunRecord
 
 
 def _run(job: dict) -> RunRecord:

@@ -6,12 +6,12 @@ import os
 import pandas as pd
 import pytest
 
-from analysis.compute.verdicts import verdict_table
+from analysis.compute.verdicts.verdicts import verdict_table
 from analysis.formatting.tables import experiment_markdown, markdown_table, reproduction_markdown
 from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend
 from harness.backends.fake_clock import FakeClock
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.planning.run_plan import RunOptions
 from harness.session.runner import execute_run
 from tests.conftest import FIXTURES

@@ -1,7 +1,7 @@
 """How numbers are written in the report's tables."""
 
 from analysis.formatting.tables import format_ratio
-from harness.model.stats import format_rel_ci
+from harness.model.stats.stats import format_rel_ci
 
 
 def test_an_interval_wider_than_the_value_is_not_written_as_a_huge_number():

@@ -1,7 +1,7 @@
 """The design comparison (analysis/tools/designs.py) names each run by its method."""
 
 from analysis.tools.designs import method_label
-from harness.model.run_records import RunRecord
+from harness.model.folder.run_records import RunRecord
 
 
 def test_a_run_that_left_its_iterations_to_benchmarkdotnet_is_named_by_its_method():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from analysis.tools.stopping_replay import RULES, PrefixState, allocate
-from harness.config.profiles import Stopping
+from harness.config.experiment.profiles import Stopping
 
 STOPPING = Stopping(min_rounds=2, max_rounds=40, target_rel_ci=0.02, cell_time_cap_s=100.0)
 
@@ -96,7 +96,7 @@ def test_the_floor_ends_where_the_runs_stopping_rule_ends_a_group():
 
 
 def test_the_replayed_claims_first_rule_is_the_run_budgets_open_claims_priority():
-    from harness.session import priority
+    from harness.session.rounds import priority
 
     assert RULES["claims-first"] is priority.OPEN_CLAIMS_FIRST
 

@@ -12,7 +12,7 @@ import pytest
 from harness.backends.base import CellRequest
 from harness.backends.handover import WarmLine, parse_warm_line
 from harness.backends.host import HostBackend
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell, JobSettings
 
 CPUS = sorted(os.sched_getaffinity(0))

@@ -7,7 +7,7 @@ import sys
 
 from harness.backends.base import CellRequest
 from harness.backends.host import HostBackend
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell, JobSettings
 from harness.normalize.common import peak_rss_bytes
 

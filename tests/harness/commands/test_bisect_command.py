@@ -13,7 +13,7 @@ import pytest
 
 from harness.backends.fake import FakeBackend
 from harness.commands.bisect import bisect_command, moved_versions
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.model.errors import HarnessError
 from harness.planning.run_plan import RunOptions
 from harness.session.runner import execute_run

@@ -5,7 +5,7 @@ import argparse
 import pytest
 
 from harness.commands import lab_checks
-from harness.config.lab_checks import LabCheck, LabChecks
+from harness.config.lab.lab_checks import LabCheck, LabChecks
 from harness.model.errors import UnknownNameError
 
 

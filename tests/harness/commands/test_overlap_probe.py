@@ -10,7 +10,7 @@ import shlex
 import pytest
 
 from harness.commands.overlap_probe import StoredProcess, member_times
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.model.errors import HarnessError
 
 GROUP = "001__single__no-avx512__8.0.0"

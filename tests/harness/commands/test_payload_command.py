@@ -10,9 +10,9 @@ import pytest
 
 from harness.cli import main
 from harness.commands.payload import payload_command
-from harness.config.experiment_templates import EXPERIMENT_FILE, TYPED_EXPERIMENT_FILE
-from harness.config.experiments import load_experiments
-from harness.config.local_datasets import local_entries
+from harness.config.data.local_datasets import local_entries
+from harness.config.experiment.experiment_templates import EXPERIMENT_FILE, TYPED_EXPERIMENT_FILE
+from harness.config.experiment.experiments import load_experiments
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError
 from harness.planning.run_plan import RunOptions, resolve_plan

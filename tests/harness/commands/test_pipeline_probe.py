@@ -9,7 +9,7 @@ import pytest
 
 from harness.commands.pipeline_probe import _await_warm, _throughput
 from harness.model.errors import HarnessError
-from harness.model.overlap import ProbeRow, summary
+from harness.model.stats.overlap import ProbeRow, summary
 
 
 def _speaking(text: str) -> subprocess.Popen:

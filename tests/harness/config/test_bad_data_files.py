@@ -10,12 +10,12 @@ import shutil
 
 import pytest
 
+from harness.config.data.datasets import load_manifest
 from harness.config.data_files import read_json, read_toml
-from harness.config.datasets import load_manifest
+from harness.config.experiment.profiles import load_profiles
 from harness.config.hosts import load_hosts
-from harness.config.labs import load_labs
-from harness.config.profiles import load_profiles
-from harness.config.vendor_terms import accepted_terms
+from harness.config.lab.labs import load_labs
+from harness.config.lab.vendor_terms import accepted_terms
 from harness.model.defaults import DATASETS_DIR, LABS_DIR, PROFILES_FILE
 from harness.model.errors import ConfigError
 

@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 
 from harness.cli import main
-from harness.config.datasets import load_manifest
-from harness.config.experiment_schema import SCHEMA_DIRECTIVE
-from harness.config.profiles import load_profiles
+from harness.config.data.datasets import load_manifest
+from harness.config.experiment.experiment_schema import SCHEMA_DIRECTIVE
+from harness.config.experiment.profiles import load_profiles
 from harness.model.defaults import EXPERIMENT_SCHEMA_FILE
 from harness.model.errors import ConfigError
 from harness.model.experiment import Benchmark, Claim, Experiment, Group, Hardware
@@ -50,7 +50,7 @@ def test_the_schema_has_exactly_the_keys_the_loader_reads():
     fields = lambda cls, *leave_out: {f.name for f in dataclasses.fields(cls)} - set(leave_out)  # noqa: E731
     definitions = SCHEMA["definitions"]
     assert set(definitions["claim"]["properties"]) == fields(Claim)
-    # a benchmark's settings are read into its variant's name (harness/config/variant_settings.py)
+    # a benchmark's settings are read into its variant's name (harness/config/lab/variant_settings.py)
     assert set(definitions["benchmark"]["properties"]) == fields(Benchmark) | {"settings"}
     assert set(definitions["group"]["properties"]) == fields(Group)
     assert set(definitions["hardware"]["properties"]) == fields(Hardware, "key")  # the key is the table's name
@@ -61,7 +61,7 @@ def test_the_schema_has_exactly_the_keys_the_loader_reads():
         "schema_version",
         "lab",
         "operation",
-        "claim_defaults",  # expanded into claims by the loader (harness/config/claim_tables.py)
+        "claim_defaults",  # expanded into claims by the loader (harness/config/experiment/claim_tables.py)
         "claim_tables",
     }
     assert set(SCHEMA["properties"]) == top

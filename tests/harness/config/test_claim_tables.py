@@ -1,5 +1,5 @@
-"""Claims written as tables (harness/config/claim_tables.py): every write-up's claims, rewritten as one table per
-scenario by the importer's writer (harness/tools/claim_table_text.py), load as exactly the claims written out; a
+"""Claims written as tables (harness/config/experiment/claim_tables.py): every write-up's claims, rewritten as one table
+per scenario by the importer's writer (harness/bdn/claim_table_text.py), load as exactly the claims written out; a
 broken table is an error naming the table and row."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 import tomllib
 
-from harness.config.experiments import load_experiments
+from harness.bdn.claim_table_text import claim_tables_text
+from harness.config.experiment.experiments import load_experiments
 from harness.model.defaults import EXPERIMENTS_DIR
 from harness.model.errors import ConfigError
-from harness.tools.claim_table_text import claim_tables_text
 from tests.harness.config.test_experiment_mutations import dumps
 
 WRITE_UPS = sorted(EXPERIMENTS_DIR.glob("00[0-7]-*.toml"))

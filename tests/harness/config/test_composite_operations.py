@@ -5,8 +5,8 @@ import pathlib
 
 import pytest
 
-from harness.config.experiment_checks import check_experiments, load_context
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiment_checks import check_experiments, load_context
+from harness.config.experiment.experiments import load_experiments
 from harness.model.errors import ConfigError, UnknownNameError
 
 
@@ -84,7 +84,7 @@ def test_a_composite_is_no_shared_operation_to_set_beside_other_labs():
 
 def test_after_the_build_the_labs_own_list_says_which_variants_chain():
     from harness.model.errors import HarnessError
-    from harness.session.probe import LabProbe, check_variants
+    from harness.session.processes.probe import LabProbe, check_variants
 
     listing = {
         "composites": ["serialize-then-deserialize"],

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from harness.config.datasets import load_manifest
+from harness.config.data.datasets import load_manifest
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, DatasetError
 
@@ -61,8 +61,8 @@ def test_an_unknown_manifest_schema_is_refused(copied_datasets):
 def test_regeneration_calls_the_lab_generator_and_rejects_bytes_that_differ(copied_datasets, tmp_path):
     import subprocess
 
-    from harness.config.datasets import regenerate
-    from harness.config.labs import load_labs
+    from harness.config.data.datasets import regenerate
+    from harness.config.lab.labs import load_labs
 
     manifest = load_manifest(copied_datasets)
     generated = [d for d in manifest.datasets.values() if d.generator and "lab" in d.generator]

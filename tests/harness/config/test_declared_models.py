@@ -7,8 +7,8 @@ import pathlib
 
 import pytest
 
-from harness.config.declared_models import declared_model_names, load_space, load_spaces
-from harness.config.model_types import TypeSyntaxError, parse_type
+from harness.config.data.declared_models import declared_model_names, load_space, load_spaces
+from harness.config.data.model_types import TypeSyntaxError, parse_type
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError
 
@@ -159,7 +159,7 @@ def test_two_spaces_named_alike_but_for_case_are_refused_where_files_ignore_case
 
 @pytest.mark.parametrize("out", ["", ".", "src", "/tmp/x", "../x", "src/../.."])
 def test_a_generated_folder_the_harness_could_not_own_is_refused(tmp_path, out):
-    from harness.config.declared_models import parse_declared_models_target
+    from harness.config.data.declared_models import parse_declared_models_target
 
     with pytest.raises(ConfigError, match="a folder of its own"):
         parse_declared_models_target({"declared_models": {"emitter": "csharp", "out": out}}, tmp_path / "lab.toml")

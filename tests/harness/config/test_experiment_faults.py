@@ -14,8 +14,8 @@ import re
 import pytest
 
 from harness.cli import main
-from harness.config.experiment_checks import check_experiment, empty_experiment_reason, load_context
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiment_checks import check_experiment, empty_experiment_reason, load_context
+from harness.config.experiment.experiments import load_experiments
 from harness.config.isa import load_isa_table
 from harness.model.errors import ConfigError, HarnessError
 from harness.planning.run_plan import RunOptions, resolve_plan

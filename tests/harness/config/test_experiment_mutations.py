@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.cli import main
-from harness.config.experiments import load_experiments
-from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import load_labs
-from harness.config.variant_settings import base_of
+from harness.config.experiment.experiments import load_experiments
+from harness.config.lab.lab_catalog import load_lab_catalog
+from harness.config.lab.labs import load_labs
+from harness.config.lab.variant_settings import base_of
 from tests.conftest import FIXTURES, REPO
 
 SOURCES = [FIXTURES / "broken-experiments" / "000-valid-base.toml", next(REPO.glob("experiments/001-*.toml"))]

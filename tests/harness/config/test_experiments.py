@@ -2,7 +2,7 @@ import pathlib
 
 import pytest
 
-from harness.config.experiments import load_experiments, select_experiments
+from harness.config.experiment.experiments import load_experiments, select_experiments
 from harness.model.errors import ConfigError, UnknownNameError
 
 

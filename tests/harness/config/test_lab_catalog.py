@@ -9,10 +9,10 @@ import shutil
 
 import pytest
 
-from harness.config.experiments import load_experiments
-from harness.config.lab_catalog import load_lab_catalog
-from harness.config.labs import load_labs
-from harness.config.variant_settings import base_of
+from harness.config.experiment.experiments import load_experiments
+from harness.config.lab.lab_catalog import load_lab_catalog
+from harness.config.lab.labs import load_labs
+from harness.config.lab.variant_settings import base_of
 from harness.model.errors import ConfigError
 from tests.conftest import REPO
 

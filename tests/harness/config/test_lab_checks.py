@@ -4,8 +4,8 @@ import pathlib
 
 import pytest
 
-from harness.config.lab_checks import parse_checks
-from harness.config.labs import load_labs
+from harness.config.lab.lab_checks import parse_checks
+from harness.config.lab.labs import load_labs
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError
 

@@ -6,8 +6,8 @@ import pathlib
 
 import pytest
 
-from harness.config.lab_libraries import READERS, LibrariesSpec, debian_versions, library_versions, parse_libraries
-from harness.config.labs import load_lab, load_labs
+from harness.config.lab.lab_libraries import READERS, LibrariesSpec, debian_versions, library_versions, parse_libraries
+from harness.config.lab.labs import load_lab, load_labs
 from harness.model.errors import BuildError, ConfigError
 
 NUGET_LOCK = {

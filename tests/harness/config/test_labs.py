@@ -2,7 +2,7 @@ import pathlib
 
 import pytest
 
-from harness.config.labs import load_lab, load_labs
+from harness.config.lab.labs import load_lab, load_labs
 from harness.model.errors import ConfigError, UnknownNameError
 
 LAB_TOML = """
@@ -84,7 +84,7 @@ def test_the_dotnet_lab_declares_the_write_ups_runtimes():
 
 def test_a_build_reporting_another_runtime_version_is_refused(tmp_path):
     from harness.model.errors import HarnessError
-    from harness.session.probe import check_runtime_version
+    from harness.session.processes.probe import check_runtime_version
 
     build = _lab(tmp_path).for_runtime("8.0.0")
     check_runtime_version(build, {"runtime": ".NET", "runtime_version": "8.0.0"})
@@ -94,7 +94,7 @@ def test_a_build_reporting_another_runtime_version_is_refused(tmp_path):
 
 def test_a_build_reporting_another_runtime_name_than_it_declares_is_refused(tmp_path):
     from harness.model.errors import HarnessError
-    from harness.session.probe import check_runtime_version
+    from harness.session.processes.probe import check_runtime_version
 
     build = load_labs()["cpp"].for_runtime("gcc-12.2.0-native")
     assert build.reported_runtime() == "GCC (-march=native)"

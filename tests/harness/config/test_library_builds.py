@@ -10,14 +10,14 @@ import threading
 
 import pytest
 
-from harness.config.labs import load_labs
-from harness.config.library_builds import build_name, derived_lock_file, safe_name, split_build_name
-from harness.config.library_switches import with_runtimes
+from harness.builds.library_locks import lock_path, prepare_library_builds, refuse_unserved
+from harness.config.lab.labs import load_labs
+from harness.config.lab.library_builds import build_name, derived_lock_file, safe_name, split_build_name
+from harness.config.lab.library_switches import with_runtimes
 from harness.containers.images import LabImage
+from harness.licences.package_registry import nuget_versions
 from harness.model.errors import BuildError, ConfigError, HarnessError, UnknownNameError
-from harness.session.probe import check_library_versions
-from harness.tools.library_locks import lock_path, prepare_library_builds, refuse_unserved
-from harness.tools.package_registry import nuget_versions
+from harness.session.processes.probe import check_library_versions
 
 DERIVED = "8.0.0+Newtonsoft.Json=13.0.3"
 

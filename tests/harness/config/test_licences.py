@@ -7,7 +7,10 @@ import zipfile
 import pytest
 
 from harness.commands.licences import committed_rows, row_problems, settle
-from harness.config.licences import (
+from harness.licences.debian import copyright_licences, debian_packages, declare_debian, dockerfile_packages
+from harness.licences.npm import declare_npm
+from harness.licences.nuget import declare_nuget, nuget_packages, runtime_packs
+from harness.licences.policy import (
     NOT_READ,
     NPM_LOCK_FILE,
     NUGET_LOCK_FILE,
@@ -17,10 +20,7 @@ from harness.config.licences import (
     lab_lock_files,
     load_licence_policy,
 )
-from harness.model.defaults import REPO_ROOT
-from harness.model.errors import ConfigError
-from harness.tools.debian_licences import copyright_licences, debian_packages, declare_debian, dockerfile_packages
-from harness.tools.licence_table import (
+from harness.licences.table import (
     MARKDOWN_FILE,
     Declared,
     LicenceRow,
@@ -29,8 +29,8 @@ from harness.tools.licence_table import (
     render_markdown,
     table_differences,
 )
-from harness.tools.npm_licences import declare_npm
-from harness.tools.nuget_licences import declare_nuget, nuget_packages, runtime_packs
+from harness.model.defaults import REPO_ROOT
+from harness.model.errors import ConfigError
 
 POLICY = load_licence_policy()
 SOURCES = POLICY.sources
@@ -238,7 +238,7 @@ def test_the_committed_markdown_is_the_rendering_of_the_committed_table():
 
 
 def test_a_stated_licence_without_evidence_is_refused(tmp_path):
-    text = (REPO_ROOT / "harness/config/licences.toml").read_text()
+    text = (REPO_ROOT / "harness/licences/licences.toml").read_text()
     broken = tmp_path / "licences.toml"
     broken.write_text(text + '\n[nuget.overrides."X"."1.0"]\nlicence = "MIT"\n')
     with pytest.raises(ConfigError, match=r"\[nuget.overrides.'X'.'1.0'\] must have exactly `licence` and `evidence`"):

@@ -11,8 +11,8 @@ import shutil
 
 import pytest
 
-from harness.config.datasets import load_manifest
-from harness.config.local_datasets import (
+from harness.config.data.datasets import load_manifest
+from harness.config.data.local_datasets import (
     LOCAL_DIR,
     MAX_DOCUMENT_DEPTH,
     add_document,

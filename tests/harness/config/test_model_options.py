@@ -1,5 +1,5 @@
-"""What a model file says of the publisher's code (harness/config/model_options.py): [construction], [sourcegen] and
-[converters] read and checked as untrusted input, the C# each becomes (harness/tools/emit_csharp.py), the JsonSrcGen
+"""What a model file says of the publisher's code (harness/config/data/model_options.py): [construction], [sourcegen]
+and [converters] read and checked as untrusted input, the C# each becomes (harness/codegen/csharp.py), the JsonSrcGen
 twin left out with its reason, and the lab's read-back compared with the file (harness/session/model_readback.py).
 That each library honours them is tested on the real lab: tests/e2e/test_publisher_code_real.py."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.config.declared_models import load_space
+from harness.codegen.csharp import space_file, twin_reason
+from harness.config.data.declared_models import load_space
 from harness.model.errors import ConfigError, HarnessError
 from harness.session.model_readback import check_model_readback
-from harness.tools.emit_csharp import space_file, twin_reason
 
 STJ = "global::System.Text.Json.Serialization"
 BASE = """schema_version = 1

@@ -1,5 +1,5 @@
 """The list of prerequisites is the repository's prerequisites.toml (what is shared) and each lab's own,
-lab/<lab>/prerequisites.toml (its need and what only it needs), read by harness/config/prerequisites.py: in a fixed
+lab/<lab>/prerequisites.toml (its need and what only it needs), read by harness/config/lab/prerequisites.py: in a fixed
 order, with a lab's file held to its own need, and every fault a ConfigError naming the lab, the file and the key."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from harness.config.prerequisites import LAB_NEED_PREFIX, lab_files, lab_need, load_prerequisites
+from harness.config.lab.prerequisites import LAB_NEED_PREFIX, lab_files, lab_need, load_prerequisites
 from harness.host.preflight import Finding, render_doctor
 from harness.model.defaults import LABS_DIR, PREREQUISITES_FILE, REPO_ROOT
 from harness.model.errors import ConfigError
@@ -95,7 +95,7 @@ def test_doctor_groups_the_merged_list_as_it_grouped_the_one_file():
 def test_set_up_reads_the_merged_list_unchanged():
     for manager in ("--apt", "--npm"):
         done = subprocess.run(
-            ["/usr/bin/python3", "-m", "harness.config.prerequisites", "missing", manager, "--all"],
+            ["/usr/bin/python3", "-m", "harness.config.lab.prerequisites", "missing", manager, "--all"],
             cwd=REPO_ROOT,
             capture_output=True,
             text=True,

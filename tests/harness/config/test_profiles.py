@@ -1,10 +1,10 @@
 import pytest
 
-from harness.config.profiles import Stopping, load_profiles
+from harness.config.experiment.profiles import Stopping, load_profiles
 from harness.model.cells import JobSettings
 from harness.model.errors import ConfigError
 from harness.planning.estimate import describe_estimate, process_seconds
-from harness.session.calibration import summarize
+from harness.session.rounds.calibration import summarize
 
 
 def test_the_shipped_profiles_load_with_their_designs_and_stopping_rules():

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from harness.config.experiments import load_experiments
-from harness.config.labs import load_lab, load_labs
-from harness.config.run_settings import NOT_READ_BACK, parse_run_settings, readback_state, unmet_settings
+from harness.config.experiment.experiments import load_experiments
+from harness.config.experiment.run_settings import NOT_READ_BACK, parse_run_settings, readback_state, unmet_settings
+from harness.config.lab.labs import load_lab, load_labs
 from harness.model.defaults import EXPERIMENTS_DIR, LABS_DIR
 from harness.model.errors import ConfigError
 from harness.planning.run_plan import RunOptions, resolve_plan

@@ -8,10 +8,10 @@ import dataclasses
 
 import pytest
 
-from harness.config.experiments import load_experiments
-from harness.config.labs import load_labs
-from harness.config.run_settings import parse_run_settings
-from harness.config.setting_switches import publisher_settings, with_setting_switches
+from harness.config.experiment.experiments import load_experiments
+from harness.config.experiment.run_settings import parse_run_settings
+from harness.config.lab.labs import load_labs
+from harness.config.lab.setting_switches import publisher_settings, with_setting_switches
 from harness.model.cells import Cell
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.places import (

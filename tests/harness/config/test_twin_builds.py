@@ -2,10 +2,10 @@
 
 import pytest
 
-from harness.config.lab_builds import parse_runtimes
-from harness.config.labs import load_labs
+from harness.bdn.hardware import stand_ins
+from harness.config.lab.lab_builds import parse_runtimes
+from harness.config.lab.labs import load_labs
 from harness.model.errors import UnknownNameError
-from harness.tools.bdn_hardware import stand_ins
 
 
 def test_the_dotnet_lab_has_a_twin_of_its_newest_runtime_that_never_stands_in_for_a_published_one():

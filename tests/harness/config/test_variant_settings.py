@@ -5,11 +5,11 @@ import pathlib
 
 import pytest
 
-from harness.config.experiment_checks import check_experiments, load_context
-from harness.config.experiments import load_experiments
-from harness.config.variant_settings import base_of, check_settings, describe, split, with_settings
+from harness.config.experiment.experiment_checks import check_experiments, load_context
+from harness.config.experiment.experiments import load_experiments
+from harness.config.lab.variant_settings import base_of, check_settings, describe, split, with_settings
 from harness.model.errors import ConfigError, UnknownNameError
-from harness.session.probe import LabProbe, check_variants
+from harness.session.processes.probe import LabProbe, check_variants
 
 TAKES = {"indented": ("false", "true"), "naming": ("as_declared", "camelCase", "snake_case_lower")}
 

@@ -1,4 +1,4 @@
-"""Packages under their vendor's terms (harness/config/vendor_terms.py): left out of the default build, their cells
+"""Packages under their vendor's terms (harness/config/lab/vendor_terms.py): left out of the default build, their cells
 unavailable with the opt-in, built in with their own lock files once lab.local.toml accepts them, and the figures
 measured with them saying so; a broken lab.local.toml is an error with the fix."""
 
@@ -7,11 +7,11 @@ import pathlib
 
 import pytest
 
-from analysis.compute.verdict_row import Verdict
-from analysis.compute.verdicts import with_terms_note
-from harness.config.experiments import load_experiments
-from harness.config.labs import load_labs
-from harness.config.vendor_terms import MAX_LOCAL_SETTINGS_BYTES, accepted_terms
+from analysis.compute.verdicts.verdict_row import Verdict
+from analysis.compute.verdicts.verdicts import with_terms_note
+from harness.config.experiment.experiments import load_experiments
+from harness.config.lab.labs import load_labs
+from harness.config.lab.vendor_terms import MAX_LOCAL_SETTINGS_BYTES, accepted_terms
 from harness.model.errors import ConfigError
 from harness.planning.run_plan import RunOptions, resolve_plan
 

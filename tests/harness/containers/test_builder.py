@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
+from harness.builds.watched_process import WatchedBuild, run_watched
 from harness.containers.builder import FIX, PROBE_TAG, candidate_clis, describe_for_doctor, find_builder
 from harness.containers.engine import Engine
 from harness.containers.image_build import require_builder
 from harness.model.errors import BuildError
-from harness.tools.watched_process import WatchedBuild, run_watched
 
 #: What a Docker CLI from 23 on prints when BuildKit is on and the Buildx plugin is absent.
 REFUSAL = "ERROR: BuildKit is enabled but the buildx component is missing or broken."
@@ -127,7 +127,7 @@ def test_a_build_that_overruns_its_time_is_stopped(tmp_path):
 
 
 def test_the_plan_counts_every_image_and_base_when_no_engine_answers_and_says_the_minutes():
-    from harness.config.labs import load_labs
+    from harness.config.lab.labs import load_labs
     from harness.containers.build_estimate import estimate_builds
 
     labs = {lab.target: lab for lab in (load_labs()["dotnet"].for_runtime(r) for r in ("10.0.12", "10.0.12-aot"))}

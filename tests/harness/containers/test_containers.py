@@ -16,7 +16,7 @@ from harness.backends.base import CellRequest
 from harness.backends.container_commands import map_paths
 from harness.backends.docker import DockerBackend
 from harness.backends.place import contract_mounts, request_mounts
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.containers import bases, cells, image_build, images
 from harness.containers.bases import DOCKER_ARCH_HOST
 from harness.containers.builder import Builder, BuilderProbe
@@ -29,7 +29,7 @@ from harness.containers.seed import locked_packages, make_seed
 from harness.model.cells import Cell, JobSettings
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import BuildError
-from harness.session.rows import cpuset_mismatch
+from harness.session.processes.rows import cpuset_mismatch
 
 ENGINE = Engine("20.10.24", "amd64", BuilderProbe(Builder("bake", "/usr/bin/docker", "v0.10.5"), ()))
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.containers import image_build, images
 from harness.containers.builder import Builder
 from harness.containers.compose import compose_services

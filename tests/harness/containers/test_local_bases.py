@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.containers.bases import LOCAL_BASES_FILE, _read_bases, load_local_bases, local_bases_files
 from harness.model.errors import ConfigError
 

@@ -5,7 +5,7 @@ import platform
 
 from harness.backends.docker import DockerBackend
 from harness.model.arch import ENGINE_ARCH_VARIABLE, HOST_ARCH_VARIABLE, engine_arch, host_arch
-from harness.session.probe import LabProbe
+from harness.session.processes.probe import LabProbe
 
 
 def test_this_machine_by_default_and_a_host_engine_when_a_run_over_hosts_says_so(monkeypatch):

@@ -3,7 +3,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.host.noise import CpuTimes, parse_shell_times, process_usage, read_cpu_times, rusage_cpu_s
-from harness.model.interference import interference_share
+from harness.model.stats.interference import interference_share
 
 STAT = """cpu  100 0 50 1000 0 0 0 7 0 0
 cpu0 60 0 30 500 0 0 0 3 0 0

@@ -22,12 +22,12 @@ import tomllib
 from harness.backends import BACKENDS
 from harness.cli import main
 from harness.commands import run as run_commands
-from harness.config.labs import load_labs
-from harness.config.prerequisites import LAB_NEED_PREFIX, lab_need, load_prerequisites, missing_packages
+from harness.config.lab.labs import load_labs
+from harness.config.lab.prerequisites import LAB_NEED_PREFIX, lab_need, load_prerequisites, missing_packages
 from harness.host.preflight import check_run, run_needs
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import MissingToolError
-from harness.model.records import COLD, MEASURES, STEADY
+from harness.model.folder.records import COLD, MEASURES, STEADY
 from harness.planning.run_plan import RunOptions, resolve_plan
 
 PREREQUISITES = load_prerequisites()
@@ -307,8 +307,8 @@ def test_ci_and_set_up_install_only_what_the_list_names():
     assert "apt-get install" not in ci and "npm install" not in ci
     setup = (REPO_ROOT / "scripts" / "setup").read_text()
     assert (
-        "-m harness.config.prerequisites missing --apt" in setup
-        and "-m harness.config.prerequisites missing --npm" in setup
+        "-m harness.config.lab.prerequisites missing --apt" in setup
+        and "-m harness.config.lab.prerequisites missing --npm" in setup
     )
     named = {
         word

@@ -1,10 +1,10 @@
-"""Sharing a run's time among its units (harness/model/allocation.py): the floor in plan order, then one round at a
-time, undecided claims first, fewest rounds first, while a round fits."""
+"""Sharing a run's time among its units (harness/model/stats/allocation.py): the floor in plan order, then one round at
+a time, undecided claims first, fewest rounds first, while a round fits."""
 
 import math
 from dataclasses import dataclass, field
 
-from harness.model.allocation import (
+from harness.model.stats.allocation import (
     EXPECTED_DECISIONS,
     OPEN_CLAIMS_FIRST,
     UNTIL_DECIDED,

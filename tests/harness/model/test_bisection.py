@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.model.bisection import Reading, between, bisect
 from harness.model.errors import ConfigError
+from harness.model.stats.bisection import Reading, between, bisect
 
 SERVED = ["12.0.1", "12.0.3", "13.0.1", "13.0.2", "13.0.3", "13.0.4"]
 

@@ -1,12 +1,13 @@
-"""The forecast of how many processes an undecided claim needs (harness/model/decision_forecast.py), checked against
-the intervals the harness itself computes: simulated processes of a known spread reach the verdict near the forecast."""
+"""The forecast of how many processes an undecided claim needs (harness/model/stats/decision_forecast.py), checked
+against the intervals the harness itself computes: simulated processes of a known spread reach the verdict near the
+forecast."""
 
 import math
 import random
 
-from harness.model.decision_forecast import decisions_per_second, processes_to_decide
 from harness.model.judging import INCONCLUSIVE, judge
-from harness.model.stats import ratio_interval
+from harness.model.stats.decision_forecast import decisions_per_second, processes_to_decide
+from harness.model.stats.stats import ratio_interval
 
 
 def test_a_decided_interval_needs_no_more_processes():

@@ -1,4 +1,4 @@
-"""environment.json's typed record (harness/model/environment_record.py): the collector and the record agree, a
+"""environment.json's typed record (harness/model/folder/environment_record.py): the collector and the record agree, a
 missing field or a value the report cannot read is refused naming it, and the record reads back what the runner
 wrote."""
 
@@ -12,10 +12,10 @@ import pytest
 from harness.host.cpu_hygiene import Finding
 from harness.host.environment import collect_host_environment
 from harness.host.host_cpus import CpuState
-from harness.model.cpu_state import CPU_STATE_FIELDS, FINDING_FIELDS, HYGIENE_FIELDS
-from harness.model.environment_record import ISA_LEVEL_FIELDS, EnvironmentRecord, LabEnvironment
 from harness.model.errors import SchemaError
-from harness.session.probe import LevelProbe
+from harness.model.folder.cpu_state import CPU_STATE_FIELDS, FINDING_FIELDS, HYGIENE_FIELDS
+from harness.model.folder.environment_record import ISA_LEVEL_FIELDS, EnvironmentRecord, LabEnvironment
+from harness.session.processes.probe import LevelProbe
 
 #: What the runner adds to the host's environment (harness/session/runner.py _write_environment).
 RUNNER_KEYS = {

@@ -1,9 +1,9 @@
-"""A group's precision and its stopping rule (harness/model/group_precision.py): the one rule the run, the report's
-Precision section and the stopping replay all apply."""
+"""A group's precision and its stopping rule (harness/model/stats/group_precision.py): the one rule the run, the
+report's Precision section and the stopping replay all apply."""
 
-from harness.config.profiles import Stopping
-from harness.model.group_precision import GroupPrecision, Ratio, group_precision, group_state
+from harness.config.experiment.profiles import Stopping
 from harness.model.groups import DONE, IMPRECISE, PRECISE, RUNNING
+from harness.model.stats.group_precision import GroupPrecision, Ratio, group_state, precision_of
 
 ADAPTIVE = Stopping(min_rounds=3, max_rounds=10, target_rel_ci=0.02, cell_time_cap_s=10.0)
 
@@ -23,19 +23,19 @@ def test_the_precision_is_the_widest_interval_over_the_ratios_that_count():
         Ratio("c", "base", void=True, rel_half_width=0.9),  # void: never holds the group back
         Ratio("d", "base", void=True),  # nor does a void one without an interval
     ]
-    assert group_precision(ratios) == GroupPrecision(0.031, 2)
+    assert precision_of(ratios) == GroupPrecision(0.031, 2)
 
 
 def test_one_ratio_without_an_interval_leaves_the_precision_unknown_however_narrow_the_others():
     ratios = [Ratio("a", "base", rel_half_width=0.001), Ratio("b", "base", rel_half_width=None)]
-    assert group_precision(ratios) == GroupPrecision(None, 2)
+    assert precision_of(ratios) == GroupPrecision(None, 2)
 
 
 def test_a_group_with_nothing_to_compare_has_no_precision_and_no_comparable_ratio():
-    assert group_precision([Ratio("base", "base", rel_half_width=0.0), Ratio("a", "base", void=True)]) == (
+    assert precision_of([Ratio("base", "base", rel_half_width=0.0), Ratio("a", "base", void=True)]) == (
         GroupPrecision(None, 0)
     )
-    assert group_precision([]) == GroupPrecision(None, 0)
+    assert precision_of([]) == GroupPrecision(None, 0)
 
 
 def test_the_target_is_reached_at_or_below_it_and_never_without_a_known_width_or_a_target():

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from harness.model.interference import COUNTER_RESOLUTION_MS, disturbance
+from harness.model.stats.interference import COUNTER_RESOLUTION_MS, disturbance
 
 
 def _row(other_ms: float, wall_s: float, cells: int | None = None, steal_ms: float = 0.0):

@@ -1,4 +1,4 @@
-"""A lab's JSON files as typed records (harness/model/lab_files.py): process.json read by one reader for the
+"""A lab's JSON files as typed records (harness/model/folder/lab_files.py): process.json read by one reader for the
 normalizers and the analysis, every failure a CellError naming the file and the key."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from harness.model.errors import CellError
-from harness.model.lab_files import ProcessRecord, read_process, read_run_process
+from harness.model.folder.lab_files import ProcessRecord, read_process, read_run_process
 
 PAIRED = {"schema_version": 1, "cells": ["a", "b"], "start_to_main_ms": 40.0, "bursts_ms": 900.0, "joint_prewarm_ms": 1}
 

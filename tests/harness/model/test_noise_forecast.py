@@ -6,7 +6,7 @@ import statistics
 
 import pytest
 
-from harness.model.noise_forecast import (
+from harness.model.stats.noise_forecast import (
     GroupShare,
     ProbedRatio,
     corrected_sd,
@@ -17,7 +17,7 @@ from harness.model.noise_forecast import (
     scaled_count,
     shared_rounds,
 )
-from harness.model.stats import ratio_interval, t_quantile
+from harness.model.stats.stats import ratio_interval, t_quantile
 
 
 @pytest.mark.parametrize("processes", [2, 3, 5])

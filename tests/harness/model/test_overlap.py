@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from harness.model.overlap import ProbeRow, summary
+from harness.model.stats.overlap import ProbeRow, summary
 
 
 def _rows(condition: str, factors: list[float]) -> list[ProbeRow]:

@@ -1,8 +1,8 @@
 import pytest
 
 from harness.model.cells import Cell, JobSettings
+from harness.model.folder.records import ResultRow
 from harness.model.outcomes import Statistics
-from harness.model.records import ResultRow
 
 BASE = dict(
     run_id="r",

@@ -1,5 +1,5 @@
-"""The run folder's side records (harness/model/run_records.py): every field's value checked at read, not only the
-numbers, and the shapes of the dictionaries they keep held to the classes that write them."""
+"""The run folder's side records (harness/model/folder/run_records.py): every field's value checked at read, not only
+the numbers, and the shapes of the dictionaries they keep held to the classes that write them."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import typing
 
 import pytest
 
-from harness.config.profiles import BudgetSpec, Stopping
+from harness.config.experiment.profiles import BudgetSpec, Stopping
 from harness.containers.host_probe import HostFacts
 from harness.model.errors import SchemaError
-from harness.model.run_records import (
+from harness.model.folder.run_records import (
     BUDGET_FIELDS,
     HOST_FACTS_FIELDS,
     STOPPING_FIELDS,

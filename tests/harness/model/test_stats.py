@@ -4,8 +4,8 @@ import random
 import pytest
 from scipy import stats
 
-from harness.model.pairing import Replicate, paired_ratio_interval, paired_ratios
-from harness.model.stats import mean_interval, ratio_interval, replicates_for
+from harness.model.stats.pairing import Replicate, paired_ratio_interval, paired_ratios
+from harness.model.stats.stats import mean_interval, ratio_interval, replicates_for
 
 
 def test_a_ratio_interval_is_symmetric_on_the_log_scale_and_inverts_exactly():

@@ -4,8 +4,8 @@ import os
 import pytest
 
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
-from harness.model.records import ResultRow
-from harness.model.store import RunStore
+from harness.model.folder.records import ResultRow
+from harness.model.folder.store import RunStore
 from tests.harness.model.test_records import BASE
 
 
@@ -49,7 +49,8 @@ def test_creating_an_existing_run_asks_for_resume(tmp_path):
     assert "--resume" in error.value.hint
 
 
-# -- damaged results.jsonl (harness/model/result_lines.py) ---------------------------------------------------------
+# -- damaged results.jsonl (harness/model/folder/result_lines.py)
+# ---------------------------------------------------------
 
 
 def _two_rounds(tmp_path):
@@ -91,7 +92,7 @@ def test_a_torn_last_line_is_left_out_by_a_reader_and_moved_aside_by_a_resume(tm
 
 
 def test_an_unreadable_line_before_the_last_is_an_error_naming_it_and_the_fix(tmp_path):
-    from harness.model.result_lines import DamagedResultsError
+    from harness.model.folder.result_lines import DamagedResultsError
 
     store, results = _two_rounds(tmp_path)
     lines = results.read_bytes().splitlines()

@@ -1,5 +1,5 @@
-"""Processes whose warm-up was cut short are set aside (harness/model/warmup_check.py, analysis/compute/load.py,
-harness/session/stopping.py)."""
+"""Processes whose warm-up was cut short are set aside (harness/model/stats/warmup_check.py, analysis/compute/load.py,
+harness/session/rounds/stopping.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pandas as pd
 
 from analysis.compute.load import SET_ASIDE, set_aside
 from analysis.compute.noise import set_aside_markdown
-from harness.config.profiles import Stopping
-from harness.model.records import ResultRow
-from harness.model.warmup_check import short_warmups, usable
-from harness.session.stopping import group_precision
+from harness.config.experiment.profiles import Stopping
+from harness.model.folder.records import ResultRow
+from harness.model.stats.warmup_check import short_warmups, usable
+from harness.session.rounds.stopping import rows_precision
 
 
 def _row(
@@ -115,7 +115,7 @@ def test_the_stopping_rule_leaves_a_cut_short_process_out_of_a_groups_precision(
         for r in (_result_row("base", k, 1000, 100.0), _result_row("v", k, 1000, 200.0 * (1 + 0.001 * k)))
     ]
     rows += [_result_row("base", 5, 100, 100.0), _result_row("v", 5, 100, 300.0)]
-    worst, comparable = group_precision(rows)
+    worst, comparable = rows_precision(rows)
     assert comparable == 1 and worst < 0.01
     assert Stopping(2, 10, 0.02).target_rel_ci > worst
 

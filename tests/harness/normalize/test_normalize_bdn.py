@@ -67,7 +67,7 @@ def test_a_lab_reporting_a_nan_or_negative_time_fails_the_cell_with_the_reason(
     the lab reported."""
     import json
 
-    from harness.session.cell_rows import _normalized
+    from harness.session.processes.cell_rows import _normalized
 
     cell = tmp_path / "cell"
     shutil.copytree(fixture_dir, cell)
@@ -81,7 +81,7 @@ def test_a_lab_reporting_a_nan_or_negative_time_fails_the_cell_with_the_reason(
 
 
 def test_undecodable_lab_output_fails_the_cell_with_the_reason(tmp_path, fixture_dir):
-    from harness.session.cell_rows import _normalized
+    from harness.session.processes.cell_rows import _normalized
 
     cell = tmp_path / "cell"
     shutil.copytree(fixture_dir, cell)
@@ -105,7 +105,7 @@ def test_a_contract_file_with_a_missing_or_mistyped_key_fails_the_cell_naming_la
 ):
     import json
 
-    from harness.session.cell_rows import _normalized
+    from harness.session.processes.cell_rows import _normalized
 
     cell = tmp_path / "cell"
     shutil.copytree(fixture_dir, cell)
@@ -119,7 +119,7 @@ def test_a_contract_file_with_a_missing_or_mistyped_key_fails_the_cell_naming_la
 def test_a_cell_the_lab_marked_failed_keeps_the_labs_own_words(tmp_path, fixture_dir):
     import json
 
-    from harness.session.cell_rows import _normalized
+    from harness.session.processes.cell_rows import _normalized
 
     cell = tmp_path / "cell"
     shutil.copytree(fixture_dir, cell)

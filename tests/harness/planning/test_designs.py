@@ -1,7 +1,7 @@
 import dataclasses
 
 from harness.model.cells import Cell
-from harness.model.records import DEFAULT_RUNTIME, SINGLE_SHOT
+from harness.model.folder.records import DEFAULT_RUNTIME, SINGLE_SHOT
 from harness.planning.designs import (
     DESIGNS,
     DuetDesign,
@@ -87,7 +87,7 @@ def test_a_group_with_one_cell_kept_apart_keeps_a_process_of_its_own_whole():
 
 
 def test_the_dotnet_labs_per_call_options_keep_their_groups_apart():
-    from harness.config.labs import load_labs
+    from harness.config.lab.labs import load_labs
 
     lab = load_labs()["dotnet"]
     cell = _cells(names=("x",))[0]

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 from harness.model.cells import JobSettings
-from harness.model.run_records import RunRecord
+from harness.model.folder.run_records import RunRecord
 from harness.planning.estimate import learned_round_seconds
 from harness.planning.history import gap_factor, load_history, run_cell_costs
 

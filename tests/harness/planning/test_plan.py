@@ -1,6 +1,6 @@
 import pytest
 
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.config.isa import load_isa_table
 from harness.model.errors import UnknownNameError
 from harness.planning.plan import claimed_benchmarks, datasets_of, plan_cells
@@ -66,7 +66,7 @@ def test_only_claimed_benchmarks_leave_out_the_collection_size_no_figure_was_pub
 
 
 def _runtimes(names, experiments=None):
-    from harness.config.labs import load_labs
+    from harness.config.lab.labs import load_labs
     from harness.planning.plan import runtimes_by_benchmark
 
     return runtimes_by_benchmark(load_labs(), names, experiments or list(load_experiments().values()))
@@ -82,7 +82,7 @@ def test_claims_runtimes_put_each_figure_on_the_runtime_standing_in_for_its_own(
 
 
 def test_sweep_adds_the_sweep_runtimes_for_the_sweep_benchmarks_and_their_baselines_only():
-    from harness.config.labs import load_labs
+    from harness.config.lab.labs import load_labs
 
     lab = load_labs()["dotnet"]
     sweep = list(lab.sweep_runtime_names)
@@ -126,7 +126,7 @@ def test_cells_carry_their_runtime_and_run_each_runtime_in_one_block_per_level()
 
 
 def test_the_plan_says_how_each_budget_priority_gives_the_rounds_beyond_the_floor():
-    from harness.config.profiles import PRIORITIES, BudgetSpec
+    from harness.config.experiment.profiles import PRIORITIES, BudgetSpec
     from harness.planning.plan_parts import PRIORITY_TEXT, budget_text
 
     assert set(PRIORITY_TEXT) == set(PRIORITIES) - {"in-turn"}  # a new priority is said in the plan too

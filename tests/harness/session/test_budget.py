@@ -9,11 +9,11 @@ import pytest
 
 from harness.backends.fake import FakeBackend
 from harness.backends.fake_clock import FakeClock
-from harness.config.profiles import BudgetSpec, load_profiles
+from harness.config.experiment.profiles import BudgetSpec, load_profiles
 from harness.model.cells import JobSettings
 from harness.planning.estimate import process_seconds
 from harness.planning.run_plan import resolve_plan
-from harness.session.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
+from harness.session.rounds.budget import UNKNOWN_PROCESS_S, affordable_rounds, round_fits, typical_process_s
 from harness.session.runner import execute_run
 
 

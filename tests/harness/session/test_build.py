@@ -2,10 +2,10 @@ import pathlib
 
 import pytest
 
-from harness.config.labs import LabSpec
+from harness.builds.build_failure import explain_build_failure
+from harness.builds.lab_build import build_lab
+from harness.config.lab.labs import LabSpec
 from harness.model.errors import BuildError
-from harness.tools.build_failure import explain_build_failure
-from harness.tools.lab_build import build_lab
 
 
 def test_a_package_missing_from_the_feed_is_explained():

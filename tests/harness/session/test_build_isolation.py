@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from analysis.compute.claim_verdict import _failure_words
+from analysis.compute.verdicts.claim_verdict import _failure_words
 from harness.backends.fake import FakeBackend
 from harness.model.errors import BuildError, HarnessError
 from harness.session.runner import execute_run

@@ -4,10 +4,10 @@ import textwrap
 import pytest
 
 from harness.backends.host import HostBackend
-from harness.config.labs import LabSpec
+from harness.config.lab.labs import LabSpec
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, HarnessError
-from harness.session.conformance import SuiteFile, load_suite, run_parser, verdict
+from harness.session.conformance_run import SuiteFile, load_suite, run_parser, verdict
 
 FAKE_LAB = textwrap.dedent(
     """

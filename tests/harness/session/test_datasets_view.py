@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 
-from harness.config.local_datasets import add_document
+from harness.config.data.local_datasets import add_document
 from harness.model.cells import Cell
 from harness.model.defaults import DATASETS_DIR
-from harness.session.datasets_view import datasets_for_run
+from harness.session.processes.datasets_view import datasets_for_run
 
 
 def _cell(dataset: str) -> Cell:
@@ -60,8 +60,8 @@ def test_a_resumed_run_keeps_its_folder_and_is_refused_once_your_document_change
 def test_a_resumed_run_is_refused_once_the_model_of_your_document_changed(tmp_path):
     import pytest
 
-    from harness.config.local_datasets import set_document_model
-    from harness.config.local_models import keep_model, local_model_path
+    from harness.config.data.local_datasets import set_document_model
+    from harness.config.data.local_models import keep_model, local_model_path
     from harness.model.errors import HarnessError
 
     datasets = tmp_path / "datasets"

@@ -1,13 +1,14 @@
-"""Which claims a group decides while the run goes on (harness/session/open_claims.py), read as the report does."""
+"""Which claims a group decides while the run goes on (harness/session/rounds/open_claims.py), read as the report
+does."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
 
-from harness.model.records import RowStatus, VerificationStatus
+from harness.model.folder.records import RowStatus, VerificationStatus
 from harness.planning.run_plan import resolve_plan
-from harness.session.open_claims import ClaimReading, claims_by_group, open_claims
+from harness.session.rounds.open_claims import ClaimReading, claims_by_group, open_claims
 from tests.harness.model.test_warmup_check import _row as process_row
 
 

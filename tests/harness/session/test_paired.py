@@ -15,12 +15,12 @@ from analysis.compute.load import load_run
 from analysis.compute.replicates import summarize_cells
 from harness.backends.base import CellRequest
 from harness.backends.fake import FakeBackend
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.model.cells import Cell, JobSettings
 from harness.model.errors import PinningError
 from harness.model.groups import AA_SUFFIX, is_aa_copy
 from harness.model.outcomes import ProcessUsage
-from harness.model.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios, replicate_of
+from harness.model.stats.pairing import Replicate, burst_ratio, paired_ratio_interval, paired_ratios, replicate_of
 from harness.planning.designs import DESIGNS, layout
 from harness.planning.estimate import paired_process_seconds, processes_seconds
 from harness.planning.plan import with_aa_copies
@@ -152,7 +152,7 @@ def test_a_paired_request_calls_the_paired_verb_with_one_member_per_cell(tmp_pat
 
 
 def test_a_process_of_several_groups_keeps_each_groups_cells_together_and_names_their_blocks(tmp_path):
-    from harness.session.slot_processes import grouped
+    from harness.session.processes.slot_processes import grouped
 
     a1, b1, a2, b2, a3 = _cell("a1", "a"), _cell("b1", "b"), _cell("a2", "a"), _cell("b2", "b"), _cell("a3", "a")
     assert grouped([a1, b1, a2, b2, a3]) == ((a1, a2, a3, b1, b2), (3, 2))

@@ -2,8 +2,8 @@
 for."""
 
 from harness.config.isa import load_isa_table
-from harness.config.labs import load_labs
-from harness.session.probe import NOT_APPLICABLE, UNVERIFIABLE, probe_lab
+from harness.config.lab.labs import load_labs
+from harness.session.processes.probe import NOT_APPLICABLE, UNVERIFIABLE, probe_lab
 
 
 class NodeLikeBackend:
@@ -59,8 +59,8 @@ def test_dotnet_levels_are_still_verified_by_readback():
 
 
 def test_a_noise_probe_that_measured_no_ratio_says_so_in_words():
-    from harness.model.run_records import NoiseProbeRecord
-    from harness.session.noise_probe import describe
+    from harness.model.folder.run_records import NoiseProbeRecord
+    from harness.session.rounds.noise_probe import describe
 
     record = NoiseProbeRecord(
         groups=["001/file@no-avx512 on 8.0.0"],

@@ -10,8 +10,8 @@ import pytest
 from harness.backends.fake import FakeBackend
 from harness.model.defaults import DATASETS_DIR, LABS_DIR
 from harness.model.errors import DatasetError, MissingToolError, ResumeError, UnknownNameError
-from harness.model.interference import REPLACEMENTS_PER_CELL
-from harness.model.store import RunStore
+from harness.model.folder.store import RunStore
+from harness.model.stats.interference import REPLACEMENTS_PER_CELL
 from harness.session.runner import execute_run
 
 
@@ -229,10 +229,10 @@ def test_adaptive_stopping_adds_rounds_until_the_ratio_interval_is_narrow_enough
     )
     rounds = max(r["round_index"] for r in _rows(summary))
     assert 3 < rounds < 30  # more than the minimum, fewer than the cap
-    from harness.model.records import ResultRow
-    from harness.session.stopping import group_precision
+    from harness.model.folder.records import ResultRow
+    from harness.session.rounds.stopping import rows_precision
 
-    worst, comparable = group_precision([ResultRow.from_dict(r) for r in _rows(summary)])
+    worst, comparable = rows_precision([ResultRow.from_dict(r) for r in _rows(summary)])
     assert comparable == 1 and worst <= 0.02
 
 
@@ -348,7 +348,7 @@ unavailable = "no package for MissingLib 1.0 on this feed"
 def test_raw_output_the_normalizer_cannot_read_fails_that_cell_and_the_run_goes_on(
     fake_backend, smoke_options, monkeypatch
 ):
-    from harness.session import cell_rows as scheduler
+    from harness.session.processes import cell_rows as scheduler
 
     real = scheduler.NORMALIZERS["bdn"]
 

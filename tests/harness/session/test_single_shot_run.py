@@ -11,9 +11,9 @@ import pytest
 
 from harness.backends.base import CellRequest
 from harness.backends.fake import FakeBackend
-from harness.config.experiments import load_experiments
+from harness.config.experiment.experiments import load_experiments
 from harness.config.isa import load_isa_table
-from harness.config.labs import load_labs
+from harness.config.lab.labs import load_labs
 from harness.model.cells import JobSettings, ShotSettings
 from harness.model.errors import ConfigError
 from harness.planning.plan import plan_cells
@@ -81,7 +81,7 @@ def test_single_shot_ratios_pair_the_processes_of_each_round_into_a_verdict(fixt
     from analysis.compute.aggregate import with_ratios
     from analysis.compute.load import load_run
     from analysis.compute.replicates import summarize_cells
-    from analysis.compute.verdicts import verdict_table
+    from analysis.compute.verdicts.verdicts import verdict_table
 
     backend = FakeBackend(fixture_dir, time_scale=SCALES, process_spread=0.01)
     options = _options(smoke_options, tmp_path)
@@ -114,7 +114,7 @@ def test_single_shot_ratios_pair_the_processes_of_each_round_into_a_verdict(fixt
     ids=["table-on-steady", "warm-up-without-dataset", "warm-up-of-another-model"],
 )
 def test_a_single_shot_table_that_cannot_run_is_refused_before_planning(tmp_path, smoke_options, edit, message):
-    from harness.config.experiment_checks import check_experiment, load_context
+    from harness.config.experiment.experiment_checks import check_experiment, load_context
 
     def load():
         experiment = load_experiments(_experiments(tmp_path, smoke_options, edit))["007"]

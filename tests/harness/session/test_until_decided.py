@@ -11,7 +11,7 @@ import pytest
 from harness.backends.fake import FakeBackend
 from harness.backends.fake_clock import FakeClock
 from harness.config.arguments import duration
-from harness.config.profiles import Stopping
+from harness.config.experiment.profiles import Stopping
 from harness.model.errors import ConfigError, ResumeError
 from harness.planning.plan_parts import UNTIL_DECIDED_MINUTES, until_decided
 from harness.planning.run_plan import resolve_plan
@@ -115,7 +115,7 @@ def test_a_duration_that_is_none_is_refused(text):
 def test_a_unit_is_named_by_its_first_group_and_how_many_more_it_holds():
     from harness.model.cells import Cell
     from harness.planning.designs import Unit
-    from harness.session.noise_probe import unit_label
+    from harness.session.rounds.noise_probe import unit_label
 
     def cells(group, runtime="8.0.0"):
         return [Cell("004", b, group, "a", "dotnet", "v", "ds", "serialize", "avx2", runtime=runtime) for b in "ab"]

@@ -1,7 +1,7 @@
 // Which typed model a dataset binds in the typed variants (nlohmann-typed, simdjson-ondemand-typed): the corpus files
 // by name (corpus_models.hpp, written by hand), and any dataset whose manifest "model" is a declared one
 // ("<space>.<root>", datasets/models/*.toml), whose structs the harness writes into declared/declared_models.hpp
-// before every build (harness/tools/emit_cpp.py; generated, never committed). A build made without the harness has
+// before every build (harness/codegen/cpp.py; generated, never committed). A build made without the harness has
 // no declared models, and says so when a dataset asks for one.
 #pragma once
 

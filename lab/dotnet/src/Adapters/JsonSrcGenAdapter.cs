@@ -7,7 +7,7 @@ namespace JsonLab.Adapters;
 /// <summary>
 /// JsonSrcGen: code generated at compile time for each [Json] type, so this adapter serves exactly the types it
 /// was generated for: SimpleSrcGenModel[] (written by hand), and the JsonSrcGen twins of the declared models whose
-/// kinds JsonSrcGen reads (Models/Declared, written by the harness: harness/tools/emit_jsonsrcgen.py, which also
+/// kinds JsonSrcGen reads (Models/Declared, written by the harness: harness/codegen/jsonsrcgen.py, which also
 /// writes <see cref="DeclaredDeserialize{T}"/> and <see cref="DeclaredSerialize{T}"/>). One static converter, as
 /// write-up 004 used; its output span is a view of the converter's buffer, copied out (ToString / ToArray) inside the
 /// measured call as there.

@@ -22,7 +22,7 @@ public sealed record ModelEntry(string Name, IReadOnlyDictionary<ModelBinding, M
 /// <summary>
 /// The registry of models named in datasets/manifest.json ("model" field): the hand-written ones below, then the models
 /// declared as data (datasets/models/*.toml, "&lt;space&gt;.&lt;root&gt;"), whose classes and entries the harness writes into
-/// Models/Declared/ before every build (harness/tools/emit_csharp.py; the folder is generated, never edited).
+/// Models/Declared/ before every build (harness/codegen/csharp.py; the folder is generated, never edited).
 /// </summary>
 public static partial class ModelCatalog
 {

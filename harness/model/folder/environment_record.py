@@ -1,0 +1,165 @@
+"""environment.json's typed record: the host a run measured on (harness/host/environment.py collects it), where the
+lab processes ran, and each lab build as its probe found it. The harness writes it through `from_dict(...).to_dict()`
+(so a key the collector adds without a field here fails the test that checks both agree), the analysis reads it with
+`from_dict()`; a missing field is a SchemaError naming the file.
+
+A lab build's own report (`env`: the lab's `env` verb, docs/lab-contract.md) and its ISA levels' probe results stay
+dictionaries: their keys are the lab's, not the harness's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.model.errors import SchemaError
+from harness.model.folder.cpu_state import hygiene_problem
+from harness.model.folder.field_types import shape_problem, shown
+from harness.model.folder.run_folder import SCHEMA_VERSION
+from harness.model.folder.run_records import RECORD_HINT, _Record, check_host_facts
+
+#: One ISA level's probe as the runner stores it in `isa_levels` (harness/session/processes/probe.py LevelProbe, every
+#: key required: the report's ISA table reads each; tests/harness/model/test_environment_record.py holds them to it).
+ISA_LEVEL_FIELDS: dict[str, Any] = {
+    "level": str,
+    "switches": dict[str, str],
+    "flags": dict[str, Any],
+    "isa_effective": str,
+    "state": str,
+    "detail": str,
+}
+#: The keys of a lab's own `env` report (docs/lab-contract.md) that the report reads, with their types.
+LAB_ENV_FIELDS: dict[str, Any] = {"libraries": dict[str, str | None] | None, "gc": dict[str, Any] | None}
+
+
+@dataclass(frozen=True)
+class LabEnvironment(_Record):
+    """One lab build of the run (environment.json `labs`, by target: 'dotnet@10.0.12', 'node@24.21.0')."""
+
+    env: dict[str, Any]  # the lab's `env` verb: runtime, runtime_description, libraries, isa, gc, jit …
+    variants: list[Any]  # the lab's `list` verb
+    emulated: bool  # the build ran under QEMU user emulation (functional checks only)
+    runtime: str | None
+    expected_runtime_version: str | None
+    lab_environment: dict[str, str]  # variables the lab.toml sets in every process (DOTNET_TC_…)
+    where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the host's path)
+    isa_levels: dict[str, dict[str, Any]]  # level → its probe (switches, effective ISA read back, state, detail)
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        problem = shape_problem(data.get("env", {}), LAB_ENV_FIELDS)
+        if problem:
+            raise SchemaError(f"{where}: LabEnvironment.env: {problem}", RECORD_HINT)
+        levels = data.get("isa_levels", {})
+        for name, level in levels.items() if isinstance(levels, dict) else ():
+            problem = shape_problem(level, ISA_LEVEL_FIELDS, tuple(ISA_LEVEL_FIELDS))
+            if problem:
+                raise SchemaError(f"{where}: LabEnvironment.isa_levels[{shown(name)}]: {problem}", RECORD_HINT)
+        return data
+
+    @property
+    def runtime_description(self) -> str:
+        """'.NET 10.0.12', 'Node.js v24.21.0': what the lab process says it runs on."""
+        return str(self.env.get("runtime_description") or self.env.get("runtime") or "?")
+
+    @property
+    def libraries(self) -> dict[str, str]:
+        """Library → version, as loaded inside the lab process."""
+        return dict(self.env.get("libraries") or {})
+
+
+@dataclass(frozen=True)
+class EnvironmentRecord(_Record):
+    """environment.json: the host (CPU, kernel, OS, memory, frequency policy, SMT, isolation), the commit, the CPU
+    state the run checked (`cpu_hygiene`, harness/host/cpu_hygiene.py) with its warnings, the backend and CPU sets,
+    and the lab builds."""
+
+    captured_at: str
+    hostname: str
+    machine: str
+    kernel: str
+    os: str | None
+    cores_allowed: int
+    memory_bytes: int
+    load_average_1m: float
+    python: str
+    harness_version: str
+    container_engine: str | None  # the engine and how images build (harness/containers/engine.py describe())
+    cpu_model: str | None
+    cpu_flags: list[str]
+    logical_cpus: int
+    hypervisor: bool
+    smt_active: bool | None
+    cpu0_thread_siblings: str | None
+    governor: str | None
+    frequency_driver: str | None
+    turbo: bool | None  # None: not exposed
+    isolated_cpus: str | None
+    git_commit: str | None
+    git_dirty: bool | None
+    cpu_hygiene: dict[str, Any] | None
+    warnings: list[str]
+    backend: str
+    lab_cpuset: str
+    harness_cpus: list[Any]
+    labs: dict[str, LabEnvironment]
+    schema_version: int = SCHEMA_VERSION
+    # In a run over several hosts, the host this folder's run measured on, as its engine describes it
+    # (harness/containers/host_probe.py HostFacts); the CPU, kernel and core fields above are then that host's.
+    host: dict[str, Any] | None = None
+    # The CPU's vendor (intel, amd, arm, apple, ...), family and model number (/proc/cpuinfo; on arm64 the part number)
+    cpu_vendor: str | None = None
+    cpu_family: int | None = None
+    cpu_model_number: int | None = None
+    # Two kinds of cores (performance and efficiency): True, False, or None where a virtual machine hides them (and in
+    # runs made before it was recorded)
+    cpu_hybrid: bool | None = None
+    # The paired-pipelined design (harness/planning/warm_cpus.py): the CPUs its processes warmed on, and why the run's
+    # design is not its profile's (a profile's pipelined design on a run with nowhere to warm); empty before either
+    warm_cpus: tuple[int, ...] = ()
+    design_note: str = ""
+
+    @classmethod
+    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+        _check_design_fields(data, where)
+        problem = hygiene_problem(data["cpu_hygiene"]) if data.get("cpu_hygiene") is not None else ""
+        if problem:
+            raise SchemaError(f"{where}: EnvironmentRecord.cpu_hygiene: {problem}", RECORD_HINT)
+        if data.get("host") is not None:
+            check_host_facts(data["host"], f"{where}: EnvironmentRecord.host")
+        labs = data.get("labs") or {}
+        if not isinstance(labs, dict):
+            raise SchemaError(
+                f"{where}: EnvironmentRecord.labs = {shown(labs)}: not an object of lab builds", RECORD_HINT
+            )
+        return {
+            **data,
+            "labs": {
+                name: LabEnvironment.from_dict(lab, f"{where}, lab {str(name)[:80]}") for name, lab in labs.items()
+            },
+        }
+
+    @property
+    def runtime_descriptions(self) -> list[str]:
+        """Every lab build's runtime, sorted: '.NET 10.0.12, Node.js v24.21.0'."""
+        return sorted({lab.runtime_description for lab in self.labs.values()})
+
+
+#: The longest design note read back (the harness writes one sentence).
+DESIGN_NOTE_CHARS = 1000
+
+
+def _check_design_fields(data: dict[str, Any], where: str) -> None:
+    """warm_cpus a list of CPU numbers, design_note a bounded text: a run folder is untrusted input, and both reach
+    the report's first paragraph."""
+    cpus = data.get("warm_cpus", [])
+    note = data.get("design_note", "")
+    if not isinstance(cpus, (list, tuple)) or not all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 1 << 16 for c in cpus
+    ):
+        problem = f"warm_cpus = {str(cpus)[:80]!r}: not a list of CPU numbers"
+    elif not isinstance(note, str) or len(note) > DESIGN_NOTE_CHARS:
+        problem = f"design_note is not a text of at most {DESIGN_NOTE_CHARS} characters"
+    else:
+        return
+    raise SchemaError(f"{where}: {problem}", RECORD_HINT)

@@ -1,1 +1,0 @@
-"""Side tools: BenchmarkDotNet report reading and import, the canonical form of JSON outputs."""
