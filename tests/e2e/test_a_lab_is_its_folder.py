@@ -1,7 +1,8 @@
 """A new lab is its folder: a tiny lab declared only in lab/tiny/ (lab.toml, catalog.toml, prerequisites.toml) of a
 temporary tree, with an experiment and a profile of its own, runs through the checks, the plan, the preflight of its
 prerequisites, a fake run and the report without a line of the harness, the analysis, the repository's
-prerequisites.toml or another lab's files naming it (tests/fixtures/tiny-lab)."""
+prerequisites.toml or another lab's files naming it (tests/fixtures/tiny-lab). Its image is its folder's too:
+compose.yaml gets a service for it, and the packages of its lock file and of its Dockerfile join the licence table."""
 
 from __future__ import annotations
 
@@ -11,8 +12,14 @@ import shutil
 
 from analysis.render.writer import write_report
 from harness.backends.fake import FakeBackend
+from harness.config.lab.labs import load_labs
 from harness.config.lab.prerequisites import lab_need, load_prerequisites
+from harness.containers.compose import compose_services, render_compose
+from harness.containers.images import LabImage, library_versions_label
 from harness.host.preflight import check_needs, labs_dir_of, run_needs
+from harness.licences.debian import debian_packages
+from harness.licences.npm import declare_npm
+from harness.licences.policy import NPM_LOCK_FILE, lab_lock_files, load_licence_policy
 from harness.planning.run_plan import RunOptions, resolve_plan
 from harness.session.runner import execute_run
 from tests.conftest import REPO
@@ -67,3 +74,34 @@ def test_the_tiny_labs_prerequisites_come_from_its_folder_alone(tmp_path):
     assert prerequisites.items[:-1] == load_prerequisites(labs_dir=tmp_path / "no-labs").items, "the shared ones first"
     assert lab_need("tiny") in run_needs(plan, "host", prerequisites)
     assert check_needs(prerequisites, {lab_need("tiny")}, "the tiny lab") == []  # sh is always there
+
+
+def test_the_tiny_labs_image_and_compose_service_come_from_its_folder_alone(tmp_path):
+    options = _tree(tmp_path)
+    labs = load_labs(options.labs_dir)
+    services = compose_services(labs)["services"]
+    image = LabImage(labs["tiny"].for_runtime("1.0.0"))
+    assert list(services) == [image.service]
+    service = services[image.service]
+    assert service["image"] == image.tag and "tiny" in image.tag
+    assert service["build"]["context"] == "lab/tiny" and service["build"]["dockerfile"] == "Dockerfile"
+    assert service["build"]["args"] == {"RUNTIME": "1.0.0"} and service["build"]["platforms"] == ["linux/amd64"]
+    assert service["cpuset"] == "${LAB_CPUSET:-1}" and service["read_only"] is True
+    assert image.service in render_compose(labs)
+    assert "tiny-dep" in library_versions_label(labs["tiny"])
+    repo_services = compose_services(load_labs())["services"]
+    assert not any("tiny" in name for name in repo_services), "nothing outside its folder names it"
+
+
+def test_the_tiny_labs_packages_join_the_licence_table_from_its_folder_alone(tmp_path):
+    tree = _tree(tmp_path).labs_dir.parent
+    policy = load_licence_policy()
+    lock_files = lab_lock_files(NPM_LOCK_FILE, tree)
+    assert lock_files == ("lab/tiny/package-lock.json",)
+    declared = declare_npm(policy.sources.paths(lock_files, tree), policy)
+    assert [(d.package, d.version, d.licence) for d in declared] == [("tiny-dep", "1.2.3", "MIT")]
+    dockerfiles = policy.sources.paths(policy.sources.debian_dockerfiles, tree)
+    assert [p.relative_to(tree).as_posix() for p in dockerfiles] == ["lab/tiny/Dockerfile"]
+    installed, _ = debian_packages([], dockerfiles, tree)
+    assert installed == {"dash": ["lab/tiny/Dockerfile"]}
+    assert "lab/tiny/package-lock.json" not in lab_lock_files(NPM_LOCK_FILE), "the repository's table does not name it"
