@@ -30,6 +30,7 @@ from harness.model.folder.field_types import field_hints, type_problem
 from harness.model.folder.records import REPLICATED, SINGLE_SHOT, ResultRow
 from harness.model.folder.run_folder import RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.model.folder.run_records import CONFORMANCE, PREPARE, REPORT, RunRecord, TimelineRecord
+from harness.planning.throughput import ProcessCosts, process_costs
 
 #: A gap between two processes' starts longer than this many times the first one's wall time (plus a few seconds of
 #: start-up) is a pause, not the cost of a process.
@@ -46,6 +47,7 @@ class CostHistory:
     seconds: dict[str, float]
     runs: tuple[str, ...]
     phases: dict[str, float] = dataclasses.field(default_factory=dict)  # phase → seconds, in the newest run read
+    process: ProcessCosts | None = None  # what a handed-over process cost on each side, in the newest run read
 
     def known(self, cell_ids: Iterable[str]) -> list[str]:
         """The cells of `cell_ids` this history has a cost for."""
@@ -69,19 +71,22 @@ def load_history(
     seconds: dict[str, float] = {}
     used: list[str] = []
     phases: dict[str, float] = {}
+    process: ProcessCosts | None = None
     for folder in _runs_newest_first(results_dir):
         if not wanted - seconds.keys():
             break
         if not _same_method(folder, design, job):
             continue
-        costs = run_cell_costs(_read_rows(folder / RESULTS_FILE))
+        rows = _read_rows(folder / RESULTS_FILE)
+        costs = run_cell_costs(rows)
         new = {cell: s for cell, s in costs.items() if cell in wanted and cell not in seconds}
         if new:
             seconds.update(new)
             if not used:
                 phases = _phases(folder / TIMELINE_FILE)
+                process = process_costs(rows, folder.name)
             used.append(folder.name)
-    return CostHistory(seconds, tuple(used), phases) if seconds else None
+    return CostHistory(seconds, tuple(used), phases, process) if seconds else None
 
 
 def run_cell_costs(rows: list[dict[str, Any]]) -> dict[str, float]:

@@ -5,6 +5,7 @@ is separate from harness/planning/run_plan.py, which resolves the plan; this mod
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from harness.config.lab.setting_switches import publisher_settings
@@ -14,6 +15,7 @@ from harness.model.folder.records import DEFAULT_RUNTIME
 from harness.model.places import is_switched
 from harness.planning.designs import group_key
 from harness.planning.run_plan import Plan
+from harness.planning.throughput import best_split, pace
 
 
 def plan_summary(plan: Plan) -> str:
@@ -31,8 +33,30 @@ def plan_summary(plan: Plan) -> str:
         *(f"  {n} unavailable, {reason}" for reason, n in _unavailable(plan.cells).items()),
         *(_nothing_to_switch(exp, plan.cells) for exp in plan.experiments if plan.explains),
         f"estimate: {plan.estimate()}",
+        _pace(plan),
     ]
     return "\n".join(line for line in lines if line)
+
+
+def _pace(plan: Plan, cpus: int | None = None) -> str:
+    """For a pipelined design whose processes an earlier run timed: the pipeline's pace on one lab CPU and one warm CPU
+    (harness/planning/throughput.py), and what the same costs would pace on this machine's CPUs ("" otherwise)."""
+    costs = plan.history.process if plan.history is not None else None
+    if not plan.design.pipelined or costs is None:
+        return ""
+    now = pace(costs, 1, 1)
+    lines = [
+        f"pace: {now.text()} (run {costs.run}: {costs.lab_s:.1f} s on the lab's CPU and {costs.warm_s:.1f} s to start, "
+        f"verify and prewarm, medians over {costs.processes} processes)"
+    ]
+    cpus = (os.cpu_count() or 2) if cpus is None else cpus
+    if cpus > 2:
+        best = best_split(costs, cpus)
+        lines.append(
+            f"  this machine's {cpus} CPUs, split for the same costs: {best.text()} (a run measures on one lab CPU "
+            "and warms on one today)"
+        )
+    return "\n".join(lines)
 
 
 def _nothing_to_switch(exp: Experiment, cells: list[Cell]) -> str:
