@@ -73,13 +73,13 @@ compare-designs:
     done
     {{python}} -m analysis designs "${runs[@]}"
 
-# The publisher's method as a control: the figures that disagree most (profile publisher-method), once with BenchmarkDotNet's automatic job in fresh processes as the write-ups ran them and once under the lab's paired design (the default job's bursts), compared ratio by ratio.
+# The publisher's method as a control: the figures that disagree most (profile publisher-method), once with BenchmarkDotNet's automatic job in fresh processes as the write-ups ran them and once under the lab's paired design (the default job's bursts) with the first run's machine time as its budget, compared ratio by ratio and by interval width at equal machine time.
 method-control:
     #!/usr/bin/env bash
     set -euo pipefail
     stamp=$(date -u +%Y-%m-%dT%H-%M-%SZ)
     publisher=$({{python}} -m harness run --profile publisher-method --run-id "method-publisher-$stamp")
-    paired=$({{python}} -m harness run --profile publisher-method --design paired --job prewarm_ms=3000 --job prewarm_quiet_ms=300 --job burst_ms=20 --job burst_rounds=15 --run-id "method-paired-$stamp")
+    paired=$({{python}} -m harness run --profile publisher-method-paired --budget-of "$publisher" --run-id "method-paired-$stamp")
     {{python}} -m analysis designs "$paired" "$publisher" --out "results/comparisons/method-control-$stamp"
 
 # Render a run's report.html in sandboxed headless Chromium to report/report-screenshot.png (fails on console errors, broken images or any request the page makes).

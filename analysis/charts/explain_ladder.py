@@ -1,7 +1,8 @@
-"""The explanation ladder: for each figure an explain run measured on switched builds, its ratio measured here, then
-the same ratio with each factor switched to the publisher's value (one at a time), then the published ratio; each
-measured step a dot with its 99% interval, the published one a hollow diamond in its ±tolerance band; under the
-figure's name, the factors left that this host cannot change. The title counts the figures a switch moved."""
+"""The explanation ladder, one chart per figure in a report (analysis/render/chart_specs.py): for each figure an
+explain run measured on switched builds, its ratio measured here, then the same ratio with each factor switched to the
+publisher's value (one at a time), then the published ratio; each measured step a dot with its 99% interval, the
+published one a hollow diamond in its ±tolerance band; under the figure's name, the factors left that this host cannot
+change. The title says which switches moved it (with several figures: how many a switch moved)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,12 @@ def ladders(verdicts: pd.DataFrame) -> list[tuple[pd.Series, pd.DataFrame]]:
 
 
 def takeaway(steps: list[tuple[pd.Series, pd.DataFrame]]) -> str:
-    """'1 of 4 figures moved by a switched factor' (a switch moves a figure when their 99% intervals are apart)."""
+    """'1 of 4 figures moved by a switched factor' (a switch moves a figure when their 99% intervals are apart); for
+    one figure, the factors that moved it ('moved by Newtonsoft.Json 13.0.3') or that none did."""
+    if len(steps) == 1:
+        base, switched = steps[0]
+        movers = [factor_text(str(r["runtime"])) for _, r in switched.iterrows() if interval_apart(base, r)]
+        return f"moved by {', '.join(movers)}" if movers else "no switched factor moves it"
     moved = sum(any(interval_apart(base, row) for _, row in switched.iterrows()) for base, switched in steps)
     return f"{moved} of {len(steps)} figure{'s' if len(steps) != 1 else ''} moved by a switched factor"
 

@@ -167,6 +167,10 @@ def reproduction_markdown(verdicts: pd.DataFrame) -> str:
         ]
         for _, r in primary.iterrows()
     ]
+    evidence = primary.get("published_stability", pd.Series(dtype=str)).fillna("")
+    if evidence.astype(bool).any():  # the published table's own Error, StdDev, Min and Median, where it printed them
+        headers.append("Published table's own evidence")
+        rows = [[*row, text or "—"] for row, text in zip(rows, evidence)]
     explained = primary.get("explained_by", pd.Series(dtype=str)).fillna("")
     if explained.astype(bool).any():  # what each switched factor did, and the setup factors left
         headers.append("Explained by")

@@ -4,6 +4,7 @@ them. The writer saves them all; `analysis chart` re-renders one for a post; the
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.charts import EXPERIMENT_CHARTS, GROUP_CHARTS, cold_start_chart, throughput_chart
+from analysis.charts.claims_dots import short_scenario
 from analysis.charts.explain_ladder import explain_ladder_chart, ladders
 from analysis.compute.cross_language import CROSS_LANGUAGE_CHARTS
 from analysis.sections.inputs import COLD_CHARTS, ReportInputs
@@ -32,6 +34,20 @@ class ChartSpec:
 Caption = Callable[[pd.DataFrame], str]
 
 
+def ladder_specs(experiment: str, verdicts: pd.DataFrame, caption: Caption) -> list[ChartSpec]:
+    """An explain run's ladders, one per figure (small multiples: a reader looks for one figure, by its name in the
+    title and the file's), named `<experiment>-explained-<nn>-<variant>`."""
+    specs = []
+    for number, (base, switched) in enumerate(ladders(verdicts) if not verdicts.empty else [], 1):
+        rows = pd.concat([verdicts.loc[[base.name]], switched])
+        variant = str(base["published_variant"])
+        title = f"{experiment}: {variant} · {short_scenario(str(base['scenario']), 60)}"
+        slug = re.sub(r"[^a-z0-9]+", "-", variant.lower()).strip("-")[:30] or "figure"
+        draw = functools.partial(explain_ladder_chart, rows, title, caption(rows))
+        specs.append(ChartSpec(f"{experiment}-explained-{number:02d}-{slug}", experiment, draw, rows))
+    return specs
+
+
 def chart_specs(inputs: ReportInputs, caption: Caption) -> list[ChartSpec]:
     """The report's charts in the order it shows them, each captioned with the runtimes of its own rows."""
     specs: list[ChartSpec] = []
@@ -49,11 +65,7 @@ def chart_specs(inputs: ReportInputs, caption: Caption) -> list[ChartSpec]:
                 )
                 specs.append(ChartSpec(f"{exp.id}-{chart_name}", exp.id, draw, primary))
         mine = verdicts[verdicts["experiment"] == exp.id] if not verdicts.empty else verdicts
-        if not mine.empty and ladders(mine):  # an explain run: each figure's switched factors
-            draw = functools.partial(
-                explain_ladder_chart, mine, f"{exp.id}: what each switched factor does", caption(mine)
-            )
-            specs.append(ChartSpec(f"{exp.id}-explained", exp.id, draw, mine))
+        specs += ladder_specs(exp.id, mine, caption)
         order = {b: i for i, b in enumerate(exp.benchmarks)}
         for spec_group in exp.groups.values():
             rows = inputs.cells[(inputs.cells["experiment"] == exp.id) & (inputs.cells["group"] == spec_group.id)]

@@ -8,6 +8,7 @@ from analysis.compute.verdicts.coverage import coverage
 from analysis.formatting.tables import markdown_table, reproduction_markdown
 from harness.model.experiment import Experiment
 from harness.model.judging import PARITY_BAND, TOLERANCE
+from harness.model.published_stability import UNSTABLE_MIN_GAP, UNSTABLE_STDDEV
 
 
 def reproduction_section(
@@ -42,6 +43,10 @@ def reproduction_section(
         "**equal**, **within tolerance** (the experiment's or the claim's `allocated_tolerance_bytes`, e.g. the "
         "rounding of a "
         "figure printed in KB) or **differs**; a table's baseline has no ratio, only that (**bytes only**). "
+        "Where the write-up printed its rows' Error, StdDev, Min and Median, the published table's own evidence stands "
+        "beside the figure: the published ratio's own interval from both rows' Error (99.9 %), and whether a row was "
+        f"unstable in the publisher's run (StdDev over {UNSTABLE_STDDEV:.0%} of its mean, or its minimum more than "
+        f"{UNSTABLE_MIN_GAP:.0%} below its median): weaker evidence, named in the figure's explanation. "
         "Verdicts at every ISA level: [tables/reproduction.csv](tables/reproduction.csv).\n\n"
         f"{legend}\n\n"
         + ("" if cells is None else coverage_markdown(experiments, cells, verdicts) + "\n")

@@ -83,6 +83,7 @@ def ratio_noise(run: RunData, target: float = 0.02) -> pd.DataFrame:
                     "pair_cv": cv,
                     "pair_correlation": _pair_correlation(mine, theirs),
                     "rel_half_width": interval.relative_half_width,
+                    "group_key": f"{experiment}:{group}@{level}/{runtime}",
                     "group_machine_s": group_s,
                     "machine_s_per_pair": per_ratio_round_s,
                     "minutes_to_target": replicates_for(target, cv) * per_ratio_round_s / 60,
@@ -103,12 +104,18 @@ def _pair_correlation(mine, theirs) -> float | None:
 
 
 def design_summary(runs: list[RunData], target: float = 0.02) -> pd.DataFrame:
-    """Per design: medians over its ratios."""
+    """Per design: medians over its ratios, its machine time, and its median half-width at the first design's machine
+    time (a 99% half-width narrows as one over the square root of the pairs, so of the machine time): the ratio of two
+    designs' widths at equal machine time is what one buys over the other."""
     per_ratio = pd.concat([ratio_noise(run, target) for run in runs], ignore_index=True)
     if per_ratio.empty:
         return per_ratio
     per_ratio = per_ratio[~per_ratio["aa"]]
-    return (
+    machine = {
+        design: g.drop_duplicates(["run_id", "group_key"])["group_machine_s"].sum() / 60
+        for design, g in per_ratio.groupby("design", sort=False)
+    }
+    summary = (
         per_ratio.groupby("design", sort=False)
         .agg(
             ratios=("cell", "count"),
@@ -121,6 +128,18 @@ def design_summary(runs: list[RunData], target: float = 0.02) -> pd.DataFrame:
         )
         .reset_index()
     )
+    return at_equal_time(summary, machine)
+
+
+def at_equal_time(summary: pd.DataFrame, machine_minutes: dict[str, float]) -> pd.DataFrame:
+    """The summary with each design's machine time and its median half-width projected to the first design's machine
+    time (× sqrt(its time / the first's)), and that width over the first design's."""
+    out = summary.copy()
+    out["machine_minutes"] = out["design"].map(machine_minutes)
+    first = float(out["machine_minutes"].iloc[0])
+    out["equal_time_half_width"] = out["rel_half_width"] * (out["machine_minutes"] / first) ** 0.5
+    out["width_vs_first"] = out["equal_time_half_width"] / float(out["equal_time_half_width"].iloc[0])
+    return out
 
 
 def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
@@ -134,6 +153,9 @@ def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
         "Half-width reached (99%)",
         "Machine time per pair",
         f"Machine-minutes per ratio for ±{100 * target:.0f}%",
+        "Machine time (min)",
+        "Half-width at the first design's machine time",
+        "Width at equal time (× the first's)",
     ]
     rows = [
         [
@@ -145,17 +167,20 @@ def design_markdown(summary: pd.DataFrame, target: float = 0.02) -> str:
             format_rel_ci(r.rel_half_width),
             f"{r.machine_s_per_pair:.1f} s",
             f"{r.minutes_to_target:.1f}",
+            f"{r.machine_minutes:.1f}",
+            format_rel_ci(r.equal_time_half_width),
+            f"{r.width_vs_first:.2f}×",
         ]
         for r in summary.itertuples()
     ]
     return (
-        "# Replication designs compared\n\nSame cells, same machine, the same machine-time budget per group. Medians "
-        "over each "
-        "design's ratios. 'Machine time per pair' is the wall time a group spends per round, divided by its ratios (a "
-        "duet "
-        "occupies both CPUs for one process's time). The last column projects the machine-minutes one ratio needs for "
-        "a 99% CI "
-        f"of ±{100 * target:.0f}% from the per-pair CV (Student-t).\n\n" + markdown_table(headers, rows)
+        "# Replication designs compared\n\nSame cells, same machine; each design's machine time is stated (its "
+        "processes' wall time, a duet's counted once). 'Machine time per pair' is the wall time a group spends per "
+        "round, divided by its ratios (a duet occupies both CPUs for one process's time). 'Machine-minutes per ratio' "
+        f"projects the machine time one ratio needs for a 99% CI of ±{100 * target:.0f}% from the per-pair CV "
+        "(Student-t). The last two columns project each design's median half-width to the first design's machine time "
+        "(a 99% half-width narrows as one over the square root of the pairs): what one design buys over the other at "
+        "equal time. Medians over each design's ratios.\n\n" + markdown_table(headers, rows)
     )
 
 

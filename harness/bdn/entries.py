@@ -105,7 +105,7 @@ def _figures(row: Row, ratio: bool) -> dict:
     """The row's published mean, allocation (with the rounding of a KB or MB figure) and, where asked, its ratio."""
     figures: dict = {}
     if row.mean_ns is not None:
-        figures |= {"mean_ns": float(row.mean_ns), "published_mean": row.mean_text}
+        figures |= {"mean_ns": float(row.mean_ns), "published_mean": row.mean_text} | row.statistics
     if row.allocated_bytes is not None:
         figures["allocated_bytes"] = row.allocated_bytes
         if row.allocated_tolerance_bytes:  # the rounding of a figure printed in KB or MB

@@ -44,6 +44,9 @@ class Row:
     category: str | None = None  # the Categories column
     baseline_mark: bool | None = None  # the Baseline column: Yes / No; None without it
     block: int = 0  # how many of BenchmarkDotNet's empty rows between logical groups come before it
+    # The row's own statistics beside its mean, in ns, by claim field (published_error_ns, published_stddev_ns,
+    # published_min_ns, published_median_ns): those printed and read
+    statistics: dict[str, float] = field(default_factory=dict)
 
     @property
     def job_key(self) -> tuple[str | None, tuple[tuple[str, str], ...]]:
@@ -259,6 +262,23 @@ def _row(values: dict[str, str], units: dict[str, str], params: tuple[str, ...],
             allocated,
             allocated_text if allocated is not None else None,
             tolerance or 0,
+            statistics=_statistics(values, units) if mean_ns is not None else {},
         ),
         "",
     )
+
+
+#: The statistics columns read beside the mean, by the claim field each fills.
+STATISTICS = {"Error": "published_error_ns", "StdDev": "published_stddev_ns", "Min": "published_min_ns"}
+STATISTICS |= {"Median": "published_median_ns"}
+
+
+def _statistics(values: dict[str, str], units: dict[str, str]) -> dict[str, float]:
+    """The row's Error, StdDev, Min and Median in ns, those printed as times ('NA' or a blank leaves one out)."""
+    found = {}
+    for column, claim_field in STATISTICS.items():
+        text = values.get(column)
+        parsed = parse_time_ns(text, units.get(column)) if text else None
+        if parsed is not None and parsed >= 0:
+            found[claim_field] = float(parsed)
+    return found

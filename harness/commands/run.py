@@ -16,13 +16,25 @@ from harness.containers.own_engine import engine_for_run
 from harness.host.preflight import check_run
 from harness.model.errors import ConfigError, HarnessError
 from harness.model.folder.records import DEFAULT_RUNTIME, RowStatus
-from harness.model.folder.store import new_run_id
+from harness.model.folder.store import RunStore, new_run_id
 from harness.model.folder.stored_names import HOST
+from harness.model.groups import elapsed_s, rows_by_group
 from harness.planning.plan_summary import plan_summary
 from harness.planning.run_plan import ensure_datasets, resolve_plan
 from harness.session.host_process import PlatformImages
 from harness.session.hosts_run import run_on_hosts
 from harness.session.runner import execute_run
+
+
+def machine_minutes_of(run: pathlib.Path) -> float:
+    """A run's machine time in minutes (harness/model/groups.py elapsed_s over its groups), said on stderr: the budget
+    that gives another design the same machine time."""
+    rows = RunStore(run).rows().values()
+    minutes = sum(elapsed_s(group) for group in rows_by_group(rows).values()) / 60
+    if minutes <= 0:
+        raise HarnessError(f"run {run} has no measured process: no machine time to match", "give a run that measured")
+    print(f"budget: {minutes:.1f} min, the machine time of run {run.name} (equal machine time)", file=sys.stderr)
+    return minutes
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -38,7 +50,7 @@ def run_command(args: argparse.Namespace) -> int:
         warm_cpuset=args.warm_cpuset,
         build=not args.no_build,
         calibrate=not args.no_calibration,
-        budget_min=args.budget,
+        budget_min=args.budget if args.budget_of is None else machine_minutes_of(args.budget_of),
         wait=args.wait,
         until_decided=args.until_decided,
         max_min=args.max,

@@ -86,6 +86,13 @@ def _add_session_arguments(run: argparse.ArgumentParser) -> None:
         "extra rounds stop when it runs short",
     )
     run.add_argument(
+        "--budget-of",
+        type=pathlib.Path,
+        metavar="RUN",
+        help="time budget equal to that run's machine time (its processes' wall time, a duet's counted once): two "
+        "designs compared at equal machine time (`just method-control`)",
+    )
+    run.add_argument(
         "--until-decided",
         action="store_true",
         help="instead of the budget: keep measuring, the claims forecast decided soonest first, until every claim more "

@@ -112,6 +112,12 @@ class Claim:
     allocated_tolerance_bytes: int | None = (
         None  # how far a measured allocation may be from allocated_bytes; None: the experiment's
     )
+    # The row's own statistics as its table printed them (BenchmarkDotNet's Error, StdDev, Min, Median), in ns: how
+    # stable the publisher's own measurement was (harness/model/published_stability.py)
+    published_error_ns: float | None = None
+    published_stddev_ns: float | None = None
+    published_min_ns: float | None = None
+    published_median_ns: float | None = None
 
     @property
     def label(self) -> str:

@@ -19,6 +19,7 @@ from analysis.formatting.tables import failure_reason
 from harness.model.experiment import Claim, Experiment
 from harness.model.folder.records import BUILD_FAILED, DEFAULT_RUNTIME, UNAVAILABLE, VerificationStatus
 from harness.model.judging import BYTES_ONLY, INTERVAL_METRICS, METRICS, NOT_MEASURED, judge, judge_bytes
+from harness.model.published_stability import stability_of
 
 
 def with_failure(
@@ -98,6 +99,7 @@ def claim_verdict(
     ratio, lower, upper, pairs = _measured_ratio(book, experiment, claim, metric, bytes_only, row, ref, coordinates)
     measured_bytes = _measured_bytes(book, experiment, claim, metric, row, level, runtime)
     tolerance = experiment.allocation_tolerance(claim) if metric == "allocated" else None
+    stability = stability_of(claim, experiment.claims) if metric == "time" else None
     return Verdict(
         experiment=experiment.id,
         scenario=claim.scenario,
@@ -124,6 +126,9 @@ def claim_verdict(
         note="; ".join(n for n in (claim.note, note) if n),
         measured_value=measured_bytes,
         allocated_tolerance_bytes=tolerance,
+        published_stability=stability.text() if stability else "",
+        published_instability=", ".join(stability.reasons) if stability else "",
+        published_ratio_error=stability.ratio_error_share if stability else None,
         bytes_verdict=_bytes_verdict(claim, metric, measured_bytes, tolerance, row),
     )
 

@@ -24,6 +24,9 @@ SWITCHED = "switched_factors"
 #: that nothing changeable here explains it.
 NO_SWITCH_MOVES = "no switched factor moves it"
 NOT_EXPLAINED = "not explained by any factor changeable here"
+#: What a figure's entry says when its own published table shows the publisher's measurement was unstable (weaker
+#: evidence: harness/model/published_stability.py).
+UNSTABLE_PUBLISHED = "the published figure is unstable in its own table"
 
 
 def _interval(row: pd.Series) -> tuple[float, float] | None:
@@ -112,6 +115,25 @@ def remaining_factors(setup: pd.DataFrame, experiment: str, hardware: str) -> tu
     return list(rows.loc[rows["changeable"] == YES, "factor"]), list(rows.loc[rows["changeable"] == NO, "factor"])
 
 
+def published_evidence(row: pd.Series) -> list[str]:
+    """What the published table's own statistics say of a figure that disagrees: that the publisher's run was unstable
+    (its rows' StdDev, Min and Median), and whether the published ratio's own interval (from both rows' Error, 99.9 %)
+    reaches the measured interval."""
+    parts = []
+    unstable = row.get("published_instability")
+    if isinstance(unstable, str) and unstable:
+        parts.append(f"{UNSTABLE_PUBLISHED}: {unstable}")
+    share, published, measured = row.get("published_ratio_error"), row.get("published_ratio"), _interval(row)
+    if isinstance(share, float) and not math.isnan(share) and measured is not None and published:
+        low, high = published * (1 - share), published * (1 + share)
+        reaches = low <= measured[1] and measured[0] <= high
+        parts.append(
+            f"the published ratio's own interval (±{share:.1%}, from its table's Error) "
+            + ("reaches the measured interval" if reaches else "does not reach the measured interval")
+        )
+    return parts
+
+
 def with_setup_factors(verdicts: pd.DataFrame, setup: pd.DataFrame, experiments: list[Experiment]) -> pd.DataFrame:
     """Every primary figure that is not reproduced or same direction only gets, in EXPLAINED_BY, what its switches
     did (with_explanations) or that none was switched, then the setup factors left that differ: those this host could
@@ -132,6 +154,7 @@ def with_setup_factors(verdicts: pd.DataFrame, setup: pd.DataFrame, experiments:
             if switched
             else "no factor switched in this run"
         ]
+        parts += published_evidence(row)
         parts += [f"changeable here, not switched: {', '.join(can)}"] if can else []
         parts += [f"differs, not changeable here: {', '.join(cannot)}"] if cannot else []
         out.at[index, EXPLAINED_BY] = "; ".join(parts)

@@ -37,6 +37,12 @@ class Verdict:
     allocated_tolerance_bytes: int | None = (
         None  # allocated rows: how far from the published bytes counts as within tolerance
     )
+    # time rows: the published table's own evidence (harness/model/published_stability.py): its Error-derived interval
+    # of the ratio and what in the rows' StdDev, Min and Median says the publisher's measurement was unstable ("" when
+    # nothing does)
+    published_stability: str = ""
+    published_instability: str = ""
+    published_ratio_error: float | None = None  # the published ratio's own relative half-width (both rows' Error)
     bytes_verdict: str | None = (
         None  # allocated rows: BYTES_EQUAL / BYTES_WITHIN / BYTES_DIFFER (or void / not measured)
     )

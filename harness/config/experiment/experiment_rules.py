@@ -118,6 +118,36 @@ def _validate_claim(exp: Experiment, c: Claim, where: str) -> None:
         )
     _validate_ratio_source(exp, c, where)
     _ratio_agrees_with_means(exp, c, where)
+    _row_statistics_fit(c, where)
+
+
+def _row_statistics_fit(c: Claim, where: str) -> None:
+    """A row's own statistics (published_error_ns … published_median_ns) stand beside its mean and agree with each
+    other: the minimum is never above the median, nor the median far from the mean's order of magnitude."""
+    printed = {
+        name: value
+        for name in ("error", "stddev", "min", "median")
+        if (value := getattr(c, f"published_{name}_ns")) is not None
+    }
+    if printed and c.mean_ns is None:
+        raise ConfigError(
+            f"{c.label} has published_{next(iter(printed))}_ns but no mean_ns {where}",
+            "a row's statistics describe its mean: give mean_ns too, or leave them out",
+        )
+    low, middle = printed.get("min"), printed.get("median")
+    if low is not None and middle is not None and low > middle:
+        raise ConfigError(
+            f"{c.label} has published_min_ns {low} above published_median_ns {middle} {where}",
+            "copy Min and Median from the same row of the published table (both in ns)",
+        )
+    for name in ("min", "median"):
+        value = printed.get(name)
+        if value is not None and c.mean_ns and not c.mean_ns / 10 <= value <= c.mean_ns * 10:
+            raise ConfigError(
+                f"{c.label} has published_{name}_ns {value}, not within a factor of 10 of its mean_ns {c.mean_ns} "
+                f"{where}",
+                "convert it to nanoseconds as the mean was (1 µs = 1000 ns)",
+            )
 
 
 def _validate_ratio_source(exp: Experiment, c: Claim, where: str) -> None:

@@ -190,3 +190,32 @@ def test_a_void_switched_row_is_named_and_never_compared():
     text = with_explanations(table).loc[0, EXPLAINED_BY]
     assert text.startswith("no switched factor moves it (tried: run setting tiered_compilation=off)")
     assert text.endswith("Newtonsoft.Json 13.0.3: void (verification failed), not compared")
+
+
+def test_a_figure_unstable_in_its_own_table_says_so_and_whether_its_own_interval_reaches_the_measured_one():
+    from analysis.compute.verdicts.explained_by import UNSTABLE_PUBLISHED, published_evidence, with_setup_factors
+    from harness.config.experiment.experiments import load_experiments
+
+    exp = load_experiments()["004"]
+    hardware = next(iter(exp.hardware.values()))
+    unstable = "Jil's StdDev is 15% of its mean, Jil's minimum is 36% below its median"
+    figure = {
+        **_row("8.0.0", 0.58, 0.57, 0.59, "not reproduced", primary=True),
+        "published_hardware": hardware.description,
+        "published_instability": unstable,
+        "published_ratio_error": 0.056,
+        "published_stability": f"±5.6% (its table's Error, 99.9 %); unstable in its own table: {unstable}",
+    }
+    out = with_setup_factors(with_explanations(pd.DataFrame([figure])), pd.DataFrame(), [exp])
+    text = out.loc[0, EXPLAINED_BY]
+    assert f"{UNSTABLE_PUBLISHED}: {unstable}" in text
+    assert "the published ratio's own interval (±5.6%, from its table's Error) does not reach the measured" in text
+    near = pd.Series({**figure, "measured_ratio": 1.8, "measured_ratio_lower": 1.79, "measured_ratio_upper": 1.81})
+    assert published_evidence(near)[-1].endswith("reaches the measured interval")  # 1.9 × (1 − 5.6 %) = 1.79
+    steady = pd.Series({**figure, "published_instability": "", "published_ratio_error": None})
+    assert published_evidence(steady) == []
+    table = reproduction_markdown(out)
+    assert "Published table's own evidence" in table and "±5.6% (its table's Error, 99.9 %)" in table
+    assert "Published table's own evidence" not in reproduction_markdown(
+        with_explanations(pd.DataFrame([_row("8.0.0", 0.85, 0.84, 0.86, "not reproduced", primary=True)]))
+    )

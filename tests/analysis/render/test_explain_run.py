@@ -43,7 +43,14 @@ def test_a_switch_that_moves_a_ratio_is_named_in_the_report(tmp_path):
     assert not moved.empty
     assert moved["explained_by"].str.contains(r"moves it (?:toward|away from) the published").any()
     text = report.read_text()
-    assert "Explained by" in text and (report.parent / "charts" / "001-explained.png").is_file()
+    assert "Explained by" in text
+    ladders = sorted((report.parent / "charts").glob("001-explained-*.png"))
+    figures = table[table["primary"] & (table["metric"] == "time") & (table["runtime"] == "8.0.0")]
+    assert len(ladders) == figures["measured_ratio"].notna().sum() > 1  # one ladder per figure
+    for ladder in ladders:
+        drawn = pd.read_csv(ladder.with_suffix(".csv"))
+        assert drawn["primary"].astype(str).str.lower().eq("true").sum() == 1, ladder.name  # one figure each
+        assert ladder.stem in text
 
 
 def test_a_publisher_run_setting_is_measured_at_a_place_of_its_own_and_named_in_the_report(tmp_path):

@@ -13,7 +13,7 @@ import tomllib
 from harness.bdn.hardware import stand_ins
 from harness.bdn.importer import import_reports
 from harness.bdn.jobs import isa_level_of, runtime_of
-from harness.bdn.report_tables import read_report
+from harness.bdn.report_tables import STATISTICS, read_report
 from harness.bdn.units import parse_ratio, parse_size_bytes, parse_time_ns
 from harness.cli import main
 from harness.config.experiment.claim_tables import expand_claim_tables
@@ -182,6 +182,10 @@ def test_a_seeds_tables_give_exactly_the_claims_typed_by_hand_with_the_same_numb
         assert same, claim
         assert same[0].allocated_bytes in (None, claim.get("allocated_bytes"))
         assert same[0].ratio is None or claim.get("ratio") is None or same[0].ratio == claim["ratio"]
+        for field in STATISTICS.values():  # the row's own statistics, typed from the write-up, read alike
+            typed_value = getattr(same[0], field)
+            if typed_value is not None:
+                assert math.isclose(typed_value, claim[field], rel_tol=1e-9), (claim, field)
         typed.remove(same[0])
 
 

@@ -57,7 +57,26 @@ class _Args:
     """What run_command reads of its parsed arguments (the rest comes from run_options, replaced above)."""
 
     host = None
-    run_id = resume = results_dir = cpuset = harness_cpuset = warm_cpuset = budget = max = None
+    run_id = resume = results_dir = cpuset = harness_cpuset = warm_cpuset = budget = budget_of = max = None
     no_build = no_calibration = wait = own_engine = container_per_process = strict = until_decided = False
     backend = "host"
     bases = platform = host_id = None
+
+
+def test_budget_of_a_run_is_its_machine_time_and_a_run_that_measured_nothing_is_refused(
+    smoke_options, fake_backend, tmp_path, capsys
+):
+    from harness.commands.run import machine_minutes_of
+    from harness.model.errors import HarnessError
+    from harness.model.folder.store import RunStore
+    from harness.model.groups import elapsed_s
+    from harness.session.runner import execute_run
+
+    run = execute_run(smoke_options, fake_backend).directory
+    rows = list(RunStore(run).rows().values())
+    assert machine_minutes_of(run) * 60 == pytest.approx(elapsed_s(rows)) and elapsed_s(rows) > 0
+    assert f"the machine time of run {run.name} (equal machine time)" in capsys.readouterr().err
+    empty = tmp_path / "empty-run"
+    empty.mkdir()
+    with pytest.raises(HarnessError, match="no measured process"):
+        machine_minutes_of(empty)
