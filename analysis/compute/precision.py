@@ -11,7 +11,7 @@ import pandas as pd
 from analysis.compute.spread import wide_groups_markdown
 from analysis.formatting.tables import markdown_table
 from harness.model.folder.records import MEASURED
-from harness.model.folder.run_records import GroupRecord, RunRecord
+from harness.model.folder.run_records import BudgetRecord, GroupRecord, RunRecord
 from harness.model.groups import BUDGET, IMPRECISE, PRECISE, is_aa_copy
 from harness.model.stats.group_precision import Ratio, precision_of
 
@@ -95,7 +95,7 @@ def precision_markdown(
     return text + _groups_table(table) + ("\n\n" + wide_groups_markdown(rows, cells) if rows is not None else "")
 
 
-def _summary(table: pd.DataFrame, target: float | None, budget: dict | None) -> str:
+def _summary(table: pd.DataFrame, target: float | None, budget: BudgetRecord | None) -> str:
     """The heading and how many groups stopped at a cap, or for the run's time budget, before reaching `target`."""
     imprecise = int((table["state"] == IMPRECISE).sum())
     short = int((table["state"] == BUDGET).sum())

@@ -105,7 +105,7 @@ def _percent(value: float | None, sign: str = "") -> str | None:
 
 def hosts_table(hosts: list[HostRecord], folders: dict[str, pathlib.Path]) -> pd.DataFrame:
     """One row per host: what its engine said, how its run ended and how noisy it was."""
-    rows = []
+    rows: list[dict[str, object]] = []
     table = load_cpu_table()
     for entry in hosts:
         facts = entry.facts

@@ -25,6 +25,7 @@ from analysis.compute.replicates import summarize_cells
 from analysis.compute.run_experiments import run_experiments
 from analysis.compute.verdicts.chart_refs import ChartRef
 from analysis.compute.verdicts.coverage import coverage
+from analysis.compute.verdicts.explain_elsewhere import latest_explain_run, with_borrowed_explanations
 from analysis.compute.verdicts.explained_by import with_setup_factors
 from analysis.compute.verdicts.setup_factors import run_setup_table
 from analysis.compute.verdicts.verdicts import verdict_table
@@ -151,11 +152,13 @@ def report_inputs(data, experiments_dir: pathlib.Path | None = None) -> ReportIn
     rows, cold_rows, cells, experiments, note = _steady(data, experiments_dir)
     labs_dir = run_labs_dir(data.directory)
     setup = run_setup_table(experiments, cells, data.environment, data.run, labs_dir)
+    verdicts = verdict_table(experiments, cells, rows, labs_dir)
+    explain = latest_explain_run(data.directory, data.environment, data.run.profile)  # what it switched, if any
     return ReportInputs(
         experiments=experiments,
         cells=cells,
         rows=rows,
-        verdicts=with_setup_factors(verdict_table(experiments, cells, rows, labs_dir), setup, experiments),
+        verdicts=with_setup_factors(with_borrowed_explanations(verdicts, explain), setup, experiments),
         env=data.environment,
         run=data.run,
         levels=_settings(cells),

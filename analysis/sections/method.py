@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.config.experiment.profiles import DESIGN_TEXT
-from harness.model.folder.run_records import RunRecord
+from harness.model.folder.run_records import BudgetRecord, RunRecord
 from harness.model.stats.pairing import BURST_DESIGNS, READING_ANCHOR
 
 
@@ -11,16 +11,20 @@ def method_markdown(run: RunRecord) -> str:
     """How the numbers were made, in a few lines."""
     stopping = run.stopping
     caps = [
-        f"{stopping[k]:g} s of machine time{per}"
-        for k, per in (("group_time_cap_s", " per group"), ("cell_time_cap_s", " per cell"))
-        if stopping.get(k) is not None
+        f"{seconds:g} s of machine time{per}"
+        for seconds, per in (
+            (stopping.get("group_time_cap_s"), " per group"),
+            (stopping.get("cell_time_cap_s"), " per cell"),
+        )
+        if seconds is not None
     ]
+    target = stopping.get("target_rel_ci")
     rule = (
         f"at least {stopping.get('min_rounds', '?')} rounds, then more until every ratio of a group had a 99% CI "
         "within "
-        f"±{100 * stopping['target_rel_ci']:.2g}% or the group reached {stopping.get('max_rounds')} rounds"
+        f"±{100 * target:.2g}% or the group reached {stopping.get('max_rounds')} rounds"
         + (" or " + " or ".join(caps) if caps else "")
-        if stopping.get("target_rel_ci")
+        if target
         else f"{stopping.get('min_rounds', '?')} round(s)"
     )
     if run.budget:
@@ -75,7 +79,7 @@ def _anchors_text(run: RunRecord) -> str:
     )
 
 
-def _with_budget(rule: str, budget: dict) -> str:
+def _with_budget(rule: str, budget: BudgetRecord) -> str:
     """The stopping rule as the run's budget shaped it (or, under --until-decided, replaced it)."""
     if budget.get("until_decided"):
         return (

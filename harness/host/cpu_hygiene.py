@@ -12,11 +12,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, TextIO
+from typing import TextIO, cast
 
 from harness.host.host_cpus import CPU_DIR, CpuState, HostCpus, _read, read_cpu_state, read_host_cpus, read_turbo
 from harness.model.cpusets import format_cpuset
-from harness.model.folder.cpu_state import hygiene_lines
+from harness.model.folder.cpu_state import CpuStateRecord, FindingRecord, HygieneRecord, hygiene_lines
 from harness.planning.pinning import CpuPlan, plan_cpus
 
 #: Governors that hold the clock still: performance (highest), userspace (a fixed frequency someone chose).
@@ -199,19 +199,19 @@ class CpuHygiene:
     turbo_switch: str | None
     findings: tuple[Finding, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HygieneRecord:
         """What environment.json records under 'cpu_hygiene'."""
-        return {
-            "lab_cpus": list(self.plan.lab),
-            "harness_cpus": list(self.plan.harness or ()),
-            "isolated_cpus": None if self.host.isolated is None else list(self.host.isolated),
-            "nohz_full_cpus": None if self.host.nohz_full is None else list(self.host.nohz_full),
-            "usable_cpus": sorted(self.host.usable),
-            "turbo": self.turbo,
-            "turbo_switch": self.turbo_switch,
-            "cpus": [asdict(s) for s in self.cpus],
-            "findings": [asdict(f) for f in self.findings],
-        }
+        return HygieneRecord(
+            lab_cpus=list(self.plan.lab),
+            harness_cpus=list(self.plan.harness or ()),
+            isolated_cpus=None if self.host.isolated is None else list(self.host.isolated),
+            nohz_full_cpus=None if self.host.nohz_full is None else list(self.host.nohz_full),
+            usable_cpus=sorted(self.host.usable),
+            turbo=self.turbo,
+            turbo_switch=self.turbo_switch,
+            cpus=[cast(CpuStateRecord, asdict(s)) for s in self.cpus],  # the same keys: test_environment_record.py
+            findings=[cast(FindingRecord, asdict(f)) for f in self.findings],
+        )
 
     def lines(self) -> list[str]:
         """What the run prints at its start: the CPUs used, each lab CPU's state, each finding with its fix."""

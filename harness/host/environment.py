@@ -17,6 +17,7 @@ from typing import Any
 from harness import __version__
 from harness.host.cpu_hygiene import plan_and_check
 from harness.model.defaults import REPO_ROOT
+from harness.model.folder.cpu_state import HygieneRecord
 from harness.model.folder.run_folder import SCHEMA_VERSION
 
 
@@ -144,7 +145,7 @@ def system_warnings(env: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def collect_host_environment(cpu_hygiene: dict[str, Any] | None = None) -> dict[str, Any]:
+def collect_host_environment(cpu_hygiene: HygieneRecord | None = None) -> dict[str, Any]:
     """Everything about this host that a reader of the results needs, once per run. `cpu_hygiene`: the run's
     CpuHygiene.to_dict(); without it (`lab-harness env`) the one a default one-CPU run would find."""
     env: dict[str, Any] = {

@@ -15,6 +15,7 @@ import statistics
 from typing import Any
 
 from harness.model.errors import CellError
+from harness.model.folder.environment_record import LabEnvReport
 from harness.model.outcomes import RSS_FILE, CellOutcome, Verification
 from harness.normalize.common import statistics_from_times
 
@@ -30,7 +31,7 @@ def _times_ns(results: dict[str, dict[str, Any]], name: str) -> list[float]:
 
 def normalize_cold_cell(
     cell_dir: pathlib.Path,
-    env: dict[str, Any],
+    env: LabEnvReport,
     variant: dict[str, Any],
     verification: dict[str, Any],
     isa_flags: dict[str, Any],

@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from harness.config.hosts import LOCAL_HOST, HostSpec
 from harness.config.isa import IsaTable
@@ -35,6 +36,7 @@ from harness.containers.transfer import transfer_image
 from harness.host.host_cpus import parse_cpulist
 from harness.model.arch import DEBIAN_ARCH
 from harness.model.errors import HarnessError
+from harness.model.folder.host_facts import HostFactsRecord
 from harness.model.folder.hosts_file import write_hosts_file
 from harness.model.folder.run_records import HostRecord
 from harness.session.host_process import PlatformImages, budget_shares, child_argv, child_environment
@@ -233,7 +235,7 @@ def record_hosts(run_dir: pathlib.Path, outcomes: Sequence[HostOutcome]) -> None
             HostRecord(
                 host=o.host,
                 state=o.state,
-                facts=dataclasses.asdict(o.facts),
+                facts=cast(HostFactsRecord, dataclasses.asdict(o.facts)),  # the same keys: test_run_records.py
                 exit_code=o.exit_code,
                 last_line=o.last_line,
                 lost=o.lost,

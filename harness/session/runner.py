@@ -15,7 +15,7 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from harness.backends.base import Backend
 from harness.builds.library_locks import prepare_library_builds
@@ -37,7 +37,7 @@ from harness.model.folder.run_folder import (
     LOGS_DIR,
     RUN_FILE,
 )
-from harness.model.folder.run_records import PREPARE, SESSION, RunRecord
+from harness.model.folder.run_records import PREPARE, SESSION, BudgetRecord, RunRecord
 from harness.model.folder.store import RunStore, new_run_id
 from harness.planning.history import load_history
 from harness.planning.pinning import CpuPlan, pin_current_process
@@ -65,7 +65,7 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     selection = plan.selection()
     if not options.resume:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
-        budget = None if plan.budget is None else dataclasses.asdict(plan.budget)
+        budget = None if plan.budget is None else cast(BudgetRecord, dataclasses.asdict(plan.budget))
         store.write_json(RUN_FILE, RunRecord(run_id=store.run_id, **selection, budget=budget).to_dict())
         kept = store.path(KEPT_EXPERIMENTS_DIR)
         kept.mkdir(exist_ok=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from harness.config.cpu_models import (
     SAME_ARCH,
@@ -18,6 +17,7 @@ from harness.config.cpu_models import (
     CpuTable,
     nearness,
 )
+from harness.model.folder.host_facts import HostFactsRecord
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class HostCpu:
     cpu: CpuDescription
 
     @classmethod
-    def from_facts(cls, name: str, facts: dict[str, Any], table: CpuTable) -> HostCpu:
+    def from_facts(cls, name: str, facts: HostFactsRecord, table: CpuTable) -> HostCpu:
         """From a hosts.json entry's facts (harness/containers/host_probe.py HostFacts)."""
         cpu = table.describe_host(
             facts.get("cpu_vendor"), facts.get("cpu_family"), facts.get("cpu_model_number"), facts.get("arch")

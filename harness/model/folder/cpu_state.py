@@ -4,57 +4,54 @@ lines and the report alike. The readings are taken by harness/host/cpu_hygiene.p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from harness.model.cpusets import format_cpuset
-from harness.model.folder.field_types import shape_problem
-
-#: environment.json's `cpu_hygiene` as harness/host/cpu_hygiene.py CpuHygiene.to_dict() writes it: each key's type.
-#: A run folder is untrusted, and each of these reaches the report's text
-#: (tests/harness/model/test_environment_record.py holds the keys to the writer's).
-HYGIENE_FIELDS: dict[str, Any] = {
-    "lab_cpus": list[int],
-    "harness_cpus": list[int],
-    "isolated_cpus": list[int] | None,
-    "nohz_full_cpus": list[int] | None,
-    "usable_cpus": list[int],
-    "turbo": bool | None,
-    "turbo_switch": str | None,
-    "cpus": list[dict[str, Any]],
-    "findings": list[dict[str, Any]],
-}
-#: One lab CPU's state in `cpus` (harness/host/host_cpus.py CpuState).
-CPU_STATE_FIELDS: dict[str, Any] = {
-    "cpu": int,
-    "governor": str | None,
-    "frequency_driver": str | None,
-    "smt_siblings": list[int] | None,
-    "smt_siblings_online": list[int],
-    "isolated": bool,
-    "nohz_full": bool | None,
-}
-#: One finding in `findings` (harness/host/cpu_hygiene.py Finding).
-FINDING_FIELDS: dict[str, Any] = {
-    "kind": str,
-    "what": str,
-    "why": str,
-    "fix": str,
-    "cpu": int | None,
-    "alternative": str | None,
-}
+from harness.model.folder.field_types import type_problem
 
 
-def hygiene_problem(record: Any) -> str:
-    """Why a recorded `cpu_hygiene` does not fit what the report reads of it ('' when it does); keys a run recorded
-    before one existed may be missing."""
-    problem = shape_problem(record, HYGIENE_FIELDS)
-    if problem:
-        return problem
-    for key, fields in (("cpus", CPU_STATE_FIELDS), ("findings", FINDING_FIELDS)):
-        for index, item in enumerate(record.get(key) or []):
-            if problem := shape_problem(item, fields):
-                return f"its member {key!r}, item {index}: {problem}"
-    return ""
+class CpuStateRecord(TypedDict, total=False):
+    """One lab CPU's state in `cpus` (harness/host/host_cpus.py CpuState)."""
+
+    cpu: int
+    governor: str | None
+    frequency_driver: str | None
+    smt_siblings: list[int] | None
+    smt_siblings_online: list[int]
+    isolated: bool
+    nohz_full: bool | None
+
+
+class FindingRecord(TypedDict, total=False):
+    """One finding in `findings` (harness/host/cpu_hygiene.py Finding)."""
+
+    kind: str
+    what: str
+    why: str
+    fix: str
+    cpu: int | None
+    alternative: str | None
+
+
+class HygieneRecord(TypedDict, total=False):
+    """environment.json's `cpu_hygiene` as harness/host/cpu_hygiene.py CpuHygiene.to_dict() writes it. A run folder is
+    untrusted, and each of these reaches the report's text (tests/harness/model/test_environment_record.py holds the
+    keys to the writer's); keys a run recorded before one existed may be missing."""
+
+    lab_cpus: list[int]
+    harness_cpus: list[int]
+    isolated_cpus: list[int] | None
+    nohz_full_cpus: list[int] | None
+    usable_cpus: list[int]
+    turbo: bool | None
+    turbo_switch: str | None
+    cpus: list[CpuStateRecord]
+    findings: list[FindingRecord]
+
+
+def hygiene_problem(record: object) -> str:
+    """Why a recorded `cpu_hygiene` does not fit what the report reads of it ('' when it does)."""
+    return type_problem(record, HygieneRecord)
 
 
 def _cpus_text(cpus: list[int] | None, none: str) -> str:
@@ -62,13 +59,13 @@ def _cpus_text(cpus: list[int] | None, none: str) -> str:
     return none if cpus is None else (format_cpuset(tuple(cpus)) or "none")
 
 
-def finding_text(finding: dict[str, Any]) -> str:
+def finding_text(finding: FindingRecord) -> str:
     """'what: why; fix: `command`' (or: `other command`) for one recorded finding."""
     other = f" (or: `{finding['alternative']}`)" if finding.get("alternative") else ""
     return f"{finding.get('what')}: {finding.get('why')}; fix: `{finding.get('fix')}`{other}"
 
 
-def describe_cpu(state: dict[str, Any], turbo: bool | None) -> str:
+def describe_cpu(state: CpuStateRecord, turbo: bool | None) -> str:
     """'CPU 3 (isolated): governor performance, SMT sibling 7 offline, turbo off' from a recorded CpuState; unknowns
     are said as 'not exposed'."""
     siblings, online = state.get("smt_siblings"), state.get("smt_siblings_online") or []
@@ -83,7 +80,7 @@ def describe_cpu(state: dict[str, Any], turbo: bool | None) -> str:
     return f"CPU {state.get('cpu')}{isolated}: governor {state.get('governor') or 'not exposed'}, {smt}, {turbo_text}"
 
 
-def state_lines(record: dict[str, Any]) -> list[str]:
+def state_lines(record: HygieneRecord) -> list[str]:
     """From a 'cpu_hygiene' record (environment.json): the CPUs used and the isolated set, then each lab CPU's state."""
     harness = format_cpuset(tuple(record.get("harness_cpus") or ())) or "not pinned"
     used = (
@@ -94,6 +91,6 @@ def state_lines(record: dict[str, Any]) -> list[str]:
     return [used, *(describe_cpu(state, record.get("turbo")) for state in record.get("cpus") or [])]
 
 
-def hygiene_lines(record: dict[str, Any]) -> list[str]:
+def hygiene_lines(record: HygieneRecord) -> list[str]:
     """What the run prints at its start: state_lines(), then 'noise: ' and each finding with its fix."""
     return state_lines(record) + [f"noise: {finding_text(f)}" for f in record.get("findings") or []]

@@ -4,55 +4,78 @@ lab processes ran, and each lab build as its probe found it. The harness writes 
 `from_dict()`; a missing field is a SchemaError naming the file.
 
 A lab build's own report (`env`: the lab's `env` verb, docs/lab-contract.md) and its ISA levels' probe results stay
-dictionaries: their keys are the lab's, not the harness's.
+dictionaries (their keys are the lab's), typed by the keys the harness reads (LabEnvReport, IsaLevelRecord).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from harness.model.errors import SchemaError
-from harness.model.folder.cpu_state import hygiene_problem
-from harness.model.folder.field_types import shape_problem, shown
+from harness.model.folder.cpu_state import HygieneRecord, hygiene_problem
+from harness.model.folder.field_types import shape_problem, shown, type_problem, typed_shape
+from harness.model.folder.host_facts import HostFactsRecord, check_host_facts
 from harness.model.folder.run_folder import SCHEMA_VERSION
-from harness.model.folder.run_records import RECORD_HINT, _Record, check_host_facts
+from harness.model.folder.run_records import RECORD_HINT, _Record
 
-#: One ISA level's probe as the runner stores it in `isa_levels` (harness/session/processes/probe.py LevelProbe, every
-#: key required: the report's ISA table reads each; tests/harness/model/test_environment_record.py holds them to it).
-ISA_LEVEL_FIELDS: dict[str, Any] = {
-    "level": str,
-    "switches": dict[str, str],
-    "flags": dict[str, Any],
-    "isa_effective": str,
-    "state": str,
-    "detail": str,
-}
-#: The keys of a lab's own `env` report (docs/lab-contract.md) that the report reads, with their types.
-LAB_ENV_FIELDS: dict[str, Any] = {"libraries": dict[str, str | None] | None, "gc": dict[str, Any] | None}
+
+class IsaLevelRecord(TypedDict):
+    """One ISA level's probe as the runner stores it in `isa_levels` (harness/session/processes/probe.py LevelProbe,
+    every key required: the report's ISA table reads each; tests/harness/model/test_environment_record.py holds them
+    to it)."""
+
+    level: str
+    switches: dict[str, str]
+    flags: dict[str, Any]
+    isa_effective: str
+    state: str
+    detail: str
+
+
+#: The keys every lab's `env` answer gives (docs/lab-contract.md).
+LAB_ENV_REQUIRED = ("arch", "language", "runtime", "runtime_version")
+
+
+class LabEnvReport(TypedDict, total=False):
+    """The keys of a lab's own `env` report (docs/lab-contract.md, its `env` verb) that the harness and the report
+    read; the rest are the lab's and stay as it wrote them. The probe refuses an answer without LAB_ENV_REQUIRED (a
+    stored one is read as it was written)."""
+
+    runtime: str
+    runtime_version: str
+    arch: str
+    language: str
+    runtime_description: str
+    runtime_switches: dict[str, str]
+    isa: dict[str, bool | int]  # flag -> bool, and counts such as vector_byte_count
+    isa_readback: bool
+    isa_requested_flags: list[str]
+    libraries: dict[str, str | None] | None
+    gc: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
 class LabEnvironment(_Record):
     """One lab build of the run (environment.json `labs`, by target: 'dotnet@10.0.12', 'node@24.21.0')."""
 
-    env: dict[str, Any]  # the lab's `env` verb: runtime, runtime_description, libraries, isa, gc, jit …
+    env: LabEnvReport  # the lab's `env` verb: runtime, runtime_description, libraries, isa, gc, jit …
     variants: list[Any]  # the lab's `list` verb
     emulated: bool  # the build ran under QEMU user emulation (functional checks only)
     runtime: str | None
     expected_runtime_version: str | None
     lab_environment: dict[str, str]  # variables the lab.toml sets in every process (DOTNET_TC_…)
     where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the host's path)
-    isa_levels: dict[str, dict[str, Any]]  # level → its probe (switches, effective ISA read back, state, detail)
+    isa_levels: dict[str, IsaLevelRecord]  # level → its probe (switches, effective ISA read back, state, detail)
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
-        problem = shape_problem(data.get("env", {}), LAB_ENV_FIELDS)
+        problem = shape_problem(data.get("env", {}), typed_shape(LabEnvReport))
         if problem:
             raise SchemaError(f"{where}: LabEnvironment.env: {problem}", RECORD_HINT)
         levels = data.get("isa_levels", {})
         for name, level in levels.items() if isinstance(levels, dict) else ():
-            problem = shape_problem(level, ISA_LEVEL_FIELDS, tuple(ISA_LEVEL_FIELDS))
+            problem = type_problem(level, IsaLevelRecord)
             if problem:
                 raise SchemaError(f"{where}: LabEnvironment.isa_levels[{shown(name)}]: {problem}", RECORD_HINT)
         return data
@@ -63,8 +86,8 @@ class LabEnvironment(_Record):
         return str(self.env.get("runtime_description") or self.env.get("runtime") or "?")
 
     @property
-    def libraries(self) -> dict[str, str]:
-        """Library → version, as loaded inside the lab process."""
+    def libraries(self) -> dict[str, str | None]:
+        """Library → version, as loaded inside the lab process (None: the lab could not tell)."""
         return dict(self.env.get("libraries") or {})
 
 
@@ -97,7 +120,7 @@ class EnvironmentRecord(_Record):
     isolated_cpus: str | None
     git_commit: str | None
     git_dirty: bool | None
-    cpu_hygiene: dict[str, Any] | None
+    cpu_hygiene: HygieneRecord | None
     warnings: list[str]
     backend: str
     lab_cpuset: str
@@ -106,7 +129,7 @@ class EnvironmentRecord(_Record):
     schema_version: int = SCHEMA_VERSION
     # In a run over several hosts, the host this folder's run measured on, as its engine describes it
     # (harness/containers/host_probe.py HostFacts); the CPU, kernel and core fields above are then that host's.
-    host: dict[str, Any] | None = None
+    host: HostFactsRecord | None = None
     # The CPU's vendor (intel, amd, arm, apple, ...), family and model number (/proc/cpuinfo; on arm64 the part number)
     cpu_vendor: str | None = None
     cpu_family: int | None = None

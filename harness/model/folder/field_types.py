@@ -5,12 +5,15 @@ MAX_TEXT is an error naming the field, never a traceback further on."""
 
 from __future__ import annotations
 
+import functools
 import math
 import types
 import typing
-from typing import Any
+from typing import Any, Mapping
 
 _NONE_TYPE = type(None)
+#: The hint of every error reading a run folder's record.
+RECORD_HINT = "the file was written by another harness version or edited by hand; re-run, or restore it"
 #: The longest text a run-folder field may hold (a lab's error, a compiler's first lines, a path): a longer one was not
 #: written by the harness, and a report would carry it whole.
 MAX_TEXT = 64 << 10
@@ -35,7 +38,8 @@ def shown(value: Any) -> str:
 
 def type_problem(value: Any, hint: Any) -> str:
     """Why a value does not fit a field's type ('' when it does): None, bool, int, finite float, str, dict, list of
-    fitting items; any other annotation (a nested record, made typed before) is not checked here."""
+    fitting items, a TypedDict's keys (shape_problem); any other annotation (a nested record, made typed before) is not
+    checked here."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         problems = [type_problem(value, arg) for arg in typing.get_args(hint)]
@@ -47,6 +51,8 @@ def type_problem(value: Any, hint: Any) -> str:
         return f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
     if hint is Any:
         return ""
+    if typing.is_typeddict(hint):
+        return shape_problem(value, typed_shape(hint), required_keys(hint))
     if hint is _NONE_TYPE:
         return "" if value is None else "not null"
     if hint is bool:
@@ -77,11 +83,41 @@ def type_problem(value: Any, hint: Any) -> str:
         if not isinstance(value, (list, tuple)):  # a tuple: a record checked as it is written, before JSON
             return "not a list"
         inner = typing.get_args(hint)
-        return next((f"an item is {p}" for item in value if (p := type_problem(item, inner[0] if inner else Any))), "")
+        return next(
+            (
+                f"item {index}: {p}" if p.startswith(("its member", "has no")) else f"an item is {p}"
+                for index, item in enumerate(value)
+                if (p := type_problem(item, inner[0] if inner else Any))
+            ),
+            "",
+        )
     return ""
 
 
-def shape_problem(value: Any, fields: dict[str, Any], required: tuple[str, ...] = ()) -> str:
+#: A JSON object's declared shape: each key's type (a typing form: int, list[int], str | None, a TypedDict …).
+Shape = Mapping[str, object]
+
+
+def typed_shape(record: type) -> Shape:
+    """The shape a TypedDict declares (its resolved annotations): the one home of a stored sub-record's keys, read by
+    shape_problem and by mypy at every use."""
+    return field_hints(record)
+
+
+@functools.cache
+def required_keys(record: type) -> tuple[str, ...]:
+    """The keys a TypedDict requires (none for a dataclass's shape, whose fields from_dict checks itself). Read from
+    the resolved annotations: under postponed annotations Python 3.11 cannot see Required/NotRequired itself."""
+    if not typing.is_typeddict(record):
+        return ()
+    marked = {key: typing.get_origin(hint) for key, hint in typing.get_type_hints(record, include_extras=True).items()}
+    required = set(getattr(record, "__required_keys__", ())) | {
+        key for key, origin in marked.items() if origin is typing.Required
+    }
+    return tuple(sorted(required - {key for key, origin in marked.items() if origin is typing.NotRequired}))
+
+
+def shape_problem(value: Any, fields: Shape, required: tuple[str, ...] = ()) -> str:
     """Why a JSON object does not fit a stored shape ('' when it does): not an object, a `required` key missing, or a
     key of `fields` whose value does not fit its type; a key the shape does not name is left alone (the writer's
     own). For the dictionaries a record keeps as written (a CPU's state, a host's facts, an ISA level's probe)."""
@@ -100,5 +136,9 @@ def shape_problem(value: Any, fields: dict[str, Any], required: tuple[str, ...] 
     )
 
 
+_NAMES = {_NONE_TYPE: "null", bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+
+
 def _type_name(hint: Any) -> str:
-    return "null" if hint is _NONE_TYPE else getattr(hint, "__name__", str(hint))
+    """'a boolean', 'an integer', 'null', 'list' …: a type as an error message says it."""
+    return _NAMES.get(hint) or str(getattr(typing.get_origin(hint) or hint, "__name__", hint))

@@ -12,19 +12,25 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Required, TypedDict, TypeVar
 
 from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
-from harness.model.folder.field_types import field_hints, shape_problem, shown, type_problem
+from harness.model.folder.field_types import (
+    RECORD_HINT,
+    field_hints,
+    required_keys,
+    shape_problem,
+    shown,
+    type_problem,
+    typed_shape,
+)
+from harness.model.folder.host_facts import HostFactsRecord, check_host_facts
 from harness.model.folder.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
 from harness.model.groups import GroupKey
 from harness.model.stats.pairing import BURST_DESIGNS
 
 Record = TypeVar("Record", bound="_Record")
-
-#: The hint of every error reading a run folder's record.
-RECORD_HINT = "the file was written by another harness version or edited by hand; re-run, or restore it"
 
 
 class _Record:
@@ -71,26 +77,28 @@ class _Record:
         return data
 
 
-#: run.json's `stopping` and `budget` as the run writes them (harness/config/experiment/profiles.py Stopping and
-#: BudgetSpec, which this layer cannot import; tests/harness/model/test_run_records.py holds the two alike): each key's
-#: type. The report's precision and method sections do arithmetic on these; `job` is JobSettings' own
-#: (harness/model/cells.py).
-STOPPING_FIELDS: dict[str, Any] = {
-    "min_rounds": int,
-    "max_rounds": int,
-    "target_rel_ci": float | None,
-    "group_time_cap_s": float | None,
-    "cell_time_cap_s": float | None,
-    "until_decided": bool,
-}
-BUDGET_FIELDS: dict[str, Any] = {
-    "minutes": float,
-    "floor_rounds": int,
-    "priority": str,
-    "probe_groups": int,
-    "probe_rounds": int,
-    "until_decided": bool,
-}
+class StoppingRecord(TypedDict, total=False):
+    """run.json's `stopping` as the run writes it (harness/config/experiment/profiles.py Stopping, which this layer
+    cannot import; tests/harness/model/test_run_records.py holds the two alike). The report's precision and method
+    sections do arithmetic on these; `job` is JobSettings' own (harness/model/cells.py)."""
+
+    min_rounds: int
+    max_rounds: int
+    target_rel_ci: float | None
+    group_time_cap_s: float | None
+    cell_time_cap_s: float | None
+    until_decided: bool
+
+
+class BudgetRecord(TypedDict, total=False):
+    """run.json's `budget` (harness/config/experiment/profiles.py BudgetSpec)."""
+
+    minutes: Required[float]
+    floor_rounds: Required[int]
+    priority: str
+    probe_groups: int
+    probe_rounds: int
+    until_decided: bool
 
 
 @dataclass(frozen=True)
@@ -100,20 +108,21 @@ class RunRecord(_Record):
     run_id: str
     profile: str
     design: str
-    stopping: dict[str, Any]
+    stopping: StoppingRecord
     job: dict[str, Any]
     cells: list[str]
-    budget: dict[str, Any] | None = None
+    budget: BudgetRecord | None = None
     schema_version: int = SCHEMA_VERSION
 
     SELECTION = ("profile", "design", "stopping", "job", "cells")
 
     @classmethod
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
-        shapes = (("stopping", STOPPING_FIELDS, ()), ("job", field_hints(JobSettings), ()))
-        for name, fields, required in (*shapes, ("budget", BUDGET_FIELDS, ("minutes", "floor_rounds"))):
+        for name, fields in (("stopping", StoppingRecord), ("job", JobSettings), ("budget", BudgetRecord)):
             value = data.get(name)
-            problem = shape_problem(value, fields, required) if isinstance(value, dict) else ""
+            problem = (
+                shape_problem(value, typed_shape(fields), required_keys(fields)) if isinstance(value, dict) else ""
+            )
             if problem:
                 raise SchemaError(f"{where}: RunRecord.{name}: {problem}", RECORD_HINT)
         return data
@@ -216,7 +225,7 @@ class HostRecord(_Record):
 
     host: str
     state: str
-    facts: dict[str, Any]
+    facts: HostFactsRecord
     exit_code: int | None = None
     last_line: str = ""
     lost: str = ""
@@ -230,38 +239,6 @@ class HostRecord(_Record):
     def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
         check_host_facts(data.get("facts", {}), f"{where}: HostRecord.facts")
         return data
-
-
-#: A host's facts as harness/containers/host_probe.py HostFacts writes them (hosts.json `facts`, environment.json
-#: `host`): each key's type; the report reads these (tests/harness/model/test_run_records.py holds the keys to it).
-HOST_FACTS_FIELDS: dict[str, Any] = {
-    "name": str,
-    "context": str | None,
-    "reachable": bool,
-    "reason": str,
-    "engine_version": str | None,
-    "arch": str | None,
-    "kernel": str | None,
-    "os": str | None,
-    "cpus": int | None,
-    "memory_bytes": int | None,
-    "cpu_model": str | None,
-    "cpu_vendor": str | None,
-    "cpu_family": int | None,
-    "cpu_model_number": int | None,
-    "cpu_flags": list[str],
-    "isolated_cpus": str | None,
-    "isa_levels": list[str],
-    "details": dict[str, Any],
-}
-
-
-def check_host_facts(facts: Any, where: str) -> None:
-    """A host's facts that fit HOST_FACTS_FIELDS (keys a run recorded before one existed may be missing); SchemaError
-    naming the key otherwise."""
-    problem = shape_problem(facts, HOST_FACTS_FIELDS)
-    if problem:
-        raise SchemaError(f"{where} = {shown(facts)}: {problem}", RECORD_HINT)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ is 'same-as-native' (reported, not re-run); one whose readback contradicts the l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from harness.backends.base import Backend
 from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
@@ -17,6 +17,8 @@ from harness.config.lab.variant_settings import base_of, check_settings
 from harness.model.arch import engine_arch
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError, UnknownNameError
+from harness.model.folder.environment_record import LAB_ENV_REQUIRED, LabEnvReport
+from harness.model.folder.field_types import shape_problem, typed_shape
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class LabProbe:
     name (LabSpec.target: 'dotnet', or 'dotnet@8.0.0' for one runtime of a lab built per runtime)."""
 
     lab: str
-    env: dict[str, Any]
+    env: LabEnvReport
     listing: dict[str, Any]
     levels: dict[str, LevelProbe] = field(default_factory=dict)
 
@@ -84,7 +86,7 @@ def classify_level(
     return LevelProbe(level.name, switches, flags, effective, "run")
 
 
-def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
+def check_runtime_version(lab: LabSpec, env: LabEnvReport) -> None:
     """A build pinned to a runtime version must report exactly that version from inside its process."""
     expected = lab.expected_version()
     if expected is not None and env.get("runtime_version") != expected:
@@ -104,7 +106,7 @@ def check_runtime_version(lab: LabSpec, env: dict[str, Any]) -> None:
         )
 
 
-def check_library_versions(lab: LabSpec, env: dict[str, Any]) -> None:
+def check_library_versions(lab: LabSpec, env: LabEnvReport) -> None:
     """A build with library versions (config/lab/library_builds.py) must report exactly those, read in its process from
     the loaded assemblies (the `env` verb's `libraries`)."""
     reported = env.get("libraries")
@@ -119,7 +121,7 @@ def check_library_versions(lab: LabSpec, env: dict[str, Any]) -> None:
             )
 
 
-def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]) -> LevelProbe:
+def unverifiable_level(env: LabEnvReport, level: str, switches: dict[str, str]) -> LevelProbe:
     """A level applied on a runtime that cannot read its instruction sets back (what it requested is what is known)."""
     requested = env.get("isa_requested_flags") or switches or "no switches"
     return LevelProbe(
@@ -133,9 +135,23 @@ def unverifiable_level(env: dict[str, Any], level: str, switches: dict[str, str]
     )
 
 
+def lab_env(lab: LabSpec, answer: object, switches: dict[str, str] | None = None) -> LabEnvReport:
+    """A lab process's `env` answer, checked once against the keys the harness reads (docs/lab-contract.md): a lab
+    that answers in another shape is named with the key, never a traceback further on."""
+    problem = shape_problem(answer, typed_shape(LabEnvReport), LAB_ENV_REQUIRED)
+    if problem:
+        started = f" started with {', '.join(f'{k}={v}' for k, v in switches.items())}" if switches else ""
+        raise HarnessError(
+            f"lab {lab.target}'s `env` answer{started}: {problem}",
+            "its env verb must print language, runtime, runtime_version and arch as texts, isa as flag -> boolean "
+            "(docs/lab-contract.md, its verbs); fix the lab and rebuild it",
+        )
+    return cast(LabEnvReport, answer)
+
+
 def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTable) -> LabProbe:
     """Native env + list (the runtime version checked against the build's pin), then every requested level."""
-    env = backend.call(lab, ["env"], {})
+    env = lab_env(lab, backend.call(lab, ["env"], {}))
     check_runtime_version(lab, env)
     check_library_versions(lab, env)
     listing = backend.call(lab, ["list"], {})
@@ -162,7 +178,7 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
             )
             continue
         switches = isa.switches_for(env["runtime"], env["runtime_version"], level.name)
-        answer = backend.call(lab, ["env"], switches)
+        answer = lab_env(lab, backend.call(lab, ["env"], switches), switches)
         probes[level.name] = (
             classify_level(lab, level, switches, dict(answer["isa"]), native.flags)
             if readback

@@ -13,8 +13,8 @@ from harness.host.cpu_hygiene import Finding
 from harness.host.environment import collect_host_environment
 from harness.host.host_cpus import CpuState
 from harness.model.errors import SchemaError
-from harness.model.folder.cpu_state import CPU_STATE_FIELDS, FINDING_FIELDS, HYGIENE_FIELDS
-from harness.model.folder.environment_record import ISA_LEVEL_FIELDS, EnvironmentRecord, LabEnvironment
+from harness.model.folder.cpu_state import CpuStateRecord, FindingRecord, HygieneRecord
+from harness.model.folder.environment_record import EnvironmentRecord, IsaLevelRecord, LabEnvironment
 from harness.session.processes.probe import LevelProbe
 
 #: What the runner adds to the host's environment (harness/session/runner.py _write_environment).
@@ -92,9 +92,9 @@ def test_a_labs_entry_that_is_not_an_object_is_a_schema_error_naming_the_field()
     "hygiene, says",
     [
         ({"cpus": [None]}, "its member 'cpus': an item is not an object"),
-        ({"cpus": [{"cpu": "0"}]}, "its member 'cpus', item 0: its member 'cpu': not an integer"),
+        ({"cpus": [{"cpu": "0"}]}, "its member 'cpus': item 0: its member 'cpu': not an integer"),
         ({"lab_cpus": "0-3"}, "its member 'lab_cpus': not a list"),
-        ({"findings": [{"fix": None}]}, "its member 'findings', item 0: its member 'fix': not a string"),
+        ({"findings": [{"fix": None}]}, "its member 'findings': item 0: its member 'fix': not a string"),
         ([], "not an object"),
     ],
 )
@@ -117,7 +117,7 @@ def test_a_cpu_hygiene_record_the_report_cannot_read_is_a_schema_error(hygiene, 
 def test_a_lab_build_the_report_cannot_read_is_a_schema_error(change, says):
     data = environment().to_dict()
     lab = data["labs"]["dotnet@10.0.12"]
-    lab["isa_levels"] = {"native": {**dict.fromkeys(ISA_LEVEL_FIELDS, ""), "switches": {}, "flags": {}}}
+    lab["isa_levels"] = {"native": {**dict.fromkeys(IsaLevelRecord.__annotations__, ""), "switches": {}, "flags": {}}}
     EnvironmentRecord.from_dict(data)  # a complete probe reads
     change(lab)
     with pytest.raises(SchemaError, match=re.escape(says)):
@@ -125,7 +125,7 @@ def test_a_lab_build_the_report_cannot_read_is_a_schema_error(change, says):
 
 
 def test_the_stored_shapes_name_the_keys_their_writers_write():
-    assert set(ISA_LEVEL_FIELDS) == {f.name for f in dataclasses.fields(LevelProbe)}
-    assert set(CPU_STATE_FIELDS) == {f.name for f in dataclasses.fields(CpuState)}
-    assert set(FINDING_FIELDS) == {f.name for f in dataclasses.fields(Finding)}
-    assert set(HYGIENE_FIELDS) == set(collect_host_environment()["cpu_hygiene"])
+    assert set(IsaLevelRecord.__annotations__) == {f.name for f in dataclasses.fields(LevelProbe)}
+    assert set(CpuStateRecord.__annotations__) == {f.name for f in dataclasses.fields(CpuState)}
+    assert set(FindingRecord.__annotations__) == {f.name for f in dataclasses.fields(Finding)}
+    assert set(HygieneRecord.__annotations__) == set(collect_host_environment()["cpu_hygiene"])

@@ -12,22 +12,18 @@ import pytest
 from harness.config.experiment.profiles import BudgetSpec, Stopping
 from harness.containers.host_probe import HostFacts
 from harness.model.errors import SchemaError
-from harness.model.folder.run_records import (
-    BUDGET_FIELDS,
-    HOST_FACTS_FIELDS,
-    STOPPING_FIELDS,
-    HostRecord,
-    RunRecord,
-    TimelineRecord,
-)
+from harness.model.folder.host_facts import HostFactsRecord
+from harness.model.folder.run_records import BudgetRecord, HostRecord, RunRecord, StoppingRecord, TimelineRecord
 
 RUN = RunRecord(run_id="r", profile="default", design="paired", stopping={"target_rel_ci": 0.02}, job={}, cells=[])
 
 
 def test_the_stored_shapes_are_the_writers_fields_and_types():
-    assert typing.get_type_hints(Stopping) == STOPPING_FIELDS
-    assert typing.get_type_hints(BudgetSpec) == BUDGET_FIELDS
-    assert set(HOST_FACTS_FIELDS) == {f.name for f in dataclasses.fields(HostFacts)}  # tuples there, lists in JSON
+    assert typing.get_type_hints(Stopping) == typing.get_type_hints(StoppingRecord)
+    assert typing.get_type_hints(BudgetSpec) == typing.get_type_hints(BudgetRecord)
+    assert set(HostFactsRecord.__annotations__) == {
+        f.name for f in dataclasses.fields(HostFacts)
+    }  # tuples there, lists in JSON
 
 
 @pytest.mark.parametrize(

@@ -1,3 +1,7 @@
+import re
+
+import pytest
+
 """ISA levels of a runtime that cannot read its instruction sets back (the Node lab) and of levels it has no switch
 for."""
 
@@ -18,6 +22,7 @@ class NodeLikeBackend:
             return {"variants": [{"variant": "json-string"}]}
         flags = switches.get("JSONLAB_V8_FLAGS", "").split()
         return {
+            "language": "JavaScript",
             "runtime": "Node.js",
             "runtime_version": "24.21.0",
             "arch": "x64",
@@ -85,3 +90,28 @@ def test_a_noise_probe_that_measured_no_ratio_says_so_in_words():
         "no ratio measured in two or more processes"
     )
     assert "—" not in first and second == "noise probe: no ratio with a spread yet, so no forecast"
+
+
+@pytest.mark.parametrize(
+    "answer, says",
+    [
+        ([], "not an object"),
+        ({"language": "JavaScript", "runtime": "Node.js", "runtime_version": "24.21.0"}, "has no arch"),
+        (
+            {"language": "C#", "runtime": ".NET", "runtime_version": 10, "arch": "x64"},
+            "its member 'runtime_version': not a string",
+        ),
+        (
+            {"language": "C#", "runtime": ".NET", "runtime_version": "10.0.12", "arch": "x64", "isa": {"avx2": "yes"}},
+            "its member 'isa': its member 'avx2': not a boolean or an integer",
+        ),
+    ],
+)
+def test_a_lab_env_answer_of_another_shape_is_an_error_naming_the_lab_and_the_key(answer, says):
+    from harness.model.errors import HarnessError
+    from harness.session.processes.probe import lab_env
+
+    lab = load_labs()["reference-node"].for_runtime("24.21.0")
+    with pytest.raises(HarnessError, match=re.escape(f"lab {lab.target}'s `env` answer: {says}")) as raised:
+        lab_env(lab, answer)
+    assert "docs/lab-contract.md" in raised.value.hint
