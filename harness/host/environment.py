@@ -12,7 +12,7 @@ import os
 import pathlib
 import platform
 import subprocess
-from typing import Any
+from typing import Any, TypedDict
 
 from harness import __version__
 from harness.host.cpu_hygiene import plan_and_check
@@ -41,7 +41,40 @@ CPU_VENDORS = {
 }
 
 
-def parse_cpuinfo(text: str) -> dict[str, Any]:
+class CpuInfo(TypedDict):
+    """What /proc/cpuinfo says of the CPU (parse_cpuinfo)."""
+
+    cpu_model: str | None
+    cpu_vendor: str | None
+    cpu_family: int | None
+    cpu_model_number: int | None
+    cpu_flags: list[str]
+    logical_cpus: int
+    hypervisor: bool
+
+
+class SmtState(TypedDict):
+    smt_active: bool | None
+    cpu0_thread_siblings: str | None
+
+
+class CoreTypes(TypedDict):
+    cpu_hybrid: bool | None
+
+
+class FrequencyPolicy(TypedDict):
+    governor: str | None
+    frequency_driver: str | None
+    turbo: bool | None
+    isolated_cpus: str | None
+
+
+class GitState(TypedDict):
+    git_commit: str | None
+    git_dirty: bool | None
+
+
+def parse_cpuinfo(text: str) -> CpuInfo:
     """Model name, flags, logical CPU count, vendor, family and model number from /proc/cpuinfo text (x86 and arm64
     layouts; on arm64 the model number is the CPU part and there is no family)."""
     blocks = [b for b in text.strip().split("\n\n") if b.strip()]
@@ -52,15 +85,15 @@ def parse_cpuinfo(text: str) -> dict[str, Any]:
     flags = first.get("flags") or first.get("Features") or ""
     model = first.get("model name") or first.get("Model") or first.get("CPU part")
     vendor = first.get("vendor_id") or first.get("CPU implementer")
-    return {
-        "cpu_model": model,
-        "cpu_vendor": CPU_VENDORS.get(vendor or "", vendor),
-        "cpu_family": _number(first.get("cpu family")),
-        "cpu_model_number": _number(first.get("model") or first.get("CPU part")),
-        "cpu_flags": sorted(flags.split()),
-        "logical_cpus": sum(1 for b in blocks if b.lstrip().startswith("processor")),
-        "hypervisor": "hypervisor" in flags.split(),
-    }
+    return CpuInfo(
+        cpu_model=model,
+        cpu_vendor=CPU_VENDORS.get(vendor or "", vendor),
+        cpu_family=_number(first.get("cpu family")),
+        cpu_model_number=_number(first.get("model") or first.get("CPU part")),
+        cpu_flags=sorted(flags.split()),
+        logical_cpus=sum(1 for b in blocks if b.lstrip().startswith("processor")),
+        hypervisor="hypervisor" in flags.split(),
+    )
 
 
 def _number(text: str | None) -> int | None:
@@ -71,14 +104,14 @@ def _number(text: str | None) -> int | None:
         return None
 
 
-def smt_state(sys_root: str = "/sys") -> dict[str, Any]:
+def smt_state(sys_root: str = "/sys") -> SmtState:
     """Whether SMT is active and how many threads share a core (from sysfs)."""
     active = read_text(f"{sys_root}/devices/system/cpu/smt/active")
     siblings = read_text(f"{sys_root}/devices/system/cpu/cpu0/topology/thread_siblings_list")
-    return {"smt_active": None if active is None else active == "1", "cpu0_thread_siblings": siblings}
+    return SmtState(smt_active=None if active is None else active == "1", cpu0_thread_siblings=siblings)
 
 
-def core_types(hypervisor: bool, sys_root: str = "/sys") -> dict[str, Any]:
+def core_types(hypervisor: bool, sys_root: str = "/sys") -> CoreTypes:
     """Whether the CPU has two kinds of cores (Intel's performance and efficiency cores: the kernel then registers a
     `cpu_core` and a `cpu_atom` PMU; an arm64 big.LITTLE its capacities per CPU). True, False, or None inside a
     virtual machine that shows neither (its hypervisor may hide the host's core types)."""
@@ -87,23 +120,23 @@ def core_types(hypervisor: bool, sys_root: str = "/sys") -> dict[str, Any]:
         read_text(str(path)) for path in pathlib.Path(f"{sys_root}/devices/system/cpu").glob("cpu[0-9]*/cpu_capacity")
     }
     hybrid = intel or len(capacities - {None}) > 1
-    return {"cpu_hybrid": True if hybrid else (None if hypervisor else False)}
+    return CoreTypes(cpu_hybrid=True if hybrid else (None if hypervisor else False))
 
 
-def frequency_policy(sys_root: str = "/sys") -> dict[str, Any]:
+def frequency_policy(sys_root: str = "/sys") -> FrequencyPolicy:
     """Governor, turbo/boost state and frequency driver, where the host exposes them."""
     no_turbo = read_text(f"{sys_root}/devices/system/cpu/intel_pstate/no_turbo")
     boost = read_text(f"{sys_root}/devices/system/cpu/cpufreq/boost")
     turbo = (no_turbo == "0") if no_turbo is not None else ((boost == "1") if boost is not None else None)
-    return {
-        "governor": read_text(f"{sys_root}/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
-        "frequency_driver": read_text(f"{sys_root}/devices/system/cpu/cpu0/cpufreq/scaling_driver"),
-        "turbo": turbo,
-        "isolated_cpus": read_text(f"{sys_root}/devices/system/cpu/isolated") or None,
-    }
+    return FrequencyPolicy(
+        governor=read_text(f"{sys_root}/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        frequency_driver=read_text(f"{sys_root}/devices/system/cpu/cpu0/cpufreq/scaling_driver"),
+        turbo=turbo,
+        isolated_cpus=read_text(f"{sys_root}/devices/system/cpu/isolated") or None,
+    )
 
 
-def git_state(repo: pathlib.Path = REPO_ROOT) -> dict[str, Any]:
+def git_state(repo: pathlib.Path = REPO_ROOT) -> GitState:
     """Commit and dirty flag of the lab's own repository (None outside a git checkout)."""
 
     def git(*args: str) -> str | None:
@@ -116,7 +149,7 @@ def git_state(repo: pathlib.Path = REPO_ROOT) -> dict[str, Any]:
 
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
-    return {"git_commit": commit, "git_dirty": None if commit is None or status is None else bool(status)}
+    return GitState(git_commit=commit, git_dirty=None if commit is None or status is None else bool(status))
 
 
 def system_warnings(env: dict[str, Any]) -> list[str]:
