@@ -7,12 +7,12 @@ rendered reproduction table is passed over; the text taken is bounded and stripp
 from __future__ import annotations
 
 import pathlib
-import re
 from dataclasses import dataclass
 
 import pandas as pd
 
 from analysis.compute.verdicts.explained_by import EXPLAINED_BY, FIGURE, SWITCHED
+from harness.model.characters import INVISIBLE
 from harness.model.errors import HarnessError
 from harness.model.folder.environment_record import EnvironmentRecord
 from harness.model.folder.run_folder import REPORT_DIR, TABLES_DIR
@@ -28,7 +28,6 @@ MAX_TABLE_BYTES = 32 << 20
 MAX_TEXT = 4000
 #: The run folders looked at, newest first (a results folder of thousands of runs is not read whole).
 MAX_FOLDERS = 500
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u061c]")
 
 
 @dataclass(frozen=True)
@@ -88,7 +87,7 @@ def _explanations(path: pathlib.Path) -> pd.DataFrame | None:
 
 
 def _clean(text: str) -> str:
-    text = _CONTROL.sub(" ", str(text))
+    text = INVISIBLE.sub(" ", str(text)).replace("\n", " ").replace("\t", " ")
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
