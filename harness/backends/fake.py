@@ -28,6 +28,7 @@ from harness.backends.fake_files import (
 )
 from harness.backends.fake_listing import lab_listing, variant_entry
 from harness.config.lab.labs import LabSpec
+from harness.model.arch import IsaFlags
 from harness.model.cells import Cell
 from harness.model.errors import CellError
 from harness.model.outcomes import RSS_FILE, ProcessUsage
@@ -62,7 +63,7 @@ class FakeBackend:
         ignored_switches: frozenset[str] = frozenset(),
         failing_cells: frozenset[str] = frozenset(),
         failing_verification: frozenset[tuple[str, str]] = frozenset(),
-        native_flags: dict[str, Any] | None = None,
+        native_flags: IsaFlags | None = None,
         time_scale: dict[str, float] | None = None,
         process_spread: float = 0.0,
         interference_ms: dict[str, float | list[float]] | None = None,

@@ -14,6 +14,7 @@ from typing import Any
 
 import tomllib
 
+from harness.model.arch import IsaFlags
 from harness.model.defaults import ISA_LEVELS_FILE, LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 
@@ -121,7 +122,7 @@ def level_order(path: pathlib.Path = ISA_LEVELS_FILE) -> tuple[str, ...]:
     return tuple(names)
 
 
-def unmet_expectations(level: IsaLevel, flags: dict[str, Any]) -> list[str]:
+def unmet_expectations(level: IsaLevel, flags: IsaFlags) -> list[str]:
     """Flags that contradict the level, as 'avx2=True (expected False)'; empty when it took effect.
 
     A flag the process does not report is unknown, not a contradiction: a runtime older than the API cannot say
@@ -137,7 +138,7 @@ def unmet_expectations(level: IsaLevel, flags: dict[str, Any]) -> list[str]:
     return [f"{name}={flags[name]!r} (expected {want!r})" for name, want in reported if flags[name] != want]
 
 
-def describe_effective(flags: dict[str, Any]) -> str:
+def describe_effective(flags: IsaFlags) -> str:
     """A short name for the widest vector ISA the process actually had (e.g. avx512, sse4.2, scalar)."""
     ladder = [
         ("avx512f", "avx512"),

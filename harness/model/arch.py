@@ -5,6 +5,9 @@ Both are this machine's unless a run over several hosts (harness/session/hosts_r
 that measures on another host: JSONLAB_HOST_ARCH, the architecture of the images it runs there (their ISA levels),
 and JSONLAB_ENGINE_ARCH, the architecture of that host's engine. They differ only for a host told to run another
 platform's images (hosts.toml `platform`), which it then runs under emulation: functional checks, never verdicts.
+
+An ISA readback (IsaFlags) is what a lab process reports of the instruction sets it may use: flag -> on/off as named in
+harness/config/isa_levels.toml's `expect`, beside counts such as vector_byte_count.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ HOST_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm6
 DEBIAN_ARCH = {"x64": "amd64", "arm64": "arm64"}
 HOST_ARCH_VARIABLE = "JSONLAB_HOST_ARCH"
 ENGINE_ARCH_VARIABLE = "JSONLAB_ENGINE_ARCH"
+
+#: A lab process's ISA readback: flag -> on/off, and counts such as vector_byte_count (docs/lab-contract.md, `env`).
+IsaFlags = dict[str, bool | int]
 
 
 def lab_arch(name: str) -> str:

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.model.arch import IsaFlags
 from harness.model.folder.records import VERIFICATION_STATUSES, require_field
 
 #: Peak-RSS readings in a cell's raw folder: {"peak_rss_bytes": [...], "cpus_allowed": [...]}, one per fresh `once
@@ -94,7 +95,7 @@ class CellOutcome:
     fields: dict[str, Any]
     statistics: Statistics
     verification: Verification
-    isa_flags: dict[str, Any]
+    isa_flags: IsaFlags
     # what the measured process reports of its run settings (the `settings` object of its env.json)
     settings_readback: dict[str, Any] = field(default_factory=dict)
 

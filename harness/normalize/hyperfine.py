@@ -14,6 +14,7 @@ import pathlib
 import statistics
 from typing import Any
 
+from harness.model.arch import IsaFlags
 from harness.model.errors import CellError
 from harness.model.folder.environment_record import LabEnvReport
 from harness.model.outcomes import RSS_FILE, CellOutcome, Verification
@@ -34,7 +35,7 @@ def normalize_cold_cell(
     env: LabEnvReport,
     variant: dict[str, Any],
     verification: dict[str, Any],
-    isa_flags: dict[str, Any],
+    isa_flags: IsaFlags,
 ) -> CellOutcome:
     """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build."""
     try:

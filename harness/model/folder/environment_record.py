@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from harness.model.arch import IsaFlags
 from harness.model.errors import SchemaError
 from harness.model.folder.cpu_state import HygieneRecord, hygiene_problem
 from harness.model.folder.field_types import shape_problem, shown, type_problem, typed_shape
@@ -27,7 +28,7 @@ class IsaLevelRecord(TypedDict):
 
     level: str
     switches: dict[str, str]
-    flags: dict[str, Any]
+    flags: IsaFlags
     isa_effective: str
     state: str
     detail: str
@@ -48,7 +49,7 @@ class LabEnvReport(TypedDict, total=False):
     language: str
     runtime_description: str
     runtime_switches: dict[str, str]
-    isa: dict[str, bool | int]  # flag -> bool, and counts such as vector_byte_count
+    isa: IsaFlags
     isa_readback: bool
     isa_requested_flags: list[str]
     libraries: dict[str, str | None] | None

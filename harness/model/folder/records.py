@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.model.arch import IsaFlags
 from harness.model.folder.field_types import field_hints, shown, type_problem
 from harness.model.folder.run_folder import SCHEMA_VERSION
 
@@ -138,7 +139,7 @@ class ResultRow:
     model_type: str | None = None
     isa_effective: str | None = None
     isa_switches: dict[str, str] = field(default_factory=dict)
-    isa_flags: dict[str, Any] = field(default_factory=dict)
+    isa_flags: IsaFlags = field(default_factory=dict)
     arch: str | None = None
     emulated: bool | None = None
     backend: str | None = None  # host or docker ("native": host, before the rename)

@@ -14,7 +14,7 @@ from harness.backends.base import Backend
 from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
 from harness.config.lab.labs import LabSpec
 from harness.config.lab.variant_settings import base_of, check_settings
-from harness.model.arch import engine_arch
+from harness.model.arch import IsaFlags, engine_arch
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError, UnknownNameError
 from harness.model.folder.environment_record import LAB_ENV_REQUIRED, LabEnvReport
@@ -27,7 +27,7 @@ class LevelProbe:
 
     level: str
     switches: dict[str, str]
-    flags: dict[str, Any]
+    flags: IsaFlags
     isa_effective: str
     state: str  # "run", "unverifiable" (runs), "same-as-native", "not-applicable", "not-effective" or "not-built"
     detail: str = ""
@@ -63,7 +63,7 @@ class LabProbe:
 
 
 def classify_level(
-    lab: LabSpec, level: IsaLevel, switches: dict[str, str], flags: dict[str, Any], native_flags: dict[str, Any]
+    lab: LabSpec, level: IsaLevel, switches: dict[str, str], flags: IsaFlags, native_flags: IsaFlags
 ) -> LevelProbe:
     """What a level's readback means: runs, identical to native, or did not take effect."""
     unmet = unmet_expectations(level, flags)
