@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import pathlib
 from dataclasses import dataclass
-from typing import Any
 
 import tomllib
 
@@ -26,7 +25,7 @@ class IsaLevel:
     name: str
     arch: str
     description: str
-    expect: dict[str, Any]
+    expect: IsaFlags
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from harness.model.arch import IsaFlags
 from harness.model.folder.records import VERIFICATION_STATUSES, require_field
+from harness.model.places import SettingsReadback
 
 #: Peak-RSS readings in a cell's raw folder: {"peak_rss_bytes": [...], "cpus_allowed": [...]}, one per fresh `once
 #: --report-rss` process (cold cells, and steady cells of a profile with peak_rss_runs).
@@ -97,7 +98,7 @@ class CellOutcome:
     verification: Verification
     isa_flags: IsaFlags
     # what the measured process reports of its run settings (the `settings` object of its env.json)
-    settings_readback: dict[str, Any] = field(default_factory=dict)
+    settings_readback: SettingsReadback = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,13 @@ LIBRARY_SEPARATOR = "+"
 #: Around the run settings a place switched.
 SETTINGS_OPEN, SETTINGS_CLOSE = "[", "]"
 
+#: A cell's run settings: (name, value) pairs, sorted by name (empty: the runtime's defaults).
 Settings = tuple[tuple[str, str], ...]
+#: A JSON value that is no table or list.
+JsonScalar = bool | int | float | str | None
+#: What a lab process reads back of its run settings (its `env` verb's `settings`, keys as in lab.toml's `expect`):
+#: key -> value, null where the runtime could not tell.
+SettingsReadback = dict[str, JsonScalar]
 
 
 def place_name(runtime: str, switched: Settings) -> str:

@@ -10,11 +10,13 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.model.arch import IsaFlags
 from harness.model.errors import CellError
 from harness.model.folder.field_types import shown
 from harness.model.folder.lab_files import LabFile
 from harness.model.folder.records import VERIFICATION_STATUSES
 from harness.model.outcomes import Verification
+from harness.model.places import SettingsReadback
 from harness.normalize.common import read_json
 
 
@@ -32,11 +34,11 @@ class LabEnv(LabFile):
     runtime: str
     runtime_version: str
     arch: str
-    isa: dict[str, Any] = field(default_factory=dict)
+    isa: IsaFlags = field(default_factory=dict)
     runtime_switches: dict[str, str] = field(default_factory=dict)  # a row's runtime_switches: variables' texts
     cpus_allowed: str | None = None  # a row's cpuset_effective (taskset syntax, as /proc/self/status lists it)
-    settings: dict[str, Any] = field(default_factory=dict)
-    libraries: dict[str, Any] = field(default_factory=dict)
+    settings: SettingsReadback = field(default_factory=dict)
+    libraries: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

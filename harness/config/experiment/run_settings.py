@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.model.errors import ConfigError, UnknownNameError
-
-#: A cell's run settings: (name, value) pairs, sorted by name (empty: the runtime's defaults).
-Settings = tuple[tuple[str, str], ...]
+from harness.model.places import Settings, SettingsReadback
 
 #: What a row says of a setting its runtime cannot report.
 NOT_READ_BACK = "not read back"
@@ -27,7 +25,7 @@ class SettingValue:
     """One value of a setting: the environment that produces it and the readback that proves it."""
 
     environment: dict[str, str]
-    expect: dict[str, Any]
+    expect: SettingsReadback
     min_cpus: int | None = None  # the CPUs a process needs for the value to take effect (Server GC: 2); None: not said
 
     def needs_cpus(self, value: str) -> int:
@@ -113,7 +111,7 @@ def environment_of(known: dict[str, RunSetting], lab: str, settings: Settings) -
     return env
 
 
-def unmet_settings(known: dict[str, RunSetting], lab: str, settings: Settings, readback: dict[str, Any]) -> list[str]:
+def unmet_settings(known: dict[str, RunSetting], lab: str, settings: Settings, readback: SettingsReadback) -> list[str]:
     """Every setting whose readback contradicts it: 'tiered_compilation=off (tiered_compilation is true, expected
     false)'; a key the process did not report at all counts as contradicting (the lab must report what it declares)."""
     unmet = []

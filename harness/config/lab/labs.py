@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from harness.config.data.declared_models import DeclaredModelsTarget, parse_declared_models_target
 from harness.config.data_files import read_toml
-from harness.config.experiment.run_settings import RunSetting, Settings, environment_of, parse_lab_run_settings
+from harness.config.experiment.run_settings import RunSetting, environment_of, parse_lab_run_settings
 from harness.config.lab.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtimes
 from harness.config.lab.lab_checks import LabChecks, parse_checks
 from harness.config.lab.lab_libraries import LibrariesSpec, parse_libraries
@@ -37,6 +37,7 @@ from harness.model.cells import Cell
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.folder.records import DEFAULT_RUNTIME, STEADY
+from harness.model.places import Settings
 
 
 @dataclass(frozen=True)

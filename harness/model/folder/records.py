@@ -15,6 +15,7 @@ from typing import Any
 from harness.model.arch import IsaFlags
 from harness.model.folder.field_types import field_hints, shown, type_problem
 from harness.model.folder.run_folder import SCHEMA_VERSION
+from harness.model.places import SettingsReadback
 
 
 class RowStatus(enum.StrEnum):
@@ -114,7 +115,7 @@ class ResultRow:
     # run settings asked for (experiment or group; lab.toml [run_settings]), what the process read back of them, and
     # whether every one of them declares a readback ("read back") or not ("not read back"); empty/None: none asked
     run_settings: dict[str, str] = field(default_factory=dict)
-    run_settings_readback: dict[str, Any] = field(default_factory=dict)
+    run_settings_readback: SettingsReadback = field(default_factory=dict)
     run_settings_checked: str | None = None
     language: str | None = None
     runtime: str | None = None

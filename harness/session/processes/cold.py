@@ -12,6 +12,7 @@ from typing import Any
 from harness.backends.base import Backend, CellRequest
 from harness.config.lab.variant_settings import base_of
 from harness.model.errors import HarnessError
+from harness.model.places import SettingsReadback
 from harness.session.processes.probe import LabProbe
 
 
@@ -29,7 +30,7 @@ def verify_cold_cell(backend: Backend, request: CellRequest) -> dict[str, Any]:
     )
 
 
-def cold_settings_readback(backend: Backend, request: CellRequest) -> dict[str, Any]:
+def cold_settings_readback(backend: Backend, request: CellRequest) -> SettingsReadback:
     """The run settings a process with the cold cell's environment reports (hyperfine's timed processes report
     nothing); empty when that process fails (the cell then fails its settings check, naming what was not reported)."""
     try:
