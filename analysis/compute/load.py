@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from harness.model.cells import JobSettings
 from harness.model.errors import HarnessError
 from harness.model.folder.environment_record import EnvironmentRecord
 from harness.model.folder.records import ResultRow, RowStatus
@@ -46,7 +47,7 @@ class RunData:
 
 def unknown_run(run_id: str) -> RunRecord:
     """The record of a run folder without run.json (copied without it, or made before it existed)."""
-    return RunRecord(run_id=run_id, profile="?", design="?", stopping={}, job={}, cells=[])
+    return RunRecord(run_id=run_id, profile="?", design="?", stopping={}, job=JobSettings(), cells=[])
 
 
 #: The error text of a row set aside by the analysis (it stays 'ok' in results.jsonl).

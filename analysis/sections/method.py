@@ -67,7 +67,7 @@ def method_markdown(run: RunRecord) -> str:
 
 def _anchors_text(run: RunRecord) -> str:
     """How ratios across processes were read when the processes timed the native anchors."""
-    if not run.job.get("native_anchors"):
+    if not run.job.native_anchors:
         return ""
     return (
         "\nEvery paired process also timed the native anchors (job setting `native_anchors`: C code of the same bytes "

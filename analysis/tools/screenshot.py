@@ -21,9 +21,10 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from harness.model.errors import MissingToolError
+from harness.model.json_value import JsonObject, as_array, as_number, as_object, as_text
 
 #: Flags for a quiet, offline, root-safe headless Chromium (the machine has no network but loopback).
 CHROMIUM_FLAGS = [
@@ -70,6 +71,18 @@ def find_chromium() -> str:
     raise MissingToolError("no Chromium on PATH", "install Debian's chromium package (apt-get install chromium)")
 
 
+class _Message(TypedDict, total=False):
+    """A DevTools protocol message: a command (id, method, params, and the page's sessionId once attached), its reply
+    (the same id, and result or error) or an event (method, params)."""
+
+    id: int
+    method: str
+    params: JsonObject
+    sessionId: str
+    result: JsonObject
+    error: JsonObject
+
+
 class _Pipe:
     """A DevTools session over the browser's pipe, flattened to one page session."""
 
@@ -77,14 +90,14 @@ class _Pipe:
         self._proc, self._w, self._r = proc, write_fd, read_fd
         self._buffer = b""
         self._id = 0
-        self.events: list[dict[str, Any]] = []
+        self.events: list[JsonObject] = []  # the DevTools events read while waiting for a reply
         self.session: str | None = None
 
     def send(
-        self, method: str, params: dict | None = None, session: bool = True, timeout_s: float = 120
-    ) -> dict[str, Any]:
+        self, method: str, params: JsonObject | None = None, session: bool = True, timeout_s: float = 120
+    ) -> JsonObject:
         self._id += 1
-        message = {"id": self._id, "method": method, "params": params or {}}
+        message: _Message = {"id": self._id, "method": method, "params": params or {}}
         if session and self.session:
             message["sessionId"] = self.session
         os.write(self._w, json.dumps(message).encode() + b"\0")
@@ -94,7 +107,7 @@ class _Pipe:
             if reply.get("id") == self._id:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
-                return reply.get("result", {})
+                return as_object(reply.get("result"))
             self.events.append(reply)
         raise TimeoutError(f"Chromium did not answer {method} within {timeout_s} s")
 
@@ -109,7 +122,7 @@ class _Pipe:
                 return
         raise TimeoutError(f"no {event} within {timeout_s} s")
 
-    def _next(self, deadline: float) -> dict[str, Any]:
+    def _next(self, deadline: float) -> JsonObject:
         while b"\0" not in self._buffer:
             if time.monotonic() > deadline or self._proc.poll() is not None:
                 raise TimeoutError("Chromium closed the pipe or stopped answering")
@@ -118,7 +131,8 @@ class _Pipe:
                 raise TimeoutError("Chromium closed the pipe")
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(raw)
+        message: JsonObject = json.loads(raw)  # the protocol's every message is a JSON object
+        return message
 
 
 #: The user Chromium runs as when the harness is root (its sandbox does not run as root).
@@ -215,7 +229,8 @@ def _stop(proc: subprocess.Popen) -> None:
 
 def _inspect(pipe: _Pipe, url: str, width: int, timeout_s: float) -> PageCheck:
     target = pipe.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-    pipe.session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+    attached = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)
+    pipe.session = as_text(attached["sessionId"])
     for domain in ("Page", "Runtime", "Log", "Network"):
         pipe.send(f"{domain}.enable")
     pipe.send(
@@ -224,45 +239,48 @@ def _inspect(pipe: _Pipe, url: str, width: int, timeout_s: float) -> PageCheck:
     pipe.send("Page.navigate", {"url": url})
     pipe.wait_for("Page.loadEventFired", timeout_s)
     result = PageCheck()
-    result.images = pipe.send("Runtime.evaluate", {"expression": "document.images.length", "returnByValue": True})[
-        "result"
-    ]["value"]
-    result.broken_images = pipe.send("Runtime.evaluate", {"expression": _BROKEN_IMAGES, "returnByValue": True})[
-        "result"
-    ]["value"]
-    height = pipe.send(
-        "Runtime.evaluate", {"expression": "document.documentElement.scrollHeight", "returnByValue": True}
-    )["result"]["value"]
+    result.images = _count(pipe, "document.images.length")
+    result.broken_images = _count(pipe, _BROKEN_IMAGES)
+    height = _count(pipe, "document.documentElement.scrollHeight")
     shot = pipe.send(
         "Page.captureScreenshot",
         {
             "format": "png",
             "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": width, "height": min(int(height), 16000), "scale": 1},
+            "clip": {"x": 0, "y": 0, "width": width, "height": min(height, 16000), "scale": 1},
         },
         timeout_s=timeout_s,
     )
-    result.screenshot_png = base64.b64decode(shot["data"])
+    result.screenshot_png = base64.b64decode(as_text(shot["data"]) or "")
     result.console_errors = _errors(pipe.events)
     result.requests = _requests(pipe.events, url)
     return result
 
 
-def _requests(events: list[dict[str, Any]], page_url: str) -> list[str]:
+def _count(pipe: _Pipe, expression: str) -> int:
+    """The whole number a JavaScript expression gives in the page (Runtime.evaluate, returned by value); 0 for what is
+    not a number."""
+    reply = pipe.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+    return int(as_number(as_object(reply["result"])["value"]) or 0)
+
+
+def _requests(events: list[JsonObject], page_url: str) -> list[str]:
     """Every URL the page asked for besides itself and data: URIs."""
-    urls = (e.get("params", {}).get("request", {}).get("url", "") for e in events)
+    urls = (as_text(as_object(as_object(e.get("params")).get("request")).get("url")) for e in events)
     return [url for url in urls if url and url != page_url and not url.startswith("data:")]
 
 
-def _errors(events: list[dict[str, Any]]) -> list[str]:
+def _errors(events: list[JsonObject]) -> list[str]:
     """Console errors, uncaught exceptions and failed loads reported while the page loaded."""
     errors = []
     for event in events:
-        method, params = event.get("method"), event.get("params", {})
+        method, params = event.get("method"), as_object(event.get("params"))
+        entry = as_object(params.get("entry"))
         if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+            args = map(as_object, as_array(params.get("args")))
+            errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in args))
         elif method == "Runtime.exceptionThrown":
-            errors.append(params.get("exceptionDetails", {}).get("text", "exception"))
-        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
-            errors.append(params["entry"].get("text", "error"))
+            errors.append(str(as_object(params.get("exceptionDetails")).get("text", "exception")))
+        elif method == "Log.entryAdded" and entry.get("level") == "error":
+            errors.append(str(entry.get("text", "error")))
     return errors

@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from harness.config.lab.labs import LabSpec
 from harness.model.cells import Cell, ColdSettings, JobSettings
 from harness.model.errors import CellError
+from harness.model.folder.environment_record import BuildWhere
+from harness.model.json_value import JsonValue
 from harness.model.outcomes import ProcessUsage
 
 
@@ -144,16 +146,17 @@ class Backend(Protocol):
         """Builds every lab build of a run (a container backend builds all missing images together); logs in log_dir."""
         ...
 
-    def identity(self, lab: LabSpec) -> dict[str, Any]:
+    def identity(self, lab: LabSpec) -> BuildWhere:
         """Row fields saying where this lab build runs: {"backend": name} and, in containers, the image and its id."""
         ...
 
-    def details(self, lab: LabSpec) -> dict[str, Any]:
+    def details(self, lab: LabSpec) -> BuildWhere:
         """What environment.json records about where this lab build runs (the identity, and an image's labels)."""
         ...
 
-    def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
-        """Runs a JSON-printing verb (env, list) and returns its parsed output."""
+    def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> JsonValue:
+        """Runs a JSON-printing verb (env, list, verify) and returns its parsed output: JSON of the lab's own shape,
+        which each caller narrows where it reads it."""
         ...
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:

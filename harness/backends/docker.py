@@ -17,7 +17,6 @@ import dataclasses
 import pathlib
 import time
 import uuid
-from typing import Any
 
 from harness.backends.base import CellRequest
 from harness.backends.container_commands import accounted, env_flags, map_paths, writable_by_lab_user
@@ -45,6 +44,7 @@ from harness.containers.isolation import CONTAINER_ISOLATION, DATASETS_MOUNT, OU
 from harness.model.arch import DEBIAN_ARCH, engine_arch
 from harness.model.cpusets import format_cpuset, parse_cpuset
 from harness.model.errors import BuildError, HarnessError, MissingToolError
+from harness.model.folder.environment_record import BuildWhere
 from harness.model.folder.stored_names import DOCKER
 from harness.planning.pinning import move_process
 
@@ -79,8 +79,8 @@ class DockerBackend(ProcessBackend):
         if bases not in ("auto", *BASES):
             raise HarnessError(f"unknown base choice {bases!r}", f"one of auto, {', '.join(BASES)}")
         self.bases = bases
-        self._identity: dict[str, dict[str, Any]] = {}
-        self._details: dict[str, dict[str, Any]] = {}
+        self._identity: dict[str, BuildWhere] = {}  # lab build -> its identity, and its details (the identity and more)
+        self._details: dict[str, BuildWhere] = {}
 
     # -- images -------------------------------------------------------------------------------------------
 
@@ -149,7 +149,7 @@ class DockerBackend(ProcessBackend):
                 log.write(line + "\n")
             say_on_stderr(f"images: {line} in {time.monotonic() - started:.0f} s")
 
-    def identity(self, lab: LabSpec) -> dict[str, Any]:
+    def identity(self, lab: LabSpec) -> BuildWhere:
         if lab.target not in self._identity:
             image = self.image(lab)
             info = inspect_image(image.tag)
@@ -157,22 +157,27 @@ class DockerBackend(ProcessBackend):
                 raise BuildError(
                     f"image {image.tag} does not exist", "build it: just images (or run without --no-build)"
                 )
-            self._identity[lab.target] = {"backend": self.name, "image": image.tag, "image_id": info.image_id}
-            self._details[lab.target] = {
-                "image_labels": info.labels,
-                "image_size_bytes": info.size_bytes,
-                "image_architecture": info.architecture,
-                "image_apt_packages": apt_packages(image.tag),
-                "engine": self.engine.describe(),
-                "cell_processes": "docker exec into one long-lived container per image and CPU set"
-                if self.cell_containers
-                else "one fresh container per process (--container-per-process)",
-            }
+            identity: BuildWhere = {"backend": self.name, "image": image.tag, "image_id": info.image_id}
+            details = identity.copy()
+            details.update(
+                {
+                    "image_labels": info.labels,
+                    "image_size_bytes": info.size_bytes,
+                    "image_architecture": info.architecture,
+                    "image_apt_packages": apt_packages(image.tag),
+                    "engine": self.engine.describe(),
+                    "cell_processes": "docker exec into one long-lived container per image and CPU set"
+                    if self.cell_containers
+                    else "one fresh container per process (--container-per-process)",
+                }
+            )
+            self._identity[lab.target], self._details[lab.target] = identity, details
         return self._identity[lab.target]
 
-    def details(self, lab: LabSpec) -> dict[str, Any]:
+    def details(self, lab: LabSpec) -> BuildWhere:
         """For environment.json: the identity plus the image's labels, size and architecture, and the engine."""
-        return {**self.identity(lab), **self._details[lab.target]}
+        self.identity(lab)  # the image inspected once
+        return self._details[lab.target].copy()
 
     # -- commands -----------------------------------------------------------------------------------------
 

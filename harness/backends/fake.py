@@ -11,11 +11,10 @@ import copy
 import json
 import pathlib
 import shutil
-from typing import Any
 
 from harness.backends.base import CellRequest, CellRun
 from harness.backends.fake_clock import FakeClock
-from harness.backends.fake_env import switched_flags, switched_settings
+from harness.backends.fake_env import captured_flags, switched_flags, switched_settings
 from harness.backends.fake_files import (
     bdn_cell_files,
     cold_results,
@@ -31,6 +30,8 @@ from harness.config.lab.labs import LabSpec
 from harness.model.arch import IsaFlags
 from harness.model.cells import Cell
 from harness.model.errors import CellError
+from harness.model.folder.environment_record import BuildWhere
+from harness.model.json_value import JsonObject, JsonValue, as_object
 from harness.model.outcomes import RSS_FILE, ProcessUsage
 from harness.normalize import SAMPLES_FORMAT
 
@@ -82,24 +83,23 @@ class FakeBackend:
         }
         self.clock = clock or FakeClock()
         self._process_s = process_s
-        self._env = json.loads((fixture_dir / "env.json").read_text())
-        self._listing = json.loads((fixture_dir / "list.json").read_text())
+        self._env = as_object(json.loads((fixture_dir / "env.json").read_text()))
+        self._listing = as_object(json.loads((fixture_dir / "list.json").read_text()))
         if native_flags is not None:
             self._env["isa"] = dict(native_flags)
         self.calls: list[tuple[str, dict[str, str]]] = []
         self.cells_run: list[str] = []
         self.slots: list[list[str]] = []
-        self.member_blocks: list[
-            tuple[int, ...]
-        ] = []  # each paired process's --member-blocks, as the lab is given them
+        # each paired process's --member-blocks, as the lab is given them
+        self.member_blocks: list[tuple[int, ...]] = []
         # the pipelined design: each slot's (warm CPU set, the slot's cell ids guessed to come next), and how often the
         # run stopped a process warming ahead
         self.handovers: list[tuple[str | None, list[str] | None]] = []
         self.warming_stopped = 0
 
-    def flags_for(self, switches: dict[str, str]) -> dict[str, Any]:
+    def flags_for(self, switches: dict[str, str]) -> IsaFlags:
         """The readback a process with these switches would report."""
-        return switched_flags(self._env["isa"], switches, self._ignored)
+        return switched_flags(captured_flags(self._env["isa"]), switches, self._ignored)
 
     def _scale(self, cell: Cell) -> float:
         """The cell's time scale: time_scale's "variant@runtime" entry, else its variant's, else 1."""
@@ -108,23 +108,23 @@ class FakeBackend:
             f"{cell.variant}@{cell.place}", scales.get(f"{cell.variant}@{cell.runtime}", scales.get(cell.variant, 1.0))
         )
 
-    def _env_of(self, lab: LabSpec, switches: dict[str, str]) -> dict[str, Any]:
+    def _env_of(self, lab: LabSpec, switches: dict[str, str]) -> JsonObject:
         """The captured env, as the given build would report it: its pinned runtime version, these switches' flags and
         run settings."""
         env = copy.deepcopy(self._env)
-        env["isa"] = self.flags_for(switches)
-        env["settings"] = switched_settings(switches, self._ignored)
+        env["isa"] = dict(self.flags_for(switches))
+        env["settings"] = dict(switched_settings(switches, self._ignored))
         env["runtime_version"] = lab.expected_version() or env["runtime_version"]
         env["runtime"] = lab.reported_runtime() or env["runtime"]  # a Node build reports Node.js, as the real one does
         env["lab"], env["language"] = lab.name, lab.language
         # a build with library versions loads those (as the real one does)
-        env["libraries"] = {**env.get("libraries", {}), **dict(lab.build_libraries)}
+        env["libraries"] = {**as_object(env.get("libraries")), **dict(lab.build_libraries)}
         return env
 
-    def identity(self, lab: LabSpec) -> dict[str, Any]:
+    def identity(self, lab: LabSpec) -> BuildWhere:
         return {"backend": self.name}
 
-    def details(self, lab: LabSpec) -> dict[str, Any]:
+    def details(self, lab: LabSpec) -> BuildWhere:
         return self.identity(lab)
 
     def build(self, lab: LabSpec, log_path: pathlib.Path) -> None:
@@ -134,7 +134,7 @@ class FakeBackend:
         for name, lab in labs.items():
             self.build(lab, log_dir / f"build-{name}.log")
 
-    def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> Any:
+    def call(self, lab: LabSpec, args: list[str], switches: dict[str, str]) -> JsonValue:
         self.calls.append((args[0], dict(switches)))
         if args[0] == "env":
             return self._env_of(lab, switches)
@@ -151,11 +151,11 @@ class FakeBackend:
             ]
         return self._listing_of(lab)
 
-    def _listing_of(self, lab: LabSpec) -> dict[str, Any]:
+    def _listing_of(self, lab: LabSpec) -> JsonObject:
         """The captured .NET listing; another lab's variants as its catalog names them (fake_listing.py)."""
         return lab_listing(self._listing, lab)
 
-    def _variant_of(self, lab: LabSpec, variant: str) -> dict:
+    def _variant_of(self, lab: LabSpec, variant: str) -> JsonObject:
         """The listing's entry of a variant (its base variant's, for a variant with settings), or {}."""
         return variant_entry(self._listing_of(lab), variant)
 

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from harness.model.arch import IsaFlags
+from harness.model.json_value import JsonValue, as_object
+from harness.model.places import SettingsReadback
 
 #: Switch → readback flags it turns off (observed on .NET 10.0.12, x64 with AVX-512).
 _AVX_AND_UP = ("avx", "avx2", "avx512f", "vector256", "vector512")
@@ -16,7 +19,13 @@ SWITCH_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def switched_flags(native: Mapping[str, Any], switches: dict[str, str], ignored: frozenset[str]) -> dict[str, Any]:
+def captured_flags(isa: JsonValue) -> IsaFlags:
+    """A captured env's `isa` object as a readback: flag -> on/off, and counts (vector_byte_count); a member of
+    another type (none in the captured env) is left out."""
+    return {flag: value for flag, value in as_object(isa).items() if isinstance(value, (bool, int))}
+
+
+def switched_flags(native: Mapping[str, bool | int], switches: dict[str, str], ignored: frozenset[str]) -> IsaFlags:
     """The readback a process with these switches would report, from the native one."""
     flags = dict(native)
     for name, value in switches.items():
@@ -26,7 +35,7 @@ def switched_flags(native: Mapping[str, Any], switches: dict[str, str], ignored:
     return flags
 
 
-def switched_settings(switches: dict[str, str], ignored: frozenset[str]) -> dict[str, Any]:
+def switched_settings(switches: dict[str, str], ignored: frozenset[str]) -> SettingsReadback:
     """The run settings a .NET process with these variables would read back."""
 
     def asked(name: str, default: str) -> str:

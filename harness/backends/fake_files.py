@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import pathlib
 import zlib
-from typing import Any
 
 from harness.model.cells import Cell, ShotSettings
+from harness.model.json_value import JsonMapping, JsonObject, JsonValue
 
 
 def process_offset(key: str, spread: float) -> float:
@@ -19,7 +19,7 @@ def process_offset(key: str, spread: float) -> float:
     return 1.0 + spread * ((zlib.crc32(key.encode()) % 2001) / 1000.0 - 1.0)
 
 
-def _samples_cell(cell, variant: dict[str, Any], invocations: int, timings_ms: dict[str, float]) -> dict[str, Any]:
+def _samples_cell(cell: Cell, variant: JsonMapping, invocations: int, timings_ms: dict[str, float]) -> JsonObject:
     """A cell.json of the lab contract's samples format, for a fake process of `cell`."""
     return {
         "schema_version": 2,
@@ -31,14 +31,12 @@ def _samples_cell(cell, variant: dict[str, Any], invocations: int, timings_ms: d
         "model_type": "MyClass",
         "dataset_sha256": "0" * 64,
         "invocation_count": invocations,
-        "timings_ms": timings_ms,
+        "timings_ms": dict(timings_ms),
         "raw_report": "samples.json",
     }
 
 
-def verification_record(
-    cell: Cell, failed: bool, *, round_trip: str | None = "passed", detail: str = ""
-) -> dict[str, Any]:
+def verification_record(cell: Cell, failed: bool, *, round_trip: str | None = "passed", detail: str = "") -> JsonObject:
     """A verification.json: passed, or failed with three fields that differ (`detail` names the first)."""
     return {
         "variant": cell.variant,
@@ -60,8 +58,8 @@ def scale_report(report_path: pathlib.Path, factor: float) -> None:
 
 
 def bdn_cell_files(
-    described: dict[str, Any], cell: Cell, variant: dict[str, Any], env: dict[str, Any], *, failed: bool
-) -> dict[str, Any]:
+    described: JsonObject, cell: Cell, variant: JsonMapping, env: JsonObject, *, failed: bool
+) -> dict[str, JsonObject]:
     """The files of one steady-state process beside its BenchmarkDotNet report, by name: the captured cell.json
     (`described`, updated in place) made `cell`'s of `variant`, the env record and the verification record."""
     described.update(
@@ -80,15 +78,15 @@ def bdn_cell_files(
 
 
 def samples_cell_files(
-    cell: Cell, variant: dict[str, Any], env: dict[str, Any], times: list[float], *, failed: bool
-) -> dict[str, Any]:
+    cell: Cell, variant: JsonMapping, env: JsonObject, times: list[float], *, failed: bool
+) -> dict[str, JsonObject]:
     """The files of one steady-state process of a lab whose raw format is the contract's samples (a lab without
     BenchmarkDotNet), by name: its iteration times, its cell, env and verification records."""
     return {
         "samples.json": {
             "schema_version": 1,
             "engine": {"name": "fake samples", "version": "1"},
-            "iterations_ns": times,
+            "iterations_ns": list(times),
             "allocated_bytes_per_op": None,
         },
         "cell.json": _samples_cell(cell, variant, 1000, {"verify_ms": 5.0, "prewarm_ms": 300.0}),
@@ -97,17 +95,17 @@ def samples_cell_files(
     }
 
 
-def write_files(folder: pathlib.Path, files: dict[str, Any]) -> None:
+def write_files(folder: pathlib.Path, files: JsonMapping) -> None:
     """Writes each file of `files` (name → its JSON content) into `folder`."""
     for name, content in files.items():
         (folder / name).write_text(json.dumps(content))
 
 
-def cold_results(cell_id: str, runs: int, scale: float, spread: float) -> list[dict[str, Any]]:
+def cold_results(cell_id: str, runs: int, scale: float, spread: float) -> list[JsonObject]:
     """hyperfine's results for a cold cell: the whole process takes 60 ms × scale, 45 ms of it before the call, each run
     ± the process spread (without one, 0 to 2 % more by run)."""
 
-    def times(ms: float) -> list[float]:
+    def times(ms: float) -> list[JsonValue]:
         return [
             ms / 1000 * (process_offset(f"{cell_id}/{i}", spread) if spread else 1.0 + 0.01 * (i % 3))
             for i in range(runs)
@@ -122,13 +120,13 @@ def cold_results(cell_id: str, runs: int, scale: float, spread: float) -> list[d
 def shot_files(
     cell: Cell,
     shot: ShotSettings,
-    variant: dict[str, Any],
-    env: dict[str, Any],
+    variant: JsonMapping,
+    env: JsonObject,
     *,
     scale: float,
     offset: float,
     failed: bool,
-) -> dict[str, Any]:
+) -> dict[str, JsonObject]:
     """The files of one single-shot process, by name: `calls` timed calls of 1 ms × scale × offset, a resident set of
     50 MiB before them and 50 + 10 × scale MiB at their peak."""
     return {
@@ -161,25 +159,25 @@ def shot_files(
 def paired_member_files(
     cell: Cell,
     members: list[str],
-    variant: dict[str, Any],
-    env: dict[str, Any],
+    variant: JsonMapping,
+    env: JsonObject,
     *,
     times: list[float],
     rounds: int,
     failed: bool,
-) -> dict[str, Any]:
+) -> dict[str, JsonObject]:
     """The files of one member of a paired process, by name: its burst times, the process's `members` (cell ids) and
     its own cell, env and verification records."""
     return {
         "samples.json": {
             "schema_version": 1,
             "engine": {"name": "fake paired bursts", "version": "1"},
-            "iterations_ns": times,
+            "iterations_ns": list(times),
             "allocated_bytes_per_op": 400.0,
             "paired": {
                 "rounds": rounds,
                 "calls_per_burst": 1000,
-                "members": members,
+                "members": list(members),
                 "gen0_collections": 1,
                 "gen1_collections": 0,
                 "gen2_collections": 0,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import Any
 
 from harness.backends.base import CellRequest
 from harness.backends.place import Launch, Mounts, request_mounts
 from harness.backends.processes import ProcessBackend
 from harness.builds.lab_build import build_lab
 from harness.config.lab.labs import LabSpec
+from harness.model.folder.environment_record import BuildWhere
 from harness.model.folder.stored_names import HOST
 from harness.planning.pinning import move_process, taskset_prefix
 
@@ -70,11 +70,11 @@ class HostBackend(ProcessBackend):
         """Stops a process warming ahead, if any."""
         self.stop_warming()
 
-    def identity(self, lab: LabSpec) -> dict[str, Any]:
+    def identity(self, lab: LabSpec) -> BuildWhere:
         """What every row of this lab build records about where it ran."""
         return {"backend": self.name}
 
-    def details(self, lab: LabSpec) -> dict[str, Any]:
+    def details(self, lab: LabSpec) -> BuildWhere:
         """What environment.json records about where this lab build runs."""
         return self.identity(lab)
 

@@ -4,15 +4,16 @@ columns, a row per claim, and each row's source named in a comment beside it."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from harness.bdn.toml_text import toml_value
+from harness.model.json_value import JsonMapping, JsonObject
 
 
-def claim_tables_text(claims: list[tuple[str, dict[str, Any]]]) -> list[str]:
+def claim_tables_text(claims: Sequence[tuple[str, JsonMapping]]) -> list[str]:
     """(source, claim fields) in file order → one table per kind of claim (the same fields), in order of first row: the
     fields all its rows have alike set once, the others as columns, each row's source in a comment beside it."""
-    by_shape: dict[tuple[str, ...], list[tuple[str, dict[str, Any]]]] = {}
+    by_shape: dict[tuple[str, ...], list[tuple[str, JsonObject]]] = {}
     for source, claim in claims:
         flat = _flat(claim)
         by_shape.setdefault(tuple(flat), []).append((source, flat))
@@ -32,9 +33,9 @@ def claim_tables_text(claims: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return out
 
 
-def _flat(claim: dict[str, Any]) -> dict[str, Any]:
+def _flat(claim: JsonMapping) -> JsonObject:
     """at = {runtime = …} as the column "at.runtime": one cell per value."""
-    flat: dict[str, Any] = {}
+    flat: JsonObject = {}
     for key, value in claim.items():
         if isinstance(value, dict):
             flat |= {f"{key}.{inner}": v for inner, v in value.items()}

@@ -8,15 +8,15 @@ against the document's canonical digest refuses). Enums are their numbers."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from harness.config.data.declared_models import ModelSpace
 from harness.config.data.model_types import INTEGER_RANGES, TypeRef
+from harness.model.json_value import JsonObject
 
 _JSON_TYPES = {"bool": "boolean", "float": "number", "double": "number", "decimal": "number"}
 
 
-def schema_of(ref: TypeRef, space: ModelSpace) -> dict[str, Any]:
+def schema_of(ref: TypeRef, space: ModelSpace) -> JsonObject:
     """The JSON Schema of one type expression."""
     if ref.kind == "nullable" and ref.item is not None:
         inner = schema_of(ref.item, space)
@@ -36,8 +36,8 @@ def schema_of(ref: TypeRef, space: ModelSpace) -> dict[str, Any]:
     return {"type": "array", "items": schema_of(ref.item, space)}  # T[] and List<T>
 
 
-def root_schema(space: ModelSpace, root: str) -> dict[str, Any]:
-    definitions = {
+def root_schema(space: ModelSpace, root: str) -> JsonObject:
+    definitions: JsonObject = {
         declared.name: {
             "type": "object",
             "properties": {prop.name: schema_of(prop.type, space) for prop in declared.properties},

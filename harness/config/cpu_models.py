@@ -12,12 +12,12 @@ import dataclasses
 import functools
 import pathlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import tomllib
 
+from harness.config.data_files import TomlValue
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.experiment import Hardware
@@ -182,7 +182,7 @@ def load_cpu_table(path: pathlib.Path = CPU_MODELS_FILE) -> CpuTable:
     return dataclasses.replace(table, printed_names=names)
 
 
-def _printed_name(raw: dict[str, Any], table: CpuTable, where: str) -> PrintedName:
+def _printed_name(raw: Mapping[str, TomlValue], table: CpuTable, where: str) -> PrintedName:
     """One [[printed_names]] entry, checked: a pattern that compiles, a known microarchitecture or vendor (one of the
     two), a vector instruction set of VECTOR_ISAS."""
     isas = [name for _, name in VECTOR_ISAS]
@@ -195,16 +195,25 @@ def _printed_name(raw: dict[str, Any], table: CpuTable, where: str) -> PrintedNa
             f"{where} has keys {sorted(raw)}",
             "each entry has a pattern, one of microarchitecture / vendor, and optionally vector_isa",
         )
-    if raw.get("vector_isa") not in (None, *isas):
+    isa = raw.get("vector_isa")
+    if isa not in (None, *isas):
         raise ConfigError(f"{where}: vector_isa {raw['vector_isa']!r}", f"one of: {', '.join(isas)}")
-    if raw.get("vendor") is not None and raw["vendor"] not in VENDOR_ARCH:
+    vendor = raw.get("vendor")
+    if vendor is not None and vendor not in VENDOR_ARCH:
         raise ConfigError(f"{where}: vendor {raw['vendor']!r}", f"one of: {', '.join(VENDOR_ARCH)}")
+    text = raw["pattern"]
     try:
-        pattern = re.compile(raw["pattern"], re.I)
+        if not isinstance(text, str):  # refused as re.compile refuses it
+            raise TypeError("first argument must be string or compiled pattern")
+        pattern = re.compile(text, re.I)
     except (re.error, TypeError) as e:
         raise ConfigError(f"{where}: pattern {raw['pattern']!r} is no regular expression ({e})", "fix it") from None
-    entry = table.get(raw["microarchitecture"], f"({where})") if "microarchitecture" in raw else None
-    return PrintedName(pattern, entry, entry.vendor if entry else raw["vendor"], raw.get("vector_isa"))
+    key = raw.get("microarchitecture")
+    if key is not None and not isinstance(key, str):  # a number, an array or a table names no entry
+        raise UnknownNameError("microarchitecture", repr(key), table.entries, f"({where})")
+    entry = table.get(key, f"({where})") if key is not None else None
+    # without an entry, the vendor is a key of VENDOR_ARCH (checked above); a vector_isa None or one of isas
+    return PrintedName(pattern, entry, entry.vendor if entry else str(vendor), isa if isinstance(isa, str) else None)
 
 
 def published_cpu(hardware: Hardware, table: CpuTable) -> CpuDescription:

@@ -6,11 +6,12 @@ invisible characters or lone surrogates, bounded nesting).
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import pathlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TypeAlias, Union
 
 import tomllib
 
@@ -18,6 +19,7 @@ import tomllib
 from harness.model.characters import INVISIBLE, LONE_SURROGATE, code_point
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
+from harness.model.json_value import JsonValue
 
 #: Largest data file read (the biggest committed one, datasets/manifest.json, is tens of KB).
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -25,6 +27,24 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_TEXT = 4000
 #: Deepest nesting of tables and arrays (the lab's files nest four levels).
 MAX_DEPTH = 16
+
+#: One value of a TOML document as tomllib reads it: JSON's kinds but null, and TOML's own date, time and date-time
+#: (datetime.date, datetime.time, datetime.datetime: check_values lets them through, so a reader narrows them too).
+TomlValue: TypeAlias = Union[
+    bool, int, float, str, datetime.date, datetime.time, list["TomlValue"], dict[str, "TomlValue"]
+]
+#: A TOML table: a document's top level, or a [table] in it.
+TomlTable: TypeAlias = dict[str, TomlValue]
+
+
+def toml_table(value: TomlValue | None) -> TomlTable:
+    """`value` when it is a table, else an empty one (json_value.as_object's counterpart for a TOML value)."""
+    return value if isinstance(value, dict) else {}
+
+
+def toml_array(value: TomlValue | None) -> list[TomlValue]:
+    """`value` when it is an array, else an empty one."""
+    return value if isinstance(value, list) else []
 
 
 def display(path: pathlib.Path) -> str:
@@ -57,11 +77,11 @@ def read_text(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> 
         ) from None
 
 
-def read_toml(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> dict[str, Any]:
+def read_toml(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> TomlTable:
     """The file's TOML table, read with read_text and checked with check_values."""
     text = read_text(path, fix, max_bytes)
     try:
-        data = tomllib.loads(text)
+        data: TomlTable = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{display(path)} is not valid TOML: {e}", f"fix the line it names; {fix}") from None
     except RecursionError:
@@ -70,11 +90,11 @@ def read_toml(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> 
     return data
 
 
-def read_json(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> Any:
+def read_json(path: pathlib.Path, fix: str, max_bytes: int = MAX_FILE_BYTES) -> JsonValue:
     """The file's JSON value, read with read_text and checked with check_values (NaN and Infinity refused)."""
     text = read_text(path, fix, max_bytes)
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data: JsonValue = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise ConfigError(f"{display(path)} is not valid JSON: {e}", f"fix the line it names; {fix}") from None
     except RecursionError:
@@ -89,7 +109,7 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number a data file may hold")
 
 
-def check_values(data: Any, path: pathlib.Path) -> None:
+def check_values(data: object, path: pathlib.Path) -> None:
     """ConfigError for the first value no schema refuses but the lab must: a NaN or infinite number, a string longer
     than MAX_TEXT, holding an invisible character or a lone surrogate, nesting deeper than MAX_DEPTH; each named by
     its key path (a key by the path of its table and "(key)")."""
@@ -124,7 +144,7 @@ def _text_problem(text: str, where: tuple[str | int, ...]) -> Problem | None:
     return None
 
 
-def _problems(value: Any, where: tuple[str | int, ...]) -> Iterator[Problem]:
+def _problems(value: object, where: tuple[str | int, ...]) -> Iterator[Problem]:
     if len(where) > MAX_DEPTH:
         yield where, f"nests more than {MAX_DEPTH} levels deep", _FIX_DEPTH
         return

@@ -11,7 +11,7 @@ import pathlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.config.data_files import read_toml
+from harness.config.data_files import TomlTable, TomlValue, read_toml
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError, UnknownNameError
 from harness.model.folder.run_folder import HOST_NAME
@@ -52,8 +52,11 @@ def load_hosts(path: pathlib.Path | None = None) -> dict[str, HostSpec]:
     hosts = {LOCAL_HOST: HostSpec(LOCAL_HOST, note="this machine")}
     if not path.is_file():
         return hosts
-    data = read_toml(path, "compare it with the hosts.toml of the repository")
-    for name, entry in data.get("hosts", {}).items():
+    fix = "compare it with the hosts.toml of the repository"
+    table: TomlValue = read_toml(path, fix).get("hosts", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: hosts is {table!r}, not a table of [hosts.NAME] tables", fix)
+    for name, entry in table.items():
         if not HOST_NAME.fullmatch(name):  # a whole-name match: `$` alone takes "alpha\n"
             raise ConfigError(
                 f"{path}: host name {name!r} is not lower-case letters, digits and '-'",
@@ -69,10 +72,19 @@ def load_hosts(path: pathlib.Path | None = None) -> dict[str, HostSpec]:
                 f"{path}: [hosts.{name}] platform {entry['platform']!r} is not one the labs build",
                 f"one of {', '.join(PLATFORMS)}, or leave it out (the engine's own architecture)",
             )
-        hosts[name] = HostSpec(
-            name, entry.get("context"), entry.get("cpuset"), entry.get("note", ""), entry.get("platform")
-        )
+        text = {key: _text(path, name, entry, key) for key in sorted(_KEYS)}
+        hosts[name] = HostSpec(name, text["context"], text["cpuset"], text["note"] or "", text["platform"])
     return hosts
+
+
+def _text(path: pathlib.Path, name: str, entry: TomlTable, key: str) -> str | None:
+    """A host's `key`: a string, or None when left out; ConfigError naming the file, the host and the key else."""
+    value = entry.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(
+            f"{path}: [hosts.{name}] {key} is {value!r}, not a string", f'write it in quotes: {key} = "..."'
+        )
+    return value
 
 
 def select_hosts(hosts: dict[str, HostSpec], names: Iterable[str] | None) -> list[HostSpec]:

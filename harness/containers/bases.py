@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from harness.builds.watched_process import WatchedBuild, run_watched
-from harness.config.data_files import display, read_toml
+from harness.config.data_files import TomlTable, TomlValue, display, read_toml, toml_array
 from harness.containers.engine import docker
 from harness.model.defaults import LABS_DIR, REPO_ROOT
 from harness.model.errors import BuildError, ConfigError, MissingToolError
@@ -79,23 +79,51 @@ def _read_bases(path: pathlib.Path) -> dict[str, LocalBase]:
     fix = "each [bases.NAME] has `suite`; compare it with containers/local-bases.toml (docs/containers.md)"
     data = read_toml(path, fix)
     try:
-        return {
-            name: LocalBase(
-                name,
-                spec.get("stands_in_for", ""),
-                spec["suite"],
-                spec.get("architecture", "amd64"),
-                tuple(spec.get("include", [])),
-                bool(spec.get("host_dotnet_sdk", False)),
-                bool(spec.get("host_node", False)),
-                tuple(spec.get("host_files", [])),
-                bool(spec.get("host_ca_certificates", False)),
-                float(spec.get("estimate_s", 60.0)),
-            )
-            for name, spec in data["bases"].items()
-        }
+        bases = data["bases"]
+        if not isinstance(bases, dict):
+            raise TypeError(f"bases is {bases!r}, not a table of [bases.NAME] tables")
+        return {name: _base(name, spec) for name, spec in bases.items()}
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ConfigError(f"{display(path)} is malformed: {e!r}", fix) from e
+
+
+def _base(name: str, spec: TomlValue) -> LocalBase:
+    """One [bases.NAME] table: KeyError without a `suite`, TypeError (or float's ValueError) for a value of the wrong
+    kind."""
+    if not isinstance(spec, dict):
+        raise TypeError(f"[bases.{name}] is {spec!r}, not a table")
+    estimate = spec.get("estimate_s", 60.0)
+    if not isinstance(estimate, (int, float, str)):
+        raise TypeError(f"estimate_s is {estimate!r}, not a number")
+    return LocalBase(
+        name,
+        _text(spec, "stands_in_for", ""),
+        _text(spec, "suite"),
+        _text(spec, "architecture", "amd64"),
+        _texts(spec, "include"),
+        bool(spec.get("host_dotnet_sdk", False)),
+        bool(spec.get("host_node", False)),
+        _texts(spec, "host_files"),
+        bool(spec.get("host_ca_certificates", False)),
+        float(estimate),
+    )
+
+
+def _text(spec: TomlTable, key: str, default: str | None = None) -> str:
+    """A string of a [bases.NAME] table (`default` when left out, KeyError without one); TypeError else."""
+    value = spec[key] if default is None else spec.get(key, default)
+    if not isinstance(value, str):
+        raise TypeError(f"{key} is {value!r}, not a string")
+    return value
+
+
+def _texts(spec: TomlTable, key: str) -> tuple[str, ...]:
+    """A list of strings of a [bases.NAME] table (none when left out); TypeError when it is not one."""
+    value: TomlValue = spec.get(key, [])
+    texts = tuple(v for v in toml_array(value) if isinstance(v, str))
+    if not isinstance(value, list) or len(texts) != len(value):
+        raise TypeError(f"{key} is {value!r}, not a list of strings")
+    return texts
 
 
 def load_local_bases(path: pathlib.Path = LOCAL_BASES_FILE, labs_dir: pathlib.Path = LABS_DIR) -> dict[str, LocalBase]:

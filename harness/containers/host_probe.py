@@ -14,13 +14,15 @@ import json
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, cast
 
 from harness.config.hosts import HostSpec
 from harness.config.isa import IsaTable
 from harness.containers.engine import docker
 from harness.host.environment import parse_cpuinfo
 from harness.model.errors import MissingToolError
+from harness.model.folder.host_facts import HostFactsRecord
+from harness.model.json_value import JsonObject, JsonValue, as_text
 
 #: Seconds a host's engine may take to answer `docker info` before it counts as unreachable.
 HOST_TIMEOUT_S = 20
@@ -41,6 +43,13 @@ def run_docker(args: Sequence[str], timeout: float) -> subprocess.CompletedProce
         return subprocess.CompletedProcess(["docker", *args], 124, "", f"no answer within {timeout:.0f} s")
     except MissingToolError as e:
         return subprocess.CompletedProcess(["docker", *args], 127, "", str(e))
+
+
+class EngineDetails(TypedDict, total=False):
+    """What else a host's engine tells (HostFacts.details): the machine behind it (`docker info`'s Name; engines on one
+    machine share its CPUs)."""
+
+    machine: str | None
 
 
 @dataclass(frozen=True)
@@ -64,7 +73,7 @@ class HostFacts:
     cpu_flags: tuple[str, ...] = ()
     isolated_cpus: str | None = None
     isa_levels: tuple[str, ...] = ()
-    details: dict[str, Any] = field(default_factory=dict)
+    details: EngineDetails = field(default_factory=lambda: EngineDetails())
 
     def describe(self) -> str:
         """One line for the run's first lines and `harness hosts`."""
@@ -77,6 +86,10 @@ class HostFacts:
             f"{self.name}: {cpu}, {self.cpus} CPUs, {self.arch}, kernel {self.kernel}, Docker {self.engine_version}"
             f"{isolated}; ISA levels {levels}"
         )
+
+    def record(self) -> HostFactsRecord:
+        """The facts as a run folder keeps them (hosts.json `facts`, environment.json `host`): every field, by name."""
+        return cast(HostFactsRecord, dataclasses.asdict(self))  # the same keys: tests/harness/model/test_run_records.py
 
 
 def probe_engine(host: HostSpec, isa: IsaTable, docker: Docker = run_docker) -> HostFacts:
@@ -92,15 +105,17 @@ def probe_engine(host: HostSpec, isa: IsaTable, docker: Docker = run_docker) -> 
         host.name,
         host.context,
         True,
-        engine_version=info.get("ServerVersion"),
+        engine_version=as_text(info.get("ServerVersion")),
         arch=arch,
-        kernel=info.get("KernelVersion"),
-        os=info.get("OperatingSystem"),
-        cpus=info.get("NCPU"),
-        memory_bytes=info.get("MemTotal"),
+        kernel=as_text(info.get("KernelVersion")),
+        os=as_text(info.get("OperatingSystem")),
+        cpus=_count(info.get("NCPU")),
+        memory_bytes=_count(info.get("MemTotal")),
         isa_levels=levels,
         reason="" if levels else f"the ISA table has no levels for architecture {arch}",
-        details={"machine": info.get("Name")},  # the machine behind the engine: engines on one machine share CPUs
+        details={
+            "machine": as_text(info.get("Name"))
+        },  # the machine behind the engine: engines on one machine share CPUs
     )
 
 
@@ -129,9 +144,15 @@ def probe_cpu(facts: HostFacts, host: HostSpec, image: str, docker: Docker = run
     )
 
 
-def _json(text: str) -> dict[str, Any] | None:
+def _json(text: str) -> JsonObject | None:
+    """`docker info`'s JSON object; None when the engine printed something else."""
     try:
         value = json.loads(text)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+def _count(value: JsonValue) -> int | None:
+    """A count `docker info` gives (CPUs, bytes of memory): an integer, else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

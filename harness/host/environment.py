@@ -12,7 +12,8 @@ import os
 import pathlib
 import platform
 import subprocess
-from typing import Any, TypedDict
+from collections.abc import Mapping
+from typing import TypedDict
 
 from harness import __version__
 from harness.host.cpu_hygiene import plan_and_check
@@ -152,10 +153,30 @@ def git_state(repo: pathlib.Path = REPO_ROOT) -> GitState:
     return GitState(git_commit=commit, git_dirty=None if commit is None or status is None else bool(status))
 
 
-def system_warnings(env: dict[str, Any]) -> list[str]:
-    """What on this host makes timings noisier, each with the fix. With a 'cpu_hygiene' record (the lab CPUs'
-    governor, turbo, SMT and isolation, harness/host/cpu_hygiene.py) those are its findings, not cpu0's warnings
-    here."""
+class HostEnvironment(CpuInfo, SmtState, CoreTypes, FrequencyPolicy, GitState):
+    """What collect_host_environment returns: this host's part of environment.json (EnvironmentRecord, which the runner
+    completes with the backend, the CPU sets, the engine and the lab builds)."""
+
+    schema_version: int
+    captured_at: str
+    hostname: str
+    machine: str
+    kernel: str
+    os: str | None
+    cores_allowed: int
+    memory_bytes: int
+    load_average_1m: float
+    python: str
+    harness_version: str
+    container_engine: str | None  # None here: the runner names the engine
+    cpu_hygiene: HygieneRecord
+    warnings: list[str]
+
+
+def system_warnings(env: Mapping[str, object]) -> list[str]:
+    """What on this host makes timings noisier, each with the fix. `env`: a HostEnvironment, or as much of one as is
+    known. With a 'cpu_hygiene' record (the lab CPUs' governor, turbo, SMT and isolation, harness/host/cpu_hygiene.py)
+    those are its findings, not cpu0's warnings here."""
     warnings = []
     if env.get("hypervisor"):
         warnings.append(
@@ -178,29 +199,44 @@ def system_warnings(env: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def collect_host_environment(cpu_hygiene: HygieneRecord | None = None) -> dict[str, Any]:
+def collect_host_environment(cpu_hygiene: HygieneRecord | None = None) -> HostEnvironment:
     """Everything about this host that a reader of the results needs, once per run. `cpu_hygiene`: the run's
     CpuHygiene.to_dict(); without it (`lab-harness env`) the one a default one-CPU run would find."""
-    env: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "captured_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "hostname": platform.node(),
-        "machine": platform.machine(),
-        "kernel": platform.release(),
-        "os": read_text("/etc/os-release") and _os_pretty_name(read_text("/etc/os-release") or ""),
-        "cores_allowed": len(os.sched_getaffinity(0)),
-        "memory_bytes": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
-        "load_average_1m": os.getloadavg()[0],
-        "python": platform.python_version(),
-        "harness_version": __version__,
-        "container_engine": None,
-    }
-    env.update(parse_cpuinfo(read_text("/proc/cpuinfo") or ""))
-    env.update(smt_state())
-    env.update(core_types(bool(env.get("hypervisor"))))
-    env.update(frequency_policy())
-    env.update(git_state())
-    env["cpu_hygiene"] = cpu_hygiene if cpu_hygiene is not None else plan_and_check(None, None, 1)[1].to_dict()
+    captured_at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    cpu = parse_cpuinfo(read_text("/proc/cpuinfo") or "")
+    smt, cores, policy, git = smt_state(), core_types(cpu["hypervisor"]), frequency_policy(), git_state()
+    env = HostEnvironment(  # in the order environment.json has always listed them
+        schema_version=SCHEMA_VERSION,
+        captured_at=captured_at,
+        hostname=platform.node(),
+        machine=platform.machine(),
+        kernel=platform.release(),
+        os=read_text("/etc/os-release") and _os_pretty_name(read_text("/etc/os-release") or ""),
+        cores_allowed=len(os.sched_getaffinity(0)),
+        memory_bytes=os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
+        load_average_1m=os.getloadavg()[0],
+        python=platform.python_version(),
+        harness_version=__version__,
+        container_engine=None,
+        cpu_model=cpu["cpu_model"],
+        cpu_vendor=cpu["cpu_vendor"],
+        cpu_family=cpu["cpu_family"],
+        cpu_model_number=cpu["cpu_model_number"],
+        cpu_flags=cpu["cpu_flags"],
+        logical_cpus=cpu["logical_cpus"],
+        hypervisor=cpu["hypervisor"],
+        smt_active=smt["smt_active"],
+        cpu0_thread_siblings=smt["cpu0_thread_siblings"],
+        cpu_hybrid=cores["cpu_hybrid"],
+        governor=policy["governor"],
+        frequency_driver=policy["frequency_driver"],
+        turbo=policy["turbo"],
+        isolated_cpus=policy["isolated_cpus"],
+        git_commit=git["git_commit"],
+        git_dirty=git["git_dirty"],
+        cpu_hygiene=cpu_hygiene if cpu_hygiene is not None else plan_and_check(None, None, 1)[1].to_dict(),
+        warnings=[],
+    )
     env["warnings"] = system_warnings(env)
     return env
 

@@ -19,11 +19,21 @@ import hashlib
 import json
 import struct
 from collections.abc import Iterator
-from typing import Any
+from typing import TypedDict
 
 from harness.model.characters import LONE_SURROGATE
+from harness.model.json_value import JsonValue
 
 RULE = "jsonlab-canonical-v1"
+
+
+class CanonicalDigest(TypedDict):
+    """A document's canonical digest, as datasets/manifest.json keeps it (`canonical`): the rule, the sha256 of its
+    records and their count."""
+
+    rule: str
+    sha256: str
+    leaves: int
 
 
 def _utf8(text: str) -> bytes:
@@ -35,7 +45,7 @@ def _record(pointer: str, kind: str, value: bytes = b"") -> bytes:
     return b"%d:%s %s %d:%s\n" % (len(name), name, kind.encode(), len(value), value)
 
 
-def _records(value: Any, pointer: str) -> Iterator[bytes]:
+def _records(value: JsonValue, pointer: str) -> Iterator[bytes]:
     if value is None:
         yield _record(pointer, "null")
     elif value is True:
@@ -64,7 +74,7 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse(data: bytes) -> Any:
+def parse(data: bytes) -> JsonValue:
     """The document (after a UTF-8 byte order mark, which RFC 8259 §8.1 lets a parser ignore) with every number as the
     double nearest to it (integers too, correctly rounded)."""
     return json.loads(
@@ -75,7 +85,7 @@ def parse(data: bytes) -> Any:
     )
 
 
-def canonical_digest(data: bytes) -> dict[str, Any]:
+def canonical_digest(data: bytes) -> CanonicalDigest:
     """{"rule", "sha256", "leaves"} of one JSON document's bytes."""
     digest = hashlib.sha256()
     leaves = 0

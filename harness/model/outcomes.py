@@ -5,15 +5,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from harness.model.arch import IsaFlags
 from harness.model.folder.records import VERIFICATION_STATUSES, require_field
+from harness.model.json_value import JsonObject
 from harness.model.places import SettingsReadback
 
-#: Peak-RSS readings in a cell's raw folder: {"peak_rss_bytes": [...], "cpus_allowed": [...]}, one per fresh `once
-#: --report-rss` process (cold cells, and steady cells of a profile with peak_rss_runs).
+#: Peak-RSS readings in a cell's raw folder (RssReadings), one per fresh `once --report-rss` process (cold cells, and
+#: steady cells of a profile with peak_rss_runs).
 RSS_FILE = "rss.json"
+
+
+class RssReadings(TypedDict, total=False):
+    """RSS_FILE as the harness writes it (harness/backends/cold_timing.py read_peak_rss): each process's peak resident
+    set in bytes, and the CPUs it was allowed on as it read them back (null where it did not say)."""
+
+    peak_rss_bytes: list[int]
+    cpus_allowed: list[str | None]
 
 
 @dataclass(frozen=True)
@@ -93,7 +102,7 @@ class Verification:
 class CellOutcome:
     """What normalizing a finished cell yields: descriptive fields, statistics, memory, verification."""
 
-    fields: dict[str, Any]
+    fields: JsonObject  # a result row's fields by name (ResultRow), as the raw output gave them
     statistics: Statistics
     verification: Verification
     isa_flags: IsaFlags
@@ -111,7 +120,7 @@ class ProcessUsage:
     steal_ms: float | None = None
     involuntary_context_switches: int | None = None
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> JsonObject:
         """The row fields this usage fills."""
         return {
             "lab_cpu_s": self.lab_cpu_s,
@@ -123,7 +132,7 @@ class ProcessUsage:
     def share(self, parts: int) -> ProcessUsage:
         """One of `parts` equal shares of a process measured for several cells (so sums over rows count it once)."""
 
-        def split(value):
+        def split(value: float | None) -> float | None:
             return None if value is None else value / parts
 
         ics = self.involuntary_context_switches

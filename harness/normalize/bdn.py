@@ -8,45 +8,57 @@ full JSON report (kept untouched as the raw result).
 from __future__ import annotations
 
 import pathlib
-from typing import Any
 
 from harness.model.errors import CellError
+from harness.model.folder.field_types import shown
 from harness.model.folder.lab_files import ProcessRecord, read_process
+from harness.model.json_value import JsonMapping, JsonObject
 from harness.model.outcomes import CellOutcome, Statistics
 from harness.model.stats.stats import ci_half_width
 from harness.normalize.cell_files import CellRecord, read_cell
+from harness.normalize.common import REPORT_HINT, json_array, json_number, json_object, json_objects
 
 
-def statistics_from_bdn(benchmark: dict[str, Any]) -> Statistics:
-    """Per-operation statistics from one BenchmarkDotNet report entry, with a 99% CI (BDN prints 99.9%)."""
+def statistics_from_bdn(benchmark: JsonMapping) -> Statistics:
+    """Per-operation statistics from one BenchmarkDotNet report entry, with a 99% CI (BDN prints 99.9%); a statistic
+    that is not a number (N not a count) is a CellError naming it."""
     s = benchmark.get("Statistics")
     if not s:
         raise CellError(
             "BenchmarkDotNet reported no statistics for this cell", "see the cell's log for the benchmark's error"
         )
-    if s["Mean"] <= 0:
+    stats = json_object(s, "BenchmarkDotNet's Statistics")
+
+    def number(key: str) -> float:
+        return json_number(stats.get(key), f"BenchmarkDotNet's Statistics.{key}")
+
+    mean = number("Mean")
+    if mean <= 0:
         raise CellError(
             "BenchmarkDotNet measured 0 ns per operation after subtracting its overhead: the operation is below "
             "what its loop can resolve on this machine",
             "the raw iterations are in the cell's bdn/ folder; a longer input, or the operation inside a larger one, "
             "is measurable",
         )
-    half = ci_half_width(s["N"], s["StandardError"])
+    n = stats.get("N")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise CellError(f"BenchmarkDotNet's Statistics.N is {shown(n)}, not a count", REPORT_HINT)
+    half = ci_half_width(n, number("StandardError"))
     return Statistics(
-        n=s["N"],
-        mean_ns=s["Mean"],
-        median_ns=s["Median"],
-        stddev_ns=s["StandardDeviation"] if s["N"] > 1 else None,
-        ci99_lower_ns=None if half is None else s["Mean"] - half,
-        ci99_upper_ns=None if half is None else s["Mean"] + half,
-        min_ns=s["Min"],
-        max_ns=s["Max"],
+        n=n,
+        mean_ns=mean,
+        median_ns=number("Median"),
+        stddev_ns=number("StandardDeviation") if n > 1 else None,
+        ci99_lower_ns=None if half is None else mean - half,
+        ci99_upper_ns=None if half is None else mean + half,
+        min_ns=number("Min"),
+        max_ns=number("Max"),
     )
 
 
-def memory_from_bdn(benchmark: dict[str, Any]) -> dict[str, Any]:
-    """Allocation and GC counts (MemoryDiagnoser); None when the diagnoser did not run."""
-    m = benchmark.get("Memory") or {}
+def memory_from_bdn(benchmark: JsonMapping) -> JsonObject:
+    """Allocation and GC counts (MemoryDiagnoser), as the report gives them; None when the diagnoser did not run."""
+    m = json_object(benchmark.get("Memory") or {}, "BenchmarkDotNet's Memory")
     return {
         "allocated_bytes_per_op": m.get("BytesAllocatedPerOperation"),
         "gen0_collections": m.get("Gen0Collections"),
@@ -56,7 +68,7 @@ def memory_from_bdn(benchmark: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def stage_times_ms(benchmark: dict[str, Any]) -> dict[str, float]:
+def stage_times_ms(benchmark: JsonMapping) -> dict[str, float]:
     """Wall time BenchmarkDotNet spent in each stage of one benchmark, from its raw measurements: the measured
     samples (workload actual), and pilot, warm-up, jitting and the overhead stages around them."""
     totals = {
@@ -66,18 +78,19 @@ def stage_times_ms(benchmark: dict[str, Any]) -> dict[str, float]:
         "bdn_overhead_ms": 0.0,
         "bdn_jitting_ms": 0.0,
     }
-    for m in benchmark.get("Measurements") or []:
-        mode, stage, ms = m.get("IterationMode"), m.get("IterationStage"), m.get("Nanoseconds", 0) / 1e6
+    for m in json_objects(benchmark.get("Measurements") or [], "BenchmarkDotNet's Measurements"):
+        mode, stage = m.get("IterationMode"), m.get("IterationStage")
+        ms = json_number(m.get("Nanoseconds", 0), "a BenchmarkDotNet measurement's Nanoseconds") / 1e6
         if stage == "Result":
             continue  # derived from the actual iterations, not run again
         if mode == "Overhead":
             totals["bdn_overhead_ms"] += ms
-        elif stage in ("Actual", "Pilot", "Warmup", "Jitting"):
+        elif isinstance(stage, str) and stage in ("Actual", "Pilot", "Warmup", "Jitting"):
             totals[f"bdn_{stage.lower()}_ms"] += ms
     return {k: round(v, 1) for k, v in totals.items()}
 
 
-def timings_from_lab(cell: CellRecord, process: ProcessRecord | None) -> dict[str, Any]:
+def timings_from_lab(cell: CellRecord, process: ProcessRecord | None) -> JsonObject:
     """The lab's own phase timings of a cell (schema 2 of cell.json; absent in older runs)."""
     timings = cell.timings_ms
     return {
@@ -94,8 +107,8 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
     """Reads one finished cell folder."""
     files = read_cell(cell_dir)
     report = files.raw_report()
-    host_info = report.get("HostEnvironmentInfo") or {}
-    benchmarks = report.get("Benchmarks") or []
+    host_info = json_object(report.get("HostEnvironmentInfo") or {}, f"{files.cell.raw_report}'s HostEnvironmentInfo")
+    benchmarks = json_array(report.get("Benchmarks") or [], f"{files.cell.raw_report}'s Benchmarks")
     if len(benchmarks) != 1:
         raise CellError(
             f"expected one benchmark in {files.cell.raw_report}, found {len(benchmarks)}",
@@ -106,15 +119,16 @@ def normalize_bdn_cell(cell_dir: pathlib.Path) -> CellOutcome:
         f"{host_info.get('BenchmarkDotNetCaption', 'BenchmarkDotNet')} "
         f"{host_info.get('BenchmarkDotNetVersion', 'unknown')}"
     )
-    fields = {
+    benchmark = json_object(benchmarks[0], f"{files.cell.raw_report}'s Benchmarks[0]")
+    fields: JsonObject = {
         **files.base_fields(engine),
-        **memory_from_bdn(benchmarks[0]),
-        **stage_times_ms(benchmarks[0]),
+        **memory_from_bdn(benchmark),
+        **stage_times_ms(benchmark),
         **timings_from_lab(files.cell, read_process(cell_dir)),
     }
     return CellOutcome(
         fields=fields,
-        statistics=statistics_from_bdn(benchmarks[0]),
+        statistics=statistics_from_bdn(benchmark),
         verification=files.verification.verification(),
         isa_flags=dict(files.env.isa),
         settings_readback=dict(files.env.settings),

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pathlib
 from dataclasses import dataclass, field
-from typing import Any
 
 from harness.model.arch import IsaFlags
 from harness.model.errors import CellError
 from harness.model.folder.field_types import shown
 from harness.model.folder.lab_files import LabFile
 from harness.model.folder.records import VERIFICATION_STATUSES
+from harness.model.json_value import JsonObject
 from harness.model.outcomes import Verification
 from harness.model.places import SettingsReadback
 from harness.normalize.common import read_json
@@ -84,7 +84,7 @@ class CellFiles:
     env: LabEnv
     verification: VerificationRecord
 
-    def raw_report(self) -> dict[str, Any]:
+    def raw_report(self) -> JsonObject:
         """The raw report cell.json names: a JSON object in a file inside the cell folder."""
         path = pathlib.PurePosixPath(self.cell.raw_report)
         if path.is_absolute() or ".." in path.parts or not path.parts:
@@ -97,7 +97,7 @@ class CellFiles:
             raise CellError(f"{self.directory / path} is not a JSON object", "see the cell's log")
         return report
 
-    def base_fields(self, engine_version: str) -> dict[str, Any]:
+    def base_fields(self, engine_version: str) -> JsonObject:
         """The row fields every raw format fills the same way from the three files."""
         cell, env = self.cell, self.env
         return {

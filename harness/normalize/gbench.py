@@ -12,21 +12,23 @@ reported (None), never guessed.
 from __future__ import annotations
 
 import pathlib
-from typing import Any
 
 from harness.model.errors import CellError
+from harness.model.json_value import JsonMapping
 from harness.model.outcomes import CellOutcome
 from harness.normalize.cell_files import read_cell
+from harness.normalize.common import json_number, json_objects
 from harness.normalize.samples import cell_outcome
 
 #: Google Benchmark's time units, in nanoseconds.
 TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-def iteration_times_ns(report: dict[str, Any]) -> list[float]:
-    """Each measured repetition's wall time per call, in ns (aggregates and errored runs left out)."""
+def iteration_times_ns(report: JsonMapping) -> list[float]:
+    """Each measured repetition's wall time per call, in ns (aggregates and errored runs left out); a run that is not
+    an object, or a real_time that is not a number, is a CellError naming it."""
     times: list[float] = []
-    for run in report.get("benchmarks") or []:
+    for run in json_objects(report.get("benchmarks") or [], "Google Benchmark's benchmarks"):
         if run.get("run_type", "iteration") != "iteration":
             continue
         if run.get("error_occurred"):
@@ -35,9 +37,10 @@ def iteration_times_ns(report: dict[str, Any]) -> list[float]:
                 "see the cell's log for the lab's output",
             )
         unit = run.get("time_unit", "ns")
-        if unit not in TIME_UNITS_NS:
+        if not isinstance(unit, str) or unit not in TIME_UNITS_NS:
             raise CellError(f"Google Benchmark reported an unknown time unit '{unit}'", "report it: the lab sets ns")
-        times.append(float(run["real_time"]) * TIME_UNITS_NS[unit])
+        real_time = json_number(run.get("real_time"), "a Google Benchmark run's real_time")
+        times.append(float(real_time) * TIME_UNITS_NS[unit])
     return times
 
 

@@ -12,43 +12,59 @@ from __future__ import annotations
 import json
 import pathlib
 import statistics
-from typing import Any
 
 from harness.model.arch import IsaFlags
 from harness.model.errors import CellError
 from harness.model.folder.environment_record import LabEnvReport
+from harness.model.json_value import JsonMapping, JsonObject, as_text
 from harness.model.outcomes import RSS_FILE, CellOutcome, Verification
-from harness.normalize.common import statistics_from_times
+from harness.normalize.common import (
+    json_array,
+    json_number,
+    json_object,
+    json_objects,
+    rss_readings,
+    statistics_from_times,
+)
 
 #: The two commands of a cold cell's hyperfine run, by --command-name.
 ONCE, PREPARE_ONLY = "once", "prepare-only"
 
 
-def _times_ns(results: dict[str, dict[str, Any]], name: str) -> list[float]:
-    if name not in results or not results[name].get("times"):
+def _by_command(report: JsonObject) -> dict[str, JsonObject]:
+    """hyperfine.json's results by their command's name (--command-name)."""
+    results = json_objects(report.get("results", []), "hyperfine.json's results")
+    return {command: r for r in results if (command := as_text(r.get("command"))) is not None}
+
+
+def _times_ns(results: dict[str, JsonObject], name: str) -> list[float]:
+    times = results[name].get("times") if name in results else None
+    if not times:
         raise CellError(f"hyperfine.json has no timed runs of '{name}'", "see the cell's log for hyperfine's output")
-    return [t * 1e9 for t in results[name]["times"]]
+    what = f"hyperfine.json's times of '{name}'"
+    return [json_number(t, f"an item of {what}") * 1e9 for t in json_array(times, what)]
 
 
 def normalize_cold_cell(
     cell_dir: pathlib.Path,
     env: LabEnvReport,
-    variant: dict[str, Any],
-    verification: dict[str, Any],
+    variant: JsonMapping,
+    verification: JsonMapping,
     isa_flags: IsaFlags,
 ) -> CellOutcome:
-    """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build."""
+    """One cold cell folder, with what the probe and the lab's listing and verify verb said about its build (the
+    lab's variant and verification answers as it gave them; a message that is not a text reads as none)."""
     try:
         report = json.loads((cell_dir / "hyperfine.json").read_text())
-        rss_report = json.loads((cell_dir / RSS_FILE).read_text())
+        rss_report = rss_readings(json.loads((cell_dir / RSS_FILE).read_text()), cell_dir / RSS_FILE)
         rss = rss_report["peak_rss_bytes"]
-    except (FileNotFoundError, json.JSONDecodeError, KeyError) as e:
+    except (OSError, ValueError, KeyError, RecursionError) as e:  # ValueError: not JSON, or not UTF-8
         raise CellError(
             f"the cold cell left no readable hyperfine.json / rss.json in {cell_dir}: {e}", "see the cell's log"
         ) from e
-    results = {r.get("command"): r for r in report.get("results", [])}
+    results = _by_command(json_object(report, "hyperfine.json"))
     once, prepare = _times_ns(results, ONCE), _times_ns(results, PREPARE_ONLY)
-    fields = {
+    fields: JsonObject = {
         "language": env["language"],
         "runtime": env["runtime"],
         "runtime_version": env["runtime_version"],
@@ -66,9 +82,10 @@ def normalize_cold_cell(
         "payload_bytes": verification.get("payload_bytes") or None,  # 0 or absent: not known
     }
     status = "passed" if verification.get("status") == "passed" else "failed"
+    message = as_text(verification.get("message", "no verification result"))
     return CellOutcome(
         fields=fields,
         statistics=statistics_from_times(once),
-        verification=Verification(status, verification.get("message", "no verification result")),
+        verification=Verification(status, "no verification result" if message is None else message),
         isa_flags=dict(isa_flags),
     )

@@ -19,25 +19,28 @@ from __future__ import annotations
 
 import pathlib
 import re
-from typing import Any
 
 from harness.model.errors import CellError
 from harness.model.folder.lab_files import ProcessRecord, read_process
+from harness.model.json_value import JsonMapping, JsonObject, JsonValue, as_array, as_object
 from harness.model.outcomes import CellOutcome
 from harness.normalize.cell_files import CellFiles, read_cell
-from harness.normalize.common import statistics_from_times
+from harness.normalize.common import json_array, json_number, json_object, statistics_from_times
 
 
 def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
-    """Reads one finished cell folder of a lab whose raw_format is "samples"."""
+    """Reads one finished cell folder of a lab whose raw_format is "samples"; a member of the report of another type
+    than the format's is a CellError naming it."""
     files = read_cell(cell_dir)
     report = files.raw_report()
-    times = [float(t) for t in report.get("iterations_ns") or []]
-    engine = report.get("engine") or {}
-    paired = report.get("paired")
-    shot = report.get("single_shot")
-    extra: dict[str, Any] = {}
+    where = files.cell.raw_report
+    iterations = json_array(report.get("iterations_ns") or [], f"{where}'s iterations_ns")
+    times = [float(json_number(t, f"an item of {where}'s iterations_ns")) for t in iterations]
+    engine = json_object(report.get("engine") or {}, f"{where}'s engine")
+    paired, shot = report.get("paired"), report.get("single_shot")
+    extra: JsonObject = {}
     if shot is not None:  # the `shot` verb: one fresh process, its timed calls and its resident sets
+        shot = json_object(shot, f"{where}'s single_shot")
         extra = {
             "rss_before_bytes": shot.get("rss_before_bytes"),
             "peak_rss_bytes": shot.get("peak_rss_bytes"),
@@ -47,19 +50,21 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
             "start_to_main_ms": process.start_to_main_ms if (process := read_process(cell_dir)) else None,
         }
     if paired is not None:
+        paired = json_object(paired, f"{where}'s paired")
         process = read_process(cell_dir.parent)  # a paired process's own file, above its cells' folders
         timings = files.cell.timings_ms
-        members = max(len(paired.get("members") or ()), 1)
+        members = max(len(json_array(paired.get("members") or [], f"{where}'s paired.members")), 1)
         handover = _handover(process, members) if process else {}
+        calls = json_number(paired.get("calls_per_burst") or 0, f"{where}'s paired.calls_per_burst")
         extra = {
-            "burst_ns": times,
+            "burst_ns": list(times),
             "native_anchor_ns": _anchor_times(paired.get("native_anchors"), len(times)),
             "native_anchors_sha256": _anchor_library(paired),
             "bursts_ms": timings.get("bursts_ms"),
             "gen0_collections": paired.get("gen0_collections"),
             "gen1_collections": paired.get("gen1_collections"),
             "gen2_collections": paired.get("gen2_collections"),
-            "total_operations": (paired.get("calls_per_burst") or 0) * len(times) or None,
+            "total_operations": calls * len(times) or None,
             # the process's start, shared by its cells like its wall time (rows sum to the process once)
             "start_to_main_ms": (process.start_to_main_ms or 0) / members if process else None,
             "rounds_compilations": _rounds_compilations(process) if process else None,
@@ -74,19 +79,24 @@ def normalize_samples_cell(cell_dir: pathlib.Path) -> CellOutcome:
     )
 
 
-def _anchor_times(anchors: Any, rounds: int) -> dict[str, list[float]] | None:
-    """The native anchors' per-round times, when the process timed them: one positive time per round each."""
+def _anchor_times(anchors: JsonValue, rounds: int) -> JsonObject | None:
+    """The native anchors' per-round times (anchor → one time per round, ns), when the process timed them: one positive
+    time per round each."""
     if anchors is None:
         return None
-    if not isinstance(anchors, dict) or not all(
-        isinstance(v, list) and len(v) == rounds and all(isinstance(t, (int, float)) and t > 0 for t in v)
-        for v in anchors.values()
-    ):
+    times = {str(k): _positive_times(v) for k, v in as_object(anchors).items()}
+    if not isinstance(anchors, dict) or not all(ts is not None and len(ts) == rounds for ts in times.values()):
         raise CellError(
             "the report's native_anchors are not one positive time per round for each anchor",
             "see the process's log; rerun the cell",
         )
-    return {str(k): [float(t) for t in v] for k, v in anchors.items()}
+    return {k: list(ts or ()) for k, ts in times.items()}
+
+
+def _positive_times(values: JsonValue) -> list[float] | None:
+    """`values` as floats when it is a list of positive numbers, else None."""
+    times = [float(t) for t in as_array(values) if isinstance(t, (int, float)) and t > 0]
+    return times if isinstance(values, list) and len(times) == len(values) else None
 
 
 def _rounds_compilations(process: ProcessRecord) -> int | None:
@@ -117,7 +127,7 @@ def _handover(process: ProcessRecord, members: int) -> dict[str, float | None]:
     return {"handover_wait_ms": float(wait) / members, "rewarm_ms": float(rewarm or 0) / members}
 
 
-def _anchor_library(paired: dict[str, Any]) -> str | None:
+def _anchor_library(paired: JsonMapping) -> str | None:
     """The sha256 of the anchors' library: present exactly when the process timed them."""
     sha = paired.get("native_anchors_sha256")
     if (paired.get("native_anchors") is None) != (sha is None) or not (
@@ -134,18 +144,19 @@ def cell_outcome(
     files: CellFiles,
     times: list[float],
     engine_version: str,
-    allocated_bytes_per_op: float | None,
-    extra: dict[str, Any] | None = None,
+    allocated_bytes_per_op: JsonValue,
+    extra: JsonObject | None = None,
 ) -> CellOutcome:
     """A cell's outcome from the contract's three files and its iteration times (ns per operation), whatever raw format
-    they came from (this module's samples, Google Benchmark's JSON in gbench.py)."""
+    they came from (this module's samples, Google Benchmark's JSON in gbench.py); `allocated_bytes_per_op` as the raw
+    report gives it (None: not counted)."""
     if not times or min(times) <= 0:
         raise CellError(
             f"{files.cell.raw_report} holds no positive iteration times",
             "see the cell's log for the lab's timing output",
         )
     timings = files.cell.timings_ms
-    fields = {
+    fields: JsonObject = {
         **files.base_fields(engine_version),
         "allocated_bytes_per_op": allocated_bytes_per_op,
         "verify_ms": timings.get("verify_ms"),

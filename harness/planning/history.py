@@ -20,9 +20,8 @@ import json
 import pathlib
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
@@ -30,6 +29,7 @@ from harness.model.folder.field_types import field_hints, type_problem
 from harness.model.folder.records import REPLICATED, SINGLE_SHOT, ResultRow
 from harness.model.folder.run_folder import RESULTS_FILE, RUN_FILE, TIMELINE_FILE
 from harness.model.folder.run_records import CONFORMANCE, PREPARE, REPORT, RunRecord, TimelineRecord
+from harness.model.json_value import JsonMapping, JsonObject, as_number, as_text
 from harness.planning.throughput import ProcessCosts, process_costs
 
 #: A gap between two processes' starts longer than this many times the first one's wall time (plus a few seconds of
@@ -89,36 +89,40 @@ def load_history(
     return CostHistory(seconds, tuple(used), phases, process) if seconds else None
 
 
-def run_cell_costs(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Cell id → wall seconds per round in one run's rows (see the module's docstring)."""
+def run_cell_costs(rows: Sequence[JsonMapping]) -> dict[str, float]:
+    """Cell id → wall seconds per round in one run's rows (see the module's docstring; a row's value of another type
+    than the result row's reads as absent)."""
     factor = gap_factor(rows)
     per_round: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
     skipped: set[str] = set()
     for row in rows:
         if row.get("measure") not in REPLICATED:
             continue
-        if row.get("duration_s"):
-            per_round[row["cell_id"]][int(row.get("round_index") or 0)] += float(row["duration_s"])
+        if duration := as_number(row.get("duration_s")):
+            per_round[str(row["cell_id"])][int(as_number(row.get("round_index")) or 0)] += duration
         elif row.get("status") == "skipped":
-            skipped.add(row["cell_id"])
+            skipped.add(str(row["cell_id"]))
     costs = {cell: factor * statistics.median(rounds.values()) for cell, rounds in per_round.items()}
     return {**{cell: 0.0 for cell in skipped}, **costs}
 
 
-def gap_factor(rows: list[dict[str, Any]]) -> float:
+def gap_factor(rows: Iterable[JsonMapping]) -> float:
     """Start-to-next-start time over the processes' own wall time, pauses left out; 1 when it cannot be read."""
-    processes: dict[str, list[Any]] = {}
+    processes: dict[str, list[float]] = {}  # a process's [start, wall seconds]
     for row in rows:
-        if row.get("measure") not in REPLICATED or not row.get("duration_s") or not row.get("started_at"):
+        duration, started = as_number(row.get("duration_s")), as_text(row.get("started_at"))
+        if row.get("measure") not in REPLICATED or not duration or not started:
             continue
-        key = row.get("log_path") or row.get("raw_path") or f"{row['cell_id']}#{row.get('round_index')}"
+        key = (
+            as_text(row.get("log_path")) or as_text(row.get("raw_path")) or f"{row['cell_id']}#{row.get('round_index')}"
+        )
         try:
-            start = datetime.datetime.fromisoformat(row["started_at"]).timestamp()
+            start = datetime.datetime.fromisoformat(started).timestamp()
         except ValueError:  # not a time: the row's process left out of the factor
             continue
         entry = processes.setdefault(key, [start, 0.0])
         entry[0] = min(entry[0], start)
-        entry[1] += float(row["duration_s"])
+        entry[1] += duration
     ordered = sorted(processes.values())
     gaps = walls = 0.0
     for (start, wall), (next_start, _) in zip(ordered, ordered[1:]):
@@ -154,8 +158,9 @@ def load_call_rates(results_dir: pathlib.Path) -> dict[tuple[str, str, str, str]
     for folder in _runs_newest_first(results_dir)[:RATE_RUNS]:
         found: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
         for row in _read_rows(folder / RESULTS_FILE):
-            if row.get("measure") == SINGLE_SHOT and row.get("median_ns") and row.get("payload_bytes"):
-                rate = float(row["median_ns"]) / float(row["payload_bytes"])
+            median, size = as_number(row.get("median_ns")), as_number(row.get("payload_bytes"))
+            if row.get("measure") == SINGLE_SHOT and median and size:
+                rate = median / size
                 variant = (str(row.get("lab")), str(row.get("variant")), str(row.get("operation")))
                 found[(*variant, str(row.get("runtime_requested")))].append(rate)
                 found[(*variant, ANY_RUNTIME)].append(rate)
@@ -170,7 +175,7 @@ def _same_method(folder: pathlib.Path, design: str, job: JobSettings) -> bool:
         run = RunRecord.from_dict(json.loads((folder / RUN_FILE).read_bytes().decode("utf-8")), str(folder / RUN_FILE))
     except (OSError, ValueError, RecursionError, SchemaError):  # unreadable, or not a run.json: not read
         return False
-    return run.design == design and run.job == dataclasses.asdict(job)
+    return run.design == design and run.job == job
 
 
 def _phases(path: pathlib.Path) -> dict[str, float]:
@@ -218,11 +223,11 @@ READ_FIELDS = (
 )
 
 
-def _read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
+def _read_rows(path: pathlib.Path) -> list[JsonObject]:
     """The rows of a results.jsonl; lines that do not parse (a run killed mid-write, a damaged byte) or whose fields
     do not fit a result row are skipped."""
     hints = field_hints(ResultRow)
-    rows = []
+    rows: list[JsonObject] = []
     for line in _readable_lines(path):
         try:
             row = json.loads(line)

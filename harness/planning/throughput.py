@@ -16,7 +16,8 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+
+from harness.model.json_value import JsonMapping, as_number
 
 #: A row's parts done on the warm CPU before its hand-over, in ms.
 WARM_PARTS = ("start_to_main_ms", "verify_ms", "prewarm_ms")
@@ -46,17 +47,18 @@ class Pace:
         return f"{cpus}: about {self.per_minute:.0f} processes a minute, the lab's CPUs waiting {self.lab_waiting:.0%}"
 
 
-def process_costs(rows: Iterable[dict[str, Any]], run: str = "") -> ProcessCosts | None:
+def process_costs(rows: Iterable[JsonMapping], run: str = "") -> ProcessCosts | None:
     """The medians over a run's handed-over processes (rows with `rewarm_ms`; a process's rows share its log); None
-    when the run handed over none."""
+    when the run handed over none. A time that is not a number reads as absent."""
     lab: dict[str, float] = defaultdict(float)
     warm: dict[str, float] = {}
     for row in rows:
-        if row.get("rewarm_ms") is None or not row.get("duration_s"):
+        duration = as_number(row.get("duration_s"))
+        if row.get("rewarm_ms") is None or not duration:
             continue
         key = str(row.get("log_path") or row.get("raw_path") or f"{row.get('cell_id')}#{row.get('round_index')}")
-        lab[key] += float(row["duration_s"])
-        warm[key] = max(warm.get(key, 0.0), sum(float(row.get(part) or 0.0) for part in WARM_PARTS) / 1000)
+        lab[key] += duration
+        warm[key] = max(warm.get(key, 0.0), sum(as_number(row.get(part)) or 0.0 for part in WARM_PARTS) / 1000)
     if not lab:
         return None
     return ProcessCosts(statistics.median(lab.values()), statistics.median(warm.values()), len(lab), run)

@@ -23,13 +23,14 @@ import pathlib
 import signal
 import subprocess
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from harness.config.lab.labs import LabSpec
 from harness.containers.isolation import DATASETS_MOUNT, OUT_MOUNT
 from harness.model.errors import ConfigError, HarnessError
 from harness.model.folder.run_folder import CONFORMANCE_FILE, RAW_DIR
 from harness.model.folder.run_records import ConformanceRecord
+from harness.model.json_value import as_array, as_number, as_object, as_text
 
 SUITE_FOLDER = "conformance"
 PARSING_FOLDER = "test_parsing"
@@ -50,6 +51,18 @@ VERDICTS = {
     ("either", "accepted"): "accepted (allowed)",
     ("either", "rejected"): "rejected (allowed)",
 }
+
+
+class FileOutcome(TypedDict):
+    """One suite file through one parser (run_parser): what conformance.jsonl records of it besides the lab and
+    parser (ConformanceRecord)."""
+
+    file: str
+    expectation: str
+    outcome: str
+    verdict: str
+    detail: str
+    ms: float | None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,12 +112,12 @@ def run_parser(
     cpuset: str | None,
     file_timeout_s: float = FILE_TIMEOUT_S,
     startup_timeout_s: float = STARTUP_TIMEOUT_S,
-) -> list[dict[str, Any]]:
+) -> list[FileOutcome]:
     """Every suite file through one parser of one lab build: one record per file (crashes and hangs included)."""
     work_dir.mkdir(parents=True, exist_ok=True)
     for stale in work_dir.glob(f"{parser}.*"):  # a rerun starts clean: the verb appends to its output file
         stale.unlink()
-    records: list[dict[str, Any]] = []
+    records: list[FileOutcome] = []
     start, attempt = 0, 0
     while start < len(suite):
         attempt += 1
@@ -123,12 +136,15 @@ def run_parser(
                 launch.argv, cwd=launch.cwd, env=launch.env, stdout=log_file, stderr=subprocess.STDOUT
             )
             hung = _watch(popen, out, file_timeout_s, startup_timeout_s, lambda: backend.terminate(launch, popen))
-        lines = [
-            json.loads(line) for line in out.read_text(errors="replace").splitlines() if line.strip().endswith("}")
+        lines = [  # a JSON text that ends in } is an object
+            as_object(json.loads(line))
+            for line in out.read_text(errors="replace").splitlines()
+            if line.strip().endswith("}")
         ]
         lines = [line for line in lines if "outcome" in line]  # not the ready line
         for line in lines:
-            records.append(_record(suite[start], line["outcome"], line.get("detail", ""), line.get("ms")))
+            detail, ms = as_text(line.get("detail")) or "", as_number(line.get("ms"))
+            records.append(_record(suite[start], str(line["outcome"]), detail, ms))
             start += 1
         if start >= len(suite):
             break
@@ -170,7 +186,7 @@ def _death(returncode: int, log: pathlib.Path) -> str:
     return f"the process died on this file: {how}" + (f"; it printed: {printed[0][:200]}" if printed else "")
 
 
-def _record(file: SuiteFile, outcome: str, detail: str, ms: float | None) -> dict[str, Any]:
+def _record(file: SuiteFile, outcome: str, detail: str, ms: float | None) -> FileOutcome:
     return {
         "file": file.name,
         "expectation": file.expectation,
@@ -213,29 +229,33 @@ def run_conformance(
     files_dir = (datasets_dir / SUITE_FOLDER / PARSING_FOLDER).resolve()
     records: list[ConformanceRecord] = []
     for name, build in builds.items():
-        listing = backend.call(build, ["list"], {})
-        parsers = listing.get("parsers") or []
+        listing = as_object(backend.call(build, ["list"], {}))
+        parsers = [as_object(parser) for parser in as_array(listing.get("parsers"))]
         if not parsers:
             progress(f"conformance: lab {name} lists no parsers; skipped")
         for parser in parsers:
             started = time.monotonic()
+            parser_name = str(parser["parser"])
             found = run_parser(
-                backend, build, parser["parser"], suite, files_dir, run_dir / RAW_DIR / SUITE_FOLDER / name, cpuset
+                backend, build, parser_name, suite, files_dir, run_dir / RAW_DIR / SUITE_FOLDER / name, cpuset
             )
             failures = sum(r["verdict"] in ("wrongly accepted", "wrongly rejected", "crashed", "hung") for r in found)
             progress(
-                f"conformance: {name} {parser['parser']}: {len(found)} files, {failures} failures "
+                f"conformance: {name} {parser_name}: {len(found)} files, {failures} failures "
                 f"({time.monotonic() - started:.1f} s)"
             )
-            identity = {
-                "lab": name,
-                "runtime": build.runtime,
-                "parser": parser["parser"],
-                "library": parser.get("library"),
-                "library_version": parser.get("library_version"),
-                "description": parser.get("description"),
-            }
-            records += [ConformanceRecord(**identity, **record) for record in found]
+            records += [
+                ConformanceRecord(
+                    lab=name,
+                    runtime=build.runtime,
+                    parser=parser_name,
+                    library=as_text(parser.get("library")),
+                    library_version=as_text(parser.get("library_version")),
+                    description=as_text(parser.get("description")),
+                    **record,
+                )
+                for record in found
+            ]
     out = run_dir / CONFORMANCE_FILE
     out.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in records))
     return out

@@ -5,10 +5,10 @@ cells would measure something the write-up's code was not."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness.config.data.declared_models import ModelSpace
 from harness.model.errors import HarnessError
+from harness.model.json_value import JsonMapping
+from harness.session.processes.probe import members
 
 _FIX = (
     "the lab's code for declared models is out of step with the model file: rebuild the lab (`python3 -m harness "
@@ -16,10 +16,10 @@ _FIX = (
 )
 
 
-def check_model_readback(lab: str, listing: dict[str, Any], spaces: list[ModelSpace]) -> None:
+def check_model_readback(lab: str, listing: JsonMapping, spaces: list[ModelSpace]) -> None:
     """Each declared model the listing reads back: every class it reaches built as [construction] says, its context's
     options as [sourcegen] says (the mode aside). A listing without read-backs (another lab) passes."""
-    listed = {m.get("name"): m for m in listing.get("models") or () if isinstance(m, dict)}
+    listed = {m.get("name"): m for m in members(listing.get("models") or []) if isinstance(m, dict)}
     for space in spaces:
         for model in space.model_names():
             entry = listed.get(model) or {}

@@ -15,7 +15,7 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Required, TypedDict
 
 from harness.backends.base import Backend
 from harness.builds.library_locks import prepare_library_builds
@@ -29,6 +29,7 @@ from harness.model.arch import host_arch
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ResumeError
 from harness.model.folder.environment_record import EnvironmentRecord
+from harness.model.folder.host_facts import HostFactsRecord
 from harness.model.folder.run_folder import (
     ENVIRONMENT_FILE,
     KEPT_EXPERIMENTS_DIR,
@@ -37,7 +38,7 @@ from harness.model.folder.run_folder import (
     LOGS_DIR,
     RUN_FILE,
 )
-from harness.model.folder.run_records import PREPARE, SESSION, BudgetRecord, RunRecord
+from harness.model.folder.run_records import PREPARE, SESSION, RunRecord
 from harness.model.folder.store import RunStore, new_run_id
 from harness.planning.history import load_history
 from harness.planning.pinning import CpuPlan, pin_current_process
@@ -65,8 +66,10 @@ def _open_store(options: RunOptions, plan: Plan) -> RunStore:
     selection = plan.selection()
     if not options.resume:
         store = RunStore.create(options.results_dir, options.run_id or new_run_id())
-        budget = None if plan.budget is None else cast(BudgetRecord, dataclasses.asdict(plan.budget))
-        store.write_json(RUN_FILE, RunRecord(run_id=store.run_id, **selection, budget=budget).to_dict())
+        budget = None if plan.budget is None else dataclasses.asdict(plan.budget)
+        # read back as the analysis will read it: the record's checks hold the writer too
+        record = RunRecord.from_dict({"run_id": store.run_id, **selection, "budget": budget}, RUN_FILE)
+        store.write_json(RUN_FILE, record.to_dict())
         kept = store.path(KEPT_EXPERIMENTS_DIR)
         kept.mkdir(exist_ok=True)
         for experiment in plan.experiments:
@@ -102,17 +105,16 @@ def _write_environment(
     hygiene: CpuHygiene,
     warm: WarmPlan,
 ) -> None:
-    env = collect_host_environment(hygiene.to_dict())
-    env.update(
-        {
-            "backend": backend.name,
-            "lab_cpuset": cpus.lab_cpuset,
-            "harness_cpus": list(cpus.harness or ()),
-            "warm_cpus": list(warm.cpus or ()),  # where a pipelined design's processes warm (planning/warm_cpus.py)
-            "design_note": warm.note,  # why the run's design is not its profile's (empty when it is)
-            "container_engine": backend.engine_description(),
-        }
-    )
+    # this host's environment, completed with the run's: a document EnvironmentRecord.from_dict checks field by field
+    env: dict[str, object] = {
+        **collect_host_environment(hygiene.to_dict()),
+        "backend": backend.name,
+        "lab_cpuset": cpus.lab_cpuset,
+        "harness_cpus": list(cpus.harness or ()),
+        "warm_cpus": list(warm.cpus or ()),  # where a pipelined design's processes warm (planning/warm_cpus.py)
+        "design_note": warm.note,  # why the run's design is not its profile's (empty when it is)
+        "container_engine": backend.engine_description(),
+    }
     if backend.host_id:
         env.update(measured_host(backend.host_id, plan, backend))
     env["labs"] = {
@@ -133,7 +135,18 @@ def _write_environment(
     store.write_json(name, EnvironmentRecord.from_dict(env, name).to_dict())
 
 
-def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
+class MeasuredHost(TypedDict, total=False):
+    """environment.json's fields of the host a run over several hosts measured on (measured_host): its facts, and in
+    place of this machine's, its CPU and kernel where its engine told them."""
+
+    host: Required[HostFactsRecord]
+    cpu_model: str
+    cpu_flags: list[str]
+    logical_cpus: int | None
+    kernel: str
+
+
+def measured_host(host_id: str, plan: Plan, backend: Backend) -> MeasuredHost:
     """For a run on one host of a run over several (harness/session/hosts_run.py): that host's facts as its engine gives
     them (DOCKER_CONTEXT reaches it), in place of this machine's CPU, kernel and core count, and under `host`."""
     if not backend.in_containers:  # this machine's own processes: the environment above is the host's already
@@ -143,9 +156,9 @@ def measured_host(host_id: str, plan: Plan, backend: Backend) -> dict[str, Any]:
     images = [tag for lab in plan.labs.values() if lab.container and (tag := backend.image_tag(lab))]
     if images:
         facts = probe_cpu(facts, host, images[0])
-    fields: dict[str, Any] = {"host": dataclasses.asdict(facts)}
+    fields: MeasuredHost = {"host": facts.record()}
     if facts.cpu_model:
-        fields.update(cpu_model=facts.cpu_model, cpu_flags=list(facts.cpu_flags), logical_cpus=facts.cpus)
+        fields.update({"cpu_model": facts.cpu_model, "cpu_flags": list(facts.cpu_flags), "logical_cpus": facts.cpus})
     if facts.kernel:
         fields["kernel"] = facts.kernel
     return fields

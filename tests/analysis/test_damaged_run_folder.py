@@ -136,7 +136,7 @@ def _edit_environment(run, edit):
     [
         (lambda d: d.update(labs="dotnet@10.0.12"), "EnvironmentRecord.labs = 'dotnet@10.0.12': not an object"),
         (lambda d: d["labs"].update({"dotnet@10.0.12": "built"}), "'built' where a LabEnvironment object belongs"),
-        (lambda d: d["cpu_hygiene"].update(cpus=[None]), "EnvironmentRecord.cpu_hygiene: its member 'cpus'"),
+        (lambda d: d["cpu_hygiene"].update(cpus=[None]), "EnvironmentRecord.cpu_hygiene = {"),
         (lambda d: d["cpu_hygiene"].update(findings=[{"what": 7}]), "its member 'findings': item 0: its member 'what'"),
         (lambda d: d.update(turbo=[1]), "EnvironmentRecord.turbo = [1]"),
         (lambda d: d.update(host={"cpu_flags": "avx2"}), "EnvironmentRecord.host = {'cpu_flags': 'avx2'}"),

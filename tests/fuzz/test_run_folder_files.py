@@ -31,6 +31,7 @@ from analysis.render.untrusted import neutral_markdown
 from analysis.render.writer import report_inputs, run_labs_dir
 from harness.backends.fake import FakeBackend
 from harness.config.experiment.experiments import load_experiments
+from harness.model.cells import JobSettings
 from harness.model.errors import HarnessError
 from harness.model.folder.field_types import field_hints, type_problem
 from harness.model.folder.hosts_file import read_hosts_file
@@ -241,7 +242,9 @@ def test_a_damaged_process_file_normalizes_to_a_row_or_is_a_harness_error(data):
     _fits_a_row(outcome.fields)
 
 
-RUN = RunRecord(run_id="r", profile="default", design="paired", stopping={"target_rel_ci": 0.02}, job={}, cells=["c"])
+RUN = RunRecord(
+    run_id="r", profile="default", design="paired", stopping={"target_rel_ci": 0.02}, job=JobSettings(), cells=["c"]
+)
 SIDE_RECORDS = {
     "run.json": RUN.to_dict(),
     "groups.jsonl": GroupRecord("native", "001", "single", "10.0.12", 6, 24.0, 0.018, "precise").to_dict(),

@@ -12,7 +12,7 @@ be decided by a run that meets its target: they are listed as 'on the edge'.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TypedDict
 
 import pandas as pd
 
@@ -26,6 +26,27 @@ DEFAULT_TARGET = 0.02
 MAX_FACTOR = 100
 
 
+class UndecidedRow(TypedDict):
+    """One row of undecided_table: the verdict's claim and measurement (a Verdict's, analysis/compute/verdicts/
+    verdict_row.py, as the verdicts frame holds them: a number it lacks may be NaN), the band's edge its interval
+    straddles, the point's distance from it and the interval's half-width (log scale), about how many processes would
+    decide it, and why it is undecided; the numbers None where there is no interval."""
+
+    experiment: str
+    scenario: str
+    published_variant: str
+    published_ratio: float
+    measured_ratio: float | None
+    lower: float | None
+    upper: float | None
+    pairs: int | None
+    edge: float | None
+    distance: float | None
+    half_width: float | None
+    processes_to_decide: int | None
+    reason: str
+
+
 def undecided_table(
     verdicts: pd.DataFrame, target: float = DEFAULT_TARGET, tolerance: float = TOLERANCE
 ) -> pd.DataFrame:
@@ -34,56 +55,48 @@ def undecided_table(
     if verdicts.empty:
         return pd.DataFrame()
     mine = verdicts[verdicts["primary"] & (verdicts["verdict"] == INCONCLUSIVE) & (verdicts["metric"] == "time")]
-    out: list[dict[str, Any]] = []
+    out: list[UndecidedRow] = []
     for r in mine.itertuples():
-        row = {
-            "experiment": r.experiment,
-            "scenario": r.scenario,
-            "published_variant": r.published_variant,
-            "published_ratio": r.published_ratio,
-            "measured_ratio": r.measured_ratio,
-            "lower": r.measured_ratio_lower,
-            "upper": r.measured_ratio_upper,
-            "pairs": r.pairs,
-        }
+        edge: float | None = None
+        distance: float | None = None
+        half: float | None = None
+        needed: int | None = None
         if _missing(r.measured_ratio_lower) or _missing(r.measured_ratio_upper) or _missing(r.measured_ratio):
-            out.append(
-                {
-                    **row,
-                    "edge": None,
-                    "distance": None,
-                    "half_width": None,
-                    "processes_to_decide": None,
-                    "reason": "no interval (one process)",
-                }
-            )
-            continue
-        low, high = r.published_ratio * (1 - tolerance), r.published_ratio * (1 + tolerance)
-        straddled = [e for e in (low, high) if r.measured_ratio_lower <= e <= r.measured_ratio_upper]
-        edge = min(straddled, key=lambda e: abs(math.log(r.measured_ratio / e)))
-        distance = abs(math.log(r.measured_ratio / edge))
-        half = (math.log(r.measured_ratio_upper) - math.log(r.measured_ratio_lower)) / 2
-        needed = None if distance == 0 or not r.pairs else math.ceil(r.pairs * (half / distance) ** 2)
-        if len(straddled) == 2:
-            reason = "wide: the interval straddles both edges"
-        elif distance < target:
-            reason = f"on the edge: nearer than the ±{target:.0%} target"
+            reason = "no interval (one process)"
         else:
-            reason = "decidable with more processes"
+            low, high = r.published_ratio * (1 - tolerance), r.published_ratio * (1 + tolerance)
+            straddled = [e for e in (low, high) if r.measured_ratio_lower <= e <= r.measured_ratio_upper]
+            edge = min(straddled, key=lambda e: abs(math.log(r.measured_ratio / e)))
+            distance = abs(math.log(r.measured_ratio / edge))
+            half = (math.log(r.measured_ratio_upper) - math.log(r.measured_ratio_lower)) / 2
+            needed = None if distance == 0 or not r.pairs else math.ceil(r.pairs * (half / distance) ** 2)
+            if len(straddled) == 2:
+                reason = "wide: the interval straddles both edges"
+            elif distance < target:
+                reason = f"on the edge: nearer than the ±{target:.0%} target"
+            else:
+                reason = "decidable with more processes"
         out.append(
-            {
-                **row,
-                "edge": edge,
-                "distance": distance,
-                "half_width": half,
-                "processes_to_decide": needed,
-                "reason": reason,
-            }
+            UndecidedRow(
+                experiment=r.experiment,
+                scenario=r.scenario,
+                published_variant=r.published_variant,
+                published_ratio=r.published_ratio,
+                measured_ratio=r.measured_ratio,
+                lower=r.measured_ratio_lower,
+                upper=r.measured_ratio_upper,
+                pairs=r.pairs,
+                edge=edge,
+                distance=distance,
+                half_width=half,
+                processes_to_decide=needed,
+                reason=reason,
+            )
         )
     return pd.DataFrame(out)
 
 
-def _processes_text(needed, pairs) -> str:
+def _processes_text(needed: float | None, pairs: float | None) -> str:
     """'about 95 (4.2×)', or 'over 100× the processes' where the factor says no run will get there."""
     if needed is None or _missing(needed) or not pairs or _missing(pairs):
         return "—"
@@ -91,7 +104,7 @@ def _processes_text(needed, pairs) -> str:
     return f"over {MAX_FACTOR}× the processes" if factor > MAX_FACTOR else f"about {int(needed)} ({factor:.1f}×)"
 
 
-def _missing(value) -> bool:
+def _missing(value: object) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 

@@ -18,11 +18,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.config.data.local_datasets import LOCAL_DIR, local_entries
+from harness.config.data.local_datasets import LOCAL_DIR, LocalEntry, local_entries
 from harness.config.data_files import read_json
-from harness.model.canonical import RULE, canonical_digest
+from harness.model.canonical import RULE, CanonicalDigest, canonical_digest
 from harness.model.defaults import DATASETS_DIR
 from harness.model.errors import ConfigError, DatasetError, UnknownNameError
+from harness.model.folder.field_types import field_hints, shown, type_problem
+from harness.model.json_value import JsonValue, as_text
 
 MANIFEST_FILE = "manifest.json"
 SUPPORTED_SCHEMA = 1
@@ -59,9 +61,7 @@ class Dataset:
     # How the file is made again: {"lab", "name", "count", "seed"[, "item"]}, a lab's `generate` verb; or
     # {"script", "seed"[, "args"]}, a script under datasets/ run with --seed SEED [ARGS] --out PATH.
     generator: dict | None = None
-    canonical: dict | None = (
-        None  # {"rule", "sha256", "leaves"} of a single-document dataset (harness/model/canonical.py)
-    )
+    canonical: CanonicalDigest | None = None  # a single-document dataset's (harness/model/canonical.py)
 
     @property
     def committed(self) -> bool:
@@ -135,17 +135,14 @@ class Manifest:
         dataset = self.find(name)
         if dataset.canonical is None or not self.present(name):  # a generated file not built: nothing to compare
             return
-        if (
-            dataset.canonical is not None
-            and canonical_digest((self.directory / dataset.path).read_bytes()) != dataset.canonical
-        ):
+        if canonical_digest((self.directory / dataset.path).read_bytes()) != dataset.canonical:
             raise DatasetError(
                 f"dataset '{name}': its canonical digest ({RULE}) differs from the manifest's",
                 "the canonical rule changed: run `python3 -m harness canonical-digests` and say why in the commit",
             )
 
 
-def canonical_digests(manifest: Manifest, committed_only: bool = False) -> dict[str, dict]:
+def canonical_digests(manifest: Manifest, committed_only: bool = False) -> dict[str, CanonicalDigest]:
     """The canonical digest of every single-document dataset there is (the ones a parse result can be checked
     against), or of the committed ones only (a generated one costs a Python pass over hundreds of MB)."""
     return {
@@ -175,7 +172,7 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
     if not path.is_file():
         raise ConfigError(f"no dataset manifest at {path}", "run from a clone of the repository")
     data = read_json(path, "datasets/manifest.json is UTF-8 JSON (docs/extending.md, 'A dataset')")
-    if not isinstance(data, dict) or not isinstance(data.get("datasets"), list):
+    if not isinstance(data, dict) or not isinstance(entries := data.get("datasets"), list):
         raise ConfigError(f'{path} is not a manifest: no "datasets" list', "compare it with the repository's")
     if data.get("schema_version") != SUPPORTED_SCHEMA:
         raise ConfigError(
@@ -183,7 +180,7 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
             "update the harness to the commit that wrote the manifest",
         )
     local = local_entries(directory)  # the user's own documents (just payload)
-    own = {d.get("name") for d in data["datasets"] if isinstance(d, dict)}
+    own = {as_text(d.get("name")) for d in entries if isinstance(d, dict)}
     clash = sorted(str(e["name"]) for e in local if e["name"] in own)
     if clash:
         raise ConfigError(
@@ -192,8 +189,8 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
             f"add yours again under another name (`python3 -m harness payload FILE --name NAME`) and delete "
             f"{', '.join(clash)} from datasets/{LOCAL_DIR}/manifest.json",
         )
-    data["datasets"] = data["datasets"] + local
-    names = [d.get("name") if isinstance(d, dict) else None for d in data["datasets"]]
+    listed: list[JsonValue | LocalEntry] = [*entries, *local]
+    names = [d.get("name") if isinstance(d, dict) else None for d in listed]
     twice = sorted({str(name) for name in names if names.count(name) > 1})
     if twice:
         raise ConfigError(
@@ -202,7 +199,7 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
             "give each dataset its own name, or delete the copy",
         )
     try:
-        datasets = {d["name"]: Dataset(**d) for d in data["datasets"]}
+        datasets = {dataset.name: dataset for dataset in map(_dataset, listed)}
     except (KeyError, TypeError) as e:
         raise ConfigError(
             f"{path}: a dataset entry is malformed: {e!r}",
@@ -223,6 +220,19 @@ def load_manifest(directory: pathlib.Path = DATASETS_DIR) -> Manifest:
                 "name a script under datasets/generators/ in a language the lab ships",
             )
     return Manifest(directory, datasets)
+
+
+def _dataset(entry: JsonValue | LocalEntry) -> Dataset:
+    """One manifest entry, each value checked against its field's type (field_types.type_problem) before Dataset takes
+    the entry as it is; TypeError when it is not an object, a value does not fit, a field is missing or unknown."""
+    if not isinstance(entry, dict):
+        raise TypeError(f"{shown(entry)} is not an object")
+    hints = field_hints(Dataset)
+    for key, value in entry.items():
+        if key in hints and (why := type_problem(value, hints[key])):
+            raise TypeError(f"{key} = {shown(value)}: {why}")
+    construct: Callable[..., Dataset] = Dataset  # every value fits its field (above); Dataset names a missing one
+    return construct(**entry)
 
 
 def build_generated(manifest: Manifest, dataset: Dataset, say: Callable[[str], None] = print) -> Dataset:
@@ -278,18 +288,8 @@ def regenerate(manifest: Manifest, labs: dict, run=subprocess.run) -> list[Datas
         lab = labs[spec["lab"]].for_runtime()  # the lab's default runtime (its build must exist: just build)
         lab.check_requirements()
         target = (manifest.directory / dataset.path).resolve()
-        args = [
-            "generate",
-            "--generator",
-            spec["name"],
-            "--count",
-            str(spec["count"]),
-            "--seed",
-            str(spec["seed"]),
-            *(["--item", str(spec["item"])] if "item" in spec else []),
-            "--out",
-            str(target),
-        ]
+        generate = ["generate", "--generator", spec["name"], "--count", str(spec["count"]), "--seed", str(spec["seed"])]
+        args = [*generate, *(["--item", str(spec["item"])] if "item" in spec else []), "--out", str(target)]
         finished = run([*lab.command, *args], cwd=lab.directory, capture_output=True, text=True)
         if finished.returncode != 0:
             raise DatasetError(

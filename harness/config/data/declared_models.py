@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pathlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from harness.config.data.clr_names import (
     check_distinct_members,
@@ -30,7 +30,7 @@ from harness.config.data.clr_names import (
 )
 from harness.config.data.model_options import PublisherCode, SourceGenOptions, read_publisher_code
 from harness.config.data.model_types import IDENTIFIER, PRIMITIVES, TypeRef, TypeSyntaxError, parse_type
-from harness.config.data_files import read_toml
+from harness.config.data_files import TomlTable, TomlValue, read_toml
 from harness.model.errors import ConfigError
 
 #: Where declared models live, under datasets/: the lab's (committed) and the user's (git-ignored, `just payload`).
@@ -136,7 +136,7 @@ def load_space(path: pathlib.Path, source: str = "") -> ModelSpace:
     return ModelSpace(name, source or path.name, types, enums, roots, code)
 
 
-def _table(value: Any, what: str, limit: int) -> dict[str, Any]:
+def _table(value: TomlValue, what: str, limit: int) -> TomlTable:
     if not isinstance(value, dict):
         raise ConfigError(f"{what} is a table", _FIX)
     if len(value) > limit:
@@ -157,26 +157,28 @@ def _type_name(name: str, where: str) -> str:
     return name
 
 
-def _enums(table: Any, where: str) -> tuple[DeclaredEnum, ...]:
+def _enums(table: TomlValue, where: str) -> tuple[DeclaredEnum, ...]:
     enums = []
     for name, spec in _table(table, f"{where} [enums]", MAX_TYPES).items():
         _type_name(name, where)
         values = spec.get("values") if isinstance(spec, dict) else None
         if set(spec if isinstance(spec, dict) else {}) - {"values"} or not isinstance(values, list) or not values:
             raise ConfigError(f"{where}: [enums.{name}] has one key, values: a list of names", _FIX)
+        names: list[str] = []
         for value in values:
             if not isinstance(value, str) or not IDENTIFIER.fullmatch(value):
                 raise ConfigError(f"{where}: [enums.{name}] value {value!r} is not a C# identifier", _FIX)
             check_member_name(value, f"{where}: [enums.{name}]")
-        if len(values) > MAX_ENUM_VALUES or len({v.lower() for v in values}) != len(values):
+            names.append(value)
+        if len(names) > MAX_ENUM_VALUES or len({v.lower() for v in names}) != len(names):
             raise ConfigError(
                 f"{where}: [enums.{name}] values are distinct ignoring case, at most {MAX_ENUM_VALUES}", _FIX
             )
-        enums.append(DeclaredEnum(name, tuple(values)))
+        enums.append(DeclaredEnum(name, tuple(names)))
     return tuple(enums)
 
 
-def _types(table: Any, where: str) -> tuple[DeclaredType, ...]:
+def _types(table: TomlValue, where: str) -> tuple[DeclaredType, ...]:
     types = []
     for name, spec in _table(table, f"{where} [types]", MAX_TYPES).items():
         _type_name(name, where)
@@ -201,7 +203,7 @@ def _types(table: Any, where: str) -> tuple[DeclaredType, ...]:
     return tuple(types)
 
 
-def _roots(table: Any, where: str) -> dict[str, TypeRef]:
+def _roots(table: TomlValue, where: str) -> dict[str, TypeRef]:
     roots = {}
     for name, text in _table(table, f"{where} [roots]", MAX_ROOTS).items():
         if not ROOT_NAME.fullmatch(name):
@@ -214,9 +216,9 @@ def _roots(table: Any, where: str) -> dict[str, TypeRef]:
     return roots
 
 
-def _parse(text: Any, where: str) -> TypeRef:
-    try:
-        return parse_type(text)
+def _parse(text: TomlValue, where: str) -> TypeRef:
+    try:  # a value that is not text is refused as an empty one is: "a type is a string"
+        return parse_type(text if isinstance(text, str) else "")
     except TypeSyntaxError as e:
         raise ConfigError(f"{where}: {e}", _FIX) from None
 
@@ -256,16 +258,17 @@ class DeclaredModelsTarget:
     probe: str = ""
 
 
-def parse_declared_models_target(data: dict[str, Any], path: pathlib.Path) -> DeclaredModelsTarget | None:
+def parse_declared_models_target(data: Mapping[str, TomlValue], path: pathlib.Path) -> DeclaredModelsTarget | None:
     spec = data.get("declared_models")
     if spec is None:
         return None
-    out = spec.get("out") if isinstance(spec, dict) else None
+    table = spec if isinstance(spec, dict) else {}
+    emitter, out, probe = table.get("emitter"), table.get("out"), table.get("probe", "")
     if (
         not isinstance(spec, dict)
         or not {"emitter", "out"} <= set(spec) <= {"emitter", "out", "probe"}
-        or not isinstance(spec["emitter"], str)
-        or not isinstance(spec.get("probe", ""), str)
+        or not isinstance(emitter, str)
+        or not isinstance(probe, str)
         or not isinstance(out, str)
         or out.startswith("/")
         or ".." in pathlib.PurePosixPath(out).parts
@@ -276,4 +279,4 @@ def parse_declared_models_target(data: dict[str, Any], path: pathlib.Path) -> De
             "inside the lab, at least two levels down: the harness owns it) and probe (a name)",
             'write e.g. [declared_models] emitter = "csharp", out = "src/Models/Declared"',
         )
-    return DeclaredModelsTarget(spec["emitter"], out, spec.get("probe", ""))
+    return DeclaredModelsTarget(emitter, out, probe)

@@ -15,12 +15,13 @@ import os
 import pathlib
 import re
 import tempfile
-from typing import Any
+from typing import NotRequired, TypedDict, TypeGuard
 
 from harness.config.data_files import read_json
-from harness.model.canonical import canonical_digest
+from harness.model.canonical import CanonicalDigest, canonical_digest
 from harness.model.characters import LONE_SURROGATE, code_point
 from harness.model.errors import ConfigError
+from harness.model.json_value import JsonObject, JsonValue
 
 #: The folder (under datasets/) of the user's documents, and their manifest there.
 LOCAL_DIR = "local"
@@ -41,11 +42,24 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 DOCUMENT_ROOT = "document"
 
 
+class LocalEntry(TypedDict):
+    """An entry of datasets/local/manifest.json, as add_document writes it and _valid_entry checks it on read."""
+
+    name: str
+    path: str  # local/<name>.json
+    bytes: int
+    sha256: str
+    model: NotRequired[str | None]  # "<name>.document" when the document has a model (add_document writes None)
+    provenance: str
+    licence: str
+    canonical: CanonicalDigest
+
+
 def _valid_name(name: object) -> bool:
     return isinstance(name, str) and NAME.fullmatch(name) is not None and name not in RESERVED
 
 
-def _valid_entry(entry: object) -> bool:
+def _valid_entry(entry: object) -> TypeGuard[LocalEntry]:
     """An entry as add_document writes it: its file exactly local/<name>.json, every field of its type."""
     if not isinstance(entry, dict) or not _valid_name(entry.get("name")):
         return False
@@ -66,15 +80,16 @@ def _valid_entry(entry: object) -> bool:
     )
 
 
-def local_entries(datasets_dir: pathlib.Path) -> list[dict]:
+def local_entries(datasets_dir: pathlib.Path) -> list[LocalEntry]:
     """The entries of datasets/local/manifest.json ([] when there is none); each must name a file under local/."""
     path = datasets_dir / LOCAL_DIR / LOCAL_MANIFEST
     if not path.is_file():
         return []
     fix = f"delete {path} and add your documents again with `just payload FILE`"
     data = read_json(path, fix)
-    entries = data.get("datasets") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not all(_valid_entry(e) for e in entries):
+    listed = data.get("datasets") if isinstance(data, dict) else None
+    entries = [e for e in listed if _valid_entry(e)] if isinstance(listed, list) else []
+    if not isinstance(listed, list) or len(entries) != len(listed):
         raise ConfigError(f"{path} is not a list of your documents under datasets/{LOCAL_DIR}/", fix)
     names = [e["name"] for e in entries]
     if len(set(names)) != len(names):
@@ -95,7 +110,7 @@ def payload_name(source: pathlib.Path, name: str | None) -> str:
     return made
 
 
-def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> tuple[bytes, dict[str, Any]]:
+def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> tuple[bytes, CanonicalDigest]:
     """The document's bytes and canonical digest, after checking it is a bounded, UTF-8 JSON object or array with
     finite numbers and no name twice in an object (labs keep one or both: their results would differ)."""
     if not source.is_file():
@@ -114,7 +129,7 @@ def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> 
         is_container = isinstance(document, (dict, list))
         problem = _first_problem(document, 1) if is_container else None
         del document  # the canonical pass parses the bytes again
-        canonical = canonical_digest(data) if is_container and problem is None else {}
+        canonical = canonical_digest(data) if is_container and problem is None else None
     except UnicodeDecodeError as e:
         raise ConfigError(
             f"{source} is not UTF-8 ({e.reason} at byte {e.start})", "JSON is UTF-8: convert it"
@@ -125,15 +140,15 @@ def check_document(source: pathlib.Path, max_bytes: int = MAX_PAYLOAD_BYTES) -> 
         raise ConfigError(f"{source} nests deeper than its document can be read", "measure a shallower one") from None
     except (ValueError, OverflowError) as e:
         raise ConfigError(f"{source}: {e}", "write such a value as a string, or leave it out") from None
-    if not is_container:
-        raise ConfigError(f"{source} holds a single value, not an object or an array", "give an object or an array")
-    if problem is not None:
+    if canonical is None:  # a single value (no problem looked for), or a place the labs cannot read alike
+        if problem is None:
+            raise ConfigError(f"{source} holds a single value, not an object or an array", "give an object or an array")
         parts, what, fix = problem
         raise ConfigError(f"{source}: the value at {_pointer(parts)} {what}", fix)
     return data, canonical
 
 
-def _first_problem(value: Any, depth: int) -> tuple[list[str], str, str] | None:
+def _first_problem(value: JsonValue, depth: int) -> tuple[list[str], str, str] | None:
     """(its place as JSON pointer parts, what, fix) for the first place the labs cannot read the document alike: a
     container nested deeper than MAX_DOCUMENT_DEPTH, a string or a name holding a lone surrogate; None when there is
     none. It stops one level past the limit, so it recurses at most MAX_DOCUMENT_DEPTH + 1 deep."""
@@ -193,7 +208,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _unique(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
     names = [name for name, _ in pairs]
     if len(set(names)) != len(names):
         twice = next(name for name in names if names.count(name) > 1)
@@ -218,7 +233,7 @@ def write_atomically(path: pathlib.Path, data: bytes) -> None:
 
 def add_document(
     datasets_dir: pathlib.Path, source: pathlib.Path, name: str, taken: set[str], max_bytes: int = MAX_PAYLOAD_BYTES
-) -> dict:
+) -> LocalEntry:
     """Checks the document, copies it to datasets/local/<name>.json and lists it (replacing an earlier document of the
     same name); `taken`: the lab's own dataset names, which a document may not have. Returns its entry."""
     if name in taken:
@@ -231,7 +246,7 @@ def add_document(
     folder = datasets_dir / LOCAL_DIR
     folder.mkdir(parents=True, exist_ok=True)
     write_atomically(folder / f"{name}.json", data)  # the bytes checked, not a second read of the file
-    entry = {
+    entry: LocalEntry = {
         "name": name,
         "path": f"{LOCAL_DIR}/{name}.json",
         "bytes": len(data),

@@ -20,9 +20,10 @@ naming the table and key, with the values there are."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from harness.config.data_files import TomlTable, TomlValue
 from harness.model.errors import ConfigError
 
 _FIX = "fix the model file (docs/experiments.md, 'Models as data')"
@@ -90,7 +91,7 @@ class PublisherCode:
 
 
 def read_publisher_code(
-    data: dict[str, Any], members: dict[str, list[str]], enum_members: dict[str, set[str]], where: str
+    data: Mapping[str, TomlValue], members: dict[str, list[str]], enum_members: dict[str, set[str]], where: str
 ) -> PublisherCode:
     """The [construction], [sourcegen] and [converters] tables, checked against the file's types (`members`: type →
     its properties; `enum_members`: type → its properties whose type is a declared enum); ConfigError naming the first
@@ -102,16 +103,17 @@ def read_publisher_code(
     )
 
 
-def _construction(table: Any, members: dict[str, list[str]], where: str) -> dict[str, str]:
+def _construction(table: TomlValue, members: dict[str, list[str]], where: str) -> dict[str, str]:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: [construction] is a table of type = how it is built", _FIX)
+    construction: dict[str, str] = {}
     for name, how in table.items():
         if name not in members:
             raise ConfigError(
                 f"{where}: [construction] names {name!r}, which is not a type of [types]",
                 f"the types: {', '.join(sorted(members)) or 'none'}",
             )
-        if how not in CONSTRUCTIONS:
+        if not isinstance(how, str) or how not in CONSTRUCTIONS:
             raise ConfigError(
                 f"{where}: [construction] {name} = {how!r} is not a construction",
                 f"write one of {', '.join(CONSTRUCTIONS)}",
@@ -122,29 +124,38 @@ def _construction(table: Any, members: dict[str, list[str]], where: str) -> dict
                 "every record declares",
                 "rename the property, or build the type with settable or init properties",
             )
-    return dict(table)
+        construction[name] = how
+    return construction
 
 
-def _sourcegen(table: Any, where: str) -> SourceGenOptions:
+def _sourcegen(table: TomlValue, where: str) -> SourceGenOptions:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: [sourcegen] is a table of the context's options", _FIX)
     keys = ("naming", "mode") + _FLAGS
     if unknown := sorted(set(table) - set(keys)):
         raise ConfigError(f"{where}: [sourcegen] has no option {unknown[0]!r}", f"options: {', '.join(keys)}")
-    for key, values in (("naming", NAMINGS), ("mode", MODES)):
-        if key in table and table[key] not in values:
-            raise ConfigError(
-                f"{where}: [sourcegen] {key} = {table[key]!r} is not one of its values",
-                f"write one of {', '.join(values)}",
-            )
+    default = SourceGenOptions()
+    naming = _one_of(table, "naming", NAMINGS, default.naming, where)
+    mode = _one_of(table, "mode", MODES, default.mode, where)
     for key in _FLAGS:
         if key in table and not isinstance(table[key], bool):
             raise ConfigError(f"{where}: [sourcegen] {key} is true or false", _FIX)
-    return SourceGenOptions(**table)
+    # each flag true or false (checked above), false when left out: STJ's defaults, SourceGenOptions'
+    return SourceGenOptions(naming, mode, *(table.get(key) is True for key in _FLAGS))
+
+
+def _one_of(table: TomlTable, key: str, values: dict[str, str], default: str, where: str) -> str:
+    """[sourcegen] `key`, a name of `values`; `default` when left out."""
+    value = table.get(key, default)
+    if value not in values:
+        raise ConfigError(
+            f"{where}: [sourcegen] {key} = {value!r} is not one of its values", f"write one of {', '.join(values)}"
+        )
+    return str(value)  # a name of `values`: text already
 
 
 def _converters(
-    table: Any, members: dict[str, list[str]], enum_members: dict[str, set[str]], where: str
+    table: TomlValue, members: dict[str, list[str]], enum_members: dict[str, set[str]], where: str
 ) -> dict[str, dict[str, str]]:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: [converters] is a table per type: [converters.<Type>] <member> = converter", _FIX)
@@ -157,6 +168,7 @@ def _converters(
             )
         if not isinstance(spec, dict):
             raise ConfigError(f"{where}: [converters.{name}] is a table of member = converter", _FIX)
+        converters: dict[str, str] = {}
         for member, converter in spec.items():
             if member not in members[name]:
                 raise ConfigError(
@@ -169,10 +181,11 @@ def _converters(
                     "name)",
                     "give the member a declared enum's type (not nullable, not in a container), or no converter",
                 )
-            if converter not in CONVERTERS:
+            if not isinstance(converter, str) or converter not in CONVERTERS:
                 raise ConfigError(
                     f"{where}: [converters.{name}] {member} = {converter!r} is not a converter",
                     f"write one of {', '.join(CONVERTERS)}",
                 )
-        found[name] = dict(spec)
+            converters[member] = converter
+        found[name] = converters
     return found

@@ -12,14 +12,15 @@ import difflib
 import functools
 import json
 import pathlib
-from collections.abc import Iterator
-from typing import Any, cast
+from collections.abc import Iterator, Mapping
+from typing import cast
 
 import jsonschema
 
-from harness.config.data_files import display
+from harness.config.data_files import TomlValue, display
 from harness.model.defaults import EXPERIMENT_SCHEMA_FILE
 from harness.model.errors import ConfigError
+from harness.model.json_value import JsonObject, as_array, as_object, as_text
 
 #: What `just import` writes where the report cannot say; a string starting with it is a field left to fill.
 TODO = "TODO"
@@ -29,9 +30,10 @@ SCHEMA_DIRECTIVE = "#:schema ./experiment.schema.json"
 
 
 @functools.cache
-def load_schema(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> dict[str, Any]:
+def load_schema(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> JsonObject:
     """The schema document."""
-    return json.loads(path.read_text())
+    schema: JsonObject = json.loads(path.read_text())
+    return schema
 
 
 @functools.cache
@@ -41,10 +43,11 @@ def _validator(path: pathlib.Path = EXPERIMENT_SCHEMA_FILE) -> jsonschema.Draft7
     return jsonschema.Draft7Validator(schema)
 
 
-def key_path(data: dict[str, Any], parts: list[str | int]) -> str:
+def key_path(data: Mapping[str, TomlValue], parts: list[str | int]) -> str:
     """'claims[3] (SystemTextJson in "single Employee string").ratio': a path into the document a reader can find."""
     text = ""
-    node: Any = data  # the document, then whatever each part leads to: a dict, a list, a scalar or None
+    # the document, then whatever each part leads to: a table, an array, a scalar or None
+    node: TomlValue | Mapping[str, TomlValue] | None = data
     for part in parts:
         if isinstance(part, int):
             text += f"[{part}]"
@@ -57,7 +60,7 @@ def key_path(data: dict[str, Any], parts: list[str | int]) -> str:
     return text
 
 
-def _entry_name(entry: dict[str, Any]) -> str:
+def _entry_name(entry: Mapping[str, TomlValue]) -> str:
     if isinstance(entry.get("id"), str):
         return f" ({entry['id']})"
     if isinstance(entry.get("published_variant"), str) and isinstance(entry.get("scenario"), str):
@@ -65,45 +68,45 @@ def _entry_name(entry: dict[str, Any]) -> str:
     return ""
 
 
-def _schema_at(parts: list[str | int]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _schema_at(parts: list[str | int]) -> tuple[JsonObject, JsonObject]:
     """(the schema node of the value at `parts`, the same node with its $ref resolved): the first carries the
     description
     where a property sits beside a $ref."""
     root = load_schema()
 
-    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+    def resolve(node: JsonObject) -> JsonObject:
         while "$ref" in node:
-            node = root["definitions"][node["$ref"].rsplit("/", 1)[-1]]
+            node = as_object(as_object(root["definitions"])[str(node["$ref"]).rsplit("/", 1)[-1]])
         return node
 
     node = root
     for part in parts:
         resolved = resolve(node)
         if isinstance(part, int):
-            node = resolved.get("items", {})
+            node = as_object(resolved.get("items"))
         else:
-            node = resolved.get("properties", {}).get(part) or resolved.get("additionalProperties") or {}
-            node = node if isinstance(node, dict) else {}
+            node = as_object(as_object(resolved.get("properties")).get(part) or resolved.get("additionalProperties"))
     return node, resolve(node)
 
 
-def _describe(error: jsonschema.ValidationError, data: dict[str, Any]) -> tuple[str, str]:
+def _describe(error: jsonschema.ValidationError, data: Mapping[str, TomlValue]) -> tuple[str, str]:
     """(message, hint) for one violation, in the words of the file and the schema's descriptions."""
     parts = list(error.absolute_path)
     where = key_path(data, parts) or "the top level"
     described, node = _schema_at(parts)
-    about = _sentence(described.get("description", "") or node.get("description", ""))
+    about = _sentence(as_text(described.get("description")) or as_text(node.get("description")) or "")
     if about and parts and isinstance(parts[-1], str):
         about = f"{parts[-1]}: {about}"
-    properties = node.get("properties", {})
+    properties = as_object(node.get("properties"))
     # The failing keyword ("required", "type", ...); the stubs type it as a validator object, which it is not.
     kind = cast(str, error.validator)
     if kind == "required":
         missing = error.message.split("'")[1]
-        doc = properties.get(missing, {}).get("description", "")
+        doc = as_text(as_object(properties.get(missing)).get("description")) or ""
+        required = ", ".join(map(str, as_array(node.get("required"))))
         return (
             f"{where}: missing key '{missing}'",
-            f"{missing}: {_sentence(doc)}" if doc else f"required keys: {', '.join(node.get('required', []))}",
+            f"{missing}: {_sentence(doc)}" if doc else f"required keys: {required}",
         )
     if kind == "additionalProperties":
         valid = sorted(properties)
@@ -150,7 +153,7 @@ def _sentence(text: str) -> str:
     return text[0].lower() + text[1:] if len(text) > 1 and text[0].isupper() and text[1].islower() else text
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, bool):
@@ -171,12 +174,14 @@ def _article(kind: str) -> str:
     }.get(kind, f"a {kind}")
 
 
-def todo_paths(data: dict[str, Any]) -> tuple[str, ...]:
+def todo_paths(data: Mapping[str, TomlValue]) -> tuple[str, ...]:
     """'benchmarks[0] (stj).variant', …: every field of a document that still says TODO."""
     return tuple(key_path(data, parts) for parts in todo_fields(data))
 
 
-def todo_fields(data: Any, parts: tuple[str | int, ...] = ()) -> Iterator[list[str | int]]:
+def todo_fields(
+    data: TomlValue | Mapping[str, TomlValue], parts: tuple[str | int, ...] = ()
+) -> Iterator[list[str | int]]:
     """The path of every string value that still says TODO (left by `just import` for the user to fill)."""
     if isinstance(data, str) and data.strip().upper().startswith(TODO):
         yield list(parts)
@@ -188,7 +193,7 @@ def todo_fields(data: Any, parts: tuple[str | int, ...] = ()) -> Iterator[list[s
             yield from todo_fields(value, (*parts, index))
 
 
-def validate_document(data: dict[str, Any], path: pathlib.Path) -> None:
+def validate_document(data: Mapping[str, TomlValue], path: pathlib.Path) -> None:
     """Raises ConfigError for the first schema violation by position in the file, with a count of the others."""
     order: dict[str | int, int] = {key: index for index, key in enumerate(data)}
     errors = sorted(_validator().iter_errors(data), key=lambda error: _position(error, order))

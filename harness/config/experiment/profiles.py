@@ -256,6 +256,8 @@ def load_profiles(path: pathlib.Path = PROFILES_FILE) -> dict[str, Profile]:
     profiles = {}
     for name, spec in specs.items():
         try:
+            if not isinstance(spec, dict):
+                raise TypeError(f"it is {spec!r}, not a [profiles.{name}] table")
             profiles[name] = _profile(name, spec)
         except (KeyError, TypeError, ValueError) as e:
             raise ConfigError(

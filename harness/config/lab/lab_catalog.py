@@ -2,7 +2,8 @@
 before any build.
 
 The lists are copies of the lab's own registry (a test beside the file keeps them in step); a lab without a catalog is
-not checked here, and its names are still checked when the lab is probed after its build (harness/session/processes/probe.py).
+not checked here, and its names are still checked when the lab is probed after its build
+(harness/session/processes/probe.py).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pathlib
 from dataclasses import dataclass, field
 
-from harness.config.data_files import read_toml
+from harness.config.data_files import TomlTable, TomlValue, read_toml, toml_array
 from harness.config.lab.variant_settings import Offered, base_of, check_settings
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
@@ -39,13 +40,19 @@ class LabNames:
     settings: dict[str, Offered] = field(default_factory=dict)
 
 
-def _names(spec: dict, key: str) -> tuple[str, ...] | None:
-    return tuple(spec[key]) if key in spec else None
+def _names(spec: TomlTable, key: str) -> tuple[str, ...] | None:
+    """The names of a list the catalog has (_catalog checked it is one), None when it has none."""
+    return tuple(str(name) for name in toml_array(spec[key])) if key in spec else None
 
 
-def _display(entry: str | dict) -> Display:
-    """A display entry: a settings string, or a table {settings, name}."""
-    return Display(entry) if isinstance(entry, str) else Display(entry["settings"], entry.get("name"))
+def _display(entry: TomlValue) -> Display:
+    """A display entry: a settings string, or a table {settings, name}; TypeError when it is neither."""
+    if isinstance(entry, str):
+        return Display(entry)
+    settings, name = (entry["settings"], entry.get("name")) if isinstance(entry, dict) else (None, None)
+    if not isinstance(settings, str) or (name is not None and not isinstance(name, str)):
+        raise TypeError(f"the display entry {entry!r} is not a settings string or a table of settings and name strings")
+    return Display(settings, name)
 
 
 #: A lab's catalog: beside its lab.toml.
@@ -76,15 +83,18 @@ def _catalog(path: pathlib.Path) -> LabNames:
             raise KeyError(f"unknown key(s) {', '.join(unknown)}")
         if not all(isinstance(spec.get(k, []), list) for k in ("variants", "operations", "models")):
             raise TypeError("variants, operations and models are lists of names")
-        composites = spec.get("composites", {})
+        composites: TomlValue = spec.get("composites", {})
         if not isinstance(composites, dict) or not all(isinstance(v, list) for v in composites.values()):
             raise TypeError("[composites] maps each composite operation to a list of variants")
+        display: TomlValue = spec.get("display", {})
+        if not isinstance(display, dict):
+            raise TypeError("[display] maps each variant to its settings line")
         return LabNames(
             variants=_names(spec, "variants"),
             operations=_names(spec, "operations"),
             models=_names(spec, "models"),
-            composites={str(op): tuple(str(v) for v in variants) for op, variants in composites.items()},
-            display={variant: _display(entry) for variant, entry in spec.get("display", {}).items()},
+            composites={str(op): tuple(str(v) for v in toml_array(variants)) for op, variants in composites.items()},
+            display={variant: _display(entry) for variant, entry in display.items()},
             settings=_settings(spec.get("settings", [])),
         )
     except (KeyError, TypeError, AttributeError) as e:
@@ -96,22 +106,23 @@ def _catalog(path: pathlib.Path) -> LabNames:
         ) from None
 
 
-def _settings(entries: list) -> dict[str, Offered]:
+def _settings(entries: TomlValue) -> dict[str, Offered]:
     """[[settings]] entries: each lists variants and the values of each setting they take."""
     if not isinstance(entries, list):
         raise TypeError("settings is a list of [[settings]] entries")
     offered: dict[str, Offered] = {}
     for entry in entries:
+        variants, table = (entry.get("variants"), entry.get("values")) if isinstance(entry, dict) else (None, None)
         if (
             not isinstance(entry, dict)
             or set(entry) != {"variants", "values"}
-            or not isinstance(entry["variants"], list)
-            or not isinstance(entry["values"], dict)
-            or not all(isinstance(v, list) for v in entry["values"].values())
+            or not isinstance(variants, list)
+            or not isinstance(table, dict)
+            or not all(isinstance(v, list) for v in table.values())
         ):
             raise KeyError("each [[settings]] entry has a `variants` list and a [settings.values] table of lists")
-        values = {str(k): tuple(str(v) for v in vs) for k, vs in entry["values"].items()}
-        offered.update({str(variant): values for variant in entry["variants"]})
+        values = {str(k): tuple(str(v) for v in toml_array(vs)) for k, vs in table.items()}
+        offered.update({str(variant): values for variant in variants})
     return offered
 
 

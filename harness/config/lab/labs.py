@@ -15,7 +15,7 @@ import pathlib
 from dataclasses import dataclass, field
 
 from harness.config.data.declared_models import DeclaredModelsTarget, parse_declared_models_target
-from harness.config.data_files import read_toml
+from harness.config.data_files import read_toml, toml_array, toml_table
 from harness.config.experiment.run_settings import RunSetting, environment_of, parse_lab_run_settings
 from harness.config.lab.lab_builds import ContainerSpec, LabRuntime, parse_container, parse_runtimes
 from harness.config.lab.lab_checks import LabChecks, parse_checks
@@ -32,7 +32,7 @@ from harness.config.lab.library_builds import (
 from harness.config.lab.prerequisites import require_programs
 from harness.config.lab.process_sharing import is_unshared, parse_unshared_variants
 from harness.config.lab.variant_settings import base_of
-from harness.config.lab.vendor_terms import VendorPackage, accepted_terms, local_settings_path, parse_vendor_packages
+from harness.config.lab.vendor_terms import VendorPackage, accepted_terms, check_accepted, parse_vendor_packages
 from harness.model.cells import Cell
 from harness.model.defaults import LABS_DIR
 from harness.model.errors import ConfigError, UnknownNameError
@@ -71,7 +71,7 @@ class LabSpec:
     speed_of_light: bool = False
     # Runtime knobs an experiment may ask for (lab.toml [run_settings]; harness/config/experiment/run_settings.py).
     run_settings: dict[str, RunSetting] = field(default_factory=dict)
-    # Packages under their vendor's terms (lab.toml [vendor_terms]; harness/config/lab/vendor_terms.py), and those of them
+    # Packages under their vendor's terms (lab.toml [vendor_terms]; config/lab/vendor_terms.py), and those of them
     # the user accepted (lab.local.toml): only those are built in.
     vendor_packages: dict[str, VendorPackage] = field(default_factory=dict)
     accepted_terms: frozenset[str] = frozenset()
@@ -223,35 +223,41 @@ class LabSpec:
         )
 
 
+_LISTS = ("requires", "build", "command", "build_inputs", "build_ignore")
+_TABLES = ("runtimes", "runtime_defaults", "environment", "container", "library_versions")
+
+
 def load_lab(directory: pathlib.Path) -> LabSpec:
-    """Reads one lab.toml."""
+    """Reads one lab.toml; a key of _LISTS that is not a list, or of _TABLES not a table, is refused, naming it."""
     path = directory / "lab.toml"
     data = read_toml(path, "compare it with lab/dotnet/lab.toml (docs/lab-contract.md)")
     try:
-        defaults = data.get("runtime_defaults", {})
-        runtimes = parse_runtimes(data.get("runtimes", {}), defaults)
-        default_runtime = data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME))
+        if bad := [k for k in _LISTS + _TABLES if k in data and not isinstance(data[k], list if k in _LISTS else dict)]:
+            raise TypeError(f"{bad[0]} is {data[bad[0]]!r}, not a {'list' if bad[0] in _LISTS else 'table'}")
+        runtimes = parse_runtimes(toml_table(data.get("runtimes")), toml_table(data.get("runtime_defaults")))
+        default_runtime = str(data.get("default_runtime", next(iter(runtimes), DEFAULT_RUNTIME)))
         if runtimes and default_runtime not in runtimes:
             raise ConfigError(
                 f"{path}: default_runtime {default_runtime!r} is not one of its [runtimes]",
                 f"pick one of {', '.join(runtimes)}",
             )
+        versions = data.get("library_versions")  # a table or left out (checked above)
         return LabSpec(
-            name=data["name"],
+            name=str(data["name"]),
             directory=directory,
-            language=data["language"],
-            raw_format=data["raw_format"],
-            requires=tuple(data.get("requires", [])),
-            build=tuple(data.get("build", [])),
-            command=tuple(data["command"]),
-            environment={k: str(v) for k, v in data.get("environment", {}).items()},
+            language=str(data["language"]),
+            raw_format=str(data["raw_format"]),
+            requires=tuple(str(v) for v in toml_array(data.get("requires"))),
+            build=tuple(str(v) for v in toml_array(data.get("build"))),
+            command=tuple(str(v) for v in toml_array(data["command"])),
+            environment={k: str(v) for k, v in toml_table(data.get("environment")).items()},
             runtimes=runtimes,
             default_runtime=default_runtime,
-            build_inputs=tuple(data.get("build_inputs", [])),
-            build_ignore=tuple(data.get("build_ignore", [])),
-            build_output=data.get("build_output", ""),
-            container=parse_container(data["container"]) if "container" in data else None,
-            paired_format=data.get("paired_format"),
+            build_inputs=tuple(str(v) for v in toml_array(data.get("build_inputs"))),
+            build_ignore=tuple(str(v) for v in toml_array(data.get("build_ignore"))),
+            build_output=str(data.get("build_output", "")),
+            container=parse_container(toml_table(data["container"])) if "container" in data else None,
+            paired_format=str(data["paired_format"]) if "paired_format" in data else None,
             native_anchors=bool(data.get("native_anchors", False)),
             paired_handoff=bool(data.get("paired_handoff", False)),
             unshared_variants=parse_unshared_variants(data, path),
@@ -260,10 +266,10 @@ def load_lab(directory: pathlib.Path) -> LabSpec:
             vendor_packages=parse_vendor_packages(data, str(path)),
             libraries=parse_libraries(data, path, "container" in data),
             checks=parse_checks(data, path),
-            library_versions=parse_library_versions(data.get("library_versions"), str(path)),
+            library_versions=parse_library_versions(versions if isinstance(versions, dict) else None, str(path)),
             declared_models=parse_declared_models_target(data, path),
         )
-    except KeyError as e:
+    except (KeyError, TypeError) as e:
         raise ConfigError(f"{path} is malformed: {e}", "compare it with lab/dotnet/lab.toml") from e
 
 
@@ -280,13 +286,7 @@ def load_labs(labs_dir: pathlib.Path = LABS_DIR, accepted: frozenset[str] | None
                 "would silently replace the other)",
                 "give each lab its own name (the folder's name, by convention)",
             )
-    declared = {name for lab in labs for name in lab.vendor_packages}
-    unknown = sorted(accepted - declared)
-    if unknown:
-        raise ConfigError(
-            f"{local_settings_path()} accepts the terms of {', '.join(map(repr, unknown))}, which no lab uses",
-            f"packages under their vendor's terms: {', '.join(sorted(declared)) or 'none'} (docs/licences.md)",
-        )
+    check_accepted(accepted, {name for lab in labs for name in lab.vendor_packages})
     return {
         lab.name: dataclasses.replace(lab, accepted_terms=accepted & frozenset(lab.vendor_packages)) for lab in labs
     }

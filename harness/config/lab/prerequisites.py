@@ -4,8 +4,8 @@ own (lab/<lab>/prerequisites.toml: its need "lab:<lab>" and what only that lab n
 file, then the labs' files by lab name.
 
 Standard library only, so that set-up can read the list on a machine that has nothing else yet:
-`python3 -m harness.config.lab.prerequisites missing --apt` prints the Debian packages of what is missing (`--npm`: the npm
-packages; `--all`: the extras too), and scripts/setup installs them.
+`python3 -m harness.config.lab.prerequisites missing --apt` prints the Debian packages of what is missing (`--npm`: the
+npm packages; `--all`: the extras too), and scripts/setup installs them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import TypeVar
 
-from harness.config.data_files import display, read_toml
+from harness.config.data_files import TomlTable, TomlValue, display, read_toml, toml_array
 from harness.config.lab.prerequisite_items import (
     LAB_NEED_PREFIX,
     SBIN_DIRS,
@@ -55,56 +55,66 @@ FIX = "each [needs.NAME] has `what`; each [[prerequisite]] has name and needed_b
 T = TypeVar("T")
 
 
-def _strings(data: dict, key: str, single: bool = False) -> tuple[str, ...]:
+def _strings(data: TomlTable, key: str, single: bool = False) -> tuple[str, ...]:
     """A list of strings (or, with `single`, one string standing for a list of it); ValueError naming the key."""
-    value = data.get(key, ())
+    value: TomlValue = data.get(key, [])
     if single and isinstance(value, str):
         return (value,)
-    if isinstance(value, str) or not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+    strings = tuple(v for v in toml_array(value) if isinstance(v, str))
+    if not isinstance(value, list) or len(strings) != len(value):
         raise ValueError(f"`{key}` is {value!r}, not a list of strings")
-    return tuple(value)
+    return strings
 
 
-def _table(data: object, keys: set[str]) -> None:
-    """ValueError unless the entry is a table of these keys only (a misspelt key would be silently ignored)."""
+def _text(data: TomlTable, key: str) -> str | None:
+    """A string, or None when left out; ValueError naming the key when it is another kind of value."""
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"`{key}` is {value!r}, not a string")
+    return value
+
+
+def _table(data: TomlValue, keys: set[str]) -> TomlTable:
+    """The entry, a table of these keys only (a misspelt key would be silently ignored); ValueError unless it is."""
     if not isinstance(data, dict):
         raise ValueError(f"it is {data!r}, not a table")
     unknown = sorted(set(data) - keys)
     if unknown:
         raise ValueError(f"unknown key `{unknown[0]}` (the keys are {', '.join(sorted(keys))})")
+    return data
 
 
-def _need(name: str, data: dict) -> Need:
-    _table(data, {field.name for field in fields(Need)} - {"name"})
+def _need(name: str, spec: TomlValue) -> Need:
+    data = _table(spec, {field.name for field in fields(Need)} - {"name"})
     return Need(
         name,
         str(data["what"]),
         bool(data.get("every_run", False)),
-        data.get("backend"),
-        data.get("measure"),
-        data.get("runtime"),
+        _text(data, "backend"),
+        _text(data, "measure"),
+        _text(data, "runtime"),
         _strings(data, "includes"),
         bool(data.get("extra", False)),
     )
 
 
-def _prerequisite(data: dict) -> Prerequisite:
-    _table(data, {field.name for field in fields(Prerequisite)})
+def _prerequisite(spec: TomlValue) -> Prerequisite:
+    data = _table(spec, {field.name for field in fields(Prerequisite)})
     if not _strings(data, "needed_by"):
         raise ValueError("`needed_by` names no need")
     return Prerequisite(
         str(data["name"]),
         _strings(data, "needed_by"),
-        data.get("command"),
-        data.get("module"),
+        _text(data, "command"),
+        _text(data, "module"),
         _strings(data, "file", single=True),
         _strings(data, "version"),
         _strings(data, "apt"),
         _strings(data, "npm"),
-        data.get("manual", ""),
-        data.get("pypi", ""),
-        data.get("pypi_group", ""),
-        data.get("optional", ""),
+        _text(data, "manual") or "",
+        _text(data, "pypi") or "",
+        _text(data, "pypi_group") or "",
+        _text(data, "optional") or "",
     )
 
 
@@ -135,7 +145,8 @@ def _read(path: pathlib.Path, lab: str | None) -> tuple[dict[str, Need], list[Pr
             f"{where}: " + (f"unknown key `{unknown[0]}`" if unknown else f"schema_version is not {SCHEMA_VERSION}"),
             f"its keys are schema_version = {SCHEMA_VERSION}, [needs.NAME] and [[prerequisite]]",
         )
-    raw_needs, raw_items = data.get("needs", {}), data.get("prerequisite", [])
+    raw_needs: TomlValue = data.get("needs", {})
+    raw_items: TomlValue = data.get("prerequisite", [])
     if not isinstance(raw_needs, dict) or not isinstance(raw_items, list):
         raise ConfigError(f"{where}: `needs` is not a table or `prerequisite` not an array of tables", FIX)
     needs = {name: _entry(where, f'[needs."{name}"]', lambda: _need(name, spec)) for name, spec in raw_needs.items()}

@@ -17,7 +17,7 @@ import os
 import pathlib
 from dataclasses import dataclass
 
-from harness.config.data_files import read_toml
+from harness.config.data_files import TomlTable, TomlValue, read_toml, toml_array, toml_table
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import ConfigError
 
@@ -52,20 +52,30 @@ class VendorPackage:
         return f"{self.name} is under its vendor's terms, not an open-source licence; accepted in lab.local.toml"
 
 
-def parse_vendor_packages(data: dict, where: str) -> dict[str, VendorPackage]:
+def parse_vendor_packages(data: TomlTable, where: str) -> dict[str, VendorPackage]:
     """lab.toml's [vendor_terms] tables."""
+    terms: TomlValue = data.get("vendor_terms", {})
+    if not isinstance(terms, dict):
+        raise ConfigError(f"{where}: vendor_terms is {terms!r}, not a table", "compare it with lab/dotnet/lab.toml")
     packages = {}
-    for name, spec in data.get("vendor_terms", {}).items():
-        if not isinstance(spec, dict) or not spec.get("variants") or not isinstance(spec.get("values", {}), dict):
+    for name, spec in terms.items():
+        table = toml_table(spec)
+        variants, values, locks = table.get("variants"), table.get("values", {}), table.get("offline_lock_files", [])
+        if not isinstance(spec, dict) or not isinstance(variants, list) or not variants or not isinstance(values, dict):
             raise ConfigError(
                 f"{where}: [vendor_terms.{name!r}] needs `variants` (a list) and `values` (a table)",
                 "compare it with lab/dotnet/lab.toml",
             )
+        if not isinstance(locks, list):
+            raise ConfigError(
+                f"{where}: [vendor_terms.{name!r}] offline_lock_files is {locks!r}, not a list of lock files",
+                "compare it with lab/dotnet/lab.toml",
+            )
         packages[name] = VendorPackage(
             name,
-            tuple(str(v) for v in spec["variants"]),
-            {k: str(v) for k, v in spec.get("values", {}).items()},
-            tuple(str(f) for f in spec.get("offline_lock_files", [])),
+            tuple(str(v) for v in variants),
+            {k: str(v) for k, v in values.items()},
+            tuple(str(f) for f in locks),
         )
     return packages
 
@@ -84,7 +94,18 @@ def accepted_terms(path: pathlib.Path | None = None) -> frozenset[str]:
     unknown = sorted(set(data) - set(LOCAL_KEYS))
     if unknown:
         raise ConfigError(f"{path}: unknown setting {', '.join(map(repr, unknown))}", fix)
-    accepted = data.get("accept_vendor_terms", [])
-    if not isinstance(accepted, list) or not all(isinstance(name, str) for name in accepted):
+    accepted: TomlValue = data.get("accept_vendor_terms", [])
+    names = [name for name in toml_array(accepted) if isinstance(name, str)]
+    if not isinstance(accepted, list) or len(names) != len(accepted):
         raise ConfigError(f"{path}: accept_vendor_terms must be a list of package names", fix)
-    return frozenset(accepted)
+    return frozenset(names)
+
+
+def check_accepted(accepted: frozenset[str], declared: set[str]) -> None:
+    """ConfigError when the user accepted the terms of a package no lab declares (`declared`: the labs' packages)."""
+    unknown = sorted(accepted - declared)
+    if unknown:
+        raise ConfigError(
+            f"{local_settings_path()} accepts the terms of {', '.join(map(repr, unknown))}, which no lab uses",
+            f"packages under their vendor's terms: {', '.join(sorted(declared)) or 'none'} (docs/licences.md)",
+        )

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TypedDict
 
 from harness.model.cpusets import format_cpuset
-from harness.model.folder.field_types import type_problem
 
 
 class CpuStateRecord(TypedDict, total=False):
@@ -47,11 +46,6 @@ class HygieneRecord(TypedDict, total=False):
     turbo_switch: str | None
     cpus: list[CpuStateRecord]
     findings: list[FindingRecord]
-
-
-def hygiene_problem(record: object) -> str:
-    """Why a recorded `cpu_hygiene` does not fit what the report reads of it ('' when it does)."""
-    return type_problem(record, HygieneRecord)
 
 
 def _cpus_text(cpus: list[int] | None, none: str) -> str:

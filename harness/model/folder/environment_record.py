@@ -10,15 +10,15 @@ dictionaries (their keys are the lab's), typed by the keys the harness reads (La
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Mapping, TypedDict
 
 from harness.model.arch import IsaFlags
 from harness.model.errors import SchemaError
-from harness.model.folder.cpu_state import HygieneRecord, hygiene_problem
-from harness.model.folder.field_types import shape_problem, shown, type_problem, typed_shape
-from harness.model.folder.host_facts import HostFactsRecord, check_host_facts
+from harness.model.folder.cpu_state import HygieneRecord
+from harness.model.folder.host_facts import HostFactsRecord
 from harness.model.folder.run_folder import SCHEMA_VERSION
 from harness.model.folder.run_records import RECORD_HINT, _Record
+from harness.model.json_value import JsonObject
 
 
 class IsaLevelRecord(TypedDict):
@@ -32,6 +32,31 @@ class IsaLevelRecord(TypedDict):
     isa_effective: str
     state: str
     detail: str
+
+
+class BuildWhere(TypedDict, total=False):
+    """Where a lab build runs, as its backend says: `Backend.identity` (backend, and in containers the image and its
+    id: every row of the build carries them, with the host of a run over hosts) and `Backend.details` (environment.json
+    `where`: the identity, the image's labels, size, architecture and Debian packages, the engine, how cells run)."""
+
+    backend: str
+    image: str
+    image_id: str
+    host: str
+    image_labels: dict[str, str]
+    image_size_bytes: int
+    image_architecture: str
+    image_apt_packages: dict[str, str] | str  # {package: version}, or why the image has no list
+    engine: str
+    cell_processes: str
+
+
+class GcReport(TypedDict, total=False):
+    """The .NET lab's `gc` in its `env` answer (lab/dotnet/src/Probes/RuntimeProbe.cs): the collector it ran."""
+
+    server: bool
+    concurrent: bool
+    latency_mode: str
 
 
 #: The keys every lab's `env` answer gives (docs/lab-contract.md).
@@ -53,7 +78,7 @@ class LabEnvReport(TypedDict, total=False):
     isa_readback: bool
     isa_requested_flags: list[str]
     libraries: dict[str, str | None] | None
-    gc: dict[str, Any] | None
+    gc: GcReport | None
 
 
 @dataclass(frozen=True)
@@ -61,25 +86,13 @@ class LabEnvironment(_Record):
     """One lab build of the run (environment.json `labs`, by target: 'dotnet@10.0.12', 'node@24.21.0')."""
 
     env: LabEnvReport  # the lab's `env` verb: runtime, runtime_description, libraries, isa, gc, jit …
-    variants: list[Any]  # the lab's `list` verb
+    variants: list[JsonObject]  # the lab's `list` verb
     emulated: bool  # the build ran under QEMU user emulation (functional checks only)
     runtime: str | None
     expected_runtime_version: str | None
     lab_environment: dict[str, str]  # variables the lab.toml sets in every process (DOTNET_TC_…)
-    where: dict[str, Any]  # the backend's account of where it ran (image, digest, engine; or the host's path)
+    where: BuildWhere  # the backend's account of where it ran (image, digest, engine)
     isa_levels: dict[str, IsaLevelRecord]  # level → its probe (switches, effective ISA read back, state, detail)
-
-    @classmethod
-    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
-        problem = shape_problem(data.get("env", {}), typed_shape(LabEnvReport))
-        if problem:
-            raise SchemaError(f"{where}: LabEnvironment.env: {problem}", RECORD_HINT)
-        levels = data.get("isa_levels", {})
-        for name, level in levels.items() if isinstance(levels, dict) else ():
-            problem = type_problem(level, IsaLevelRecord)
-            if problem:
-                raise SchemaError(f"{where}: LabEnvironment.isa_levels[{shown(name)}]: {problem}", RECORD_HINT)
-        return data
 
     @property
     def runtime_description(self) -> str:
@@ -125,7 +138,7 @@ class EnvironmentRecord(_Record):
     warnings: list[str]
     backend: str
     lab_cpuset: str
-    harness_cpus: list[Any]
+    harness_cpus: list[int]
     labs: dict[str, LabEnvironment]
     schema_version: int = SCHEMA_VERSION
     # In a run over several hosts, the host this folder's run measured on, as its engine describes it
@@ -144,24 +157,8 @@ class EnvironmentRecord(_Record):
     design_note: str = ""
 
     @classmethod
-    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+    def _check_bounds(cls, data: Mapping[str, object], where: str) -> None:
         _check_design_fields(data, where)
-        problem = hygiene_problem(data["cpu_hygiene"]) if data.get("cpu_hygiene") is not None else ""
-        if problem:
-            raise SchemaError(f"{where}: EnvironmentRecord.cpu_hygiene: {problem}", RECORD_HINT)
-        if data.get("host") is not None:
-            check_host_facts(data["host"], f"{where}: EnvironmentRecord.host")
-        labs = data.get("labs") or {}
-        if not isinstance(labs, dict):
-            raise SchemaError(
-                f"{where}: EnvironmentRecord.labs = {shown(labs)}: not an object of lab builds", RECORD_HINT
-            )
-        return {
-            **data,
-            "labs": {
-                name: LabEnvironment.from_dict(lab, f"{where}, lab {str(name)[:80]}") for name, lab in labs.items()
-            },
-        }
 
     @property
     def runtime_descriptions(self) -> list[str]:
@@ -173,7 +170,7 @@ class EnvironmentRecord(_Record):
 DESIGN_NOTE_CHARS = 1000
 
 
-def _check_design_fields(data: dict[str, Any], where: str) -> None:
+def _check_design_fields(data: Mapping[str, object], where: str) -> None:
     """warm_cpus a list of CPU numbers, design_note a bounded text: a run folder is untrusted input, and both reach
     the report's first paragraph."""
     cpus = data.get("warm_cpus", [])

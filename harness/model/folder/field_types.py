@@ -19,10 +19,10 @@ RECORD_HINT = "the file was written by another harness version or edited by hand
 MAX_TEXT = 64 << 10
 
 
-_HINTS: dict[str, dict[str, Any]] = {}
+_HINTS: dict[str, dict[str, object]] = {}
 
 
-def field_hints(cls: type) -> dict[str, Any]:
+def field_hints(cls: type) -> dict[str, object]:
     """The resolved annotations of a dataclass, by field name (resolved once per class)."""
     key = f"{cls.__module__}.{cls.__qualname__}"
     if key not in _HINTS:
@@ -30,13 +30,13 @@ def field_hints(cls: type) -> dict[str, Any]:
     return _HINTS[key]
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A value as an error message shows it: its repr, at most 80 characters."""
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def type_problem(value: Any, hint: Any) -> str:
+def type_problem(value: object, hint: object) -> str:
     """Why a value does not fit a field's type ('' when it does): None, bool, int, finite float, str, dict, list of
     fitting items, a TypedDict's keys (shape_problem); any other annotation (a nested record, made typed before) is not
     checked here."""
@@ -51,7 +51,7 @@ def type_problem(value: Any, hint: Any) -> str:
         return f"not {' or '.join(_type_name(arg) for arg in typing.get_args(hint))}"
     if hint is Any:
         return ""
-    if typing.is_typeddict(hint):
+    if isinstance(hint, type) and typing.is_typeddict(hint):
         return shape_problem(value, typed_shape(hint), required_keys(hint))
     if hint is _NONE_TYPE:
         return "" if value is None else "not null"
@@ -117,7 +117,7 @@ def required_keys(record: type) -> tuple[str, ...]:
     return tuple(sorted(required - {key for key, origin in marked.items() if origin is typing.NotRequired}))
 
 
-def shape_problem(value: Any, fields: Shape, required: tuple[str, ...] = ()) -> str:
+def shape_problem(value: object, fields: Shape, required: tuple[str, ...] = ()) -> str:
     """Why a JSON object does not fit a stored shape ('' when it does): not an object, a `required` key missing, or a
     key of `fields` whose value does not fit its type; a key the shape does not name is left alone (the writer's
     own). For the dictionaries a record keeps as written (a CPU's state, a host's facts, an ISA level's probe)."""

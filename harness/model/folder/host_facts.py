@@ -1,11 +1,11 @@
-"""A host's facts as a run folder keeps them (hosts.json `facts`, environment.json `host`): the record and its check."""
+"""A host's facts as a run folder keeps them (hosts.json `facts`, environment.json `host`), checked on read by the
+record that holds them (run_records._Record.from_dict)."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from harness.model.errors import SchemaError
-from harness.model.folder.field_types import RECORD_HINT, shown, type_problem
+from harness.model.json_value import JsonObject
 
 
 class HostFactsRecord(TypedDict, total=False):
@@ -29,12 +29,4 @@ class HostFactsRecord(TypedDict, total=False):
     cpu_flags: list[str]
     isolated_cpus: str | None
     isa_levels: list[str]
-    details: dict[str, Any]
-
-
-def check_host_facts(facts: object, where: str) -> None:
-    """A host's facts that fit HostFactsRecord (keys a run recorded before one existed may be missing); SchemaError
-    naming the key otherwise."""
-    problem = type_problem(facts, HostFactsRecord)
-    if problem:
-        raise SchemaError(f"{where} = {shown(facts)}: {problem}", RECORD_HINT)
+    details: JsonObject

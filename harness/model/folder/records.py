@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from harness.model.arch import IsaFlags
 from harness.model.folder.field_types import field_hints, shown, type_problem
 from harness.model.folder.run_folder import SCHEMA_VERSION
+from harness.model.json_value import JsonMapping, JsonObject, as_array, as_object
 from harness.model.places import SettingsReadback
 
 
@@ -64,7 +65,7 @@ REPLICATED = (STEADY, SINGLE_SHOT)
 MEASURED = (RowStatus.OK.value, RowStatus.UNVERIFIED.value)
 
 
-def require_field(condition: bool, record: str, name: str, value: Any, why: str) -> None:
+def require_field(condition: bool, record: str, name: str, value: object, why: str) -> None:
     if not condition:
         raise ValueError(f"{record}.{name} = {value!r}: {why}")
 
@@ -256,12 +257,12 @@ class ResultRow:
         """Unique within a run: one row per cell, round and (in duet designs) simultaneous partner."""
         return row_key(self.cell_id, self.round_index, self.partner, self.replaced)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """Plain dict with named keys, for JSON."""
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ResultRow:
+    def from_dict(cls, data: JsonMapping) -> ResultRow:
         """Inverse of to_dict; unknown keys are an error (they mean a newer writer), and so are a missing required
         field, a value of another type than the field's, a number that is not finite and a negative time, size or
         count (ValueError naming the field)."""
@@ -284,12 +285,14 @@ class ResultRow:
             if name in _NON_NEGATIVE and isinstance(value, (int, float)) and value < 0:
                 raise ValueError(f"ResultRow.{name} = {value!r}: a time, size or count is not negative")
         times = [
-            *(data.get("burst_ns") or ()),
-            *(t for ts in (data.get("native_anchor_ns") or {}).values() for t in ts),
+            *as_array(data.get("burst_ns")),
+            *(t for ts in as_object(data.get("native_anchor_ns")).values() for t in as_array(ts)),
         ]
-        if any(t <= 0 for t in times):
+        if any(isinstance(t, (int, float)) and t <= 0 for t in times):  # numbers each: type_problem above
             raise ValueError("ResultRow.burst_ns or native_anchor_ns: a time per call is not positive")
-        return cls(**data)
+        # Every value was checked against its field's type above (type_problem): the constructor takes them as they are.
+        construct: Callable[..., ResultRow] = cls
+        return construct(**data)
 
 
 #: The fields that are never negative (those declared with AMOUNT).

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from harness.model.errors import HarnessError
+from harness.model.json_value import JsonObject, JsonValue, as_object
 
 #: Where a resumed run keeps the lines it set aside (beside results.jsonl).
 QUARANTINE_FILE = "results.quarantine.jsonl"
@@ -34,22 +34,24 @@ class UnreadableLine:
         return f"{name} line {self.number} could not be read ({self.why}; a run stopped mid-write leaves such a line)"
 
 
-def parse_lines(data: bytes, name: str) -> tuple[list[tuple[int, dict[str, Any]]], UnreadableLine | None]:
+def parse_lines(data: bytes, name: str) -> tuple[list[tuple[int, JsonObject]], UnreadableLine | None]:
     """The JSON objects of a JSON-lines file with their line numbers, and its torn last line if it has one; an
     unreadable line before the last is DamagedResultsError."""
     lines = [(n, raw) for n, raw in enumerate(data.split(b"\n"), 1) if raw.strip()]
-    parsed: list[tuple[int, dict[str, Any]]] = []
+    parsed: list[tuple[int, JsonObject]] = []
     for index, (number, raw) in enumerate(lines):
         why = ""
         try:
-            value = json.loads(raw.decode("utf-8"))
+            value: JsonValue = json.loads(raw.decode("utf-8"))
             why = "" if isinstance(value, dict) else f"a JSON {type(value).__name__}, not an object"
         except UnicodeDecodeError as e:
             why = f"not UTF-8 at byte {e.start}"
         except ValueError as e:
             why = f"not JSON: {e.args[0] if e.args else e}"
+        except RecursionError:
+            why = "JSON nested deeper than the reader goes"
         if not why:
-            parsed.append((number, value))
+            parsed.append((number, as_object(value)))  # an object: `why` says so
         elif index == len(lines) - 1:
             return parsed, UnreadableLine(number, raw, why)
         else:

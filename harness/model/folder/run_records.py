@@ -11,37 +11,33 @@ naming the file, never a silent '?'.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from dataclasses import dataclass
-from typing import Any, Required, TypedDict, TypeVar
+from typing import Mapping, Required, TypedDict, TypeVar
 
 from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
-from harness.model.folder.field_types import (
-    RECORD_HINT,
-    field_hints,
-    required_keys,
-    shape_problem,
-    shown,
-    type_problem,
-    typed_shape,
-)
-from harness.model.folder.host_facts import HostFactsRecord, check_host_facts
+from harness.model.folder.field_types import RECORD_HINT, field_hints, shape_problem, shown, type_problem, typed_shape
+from harness.model.folder.host_facts import HostFactsRecord
 from harness.model.folder.run_folder import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
 from harness.model.groups import GroupKey
+from harness.model.json_value import JsonObject
 from harness.model.stats.pairing import BURST_DESIGNS
 
 Record = TypeVar("Record", bound="_Record")
+_NONE = type(None)
 
 
 class _Record:
     """to_dict / from_dict for a frozen dataclass with a schema_version field."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """The record as written (one JSON object)."""
         return dataclasses.asdict(self)  # type: ignore[call-overload]
 
     @classmethod
-    def from_dict(cls: type[Record], data: dict[str, Any], where: str = "") -> Record:
+    def from_dict(cls: type[Record], data: object, where: str = "") -> Record:
         """The record from its JSON object; extra keys (a newer harness's) are ignored, missing ones refused."""
         where = where or cls.__name__
         if not isinstance(data, dict):
@@ -53,7 +49,6 @@ class _Record:
                 f"{', '.join(map(str, READABLE_SCHEMA_VERSIONS))}",
                 "re-run the experiment with this version (just run-all), or check out the commit that wrote it",
             )
-        data = cls._typed_fields(data, where)
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]
         missing = [
             f.name
@@ -62,19 +57,53 @@ class _Record:
         ]
         if missing:
             raise SchemaError(f"{where}: a {cls.__name__} without {', '.join(missing)}", RECORD_HINT)
-        names = {f.name for f in fields}
         hints = field_hints(cls)
-        for name in sorted(names & set(data)):
-            # every field, texts and tables too: a run folder is untrusted, and each value reaches a report
-            why = type_problem(data[name], hints[name])
-            if why:
-                raise SchemaError(f"{where}: {cls.__name__}.{name} = {shown(data[name])}: {why}", RECORD_HINT)
-        return cls(**{k: v for k, v in data.items() if k in names})
+        # every field, texts and tables too: a run folder is untrusted, and each value reaches a report
+        values = {
+            name: _field_value(data[name], hints[name], f"{where}: {cls.__name__}.{name}")
+            for name in sorted({f.name for f in fields} & set(data))
+        }
+        cls._check_bounds(values, where)
+        return cls(**values)
 
     @classmethod
-    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
-        """The JSON object with nested records made typed (a record with nested ones overrides this)."""
-        return data
+    def _check_bounds(cls, data: Mapping[str, object], where: str) -> None:
+        """Limits a field's type does not say (a list's length, a text's): a record with such fields overrides this."""
+
+
+def _field_value(value: object, hint: object, where: str) -> object:
+    """A stored field's value checked against its annotation (field_types.type_problem: TypedDicts and lists of them
+    too) and made typed: a nested record (a _Record) read by its from_dict, an object of them each, a nested frozen
+    dataclass built from its object. `where` names the field: 'run.json: RunRecord.job'."""
+    why = type_problem(value, hint)
+    if why:
+        raise SchemaError(f"{where} = {shown(value)}: {why}", RECORD_HINT)
+    if value is None:
+        return value
+    hint = _not_none(hint)
+    if typing.get_origin(hint) is dict and isinstance(value, dict):
+        item = _not_none(typing.get_args(hint)[1])
+        if isinstance(item, type) and issubclass(item, _Record):
+            return {key: item.from_dict(entry, f"{where}[{shown(key)}]") for key, entry in value.items()}
+    if isinstance(hint, type) and issubclass(hint, _Record):
+        return hint.from_dict(value, where)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        problem = shape_problem(value, typed_shape(hint))
+        if not problem and isinstance(value, dict):
+            try:
+                return hint(**value)  # its own checks (a setting's range) too
+            except (TypeError, ValueError) as e:
+                problem = str(e)
+        raise SchemaError(f"{where} = {shown(value)}: {problem}", RECORD_HINT)
+    return value
+
+
+def _not_none(hint: object) -> object:
+    """The annotation without its None: `X | None` → X."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        arms = [arm for arm in typing.get_args(hint) if arm is not _NONE]
+        return arms[0] if len(arms) == 1 else hint
+    return hint
 
 
 class StoppingRecord(TypedDict, total=False):
@@ -109,27 +138,17 @@ class RunRecord(_Record):
     profile: str
     design: str
     stopping: StoppingRecord
-    job: dict[str, Any]
+    job: JobSettings
     cells: list[str]
     budget: BudgetRecord | None = None
     schema_version: int = SCHEMA_VERSION
 
     SELECTION = ("profile", "design", "stopping", "job", "cells")
 
-    @classmethod
-    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
-        for name, fields in (("stopping", StoppingRecord), ("job", JobSettings), ("budget", BudgetRecord)):
-            value = data.get(name)
-            problem = (
-                shape_problem(value, typed_shape(fields), required_keys(fields)) if isinstance(value, dict) else ""
-            )
-            if problem:
-                raise SchemaError(f"{where}: RunRecord.{name}: {problem}", RECORD_HINT)
-        return data
-
-    def selection(self) -> dict[str, Any]:
-        """The fields a resumed session must match."""
-        return {name: getattr(self, name) for name in self.SELECTION}
+    def selection(self) -> JsonObject:
+        """The fields a resumed session must match, as written."""
+        written = self.to_dict()
+        return {name: written[name] for name in self.SELECTION}
 
     #: The job keys by which a run sets its own iterations; a run that sets none left them to BenchmarkDotNet's
     #: automatic job, as the write-ups ran (the `publisher-method` profile).
@@ -139,7 +158,7 @@ class RunRecord(_Record):
     def automatic_job(self) -> bool:
         """Whether the run measured the write-ups' way: fresh processes (not the paired design) whose job left every
         iteration setting to BenchmarkDotNet."""
-        return self.design not in BURST_DESIGNS and not any(self.job.get(key) for key in self.OWN_ITERATION_KEYS)
+        return self.design not in BURST_DESIGNS and not any(getattr(self.job, key) for key in self.OWN_ITERATION_KEYS)
 
     @property
     def target_rel_ci(self) -> float | None:
@@ -232,13 +251,8 @@ class HostRecord(_Record):
     seconds: float = 0.0
     budget_min: float | None = None
     platform: str | None = None
-    images_moved: list[list[Any]] = dataclasses.field(default_factory=list)  # [image, bytes, seconds]
+    images_moved: list[list[str | float]] = dataclasses.field(default_factory=list)  # [image, bytes, seconds]
     schema_version: int = SCHEMA_VERSION
-
-    @classmethod
-    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
-        check_host_facts(data.get("facts", {}), f"{where}: HostRecord.facts")
-        return data
 
 
 @dataclass(frozen=True)
@@ -264,12 +278,9 @@ class NoiseProbeRecord(_Record):
     schema_version: int = SCHEMA_VERSION
 
     @classmethod
-    def _typed_fields(cls, data: dict[str, Any], where: str) -> dict[str, Any]:
+    def _check_bounds(cls, data: Mapping[str, object], where: str) -> None:
         groups = data.get("groups")
-        if groups is not None and not (
-            isinstance(groups, list) and len(groups) <= 1000 and all(isinstance(g, str) for g in groups)
-        ):
+        if isinstance(groups, list) and len(groups) > 1000:
             raise SchemaError(
                 f"{where}: NoiseProbeRecord.groups = {shown(groups)}: not a list of group names", RECORD_HINT
             )
-        return data

@@ -12,7 +12,6 @@ import json
 import os
 import pathlib
 import time
-from typing import Any
 
 from harness.model.defaults import REPO_ROOT
 from harness.model.errors import OutputDirError, ResumeError, SchemaError
@@ -31,6 +30,7 @@ from harness.model.folder.run_folder import (
     relative_to_run,
 )
 from harness.model.folder.run_records import Record, RunRecord, TimelineRecord
+from harness.model.json_value import JsonMapping, JsonObject, JsonValue
 
 
 def new_run_id(now: _dt.datetime | None = None) -> str:
@@ -84,11 +84,11 @@ class RunStore:
         """A path relative to the run folder, as stored in rows."""
         return str(path.relative_to(self.directory))
 
-    def write_json(self, name: str, data: Any) -> None:
+    def write_json(self, name: str, data: JsonValue) -> None:
         """Writes a JSON file in the run folder."""
         self.path(name).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
-    def read_json(self, name: str) -> Any:
+    def read_json(self, name: str) -> JsonObject:
         """Reads a JSON file from the run folder, checking its schema version."""
         path = self.path(name)
         try:
@@ -117,12 +117,12 @@ class RunStore:
             f.flush()
             os.fsync(f.fileno())
 
-    def append_json_line(self, name: str, data: dict[str, Any]) -> None:
+    def append_json_line(self, name: str, data: JsonObject) -> None:
         """Appends one JSON object as a line of a side log (calibration.jsonl)."""
         with self.path(name).open("a") as f:
             f.write(json.dumps(data, sort_keys=True) + "\n")
 
-    def json_lines(self, name: str) -> list[dict[str, Any]]:
+    def json_lines(self, name: str) -> list[JsonObject]:
         """The objects of a side log, schema-checked; empty when it does not exist."""
         path = self.path(name)
         if not path.is_file():
@@ -215,7 +215,7 @@ class RunStore:
         link.symlink_to(self.directory.name)
 
 
-def _check_schema(data: dict[str, Any], path: pathlib.Path, line: int | None = None) -> None:
+def _check_schema(data: JsonMapping, path: pathlib.Path, line: int | None = None) -> None:
     version = data.get("schema_version")
     if version not in READABLE_SCHEMA_VERSIONS:
         where = f"{path}:{line}" if line else str(path)

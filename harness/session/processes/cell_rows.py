@@ -9,13 +9,14 @@ import datetime as _dt
 import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from harness.backends.base import CellRequest, CellRun
 from harness.model.cells import Cell
 from harness.model.errors import HarnessError
+from harness.model.folder.environment_record import BuildWhere
 from harness.model.folder.records import COLD, SINGLE_SHOT, UNAVAILABLE, ResultRow
 from harness.model.folder.run_folder import LOGS_DIR, RAW_DIR
+from harness.model.json_value import JsonObject
 from harness.model.outcomes import CellOutcome
 from harness.normalize import NORMALIZERS, SAMPLES_FORMAT
 from harness.normalize.cell_files import LabFailure
@@ -99,9 +100,9 @@ class RowMaker:
         outcome = _normalized(lambda: NORMALIZERS[raw_format](request.out_dir), request.out_dir, lab.name)
         if isinstance(outcome, str):
             return failed_row(ctx, outcome)
-        fields: dict[str, Any] = {
+        fields: JsonObject = {
             **outcome.fields,
-            "raw_path": self.setup.store.relative(request.out_dir / outcome.fields["raw_path"]),
+            "raw_path": self.setup.store.relative(request.out_dir / str(outcome.fields["raw_path"])),
         }
         if fields.get("peak_rss_bytes") is None:
             fields["peak_rss_bytes"] = peak_rss_bytes(request.out_dir)  # the peak-RSS runs after the process, if any
@@ -132,7 +133,7 @@ class RowMaker:
             outcome,
             fields={
                 **outcome.fields,
-                "raw_path": self.setup.store.relative(request.out_dir / outcome.fields["raw_path"]),
+                "raw_path": self.setup.store.relative(request.out_dir / str(outcome.fields["raw_path"])),
             },
         )
         if cell.run_settings:  # hyperfine's processes report nothing: read back in a process with their environment
@@ -153,10 +154,13 @@ class RowMaker:
             return native not in cells
         return level.runs
 
-    def where(self, cell: Cell) -> dict[str, Any]:
+    def where(self, cell: Cell) -> BuildWhere:
         """The backend's identity fields of a row, and the host it ran on in a run over several hosts."""
+        where = self.setup.backend.identity(self.setup.labs[cell.target]).copy()
         host = self.setup.backend.host_id
-        return {**self.setup.backend.identity(self.setup.labs[cell.target]), **({"host": host} if host else {})}
+        if host:
+            where["host"] = host
+        return where
 
     def unrunnable_row(self, cell: Cell) -> ResultRow:
         level = self.level(cell)

@@ -7,8 +7,9 @@ is 'same-as-native' (reported, not re-run); one whose readback contradicts the l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from harness.backends.base import Backend
 from harness.config.isa import IsaLevel, IsaTable, describe_effective, unmet_expectations
@@ -19,6 +20,7 @@ from harness.model.cells import Cell
 from harness.model.errors import HarnessError, UnknownNameError
 from harness.model.folder.environment_record import LAB_ENV_REQUIRED, LabEnvReport
 from harness.model.folder.field_types import shape_problem, typed_shape
+from harness.model.json_value import JsonMapping, JsonObject, JsonValue, as_array, as_object
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class LabProbe:
 
     lab: str
     env: LabEnvReport
-    listing: dict[str, Any]
+    listing: JsonObject  # the lab's `list` answer (docs/lab-contract.md): its variants, composites, parsers, models
     levels: dict[str, LevelProbe] = field(default_factory=dict)
 
     @property
@@ -110,7 +112,7 @@ def check_library_versions(lab: LabSpec, env: LabEnvReport) -> None:
     """A build with library versions (config/lab/library_builds.py) must report exactly those, read in its process from
     the loaded assemblies (the `env` verb's `libraries`)."""
     reported = env.get("libraries")
-    loaded: dict[str, Any] = reported if isinstance(reported, dict) else {}
+    loaded: dict[str, str | None] = reported if isinstance(reported, dict) else {}
     for package, version in lab.build_libraries:
         if loaded.get(package) != version:
             raise HarnessError(
@@ -154,7 +156,7 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
     env = lab_env(lab, backend.call(lab, ["env"], {}))
     check_runtime_version(lab, env)
     check_library_versions(lab, env)
-    listing = backend.call(lab, ["list"], {})
+    listing = as_object(backend.call(lab, ["list"], {}))  # an answer of another kind: as one without variants
     readback = env.get("isa_readback", True)
     native_level = isa.levels_for(env["arch"])["native"]
     native = (
@@ -189,7 +191,8 @@ def probe_lab(backend: Backend, lab: LabSpec, levels: list[IsaLevel], isa: IsaTa
 
 def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
     """Every planned variant must be one the lab offers, with settings it takes (as its `list` gives them)."""
-    offered = {v["variant"]: v for v in probe.listing["variants"]}
+    entries = map(as_object, as_array(probe.listing["variants"]))
+    offered = {name: v for v in entries if isinstance(name := v["variant"], str)}
     for cell in cells:
         if cell.target != probe.lab or cell.unavailable:
             continue
@@ -198,18 +201,34 @@ def check_variants(probe: LabProbe, cells: list[Cell]) -> None:
         if base not in offered:
             raise UnknownNameError("variant", base, set(offered), where)
         check_settings(cell.variant, _settings_listed(probe.lab, offered[base]), where)
-        runs = offered[base].get("composites") or ()
-        if cell.operation in (probe.listing.get("composites") or ()) and cell.operation not in runs:
+        runs = offered[base].get("composites") or []
+        if cell.operation in members(probe.listing.get("composites") or []) and cell.operation not in members(runs):
             raise HarnessError(
                 f"variant {base!r} {where} cannot run the composite {cell.operation} (its `list` says so)",
                 "its lab's catalog.toml [composites] is out of step with the lab: rebuild it, or pick another variant",
             )
 
 
-def _settings_listed(lab: str, entry: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+def members(value: JsonValue) -> Iterable[JsonValue]:
+    """A collection of a lab's answer as Python iterates it (an array's items, an object's keys, a text's
+    characters); TypeError for a number, a boolean or null, as iterating one raises."""
+    if isinstance(value, (list, dict, str)):
+        return value
+    raise TypeError(f"'{type(value).__name__}' object is not iterable")
+
+
+def _member(setting: JsonValue, key: str) -> JsonValue:
+    """A member of a setting of a `list` entry: KeyError when it lacks it, TypeError when it is not an object."""
+    if isinstance(setting, dict):
+        return setting[key]
+    raise TypeError(f"a setting is {type(setting).__name__}, not an object")
+
+
+def _settings_listed(lab: str, entry: JsonMapping) -> dict[str, tuple[str, ...]]:
     """A `list` entry's settings (docs/lab-contract.md): setting -> values; a malformed list is the lab's fault."""
     try:
-        return {str(s["name"]): tuple(str(v) for v in s["values"]) for s in entry.get("settings") or ()}
+        settings = members(entry.get("settings") or [])
+        return {str(_member(s, "name")): tuple(str(v) for v in members(_member(s, "values"))) for s in settings}
     except (KeyError, TypeError) as e:
         raise HarnessError(
             f"lab {lab}'s `list` gives variant {entry.get('variant')!r} settings of another shape ({e})",

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from harness.config.experiment.run_settings import RunSetting, readback_state, unmet_settings
 from harness.config.isa import IsaLevel, describe_effective, unmet_expectations
 from harness.model.cells import Cell
 from harness.model.cpusets import parse_cpuset
+from harness.model.folder.environment_record import BuildWhere
 from harness.model.folder.records import ResultRow, RowStatus, VerificationStatus
+from harness.model.json_value import JsonObject, JsonValue, as_text
 from harness.model.outcomes import CellOutcome, ProcessUsage
 from harness.session.processes.probe import UNVERIFIABLE, LevelProbe
 
@@ -34,9 +35,10 @@ class RowContext:
     usage: ProcessUsage | None = None
     raw_folder: str = "round-1"
     process_cells: int | None = None  # cells the process measured (paired design); None: one
-    where: dict[str, Any] = field(default_factory=dict)  # the backend's identity fields (backend, image, image_id)
+    # the backend's identity fields (backend, image, image_id; host); None: no backend ran it (its build failed)
+    where: BuildWhere | None = None
 
-    def base(self) -> dict[str, Any]:
+    def base(self) -> JsonObject:
         """Identity and configuration fields of the row."""
         c = self.cell
         return {
@@ -52,11 +54,11 @@ class RowContext:
             "operation": c.operation,
             "isa_requested": c.isa_level,
             "runtime_requested": c.place,
-            "run_settings": dict(c.run_settings),
+            "run_settings": {name: value for name, value in c.run_settings},
             "measure": c.measure,
             "cpuset": self.cpuset,
             "profile": self.profile,
-            "isa_switches": dict(self.level.switches),
+            "isa_switches": {**self.level.switches},
             "emulated": self.emulated,
             "log_path": self.log_path,
             "started_at": self.started_at,
@@ -67,8 +69,18 @@ class RowContext:
             "partner": self.partner,
             "process_cells": self.process_cells,
             **(self.usage.fields() if self.usage else {}),
-            **self.where,
+            **_identity(self.where or BuildWhere()),
         }
+
+
+def _identity(where: BuildWhere) -> JsonObject:
+    """The row fields saying where the process ran (the backend's identity: Backend.identity)."""
+    return {
+        "backend": where.get("backend"),
+        "host": where.get("host"),
+        "image": where.get("image"),
+        "image_id": where.get("image_id"),
+    }
 
 
 def measured_row(
@@ -81,15 +93,15 @@ def measured_row(
     unmet = [] if unverifiable else unmet_expectations(level, outcome.isa_flags)
     cell = ctx.cell
     unmet_run = unmet_settings(settings or {}, cell.lab, cell.run_settings, outcome.settings_readback)
-    wrong_cpus = cpuset_mismatch(ctx.cpuset, outcome.fields.get("cpuset_effective"))
+    wrong_cpus = cpuset_mismatch(ctx.cpuset, as_text(outcome.fields.get("cpuset_effective")))
     stats = outcome.statistics
-    fields: dict[str, Any] = {
+    fields: JsonObject = {
         **ctx.base(),
         **outcome.fields,
-        "isa_flags": outcome.isa_flags,
+        "isa_flags": {**outcome.isa_flags},
         **(
             {
-                "run_settings_readback": outcome.settings_readback,
+                "run_settings_readback": {**outcome.settings_readback},
                 "run_settings_checked": readback_state(settings or {}, cell.lab, cell.run_settings),
             }
             if cell.run_settings
@@ -109,23 +121,24 @@ def measured_row(
         "verification_message": outcome.verification.message,
     }
     if unmet:
-        return ResultRow(
-            **fields,
+        fields.update(
             status=RowStatus.FAILED,
             error=f"ISA level '{level.name}' did not take effect in the measured process: {', '.join(unmet)}",
         )
-    if unmet_run:
-        return ResultRow(
-            **fields,
+    elif unmet_run:
+        fields.update(
             status=RowStatus.FAILED,
             error=f"run settings did not take effect in the measured process: {'; '.join(unmet_run)}",
         )
-    if wrong_cpus:
-        return ResultRow(**fields, status=RowStatus.FAILED, error=wrong_cpus)
-    return ResultRow(
-        **fields,
-        status=RowStatus.OK if outcome.verification.status == VerificationStatus.PASSED else RowStatus.UNVERIFIED,
-    )
+    elif wrong_cpus:
+        fields.update(status=RowStatus.FAILED, error=wrong_cpus)
+    else:
+        passed = outcome.verification.status == VerificationStatus.PASSED
+        fields["status"] = RowStatus.OK if passed else RowStatus.UNVERIFIED
+    try:
+        return _row(fields)
+    except ValueError as e:  # a lab's numbers no row can hold (a negative time, a count that is not whole …)
+        return failed_row(ctx, f"lab {cell.lab}: its output gives no valid result row: {e}")
 
 
 def cpuset_mismatch(requested: str, effective: str | None) -> str | None:
@@ -142,15 +155,21 @@ def cpuset_mismatch(requested: str, effective: str | None) -> str | None:
 
 def failed_row(ctx: RowContext, error: str) -> ResultRow:
     """Row for a cell that produced no valid measurement."""
-    return ResultRow(**ctx.base(), status=RowStatus.FAILED, error=error)
+    return _row(ctx.base(), status=RowStatus.FAILED, error=error)
 
 
 def skipped_row(ctx: RowContext, reason: str) -> ResultRow:
     """Row for a cell not run on purpose (its level is identical to native here)."""
-    return ResultRow(
-        **ctx.base(),
+    return _row(
+        ctx.base(),
         status=RowStatus.SKIPPED,
         error=reason,
         isa_effective=ctx.level.isa_effective,
-        isa_flags=dict(ctx.level.flags),
+        isa_flags={**ctx.level.flags},
     )
+
+
+def _row(fields: JsonObject, **more: JsonValue) -> ResultRow:
+    """The row read as the analysis will read it (ResultRow.from_dict: each field's type, no negative time, size or
+    count), so that the writer is held to the reader's checks; ValueError naming the field otherwise."""
+    return ResultRow.from_dict({**fields, **more})

@@ -14,6 +14,7 @@ from analysis.render.writer import write_report
 from harness.config.data.datasets import load_manifest
 from harness.config.experiment.experiments import load_experiments
 from harness.config.lab.labs import load_labs
+from harness.model.cells import JobSettings
 from harness.model.folder.run_folder import REPORT_DIR, TABLES_DIR
 
 
@@ -100,7 +101,7 @@ def test_generated_data_is_not_the_publisher_s_bytes_and_versions_that_differ_ar
 
 
 def test_a_run_of_the_write_ups_method_matches_their_method(run):
-    automatic = dataclasses.replace(run.run, design="interleaved", job={})
+    automatic = dataclasses.replace(run.run, design="interleaved", job=JobSettings())
     side = RunSide(run.environment, automatic, load_labs(), load_manifest())
     h004 = _rows(setup_table([load_experiments()["004"]], _cells("004", runtime="8.0.0"), side), "H004")
     assert h004["Method"] == (SAME, "BenchmarkDotNet's automatic job in fresh processes")  # 004 ran DefaultJob

@@ -6,12 +6,13 @@ import pytest
 
 from analysis.render.untrusted import neutral_markdown
 from analysis.sections.header import header_markdown
+from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
 from harness.model.folder.environment_record import EnvironmentRecord
 from harness.model.folder.run_records import RunRecord
 from tests.harness.model.test_environment_record import environment
 
-RUN = RunRecord(run_id="r", profile="default", design="paired", stopping={}, job={}, cells=[])
+RUN = RunRecord(run_id="r", profile="default", design="paired", stopping={}, job=JobSettings(), cells=[])
 
 
 def test_the_header_names_the_warm_cpu_and_the_design_note_and_nothing_for_a_plain_run():

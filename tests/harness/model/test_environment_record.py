@@ -72,7 +72,7 @@ def test_a_missing_field_is_a_schema_error_naming_the_file_and_the_lab():
         EnvironmentRecord.from_dict(data, "environment.json")
     data = environment().to_dict()
     del data["labs"]["dotnet@10.0.12"]["isa_levels"]
-    with pytest.raises(SchemaError, match="lab dotnet@10.0.12: a LabEnvironment without isa_levels"):
+    with pytest.raises(SchemaError, match=r"labs\['dotnet@10.0.12'\]: a LabEnvironment without isa_levels"):
         EnvironmentRecord.from_dict(data, "environment.json")
 
 
@@ -84,7 +84,8 @@ def test_a_labs_entry_that_is_not_an_object_is_a_schema_error_naming_the_field()
     ):
         EnvironmentRecord.from_dict(data, "environment.json")
     data["labs"] = {"dotnet@10.0.12": ["built"]}
-    with pytest.raises(SchemaError, match=r"lab dotnet@10.0.12: \['built'\] where a LabEnvironment object belongs"):
+    belongs = r"EnvironmentRecord.labs\['dotnet@10.0.12'\]: \['built'\] where a LabEnvironment object belongs"
+    with pytest.raises(SchemaError, match=belongs):
         EnvironmentRecord.from_dict(data, "environment.json")
 
 
@@ -101,16 +102,25 @@ def test_a_labs_entry_that_is_not_an_object_is_a_schema_error_naming_the_field()
 def test_a_cpu_hygiene_record_the_report_cannot_read_is_a_schema_error(hygiene, says):
     data = environment().to_dict()
     data["cpu_hygiene"] = {**data["cpu_hygiene"], **hygiene} if isinstance(hygiene, dict) else hygiene
-    with pytest.raises(SchemaError, match=re.escape(f"environment.json: EnvironmentRecord.cpu_hygiene: {says}")):
+    with pytest.raises(SchemaError, match=f"environment.json: EnvironmentRecord.cpu_hygiene = .*: {re.escape(says)}"):
         EnvironmentRecord.from_dict(data, "environment.json")
 
 
 @pytest.mark.parametrize(
     "change, says",
     [
-        (lambda lab: lab["isa_levels"]["native"].pop("state"), "isa_levels['native']: has no state"),
-        (lambda lab: lab["isa_levels"]["native"].update(switches=["x"]), "its member 'switches': not an object"),
-        (lambda lab: lab["env"].update(libraries={"Newtonsoft.Json": 13}), "LabEnvironment.env: its member 'libra"),
+        (
+            lambda lab: lab["isa_levels"]["native"].pop("state"),
+            "LabEnvironment.isa_levels = .*: its member 'native': has no state",
+        ),
+        (
+            lambda lab: lab["isa_levels"]["native"].update(switches=["x"]),
+            "isa_levels = .*: its member 'native': its member 'switches': not an object",
+        ),
+        (
+            lambda lab: lab["env"].update(libraries={"Newtonsoft.Json": 13}),
+            "LabEnvironment.env = .*: its member 'libraries'",
+        ),
         (lambda lab: lab.update(variants="all"), "LabEnvironment.variants = 'all': not a list"),
     ],
 )
@@ -120,7 +130,7 @@ def test_a_lab_build_the_report_cannot_read_is_a_schema_error(change, says):
     lab["isa_levels"] = {"native": {**dict.fromkeys(IsaLevelRecord.__annotations__, ""), "switches": {}, "flags": {}}}
     EnvironmentRecord.from_dict(data)  # a complete probe reads
     change(lab)
-    with pytest.raises(SchemaError, match=re.escape(says)):
+    with pytest.raises(SchemaError, match=says):  # a pattern: the stored value is shown cut at 80 characters
         EnvironmentRecord.from_dict(data, "environment.json")
 
 

@@ -11,11 +11,14 @@ import pytest
 
 from harness.config.experiment.profiles import BudgetSpec, Stopping
 from harness.containers.host_probe import HostFacts
+from harness.model.cells import JobSettings
 from harness.model.errors import SchemaError
 from harness.model.folder.host_facts import HostFactsRecord
 from harness.model.folder.run_records import BudgetRecord, HostRecord, RunRecord, StoppingRecord, TimelineRecord
 
-RUN = RunRecord(run_id="r", profile="default", design="paired", stopping={"target_rel_ci": 0.02}, job={}, cells=[])
+RUN = RunRecord(
+    run_id="r", profile="default", design="paired", stopping={"target_rel_ci": 0.02}, job=JobSettings(), cells=[]
+)
 
 
 def test_the_stored_shapes_are_the_writers_fields_and_types():
@@ -29,10 +32,21 @@ def test_the_stored_shapes_are_the_writers_fields_and_types():
 @pytest.mark.parametrize(
     "change, says",
     [
-        ({"stopping": {"target_rel_ci": []}}, "RunRecord.stopping: its member 'target_rel_ci': not a number"),
-        ({"job": {"burst_rounds": "15"}}, "RunRecord.job: its member 'burst_rounds': not an integer"),
-        ({"budget": {"minutes": 57}}, "RunRecord.budget: has no floor_rounds"),
-        ({"budget": {"minutes": "57", "floor_rounds": 5}}, "RunRecord.budget: its member 'minutes': not a number"),
+        (
+            {"stopping": {"target_rel_ci": []}},
+            "RunRecord.stopping = {'target_rel_ci': []}: its member 'target_rel_ci': not a number",
+        ),
+        (
+            {"job": {"burst_rounds": "15"}},
+            "RunRecord.job = {'burst_rounds': '15'}: its member 'burst_rounds': not an integer",
+        ),
+        ({"job": {"burst_rounds": -1}}, "RunRecord.job = {'burst_rounds': -1}: JobSettings.burst_rounds = -1"),
+        ({"job": {"burst_rounds": 2, "speed": 1}}, "RunRecord.job = {'burst_rounds': 2, 'speed': 1}: JobSettings"),
+        ({"budget": {"minutes": 57}}, "RunRecord.budget = {'minutes': 57}: has no floor_rounds"),
+        (
+            {"budget": {"minutes": "57", "floor_rounds": 5}},
+            "RunRecord.budget = {'minutes': '57', 'floor_rounds': 5}: its member 'minutes': not a number",
+        ),
         ({"cells": "all"}, "RunRecord.cells = 'all': not a list"),
         ({"profile": None}, "RunRecord.profile = None: not a string"),
     ],

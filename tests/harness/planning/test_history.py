@@ -42,7 +42,7 @@ def _write_run(
 ) -> None:
     folder = results / name
     folder.mkdir(parents=True)
-    run = RunRecord(run_id=name, profile="default", design=design, stopping={}, job=dataclasses.asdict(job), cells=[])
+    run = RunRecord(run_id=name, profile="default", design=design, stopping={}, job=job, cells=[])
     (folder / "run.json").write_text(json.dumps(run.to_dict()))
     (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows) + '{"cell_id": "cut sho')
     phases = [{"what": "", "ended_at": "2026-11-26T10:00:00+00:00", **t} for t in timeline]
