@@ -98,6 +98,10 @@ sample-report run="results/latest":
 compare run_a run_b *args="":
     {{python}} -m analysis compare {{run_a}} {{run_b}} {{args}}
 
+# Every run folder under results/ (or those named) imported into the results store, results/store.sqlite: one line per run, imported, unchanged or refused with why; `--rebuild` makes the store again from the folders (docs/store.md).
+store *args="":
+    {{python}} -m analysis store {{args}}
+
 # Unit tests (each lab's own: xunit, node:test, ctest; then pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
 test:
     {{python}} -m harness doctor --for tests --brief

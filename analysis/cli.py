@@ -1,6 +1,6 @@
 """Command line: `python3 -m analysis report RUN_DIR` re-renders a run's report without measuring;
 `python3 -m analysis compare RUN_A RUN_B` compares two runs cell by cell; `python3 -m analysis chart RUN_DIR NAME`
-re-renders one chart for a post."""
+re-renders one chart for a post; `python3 -m analysis store [RUN_DIR ...]` imports runs into the results store."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ import time
 from collections.abc import Callable
 
 from analysis.compute.load import load_run
+from analysis.defaults import STORE_PATH
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
 from analysis.render.html import render_html
 from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
+from analysis.store.importer import Outcome, import_runs, rebuild_store, run_folders
 from analysis.tools.anchors import write_anchors
 from analysis.tools.compare import DEFAULT_THRESHOLD
 from analysis.tools.rounds import write_rounds
@@ -22,6 +24,7 @@ from analysis.tools.screenshot import check_page
 from analysis.tools.stopping_replay_report import write_replay
 from harness.config.arguments import fraction
 from harness.config.experiment.profiles import find_profile, load_profiles
+from harness.model.defaults import RESULTS_DIR
 from harness.model.errors import HarnessError
 from harness.model.folder.run_folder import REPORT_DIR, REPORT_HTML
 from harness.model.folder.run_records import REPORT
@@ -49,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="analysis", description="render a run's report")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run_commands(sub)
+    _add_store_command(sub)
     _add_tool_commands(sub)
     return parser
 
@@ -87,6 +91,27 @@ def _add_run_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     anchors.add_argument("run_dir", type=pathlib.Path)
     anchors.add_argument("--out", type=pathlib.Path, help="output folder (default: RUN_DIR/anchors)")
+
+
+def _add_store_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The results store's subcommand: run folders imported into one SQLite file (docs/store.md)."""
+    store = sub.add_parser(
+        "store",
+        help="import run folders into the results store (one SQLite file): each run imported, unchanged or refused "
+        "with why",
+    )
+    store.add_argument(
+        "run_dirs", type=pathlib.Path, nargs="*", help="run folders (default: every run folder under --results-dir)"
+    )
+    store.add_argument(
+        "--rebuild", action="store_true", help="make the store again from every run folder under --results-dir"
+    )
+    store.add_argument(
+        "--store", type=pathlib.Path, default=STORE_PATH, help="the store file (default: results/store.sqlite)"
+    )
+    store.add_argument(
+        "--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where the run folders are (default: results)"
+    )
 
 
 def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -156,6 +181,24 @@ def _anchors(args: argparse.Namespace) -> int:
     return 0
 
 
+def _store(args: argparse.Namespace) -> int:
+    """`analysis store`: run folders imported into the results store, a line per run and then the store's path; exit 1
+    when a folder was refused (the others are in)."""
+    if args.rebuild and args.run_dirs:
+        raise HarnessError(
+            "--rebuild makes the store from every run folder under the results folder, not from the ones named",
+            "give either run folders (to import them) or --rebuild (with --results-dir for another results folder)",
+        )
+    if args.rebuild:
+        results = rebuild_store(args.store, args.results_dir)
+    else:
+        results = import_runs(args.store, args.run_dirs or run_folders(args.results_dir))
+    for result in results:
+        print(result.line())
+    print(args.store)
+    return 1 if any(result.outcome == Outcome.REFUSED for result in results) else 0
+
+
 def _sample(args: argparse.Namespace) -> int:
     """`analysis sample`: the run's report, made small, copied to the committed sample."""
     print(write_sample(args.run_dir, args.out))
@@ -191,6 +234,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "designs": _designs,
     "rounds": _rounds,
     "anchors": _anchors,
+    "store": _store,
     "sample": _sample,
     "screenshot": lambda args: _screenshot(args.run_dir),
     "chart": _chart,

@@ -45,6 +45,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("sections",),
         ("tools",),
         ("render",),
+        ("store",),
         ("cli",),
         ("__main__",),
     ),
