@@ -45,6 +45,9 @@ class TimeAccount:
     wall_s: float
     parts: dict[str, float]
     beside: dict[str, float] | None = None  # handed-over processes' parts on the harness's CPU, by PROCESS_PARTS label
+    extra_rounds_s: float = 0.0  # of the paired bursts: extra rounds played while the next process warmed
+    warm_line_s: float = 0.0  # handed-over processes: launch to warm line, as the harness saw it (schema 11)
+    warm_cpu_s: float = 0.0  # and the CPU time they used by their warm lines
 
     @property
     def samples_share(self) -> float | None:
@@ -89,7 +92,21 @@ def account(rows: pd.DataFrame, timeline: list[TimelineRecord]) -> TimeAccount |
     accounted = sum(parts.values())
     between = "harness between processes" + (", and the lab's CPU waiting for a warm process" if handed.any() else "")
     parts[between] = max(sessions - accounted, 0.0)
-    return TimeAccount(sessions, parts, beside if handed.any() else None)
+    return TimeAccount(
+        sessions,
+        parts,
+        beside if handed.any() else None,
+        _seconds(measured, "extra_rounds_ms"),
+        *_warm_line_seconds(measured[handed]),
+    )
+
+
+def _warm_line_seconds(handed: pd.DataFrame) -> tuple[float, float]:
+    """Handed-over processes (schema 11): their time from launch to warm line, and the CPU time they used in it."""
+    if "warm_line_ms" not in handed:
+        return 0.0, 0.0
+    timed = handed[handed["warm_line_ms"].notna()]
+    return _seconds(timed, "warm_line_ms"), _seconds(timed, "warm_cpu_ms")
 
 
 def _seconds(rows: pd.DataFrame, column: str) -> float:
@@ -118,7 +135,20 @@ def timing_markdown(rows: pd.DataFrame, timeline: list[TimelineRecord]) -> str:
         "raw per-stage measurements:\n\n| Component | Time | Share of the run |\n|---|---|---|\n"
         + table
         + "\n"
+        + _extra_rounds_markdown(acc)
         + _beside_markdown(acc)
+    )
+
+
+def _extra_rounds_markdown(acc: TimeAccount) -> str:
+    """How much of the paired bursts were extra rounds (the job's extend_rounds), played instead of waiting."""
+    if acc.extra_rounds_s <= 0:
+        return ""
+    return (
+        f"\nOf the paired bursts, {acc.extra_rounds_s / 60:.1f} min "
+        f"({100 * acc.extra_rounds_s / acc.wall_s:.1f}% of the run) were extra rounds: a process on the lab's CPU "
+        "went on sampling until the next one was warm, rather than leave the CPU waiting (each process is still one "
+        "replicate; its ratio is the median over every round it played).\n"
     )
 
 
@@ -131,5 +161,15 @@ def _beside_markdown(acc: TimeAccount) -> str:
         "\nBeside them, on the harness's CPU (the paired-pipelined design): each process was started, verified and "
         "warmed there while the one before it was timed on the lab's CPU, then handed over. This time overlaps the "
         "run's, so it is not in the table above, where a stalled pipeline shows as the harness between processes:\n\n"
-        "| On the harness's CPU | Time |\n|---|---|\n" + table + "\n"
+        "| On the harness's CPU | Time |\n|---|---|\n"
+        + table
+        + "\n"
+        + (
+            f"\nFrom each launch to its warm line, as the harness saw it (the container's exec and the runtime's start "
+            f"before the lab's main included): {acc.warm_line_s / 60:.1f} min in all, of which the warming processes "
+            f"ran {100 * acc.warm_cpu_s / acc.warm_line_s:.0f}% on the CPU; the rest went to starting them, to the "
+            "harness and to anything else that ran on that CPU (work beside a run shows here first).\n"
+            if acc.warm_line_s > 0
+            else ""
+        )
     )

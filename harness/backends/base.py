@@ -86,7 +86,7 @@ class CellRequest:
                 "--seed",
                 str(self.seed),
                 *(["--member-blocks", ",".join(map(str, self.member_blocks))] if self.member_blocks else []),
-                *(["--handoff", "1"] if self.warm_cpuset else []),
+                *(self.job.handover_args() if self.warm_cpuset else []),
                 *self.job.to_args(),
             ]
         if self.cell.shot is not None:

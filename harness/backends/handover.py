@@ -5,6 +5,11 @@ the lab's CPU (Place.move), it is told `go`, re-warms a few passes there and run
 process (the request's `then`, the schedule's guess) starts warming on the warm CPU. A guess the schedule then does
 not take is stopped, its log kept as `….discarded.log`, its raw folder removed: no row ever comes from it.
 
+With the job's `extend_rounds` the process on the lab's CPU plays extra rounds after its `burst_rounds` until it is
+told `stop` (its standard input stays open after `go`): the harness says it once the process warming behind it is warm
+(or none is warming, or that one ended), polled while it waits for the lab's processes (Handover.poll). The
+lab's CPU then samples the process it has instead of waiting for the next; the process is still one replicate.
+
 A handed-over process's clock starts at its move: its wall time, its CPU's counters and its own CPU time (less the
 `cpu-ms` its warm line gave) are the lab CPU's, so the run's accounting and the disturbance check read the lab CPU
 alone. Its time-out still counts from its launch. The warm line is read from a pipe, bounded (WARM_LINE_BYTES), and a
@@ -65,6 +70,8 @@ class Warming:
     popen: subprocess.Popen
     log: IO[str]
     launched: float
+    said: bytes = b""  # its standard output read so far, before its warm line was taken
+    heard: float | None = None  # when its first line was read whole
 
 
 class Handover:
@@ -73,10 +80,12 @@ class Handover:
     def __init__(self, place: Place) -> None:
         self.place = place
         self.warming: Warming | None = None
+        self.extending: IO[bytes] | None = None  # the standard input of a process playing extra rounds until `stop`
 
     def hand_over(self, request: CellRequest) -> StartedProcess:
         """The request's process, warmed (ahead, or now) and moved to its CPU set, its clock started; the request's
         `then` starting to warm behind it."""
+        self._say_stop()  # the process before it has ended; it is told in any case
         warm = self._take(request)
         line = self._await_warm(warm, request.timeout_s)
         if line is None:  # it ended, ran over its time or said something else: reaped as a failed process
@@ -106,20 +115,69 @@ class Handover:
         assert warm.popen.stdin is not None
         try:
             warm.popen.stdin.write(b"go\n")
+            warm.popen.stdin.flush()
         except OSError:
             pass  # it ended meanwhile: reaped below, its log says why
-        _close(warm.popen.stdin)
+        if warm.request.job.extend_rounds:
+            self.extending = warm.popen.stdin
+        else:
+            _close(warm.popen.stdin)
         after = request.then() if request.then is not None else None
         if after is not None:
             self.warming = self._start(after)
+        self.poll()
         return StartedProcess(
-            warm.request, warm.popen, warm.log, cpus, before, moved, warm.launch, warm.launched, line.cpu_s
+            warm.request,
+            warm.popen,
+            warm.log,
+            cpus,
+            before,
+            moved,
+            warm.launch,
+            warm.launched,
+            line.cpu_s,
+            warm_line_s=(warm.heard or moved) - warm.launched,
         )
+
+    def poll(self) -> None:
+        """Reads what the process warming ahead has said so far, without waiting (kept for its hand-over, its warm line
+        timed as it comes), and tells the process playing extra rounds to stop once that one is warm, has ended or
+        said something else, or none is warming."""
+        if self.warming is None or self._heard(self.warming):
+            self._say_stop()
+
+    def _say_stop(self) -> None:
+        stream, self.extending = self.extending, None
+        if stream is None:
+            return
+        try:
+            stream.write(b"stop\n")
+            stream.flush()
+        except OSError:
+            pass  # it has ended
+        _close(stream)
+
+    @staticmethod
+    def _heard(warm: Warming) -> bool:
+        """True once the warming process has said a line, ended or filled what is read of it."""
+        assert warm.popen.stdout is not None
+        fd = warm.popen.stdout.fileno()
+        while b"\n" not in warm.said and len(warm.said) < WARM_LINE_BYTES:
+            if not select.select([fd], [], [], 0)[0]:
+                return False
+            chunk = os.read(fd, WARM_LINE_BYTES - len(warm.said))
+            if not chunk:
+                return True
+            warm.said += chunk
+            if b"\n" in warm.said:
+                warm.heard = time.monotonic()
+        return True
 
     def stop_warming(self, why: str) -> None:
         """Stops the process warming ahead, if any: its log kept beside the others as `….discarded.log`, its raw
         folder removed."""
         warm, self.warming = self.warming, None
+        self._say_stop()  # nothing is warming behind the process on the lab's CPU now
         if warm is None:
             return
         self.place.stop(warm.launch)
@@ -161,7 +219,7 @@ class Handover:
         goes to its log)."""
         assert warm.popen.stdout is not None
         fd = warm.popen.stdout.fileno()
-        said = b""
+        said = warm.said
         while b"\n" not in said and len(said) < WARM_LINE_BYTES:
             left = warm.launched + timeout_s - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
@@ -170,6 +228,7 @@ class Handover:
             if not chunk:
                 break
             said += chunk
+        warm.heard = warm.heard or time.monotonic()
         first, _, rest = said.partition(b"\n")
         line = parse_warm_line(first.decode("utf-8", errors="replace"))
         if line is None or rest:

@@ -58,7 +58,9 @@ class LabProcesses:
 
     def run_cells(self, requests: list[CellRequest]) -> list[CellRun]:
         started = [self.handover.hand_over(r) if r.warm_cpuset else self._start(r) for r in requests]
-        runs = [self._finish(process) for process in wait_all(started, max(r.timeout_s for r in requests), self._stop)]
+        timeout_s = max(r.timeout_s for r in requests)
+        ended = wait_all(started, timeout_s, self._stop, self.handover.poll)
+        runs = [self._finish(process) for process in ended]
         # peak RSS after every timed process of the slot has ended, so no reading runs beside a measurement
         for request, run in zip(requests, runs):
             if run.error is None and request.peak_rss_runs and not request.members:
@@ -151,6 +153,8 @@ class LabProcesses:
             process.before,
             process.after,
             None if process.rusage is None else int(process.rusage.ru_nivcsw),
+            process.warm_line_s,
+            process.cpu_before_s if process.warm_line_s is not None else None,
         )
         self.place.ended(process.launch, failed=process.timed_out or process.returncode != 0 or bool(process.failure))
         if process.timed_out:

@@ -44,6 +44,7 @@ class StartedProcess:
     after: CpuTimes | None = None
     timed_out: bool = False
     failure: str | None = None  # why it failed whatever its exit code (a hand-over that never came: handover.py)
+    warm_line_s: float | None = None  # handed over: from its launch to its warm line (handover.py)
 
     def over_time(self, timeout_s: float) -> bool:
         """True once the process has run longer than `timeout_s` since its launch."""
@@ -74,12 +75,17 @@ def lab_cpu_s(process: StartedProcess) -> float | None:
 
 
 def wait_all(
-    processes: list[StartedProcess], timeout_s: float, stop: Callable[[StartedProcess], None]
+    processes: list[StartedProcess],
+    timeout_s: float,
+    stop: Callable[[StartedProcess], None],
+    poll: Callable[[], None] = lambda: None,
 ) -> list[StartedProcess]:
     """Reaps every process with wait4 (for its own rusage), reading its CPUs' counters the moment it ends;
-    kills what is still running after timeout_s. Polls every 20 ms from the harness's own CPU."""
+    kills what is still running after timeout_s. Polls every 20 ms from the harness's own CPU, calling `poll` each
+    time (the hand-over's: tell a process playing extra rounds to stop once the next one is warm)."""
     pending = list(processes)
     while pending:
+        poll()
         for process in list(pending):
             pid, status, rusage = os.wait4(process.popen.pid, os.WNOHANG)
             if pid == 0:

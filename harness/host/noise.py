@@ -58,6 +58,8 @@ def process_usage(
     before: CpuTimes | None,
     after: CpuTimes | None,
     involuntary_switches: int | None = None,
+    warm_line_s: float | None = None,
+    warm_cpu_s: float | None = None,
 ) -> ProcessUsage:
     """The usage record of one finished process: `lab_cpu_s` is the lab's own CPU time (user + system, children
     included), None where it cannot be known."""
@@ -67,7 +69,13 @@ def process_usage(
         if lab_cpu_s is not None:
             other = round(max(0.0, after.busy_ms - before.busy_ms - 1000 * lab_cpu_s), 1)
     return ProcessUsage(
-        round(wall_s, 3), None if lab_cpu_s is None else round(lab_cpu_s, 3), other, steal, involuntary_switches
+        round(wall_s, 3),
+        None if lab_cpu_s is None else round(lab_cpu_s, 3),
+        other,
+        steal,
+        involuntary_switches,
+        None if warm_line_s is None else round(warm_line_s, 3),
+        None if warm_cpu_s is None else round(warm_cpu_s, 3),
     )
 
 

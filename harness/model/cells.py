@@ -11,7 +11,9 @@ from harness.model.folder.records import DEFAULT_RUNTIME, STEADY, require_field
 from harness.model.places import build_of, place_name
 
 # job settings whose range is not "a positive integer": (lowest, highest)
-_RANGES = {"burst_collect_generation": (0, 2)}
+_RANGES = {"burst_collect_generation": (0, 2), "extend_rounds": (0, 1000)}
+# job settings the lab is given only with `--handoff 1` (a handed-over process of the paired-pipelined design)
+HANDOVER_SETTINGS = ("extend_rounds",)
 
 
 def job_setting_range(name: str) -> tuple[int, int | None]:
@@ -44,6 +46,9 @@ class JobSettings:
     # paired design: the collection before each burst, 2 (the lab's default) BenchmarkDotNet's full one (collect, run
     # finalizers, collect), 1 or 0 one blocking collection of that generation (docs/method.md)
     burst_collect_generation: int | None = None
+    # paired-pipelined design: at most this many rounds more than burst_rounds, played while the next process is not
+    # warm yet (the lab's CPU samples rather than waits; the process is still one replicate); given with --handoff only
+    extend_rounds: int | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -66,13 +71,28 @@ class JobSettings:
             )
 
     def to_args(self) -> list[str]:
-        """Lab command-line flags (--warmup-count 8 ...), only for the values that are set."""
+        """Lab command-line flags (--warmup-count 8 ...), only for the values that are set (those of a hand-over:
+        handover_args)."""
         args: list[str] = []
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if value is not None:
+            if value is not None and f.name not in HANDOVER_SETTINGS:
                 args += [f"--{f.name.replace('_', '-')}", str(value)]
         return args
+
+    def handover_args(self) -> list[str]:
+        """The flags a handed-over process is given besides to_args (`--handoff 1` and the settings only it takes)."""
+        args = ["--handoff", "1"]
+        for name in HANDOVER_SETTINGS:
+            value = getattr(self, name)
+            if value:
+                args += [f"--{name.replace('_', '-')}", str(value)]
+        return args
+
+
+def without_handover_settings(job: JobSettings) -> JobSettings:
+    """The job without the settings only a handed-over process takes (HANDOVER_SETTINGS)."""
+    return dataclasses.replace(job, **{name: None for name in HANDOVER_SETTINGS})
 
 
 @dataclass(frozen=True)

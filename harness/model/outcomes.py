@@ -119,6 +119,10 @@ class ProcessUsage:
     cpu_other_ms: float | None = None
     steal_ms: float | None = None
     involuntary_context_switches: int | None = None
+    # a handed-over process (harness/backends/handover.py): from its launch on the warm CPU to its warm line, as the
+    # harness saw it (the container's exec and the runtime's start included); None for any other process
+    warm_line_s: float | None = None
+    warm_cpu_s: float | None = None  # and the CPU time it had used by then (its warm line's cpu-ms)
 
     def fields(self) -> JsonObject:
         """The row fields this usage fills."""
@@ -127,6 +131,8 @@ class ProcessUsage:
             "cpu_other_ms": self.cpu_other_ms,
             "steal_ms": self.steal_ms,
             "involuntary_context_switches": self.involuntary_context_switches,
+            "warm_line_ms": None if self.warm_line_s is None else round(1000 * self.warm_line_s, 1),
+            "warm_cpu_ms": None if self.warm_cpu_s is None else round(1000 * self.warm_cpu_s, 1),
         }
 
     def share(self, parts: int) -> ProcessUsage:
@@ -142,4 +148,6 @@ class ProcessUsage:
             split(self.cpu_other_ms),
             split(self.steal_ms),
             None if ics is None else round(ics / parts),
+            split(self.warm_line_s),
+            split(self.warm_cpu_s),
         )

@@ -116,15 +116,21 @@ def _rounds_compilations(process: ProcessRecord) -> int | None:
 def _handover(process: ProcessRecord, members: int) -> dict[str, float | None]:
     """A handed-over process's wait for its hand-over and its re-warm after it (process.json), each cell's share; both
     None for a process that was not handed over (no handover_wait_ms)."""
-    wait, rewarm = process.handover_wait_ms, process.rewarm_ms
+    wait, rewarm, extra = process.handover_wait_ms, process.rewarm_ms, process.extra_rounds_ms
     if wait is None:
-        return {"handover_wait_ms": None, "rewarm_ms": None}
+        return {"handover_wait_ms": None, "rewarm_ms": None, "extra_rounds_ms": None}
     if rewarm is None or wait < 0 or rewarm < 0:  # types and finiteness: ProcessRecord
         raise CellError(
             "process.json's handover_wait_ms and rewarm_ms are not two non-negative times in ms",
             "see the process's log; rerun the cell",
         )
-    return {"handover_wait_ms": float(wait) / members, "rewarm_ms": float(rewarm or 0) / members}
+    if extra is not None and extra < 0:
+        raise CellError("process.json's extra_rounds_ms is a negative time", "see the process's log; rerun the cell")
+    return {
+        "handover_wait_ms": float(wait) / members,
+        "rewarm_ms": float(rewarm or 0) / members,
+        "extra_rounds_ms": float(extra or 0) / members,
+    }
 
 
 def _anchor_library(paired: JsonMapping) -> str | None:

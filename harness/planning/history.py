@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from harness.model.cells import JobSettings
+from harness.model.cells import JobSettings, without_handover_settings
 from harness.model.errors import SchemaError
 from harness.model.folder.field_types import field_hints, type_problem
 from harness.model.folder.records import REPLICATED, SINGLE_SHOT, ResultRow
@@ -170,12 +170,13 @@ def load_call_rates(results_dir: pathlib.Path) -> dict[tuple[str, str, str, str]
 
 
 def _same_method(folder: pathlib.Path, design: str, job: JobSettings) -> bool:
-    """True when the run at `folder` used this design and exactly this job (run.json)."""
+    """True when the run at `folder` used this design and exactly this job (run.json), but for the settings only a
+    handed-over process is given (its extra rounds fill time the lab's CPU would have waited: the pace is the same)."""
     try:
         run = RunRecord.from_dict(json.loads((folder / RUN_FILE).read_bytes().decode("utf-8")), str(folder / RUN_FILE))
     except (OSError, ValueError, RecursionError, SchemaError):  # unreadable, or not a run.json: not read
         return False
-    return run.design == design and run.job == job
+    return run.design == design and without_handover_settings(run.job) == without_handover_settings(job)
 
 
 def _phases(path: pathlib.Path) -> dict[str, float]:

@@ -84,6 +84,9 @@ class ProcessRecord(LabFile):
     rounds_compilations: list[int] | None = None  # compilations counted at each round's start, then at the end
     handover_wait_ms: float | None = None  # the paired-pipelined design: the wait, warm, for the hand-over
     rewarm_ms: float | None = None  # and the re-warm passes on the lab's CPU after it
+    rounds: int | None = None  # the rounds it played: the job's burst_rounds and its extra rounds
+    extra_rounds: int | None = None  # the paired verb's --extend-rounds: rounds played while the next process warmed
+    extra_rounds_ms: float | None = None  # and their wall time (bursts and collections)
 
 
 def read_process(folder: pathlib.Path) -> ProcessRecord | None:

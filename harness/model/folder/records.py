@@ -1,9 +1,6 @@
 """Typed records that flow through the harness: the statuses, and the result row (cells.py holds what to measure,
-outcomes.py what a finished process yields).
-
-Units are in the field names. Unknown is None, never 0. What was requested and what took
-effect are separate fields (isa_requested / isa_effective).
-"""
+outcomes.py what a finished process yields). Units are in the field names. Unknown is None, never 0. What was requested
+and what took effect are separate fields (isa_requested / isa_effective)."""
 
 from __future__ import annotations
 
@@ -194,18 +191,20 @@ class ResultRow:
     start_to_main_ms: float | None = None
     verify_ms: float | None = None
     prewarm_ms: float | None = None
-    # JIT compilations during the warm-up (the paired design: the process's joint warm-up, shared by its cells); None
-    # where the runtime cannot count them (.NET Core 3.1) or the lab does not say (harness/model/stats/warmup_check.py
-    # reads it)
+    # JIT compilations during the warm-up (paired: the process's joint warm-up, shared by its cells; read by
+    # harness/model/stats/warmup_check.py), and while its rounds were timed (code that changed, or background JIT work,
+    # under the timer); None where the runtime cannot count them (.NET Core 3.1) or the lab does not say
     prewarm_compilations: int | None = None
-    # JIT compilations while the process's rounds were timed (the paired design's .NET lab; the process's, shared by its
-    # cells): code that changed, or background JIT work, under the timer; None where the lab cannot count them
     rounds_compilations: int | None = field(default=None, metadata=AMOUNT)
-    # The paired-pipelined design (harness/backends/handover.py), the process's, shared by its cells like its start:
-    # how long it waited, warm, for its hand-over (on the harness's CPU), and its re-warm passes on the lab's CPU after
-    # it; None for a process that was not handed over
+    # The paired-pipelined design (harness/backends/handover.py), the process's, shared by its cells like its start: its
+    # wait, warm, for its hand-over, its re-warm on the lab's CPU after it, (schema 11) its launch to warm line as the
+    # harness saw it and the CPU time it used by then, and its extra rounds played while the next process warmed
+    # (extend_rounds; inside bursts_ms); None for a process that was not handed over
     handover_wait_ms: float | None = field(default=None, metadata=AMOUNT)
     rewarm_ms: float | None = field(default=None, metadata=AMOUNT)
+    warm_line_ms: float | None = field(default=None, metadata=AMOUNT)
+    warm_cpu_ms: float | None = field(default=None, metadata=AMOUNT)
+    extra_rounds_ms: float | None = field(default=None, metadata=AMOUNT)
     bdn_run_ms: float | None = None
     bdn_jitting_ms: float | None = None
     bdn_pilot_ms: float | None = None

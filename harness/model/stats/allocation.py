@@ -10,7 +10,9 @@ under the sequential one, every group of a level and runtime build under paired-
    whose published claims are all decided left out, under a rule that stops them), the ones holding an undecided
    claim come first (under a rule that puts them first), and among those the one with the fewest rounds, plan order on
    ties; under the 'expected-decisions' rule, first the unit whose rounds are forecast to decide the most claims per
-   second of machine time (harness/model/stats/decision_forecast.py), among those whose forecast fits the time left;
+   second of machine time (harness/model/stats/decision_forecast.py), among those whose forecast fits the time left,
+   a unit other than the one whose process was warmed ahead paying that warm-up once (`switch_s`: the paired-pipelined
+   design's lab CPU waits for it), so a near tie goes to the process that is ready;
    `--until-decided` plays that rule only: a unit none of whose open claims is forecast decided in the time left gets
    no round;
 3. when no round fits, or no unit wants one, sharing ends.
@@ -91,14 +93,19 @@ class Units(Protocol):
         ...
 
 
-def next_round(units: Units, rounds: Sequence[int], rule: SharingRule) -> int | None:
-    """The unit that gets the next round beyond the floor, None when no round fits or none is wanted."""
+def next_round(
+    units: Units, rounds: Sequence[int], rule: SharingRule, warm: int | None = None, switch_s: float = 0.0
+) -> int | None:
+    """The unit that gets the next round beyond the floor, None when no round fits or none is wanted. `warm`: the unit
+    whose process was warmed ahead; under expected decisions each other unit's rate counts `switch_s` more."""
     room = units.room_s()
     candidates = [i for i in range(len(rounds)) if units.wants_rounds(i, rounds[i]) and units.round_s(i) <= room]
     if rule.stop_when_decided:
         candidates = [i for i in candidates if not units.claims(i, rounds[i]).decided]
     if rule.expected_decisions:
-        rates = {i: _decision_rate(units, i, rounds[i], room) for i in candidates}
+        rates = {
+            i: _decision_rate(units, i, rounds[i], room, 0.0 if warm in (None, i) else switch_s) for i in candidates
+        }
         if any(rates.values()):
             return min(candidates, key=lambda i: (-rates[i], rounds[i], i))
         if rule.decidable_only:
@@ -110,11 +117,12 @@ def next_round(units: Units, rounds: Sequence[int], rule: SharingRule) -> int | 
     return min(candidates, key=lambda i: (rounds[i], i))
 
 
-def _decision_rate(units: Units, index: int, rounds_done: int, room: float) -> float:
-    """Claims forecast decided per second of the unit's rounds, counting only those whose rounds fit in `room`."""
+def _decision_rate(units: Units, index: int, rounds_done: int, room: float, switch_s: float = 0.0) -> float:
+    """Claims forecast decided per second of the unit's rounds (and of `switch_s` once), counting only those whose
+    rounds fit in `room`."""
     round_s = units.round_s(index)
     fits = [r for r in units.claims(index, rounds_done).to_decide if max(r, 1.0) * round_s <= room]
-    return decisions_per_second(fits, round_s)
+    return decisions_per_second(fits, round_s, switch_s)
 
 
 #: A guess at the round after the one about to be played: (unit index, round), or None for none.
@@ -128,23 +136,33 @@ def share_rounds(
     rule: SharingRule,
     before_floor: Callable[[int], None] | None = None,
     foresee: Callable[[Guess], None] | None = None,
+    switch_s: Callable[[], float] | None = None,
 ) -> list[int]:
     """Plays the floor, then the rounds `rule` gives, of `count` units; returns the rounds each got. `before_floor`
     is called with each unit's index before its floor rounds (the run calibrates before each ISA level). `foresee`, when
     given, gets before each round a guess at the round after it, to call once that round has started (the paired-
     pipelined design warms its process meanwhile): the rule as it would choose with the round counted but its result
-    not yet known, so the guess can be wrong; what is played is always the rule's own choice, made after the round."""
+    not yet known, so the guess can be wrong; what is played is always the rule's own choice, made after the round.
+    `switch_s`, when given, is what a round costs more when its unit is not the guess (next_round's `switch_s`)."""
     rounds = [0] * count
+    guessed: list[int | None] = [None]  # the unit the last guess named: its process is the one warming
     for index in range(count):
         if before_floor is not None:
             before_floor(index)
         while rounds[index] < floor and units.wants_rounds(index, rounds[index]):
-            _play(units, rounds, index, foresee, partial(_floor_guess, units, index=index, floor=floor, rule=rule))
+            _play(
+                units,
+                rounds,
+                index,
+                foresee,
+                partial(_floor_guess, units, index=index, floor=floor, rule=rule),
+                guessed,
+            )
     while True:
-        chosen = next_round(units, rounds, rule)
+        chosen = next_round(units, rounds, rule, guessed[0], switch_s() if switch_s is not None else 0.0)
         if chosen is None:
             return rounds
-        _play(units, rounds, chosen, foresee, lambda after: next_round(units, after, rule))
+        _play(units, rounds, chosen, foresee, lambda after: next_round(units, after, rule), guessed)
 
 
 def _play(
@@ -153,17 +171,20 @@ def _play(
     index: int,
     foresee: Callable[[Guess], None] | None,
     guess: Callable[[list[int]], int | None],
+    guessed: list[int | None],
 ) -> None:
-    """Plays the unit's next round, after telling `foresee` how to guess the round after it."""
+    """Plays the unit's next round, after telling `foresee` how to guess the round after it (the unit guessed, once
+    asked, kept in `guessed`)."""
+    guessed[0] = None
     if foresee is not None:
         after = [*rounds]
         after[index] += 1
 
-        def guessed() -> tuple[int, int] | None:
-            found = guess(after)
+        def ahead() -> tuple[int, int] | None:
+            found = guessed[0] = guess(after)
             return None if found is None else (found, after[found] + 1)
 
-        foresee(guessed)
+        foresee(ahead)
     units.play(index, rounds[index] + 1)
     rounds[index] += 1
 

@@ -41,11 +41,12 @@ def processes_to_decide(
     return math.inf if needed >= CAP else float(max(needed, n + 1))
 
 
-def decisions_per_second(extra_rounds: list[float], round_s: float) -> float:
+def decisions_per_second(extra_rounds: list[float], round_s: float, switch_s: float = 0.0) -> float:
     """The best rate at which a unit's rounds decide its open claims: over k = 1, 2, …, the k cheapest claims decided
-    after the rounds the k-th needs (at least one), per second of those rounds; 0 when none can be decided."""
+    after the rounds the k-th needs (at least one), per second of those rounds and of `switch_s` once (what its first
+    round costs more when another unit's process is the one warmed for it); 0 when none can be decided."""
     best = 0.0
     for k, rounds in enumerate(sorted(extra_rounds), start=1):
         if math.isfinite(rounds):
-            best = max(best, k / (max(rounds, 1.0) * max(round_s, 1e-9)))
+            best = max(best, k / (max(rounds, 1.0) * max(round_s, 1e-9) + max(switch_s, 0.0)))
     return best

@@ -46,6 +46,7 @@ from harness.session.rounds.open_claims import rounds_to_decide
 from harness.session.rounds.stopping import GroupStatus
 from harness.session.rounds.until_decided import describe as describe_left
 from harness.session.rounds.until_decided import final_state, open_units
+from harness.session.rounds.warm_switch import WarmSwitch
 
 
 class Session(ProbeSession, Protocol):
@@ -67,6 +68,7 @@ class Session(ProbeSession, Protocol):
         ...
 
     ahead: Ahead | None
+    warm_switch: WarmSwitch
 
     def reserve_s(self, cold: Sequence[Cell], calibrations: int) -> float:
         ...
@@ -152,7 +154,15 @@ def run_by_priority(session: Session, units: Sequence[Unit], cold: Sequence[Cell
     if budget.spec.probe_groups:
         run_probe(session, turns, budget.spec)
     rule = UNTIL_DECIDED if budget.spec.until_decided else RULES[priority]
-    rounds = share_rounds(turns, len(units), budget.spec.floor_rounds, rule, turns.before_floor, turns.foresee)
+    rounds = share_rounds(
+        turns,
+        len(units),
+        budget.spec.floor_rounds,
+        rule,
+        turns.before_floor,
+        turns.foresee,
+        session.warm_switch.seconds,
+    )
     left = {u.index: u for u in open_units(turns, rounds)} if budget.spec.until_decided else {}
     if budget.spec.until_decided:
         for line in describe_left(turns, rounds, list(left.values()), budget.spec.minutes):

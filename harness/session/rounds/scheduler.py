@@ -35,6 +35,7 @@ from harness.session.rounds.priority import run_by_priority
 from harness.session.rounds.progress import RunProgress
 from harness.session.rounds.round_costs import RoundCosts
 from harness.session.rounds.stopping import GroupStatus, group_status
+from harness.session.rounds.warm_switch import WarmSwitch
 
 #: Row statuses a resumed run does not run again.
 FINISHED = (RowStatus.OK, RowStatus.UNVERIFIED, RowStatus.SKIPPED)
@@ -66,6 +67,7 @@ class Session:
         self.broken: set[str] = set()
         self.replaced: dict[str, int] = {}  # cell_id → disturbed processes replaced in this session
         self.ahead: Ahead | None = None  # the schedule's guess at the process after the next
+        self.warm_switch = WarmSwitch(self.history.process.warm_s if self.history and self.history.process else None)
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -280,6 +282,7 @@ class Session:
         self.setup.store.append(row)
         self.rows[row.row_key] = row
         self._by_group.setdefault(row_group(row), {})[row.row_key] = row
+        self.warm_switch.add(row)
         self.progress.finished(row)
 
     def calibrate_now(self, label: str) -> None:

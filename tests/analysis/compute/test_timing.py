@@ -72,3 +72,29 @@ def test_a_handed_over_processs_warm_up_is_beside_the_run_and_its_re_warm_in_it(
     text = timing_markdown(pd.DataFrame([handed, handed, plain]), timeline)
     assert "| On the harness's CPU | Time |" in text and "| waiting, warm, for the hand-over | 0.0 min |" in text
     assert account(pd.DataFrame([plain]), timeline).beside is None
+
+
+def test_extra_rounds_and_the_time_to_the_warm_line_are_said_apart():
+    handed = {
+        "status": "ok",
+        "duration_s": 3.0,
+        "start_to_main_ms": 50.0,
+        "verify_ms": 100.0,
+        "prewarm_ms": 1500.0,
+        "bursts_ms": 2500.0,
+        "rewarm_ms": 100.0,
+        "handover_wait_ms": 0.0,
+        "extra_rounds_ms": 1200.0,
+        "warm_line_ms": 3000.0,
+        "warm_cpu_ms": 2400.0,
+    }
+    timeline = [TimelineRecord(phase="session", what="", seconds=60.0, ended_at="")]
+    acc = account(pd.DataFrame([handed, handed]), timeline)
+    assert acc.extra_rounds_s == pytest.approx(2.4) and acc.warm_line_s == pytest.approx(6.0)
+    assert acc.parts["measured samples (paired bursts)"] == pytest.approx(5.0)  # the extra rounds are samples too
+    text = timing_markdown(pd.DataFrame([handed, handed]), timeline)
+    assert "0.0 min (4.0% of the run) were extra rounds" in text
+    assert "From each launch to its warm line" in text and "0.1 min in all" in text and "ran 80% on the CPU" in text
+    plain = {k: v for k, v in handed.items() if k not in ("extra_rounds_ms", "warm_line_ms", "warm_cpu_ms")}
+    text = timing_markdown(pd.DataFrame([plain]), timeline)
+    assert "extra rounds" not in text and "warm line" not in text  # a run made before schema 11

@@ -128,3 +128,66 @@ def test_only_the_paired_verbs_warm_line_is_taken():
         "",
     ):
         assert parse_warm_line(line) is None, line
+
+
+# Says it is warm after `warm_s` of CPU, waits for `go`, then (like the paired verb with --extend-rounds) plays on
+# until its standard input says `stop` or ends, and writes what it was told and how long it played on.
+EXTENDING = """
+import os, sys, time
+out = sys.argv[sys.argv.index('--out') + 1]
+warm_s = float(os.environ.get('WARM_S', '0.2'))
+t = time.process_time()
+while time.process_time() - t < warm_s: pass
+print(f"jsonlab-warm {os.getpid()} cpu-ms={1000 * time.process_time():.0f}", flush=True)
+if sys.stdin.readline().strip() != 'go':
+    sys.exit(2)
+moved = time.monotonic()
+told = sys.stdin.readline().strip()
+os.makedirs(out, exist_ok=True)
+with open(os.path.join(out, 'told'), 'w') as f:
+    f.write(f"{told or 'end'} {time.monotonic() - moved:.3f}")
+"""
+
+
+def _extending(tmp_path: pathlib.Path, name: str, warm_s: float, extend_rounds: int | None = 40) -> CellRequest:
+    request = _request(tmp_path, name, EXTENDING)
+    return dataclasses.replace(request, job=JobSettings(extend_rounds=extend_rounds), switches={"WARM_S": str(warm_s)})
+
+
+def _told(tmp_path: pathlib.Path, name: str) -> tuple[str, float]:
+    said, seconds = (tmp_path / "raw" / name / "told").read_text().split()
+    return said, float(seconds)
+
+
+def test_extra_rounds_go_on_until_the_process_warming_behind_is_warm(tmp_path):
+    backend = HostBackend(set())
+    second = _extending(tmp_path, "second", warm_s=0.6)
+    [run] = backend.run_cells([dataclasses.replace(_extending(tmp_path, "first", warm_s=0.1), then=lambda: second)])
+    assert run.error is None, run.error
+    said, waited = _told(tmp_path, "first")
+    assert said == "stop" and waited >= 0.4  # told once the second said its warm line, not before
+    [run] = backend.run_cells([second])  # its warm line, read while the first played on, is not lost
+    assert run.error is None, run.error
+    assert _told(tmp_path, "second")[0] == "stop"  # nothing warming behind it: told at once
+
+
+def test_with_nothing_warming_behind_a_process_is_told_to_stop_at_once(tmp_path):
+    backend = HostBackend(set())
+    [run] = backend.run_cells([_extending(tmp_path, "alone", warm_s=0.1)])
+    assert run.error is None, run.error
+    said, waited = _told(tmp_path, "alone")
+    assert said == "stop" and waited < 0.5
+
+
+def test_without_extra_rounds_the_input_ends_after_go(tmp_path):
+    backend = HostBackend(set())
+    [run] = backend.run_cells([_extending(tmp_path, "plain", warm_s=0.1, extend_rounds=None)])
+    assert run.error is None, run.error
+    assert _told(tmp_path, "plain")[0] == "end"
+
+
+def test_extra_rounds_are_given_to_a_handed_over_process_only():
+    job = JobSettings(burst_rounds=15, extend_rounds=45)
+    assert "--extend-rounds" not in job.to_args()
+    assert job.handover_args() == ["--handoff", "1", "--extend-rounds", "45"]
+    assert JobSettings(burst_rounds=15).handover_args() == ["--handoff", "1"]

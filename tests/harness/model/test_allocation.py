@@ -182,3 +182,50 @@ def test_a_guess_can_be_wrong_and_the_round_played_is_still_the_rules_choice():
     share_rounds(units, 2, 1, PRECISION_ONLY, None, foresee)
     assert units.played == [(0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3), (1, 4)]
     assert units.guesses[4] == (1, 3) and units.guesses[-1] is None
+
+
+@dataclass
+class OneClaim(Scripted):
+    """Scripted units whose open claim is forecast decided after `to_decide` more rounds."""
+
+    to_decide: list[float] = field(default_factory=list)
+
+    def claims(self, index: int, rounds_done: int) -> Claims:
+        return Claims(open=1, read=1, to_decide=(self.to_decide[index],))
+
+
+def test_a_near_tie_goes_to_the_unit_whose_process_is_warm_and_a_clear_lead_does_not():
+    # unit 0 decides its claim after 4 rounds of 1 s (0.25 a second), unit 1 after 5 (0.2): unit 0 leads
+    units = OneClaim(limit=[9, 9], cost=[1.0, 1.0], budget_s=100.0, to_decide=[4.0, 5.0])
+    assert next_round(units, [3, 3], EXPECTED_DECISIONS) == 0
+    # unit 1's process was warmed ahead: unit 0 pays a 2 s warm-up first, 1 / (4 + 2) < 0.2: unit 1
+    assert next_round(units, [3, 3], EXPECTED_DECISIONS, warm=1, switch_s=2.0) == 1
+    # a 0.5 s warm-up does not undo the lead: 1 / 4.5 > 0.2
+    assert next_round(units, [3, 3], EXPECTED_DECISIONS, warm=1, switch_s=0.5) == 0
+    assert next_round(units, [3, 3], EXPECTED_DECISIONS, warm=0, switch_s=2.0) == 0
+    # the rules that do not forecast decisions are not moved
+    assert next_round(units, [3, 3], OPEN_CLAIMS_FIRST, warm=1, switch_s=99.0) == 0
+
+
+def test_sharing_charges_the_warm_up_to_every_unit_but_the_one_guessed():
+    units = Foreseen(limit=[9, 9], cost=[1.0, 1.0], budget_s=12.0)
+
+    def claims(index: int, rounds_done: int) -> Claims:
+        # unit 0 decides after 4 more rounds; unit 1 after 5, until the third round's result says 3.5: a result the
+        # guess made while that round ran could not know
+        to_decide = 4.0 if index == 0 else (5.0 if len(units.played) < 3 else 3.5)
+        return Claims(open=1, read=1, to_decide=(to_decide,))
+
+    units.claims = claims  # type: ignore[method-assign]
+
+    def foresee(guess):
+        units.guess = guess
+
+    def fourth(switch_s: float) -> tuple[int, int]:
+        units.played, units.spent, units.guesses = [], 0.0, []
+        share_rounds(units, 2, 1, EXPECTED_DECISIONS, None, foresee, lambda: switch_s)
+        assert units.guesses[2] == (0, 3)  # during the third round (unit 0's), the guess is unit 0 again
+        return units.played[3]
+
+    assert fourth(0.0) == (1, 2)  # nothing charged: unit 1 now leads (1 / 3.5 > 1 / 4), the guess was wrong
+    assert fourth(3.0) == (0, 3)  # a 3 s warm-up charged to unit 1: 1 / 6.5 < 1 / 4, the warm process goes

@@ -106,6 +106,9 @@ def test_each_cell_is_read_from_the_newest_run_of_the_same_design_and_job(tmp_pa
     assert history.describe(["a", "b", "c"]) == "learned for 2 of 3 cells from runs new, old"
     assert load_history(results, "interleaved", JOB, ["z"]) is None
     assert load_history(tmp_path / "nowhere", "interleaved", JOB, ["a"]) is None
+    # a job that differs only in the extra rounds a handed-over process plays is the same method: the same pace
+    extended = dataclasses.replace(JOB, extend_rounds=45)
+    assert load_history(results, "interleaved", extended, ["a", "b"]).seconds == {"a": 3.0, "b": 7.0}
 
 
 def test_a_round_mixes_learned_costs_with_the_modelled_share_of_cells_not_seen_before(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.model.cells import JobSettings
 from harness.planning.throughput import ProcessCosts, best_split, pace, process_costs
 
 #: A process as the default run of 2026-12-06 measured about: 1.3 s of prewarm and 0.9 s of start and verification on
@@ -76,6 +77,19 @@ def test_costs_are_read_per_handed_over_process_from_a_runs_rows():
     assert process_costs([rows[3]]) is None
 
 
+def test_the_time_to_the_warm_line_is_the_warm_cost_and_extra_rounds_are_not_the_lab_cost():
+    # one process of two cells (schema 11): each row a share of its warm line and of its extra rounds
+    shared = {"log_path": "p1", "rewarm_ms": 100, "start_to_main_ms": 100, "verify_ms": 400, "prewarm_ms": 1500}
+    rows = [
+        {**shared, "duration_s": 2.0, "warm_line_ms": 1600.0, "extra_rounds_ms": 1000.0},
+        {**shared, "duration_s": 2.0, "warm_line_ms": 1600.0, "extra_rounds_ms": 1000.0},
+    ]
+    costs = process_costs(rows)
+    assert costs is not None
+    assert costs.warm_s == pytest.approx(3.2)  # not the 2.0 s its lab said it spent before its warm line
+    assert costs.lab_s == pytest.approx(2.0)  # 4 s on the lab's CPU, 2 of them extra rounds
+
+
 def test_the_plan_states_the_pace_of_a_pipelined_run_and_what_a_bigger_machine_would_pace():
     from types import SimpleNamespace
 
@@ -84,13 +98,17 @@ def test_the_plan_states_the_pace_of_a_pipelined_run_and_what_a_bigger_machine_w
     from harness.planning.plan_summary import _pace
 
     history = CostHistory({}, ("run-1",), {}, ProcessCosts(2.7, 4.0, 100, "run-1"))
-    pipelined = SimpleNamespace(design=DESIGNS["paired-pipelined"], history=history)
+    job = JobSettings(burst_rounds=15)
+    pipelined = SimpleNamespace(design=DESIGNS["paired-pipelined"], history=history, job=job)
     text = _pace(pipelined, cpus=2)  # type: ignore[arg-type]
     assert text == (
         "pace: 1 lab CPU, 1 warm CPU: about 15 processes a minute, the lab's CPUs waiting 32% (run run-1: 2.7 s on "
-        "the lab's CPU and 4.0 s to start, verify and prewarm, medians over 100 processes)"
+        "the lab's CPU and 4.0 s to warm, medians over 100 processes)"
     )
+    extending = SimpleNamespace(design=DESIGNS["paired-pipelined"], history=history, job=JobSettings(extend_rounds=45))
+    assert "the lab's CPUs playing extra rounds 32%" in _pace(extending, cpus=2)  # type: ignore[arg-type]
     eight = _pace(pipelined, cpus=8)  # type: ignore[arg-type]
     assert "this machine's 8 CPUs, split for the same costs: 3 lab CPUs, 5 warm CPUs: about 67 processes" in eight
-    assert _pace(SimpleNamespace(design=DESIGNS["paired"], history=history)) == ""  # type: ignore[arg-type]
-    assert _pace(SimpleNamespace(design=DESIGNS["paired-pipelined"], history=None)) == ""  # type: ignore[arg-type]
+    assert _pace(SimpleNamespace(design=DESIGNS["paired"], history=history, job=job)) == ""  # type: ignore[arg-type]
+    unlearned = SimpleNamespace(design=DESIGNS["paired-pipelined"], history=None, job=job)
+    assert _pace(unlearned) == ""  # type: ignore[arg-type]

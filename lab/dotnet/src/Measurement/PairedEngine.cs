@@ -65,9 +65,11 @@ public static class PairedEngine
     /// that changed while it was timed, or background JIT work sharing the CPU with a burst.</param>
     /// <param name="HandoverWaitMs">With a hand-over (<see cref="Run"/>'s <c>handover</c>): how long the warm process waited
     /// for it; <c>RewarmMs</c> the joint passes after it, on the CPU it was handed to.</param>
+    /// <param name="Rounds">The rounds played: the settings' <c>Rounds</c>, and the extra rounds played while the caller
+    /// had not said stop (<see cref="Run"/>'s <c>extend</c>); <c>ExtraRoundsMs</c> the wall time of those extra rounds.</param>
     public sealed record Result(IReadOnlyList<MemberResult> Members, long? JointCompilations, int JointPasses, double JointMs, string JointRule,
         double OverheadMs, double BurstsMs, double CollectMs, int FreshInputs = 0, double FreshInputsMs = 0, long[]? RoundsCompilations = null,
-        double? HandoverWaitMs = null, double RewarmMs = 0);
+        double? HandoverWaitMs = null, double RewarmMs = 0, int Rounds = 0, double ExtraRoundsMs = 0);
 
     /// <summary>Joint passes after a hand-over, before the overhead twins and the rounds: the code is warm, the new CPU's
     /// caches are not.</summary>
@@ -82,8 +84,13 @@ public static class PairedEngine
     /// <param name="handover">Called once between the warm-up (bursts sized) and the overhead twins: a pipelined run
     /// warms a process on one CPU and hands it to the lab's CPU there (the paired verb's <c>--handoff 1</c>); then
     /// <see cref="RewarmPasses"/> joint passes refill the new CPU's caches. Null: no hand-over.</param>
+    /// <param name="extend">Asked after the settings' rounds, before each further round (at most
+    /// <paramref name="extendRounds"/> of them): true plays one more. A pipelined run keeps the lab's CPU sampling this
+    /// process while the next one is not warm yet, rather than idle (the process is still one replicate: its ratio the
+    /// median over all the rounds it played). Null: the settings' rounds only.</param>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null, Action? handover = null)
+    public static Result Run(IReadOnlyList<BurstLoops> members, Settings settings, Func<long?>? jitCounter = null, Action? handover = null,
+        Func<bool>? extend = null, int extendRounds = 0)
     {
         settings.Validate();
         var (flat, blockStarts) = BlockLayout(settings.Blocks, members.Count);
@@ -206,11 +213,12 @@ public static class PairedEngine
         var allocated = new double[members.Count][];
         var positions = new int[members.Count][];
         var order = new int[members.Count];
+        var capacity = settings.Rounds + (extend is null ? 0 : Math.Max(0, extendRounds));
         for (var i = 0; i < members.Count; i++)
         {
-            raw[i] = new double[settings.Rounds];
-            allocated[i] = new double[settings.Rounds];
-            positions[i] = new int[settings.Rounds];
+            raw[i] = new double[capacity];
+            allocated[i] = new double[capacity];
+            positions[i] = new int[capacity];
         }
         var gcs = new long[members.Count, 3];
         var random = new SplitMix(settings.Seed);
@@ -220,10 +228,19 @@ public static class PairedEngine
             loops[i] = members[i];
         var fresh = 0;
         var compiledAfterWarmUp = jitCounter is null ? JitCounting.RuntimeCount() : null;
-        var roundsCompilations = compiledAfterWarmUp is null ? null : new long[settings.Rounds + 1];
+        var roundsCompilations = compiledAfterWarmUp is null ? null : new long[capacity + 1];
         long CompiledSinceWarmUp() => (JitCounting.RuntimeCount() ?? 0) - compiledAfterWarmUp!.Value;
-        for (var round = 0; round < settings.Rounds; round++)
+        var played = 0;
+        long extraStart = 0;
+        if (extend is not null)
+            _sink = extend();  // its first call compiles it: here, not between timed rounds
+        for (var round = 0; round < capacity; round++)
         {
+            if (round >= settings.Rounds && !extend!())
+                break;
+            if (round == settings.Rounds)
+                extraStart = Stopwatch.GetTimestamp();
+            played = round + 1;
             if (roundsCompilations is not null)
                 roundsCompilations[round] = CompiledSinceWarmUp();
             if (settings.FreshInputRounds > 0 && round > 0 && round % settings.FreshInputRounds == 0)
@@ -254,15 +271,25 @@ public static class PairedEngine
                 burstsMs += ns / 1e6;
             }
         }
+        var extraMs = played > settings.Rounds ? (Stopwatch.GetTimestamp() - extraStart) * 1e3 / Stopwatch.Frequency : 0;
         if (roundsCompilations is not null)
-            roundsCompilations[settings.Rounds] = CompiledSinceWarmUp();
+        {
+            roundsCompilations[played] = CompiledSinceWarmUp();
+            Array.Resize(ref roundsCompilations, played + 1);
+        }
+        for (var i = 0; i < members.Count; i++)
+        {
+            Array.Resize(ref raw[i], played);
+            Array.Resize(ref allocated[i], played);
+            Array.Resize(ref positions[i], played);
+        }
         // a member's warm-up: its share of the joint passes
         var results = Enumerable.Range(0, members.Count).Select(i => new MemberResult(
             calls[i], overhead[i], raw[i].Select(r => r - overhead[i]).ToArray(), raw[i], allocated[i], positions[i],
             new Prewarm.Result(0, jointMs / members.Count, jointCompilations, jointRule, nsPerCall[i]),
             jointMs / members.Count, gcs[i, 0], gcs[i, 1], gcs[i, 2])).ToList();
         return new Result(results, jointCompilations, passes, jointMs, jointRule, overheadMs, burstsMs, collectMs, fresh, freshMs, roundsCompilations,
-            handoverWaitMs, rewarmMs);
+            handoverWaitMs, rewarmMs, played, extraMs);
     }
 
     /// <summary>Warm-up passes whose speeds size a member's bursts (<see cref="WarmSpeed"/>).</summary>

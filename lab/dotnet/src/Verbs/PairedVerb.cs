@@ -10,7 +10,8 @@ namespace JsonLab.Verbs;
 /// `paired`: several cells of one group in this process, measured by <see cref="PairedEngine"/> in alternating bursts.
 /// Each <c>--member VARIANT/DATASET/OPERATION=OUTDIR</c> is one cell (the same variant may appear twice: an A/A copy,
 /// bound anew); --burst-ms, --burst-rounds, --prewarm-ms, --prewarm-quiet-ms, --seed, --fresh-input-rounds and --burst-collect-generation set the engine; --handoff 1 waits,
-/// once warm, to be handed to another CPU (<see cref="AwaitHandover"/>); --member-blocks N,N,… (a process of
+/// once warm, to be handed to another CPU (<see cref="AwaitHandover"/>), and with --extend-rounds N plays up to N rounds
+/// more than --burst-rounds until its caller says <c>stop</c> (<see cref="HandoverChannel"/>); --member-blocks N,N,… (a process of
 /// several groups) names the sizes of consecutive runs of members that form one group, whose bursts then run back to
 /// back in every round. Every member is
 /// verified first; one whose operation throws is written as failed and left out, the others are still measured. With
@@ -29,6 +30,11 @@ public static class PairedVerb
     public static int Execute(CliArgs args)
     {
         var mainEntered = DateTime.Now;
+        var handoff = args.OptionalInt("handoff", min: 0, max: 1) == 1;
+        var extendRounds = args.OptionalInt("extend-rounds", min: 0) ?? 0;
+        if (extendRounds > 0 && !handoff)
+            throw new LabException("--extend-rounds needs --handoff 1: only a handed-over process has a caller that says when to stop",
+                "pass --handoff 1 too, or leave --extend-rounds out");
         var outDir = Path.GetFullPath(args.Required("out"));
         Directory.CreateDirectory(outDir);
         var datasets = args.Required("datasets");
@@ -69,10 +75,12 @@ public static class PairedVerb
         if (blocks is not null)
             settings = settings with { Blocks = measuredBlocks.Concat(anchorNames.Select(_ => blocks.Max() + 1)).ToArray() };
         string? warmedOn = null;
-        var handover = args.OptionalInt("handoff", min: 0, max: 1) == 1
-            ? new Action(() => { warmedOn = ProcStatus.CpusAllowed(); AwaitHandover(); })
+        var channel = handoff ? new HandoverChannel(Console.In) : null;
+        var handover = channel is not null
+            ? new Action(() => { warmedOn = ProcStatus.CpusAllowed(); AwaitHandover(channel, Console.Out); })
             : null;
-        var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings, handover: handover);
+        var result = PairedEngine.Run(measured.Select(m => m.Loops).Concat(anchorNames.Select(NativeAnchors.Loops)).ToList(), settings, handover: handover,
+            extend: extendRounds > 0 ? () => !channel!.Stopped : null, extendRounds: extendRounds);
         if (handover is not null)
             RecordHandover(env, warmedOn, outDir, members.Select(m => m.OutDir));
         var anchorTimes = anchorNames.Select((name, i) => (name, times: result.Members[measured.Count + i].NsPerCall.Select(ns => Math.Round(ns, 3)).ToArray()))
@@ -81,7 +89,7 @@ public static class PairedVerb
         {
             var (request, verification, verifyMs, _) = measured[i];
             var member = result.Members[i];
-            Console.Error.WriteLine($"{request.Name}: {settings.Rounds} bursts of {member.CallsPerBurst} calls, median {PairedEngine.Median(member.NsPerCall):F1} ns per call "
+            Console.Error.WriteLine($"{request.Name}: {result.Rounds} bursts of {member.CallsPerBurst} calls, median {PairedEngine.Median(member.NsPerCall):F1} ns per call "
                                     + $"(overhead {member.OverheadNsPerCall:F2} ns subtracted), prewarm {member.Prewarm.Calls} calls in {member.PrewarmMs:F0} ms ({member.Prewarm.Rule})");
             if (member.NsPerCall.Any(ns => ns <= 0))
             {
@@ -98,7 +106,8 @@ public static class PairedVerb
                 Paired = new
                 {
                     settings.BurstMs,
-                    settings.Rounds,
+                    result.Rounds,
+                    ExtraRounds = result.Rounds - settings.Rounds,
                     settings.Seed,
                     Members = measured.Select(m => m.Request.Name),
                     member.CallsPerBurst,
@@ -134,6 +143,9 @@ public static class PairedVerb
             BurstsMs = Math.Round(result.BurstsMs, 1),
             CollectionsBetweenBurstsMs = Math.Round(result.CollectMs, 1),
             RoundsCompilations = result.RoundsCompilations,
+            result.Rounds,
+            ExtraRounds = result.Rounds - settings.Rounds,
+            ExtraRoundsMs = Math.Round(result.ExtraRoundsMs, 1),
             settings.FreshInputRounds,
             BurstCollectGeneration = settings.CollectGeneration,
             result.FreshInputs,
@@ -158,15 +170,15 @@ public static class PairedVerb
     /// <summary><c>--handoff 1</c>: once warm, say so on standard output with this process's id and the CPU time it has
     /// used so far (<c>jsonlab-warm PID cpu-ms=N</c>: the caller counts the lab CPU's share from there), and wait for a line
     /// <c>go</c> on standard input, which the caller sends after moving every thread of the process to the lab's CPU.</summary>
-    public static void AwaitHandover() => AwaitHandover(Console.In, Console.Out);
+    public static void AwaitHandover(TextReader input, TextWriter output) => AwaitHandover(new HandoverChannel(input), output);
 
-    public static void AwaitHandover(TextReader input, TextWriter output)
+    public static void AwaitHandover(HandoverChannel channel, TextWriter output)
     {
         var self = Process.GetCurrentProcess();
         var cpuMs = self.TotalProcessorTime.TotalMilliseconds.ToString("F0", System.Globalization.CultureInfo.InvariantCulture);
         output.WriteLine($"{WarmLine} {self.Id} cpu-ms={cpuMs}");
         output.Flush();
-        if (input.ReadLine()?.Trim() != "go")
+        if (channel.AwaitFirstLine() != "go")
             throw new LabException("the warm process was not handed over: its standard input ended without a line 'go'",
                 "run `paired --handoff 1` only from a caller that moves the process and then answers 'go' on its standard input");
     }

@@ -42,6 +42,32 @@ public class PairedEngineTests
         Assert.NotEqual(result.Members.Select(m => string.Join(",", m.Positions)), other.Members.Select(m => string.Join(",", m.Positions)));
     }
 
+    [Theory]
+    [InlineData(0, 4)]
+    [InlineData(3, 7)]
+    [InlineData(100, 9)]  // never told to stop: the extra rounds end at their cap
+    public void Extra_rounds_are_played_while_the_caller_has_not_said_stop_up_to_their_cap(int goOn, int played)
+    {
+        var calls = new int[2];
+        var settings = new PairedEngine.Settings(BurstMs: 1, Rounds: 4, PrewarmMs: 20, PrewarmQuietMs: 5, Seed: 1);
+        var asked = 0;
+
+        var result = PairedEngine.Run([Counting(calls, 0), Counting(calls, 1)], settings,
+            extend: () => asked++ <= goOn, extendRounds: 5);  // its first call is the engine's own, before the rounds
+
+        Assert.Equal(played, result.Rounds);
+        foreach (var member in result.Members)
+        {
+            Assert.Equal(played, member.NsPerCall.Length);
+            Assert.Equal(played, member.AllocatedBytesPerCall.Length);
+            Assert.Equal(played, member.Positions.Length);
+            Assert.All(member.RawNsPerCall, ns => Assert.True(ns > 0));
+        }
+        Assert.Equal(played + 1, result.RoundsCompilations!.Length);
+        Assert.Equal(played > settings.Rounds, result.ExtraRoundsMs > 0);
+        Assert.Equal(settings.Rounds, PairedEngine.Run([Counting(calls, 0)], settings).Rounds);  // no extend: the rounds asked
+    }
+
     [Fact]
     public void The_compilations_after_the_warm_up_are_counted_at_each_round_and_at_the_end()
     {

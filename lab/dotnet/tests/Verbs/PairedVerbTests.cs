@@ -1,3 +1,4 @@
+using JsonLab.Measurement;
 using JsonLab.Verbs;
 
 namespace JsonLab.Tests.Verbs;
@@ -36,6 +37,46 @@ public class PairedVerbTests
         Assert.Equal(System.Diagnostics.Process.GetCurrentProcess().Id.ToString(System.Globalization.CultureInfo.InvariantCulture), words[1]);
         Assert.StartsWith("cpu-ms=", words[2]);
         Assert.True(double.Parse(words[2]["cpu-ms=".Length..], System.Globalization.CultureInfo.InvariantCulture) > 0);
+    }
+
+    [Theory]
+    [InlineData("go\nstop\n", true)]
+    [InlineData("go\n", true)]  // the caller closed its end: nothing more will be said
+    [InlineData("go\nsomething\nstop\n", true)]
+    public void After_go_the_channel_says_stopped_once_the_caller_says_stop_or_closes(string input, bool stopped)
+    {
+        var channel = new HandoverChannel(new StringReader(input));
+        Assert.Equal("go", channel.AwaitFirstLine());
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (!channel.Stopped && waited.ElapsedMilliseconds < 5000)
+            Thread.Sleep(1);
+        Assert.Equal(stopped, channel.Stopped);
+    }
+
+    [Fact]
+    public void A_caller_that_has_not_said_stop_keeps_the_channel_open()
+    {
+        using var pipe = new System.IO.Pipes.AnonymousPipeServerStream(System.IO.Pipes.PipeDirection.Out);
+        using var reader = new StreamReader(new System.IO.Pipes.AnonymousPipeClientStream(System.IO.Pipes.PipeDirection.In, pipe.ClientSafePipeHandle));
+        using var writer = new StreamWriter(pipe) { AutoFlush = true };
+        var channel = new HandoverChannel(reader);
+        writer.WriteLine("go");
+        Assert.Equal("go", channel.AwaitFirstLine());
+        Thread.Sleep(50);
+        Assert.False(channel.Stopped);
+        writer.WriteLine("stop");
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (!channel.Stopped && waited.ElapsedMilliseconds < 5000)
+            Thread.Sleep(1);
+        Assert.True(channel.Stopped);
+    }
+
+    [Fact]
+    public void Extra_rounds_without_a_hand_over_are_refused_with_the_fix()
+    {
+        var error = Assert.Throws<LabException>(() => PairedVerb.Execute(CliArgs.Parse(["paired", "--out", Path.GetTempPath(), "--datasets", ".",
+            "--member", "a/b/c=d", "--extend-rounds", "5"])));
+        Assert.Contains("--handoff 1", error.Message);
     }
 
     [Theory]
