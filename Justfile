@@ -102,6 +102,11 @@ compare run_a run_b *args="":
 store *args="":
     {{python}} -m analysis store {{args}}
 
+# The history site, results/site/: every run folder imported into the store first (a refused one is said and passed over), then a page per write-up and per published figure (its history across runs, change points, links to the runs' reports); look with `python3 -m http.server -d results/site` (docs/store.md).
+site *args="":
+    -{{python}} -m analysis store
+    {{python}} -m analysis site {{args}}
+
 # Unit tests (each lab's own: xunit, node:test, ctest; then pytest) and the end-to-end smoke test of the real pipeline, after a preflight of what they need and `just check`.
 test:
     {{python}} -m harness doctor --for tests --brief

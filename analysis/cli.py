@@ -1,6 +1,7 @@
 """Command line: `python3 -m analysis report RUN_DIR` re-renders a run's report without measuring;
 `python3 -m analysis compare RUN_A RUN_B` compares two runs cell by cell; `python3 -m analysis chart RUN_DIR NAME`
-re-renders one chart for a post; `python3 -m analysis store [RUN_DIR ...]` imports runs into the results store."""
+re-renders one chart for a post; `python3 -m analysis store [RUN_DIR ...]` imports runs into the results store and
+`python3 -m analysis site` builds the history site from it."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import sys
 import time
 from collections.abc import Callable
 
+from analysis.compute.change_study import default_study, study_table
 from analysis.compute.load import load_run
-from analysis.defaults import STORE_PATH
+from analysis.defaults import SITE_PATH, STORE_PATH
 from analysis.render.hosts_report import is_hosts_run, write_hosts_report
 from analysis.render.html import render_html
 from analysis.render.writer import write_chart, write_comparison, write_design_comparison, write_report
+from analysis.site.build import build_site
 from analysis.store.importer import Outcome, import_runs, rebuild_store, run_folders
 from analysis.tools.anchors import write_anchors
 from analysis.tools.compare import DEFAULT_THRESHOLD
@@ -112,6 +115,17 @@ def _add_store_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     store.add_argument(
         "--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="where the run folders are (default: results)"
     )
+    site = sub.add_parser("site", help="build the history site (static pages) from the results store")
+    site.add_argument("--store", type=pathlib.Path, default=STORE_PATH, help="default: results/store.sqlite")
+    site.add_argument("--out", type=pathlib.Path, default=SITE_PATH, help="default: results/site")
+    site.add_argument(
+        "--results-dir", type=pathlib.Path, default=RESULTS_DIR, help="the runs' reports (default: results)"
+    )
+    study = sub.add_parser(
+        "change-study", help="the change-point search on synthetic histories: detection rate and false alarms"
+    )
+    study.add_argument("--histories", type=int, default=400, help="histories per scenario (default 400)")
+    study.add_argument("--seed", type=int, default=1)
 
 
 def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -199,6 +213,20 @@ def _store(args: argparse.Namespace) -> int:
     return 1 if any(result.outcome == Outcome.REFUSED for result in results) else 0
 
 
+def _site(args: argparse.Namespace) -> int:
+    """`analysis site`: the history site from the store, its index page and counts on one line."""
+    print(build_site(args.store, args.out, args.results_dir).line())
+    return 0
+
+
+def _change_study(args: argparse.Namespace) -> int:
+    """`analysis change-study`: the change-point search's detection rate and false alarms, a table."""
+    if not 1 <= args.histories <= 100_000:
+        raise HarnessError(f"--histories {args.histories} is out of range", "give 1 to 100000 (the default is 400)")
+    print(study_table(default_study(args.histories, args.seed)))
+    return 0
+
+
 def _sample(args: argparse.Namespace) -> int:
     """`analysis sample`: the run's report, made small, copied to the committed sample."""
     print(write_sample(args.run_dir, args.out))
@@ -235,6 +263,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "rounds": _rounds,
     "anchors": _anchors,
     "store": _store,
+    "site": _site,
+    "change-study": _change_study,
     "sample": _sample,
     "screenshot": lambda args: _screenshot(args.run_dir),
     "chart": _chart,

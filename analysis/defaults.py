@@ -14,3 +14,6 @@ ROUNDS_COMPILATIONS_NOTED = 100
 
 #: The results store (analysis/store/, docs/store.md): every run folder under results/ imported into one SQLite file.
 STORE_PATH = RESULTS_DIR / "store.sqlite"
+#: The history site (analysis/site/, `just site`): static pages of every figure across the store's runs, beside the run
+#: folders so that its links to their reports work.
+SITE_PATH = RESULTS_DIR / "site"

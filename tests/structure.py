@@ -46,6 +46,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("tools",),
         ("render",),
         ("store",),
+        ("site",),
         ("cli",),
         ("__main__",),
     ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import pathlib
+import re
 import urllib.parse
 import xml.etree.ElementTree as etree
 
@@ -31,6 +32,8 @@ img { max-width: 100%; height: auto; display: block; margin: 1em 0; }
 code { background: #f3f3f3; padding: 0 3px; border-radius: 3px; font-size: 90%; }
 """
 
+#: A backslash escape in Markdown text ('\\(' shows '('): a page's title is shown without them.
+_MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!~|])")
 _MIME = {".png": "image/png", ".svg": "image/svg+xml"}
 #: Largest image embedded (a chart is a few hundred KB).
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -100,6 +103,10 @@ def _markdown(base: pathlib.Path, up: int = 0) -> markdown.Markdown:
     return md
 
 
+def _unescaped(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
 def render_html(markdown_text: str, base: pathlib.Path, up: int = 0) -> str:
     """The whole page for a report whose relative image paths start at `base` (see the module for what is allowed);
     a link may climb `up` folders above it (allowed_link), an image never."""
@@ -107,9 +114,10 @@ def render_html(markdown_text: str, base: pathlib.Path, up: int = 0) -> str:
     title = next(
         (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "JSON serializer lab report"
     )
+    plain_title = _MARKDOWN_ESCAPE.sub(_unescaped, title)
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n<meta name="referrer" content="no-referrer">\n'
-        f"<title>{html.escape(html.unescape(title)[:300])}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<title>{html.escape(html.unescape(plain_title)[:300])}</title>\n<style>{_CSS}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )

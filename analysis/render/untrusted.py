@@ -88,3 +88,18 @@ def neutral_markdown(markdown_text: str, up: int = 0) -> str:
         else:
             lines.append(_outside_code(line, edit))
     return "\n".join(lines)
+
+
+#: Every character Markdown may read as markup inside a line (Python-Markdown's backslash escapes); a table's pipe is
+#: escaped by the table (analysis/formatting/tables.py markdown_table).
+_MARKUP = re.compile(r"([\\`*_{}\[\]()#+\-.!~])")
+
+
+def literal(text: object, limit: int = 300) -> str:
+    """Untrusted text as Markdown that shows it as it is, on one line: no markup of its own (every character Markdown
+    reads as markup escaped, so a link, emphasis or a tag is shown as its characters), no control or
+    invisible character, at most `limit` characters (then '…'); an entity is shown as written (its `&` escaped) and
+    a `<` is left to neutral_markdown, which every page passes through."""
+    flat = " ".join(INVISIBLE.sub("", str(text)).split())
+    flat = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return _MARKUP.sub(r"\\\1", flat.replace("&", "&amp;"))

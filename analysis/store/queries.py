@@ -96,3 +96,39 @@ def figures(store: sqlite3.Connection) -> pd.DataFrame:
 def _with_flags(frame: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
     """SQLite's 0/1 flags as booleans (missing stays missing)."""
     return frame.assign(**{c: frame[c].astype("boolean") for c in columns})
+
+
+#: The columns of writeup_verdicts(), in order.
+WRITEUP_COLUMNS = (
+    "run_id",
+    "started_at",
+    "profile",
+    "claim",
+    "metric",
+    "published_ratio",
+    "measured_ratio",
+    "measured_ratio_lower",
+    "measured_ratio_upper",
+    "verdict",
+)
+
+
+def writeup_verdicts(store: sqlite3.Connection, experiment: str) -> pd.DataFrame:
+    """Every run's primary verdict of each of a write-up's figures, oldest run first (a line per run and figure)."""
+    sources = {c: "r" for c in ("started_at", "profile")}
+    query = (
+        f"SELECT {_select(WRITEUP_COLUMNS, 'v', sources)} FROM verdicts v JOIN runs r ON r.run_id = v.run_id "
+        'WHERE v.experiment = ? AND v."primary" = 1 ORDER BY r.started_at, r.run_id, v.claim, v.metric'
+    )
+    return pd.read_sql_query(query, store, params=(experiment,))
+
+
+def latest_run_of_profile(store: sqlite3.Connection, experiment: str, profile: str) -> str | None:
+    """The newest run of `profile` that judged a figure of the write-up, None when no run did."""
+    found = store.execute(
+        "SELECT r.run_id FROM runs r WHERE r.profile = ? AND EXISTS "
+        "(SELECT 1 FROM verdicts v WHERE v.run_id = r.run_id AND v.experiment = ?) "
+        "ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1",
+        (profile, experiment),
+    ).fetchone()
+    return None if found is None else str(found[0])
