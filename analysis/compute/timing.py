@@ -31,6 +31,7 @@ PROCESS_PARTS = (
 #: the process timed on the lab's CPU: outside the run's wall time, said apart.
 WARMED_BESIDE = ("start_to_main_ms", "verify_ms", "prewarm_ms")
 REWARM = "re-warm on the lab's CPU after the hand-over"
+LAB_WARM = "warm-up finished on the lab's CPU (moved there before it was warm)"
 
 SAMPLES = "measured samples (workload actual)"
 #: The paired engine's timed bursts: measured samples too (a paired process's prewarm and verification are in the rows
@@ -78,6 +79,9 @@ def account(rows: pd.DataFrame, timeline: list[TimelineRecord]) -> TimeAccount |
     if handed.any():
         parts[REWARM] = _seconds(measured, "rewarm_ms")
         inside += parts[REWARM]
+        if _seconds(measured, "lab_warm_ms") > 0:
+            parts[LAB_WARM] = _seconds(measured, "lab_warm_ms")
+            inside += parts[LAB_WARM]
     bdn_stages = (
         sum(float(measured[c].fillna(0).sum()) for c, _ in PROCESS_PARTS if c.startswith("bdn_") and c in measured)
         / 1000

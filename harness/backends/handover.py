@@ -10,6 +10,11 @@ told `stop` (its standard input stays open after `go`): the harness says it once
 (or none is warming, or that one ended), polled while it waits for the lab's processes (Handover.poll). The
 lab's CPU then samples the process it has instead of waiting for the next; the process is still one replicate.
 
+With the job's `warm_on_lab_cpu`, a process that is not warm yet when the lab's CPU is free (the process before it has
+ended) is moved there at once, as soon as it has said its id (`jsonlab-started PID`), and told `moved`: it finishes
+warming on the lab's CPU, which would otherwise wait, while the process after it starts warming on the warm CPU at once.
+Its warm line then says the CPU time it used before the move.
+
 A handed-over process's clock starts at its move: its wall time, its CPU's counters and its own CPU time (less the
 `cpu-ms` its warm line gave) are the lab CPU's, so the run's accounting and the disturbance check read the lab CPU
 alone. Its time-out still counts from its launch. The warm line is read from a pipe, bounded (WARM_LINE_BYTES), and a
@@ -19,9 +24,7 @@ process that ends or says anything else first is reaped as a failed process with
 from __future__ import annotations
 
 import dataclasses
-import os
 import pathlib
-import select
 import shutil
 import subprocess
 import time
@@ -30,48 +33,21 @@ from typing import IO, TYPE_CHECKING
 
 from harness.backends.base import CellRequest
 from harness.backends.reaping import StartedProcess, open_log
-from harness.host.noise import read_cpu_times
+from harness.backends.warm_lines import WARM_LINE, Warming, await_warm, heard
+from harness.host.noise import CpuTimes, read_cpu_times
 from harness.model.cpusets import parse_cpuset
 
 if TYPE_CHECKING:
-    from harness.backends.place import Launch, Place
-
-#: The paired verb's line once warm (lab/dotnet PairedVerb.WarmLine), then its process id and `cpu-ms=N`.
-WARM_LINE = "jsonlab-warm"
-#: At most this much standard output is read while waiting for the warm line.
-WARM_LINE_BYTES = 4096
+    from harness.backends.place import Place
 
 
 @dataclass(frozen=True)
-class WarmLine:
-    """What a warm process said: its id (in its own PID namespace) and the CPU seconds it had used."""
+class _Moved:
+    """Where and when a process was moved to the lab's CPU: its clock starts there."""
 
-    pid: int
-    cpu_s: float
-
-
-def parse_warm_line(text: str) -> WarmLine | None:
-    """`jsonlab-warm 4242 cpu-ms=1830` as a WarmLine; None for anything else."""
-    words = text.split()
-    if len(words) != 3 or words[0] != WARM_LINE or not words[1].isdigit() or not words[2].startswith("cpu-ms="):
-        return None
-    number = words[2][len("cpu-ms=") :]
-    if not number.replace(".", "", 1).isdigit() or len(number) > 15:
-        return None
-    return WarmLine(int(words[1]), float(number) / 1000)
-
-
-@dataclass
-class Warming:
-    """A process started on its warm CPU set, not handed over yet."""
-
-    request: CellRequest  # as the schedule asked for it, without its `then`
-    launch: Launch
-    popen: subprocess.Popen
-    log: IO[str]
-    launched: float
-    said: bytes = b""  # its standard output read so far, before its warm line was taken
-    heard: float | None = None  # when its first line was read whole
+    cpus: tuple[int, ...]
+    before: CpuTimes | None
+    at: float
 
 
 class Handover:
@@ -81,13 +57,23 @@ class Handover:
         self.place = place
         self.warming: Warming | None = None
         self.extending: IO[bytes] | None = None  # the standard input of a process playing extra rounds until `stop`
+        self._next_for: CellRequest | None = None  # the hand-over whose next process was started
 
     def hand_over(self, request: CellRequest) -> StartedProcess:
         """The request's process, warmed (ahead, or now) and moved to its CPU set, its clock started; the request's
-        `then` starting to warm behind it."""
+        `then` starting to warm behind it (as soon as the process is moved)."""
         self._say_stop()  # the process before it has ended; it is told in any case
         warm = self._take(request)
-        line = self._await_warm(warm, request.timeout_s)
+        moved: list[_Moved] = []
+
+        def finish_on_lab_cpu(pid: int) -> None:
+            """The lab's CPU is free and the process not warm yet: it finishes warming there, the next one starts."""
+            moved.append(self._move(warm, pid))
+            _say(warm.popen.stdin, b"moved\n")
+            self._warm_next(request)
+
+        early = finish_on_lab_cpu if warm.request.job.warm_on_lab_cpu else None
+        line = await_warm(warm, request.timeout_s, early)
         if line is None:  # it ended, ran over its time or said something else: reaped as a failed process
             _close(warm.popen.stdin)  # a lab still waiting ends with the paired verb's own error
             return StartedProcess(
@@ -101,49 +87,56 @@ class Handover:
                 launched=warm.launched,
                 failure=f"the process never said it was warm ('{WARM_LINE} PID cpu-ms=N'), so it was not handed over",
             )
-        try:
-            self.place.move(warm.launch, line.pid, warm.request.cpuset)
-        except BaseException:
-            self.place.stop(warm.launch)
-            warm.popen.kill()
-            raise
         # the clock starts once the move is done: the move's own command (a `docker exec`, 50 ms or more) is not the
         # lab's, and the warm process does nothing until it is told `go`
-        cpus = parse_cpuset(warm.request.cpuset)
-        before = read_cpu_times(cpus)
-        moved = time.monotonic()
-        assert warm.popen.stdin is not None
-        try:
-            warm.popen.stdin.write(b"go\n")
-            warm.popen.stdin.flush()
-        except OSError:
-            pass  # it ended meanwhile: reaped below, its log says why
+        where = moved[0] if moved else self._move(warm, line.pid)
+        _say(warm.popen.stdin, b"go\n")
         if warm.request.job.extend_rounds:
             self.extending = warm.popen.stdin
         else:
             _close(warm.popen.stdin)
-        after = request.then() if request.then is not None else None
-        if after is not None:
-            self.warming = self._start(after)
+        self._warm_next(request)
         self.poll()
         return StartedProcess(
             warm.request,
             warm.popen,
             warm.log,
-            cpus,
-            before,
-            moved,
+            where.cpus,
+            where.before,
+            where.at,
             warm.launch,
             warm.launched,
             line.cpu_s,
-            warm_line_s=(warm.heard or moved) - warm.launched,
+            warm_line_s=(warm.heard or where.at) - warm.launched,
+            lab_warm_s=max(0.0, (warm.heard or where.at) - where.at),
         )
+
+    def _move(self, warm: Warming, pid: int) -> _Moved:
+        """Every thread of the process moved to its CPU set (stopped and killed when that fails); the lab CPU's
+        counters read once it is there."""
+        try:
+            self.place.move(warm.launch, pid, warm.request.cpuset)
+        except BaseException:
+            self.place.stop(warm.launch)
+            warm.popen.kill()
+            raise
+        cpus = parse_cpuset(warm.request.cpuset)
+        return _Moved(cpus, read_cpu_times(cpus), time.monotonic())
+
+    def _warm_next(self, request: CellRequest) -> None:
+        """The request's `then` (the schedule's guess of the next process) started warming, once per hand-over."""
+        if request.then is None or self._next_for is request:
+            return
+        self._next_for = request
+        after = request.then()
+        if after is not None:
+            self.warming = self._start(after)
 
     def poll(self) -> None:
         """Reads what the process warming ahead has said so far, without waiting (kept for its hand-over, its warm line
         timed as it comes), and tells the process playing extra rounds to stop once that one is warm, has ended or
         said something else, or none is warming."""
-        if self.warming is None or self._heard(self.warming):
+        if self.warming is None or heard(self.warming):
             self._say_stop()
 
     def _say_stop(self) -> None:
@@ -156,22 +149,6 @@ class Handover:
         except OSError:
             pass  # it has ended
         _close(stream)
-
-    @staticmethod
-    def _heard(warm: Warming) -> bool:
-        """True once the warming process has said a line, ended or filled what is read of it."""
-        assert warm.popen.stdout is not None
-        fd = warm.popen.stdout.fileno()
-        while b"\n" not in warm.said and len(warm.said) < WARM_LINE_BYTES:
-            if not select.select([fd], [], [], 0)[0]:
-                return False
-            chunk = os.read(fd, WARM_LINE_BYTES - len(warm.said))
-            if not chunk:
-                return True
-            warm.said += chunk
-            if b"\n" in warm.said:
-                warm.heard = time.monotonic()
-        return True
 
     def stop_warming(self, why: str) -> None:
         """Stops the process warming ahead, if any: its log kept beside the others as `….discarded.log`, its raw
@@ -214,31 +191,15 @@ class Handover:
         )
         return Warming(request, launch, popen, log, time.monotonic())
 
-    def _await_warm(self, warm: Warming, timeout_s: float) -> WarmLine | None:
-        """The process's warm line; None when it ends, runs over its time or says something else first (what it said
-        goes to its log)."""
-        assert warm.popen.stdout is not None
-        fd = warm.popen.stdout.fileno()
-        said = warm.said
-        while b"\n" not in said and len(said) < WARM_LINE_BYTES:
-            left = warm.launched + timeout_s - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                return None
-            chunk = os.read(fd, WARM_LINE_BYTES - len(said))
-            if not chunk:
-                break
-            said += chunk
-        warm.heard = warm.heard or time.monotonic()
-        first, _, rest = said.partition(b"\n")
-        line = parse_warm_line(first.decode("utf-8", errors="replace"))
-        if line is None or rest:
-            warm.log.write(said.decode("utf-8", errors="replace"))
-        if line is None and said:
-            warm.log.write(
-                f"\n# its first line was not the paired verb's '{WARM_LINE} PID cpu-ms=N': not handed over\n"
-            )
-        warm.log.flush()
-        return line
+
+def _say(stream: IO[bytes] | None, text: bytes) -> None:
+    """A line to the process on its standard input; nothing when it has ended (it is reaped, its log says why)."""
+    assert stream is not None
+    try:
+        stream.write(text)
+        stream.flush()
+    except OSError:
+        pass
 
 
 def _close(stream: IO[bytes] | None) -> None:

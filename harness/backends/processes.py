@@ -155,6 +155,7 @@ class LabProcesses:
             None if process.rusage is None else int(process.rusage.ru_nivcsw),
             process.warm_line_s,
             process.cpu_before_s if process.warm_line_s is not None else None,
+            process.lab_warm_s,
         )
         self.place.ended(process.launch, failed=process.timed_out or process.returncode != 0 or bool(process.failure))
         if process.timed_out:

@@ -45,6 +45,7 @@ class StartedProcess:
     timed_out: bool = False
     failure: str | None = None  # why it failed whatever its exit code (a hand-over that never came: handover.py)
     warm_line_s: float | None = None  # handed over: from its launch to its warm line (handover.py)
+    lab_warm_s: float | None = None  # handed over: of its warm-up, the time on the lab's CPU (moved before warm)
 
     def over_time(self, timeout_s: float) -> bool:
         """True once the process has run longer than `timeout_s` since its launch."""

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from harness.backends.handover import WARM_LINE_BYTES, parse_warm_line
+from harness.backends.warm_lines import WARM_LINE_BYTES, parse_started_line, parse_warm_line
 from harness.commands.overlap_probe import PROCESS_TIMEOUT_S, StoredProcess, member_times
 from harness.config.arguments import run_id
 from harness.config.lab.labs import load_labs
@@ -145,6 +145,8 @@ def _await_warm(process: subprocess.Popen, folder: pathlib.Path) -> int:
     """The warm process's id from its line on standard output; an error naming its log if it ends first."""
     assert process.stdout is not None
     said = process.stdout.readline(WARM_LINE_BYTES)
+    if parse_started_line(said) is not None:  # the paired verb says its id as it starts, then its warm line
+        said = process.stdout.readline(WARM_LINE_BYTES)
     line = parse_warm_line(said)
     if line is None:
         process.kill()

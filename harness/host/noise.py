@@ -60,6 +60,7 @@ def process_usage(
     involuntary_switches: int | None = None,
     warm_line_s: float | None = None,
     warm_cpu_s: float | None = None,
+    lab_warm_s: float | None = None,
 ) -> ProcessUsage:
     """The usage record of one finished process: `lab_cpu_s` is the lab's own CPU time (user + system, children
     included), None where it cannot be known."""
@@ -76,6 +77,7 @@ def process_usage(
         involuntary_switches,
         None if warm_line_s is None else round(warm_line_s, 3),
         None if warm_cpu_s is None else round(warm_cpu_s, 3),
+        None if lab_warm_s is None else round(lab_warm_s, 3),
     )
 
 

@@ -11,9 +11,11 @@ from harness.model.folder.records import DEFAULT_RUNTIME, STEADY, require_field
 from harness.model.places import build_of, place_name
 
 # job settings whose range is not "a positive integer": (lowest, highest)
-_RANGES = {"burst_collect_generation": (0, 2), "extend_rounds": (0, 1000)}
+_RANGES = {"burst_collect_generation": (0, 2), "extend_rounds": (0, 1000), "warm_on_lab_cpu": (0, 1)}
 # job settings the lab is given only with `--handoff 1` (a handed-over process of the paired-pipelined design)
 HANDOVER_SETTINGS = ("extend_rounds",)
+# job settings of the hand-over that the harness alone reads (never a lab flag)
+HARNESS_SETTINGS = ("warm_on_lab_cpu",)
 
 
 def job_setting_range(name: str) -> tuple[int, int | None]:
@@ -49,6 +51,9 @@ class JobSettings:
     # paired-pipelined design: at most this many rounds more than burst_rounds, played while the next process is not
     # warm yet (the lab's CPU samples rather than waits; the process is still one replicate); given with --handoff only
     extend_rounds: int | None = None
+    # paired-pipelined design: 1 moves a process that is not warm yet to the lab's CPU as soon as that CPU is free, to
+    # finish warming there while the next one starts warming on the warm CPU (harness/backends/handover.py)
+    warm_on_lab_cpu: int | None = None
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -76,7 +81,7 @@ class JobSettings:
         args: list[str] = []
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if value is not None and f.name not in HANDOVER_SETTINGS:
+            if value is not None and f.name not in HANDOVER_SETTINGS + HARNESS_SETTINGS:
                 args += [f"--{f.name.replace('_', '-')}", str(value)]
         return args
 
@@ -91,8 +96,9 @@ class JobSettings:
 
 
 def without_handover_settings(job: JobSettings) -> JobSettings:
-    """The job without the settings only a handed-over process takes (HANDOVER_SETTINGS)."""
-    return dataclasses.replace(job, **{name: None for name in HANDOVER_SETTINGS})
+    """The job without the settings of the hand-over (HANDOVER_SETTINGS, HARNESS_SETTINGS): where a process warms and
+    how long it samples while the next one warms, not what it measures."""
+    return dataclasses.replace(job, **{name: None for name in HANDOVER_SETTINGS + HARNESS_SETTINGS})
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,13 @@ def is_aa_copy(benchmark: str) -> bool:
 
 def elapsed_s(rows: Iterable[ResultRow]) -> float:
     """Machine time a group has used: each process's wall time, a duet's two processes counted once, and a handed-over
-    process's extra rounds left out (played while the next process warmed, on time the lab's CPU would have waited: a
-    group's time cap counts what it would have cost without them)."""
+    process's extra rounds and warm-up on the lab's CPU left out (played while the next process warmed, and the end of
+    its own warm-up moved there: time the lab's CPU would have waited; a group's time cap counts what it would have
+    cost without them)."""
     return sum(
-        max((r.duration_s or 0.0) - (r.extra_rounds_ms or 0.0) / 1000, 0.0) / (2 if r.partner else 1) for r in rows
+        max((r.duration_s or 0.0) - ((r.extra_rounds_ms or 0.0) + (r.lab_warm_ms or 0.0)) / 1000, 0.0)
+        / (2 if r.partner else 1)
+        for r in rows
     )
 
 

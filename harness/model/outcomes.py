@@ -123,6 +123,9 @@ class ProcessUsage:
     # harness saw it (the container's exec and the runtime's start included); None for any other process
     warm_line_s: float | None = None
     warm_cpu_s: float | None = None  # and the CPU time it had used by then (its warm line's cpu-ms)
+    # of that warm-up, the time on the lab's CPU: moved there before it was warm (the job's warm_on_lab_cpu), from its
+    # move to its warm line (inside its wall time); 0 for a process handed over warm
+    lab_warm_s: float | None = None
 
     def fields(self) -> JsonObject:
         """The row fields this usage fills."""
@@ -133,6 +136,7 @@ class ProcessUsage:
             "involuntary_context_switches": self.involuntary_context_switches,
             "warm_line_ms": None if self.warm_line_s is None else round(1000 * self.warm_line_s, 1),
             "warm_cpu_ms": None if self.warm_cpu_s is None else round(1000 * self.warm_cpu_s, 1),
+            "lab_warm_ms": None if self.lab_warm_s is None else round(1000 * self.lab_warm_s, 1),
         }
 
     def share(self, parts: int) -> ProcessUsage:
@@ -150,4 +154,5 @@ class ProcessUsage:
             None if ics is None else round(ics / parts),
             split(self.warm_line_s),
             split(self.warm_cpu_s),
+            split(self.lab_warm_s),
         )

@@ -44,15 +44,15 @@ def _pace(plan: Plan, cpus: int | None = None) -> str:
     costs = plan.history.process if plan.history is not None else None
     if not plan.design.pipelined or costs is None:
         return ""
-    extends = bool(plan.job.extend_rounds)
-    now = pace(costs, 1, 1, extends)
+    extends, shares = bool(plan.job.extend_rounds), bool(plan.job.warm_on_lab_cpu)
+    now = pace(costs, 1, 1, extends, shares)
     lines = [
         f"pace: {now.text()} (run {costs.run}: {costs.lab_s:.1f} s on the lab's CPU and {costs.warm_s:.1f} s to warm, "
         f"medians over {costs.processes} processes)"
     ]
     cpus = (os.cpu_count() or 2) if cpus is None else cpus
     if cpus > 2:
-        best = best_split(costs, cpus, extends)
+        best = best_split(costs, cpus, extends, shares)
         lines.append(
             f"  this machine's {cpus} CPUs, split for the same costs: {best.text()} (a run measures on one lab CPU "
             "and warms on one today)"

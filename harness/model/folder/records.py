@@ -199,12 +199,14 @@ class ResultRow:
     # The paired-pipelined design (harness/backends/handover.py), the process's, shared by its cells like its start: its
     # wait, warm, for its hand-over, its re-warm on the lab's CPU after it, (schema 11) its launch to warm line as the
     # harness saw it and the CPU time it used by then, and its extra rounds played while the next process warmed
-    # (extend_rounds; inside bursts_ms); None for a process that was not handed over
+    # (extend_rounds; inside bursts_ms), (schema 12) of its warm-up the time on the lab's CPU (warm_on_lab_cpu; inside
+    # its duration); None for a process that was not handed over
     handover_wait_ms: float | None = field(default=None, metadata=AMOUNT)
     rewarm_ms: float | None = field(default=None, metadata=AMOUNT)
     warm_line_ms: float | None = field(default=None, metadata=AMOUNT)
     warm_cpu_ms: float | None = field(default=None, metadata=AMOUNT)
     extra_rounds_ms: float | None = field(default=None, metadata=AMOUNT)
+    lab_warm_ms: float | None = field(default=None, metadata=AMOUNT)
     bdn_run_ms: float | None = None
     bdn_jitting_ms: float | None = None
     bdn_pilot_ms: float | None = None

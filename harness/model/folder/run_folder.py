@@ -62,14 +62,15 @@ KEPT_LAB_FILES = ("lab.toml", "catalog.toml")
 #: 10: rows carry handover_wait_ms and rewarm_ms (a process of the paired-pipelined design, handed to the lab's CPU).
 #: 11: rows carry warm_line_ms, warm_cpu_ms and extra_rounds_ms (a handed-over process: its time to warm, the CPU
 #: time it used by then, and the extra rounds it played while the next one warmed).
-SCHEMA_VERSION = 11
+#: 12: rows carry lab_warm_ms (a handed-over process moved before it was warm: its warm-up on the lab's CPU).
+SCHEMA_VERSION = 12
 
 #: Versions this harness still reads: a version-2 row is a version-3 row on the lab's only build ("default"); a
 #: version-3 row lacks only the two version-4 fields (empty switches, unknown engine); rows before 5 lack the backend
 #: fields (they all ran on the host backend); rows before 6 lack payload_bytes (no throughput).
 #: Rows and environment.json written before the host backend had its name store it as "native"
 #: (harness/model/folder/stored_names.py reads them as host).
-READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+READABLE_SCHEMA_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 
 #: The reference workloads timed on the lab's CPU before and after measuring (harness/session/rounds/calibration.py).
 CALIBRATION_FILE = "calibration.jsonl"

@@ -74,20 +74,22 @@ def test_a_handed_over_processs_warm_up_is_beside_the_run_and_its_re_warm_in_it(
     assert account(pd.DataFrame([plain]), timeline).beside is None
 
 
-def test_extra_rounds_and_the_time_to_the_warm_line_are_said_apart():
-    handed = {
+def _handed(**times: float) -> dict[str, object]:
+    """A handed-over process's row: 3 s on the lab's CPU, 100 ms of it re-warm, and `times`."""
+    return {
         "status": "ok",
         "duration_s": 3.0,
         "start_to_main_ms": 50.0,
         "verify_ms": 100.0,
         "prewarm_ms": 1500.0,
-        "bursts_ms": 2500.0,
         "rewarm_ms": 100.0,
         "handover_wait_ms": 0.0,
-        "extra_rounds_ms": 1200.0,
-        "warm_line_ms": 3000.0,
-        "warm_cpu_ms": 2400.0,
+        **times,
     }
+
+
+def test_extra_rounds_and_the_time_to_the_warm_line_are_said_apart():
+    handed = _handed(bursts_ms=2500.0, extra_rounds_ms=1200.0, warm_line_ms=3000.0, warm_cpu_ms=2400.0)
     timeline = [TimelineRecord(phase="session", what="", seconds=60.0, ended_at="")]
     acc = account(pd.DataFrame([handed, handed]), timeline)
     assert acc.extra_rounds_s == pytest.approx(2.4) and acc.warm_line_s == pytest.approx(6.0)
@@ -98,3 +100,17 @@ def test_extra_rounds_and_the_time_to_the_warm_line_are_said_apart():
     plain = {k: v for k, v in handed.items() if k not in ("extra_rounds_ms", "warm_line_ms", "warm_cpu_ms")}
     text = timing_markdown(pd.DataFrame([plain]), timeline)
     assert "extra rounds" not in text and "warm line" not in text  # a run made before schema 11
+
+
+def test_a_warm_up_finished_on_the_lab_cpu_is_its_own_line_inside_the_run():
+    handed = _handed(bursts_ms=1500.0, warm_line_ms=2500.0, warm_cpu_ms=1200.0, lab_warm_ms=1000.0)
+    timeline = [TimelineRecord(phase="session", what="", seconds=10.0, ended_at="")]
+    acc = account(pd.DataFrame([handed, handed]), timeline)
+    assert acc.parts["warm-up finished on the lab's CPU (moved there before it was warm)"] == pytest.approx(2.0)
+    assert acc.parts["process other (dataset load, environment probe, exit)"] == pytest.approx(2 * 0.4)
+    assert sum(acc.parts.values()) == pytest.approx(10.0)
+    plain = {k: v for k, v in handed.items() if k != "lab_warm_ms"}
+    assert (
+        "warm-up finished on the lab's CPU (moved there before it was warm)"
+        not in account(pd.DataFrame([plain]), timeline).parts
+    )

@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from harness.backends.base import CellRequest
-from harness.backends.handover import WarmLine, parse_warm_line
 from harness.backends.host import HostBackend
+from harness.backends.warm_lines import WarmLine, parse_started_line, parse_warm_line
 from harness.config.lab.labs import LabSpec
-from harness.model.cells import Cell, JobSettings
+from harness.model.cells import Cell, JobSettings, without_handover_settings
 
 CPUS = sorted(os.sched_getaffinity(0))
 WARM_CPU, LAB_CPU = str(CPUS[0]), str(CPUS[-1])  # one CPU apart where there are two; the same one otherwise
@@ -191,3 +191,76 @@ def test_extra_rounds_are_given_to_a_handed_over_process_only():
     assert "--extend-rounds" not in job.to_args()
     assert job.handover_args() == ["--handoff", "1", "--extend-rounds", "45"]
     assert JobSettings(burst_rounds=15).handover_args() == ["--handoff", "1"]
+
+
+# Like the paired verb: says its id as it starts, warms for `warm_s` of CPU, takes a `moved` line if one came
+# meanwhile, says it is warm with the CPU time it used before it was moved, waits for `go`; writes where it was when
+# warm, what it was told, and when (wall clock) it started and said it was warm.
+STARTING = """
+import os, select, sys, time
+out = sys.argv[sys.argv.index('--out') + 1]
+started = time.time()
+print(f"jsonlab-started {os.getpid()}", flush=True)
+warm_s = float(os.environ.get('WARM_S', '0.4'))
+t = time.process_time()
+while time.process_time() - t < warm_s: pass
+told = []
+if select.select([sys.stdin], [], [], 0)[0]:
+    told.append(sys.stdin.readline().strip())
+warm_on = ','.join(map(str, sorted(os.sched_getaffinity(0))))
+warm = time.time()
+print(f"jsonlab-warm {os.getpid()} cpu-ms={1000 * time.process_time():.0f}", flush=True)
+told.append(sys.stdin.readline().strip())
+os.makedirs(out, exist_ok=True)
+with open(os.path.join(out, 'said'), 'w') as f:
+    f.write(f"{warm_on} {'+'.join(told)} {started} {warm}")
+"""
+
+
+def _starting(tmp_path: pathlib.Path, name: str, early: int | None) -> CellRequest:
+    request = _request(tmp_path, name, STARTING)
+    return dataclasses.replace(request, job=JobSettings(warm_on_lab_cpu=early))
+
+
+def _said(tmp_path: pathlib.Path, name: str) -> tuple[str, str, float, float]:
+    warm_on, told, started, warm = (tmp_path / "raw" / name / "said").read_text().split()
+    return warm_on, told, float(started), float(warm)
+
+
+@pytest.mark.skipif(WARM_CPU == LAB_CPU, reason="needs two CPUs to tell where a process warmed")
+def test_a_process_not_warm_when_the_lab_cpu_is_free_finishes_warming_there_and_the_next_starts_at_once(tmp_path):
+    backend = HostBackend(set())
+    second = _starting(tmp_path, "second", early=1)
+    [run] = backend.run_cells([dataclasses.replace(_starting(tmp_path, "first", early=1), then=lambda: second)])
+    assert run.error is None, run.error
+    warm_on, told, _, first_warm = _said(tmp_path, "first")
+    assert warm_on == LAB_CPU and told == "moved+go"
+    [run] = backend.run_cells([second])
+    assert run.error is None, run.error
+    _, _, second_started, _ = _said(tmp_path, "second")
+    assert second_started < first_warm, "the next process started warming before the first one was warm"
+
+
+def test_without_warm_on_lab_cpu_a_process_that_says_its_id_first_is_handed_over_warm(tmp_path):
+    [run] = HostBackend(set()).run_cells([_starting(tmp_path, "plain", early=None)])
+    assert run.error is None, run.error
+    warm_on, told, _, _ = _said(tmp_path, "plain")
+    assert warm_on == WARM_CPU and told == "go"
+
+
+def test_only_the_paired_verbs_started_line_is_taken():
+    assert parse_started_line("jsonlab-started 4242\n") == 4242
+    for line in (
+        "jsonlab-started",
+        "jsonlab-started -1",
+        "jsonlab-started 4 2",
+        "started 42",
+        "jsonlab-started " + "9" * 20,
+    ):
+        assert parse_started_line(line) is None, line
+
+
+def test_warm_on_lab_cpu_is_the_harness_s_alone_and_not_part_of_the_method():
+    job = JobSettings(burst_rounds=15, warm_on_lab_cpu=1)
+    assert "--warm-on-lab-cpu" not in job.to_args() + job.handover_args()
+    assert without_handover_settings(job) == JobSettings(burst_rounds=15)

@@ -112,3 +112,19 @@ def test_the_plan_states_the_pace_of_a_pipelined_run_and_what_a_bigger_machine_w
     assert _pace(SimpleNamespace(design=DESIGNS["paired"], history=history, job=job)) == ""  # type: ignore[arg-type]
     unlearned = SimpleNamespace(design=DESIGNS["paired-pipelined"], history=None, job=job)
     assert _pace(unlearned) == ""  # type: ignore[arg-type]
+
+
+def test_a_warm_up_finished_on_a_free_lab_cpu_fills_the_wait_but_paces_the_same():
+    # one process's warm-up is sequential: moved to the lab's CPU it is not done sooner (run e002w1 against e002w0)
+    two = pace(COSTS, 1, 1, shares=True)
+    assert two.per_minute == pytest.approx(pace(COSTS, 1, 1).per_minute)
+    assert "the lab's CPUs finishing warm-ups 32%" in two.text()
+    assert best_split(COSTS, 8, shares=True).per_minute == pytest.approx(best_split(COSTS, 8).per_minute)
+
+
+def test_a_warm_up_finished_on_the_lab_cpu_is_warm_cost_not_lab_cost():
+    rows = [
+        {"log_path": "p1", "rewarm_ms": 50, "duration_s": 2.5, "warm_line_ms": 2700.0, "lab_warm_ms": 1000.0},
+    ]
+    costs = process_costs(rows)
+    assert costs is not None and costs.lab_s == pytest.approx(1.5) and costs.warm_s == pytest.approx(2.7)

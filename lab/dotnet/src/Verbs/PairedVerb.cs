@@ -35,6 +35,8 @@ public static class PairedVerb
         if (extendRounds > 0 && !handoff)
             throw new LabException("--extend-rounds needs --handoff 1: only a handed-over process has a caller that says when to stop",
                 "pass --handoff 1 too, or leave --extend-rounds out");
+        // a handed-over process says its id at once: its caller may move it to the lab's CPU before it is warm
+        var channel = handoff ? Started(Console.In, Console.Out) : null;
         var outDir = Path.GetFullPath(args.Required("out"));
         Directory.CreateDirectory(outDir);
         var datasets = args.Required("datasets");
@@ -75,7 +77,6 @@ public static class PairedVerb
         if (blocks is not null)
             settings = settings with { Blocks = measuredBlocks.Concat(anchorNames.Select(_ => blocks.Max() + 1)).ToArray() };
         string? warmedOn = null;
-        var channel = handoff ? new HandoverChannel(Console.In) : null;
         var handover = channel is not null
             ? new Action(() => { warmedOn = ProcStatus.CpusAllowed(); AwaitHandover(channel, Console.Out); })
             : null;
@@ -172,10 +173,27 @@ public static class PairedVerb
     /// <c>go</c> on standard input, which the caller sends after moving every thread of the process to the lab's CPU.</summary>
     public static void AwaitHandover(TextReader input, TextWriter output) => AwaitHandover(new HandoverChannel(input), output);
 
+    /// <summary>The line a process of <c>--handoff 1</c> prints first, as it starts, followed by its process id: its
+    /// caller may then move it to the lab's CPU before it is warm (and says <c>moved</c>).</summary>
+    public const string StartedLine = "jsonlab-started";
+
+    /// <summary><c>--handoff 1</c>, as the verb starts: the channel that reads the caller's lines, and the started
+    /// line (<c>jsonlab-started PID</c>) on standard output.</summary>
+    public static HandoverChannel Started(TextReader input, TextWriter output)
+    {
+        var channel = new HandoverChannel(input);
+        output.WriteLine($"{StartedLine} {Process.GetCurrentProcess().Id}");
+        output.Flush();
+        return channel;
+    }
+
+    /// <summary>As <see cref="AwaitHandover(TextReader, TextWriter)"/>, reading the caller's lines from
+    /// <paramref name="channel"/>; the CPU time said is what the process used before it was moved, if it was moved
+    /// before it was warm (<see cref="HandoverChannel.MovedCpuMs"/>).</summary>
     public static void AwaitHandover(HandoverChannel channel, TextWriter output)
     {
         var self = Process.GetCurrentProcess();
-        var cpuMs = self.TotalProcessorTime.TotalMilliseconds.ToString("F0", System.Globalization.CultureInfo.InvariantCulture);
+        var cpuMs = (channel.MovedCpuMs ?? self.TotalProcessorTime.TotalMilliseconds).ToString("F0", System.Globalization.CultureInfo.InvariantCulture);
         output.WriteLine($"{WarmLine} {self.Id} cpu-ms={cpuMs}");
         output.Flush();
         if (channel.AwaitFirstLine() != "go")

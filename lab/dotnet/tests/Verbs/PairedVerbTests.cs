@@ -39,6 +39,38 @@ public class PairedVerbTests
         Assert.True(double.Parse(words[2]["cpu-ms=".Length..], System.Globalization.CultureInfo.InvariantCulture) > 0);
     }
 
+    [Fact]
+    public void A_handed_over_process_says_its_id_as_it_starts()
+    {
+        var output = new StringWriter();
+        var channel = PairedVerb.Started(new StringReader("go\n"), output);
+        Assert.Equal($"{PairedVerb.StartedLine} {System.Diagnostics.Process.GetCurrentProcess().Id}", output.ToString().Trim());
+        Assert.Equal("go", channel.AwaitFirstLine());
+        Assert.Null(channel.MovedCpuMs);
+    }
+
+    [Fact]
+    public void Moved_before_it_was_warm_the_warm_line_says_the_cpu_time_used_before_the_move()
+    {
+        using var caller = new PipedCaller();
+        var (channel, writer) = (caller.Channel, caller.Writer);
+        writer.WriteLine("moved");
+        PipedCaller.Until(() => channel.MovedCpuMs is not null);
+        var moved = channel.MovedCpuMs;
+        Assert.NotNull(moved);
+        var spin = System.Diagnostics.Stopwatch.StartNew();
+        while (spin.ElapsedMilliseconds < 100)
+        {
+        }
+        writer.WriteLine("moved");  // said again: the first one counts
+        writer.WriteLine("go");
+        var output = new StringWriter();
+        PairedVerb.AwaitHandover(channel, output);
+        var said = double.Parse(output.ToString().Trim().Split(' ')[2]["cpu-ms=".Length..], System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Equal(Math.Round(moved!.Value), said);
+        Assert.True(System.Diagnostics.Process.GetCurrentProcess().TotalProcessorTime.TotalMilliseconds > said + 50);
+    }
+
     [Theory]
     [InlineData("go\nstop\n", true)]
     [InlineData("go\n", true)]  // the caller closed its end: nothing more will be said
@@ -47,27 +79,21 @@ public class PairedVerbTests
     {
         var channel = new HandoverChannel(new StringReader(input));
         Assert.Equal("go", channel.AwaitFirstLine());
-        var waited = System.Diagnostics.Stopwatch.StartNew();
-        while (!channel.Stopped && waited.ElapsedMilliseconds < 5000)
-            Thread.Sleep(1);
+        PipedCaller.Until(() => channel.Stopped);
         Assert.Equal(stopped, channel.Stopped);
     }
 
     [Fact]
     public void A_caller_that_has_not_said_stop_keeps_the_channel_open()
     {
-        using var pipe = new System.IO.Pipes.AnonymousPipeServerStream(System.IO.Pipes.PipeDirection.Out);
-        using var reader = new StreamReader(new System.IO.Pipes.AnonymousPipeClientStream(System.IO.Pipes.PipeDirection.In, pipe.ClientSafePipeHandle));
-        using var writer = new StreamWriter(pipe) { AutoFlush = true };
-        var channel = new HandoverChannel(reader);
+        using var caller = new PipedCaller();
+        var (channel, writer) = (caller.Channel, caller.Writer);
         writer.WriteLine("go");
         Assert.Equal("go", channel.AwaitFirstLine());
         Thread.Sleep(50);
         Assert.False(channel.Stopped);
         writer.WriteLine("stop");
-        var waited = System.Diagnostics.Stopwatch.StartNew();
-        while (!channel.Stopped && waited.ElapsedMilliseconds < 5000)
-            Thread.Sleep(1);
+        PipedCaller.Until(() => channel.Stopped);
         Assert.True(channel.Stopped);
     }
 
@@ -112,6 +138,40 @@ public class PairedVerbTests
         finally
         {
             Directory.Delete(root, recursive: true);
+        }
+    }
+
+    /// <summary>A caller of a handed-over process: the channel reads what <see cref="Writer"/> writes, through a pipe
+    /// that stays open until disposed.</summary>
+    private sealed class PipedCaller : IDisposable
+    {
+        private readonly System.IO.Pipes.AnonymousPipeServerStream _pipe = new(System.IO.Pipes.PipeDirection.Out);
+        private readonly StreamReader _reader;
+
+        public PipedCaller()
+        {
+            _reader = new StreamReader(new System.IO.Pipes.AnonymousPipeClientStream(System.IO.Pipes.PipeDirection.In, _pipe.ClientSafePipeHandle));
+            Writer = new StreamWriter(_pipe) { AutoFlush = true };
+            Channel = new HandoverChannel(_reader);
+        }
+
+        public HandoverChannel Channel { get; }
+
+        public StreamWriter Writer { get; }
+
+        /// <summary>Waits up to five seconds for <paramref name="done"/>.</summary>
+        public static void Until(Func<bool> done)
+        {
+            var waited = System.Diagnostics.Stopwatch.StartNew();
+            while (!done() && waited.ElapsedMilliseconds < 5000)
+                Thread.Sleep(1);
+        }
+
+        public void Dispose()
+        {
+            Writer.Dispose();
+            _reader.Dispose();
+            _pipe.Dispose();
         }
     }
 }
