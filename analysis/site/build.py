@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 import shutil
 import sqlite3
 from dataclasses import dataclass
@@ -25,13 +24,12 @@ from analysis.charts.figure_history import history_chart
 from analysis.charts.save import render_figure
 from analysis.compute.figure_series import figure_series
 from analysis.render.html import MAX_IMAGE_BYTES, render_html
-from analysis.site.names import INDEX_PAGE, figure_page, run_report_link, writeup_folder
+from analysis.site.names import INDEX_PAGE, figure_page, run_report_link, safe_run_id, writeup_folder
 from analysis.site.pages import figure_markdown, index_markdown, writeup_markdown
 from analysis.store import queries
 from analysis.store.database import StoreError, open_store
+from harness.model.folder.run_folder import CHARTS_DIR, REPORT_DIR, REPORT_HTML
 
-#: A run id that may be part of a link to its report (run folders are named by the harness like this).
-_SAFE_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 #: At most this many ladder charts of an explain run on a write-up's page.
 MAX_LADDERS = 80
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -57,26 +55,26 @@ def _reports(runs: pd.DataFrame, results_dir: pathlib.Path, up: int) -> dict[str
     """Each run whose report exists in `results_dir`, with the link to it from a page `up` folders below the site."""
     found = {}
     for run_id in runs["run_id"].astype(str):
-        report = results_dir / run_id / "report" / "report.html"
-        if _SAFE_RUN_ID.fullmatch(run_id) and run_id not in (".", "..") and report.is_file():
+        if safe_run_id(run_id) and (results_dir / run_id / REPORT_DIR / REPORT_HTML).is_file():
             found[run_id] = run_report_link(run_id, up)
     return found
 
 
 def _page(folder: pathlib.Path, name: str, markdown_text: str, up: int) -> None:
-    (folder / name.removesuffix(".md")).with_suffix(".html").write_text(render_html(markdown_text, folder, up))
+    (folder / name).write_text(render_html(markdown_text, folder, up))
 
 
 def _ladders(results_dir: pathlib.Path, run_id: str | None, experiment: str, folder: pathlib.Path) -> list[str]:
     """The explain run's ladder charts of the write-up copied beside its page; their new names."""
-    if run_id is None or not _SAFE_RUN_ID.fullmatch(run_id) or run_id in (".", ".."):
+    if run_id is None or not safe_run_id(run_id):
         return []
-    charts = results_dir / run_id / "report" / "charts"
+    charts = results_dir / run_id / REPORT_DIR / CHARTS_DIR
     names = []
     for number, source in enumerate(sorted(charts.glob("*-explained-*.png"))[:MAX_LADDERS], 1):
         if not source.name.startswith(f"{experiment}-explained-") or source.is_symlink():
             continue
-        data = source.read_bytes()[: MAX_IMAGE_BYTES + 1]
+        with source.open("rb") as file:
+            data = file.read(MAX_IMAGE_BYTES + 1)  # a bigger file is not read whole only to be refused
         if len(data) > MAX_IMAGE_BYTES or not data.startswith(_PNG_MAGIC):
             continue
         names.append(f"ladder-{number:02d}.png")
@@ -91,8 +89,9 @@ def _writeup(
     site: pathlib.Path,
     results_dir: pathlib.Path,
     reports: dict[str, str],
-) -> tuple[int, int]:
-    """A write-up's folder: a page per figure and the write-up's page; its figures and change points."""
+) -> tuple[int, int, int]:
+    """A write-up's folder: a page per figure and the write-up's page; its figures, the runs that judged it and its
+    change points."""
     folder = site / writeup_folder(experiment)
     folder.mkdir()
     links: dict[tuple[str, str], str] = {}
@@ -113,17 +112,17 @@ def _writeup(
                 f"{experiment}: {claim} ({metric})",
                 f"{len(runs)} runs, {runs[0]} to {runs[-1]}",
             )
-            chart = page.removesuffix(".md") + ".png"
+            chart = page.removesuffix(".html") + ".png"
             (folder / chart).write_bytes(render_figure(fig)["png"])
         _page(folder, page, figure_markdown(experiment, claim, metric, history, series, chart, reports), 2)
-        links[(claim, metric)] = page.removesuffix(".md") + ".html"
+        links[(claim, metric)] = page
         changes[(claim, metric)] = sum(len(s.changes) for s in series)
     explain_run = queries.latest_run_of_profile(store, experiment, "explain")
     ladders = _ladders(results_dir, explain_run, experiment, folder)
     verdicts = queries.writeup_verdicts(store, experiment)
     page = writeup_markdown(experiment, verdicts, links, changes, ladders, explain_run, reports)
     _page(folder, INDEX_PAGE, page, 2)
-    return len(figures), sum(changes.values())
+    return len(figures), int(verdicts["run_id"].nunique()), sum(changes.values())
 
 
 def build_site(store_path: pathlib.Path, out: pathlib.Path, results_dir: pathlib.Path) -> SiteSummary:
@@ -142,8 +141,7 @@ def build_site(store_path: pathlib.Path, out: pathlib.Path, results_dir: pathlib
         deep = _reports(runs, results_dir, 1)
         listed, changes_total = [], 0
         for experiment, mine in figures.groupby("experiment", sort=True):
-            count, changes = _writeup(store, str(experiment), mine, building, results_dir, deep)
-            judged = int(queries.writeup_verdicts(store, str(experiment))["run_id"].nunique())
+            count, judged, changes = _writeup(store, str(experiment), mine, building, results_dir, deep)
             listed.append((str(experiment), f"{writeup_folder(str(experiment))}/index.html", count, judged, changes))
             changes_total += changes
         _page(building, INDEX_PAGE, index_markdown(listed, runs, _reports(runs, results_dir, 0), store_path.name), 1)

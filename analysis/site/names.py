@@ -9,10 +9,14 @@ import hashlib
 import re
 import urllib.parse
 
+from harness.model.folder.run_folder import REPORT_DIR, REPORT_HTML
+
+#: A run id that may be part of a path or link (run folders are named by the harness like this).
+SAFE_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 #: The longest readable part of a page's file name (its digest after it).
 SLUG_CHARS = 48
 #: The site's index page, and a write-up's page inside its folder.
-INDEX_PAGE = "index.md"
+INDEX_PAGE = "index.html"
 
 
 def slug(*parts: str) -> str:
@@ -29,10 +33,16 @@ def writeup_folder(experiment: str) -> str:
 
 def figure_page(claim: str, metric: str) -> str:
     """A figure's page, inside its write-up's folder."""
-    return f"{slug(claim, metric)}.md"
+    return f"{slug(claim, metric)}.html"
 
 
 def run_report_link(run_id: str, up: int) -> str:
     """The link from a page `up` folders below the site's root to a run's report.html (the site is
     <results>/site/, each run <results>/<run_id>/), its run id quoted."""
-    return "../" * (up + 1) + f"{urllib.parse.quote(run_id, safe='')}/report/report.html"
+    return "../" * (up + 1) + f"{urllib.parse.quote(run_id, safe='')}/{REPORT_DIR}/{REPORT_HTML}"
+
+
+def safe_run_id(run_id: str) -> bool:
+    """Whether a run id from the store may name a folder the site reads or links (the harness names runs like this;
+    never '.', '..' or a path)."""
+    return bool(SAFE_RUN_ID.fullmatch(run_id)) and run_id not in (".", "..")

@@ -12,6 +12,7 @@ from analysis.compute.change_points import ALPHA
 from analysis.compute.figure_series import FigureSeries
 from analysis.formatting.tables import format_interval, markdown_table
 from analysis.render.untrusted import literal
+from analysis.site.names import INDEX_PAGE
 
 #: A write-up's page shows its figures' verdicts in at most this many runs, the newest.
 RUN_COLUMNS = 8
@@ -91,7 +92,7 @@ def writeup_markdown(
     """A write-up's page: its figures' primary verdicts in the newest RUN_COLUMNS runs, change points per figure, and
     the ladder charts of its latest explain run."""
     runs = list(dict.fromkeys(verdicts["run_id"]))[-RUN_COLUMNS:]
-    lines = [f"# Write-up {literal(experiment, 80)}", "", "[All write-ups](../index.md)", ""]
+    lines = [f"# Write-up {literal(experiment, 80)}", "", f"[All write-ups](../{INDEX_PAGE})", ""]
     lines += [
         f"Each published figure's verdict in the newest {len(runs)} of the runs that judged it (oldest left); "
         "a figure's page has its whole history and where it moved.",
@@ -138,7 +139,7 @@ def figure_markdown(
     lines = [
         f"# {literal(experiment, 80)}: {literal(claim, 200)} ({literal(metric, 20)})",
         "",
-        f"[Write-up {literal(experiment, 80)}](index.md) · [all write-ups](../index.md)",
+        f"[Write-up {literal(experiment, 80)}]({INDEX_PAGE}) · [all write-ups](../{INDEX_PAGE})",
         "",
         f"Published ratio: {published.iloc[-1]:.3g}×." if not published.empty else "No published ratio.",
         "",

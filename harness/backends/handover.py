@@ -57,7 +57,6 @@ class Handover:
         self.place = place
         self.warming: Warming | None = None
         self.extending: IO[bytes] | None = None  # the standard input of a process playing extra rounds until `stop`
-        self._next_for: CellRequest | None = None  # the hand-over whose next process was started
 
     def hand_over(self, request: CellRequest) -> StartedProcess:
         """The request's process, warmed (ahead, or now) and moved to its CPU set, its clock started; the request's
@@ -95,7 +94,8 @@ class Handover:
             self.extending = warm.popen.stdin
         else:
             _close(warm.popen.stdin)
-        self._warm_next(request)
+        if not moved:  # moved before it was warm: the next one started warming then
+            self._warm_next(request)
         self.poll()
         return StartedProcess(
             warm.request,
@@ -124,10 +124,9 @@ class Handover:
         return _Moved(cpus, read_cpu_times(cpus), time.monotonic())
 
     def _warm_next(self, request: CellRequest) -> None:
-        """The request's `then` (the schedule's guess of the next process) started warming, once per hand-over."""
-        if request.then is None or self._next_for is request:
+        """The request's `then` (the schedule's guess of the next process) started warming."""
+        if request.then is None:
             return
-        self._next_for = request
         after = request.then()
         if after is not None:
             self.warming = self._start(after)

@@ -140,3 +140,9 @@ def test_no_store_is_an_error_with_its_fix(tmp_path, capsys):
     (tmp_path / "junk.sqlite").write_text("not a database at all " * 100)
     assert main(["site", "--store", str(tmp_path / "junk.sqlite"), "--out", str(tmp_path / "site")]) == 2
     assert not (tmp_path / "site").exists()
+
+
+def test_each_page_links_back_to_its_writeup_and_the_index_by_their_html_names(site):
+    figure = _figure(site)
+    assert 'href="index.html"' in figure and 'href="../index.html"' in figure and "index.md" not in figure
+    assert 'href="../index.html"' in (site / writeup_folder("000") / "index.html").read_text()
